@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/aesgcm
+
+go 1.26

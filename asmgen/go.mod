@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/asmgen
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/ci
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/conformance
+
+go 1.26

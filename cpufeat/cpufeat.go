@@ -1,0 +1,419 @@
+// Package cpufeat detects the CPU and operating-system features that vg's
+// backends need, applies the VG_CPU_FEATURES override, and declares, once, which
+// features each backend of each algorithm requires and which named
+// configurations the test matrix runs.
+//
+// # Features
+//
+// A [Feature] has a stable lower-case name (sse2, ssse3, avx2, vaes, ...).
+// [Detected] is what the CPU has and the operating system has enabled (the XCR0
+// register says whether the YMM, opmask and ZMM state is saved). Detection uses
+// golang.org/x/sys/cpu, plus its own CPUID and XGETBV for what x/sys/cpu does
+// not report: plain VAES and VPCLMULQDQ, which it sets only when AVX-512 is
+// present.
+//
+// # The override
+//
+// VG_CPU_FEATURES restricts what vg uses; it never enables a feature that
+// [Detected] lacks:
+//
+//   - unset or empty: everything detected;
+//   - "all": everything detected;
+//   - "none": nothing beyond the amd64 baseline (sse2), so every algorithm
+//     uses its portable backend;
+//   - otherwise a comma-separated list of feature names, intersected with
+//     [Detected]. Spaces around names are ignored.
+//
+// A name cpufeat does not know makes the override invalid. The variable is read
+// once, when the package is initialised. An invalid override does not crash
+// the program and does not silently widen anything: [Enabled] then reports the
+// baseline only, [Err] returns an error naming the bad word and the valid names,
+// and every vg constructor (aesgcm.New, chacha20poly1305.New, rsa.NewPrivateKey,
+// ...) returns that error. So a mistyped override is seen on the first key a
+// program prepares, and every test that prepares a key fails on it rather than
+// skipping.
+//
+// # Backends and configurations
+//
+// [Backends] lists, per algorithm, the backends in order of preference with the
+// features each requires. The algorithm modules dispatch with [Select] and the
+// assembly generators check their instructions against the same declaration,
+// so the two cannot disagree. [Configs] lists the VG_CPU_FEATURES values the
+// test matrix runs; each backend is the one selected in at least one of them.
+package cpufeat
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Feature is one CPU feature vg may use.
+type Feature uint8
+
+// The features vg knows. Their names (see [Feature.String]) are the words
+// VG_CPU_FEATURES accepts.
+const (
+	SSE2 Feature = iota
+	SSSE3
+	SSE41
+	AVX
+	AVX2
+	BMI1
+	BMI2
+	ADX
+	AES
+	PCLMULQDQ
+	VAES
+	VPCLMULQDQ
+	AVX512F
+	AVX512BW
+	AVX512DQ
+	AVX512VL
+	AVX512IFMA
+	AVX512VBMI
+	numFeatures
+)
+
+var featureNames = [numFeatures]string{
+	SSE2:       "sse2",
+	SSSE3:      "ssse3",
+	SSE41:      "sse41",
+	AVX:        "avx",
+	AVX2:       "avx2",
+	BMI1:       "bmi1",
+	BMI2:       "bmi2",
+	ADX:        "adx",
+	AES:        "aes",
+	PCLMULQDQ:  "pclmulqdq",
+	VAES:       "vaes",
+	VPCLMULQDQ: "vpclmulqdq",
+	AVX512F:    "avx512f",
+	AVX512BW:   "avx512bw",
+	AVX512DQ:   "avx512dq",
+	AVX512VL:   "avx512vl",
+	AVX512IFMA: "avx512ifma",
+	AVX512VBMI: "avx512vbmi",
+}
+
+// String returns the feature's stable lower-case name.
+func (f Feature) String() string {
+	if f < numFeatures {
+		return featureNames[f]
+	}
+	return fmt.Sprintf("Feature(%d)", uint8(f))
+}
+
+// AllFeatures returns every feature cpufeat knows, in declaration order.
+func AllFeatures() []Feature {
+	fs := make([]Feature, numFeatures)
+	for i := range fs {
+		fs[i] = Feature(i)
+	}
+	return fs
+}
+
+// ParseFeature returns the feature with the given name.
+func ParseFeature(name string) (Feature, error) {
+	for i, n := range featureNames {
+		if n == name {
+			return Feature(i), nil
+		}
+	}
+	return 0, fmt.Errorf("cpufeat: unknown CPU feature %q (valid: %s)", name, strings.Join(featureNames[:], ", "))
+}
+
+// Set is a set of features.
+type Set uint64
+
+// Of returns the set holding fs.
+func Of(fs ...Feature) Set {
+	var s Set
+	for _, f := range fs {
+		s |= 1 << f
+	}
+	return s
+}
+
+// Has reports whether f is in s.
+func (s Set) Has(f Feature) bool { return s&(1<<f) != 0 }
+
+// HasAll reports whether every feature of t is in s.
+func (s Set) HasAll(t Set) bool { return s&t == t }
+
+// Union returns s ∪ t.
+func (s Set) Union(t Set) Set { return s | t }
+
+// Intersect returns s ∩ t.
+func (s Set) Intersect(t Set) Set { return s & t }
+
+// Without returns s minus the features of t.
+func (s Set) Without(t Set) Set { return s &^ t }
+
+// Len returns the number of features in s.
+func (s Set) Len() int { return bits.OnesCount64(uint64(s)) }
+
+// Features returns the features of s in declaration order.
+func (s Set) Features() []Feature {
+	var fs []Feature
+	for f := Feature(0); f < numFeatures; f++ {
+		if s.Has(f) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// String returns the comma-separated names of s's features, the form
+// VG_CPU_FEATURES accepts; the empty set is "none".
+func (s Set) String() string {
+	fs := s.Features()
+	if len(fs) == 0 {
+		return "none"
+	}
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.String()
+	}
+	return strings.Join(names, ",")
+}
+
+// EnvVar is the name of the override variable.
+const EnvVar = "VG_CPU_FEATURES"
+
+// ApplyOverride returns the features enabled when the override variable holds
+// value on a machine with the detected features, following the rules in the
+// package documentation. On an invalid value it returns baseline ∩ detected
+// and an error naming every unknown word. The result is always a subset of
+// detected.
+func ApplyOverride(value string, detected Set) (Set, error) {
+	value = strings.TrimSpace(value)
+	switch value {
+	case "", "all":
+		return detected, nil
+	case "none":
+		return baseline & detected, nil
+	}
+	var want Set
+	var bad []string
+	for _, word := range strings.Split(value, ",") {
+		word = strings.TrimSpace(word)
+		f, err := ParseFeature(word)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%q", word))
+			continue
+		}
+		want |= Of(f)
+	}
+	if len(bad) > 0 {
+		return baseline & detected, fmt.Errorf("cpufeat: %s=%q: unknown feature name %s (valid: all, none, %s)",
+			EnvVar, value, strings.Join(bad, ", "), strings.Join(featureNames[:], ", "))
+	}
+	return (want | baseline) & detected, nil
+}
+
+var (
+	detected   Set
+	enabled    Set
+	enabledErr error
+)
+
+func init() {
+	detected = detect()
+	enabled, enabledErr = ApplyOverride(os.Getenv(EnvVar), detected)
+}
+
+// Detected returns the features the CPU has and the operating system enabled.
+func Detected() Set { return detected }
+
+// Enabled returns the features vg may use: [Detected] restricted by the
+// override. When the override is invalid it is the baseline only, and [Err]
+// says why.
+func Enabled() Set { return enabled }
+
+// Err returns the error of an invalid VG_CPU_FEATURES value, or nil.
+func Err() error { return enabledErr }
+
+// Algorithm names an algorithm that has backends.
+type Algorithm string
+
+// The algorithms with backends.
+const (
+	AESGCM           Algorithm = "aesgcm"
+	ChaCha20Poly1305 Algorithm = "chacha20poly1305"
+	RSA              Algorithm = "rsa"
+)
+
+// Algorithms returns every algorithm with backends.
+func Algorithms() []Algorithm { return []Algorithm{AESGCM, ChaCha20Poly1305, RSA} }
+
+// Backend declares one backend of an algorithm: its stable name and the
+// features it requires.
+type Backend struct {
+	Algorithm Algorithm
+	Name      string
+	Requires  Set
+}
+
+// GenericBackend is the name of every algorithm's portable backend, which
+// requires nothing.
+const GenericBackend = "generic"
+
+// backends is the one declaration of every backend's requirements, best first
+// within each algorithm.
+var backends = []Backend{
+	{AESGCM, "vaes-avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2)},
+	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ)},
+	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX)},
+	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ)},
+	{AESGCM, GenericBackend, 0},
+
+	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL)},
+	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2)},
+	{ChaCha20Poly1305, "ssse3", Of(SSSE3)},
+	{ChaCha20Poly1305, GenericBackend, 0},
+
+	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX)},
+	{RSA, "adx", Of(BMI2, ADX)},
+	{RSA, GenericBackend, 0},
+}
+
+// Backends returns the declared backends of alg, best first. An algorithm
+// module implements a subset of them and lists that subset itself.
+func Backends(alg Algorithm) []Backend {
+	var bs []Backend
+	for _, b := range backends {
+		if b.Algorithm == alg {
+			bs = append(bs, b)
+		}
+	}
+	return bs
+}
+
+// Lookup returns the declaration of alg's backend called name.
+func Lookup(alg Algorithm, name string) (Backend, bool) {
+	for _, b := range backends {
+		if b.Algorithm == alg && b.Name == name {
+			return b, true
+		}
+	}
+	return Backend{}, false
+}
+
+// MustLookup is like [Lookup] but panics when the backend is not declared. It
+// is for package-level tables whose names are constants.
+func MustLookup(alg Algorithm, name string) Backend {
+	b, ok := Lookup(alg, name)
+	if !ok {
+		panic("cpufeat: no backend " + string(alg) + "/" + name)
+	}
+	return b
+}
+
+// Available reports whether b can run with the features in s.
+func (b Backend) Available(s Set) bool { return s.HasAll(b.Requires) }
+
+// Select returns the best of alg's backends among implemented (names of the
+// backends the caller has, in any order) whose requirements are within s. The
+// generic backend is always available, so Select returns it when nothing
+// better fits.
+func Select(alg Algorithm, implemented []string, s Set) Backend {
+	for _, b := range Backends(alg) {
+		if b.Available(s) && contains(implemented, b.Name) {
+			return b
+		}
+	}
+	return MustLookup(alg, GenericBackend)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Config is a named VG_CPU_FEATURES value that the test matrix runs.
+type Config struct {
+	// Name is a short label for reports.
+	Name string
+	// Value is what VG_CPU_FEATURES is set to.
+	Value string
+}
+
+// Set returns the features this configuration enables on a machine with the
+// detected features d.
+func (c Config) Set(d Set) Set {
+	s, err := ApplyOverride(c.Value, d)
+	if err != nil {
+		panic(err) // the table below is fixed and tested
+	}
+	return s
+}
+
+var configs = []Config{
+	{"none", "none"},
+	{"ssse3", "ssse3"},
+	{"aesni", "ssse3,aes,pclmulqdq"},
+	{"aesni-avx", "ssse3,aes,pclmulqdq,avx"},
+	{"avx2-adx", "avx,avx2,bmi2,adx"},
+	{"vaes-avx2", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq"},
+	{"avx512-noifma", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi"},
+	{"all", "all"},
+}
+
+// Configs returns the named configurations the test matrix runs, from the
+// most restricted to everything.
+func Configs() []Config { return append([]Config(nil), configs...) }
+
+// Targets returns, for configuration c on a machine with every feature, the
+// declared backend of each algorithm that c selects, keyed by algorithm.
+func (c Config) Targets() map[Algorithm]string {
+	s := c.Set(allFeatures)
+	m := make(map[Algorithm]string)
+	for _, alg := range Algorithms() {
+		var names []string
+		for _, b := range Backends(alg) {
+			names = append(names, b.Name)
+		}
+		m[alg] = Select(alg, names, s).Name
+	}
+	return m
+}
+
+const allFeatures = Set(1<<numFeatures - 1)
+
+// Describe returns a multi-line, human-readable report of the detected and
+// enabled features, the override, and the configurations.
+func Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "detected: %s\n", Detected())
+	fmt.Fprintf(&b, "%s=%q\n", EnvVar, os.Getenv(EnvVar))
+	if Err() != nil {
+		fmt.Fprintf(&b, "override error: %v\n", Err())
+	}
+	fmt.Fprintf(&b, "enabled:  %s\n", Enabled())
+	missing := Enabled().Without(Detected())
+	if missing != 0 {
+		fmt.Fprintf(&b, "BUG: enabled but not detected: %s\n", missing)
+	}
+	fmt.Fprintf(&b, "configurations (%s=value; selected backends with every feature present):\n", EnvVar)
+	for _, c := range configs {
+		t := c.Targets()
+		algs := make([]string, 0, len(t))
+		for a := range t {
+			algs = append(algs, string(a))
+		}
+		sort.Strings(algs)
+		var parts []string
+		for _, a := range algs {
+			parts = append(parts, a+"="+t[Algorithm(a)])
+		}
+		fmt.Fprintf(&b, "  %-14s %-s\n      %s\n", c.Name, c.Value, strings.Join(parts, " "))
+	}
+	return b.String()
+}

@@ -1,0 +1,164 @@
+package cpufeat
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOverrideInForce fails when the VG_CPU_FEATURES this test runs under is
+// invalid, so a mistyped configuration in the test matrix is a failure.
+func TestOverrideInForce(t *testing.T) {
+	require.NoError(t, Err(), "%s=%q", EnvVar, os.Getenv(EnvVar))
+	assert.True(t, Detected().HasAll(Enabled()), "enabled %s not within detected %s", Enabled(), Detected())
+}
+
+func TestFeatureNamesRoundTrip(t *testing.T) {
+	for _, f := range AllFeatures() {
+		g, err := ParseFeature(f.String())
+		require.NoError(t, err)
+		assert.Equal(t, f, g)
+		assert.Equal(t, strings.ToLower(f.String()), f.String())
+	}
+	_, err := ParseFeature("AVX2")
+	assert.Error(t, err, "names are lower case")
+}
+
+func TestOverrideUnknownName(t *testing.T) {
+	all := Set(1<<numFeatures - 1)
+	s, err := ApplyOverride("avx2,bogus", all)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"bogus"`)
+	assert.Contains(t, err.Error(), "avx512ifma", "the message lists the valid names")
+	assert.Equal(t, baseline, s, "an invalid override enables only the baseline")
+
+	_, err = ApplyOverride("aes,,pclmulqdq", all)
+	require.Error(t, err, "an empty word is not a feature")
+	_, err = ApplyOverride("AES", all)
+	require.Error(t, err)
+}
+
+func TestOverrideNone(t *testing.T) {
+	all := Set(1<<numFeatures - 1)
+	s, err := ApplyOverride("none", all)
+	require.NoError(t, err)
+	assert.Equal(t, baseline, s)
+	for _, alg := range Algorithms() {
+		var names []string
+		for _, b := range Backends(alg) {
+			names = append(names, b.Name)
+		}
+		assert.Equal(t, GenericBackend, Select(alg, names, s).Name, "%s under none", alg)
+	}
+}
+
+func TestOverrideAllAndUnset(t *testing.T) {
+	d := Of(SSE2, SSSE3, AES)
+	for _, v := range []string{"", "all", "  "} {
+		s, err := ApplyOverride(v, d)
+		require.NoError(t, err)
+		assert.Equal(t, d, s, "value %q", v)
+	}
+}
+
+// TestOverrideNeverEnablesMissing uses made-up detected sets: asking for a
+// feature the CPU lacks never enables it.
+func TestOverrideNeverEnablesMissing(t *testing.T) {
+	detectedSets := []Set{
+		0,
+		Of(SSE2),
+		Of(SSE2, SSSE3, AES, PCLMULQDQ),
+		Of(SSE2, AVX, AVX2, BMI2, ADX),
+		Set(1<<numFeatures-1) &^ Of(AVX512IFMA, VAES),
+	}
+	for _, d := range detectedSets {
+		for _, f := range AllFeatures() {
+			s, err := ApplyOverride(f.String(), d)
+			require.NoError(t, err)
+			assert.True(t, d.HasAll(s), "override %s on %s enabled %s", f, d, s)
+			assert.Equal(t, d.Has(f), s.Has(f), "override %s on %s", f, d)
+		}
+		s, err := ApplyOverride("avx512f, avx512ifma ,vaes,adx", d)
+		require.NoError(t, err)
+		assert.True(t, d.HasAll(s))
+		for _, c := range Configs() {
+			assert.True(t, d.HasAll(c.Set(d)), "config %s on %s", c.Name, d)
+		}
+	}
+}
+
+func TestSetString(t *testing.T) {
+	assert.Equal(t, "none", Set(0).String())
+	assert.Equal(t, "sse2,aes,pclmulqdq", Of(PCLMULQDQ, AES, SSE2).String())
+	s, err := ApplyOverride(Of(SSSE3, AVX2).String(), Of(SSE2, SSSE3, AVX2, ADX))
+	require.NoError(t, err)
+	assert.Equal(t, baseline|Of(SSSE3, AVX2), s)
+}
+
+// TestEveryBackendHasAConfig checks that each declared backend is the one
+// selected in at least one configuration on a CPU with every feature, and
+// that every configuration is valid.
+func TestEveryBackendHasAConfig(t *testing.T) {
+	selected := map[string]bool{}
+	for _, c := range Configs() {
+		_, err := ApplyOverride(c.Value, Set(1<<numFeatures-1))
+		require.NoError(t, err, c.Name)
+		for alg, name := range c.Targets() {
+			selected[string(alg)+"/"+name] = true
+		}
+	}
+	for _, b := range backends {
+		assert.True(t, selected[string(b.Algorithm)+"/"+b.Name], "no configuration selects %s/%s", b.Algorithm, b.Name)
+	}
+}
+
+func TestBackendTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, alg := range Algorithms() {
+		bs := Backends(alg)
+		require.NotEmpty(t, bs)
+		assert.Equal(t, GenericBackend, bs[len(bs)-1].Name, "generic is last for %s", alg)
+		assert.Equal(t, Set(0), bs[len(bs)-1].Requires)
+		for _, b := range bs {
+			key := string(alg) + "/" + b.Name
+			assert.False(t, seen[key], "duplicate %s", key)
+			seen[key] = true
+		}
+	}
+	// Select ignores backends the caller has not implemented.
+	all := Set(1<<numFeatures - 1)
+	assert.Equal(t, "aesni", Select(AESGCM, []string{"generic", "aesni"}, all).Name)
+	assert.Equal(t, "generic", Select(AESGCM, nil, all).Name)
+}
+
+func TestDetectionConsistent(t *testing.T) {
+	d := Detected()
+	assert.True(t, d.HasAll(baseline))
+	if d.Has(AVX2) {
+		assert.True(t, d.Has(AVX))
+	}
+	if d.Has(VAES) || d.Has(VPCLMULQDQ) {
+		assert.True(t, d.Has(AVX), "VAES/VPCLMULQDQ need the OS to save YMM state")
+	}
+	if d.Has(AVX512F) {
+		assert.True(t, osSavesZMM(), "AVX-512 reported without XCR0 opmask/ZMM state")
+	}
+	for _, f := range []Feature{AVX512BW, AVX512DQ, AVX512VL, AVX512IFMA, AVX512VBMI} {
+		if d.Has(f) {
+			assert.True(t, d.Has(AVX512F), "%s without avx512f", f)
+		}
+	}
+	t.Logf("detected: %s", d)
+}
+
+func TestDescribe(t *testing.T) {
+	out := Describe()
+	assert.Contains(t, out, "detected:")
+	for _, c := range Configs() {
+		assert.Contains(t, out, c.Name)
+	}
+	assert.NotContains(t, out, "BUG")
+}

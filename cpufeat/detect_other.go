@@ -1,0 +1,11 @@
+//go:build !amd64 || !gc || purego
+
+package cpufeat
+
+// baseline is empty off amd64 (and under purego, where vg uses no assembly and
+// detection reports nothing).
+const baseline = Set(0)
+
+func detect() Set { return 0 }
+
+func osSavesZMM() bool { return false }

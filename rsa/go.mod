@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/rsa
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/vgcrypto/vg/stackscratch
+
+go 1.26
