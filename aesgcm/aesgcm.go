@@ -1,0 +1,352 @@
+// Package aesgcm implements AES-GCM (NIST SP 800-38D) with one constant-time
+// backend per CPU feature set, chosen once when a key is prepared.
+//
+// [New] prepares a key: it expands the AES key schedule and computes the
+// GHASH key powers once, for the backend it picks (the best one this build
+// implements among those the CPU and VG_CPU_FEATURES allow, or the one named
+// with [WithBackend]). The returned [*AEAD] implements [crypto/cipher.AEAD]
+// with the standard library's contract: Seal and Open append to dst, work in
+// place when dst[:0] is the input, panic on an inexact overlap or a nonce of
+// the wrong length, and Open releases no plaintext when the tag is wrong. No
+// call allocates when dst has room for the result, and an AEAD is safe for
+// concurrent use.
+//
+// Beyond crypto/cipher.AEAD:
+//
+//   - [AEAD.SealGather] seals the concatenation of several slices (the TLS
+//     record shape is the payload, then one content-type byte) without the
+//     caller concatenating them;
+//   - [AEAD.NewEncryptor] seals a text that arrives in chunks of any size;
+//     the output is that of Seal on the concatenation;
+//   - [AEAD.NewDecryptor] takes a sealed message in chunks and releases its
+//     plaintext only after the whole tag has been checked;
+//   - [Backends] lists the backends of this build and [AEAD.Backend] names the
+//     one a key uses;
+//   - [AEAD.Wipe] zeroes the key schedule and GHASH key powers.
+//
+// # Backends
+//
+// The portable backend, "generic", is what runs with VG_CPU_FEATURES=none,
+// with the purego build tag, and on every architecture other than amd64. It
+// is constant time: AES is bitsliced (four blocks per pass in eight 64-bit
+// words, the S-box a Boolean circuit, no lookup table) and GHASH multiplies
+// with integer multiplications on operands with holes, so no branch and no
+// memory address depends on the key, the text or the tag.
+package aesgcm
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+const (
+	// KeySize128, KeySize192 and KeySize256 are the AES key sizes New accepts.
+	KeySize128 = 16
+	KeySize192 = 24
+	KeySize256 = 32
+
+	// NonceSize is the default nonce size, the one NIST recommends and the
+	// fast path: the counter block is the nonce followed by a 32-bit one.
+	NonceSize = 12
+	// TagSize is the default (and largest) tag size.
+	TagSize = 16
+	// MinTagSize is the smallest tag size WithTagSize accepts.
+	MinTagSize = 12
+
+	// BlockSize is the AES block size.
+	BlockSize = 16
+
+	// MaxPlaintextSize is the largest plaintext GCM can seal under one nonce:
+	// 2^32-2 blocks, 2^36-32 bytes.
+	MaxPlaintextSize = (1<<32 - 2) * BlockSize
+)
+
+var (
+	errOpen     = errors.New("aesgcm: message authentication failed")
+	errTooLarge = errors.New("aesgcm: ciphertext too large for GCM")
+)
+
+// config collects the options of New.
+type config struct {
+	nonceSize int
+	tagSize   int
+	backend   string
+}
+
+// Option configures New.
+type Option func(*config)
+
+// WithNonceSize sets the nonce size in bytes. Any n >= 1 is accepted, as in
+// crypto/cipher.NewGCMWithNonceSize; nonces of other sizes than 12 are hashed
+// into the counter block, which costs one GHASH per message. Use it only for
+// compatibility with an existing protocol.
+func WithNonceSize(n int) Option { return func(c *config) { c.nonceSize = n } }
+
+// WithTagSize sets the tag size in bytes, from 12 to 16 (the default), as in
+// crypto/cipher.NewGCMWithTagSize.
+func WithTagSize(n int) Option { return func(c *config) { c.tagSize = n } }
+
+// WithBackend makes New use the named backend (see [Backends]) instead of
+// the best available one. A name that this build does not implement, or a
+// backend the CPU or VG_CPU_FEATURES does not allow, makes New fail.
+func WithBackend(name string) Option { return func(c *config) { c.backend = name } }
+
+// AEAD is an AES-GCM key prepared for one backend. It implements
+// crypto/cipher.AEAD and is safe for concurrent use, except [AEAD.Wipe].
+type AEAD struct {
+	b         backend
+	name      string
+	nonceSize int
+	tagSize   int
+	wiped     bool
+}
+
+// New prepares key (16, 24 or 32 bytes: AES-128, AES-192, AES-256) for
+// AES-GCM. Everything that depends only on the key (round keys, GHASH key
+// powers) is computed here, once. New fails on a wrong key, nonce or tag
+// size, on an unknown or unavailable backend, and when VG_CPU_FEATURES is
+// invalid (see cpufeat.Err).
+func New(key []byte, opts ...Option) (*AEAD, error) {
+	if err := cpufeat.Err(); err != nil {
+		return nil, err
+	}
+	c := config{nonceSize: NonceSize, tagSize: TagSize}
+	for _, o := range opts {
+		o(&c)
+	}
+	switch len(key) {
+	case KeySize128, KeySize192, KeySize256:
+	default:
+		return nil, fmt.Errorf("aesgcm: invalid key size %d bytes (want 16, 24 or 32)", len(key))
+	}
+	if c.nonceSize < 1 {
+		return nil, fmt.Errorf("aesgcm: invalid nonce size %d (want at least 1; 12 is the default)", c.nonceSize)
+	}
+	if c.tagSize < MinTagSize || c.tagSize > TagSize {
+		return nil, fmt.Errorf("aesgcm: invalid tag size %d (want 12 to 16)", c.tagSize)
+	}
+	impl, err := chooseImplementation(c.backend)
+	if err != nil {
+		return nil, err
+	}
+	return &AEAD{b: impl.newKey(key), name: impl.name, nonceSize: c.nonceSize, tagSize: c.tagSize}, nil
+}
+
+// implementation is one backend compiled into this build: its name (as
+// declared in cpufeat) and the function preparing a key for it.
+type implementation struct {
+	name   string
+	newKey func(key []byte) backend
+}
+
+func implementedNames() []string {
+	names := make([]string, len(implementations))
+	for i, im := range implementations {
+		names[i] = im.name
+	}
+	return names
+}
+
+func chooseImplementation(name string) (implementation, error) {
+	enabled := cpufeat.Enabled()
+	if name == "" {
+		name = cpufeat.Select(cpufeat.AESGCM, implementedNames(), enabled).Name
+	}
+	var available []string
+	for _, b := range Backends() {
+		if b.Available {
+			available = append(available, b.Name)
+		}
+	}
+	for _, im := range implementations {
+		if im.name != name {
+			continue
+		}
+		if !cpufeat.MustLookup(cpufeat.AESGCM, name).Available(enabled) {
+			break
+		}
+		return im, nil
+	}
+	if _, declared := cpufeat.Lookup(cpufeat.AESGCM, name); !declared {
+		return implementation{}, fmt.Errorf("aesgcm: unknown backend %q (available: %s)", name, strings.Join(available, ", "))
+	}
+	return implementation{}, fmt.Errorf("aesgcm: backend %q is not available in this build on this CPU with %s=%q (available: %s)",
+		name, cpufeat.EnvVar, cpufeat.Enabled().String(), strings.Join(available, ", "))
+}
+
+// Backend describes one backend implemented in this build.
+type Backend struct {
+	// Name is the backend's stable name, as in cpufeat and WithBackend.
+	Name string
+	// Requires is the set of CPU features the backend needs.
+	Requires cpufeat.Set
+	// Available reports whether Requires is within cpufeat.Enabled(), that
+	// is whether New can use the backend here and now.
+	Available bool
+}
+
+// Backends returns every backend implemented in this build, best first,
+// whether or not it can run here.
+func Backends() []Backend {
+	var bs []Backend
+	for _, d := range cpufeat.Backends(cpufeat.AESGCM) {
+		for _, im := range implementations {
+			if im.name == d.Name {
+				bs = append(bs, Backend{Name: d.Name, Requires: d.Requires, Available: d.Available(cpufeat.Enabled())})
+			}
+		}
+	}
+	return bs
+}
+
+// Backend returns the name of the backend this key was prepared for.
+func (a *AEAD) Backend() string { return a.name }
+
+// NonceSize returns the nonce size in bytes.
+func (a *AEAD) NonceSize() int { return a.nonceSize }
+
+// Overhead returns the tag size in bytes, the difference between the
+// lengths of a ciphertext and its plaintext.
+func (a *AEAD) Overhead() int { return a.tagSize }
+
+// Wipe zeroes the key schedule and the GHASH key powers held by a. Call it
+// when the key is no longer needed; any later use of a panics. Wipe must not
+// run concurrently with other methods of a.
+func (a *AEAD) Wipe() {
+	if a.b != nil {
+		a.b.wipe()
+	}
+	a.wiped = true
+}
+
+func (a *AEAD) check(nonce []byte) {
+	if a.wiped {
+		panic("aesgcm: use of a wiped key")
+	}
+	if len(nonce) != a.nonceSize {
+		panic("aesgcm: incorrect nonce length given to GCM")
+	}
+}
+
+// counterBlock returns the pre-counter block J0 for nonce (SP 800-38D,
+// section 7.1, step 2).
+func (a *AEAD) counterBlock(nonce []byte) [16]byte {
+	var j0 [16]byte
+	if len(nonce) == NonceSize {
+		copy(j0[:], nonce)
+		j0[15] = 1
+		return j0
+	}
+	return a.b.ghashNonce(nonce)
+}
+
+// Seal encrypts and authenticates plaintext, authenticates additionalData,
+// and appends the ciphertext and tag to dst, returning the updated slice.
+// To reuse plaintext's storage, use plaintext[:0] as dst; any other overlap
+// of dst's new bytes with plaintext or additionalData panics. Seal panics
+// when nonce is not NonceSize() bytes long or plaintext is longer than
+// MaxPlaintextSize. Never use a nonce twice with one key.
+func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	a.check(nonce)
+	if uint64(len(plaintext)) > MaxPlaintextSize {
+		panic("aesgcm: message too large for GCM")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	if inexactOverlap(out, plaintext) {
+		panic("aesgcm: invalid buffer overlap of output and input")
+	}
+	if anyOverlap(out, additionalData) {
+		panic("aesgcm: invalid buffer overlap of output and additional data")
+	}
+	tag := a.b.seal(out[:len(plaintext)], plaintext, additionalData, a.counterBlock(nonce))
+	copy(out[len(plaintext):], tag[:a.tagSize])
+	return ret
+}
+
+// Open authenticates ciphertext (the output of Seal: the encrypted text
+// followed by the tag) and additionalData, and if they are authentic appends
+// the plaintext to dst, returning the updated slice. To reuse ciphertext's
+// storage, use ciphertext[:0] as dst; any other overlap panics. On a wrong
+// tag Open returns an error and zeroes the bytes it wrote past len(dst)
+// (even when it worked in place), so no unauthenticated plaintext is left.
+// Open panics when nonce is not NonceSize() bytes long.
+func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	a.check(nonce)
+	if len(ciphertext) < a.tagSize {
+		return nil, errOpen
+	}
+	if uint64(len(ciphertext)) > MaxPlaintextSize+uint64(a.tagSize) {
+		return nil, errTooLarge
+	}
+	n := len(ciphertext) - a.tagSize
+	tag := ciphertext[n:]
+	ciphertext = ciphertext[:n]
+	ret, out := sliceForAppend(dst, n)
+	if inexactOverlap(out, ciphertext) {
+		panic("aesgcm: invalid buffer overlap of output and input")
+	}
+	if anyOverlap(out, additionalData) || anyOverlap(out, tag) {
+		panic("aesgcm: invalid buffer overlap of output and additional data or tag")
+	}
+	want := a.b.open(out, ciphertext, additionalData, a.counterBlock(nonce))
+	if subtle.ConstantTimeCompare(want[:a.tagSize], tag) != 1 {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// SealGather is Seal of the concatenation of the slices in plaintext: it
+// appends the ciphertext of plaintext[0] || plaintext[1] || ... and the tag
+// to dst. The TLS 1.3 record shape is {payload, contentType[:]}. A piece may
+// be the very part of dst's new bytes that its ciphertext goes to (sealing
+// in place); any other overlap between the pieces and the output panics, as
+// does an overlap of the output with additionalData.
+func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
+	a.check(nonce)
+	var total uint64
+	for _, p := range plaintext {
+		total += uint64(len(p))
+	}
+	if total > MaxPlaintextSize {
+		panic("aesgcm: message too large for GCM")
+	}
+	n := int(total)
+	ret, out := sliceForAppend(dst, n+a.tagSize)
+	checkGatherOverlap(out[:n], plaintext)
+	if anyOverlap(out, additionalData) {
+		panic("aesgcm: invalid buffer overlap of output and additional data")
+	}
+	tag := a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce))
+	copy(out[n:], tag[:a.tagSize])
+	return ret
+}
+
+// checkGatherOverlap panics unless every piece either is exactly its own
+// part of out or does not overlap out at all.
+func checkGatherOverlap(out []byte, pieces [][]byte) {
+	off := 0
+	for _, p := range pieces {
+		if anyOverlap(out, p) && !sameSlice(out[off:off+len(p)], p) {
+			panic("aesgcm: invalid buffer overlap of output and input")
+		}
+		off += len(p)
+	}
+}
+
+// sliceForAppend extends in by n bytes, reallocating if needed, and returns
+// the whole slice and the new part.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}

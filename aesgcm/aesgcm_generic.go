@@ -1,0 +1,192 @@
+package aesgcm
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+)
+
+// genericKey is the portable, constant-time backend "generic": bitsliced AES
+// four blocks at a time (aes_ct64.go) and GHASH by integer multiplication
+// with H^1..H^4 for four-block aggregation (ghash_ct.go).
+type genericKey struct {
+	aes aesCT
+	gh  ghashKey
+}
+
+func newGenericKey(key []byte) backend {
+	k := new(genericKey)
+	k.aes.expandKey(key)
+	var zero, h [64]byte
+	k.aes.encryptBlocks(&h, &zero)
+	k.gh.init(loadElem(h[:16]))
+	clear(h[:])
+	return k
+}
+
+func (k *genericKey) wipe() {
+	k.aes.wipe()
+	k.gh.wipe()
+}
+
+func (k *genericKey) ghashNonce(nonce []byte) [16]byte {
+	var y ghashElem
+	k.gh.update(&y, nonce)
+	k.gh.updateLengths(&y, 0, uint64(len(nonce)))
+	var j0 [16]byte
+	y.store(j0[:])
+	return j0
+}
+
+// splitCounter returns J0's first 12 bytes as little-endian words and its
+// 32-bit counter.
+func splitCounter(j0 *[16]byte) (lo, hi uint64, ctr uint32) {
+	return binary.LittleEndian.Uint64(j0[:8]), uint64(binary.LittleEndian.Uint32(j0[8:12])),
+		binary.BigEndian.Uint32(j0[12:])
+}
+
+// crypt is seal (decrypt false) or open (decrypt true). The first AES pass
+// encrypts J0 and the first three counter blocks together, so a message of
+// up to 48 bytes costs one pass; then each pass makes 64 bytes of keystream,
+// and GHASH takes the ciphertext of each pass as it is produced (before it
+// is overwritten, when opening in place).
+func (k *genericKey) crypt(out, in, aad []byte, j0 [16]byte, decrypt bool) [16]byte {
+	var y ghashElem
+	k.gh.update(&y, aad)
+	lo, hi, ctr := splitCounter(&j0)
+	var ks [64]byte
+	k.aes.ctr4(&ks, lo, hi, ctr)
+	ctr += 4
+	var tag [16]byte
+	copy(tag[:], ks[:16])
+	n := min(48, len(in))
+	if decrypt {
+		k.gh.update(&y, in[:n])
+		subtle.XORBytes(out[:n], in[:n], ks[16:16+n])
+	} else {
+		subtle.XORBytes(out[:n], in[:n], ks[16:16+n])
+		k.gh.update(&y, out[:n])
+	}
+	for i := n; i < len(in); i += 64 {
+		m := min(64, len(in)-i)
+		k.aes.ctr4(&ks, lo, hi, ctr)
+		ctr += 4
+		if decrypt {
+			k.gh.update(&y, in[i:i+m])
+			subtle.XORBytes(out[i:i+m], in[i:i+m], ks[:m])
+		} else {
+			subtle.XORBytes(out[i:i+m], in[i:i+m], ks[:m])
+			k.gh.update(&y, out[i:i+m])
+		}
+	}
+	k.gh.updateLengths(&y, uint64(len(aad)), uint64(len(in)))
+	var s [16]byte
+	y.store(s[:])
+	subtle.XORBytes(tag[:], tag[:], s[:])
+	clear(ks[:])
+	return tag
+}
+
+func (k *genericKey) seal(out, text, aad []byte, j0 [16]byte) [16]byte {
+	return k.crypt(out, text, aad, j0, false)
+}
+
+func (k *genericKey) open(out, ciphertext, aad []byte, j0 [16]byte) [16]byte {
+	return k.crypt(out, ciphertext, aad, j0, true)
+}
+
+// sealGather copies the pieces into out and seals there: for this backend
+// the copy costs little beside the AES, and sealing in one call keeps the
+// four-block passes full.
+func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]byte) [16]byte {
+	off := 0
+	for _, p := range pieces {
+		off += copy(out[off:], p)
+	}
+	return k.crypt(out, out, aad, j0, false)
+}
+
+func (k *genericKey) streamStart(s *streamState, aad []byte, j0 [16]byte) {
+	*s = streamState{}
+	var y ghashElem
+	k.gh.update(&y, aad)
+	y.store(s.y[:])
+	s.aadLen = uint64(len(aad))
+	s.prefixLo, s.prefixHi, s.ctr = splitCounter(&j0)
+	// The first batch is J0 and three counter blocks, as in crypt.
+	k.aes.ctr4(&s.ks, s.prefixLo, s.prefixHi, s.ctr)
+	s.ctr += 4
+	copy(s.mask[:], s.ks[:16])
+	s.ksPos = 16
+}
+
+func (k *genericKey) refill(s *streamState) {
+	k.aes.ctr4(&s.ks, s.prefixLo, s.prefixHi, s.ctr)
+	s.ctr += 4
+	s.ksPos = 0
+}
+
+func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
+	s.textLen += uint64(len(in))
+	y := loadElem(s.y[:])
+	// Finish the open block.
+	if s.n > 0 {
+		m := min(16-s.n, len(in))
+		subtle.XORBytes(out[:m], in[:m], s.ks[s.ksPos:s.ksPos+m])
+		s.ksPos += m
+		copy(s.open[s.n:], out[:m])
+		s.n += m
+		if s.n == 16 {
+			k.gh.update(&y, s.open[:])
+			s.n = 0
+		}
+		out, in = out[m:], in[m:]
+	}
+	// Whole blocks with the rest of the current keystream batch.
+	for len(in) >= 16 && s.ksPos < 64 {
+		subtle.XORBytes(out[:16], in[:16], s.ks[s.ksPos:s.ksPos+16])
+		k.gh.update(&y, out[:16])
+		s.ksPos += 16
+		out, in = out[16:], in[16:]
+	}
+	// Whole batches straight from in.
+	for len(in) >= 64 {
+		var ks [64]byte
+		k.aes.ctr4(&ks, s.prefixLo, s.prefixHi, s.ctr)
+		s.ctr += 4
+		subtle.XORBytes(out[:64], in[:64], ks[:])
+		k.gh.update(&y, out[:64])
+		clear(ks[:])
+		out, in = out[64:], in[64:]
+	}
+	// Fewer than 64 bytes left: whole blocks, then open a block with the rest.
+	if len(in) > 0 {
+		if s.ksPos == 64 {
+			k.refill(s)
+		}
+		for len(in) >= 16 {
+			subtle.XORBytes(out[:16], in[:16], s.ks[s.ksPos:s.ksPos+16])
+			k.gh.update(&y, out[:16])
+			s.ksPos += 16
+			out, in = out[16:], in[16:]
+		}
+		if len(in) > 0 {
+			subtle.XORBytes(out, in, s.ks[s.ksPos:s.ksPos+len(in)])
+			s.ksPos += len(in)
+			s.n = copy(s.open[:], out)
+		}
+	}
+	y.store(s.y[:])
+}
+
+func (k *genericKey) streamFinish(s *streamState) [16]byte {
+	y := loadElem(s.y[:])
+	if s.n > 0 {
+		k.gh.update(&y, s.open[:s.n])
+	}
+	k.gh.updateLengths(&y, s.aadLen, s.textLen)
+	var tag [16]byte
+	y.store(tag[:])
+	subtle.XORBytes(tag[:], tag[:], s.mask[:])
+	*s = streamState{}
+	return tag
+}

@@ -1,0 +1,27 @@
+package aesgcm
+
+import "unsafe"
+
+// anyOverlap reports whether x and y share memory at any (not necessarily
+// corresponding) index. Empty slices never overlap.
+func anyOverlap(x, y []byte) bool {
+	return len(x) > 0 && len(y) > 0 &&
+		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
+		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+}
+
+// inexactOverlap reports whether x and y share memory at some index other
+// than the corresponding one: in-place use (x[i] and y[i] the same byte) is
+// allowed, anything else is not.
+func inexactOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
+		return false
+	}
+	return anyOverlap(x, y)
+}
+
+// sameSlice reports whether x and y are the same memory (same start, same
+// length).
+func sameSlice(x, y []byte) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}

@@ -1,0 +1,66 @@
+package aesgcm
+
+// backend is the seam every AES-GCM implementation plugs into: a key
+// prepared for one backend (its round keys and GHASH key powers in whatever
+// form it wants), built once by New through implementation.newKey.
+//
+// The public methods of AEAD check sizes, overlaps and limits, derive the
+// pre-counter block J0 from the nonce and handle the tag size; a backend
+// sees only whole messages (or stream steps) and always produces the full
+// 16-byte tag. Every method except wipe must be safe for concurrent use,
+// must not allocate, and must keep secrets out of branches and addresses.
+// out and the text always have the same length and are either the same
+// memory or disjoint.
+//
+// Arguments go by value ([16]byte) or as slices the caller owns, so that the
+// per-message state of a backend lives on its own stack: passing a pointer
+// to a caller's local through this interface would move it to the heap.
+type backend interface {
+	// ghashNonce returns J0 for a nonce whose length is not 12:
+	// GHASH(nonce || zero padding || 0^64 || bitlen(nonce)).
+	ghashNonce(nonce []byte) [16]byte
+
+	// seal encrypts text into out with the counter blocks inc32(J0),
+	// inc32^2(J0), ..., and returns E(J0) ^ GHASH(aad, out).
+	seal(out, text, aad []byte, j0 [16]byte) [16]byte
+
+	// open decrypts ciphertext into out like seal and returns the tag the
+	// ciphertext should carry, E(J0) ^ GHASH(aad, ciphertext). The caller
+	// compares and zeroes out on a mismatch.
+	open(out, ciphertext, aad []byte, j0 [16]byte) [16]byte
+
+	// sealGather is seal of the concatenation of pieces; len(out) is the
+	// sum of their lengths. A piece is either exactly its part of out or
+	// disjoint from out.
+	sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]byte) [16]byte
+
+	// streamStart prepares s for a message with this aad and J0.
+	streamStart(s *streamState, aad []byte, j0 [16]byte)
+
+	// streamEncrypt encrypts the next len(in) bytes of the message into out:
+	// it first finishes a block left open by the previous call, then
+	// encrypts whole blocks straight from in, then keeps the ciphertext of
+	// at most 15 bytes in s for GHASH.
+	streamEncrypt(s *streamState, out, in []byte)
+
+	// streamFinish returns the full tag of the message and wipes s.
+	streamFinish(s *streamState) [16]byte
+
+	// wipe zeroes the key material.
+	wipe()
+}
+
+// streamState is the state of one streaming encryption. Its layout is the
+// generic backend's; a backend that needs something else adds fields. It
+// holds keystream, so streamFinish clears it.
+type streamState struct {
+	prefixLo, prefixHi uint64   // bytes 0..11 of J0 as little-endian words
+	ctr                uint32   // the counter of the next keystream batch
+	mask               [16]byte // E(J0)
+	y                  [16]byte // GHASH accumulator, in the byte order of a block
+	ks                 [64]byte // keystream batch
+	ksPos              int      // keystream bytes of ks already used
+	open               [16]byte // ciphertext of the block left open
+	n                  int      // bytes in open, 0..15
+	aadLen, textLen    uint64
+}

@@ -1,0 +1,127 @@
+package aesgcm
+
+import "errors"
+
+// Encryptor seals a message that arrives in chunks of any size. The
+// ciphertext it produces, followed by the tag from Finish, is exactly what
+// Seal returns for the concatenation of the chunks, so Open (or a Decryptor)
+// opens it. An Encryptor is for one message and one goroutine.
+type Encryptor struct {
+	a        *AEAD
+	s        streamState
+	finished bool
+}
+
+// NewEncryptor starts sealing a message under nonce with additionalData,
+// which is hashed now (the Encryptor keeps no reference to it). It panics
+// like Seal when nonce has the wrong length. Never use a nonce twice with
+// one key.
+func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
+	a.check(nonce)
+	e := &Encryptor{a: a}
+	a.b.streamStart(&e.s, additionalData, a.counterBlock(nonce))
+	return e
+}
+
+// Encrypt appends the ciphertext of the next chunk of the message to dst
+// and returns the updated slice. As with Seal, plaintext[:0] as dst encrypts
+// in place and any other overlap panics. Encrypt panics after Finish and
+// when the message grows beyond MaxPlaintextSize.
+func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
+	if e.finished {
+		panic("aesgcm: Encrypt after Finish")
+	}
+	if e.a.wiped {
+		panic("aesgcm: use of a wiped key")
+	}
+	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
+		panic("aesgcm: message too large for GCM")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext))
+	if inexactOverlap(out, plaintext) {
+		panic("aesgcm: invalid buffer overlap of output and input")
+	}
+	e.a.b.streamEncrypt(&e.s, out, plaintext)
+	return ret
+}
+
+// Finish appends the tag (Overhead() bytes) to dst and returns the updated
+// slice. The Encryptor cannot be used afterwards; its state is wiped.
+func (e *Encryptor) Finish(dst []byte) []byte {
+	if e.finished {
+		panic("aesgcm: Finish called twice")
+	}
+	if e.a.wiped {
+		panic("aesgcm: use of a wiped key")
+	}
+	e.finished = true
+	tag := e.a.b.streamFinish(&e.s)
+	return append(dst, tag[:e.a.tagSize]...)
+}
+
+// Decryptor opens a sealed message (ciphertext followed by its tag, as Seal
+// or an Encryptor produce it) that arrives in chunks. It never releases
+// plaintext that has not been verified: Write only collects the chunks, and
+// Open checks the tag over the whole message before decrypting anything into
+// the caller's buffer. The price is that the Decryptor holds the sealed
+// message until Open, as any safe decryption of a one-tag message must.
+type Decryptor struct {
+	a       *AEAD
+	nonce   []byte
+	aad     []byte
+	sealed  []byte
+	aborted bool
+}
+
+// NewDecryptor starts opening a message sealed under nonce with
+// additionalData (both are copied). It panics like Open when nonce has the
+// wrong length.
+func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
+	a.check(nonce)
+	return &Decryptor{
+		a:     a,
+		nonce: append([]byte(nil), nonce...),
+		aad:   append([]byte(nil), additionalData...),
+	}
+}
+
+var errDecryptorUsed = errors.New("aesgcm: Decryptor used after Open")
+
+// Write adds the next chunk of the sealed message. It implements io.Writer;
+// it returns an error only after Open or when the message exceeds GCM's
+// limit.
+func (d *Decryptor) Write(chunk []byte) (int, error) {
+	if d.aborted {
+		return 0, errDecryptorUsed
+	}
+	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+uint64(d.a.tagSize) {
+		return 0, errTooLarge
+	}
+	d.sealed = append(d.sealed, chunk...)
+	return len(chunk), nil
+}
+
+// Open verifies the tag of the message written so far and, if it is
+// authentic, appends the plaintext to dst and returns the updated slice.
+// On a wrong tag it returns an error and appends nothing. A Decryptor is
+// done after Open.
+func (d *Decryptor) Open(dst []byte) ([]byte, error) {
+	if d.aborted {
+		return nil, errDecryptorUsed
+	}
+	d.aborted = true
+	sealed := d.sealed
+	d.sealed = nil
+	if len(sealed) < d.a.tagSize {
+		return nil, errOpen
+	}
+	// Decrypt in place in the Decryptor's own buffer: Open releases it
+	// only once the tag is verified, and zeroes it otherwise.
+	pt, err := d.a.Open(sealed[:0], d.nonce, sealed, d.aad)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, pt...)
+	clear(pt)
+	return dst, nil
+}

@@ -1,0 +1,248 @@
+// Package aesgcm is a short reference AES-GCM written from FIPS 197 and
+// NIST SP 800-38D, for tests only. It follows the documents' definitions
+// step by step, computes the S-box from its definition, and multiplies in
+// GF(2^128) bit by bit (SP 800-38D Algorithm 1). It is slow and makes no
+// attempt at constant time: never use it on real secrets.
+package aesgcm
+
+import (
+	"crypto/subtle"
+	"errors"
+)
+
+// sbox is computed from FIPS 197 section 5.1.1: the multiplicative inverse
+// in GF(2^8) followed by the affine transformation.
+var sbox = func() (s [256]byte) {
+	for x := 0; x < 256; x++ {
+		inv := byte(0)
+		for y := 1; y < 256; y++ {
+			if gfMul8(byte(x), byte(y)) == 1 {
+				inv = byte(y)
+			}
+		}
+		b := inv
+		var out byte
+		for i := 0; i < 8; i++ {
+			bit := (b>>i ^ b>>((i+4)%8) ^ b>>((i+5)%8) ^ b>>((i+6)%8) ^ b>>((i+7)%8) ^ 0x63>>i) & 1
+			out |= bit << i
+		}
+		s[x] = out
+	}
+	return
+}()
+
+// gfMul8 multiplies in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (FIPS 197
+// section 4.2).
+func gfMul8(a, b byte) byte {
+	var p byte
+	for i := 0; i < 8; i++ {
+		if b&1 == 1 {
+			p ^= a
+		}
+		hi := a & 0x80
+		a <<= 1
+		if hi != 0 {
+			a ^= 0x1b
+		}
+		b >>= 1
+	}
+	return p
+}
+
+// expandKey is KeyExpansion (FIPS 197 section 5.2); it returns Nr+1 round
+// keys of 16 bytes.
+func expandKey(key []byte) [][16]byte {
+	nk := len(key) / 4
+	nr := nk + 6
+	w := make([][4]byte, 4*(nr+1))
+	for i := 0; i < nk; i++ {
+		copy(w[i][:], key[4*i:])
+	}
+	rcon := byte(1)
+	for i := nk; i < len(w); i++ {
+		t := w[i-1]
+		if i%nk == 0 {
+			t = [4]byte{sbox[t[1]] ^ rcon, sbox[t[2]], sbox[t[3]], sbox[t[0]]}
+			rcon = gfMul8(rcon, 2)
+		} else if nk > 6 && i%nk == 4 {
+			t = [4]byte{sbox[t[0]], sbox[t[1]], sbox[t[2]], sbox[t[3]]}
+		}
+		for j := 0; j < 4; j++ {
+			w[i][j] = w[i-nk][j] ^ t[j]
+		}
+	}
+	rks := make([][16]byte, nr+1)
+	for r := range rks {
+		for c := 0; c < 4; c++ {
+			copy(rks[r][4*c:], w[4*r+c][:])
+		}
+	}
+	return rks
+}
+
+// encryptBlock is Cipher (FIPS 197 section 5.1). The state byte of row r,
+// column c is s[4*c+r].
+func encryptBlock(rks [][16]byte, in [16]byte) [16]byte {
+	s := in
+	addRoundKey := func(rk [16]byte) {
+		for i := range s {
+			s[i] ^= rk[i]
+		}
+	}
+	addRoundKey(rks[0])
+	nr := len(rks) - 1
+	for round := 1; round <= nr; round++ {
+		for i := range s { // SubBytes
+			s[i] = sbox[s[i]]
+		}
+		var t [16]byte // ShiftRows: s'[r][c] = s[r][(c+r) mod 4]
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				t[4*c+r] = s[4*((c+r)%4)+r]
+			}
+		}
+		s = t
+		if round != nr { // MixColumns
+			for c := 0; c < 4; c++ {
+				a := [4]byte{s[4*c], s[4*c+1], s[4*c+2], s[4*c+3]}
+				for r := 0; r < 4; r++ {
+					s[4*c+r] = gfMul8(a[r], 2) ^ gfMul8(a[(r+1)%4], 3) ^ a[(r+2)%4] ^ a[(r+3)%4]
+				}
+			}
+		}
+		addRoundKey(rks[round])
+	}
+	return s
+}
+
+// EncryptBlock encrypts one block with AES under key (16, 24 or 32 bytes).
+func EncryptBlock(key []byte, block [16]byte) [16]byte {
+	return encryptBlock(expandKey(key), block)
+}
+
+// mulBlocks is SP 800-38D Algorithm 1: X * Y in GF(2^128), where bit 0 of a
+// block is the leftmost (most significant bit of byte 0).
+func mulBlocks(x, y [16]byte) [16]byte {
+	var z [16]byte
+	v := y
+	for i := 0; i < 128; i++ {
+		if x[i/8]>>(7-i%8)&1 == 1 {
+			for j := range z {
+				z[j] ^= v[j]
+			}
+		}
+		lsb := v[15] & 1
+		for j := 15; j > 0; j-- { // V >> 1
+			v[j] = v[j]>>1 | v[j-1]<<7
+		}
+		v[0] >>= 1
+		if lsb == 1 {
+			v[0] ^= 0xe1 // R = 11100001 || 0^120
+		}
+	}
+	return z
+}
+
+// ghash is GHASH_H (SP 800-38D Algorithm 2) of x padded with zeros to a
+// whole number of blocks.
+func ghash(h [16]byte, y [16]byte, x []byte) [16]byte {
+	for len(x) > 0 {
+		var block [16]byte
+		n := copy(block[:], x)
+		x = x[n:]
+		for j := range y {
+			y[j] ^= block[j]
+		}
+		y = mulBlocks(y, h)
+	}
+	return y
+}
+
+func inc32(b [16]byte) [16]byte {
+	for i := 15; i >= 12; i-- {
+		b[i]++
+		if b[i] != 0 {
+			break
+		}
+	}
+	return b
+}
+
+// gctr is SP 800-38D Algorithm 3.
+func gctr(rks [][16]byte, icb [16]byte, x []byte) []byte {
+	y := make([]byte, len(x))
+	cb := icb
+	for i := 0; i < len(x); i += 16 {
+		ks := encryptBlock(rks, cb)
+		for j := i; j < len(x) && j < i+16; j++ {
+			y[j] = x[j] ^ ks[j-i]
+		}
+		cb = inc32(cb)
+	}
+	return y
+}
+
+func lengthsBlock(aadLen, textLen int) [16]byte {
+	var b [16]byte
+	a, c := uint64(aadLen)*8, uint64(textLen)*8
+	for i := 0; i < 8; i++ {
+		b[7-i] = byte(a >> (8 * i))
+		b[15-i] = byte(c >> (8 * i))
+	}
+	return b
+}
+
+// tagOf computes J0 and the full tag for ciphertext c (steps 2 and 5-6 of
+// Algorithm 4).
+func tagOf(rks [][16]byte, iv, c, a []byte) (j0, tag [16]byte) {
+	h := encryptBlock(rks, [16]byte{})
+	if len(iv) == 12 {
+		copy(j0[:], iv)
+		j0[15] = 1
+	} else {
+		j0 = ghash(h, [16]byte{}, iv)
+		l := lengthsBlock(0, len(iv))
+		j0 = ghash(h, j0, l[:])
+	}
+	s := ghash(h, [16]byte{}, a)
+	s = ghash(h, s, c)
+	l := lengthsBlock(len(a), len(c))
+	s = ghash(h, s, l[:])
+	t := gctr(rks, j0, s[:])
+	copy(tag[:], t)
+	return j0, tag
+}
+
+// Seal is GCM-AE (SP 800-38D Algorithm 4): it returns C || T with a tag of
+// tagSize bytes.
+func Seal(key, iv, plaintext, additionalData []byte, tagSize int) []byte {
+	rks := expandKey(key)
+	var j0 [16]byte
+	if len(iv) == 12 {
+		copy(j0[:], iv)
+		j0[15] = 1
+	} else {
+		j0, _ = tagOf(rks, iv, nil, nil)
+	}
+	c := gctr(rks, inc32(j0), plaintext)
+	_, tag := tagOf(rks, iv, c, additionalData)
+	return append(c, tag[:tagSize]...)
+}
+
+// ErrAuth is returned by Open for an inauthentic message.
+var ErrAuth = errors.New("spec/aesgcm: authentication failed")
+
+// Open is GCM-AD (SP 800-38D Algorithm 5) for C || T with a tag of tagSize
+// bytes.
+func Open(key, iv, sealed, additionalData []byte, tagSize int) ([]byte, error) {
+	if len(sealed) < tagSize {
+		return nil, ErrAuth
+	}
+	c, t := sealed[:len(sealed)-tagSize], sealed[len(sealed)-tagSize:]
+	rks := expandKey(key)
+	j0, tag := tagOf(rks, iv, c, additionalData)
+	if subtle.ConstantTimeCompare(tag[:tagSize], t) != 1 {
+		return nil, ErrAuth
+	}
+	return gctr(rks, inc32(j0), c), nil
+}
