@@ -1,0 +1,530 @@
+// Command benchcmp measures whether a change made a benchmark faster or
+// slower, or how vg compares with the standard library, with the statistics
+// of benchstat and without the usual pitfalls of comparing two runs made at
+// different times.
+//
+// # Base versus head
+//
+// By default benchcmp compares a base git revision with the working tree
+// (uncommitted changes included):
+//
+//	go run ./ci/cmd/benchcmp -pkg ./aesgcm -bench 'Seal/aes128'
+//	go run ./ci/cmd/benchcmp -base main~3 -count 10 -bench Open ./aesgcm ./chacha20poly1305
+//
+// It checks REV out into a temporary detached worktree (git worktree add
+// --detach; removed afterwards, also on error or Ctrl-C), builds the test
+// binary of every selected package on both sides with go test -c (the base
+// from its worktree, so it uses the base's go.work and go.mod; the head from
+// the working tree), then runs the binaries interleaved, base then head,
+// -count rounds, each run being one "-test.run '^$' -test.bench REGEXP
+// -test.count 1". Interleaving spreads slow drifts of the machine (frequency
+// scaling, thermal state, other load) over both sides instead of biasing
+// whichever side ran second. Runs are pinned to one CPU with taskset when the
+// machine has several (-taskset).
+//
+// The report has, per package and per unit (sec/op, B/s, B/op, allocs/op,
+// custom metrics), one row per benchmark: the base and head medians with
+// their 95% confidence intervals, the change, and the Mann-Whitney U test's
+// p-value, computed with golang.org/x/perf's benchmath exactly as benchstat
+// computes them. A change is printed only when p <= 0.05; otherwise "~" means
+// the difference is within noise. A geomean row closes each table. Example:
+//
+//	pkg: github.com/vgcrypto/vg/aesgcm
+//	sec/op                          base                 head          vs base
+//	Seal/aes128/1350/vg-generic   10.62µ ± 1%   8.123µ ± 2%   -23.52% (p=0.002 n=6)
+//	Seal/aes128/1350/stdlib       812.4n ± 3%   809.9n ± 2%         ~ (p=0.699 n=6)
+//	geomean                       2.937µ        2.565µ         -12.67%
+//
+// Six rounds is the least that can show a difference at p <= 0.05 with a
+// finite confidence interval; footnotes say so when there are fewer.
+//
+// # Pairs within one build
+//
+// vg's benchmarks put vg and the standard library side by side as sibling
+// sub-benchmarks (BenchmarkSeal/aes128/1350/vg-generic and
+// BenchmarkSeal/aes128/1350/stdlib). With -pair CAND=REF benchcmp builds only
+// the working tree, runs it -count rounds, and compares every sub-benchmark
+// whose last name element matches CAND with its sibling named REF (same
+// parent, same GOMAXPROCS). CAND is a pattern (path.Match), so one run
+// compares every backend with the standard library; a bare REF means *=REF.
+// The table adds a speed-up column, REF/CAND for times and CAND/REF for
+// throughputs, so 2.00x means twice as fast as REF:
+//
+//	go run ./ci/cmd/benchcmp -pair stdlib -bench Seal ./aesgcm
+//	go run ./ci/cmd/benchcmp -pair 'vg-*=stdlib' -bench 'Seal/aes128' ./aesgcm
+//	go run ./ci/cmd/benchcmp -pair vg-generic=stdlib,vg-aesni=stdlib ./aesgcm
+//	go run ./ci/cmd/benchcmp -pair 'vg-*=vg-generic' -env VG_CPU_FEATURES=avx2 ./aesgcm
+//
+// prints, per package, unit and REF:
+//
+//	sec/op                          stdlib         candidate     vs stdlib             speed-up
+//	Seal/aes128/1350/vg-generic   812.4n ± 3%   10.62µ ± 1%   +1207.24% (p=0.002 n=6)    0.08x
+//	Seal/aes128/1350/vg-vaes-avx2 812.4n ± 3%   301.2n ± 2%     -62.92% (p=0.002 n=6)    2.70x
+//	geomean                       812.4n        1.789µ         +120.18%                  0.45x
+//
+// # Saved results
+//
+// -o FILE also writes every run's raw output, each block after a "side: base"
+// or "side: head" line, so that it can be analyzed again with -load FILE
+// (with or without -pair) or with benchstat itself: benchstat -col side FILE.
+// -load also reads plain "go test -bench" output (treated as head), e.g. for
+// -pair on results measured elsewhere:
+//
+//	go run ./ci/cmd/benchcmp -o /tmp/seal.txt -bench Seal ./aesgcm
+//	go run ./ci/cmd/benchcmp -load /tmp/seal.txt
+//	go test -run '^$' -bench Seal -count 6 ./aesgcm > /tmp/s.txt
+//	go run ./ci/cmd/benchcmp -load /tmp/s.txt -pair stdlib
+//
+// # Flags
+//
+//	-base REV       revision to compare the working tree against (default HEAD)
+//	-pkg PATTERN    package pattern, repeatable or comma-separated; arguments
+//	                after the flags are patterns too. Resolved from the current
+//	                directory (the repository root for ./aesgcm), and from the
+//	                same directory inside the base worktree.
+//	-bench REGEXP   benchmarks to run, as go test -bench (default ".")
+//	-count N        rounds (default 6)
+//	-benchtime T    per-run -test.benchtime, e.g. 2s or 10000x
+//	-benchmem       report B/op and allocs/op
+//	-timeout D      per-run -test.timeout (default: the test binary's 10m)
+//	-taskset CPUS   pin the runs with taskset -c CPUS (default 1 when the
+//	                machine has more than one CPU and taskset exists; "none"
+//	                to not pin). GOMAXPROCS follows the pinning.
+//	-tags TAGS      build tags for both sides, e.g. purego
+//	-env KEY=VAL    environment for the builds and runs of both sides,
+//	                repeatable, e.g. -env VG_CPU_FEATURES=avx2,aes -env GOAMD64=v3
+//	-o FILE         also write the raw outputs to FILE
+//	-pair CAND=REF  pair mode (see above), repeatable or comma-separated
+//	-load FILE      analyze FILE instead of building and running
+//
+// GOWORK is removed from the environment of the builds and runs, so each
+// side uses the go.work of its own tree. Progress goes to standard error,
+// the report to standard output.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	wd, err := os.Getwd()
+	if err == nil {
+		err = run(ctx, os.Args[1:], wd, os.Stdout, os.Stderr)
+	}
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	default:
+		fmt.Fprintf(os.Stderr, "benchcmp: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag struct {
+	values []string
+	split  bool // split values on commas
+}
+
+func (f *listFlag) String() string { return strings.Join(f.values, ",") }
+
+func (f *listFlag) Set(v string) error {
+	if !f.split {
+		f.values = append(f.values, v)
+		return nil
+	}
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			f.values = append(f.values, s)
+		}
+	}
+	return nil
+}
+
+// config is the parsed command line.
+type config struct {
+	base     string
+	baseSet  bool // -base was given explicitly
+	patterns []string
+	pairs    []pairSpec
+	load     string
+	out      string
+	tags     string
+	env      []string // KEY=VAL from -env
+	run      runOptions
+}
+
+// defaultTaskset returns the CPU to pin runs to by default: "1" when the
+// machine has more than one CPU and taskset is installed, else "" (no
+// pinning).
+func defaultTaskset() string {
+	if runtime.NumCPU() < 2 {
+		return ""
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		return ""
+	}
+	return "1"
+}
+
+// parseFlags parses the command line. Usage and flag errors go to stderr.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("benchcmp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./ci/cmd/benchcmp [flags] [-pkg] PATTERN...\n"+
+			"Compares benchmarks of -base REV with the working tree, interleaved, or\n"+
+			"sibling sub-benchmarks of one build with -pair CAND=REF.\n"+
+			"See go doc ./ci/cmd/benchcmp. Flags:\n")
+		fs.PrintDefaults()
+	}
+	cfg := &config{}
+	pkgs := &listFlag{split: true}
+	pairs := &listFlag{}
+	env := &listFlag{}
+	fs.StringVar(&cfg.base, "base", "HEAD", "git revision to compare the working tree against")
+	fs.Var(pkgs, "pkg", "package `pattern`s (repeatable, comma-separated), e.g. ./aesgcm")
+	fs.StringVar(&cfg.run.bench, "bench", ".", "run only benchmarks matching `regexp`")
+	fs.IntVar(&cfg.run.count, "count", 6, "number of interleaved `rounds`")
+	fs.StringVar(&cfg.run.benchtime, "benchtime", "", "-test.benchtime of each run (e.g. 1s, 10000x)")
+	fs.BoolVar(&cfg.run.benchmem, "benchmem", false, "report allocations (-test.benchmem)")
+	fs.StringVar(&cfg.run.timeout, "timeout", "", "-test.timeout of each run")
+	fs.StringVar(&cfg.run.taskset, "taskset", defaultTaskset(), "pin runs with taskset -c `cpus` (\"none\" to not pin)")
+	fs.StringVar(&cfg.tags, "tags", "", "build `tags` for both sides")
+	fs.Var(env, "env", "`KEY=VAL` environment for builds and runs (repeatable)")
+	fs.StringVar(&cfg.out, "o", "", "also write the raw outputs to `file`")
+	fs.Var(pairs, "pair", "compare sibling sub-benchmarks `CAND=REF` within one build (repeatable)")
+	fs.StringVar(&cfg.load, "load", "", "analyze results `file` (from -o, or go test -bench output) instead of running")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "base" {
+			cfg.baseSet = true
+		}
+	})
+	cfg.patterns = append(pkgs.values, fs.Args()...)
+	for _, p := range cfg.patterns {
+		if strings.HasPrefix(p, "-") {
+			return nil, fmt.Errorf("package pattern %q looks like a flag: flags go before the patterns", p)
+		}
+	}
+	for _, kv := range env.values {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("-env %q: want KEY=VAL", kv)
+		}
+	}
+	cfg.env = env.values
+	var err error
+	if cfg.pairs, err = parsePairs(pairs.values); err != nil {
+		return nil, err
+	}
+	if cfg.run.count < 1 {
+		return nil, fmt.Errorf("-count %d: want at least 1", cfg.run.count)
+	}
+	if cfg.run.bench == "" {
+		return nil, errors.New("-bench is empty: give a regexp, e.g. -bench . for all benchmarks")
+	}
+	switch cfg.run.taskset {
+	case "none", "off":
+		cfg.run.taskset = ""
+	}
+	switch {
+	case cfg.load != "":
+		if len(cfg.patterns) > 0 || cfg.baseSet || cfg.out != "" {
+			return nil, errors.New("-load analyzes a results file: it takes no packages, -base or -o")
+		}
+	case len(cfg.patterns) == 0:
+		return nil, errors.New("no packages: give package patterns, e.g. -pkg ./aesgcm or ./aesgcm ./rsa")
+	}
+	if len(cfg.pairs) > 0 && cfg.baseSet {
+		return nil, errors.New("-pair compares sub-benchmarks within one build of the working tree; it cannot be combined with -base")
+	}
+	if cfg.run.taskset != "" && cfg.load == "" {
+		if _, err := exec.LookPath("taskset"); err != nil {
+			return nil, fmt.Errorf("-taskset %s: taskset not found in PATH (use -taskset none)", cfg.run.taskset)
+		}
+	}
+	return cfg, nil
+}
+
+// run is benchcmp with its command line, working directory and outputs as
+// arguments: the report goes to stdout, progress and warnings to stderr.
+func run(ctx context.Context, args []string, dir string, stdout, stderr io.Writer) error {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.load != "" {
+		return runLoad(cfg, stdout, stderr)
+	}
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	cfg.run.env = goEnv(cfg.env)
+	if len(cfg.pairs) > 0 {
+		return runPair(ctx, cfg, dir, stdout, stderr)
+	}
+	return runCompare(ctx, cfg, dir, stdout, stderr)
+}
+
+// runLoad analyzes a results file.
+func runLoad(cfg *config, stdout, stderr io.Writer) error {
+	f, err := os.Open(cfg.load)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	meta := make(benchfmt.UnitMetadataMap)
+	base, head, warnings, err := loadFile(f, cfg.load, meta)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "benchcmp: warning: %s\n", w)
+	}
+	header := []string{"results: " + cfg.load}
+	if len(cfg.pairs) > 0 {
+		set := head
+		if len(set.benches) == 0 {
+			set = base
+		}
+		if len(set.benches) == 0 {
+			return fmt.Errorf("%s: no benchmark results", cfg.load)
+		}
+		groups, err := pairReport(set, cfg.pairs, meta)
+		if err != nil {
+			return err
+		}
+		return writeReport(stdout, append(header, envHeader(set)...), groups)
+	}
+	if len(base.benches) == 0 || len(head.benches) == 0 {
+		return fmt.Errorf("%s: needs results of both sides (side: base and side: head lines, as -o writes them); has %d base and %d head benchmarks (use -pair to compare within one side)",
+			cfg.load, len(base.benches), len(head.benches))
+	}
+	return writeReport(stdout, append(header, envHeader(base, head)...), compareReport(base, head, meta))
+}
+
+// runHeader describes how the runs were made.
+func runHeader(cfg *config) string {
+	s := fmt.Sprintf("runs: %d rounds, -bench %q", cfg.run.count, cfg.run.bench)
+	if cfg.run.benchtime != "" {
+		s += " -benchtime " + cfg.run.benchtime
+	}
+	if cfg.tags != "" {
+		s += " -tags " + cfg.tags
+	}
+	for _, kv := range cfg.env {
+		s += " " + kv
+	}
+	if cfg.run.taskset != "" {
+		s += ", pinned with taskset -c " + cfg.run.taskset
+	}
+	return s
+}
+
+// openRaw creates the -o file, or returns nil if there is none.
+func openRaw(cfg *config) (*os.File, error) {
+	if cfg.out == "" {
+		return nil, nil
+	}
+	return os.Create(cfg.out)
+}
+
+// runCompare is base-versus-head mode.
+func runCompare(ctx context.Context, cfg *config, dir string, stdout, stderr io.Writer) (err error) {
+	root, err := repoRoot(ctx, dir)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("%s is not inside the repository at %s", dir, root)
+	}
+	sha, err := resolveRev(ctx, root, cfg.base)
+	if err != nil {
+		return err
+	}
+	head := tree{side: "head", desc: describeWorkingTree(ctx, root), root: root, dir: dir}
+	base := tree{side: "base", desc: describeCommit(ctx, root, sha), root: "", dir: ""}
+	if cfg.base != sha && !strings.HasPrefix(sha, cfg.base) {
+		base.desc += " [" + cfg.base + "]"
+	}
+
+	// List the head packages first: a bad pattern fails before checkout.
+	patterns := normalizePatterns(dir, cfg.patterns)
+	headPkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env)
+	if err != nil {
+		return err
+	}
+	for _, p := range skipped {
+		fmt.Fprintf(stderr, "benchcmp: %s has no test files; skipping it\n", p)
+	}
+
+	tmp, err := os.MkdirTemp("", "benchcmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintf(stderr, "benchcmp: checking out %s into a temporary worktree\n", base.desc)
+	wt, err := addWorktree(ctx, root, filepath.Join(tmp, "base"), sha)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rmErr := wt.remove(); rmErr != nil {
+			fmt.Fprintf(stderr, "benchcmp: %v\n", rmErr)
+			if err == nil {
+				err = rmErr
+			}
+		}
+	}()
+	base.root = wt.dir
+	base.dir = filepath.Join(wt.dir, rel)
+	if _, statErr := os.Stat(base.dir); statErr != nil {
+		return fmt.Errorf("%s: directory %s does not exist at the base revision", base.name(), filepath.ToSlash(rel))
+	}
+	basePkgs, _, err := listPackages(ctx, base, patterns, cfg.tags, cfg.run.env)
+	if err != nil {
+		return err
+	}
+	if len(headPkgs) == 0 && len(basePkgs) == 0 {
+		return fmt.Errorf("no packages with test files match %s", strings.Join(cfg.patterns, " "))
+	}
+
+	// Build, base first: it is the side most likely to fail.
+	baseSet, headSet := newResultSet(), newResultSet()
+	baseByRel := make(map[string]*target)
+	for i, p := range basePkgs {
+		fmt.Fprintf(stderr, "benchcmp: building %s %s\n", base.side, p.ImportPath)
+		bin := filepath.Join(tmp, fmt.Sprintf("base-%d.test", i))
+		if err := buildTest(ctx, base, p, bin, cfg.tags, cfg.run.env); err != nil {
+			return err
+		}
+		baseByRel[p.Rel] = &target{tree: base, pkg: p, bin: bin, set: baseSet}
+	}
+	var targets []*target
+	for i, p := range headPkgs {
+		fmt.Fprintf(stderr, "benchcmp: building %s %s\n", head.side, p.ImportPath)
+		bin := filepath.Join(tmp, fmt.Sprintf("head-%d.test", i))
+		if err := buildTest(ctx, head, p, bin, cfg.tags, cfg.run.env); err != nil {
+			return err
+		}
+		if b, ok := baseByRel[p.Rel]; ok {
+			targets = append(targets, b)
+			delete(baseByRel, p.Rel)
+		} else {
+			fmt.Fprintf(stderr, "benchcmp: %s does not exist at base; measuring head only\n", p.ImportPath)
+		}
+		targets = append(targets, &target{tree: head, pkg: p, bin: bin, set: headSet})
+	}
+	for _, p := range basePkgs {
+		if b, ok := baseByRel[p.Rel]; ok {
+			fmt.Fprintf(stderr, "benchcmp: %s exists only at base; measuring base only\n", p.ImportPath)
+			targets = append(targets, b)
+		}
+	}
+
+	raw, err := openRaw(cfg)
+	if err != nil {
+		return err
+	}
+	var rawW io.Writer
+	if raw != nil {
+		defer raw.Close()
+		rawW = raw
+		fmt.Fprintf(raw, "# benchcmp base: %s\n# benchcmp head: %s\n", base.desc, head.desc)
+	}
+	meta := make(benchfmt.UnitMetadataMap)
+	if err := runRounds(ctx, cfg.run, targets, rawW, stderr, meta); err != nil {
+		return err
+	}
+	if raw != nil {
+		if err := raw.Close(); err != nil {
+			return err
+		}
+	}
+	header := []string{"base: " + base.desc, "head: " + head.desc}
+	header = append(header, envHeader(baseSet, headSet)...)
+	header = append(header, runHeader(cfg))
+	return writeReport(stdout, header, compareReport(baseSet, headSet, meta))
+}
+
+// runPair is pair mode: one build of the working tree, sibling
+// sub-benchmarks compared with each other.
+func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Writer) error {
+	head := tree{side: "head", root: dir, dir: dir}
+	if root, err := repoRoot(ctx, dir); err == nil {
+		head.root = root
+		head.desc = describeWorkingTree(ctx, root)
+	}
+	patterns := normalizePatterns(dir, cfg.patterns)
+	pkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env)
+	if err != nil {
+		return err
+	}
+	for _, p := range skipped {
+		fmt.Fprintf(stderr, "benchcmp: %s has no test files; skipping it\n", p)
+	}
+	if len(pkgs) == 0 {
+		return fmt.Errorf("no packages with test files match %s", strings.Join(cfg.patterns, " "))
+	}
+	tmp, err := os.MkdirTemp("", "benchcmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	set := newResultSet()
+	var targets []*target
+	for i, p := range pkgs {
+		fmt.Fprintf(stderr, "benchcmp: building %s\n", p.ImportPath)
+		bin := filepath.Join(tmp, fmt.Sprintf("head-%d.test", i))
+		if err := buildTest(ctx, head, p, bin, cfg.tags, cfg.run.env); err != nil {
+			return err
+		}
+		targets = append(targets, &target{tree: head, pkg: p, bin: bin, set: set})
+	}
+	raw, err := openRaw(cfg)
+	if err != nil {
+		return err
+	}
+	var rawW io.Writer
+	if raw != nil {
+		defer raw.Close()
+		rawW = raw
+		fmt.Fprintf(raw, "# benchcmp head: %s\n", head.desc)
+	}
+	meta := make(benchfmt.UnitMetadataMap)
+	if err := runRounds(ctx, cfg.run, targets, rawW, stderr, meta); err != nil {
+		return err
+	}
+	if raw != nil {
+		if err := raw.Close(); err != nil {
+			return err
+		}
+	}
+	groups, err := pairReport(set, cfg.pairs, meta)
+	if err != nil {
+		return err
+	}
+	header := []string{"build: " + head.name()}
+	header = append(header, envHeader(set)...)
+	header = append(header, runHeader(cfg))
+	return writeReport(stdout, header, groups)
+}
