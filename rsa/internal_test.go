@@ -1,0 +1,194 @@
+package rsa
+
+import (
+	"crypto"
+	"crypto/rand"
+	stdrsa "crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/pem"
+	"math/big"
+	mrand "math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func toBig(x []uint64) *big.Int {
+	b := make([]byte, 8*len(x))
+	fillBytes(b, x)
+	return new(big.Int).SetBytes(b)
+}
+
+func fromBig(x *big.Int, w int) []uint64 { return limbsFromBytes(x.Bytes(), w) }
+
+func randOdd(r *mrand.Rand, w int) []uint64 {
+	x := make([]uint64, w)
+	for i := range x {
+		x[i] = r.Uint64()
+	}
+	x[0] |= 1
+	x[w-1] |= 1 << 63 >> uint(r.IntN(8)) // vary the top bit a little
+	return x
+}
+
+func randBelow(r *mrand.Rand, m []uint64) []uint64 {
+	x := make([]uint64, len(m))
+	for i := range x {
+		x[i] = r.Uint64()
+	}
+	x[len(m)-1] %= m[len(m)-1]
+	return x
+}
+
+// TestMontgomeryAgainstBig checks mul, sqr, redc, modAdd, modSub and R^2
+// against math/big on random odd moduli of many widths.
+func TestMontgomeryAgainstBig(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(1, 2))
+	for _, w := range []int{1, 2, 3, 4, 5, 7, 8, 16, 17, 24, 32, 33, 64} {
+		for range 20 {
+			mv := randOdd(r, w)
+			m := newModulus(mv)
+			M := toBig(mv)
+			R := new(big.Int).Lsh(big.NewInt(1), uint(64*w))
+			require.Equal(t, new(big.Int).Mod(new(big.Int).Mul(R, R), M), toBig(m.rr), "rr w=%d", w)
+			require.Equal(t, new(big.Int).Mod(R, M), toBig(m.one))
+			Rinv := new(big.Int).ModInverse(R, M)
+			x, y := randBelow(r, mv), randBelow(r, mv)
+			X, Y := toBig(x), toBig(y)
+			z := make([]uint64, w)
+			tt := make([]uint64, 2*w)
+			s := make([]uint64, w)
+			m.mul(z, x, y, tt)
+			want := new(big.Int).Mul(X, Y)
+			want.Mul(want, Rinv).Mod(want, M)
+			require.Equal(t, want, toBig(z), "mul w=%d", w)
+			m.sqr(z, x, tt)
+			want.Mul(X, X).Mul(want, Rinv).Mod(want, M)
+			require.Equal(t, want, toBig(z), "sqr w=%d", w)
+			m.modAdd(z, x, y, s)
+			require.Equal(t, new(big.Int).Mod(new(big.Int).Add(X, Y), M), toBig(z))
+			m.modSub(z, x, y, s)
+			require.Equal(t, new(big.Int).Mod(new(big.Int).Sub(X, Y), M), toBig(z))
+			// Exponentiation, both window sizes.
+			e := randBelow(r, mv)
+			for _, ebits := range []int{64 * w, 1024} {
+				if ebits < 64*w {
+					continue
+				}
+				expWindowed(z, x, e, ebits, m, make([]uint64, expScratchLimbs(w)))
+				require.Equal(t, new(big.Int).Exp(X, toBig(e), M), toBig(z), "exp w=%d", w)
+			}
+			// reduceBits with an even divisor.
+			d := append([]uint64(nil), mv...)
+			d[0] &^= 1
+			xx := make([]uint64, 2*w)
+			for i := range xx {
+				xx[i] = r.Uint64()
+			}
+			reduceBits(z, xx, d)
+			require.Equal(t, new(big.Int).Mod(toBig(xx), toBig(d)), toBig(z))
+		}
+	}
+}
+
+func loadKey(t *testing.T, bits string) *stdrsa.PrivateKey {
+	data, err := os.ReadFile("testdata/rsa" + bits + ".pem")
+	require.NoError(t, err)
+	block, _ := pem.Decode(data)
+	k, err := x509.ParsePKCS1PrivateKey(block.Bytes)
+	require.NoError(t, err)
+	return k
+}
+
+// TestPrimeSetupFastPath checks that the R^2 fast path for the primes agrees
+// with the doubling and squaring chain.
+func TestPrimeSetupFastPath(t *testing.T) {
+	for _, bits := range []string{"1024", "2048", "3072", "4096"} {
+		k := loadKey(t, bits)
+		priv, err := NewPrivateKey(k)
+		require.NoError(t, err)
+		for _, pm := range []*modulus{priv.p, priv.q} {
+			chain := newModulus(pm.m)
+			require.Equal(t, chain.rr, pm.rr, bits)
+			require.Equal(t, chain.one, pm.one, bits)
+			wn := priv.pub.n.width()
+			require.Less(t, (192*priv.w-64*wn)/64, wn-1, "the fast path should apply to balanced keys")
+		}
+	}
+}
+
+// TestUnbalancedPrimes builds a 2048-bit key from a 640-bit and a 1408-bit
+// prime, which takes the chain fallback for R^2 mod p.
+func TestUnbalancedPrimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prime generation is slow")
+	}
+	var p, q, n *big.Int
+	for {
+		var err error
+		p, err = rand.Prime(rand.Reader, 640)
+		require.NoError(t, err)
+		q, err = rand.Prime(rand.Reader, 1408)
+		require.NoError(t, err)
+		n = new(big.Int).Mul(p, q)
+		if n.BitLen() == 2048 {
+			break
+		}
+	}
+	e := big.NewInt(65537)
+	one := big.NewInt(1)
+	phi := new(big.Int).Mul(new(big.Int).Sub(p, one), new(big.Int).Sub(q, one))
+	d := new(big.Int).ModInverse(e, phi)
+	if d == nil {
+		t.Skip("e not invertible for these primes")
+	}
+	k := &stdrsa.PrivateKey{PublicKey: stdrsa.PublicKey{N: n, E: 65537}, D: d, Primes: []*big.Int{p, q}}
+	priv, err := NewPrivateKey(k)
+	require.NoError(t, err)
+	wn := priv.pub.n.width()
+	require.GreaterOrEqual(t, (192*priv.w-64*wn)/64, wn-1, "this key should take the fallback")
+	m := make([]byte, priv.Size())
+	rand.Read(m[1:])
+	s := make([]byte, priv.Size())
+	require.NoError(t, priv.privateOp(s, m))
+	want := new(big.Int).Exp(new(big.Int).SetBytes(m), d, n)
+	require.Equal(t, want, new(big.Int).SetBytes(s))
+}
+
+// TestFaultInjection corrupts one CRT half and checks that the operation
+// returns ErrFault and never the faulty value.
+func TestFaultInjection(t *testing.T) {
+	k := loadKey(t, "2048")
+	priv, err := NewPrivateKey(k)
+	require.NoError(t, err)
+	d := sha256.Sum256([]byte("fault"))
+	good, err := priv.Sign(nil, d[:], crypto.SHA256)
+	require.NoError(t, err)
+
+	for _, half := range []string{"p", "q"} {
+		faultHook = func(mp, mq []uint64) {
+			if half == "p" {
+				mp[3] ^= 1 << 17
+			} else {
+				mq[0] ^= 1
+			}
+		}
+		sig, err := priv.Sign(nil, d[:], crypto.SHA256)
+		require.ErrorIs(t, err, ErrFault, half)
+		require.Nil(t, sig)
+		out := make([]byte, priv.Size())
+		em, _ := pkcs1v15SignEncode(priv.Size(), crypto.SHA256, d[:])
+		require.ErrorIs(t, priv.privateOp(out, em), ErrFault)
+		require.Equal(t, make([]byte, priv.Size()), out, "the faulty value must not be released")
+		ct, err := priv.PublicKey().EncryptOAEP(nil, crypto.SHA256, 0, []byte("m"), nil)
+		require.NoError(t, err)
+		_, err = priv.Decrypt(nil, ct, &stdrsa.OAEPOptions{Hash: crypto.SHA256})
+		require.ErrorIs(t, err, ErrFault)
+	}
+	faultHook = nil
+	sig, err := priv.Sign(nil, d[:], crypto.SHA256)
+	require.NoError(t, err)
+	require.Equal(t, good, sig)
+}

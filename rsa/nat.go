@@ -1,0 +1,378 @@
+package rsa
+
+import (
+	"math/bits"
+	"runtime"
+)
+
+// This file holds the fixed-width limb arithmetic every backend shares for
+// key setup, reduction and CRT recombination, and that the generic backend
+// uses for its exponentiation too. A number is a []uint64 of little-endian
+// limbs whose length is public (it follows from the modulus size, never from
+// a value). Every function here runs in time that depends only on those
+// lengths, unless its name ends in VarTime; the vocabulary is bigmod's:
+// choice, ctMask, ctEq and masked assign.
+
+// choice is a constant-time boolean: 1 is yes, 0 is no. It is never used in
+// a branch or as an index.
+type choice uint64
+
+const (
+	no  choice = 0
+	yes choice = 1
+)
+
+// not returns the negation of c.
+func not(c choice) choice { return 1 ^ c }
+
+// ctMask returns all ones when on is yes and zero when on is no.
+func ctMask(on choice) uint64 { return -uint64(on) }
+
+// ctEq returns yes when x == y.
+func ctEq(x, y uint64) choice {
+	// x-y and y-x both borrow exactly when x != y.
+	_, c1 := bits.Sub64(x, y, 0)
+	_, c2 := bits.Sub64(y, x, 0)
+	return not(choice(c1 | c2))
+}
+
+// ctIsZero returns yes when x == 0.
+func ctIsZero(x uint64) choice { return ctEq(x, 0) }
+
+// assign sets z = x when on is yes and leaves z unchanged otherwise, reading
+// and writing every limb either way. len(x) must be at least len(z).
+func assign(z, x []uint64, on choice) {
+	m := ctMask(on)
+	x = x[:len(z)]
+	for i := range z {
+		z[i] ^= m & (z[i] ^ x[i])
+	}
+}
+
+// natEqual returns yes when x == y; both have the same length.
+func natEqual(x, y []uint64) choice {
+	y = y[:len(x)]
+	var d uint64
+	for i := range x {
+		d |= x[i] ^ y[i]
+	}
+	return ctIsZero(d)
+}
+
+// natIsZero returns yes when x == 0.
+func natIsZero(x []uint64) choice {
+	var d uint64
+	for _, v := range x {
+		d |= v
+	}
+	return ctIsZero(d)
+}
+
+// natIsOne returns yes when x == 1.
+func natIsOne(x []uint64) choice {
+	if len(x) == 0 {
+		return no
+	}
+	d := x[0] ^ 1
+	for _, v := range x[1:] {
+		d |= v
+	}
+	return ctIsZero(d)
+}
+
+// addVV sets z = x + y and returns the carry. All three have z's length.
+func addVV(z, x, y []uint64) (c uint64) {
+	x, y = x[:len(z)], y[:len(z)]
+	for i := range z {
+		z[i], c = bits.Add64(x[i], y[i], c)
+	}
+	return c
+}
+
+// subVV sets z = x - y and returns the borrow. All three have z's length.
+func subVV(z, x, y []uint64) (b uint64) {
+	x, y = x[:len(z)], y[:len(z)]
+	for i := range z {
+		z[i], b = bits.Sub64(x[i], y[i], b)
+	}
+	return b
+}
+
+// lessThan returns yes when x < y (equal lengths).
+func lessThan(x, y []uint64) choice {
+	y = y[:len(x)]
+	var b uint64
+	for i := range x {
+		_, b = bits.Sub64(x[i], y[i], b)
+	}
+	return choice(b)
+}
+
+// addMulVVW sets z += x*y and returns the carry limb. len(x) >= len(z).
+func addMulVVW(z, x []uint64, y uint64) (c uint64) {
+	x = x[:len(z)]
+	i := 0
+	// Four limbs per round; x*y + z + c never exceeds 2^128 - 1, so the
+	// high word absorbs both carries.
+	for ; i+4 <= len(z); i += 4 {
+		z4, x4 := z[i:i+4:i+4], x[i:i+4:i+4]
+		h0, l0 := bits.Mul64(x4[0], y)
+		h1, l1 := bits.Mul64(x4[1], y)
+		h2, l2 := bits.Mul64(x4[2], y)
+		h3, l3 := bits.Mul64(x4[3], y)
+		var k uint64
+		l0, k = bits.Add64(l0, z4[0], 0)
+		h0 += k
+		l0, k = bits.Add64(l0, c, 0)
+		h0 += k
+		l1, k = bits.Add64(l1, z4[1], 0)
+		h1 += k
+		l1, k = bits.Add64(l1, h0, 0)
+		h1 += k
+		l2, k = bits.Add64(l2, z4[2], 0)
+		h2 += k
+		l2, k = bits.Add64(l2, h1, 0)
+		h2 += k
+		l3, k = bits.Add64(l3, z4[3], 0)
+		h3 += k
+		l3, k = bits.Add64(l3, h2, 0)
+		h3 += k
+		z4[0], z4[1], z4[2], z4[3] = l0, l1, l2, l3
+		c = h3
+	}
+	for ; i < len(z); i++ {
+		hi, lo := bits.Mul64(x[i], y)
+		var k uint64
+		lo, k = bits.Add64(lo, z[i], 0)
+		hi += k
+		lo, k = bits.Add64(lo, c, 0)
+		hi += k
+		z[i] = lo
+		c = hi
+	}
+	return c
+}
+
+// mulFull sets t = x * y, where len(t) == len(x) + len(y).
+func mulFull(t, x, y []uint64) {
+	clear(t)
+	for i, yi := range y {
+		t[i+len(x)] = addMulVVW(t[i:i+len(x)], x, yi)
+	}
+}
+
+// sqrFull sets t = x * x, where len(t) == 2*len(x). It computes each cross
+// product once, doubles, and adds the squares on the diagonal.
+func sqrFull(t, x []uint64) {
+	w := len(x)
+	clear(t)
+	for i := 0; i < w-1; i++ {
+		t[i+w] = addMulVVW(t[2*i+1:i+w], x[i+1:], x[i])
+	}
+	// Double: t <<= 1 (the top bit of the cross products is always 0).
+	var top uint64
+	for i := range t {
+		v := t[i]
+		t[i] = v<<1 | top
+		top = v >> 63
+	}
+	var c uint64
+	for i := 0; i < w; i++ {
+		hi, lo := bits.Mul64(x[i], x[i])
+		t[2*i], c = bits.Add64(t[2*i], lo, c)
+		t[2*i+1], c = bits.Add64(t[2*i+1], hi, c)
+	}
+}
+
+// modulus is an odd modulus prepared for Montgomery arithmetic with
+// R = 2^(64*len(m)). For the primes every field is secret.
+type modulus struct {
+	m     []uint64 // the modulus, w limbs
+	m0inv uint64   // -m^-1 mod 2^64
+	rr    []uint64 // R^2 mod m
+	one   []uint64 // R mod m, the Montgomery form of 1
+}
+
+// width returns the limb count w.
+func (m *modulus) width() int { return len(m.m) }
+
+// minusInverse64 returns -x^-1 mod 2^64 for odd x (Newton's iteration: each
+// step doubles the number of correct low bits, starting from 3).
+func minusInverse64(x uint64) uint64 {
+	y := x
+	for range 5 {
+		y *= 2 - x*y
+	}
+	return -y
+}
+
+// redc sets z = t * R^-1 mod m for t < m*R (len(t) == 2w), destroying t. The
+// result is fully reduced.
+func (m *modulus) redc(z, t []uint64) {
+	w := len(m.m)
+	t = t[:2*w]
+	var top uint64
+	for i := range w {
+		q := t[i] * m.m0inv
+		c := addMulVVW(t[i:i+w], m.m, q)
+		t[i+w], top = bits.Add64(t[i+w], c, top)
+	}
+	// The value is t[w:2w] + top*R < 2m: subtract m once when it is >= m.
+	b := subVV(z, t[w:2*w], m.m)
+	// Keep the difference when there was a top carry or no borrow.
+	assign(z, t[w:2*w], not(choice(top)|not(choice(b))))
+}
+
+// mul sets z = x*y*R^-1 mod m for x, y < m (one of them may be any value
+// below R when the other is below m). t is scratch of 2w limbs. z may alias x
+// or y.
+func (m *modulus) mul(z, x, y, t []uint64) {
+	mulFull(t[:2*len(m.m)], x, y)
+	m.redc(z, t)
+}
+
+// sqr sets z = x*x*R^-1 mod m for x < m. t is scratch of 2w limbs.
+func (m *modulus) sqr(z, x, t []uint64) {
+	sqrFull(t[:2*len(m.m)], x)
+	m.redc(z, t)
+}
+
+// modAdd sets z = x + y mod m for x, y < m.
+func (m *modulus) modAdd(z, x, y, scratch []uint64) {
+	c := addVV(z, x, y)
+	s := scratch[:len(z)]
+	b := subVV(s, z, m.m)
+	// Keep z - m when the sum overflowed or did not borrow.
+	assign(z, s, choice(c)|not(choice(b)))
+}
+
+// modSub sets z = x - y mod m for x, y < m.
+func (m *modulus) modSub(z, x, y, scratch []uint64) {
+	b := subVV(z, x, y)
+	s := scratch[:len(z)]
+	addVV(s, z, m.m)
+	assign(z, s, choice(b))
+}
+
+// newModulus prepares the odd modulus mv (w limbs, copied) and computes
+// R^2 mod m with the doubling and squaring chain: R mod m by 64w modular
+// doublings of 1, then square-and-double over the bits of 64w. Its cost and
+// access pattern depend only on w.
+func newModulus(mv []uint64) *modulus {
+	w := len(mv)
+	m := &modulus{
+		m:     append([]uint64(nil), mv...),
+		m0inv: minusInverse64(mv[0]),
+		rr:    make([]uint64, w),
+		one:   make([]uint64, w),
+	}
+	m.rr = m.rrByChain()
+	t := make([]uint64, 2*w)
+	x := make([]uint64, w)
+	x[0] = 1
+	m.mul(m.one, x, m.rr, t)
+	wipe(t)
+	return m
+}
+
+// rrByChain returns R^2 mod m computed from scratch.
+func (m *modulus) rrByChain() []uint64 {
+	w := len(m.m)
+	r := make([]uint64, w)
+	s := make([]uint64, w)
+	t := make([]uint64, 2*w)
+	defer wipe(s)
+	defer wipe(t)
+	// r = 1 < m, then double 64w times: r = 2^(64w) = R mod m, the
+	// Montgomery form of 1. (One more doubling: Montgomery form of 2.)
+	r[0] = 1
+	for range 64 * w {
+		m.modAdd(r, r, r, s)
+	}
+	// Now r = mont(2^a) with a = 1 after one doubling; walk the bits of
+	// e = 64w from the top: square (a -> 2a) and double (a -> a+1). The
+	// result is mont(2^(64w)) = R * R mod m.
+	m.modAdd(r, r, r, s)
+	e := uint(64 * w)
+	for i := bits.Len(e) - 2; i >= 0; i-- {
+		m.sqr(r, r, t)
+		if e>>uint(i)&1 == 1 { // public: depends on w only
+			m.modAdd(r, r, r, s)
+		}
+	}
+	return r
+}
+
+// reduceBits sets z = x mod d for any d > 0 (len(z) == len(d)), one bit of x
+// at a time. It is constant time in the values of x and d, and costs
+// 64*len(x)*len(d) limb operations; it is for one-time key validation.
+func reduceBits(z, x, d []uint64) {
+	w := len(d)
+	clear(z)
+	s := make([]uint64, w)
+	defer wipe(s)
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := 63; j >= 0; j-- {
+			bit := x[i] >> uint(j) & 1
+			// z = 2z + bit; z < d before, so 2z+bit < 2d.
+			top := z[w-1] >> 63
+			for k := w - 1; k > 0; k-- {
+				z[k] = z[k]<<1 | z[k-1]>>63
+			}
+			z[0] = z[0]<<1 | bit
+			b := subVV(s, z, d)
+			assign(z, s, choice(top)|not(choice(b)))
+		}
+	}
+}
+
+// limbsFromBytes returns the big-endian b as w little-endian limbs. The
+// caller checks that b fits.
+func limbsFromBytes(b []byte, w int) []uint64 {
+	z := make([]uint64, w)
+	setBytes(z, b)
+	return z
+}
+
+// setBytes sets z to the big-endian b, which must fit in len(z) limbs once
+// its leading bytes beyond the width are zero (they are ignored).
+func setBytes(z []uint64, b []byte) {
+	clear(z)
+	for i := 0; i < len(b) && i < 8*len(z); i++ {
+		z[i/8] |= uint64(b[len(b)-1-i]) << (8 * uint(i%8))
+	}
+}
+
+// fillBytes writes x big-endian into all of b, truncating high limbs that do
+// not fit (the caller knows they are zero).
+func fillBytes(b []byte, x []uint64) {
+	for i := range b {
+		var v byte
+		if i/8 < len(x) {
+			v = byte(x[i/8] >> (8 * uint(i%8)))
+		}
+		b[len(b)-1-i] = v
+	}
+}
+
+// bitLenVarTime returns the bit length of x; variable time in x.
+func bitLenVarTime(x []uint64) int {
+	for i := len(x) - 1; i >= 0; i-- {
+		if x[i] != 0 {
+			return 64*i + bits.Len64(x[i])
+		}
+	}
+	return 0
+}
+
+// wipe zeroes x in a way the compiler keeps.
+func wipe(x []uint64) {
+	clear(x)
+	runtime.KeepAlive(x)
+}
+
+// wipeBytes zeroes b in a way the compiler keeps.
+func wipeBytes(b []byte) {
+	clear(b)
+	runtime.KeepAlive(b)
+}

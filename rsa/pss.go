@@ -1,0 +1,248 @@
+package rsa
+
+import (
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/subtle"
+	"errors"
+	"hash"
+	"io"
+)
+
+// PSS salt-length conventions, the same values as crypto/rsa's.
+const (
+	// PSSSaltLengthAuto: when signing, the longest salt that fits; when
+	// verifying, detect the salt length from the signature.
+	PSSSaltLengthAuto = rsa.PSSSaltLengthAuto
+	// PSSSaltLengthEqualsHash: a salt as long as the hash.
+	PSSSaltLengthEqualsHash = rsa.PSSSaltLengthEqualsHash
+	// PSSSaltLengthZero: an empty salt, which crypto/rsa's convention (0
+	// means auto) cannot express. Only PSSParams accepts it.
+	PSSSaltLengthZero = -2
+)
+
+// PSSParams are the full RSASSA-PSS parameters of RFC 8017, including an MGF1
+// hash that differs from the message hash (as X.509 RSASSA-PSS parameters
+// may say). crypto/rsa's PSSOptions always uses the message hash for MGF1.
+type PSSParams struct {
+	// Hash is the message digest's hash function.
+	Hash crypto.Hash
+	// MGFHash is MGF1's hash function; 0 means Hash.
+	MGFHash crypto.Hash
+	// SaltLength is the salt length in bytes, or PSSSaltLengthAuto,
+	// PSSSaltLengthEqualsHash or PSSSaltLengthZero.
+	SaltLength int
+}
+
+func randOrDefault(r io.Reader) io.Reader {
+	if r == nil {
+		return rand.Reader
+	}
+	return r
+}
+
+// mgf1XOR XORs MGF1(seed, len(out)) with hash h into out.
+func mgf1XOR(out []byte, h hash.Hash, seed []byte) {
+	var counter [4]byte
+	var digest []byte
+	done := 0
+	for done < len(out) {
+		h.Reset()
+		h.Write(seed)
+		h.Write(counter[:])
+		digest = h.Sum(digest[:0])
+		n := subtle.XORBytes(out[done:], out[done:], digest)
+		done += n
+		for i := 3; i >= 0; i-- {
+			counter[i]++
+			if counter[i] != 0 {
+				break
+			}
+		}
+	}
+	wipeBytes(digest)
+}
+
+// pssHashes resolves the parameters' hash functions.
+func (p PSSParams) hashes() (h, mgf crypto.Hash, err error) {
+	h, mgf = p.Hash, p.MGFHash
+	if mgf == 0 {
+		mgf = h
+	}
+	if err := checkHash(h); err != nil {
+		return 0, 0, err
+	}
+	if err := checkHash(mgf); err != nil {
+		return 0, 0, err
+	}
+	return h, mgf, nil
+}
+
+// SignPSS signs digest (the output of hash) with RSASSA-PSS, MGF1 with the
+// same hash, and a salt read from random (crypto/rand when nil). The salt
+// length rules are crypto/rsa's: opts nil or PSSSaltLengthAuto gives the
+// longest salt that fits, PSSSaltLengthEqualsHash the hash length; a
+// non-zero opts.Hash overrides hash.
+func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byte, opts *rsa.PSSOptions) ([]byte, error) {
+	saltLength := PSSSaltLengthAuto
+	if opts != nil {
+		if opts.Hash != 0 {
+			hash = opts.Hash
+		}
+		saltLength = opts.SaltLength
+	}
+	return priv.SignPSSParams(random, digest, PSSParams{Hash: hash, SaltLength: saltLength})
+}
+
+// SignPSSParams signs digest with RSASSA-PSS and the full parameters p.
+func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSParams) ([]byte, error) {
+	h, mgf, err := p.hashes()
+	if err != nil {
+		return nil, err
+	}
+	if len(digest) != h.Size() {
+		return nil, errors.New("rsa: digest length does not match the hash function")
+	}
+	k := priv.pub.k
+	emBits := priv.pub.pub.N.BitLen() - 1
+	emLen := (emBits + 7) / 8
+	sLen := p.SaltLength
+	switch sLen {
+	case PSSSaltLengthAuto:
+		sLen = emLen - 2 - h.Size()
+		if sLen < 0 {
+			return nil, ErrMessageTooLong
+		}
+	case PSSSaltLengthEqualsHash:
+		sLen = h.Size()
+	case PSSSaltLengthZero:
+		sLen = 0
+	default:
+		if sLen < 0 {
+			return nil, errors.New("rsa: invalid PSS salt length")
+		}
+	}
+	if emLen < h.Size()+sLen+2 {
+		return nil, errors.New("rsa: PSS salt too long for the modulus (or the key is too small for the hash)")
+	}
+	salt := make([]byte, sLen)
+	if _, err := io.ReadFull(randOrDefault(random), salt); err != nil {
+		return nil, err
+	}
+
+	// EM = maskedDB || H || 0xbc, written into the last emLen bytes of a
+	// k-byte buffer (emLen is k or k-1).
+	em := make([]byte, k)
+	defer wipeBytes(em)
+	e := em[k-emLen:]
+	hLen := h.Size()
+	hh := h.New()
+	var zeros [8]byte
+	hh.Write(zeros[:])
+	hh.Write(digest)
+	hh.Write(salt)
+	H := hh.Sum(nil)
+	db := e[:emLen-hLen-1]
+	db[emLen-sLen-hLen-2] = 1
+	copy(db[emLen-sLen-hLen-1:], salt)
+	mgf1XOR(db, mgf.New(), H)
+	db[0] &= 0xff >> (8*emLen - emBits)
+	copy(e[emLen-hLen-1:], H)
+	e[emLen-1] = 0xbc
+
+	sig := make([]byte, k)
+	if err := priv.privateOp(sig, em); err != nil {
+		return nil, err
+	}
+	return sig, nil
+}
+
+// VerifyPSS checks an RSASSA-PSS signature over digest with MGF1 of the same
+// hash. opts.SaltLength PSSSaltLengthAuto (or nil opts) detects the salt
+// length; a non-zero opts.Hash overrides hash.
+func (pub *PublicKey) VerifyPSS(hash crypto.Hash, digest, sig []byte, opts *rsa.PSSOptions) error {
+	saltLength := PSSSaltLengthAuto
+	if opts != nil {
+		if opts.Hash != 0 {
+			hash = opts.Hash
+		}
+		saltLength = opts.SaltLength
+	}
+	return pub.VerifyPSSParams(digest, sig, PSSParams{Hash: hash, SaltLength: saltLength})
+}
+
+// VerifyPSSParams checks an RSASSA-PSS signature over digest with the full
+// parameters p. It returns ErrVerification for a signature that does not
+// verify and another error for unusable parameters.
+func (pub *PublicKey) VerifyPSSParams(digest, sig []byte, p PSSParams) error {
+	h, mgf, err := p.hashes()
+	if err != nil {
+		return err
+	}
+	hLen := h.Size()
+	sLen := p.SaltLength
+	auto := sLen == PSSSaltLengthAuto
+	switch {
+	case sLen == PSSSaltLengthEqualsHash:
+		sLen = hLen
+	case sLen == PSSSaltLengthZero:
+		sLen = 0
+	case sLen < 0:
+		return errors.New("rsa: invalid PSS salt length")
+	}
+	if len(digest) != hLen || len(sig) != pub.k {
+		return ErrVerification
+	}
+	k := pub.k
+	emBits := pub.pub.N.BitLen() - 1
+	emLen := (emBits + 7) / 8
+	em := make([]byte, k)
+	if err := pub.publicOpVarTime(em, sig); err != nil {
+		return ErrVerification
+	}
+	// When emLen == k-1 the leading byte must be zero.
+	if emLen < k && em[0] != 0 {
+		return ErrVerification
+	}
+	e := em[k-emLen:]
+	if emLen < hLen+sLen+2 || e[emLen-1] != 0xbc {
+		return ErrVerification
+	}
+	db := e[:emLen-hLen-1]
+	H := e[emLen-hLen-1 : emLen-1]
+	mask := byte(0xff >> (8*emLen - emBits))
+	if db[0]&^mask != 0 {
+		return ErrVerification
+	}
+	mgf1XOR(db, mgf.New(), H)
+	db[0] &= mask
+	if auto {
+		ps := 0
+		for ps < len(db) && db[ps] == 0 {
+			ps++
+		}
+		if ps == len(db) || db[ps] != 1 {
+			return ErrVerification
+		}
+		sLen = len(db) - ps - 1
+	}
+	psLen := emLen - hLen - sLen - 2
+	for _, b := range db[:psLen] {
+		if b != 0 {
+			return ErrVerification
+		}
+	}
+	if db[psLen] != 1 {
+		return ErrVerification
+	}
+	hh := h.New()
+	var zeros [8]byte
+	hh.Write(zeros[:])
+	hh.Write(digest)
+	hh.Write(db[len(db)-sLen:])
+	if subtle.ConstantTimeCompare(hh.Sum(nil), H) != 1 {
+		return ErrVerification
+	}
+	return nil
+}

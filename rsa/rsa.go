@@ -1,0 +1,457 @@
+package rsa
+
+import (
+	"crypto"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+)
+
+// Size limits of the modulus, in bits.
+const (
+	MinModulusBits = 1024
+	MaxModulusBits = 8192
+)
+
+// Errors returned by the operations. ErrVerification, ErrDecryption and
+// ErrMessageTooLong are crypto/rsa's own values, so code that checks for them
+// with errors.Is works unchanged.
+var (
+	// ErrVerification: a signature does not verify.
+	ErrVerification = rsa.ErrVerification
+	// ErrDecryption: a ciphertext does not decrypt (bad padding, wrong
+	// length, or a value not below the modulus).
+	ErrDecryption = rsa.ErrDecryption
+	// ErrMessageTooLong: a message or digest does not fit the key.
+	ErrMessageTooLong = rsa.ErrMessageTooLong
+	// ErrFault: the private-key result failed the s^e == m check, so it was
+	// withheld. It indicates a fault (hardware, memory corruption) or a key
+	// whose values are inconsistent in a way validation did not catch.
+	ErrFault = errors.New("rsa: private-key operation failed its self-check (s^e != m); result withheld")
+)
+
+// PublicKey is an RSA public key prepared for repeated use: the Montgomery
+// constants of n are computed once. It is safe for concurrent use.
+type PublicKey struct {
+	pub     rsa.PublicKey // a copy
+	n       *modulus
+	e       uint64
+	k       int // modulus length in bytes
+	exp     publicExp
+	backend string
+}
+
+// PrivateKey is an RSA private key with two primes, prepared for the
+// constant-time CRT operations of one backend. It implements crypto.Signer
+// and crypto.Decrypter and is safe for concurrent use.
+type PrivateKey struct {
+	pub  *PublicKey
+	key  *rsa.PublicKey // returned by Public
+	p, q *modulus       // width w each
+	qinv []uint64       // q^-1 mod p, w limbs
+	crt  crtExp
+	w    int
+}
+
+// NewPublicKey validates pub and prepares it. The modulus must have between
+// MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd
+// and at least 3.
+func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
+	b, err := chooseBackend(newConfig(opts))
+	if err != nil {
+		return nil, err
+	}
+	return newPublicKey(pub, b)
+}
+
+func newPublicKey(pub *rsa.PublicKey, b backend) (*PublicKey, error) {
+	if pub == nil || pub.N == nil {
+		return nil, errors.New("rsa: missing public key")
+	}
+	nBits := pub.N.BitLen()
+	if pub.N.Sign() <= 0 || nBits < MinModulusBits || nBits > MaxModulusBits {
+		return nil, fmt.Errorf("rsa: modulus of %d bits is outside the supported %d..%d", nBits, MinModulusBits, MaxModulusBits)
+	}
+	if pub.N.Bit(0) == 0 {
+		return nil, errors.New("rsa: modulus is even")
+	}
+	if pub.E < 3 || pub.E&1 == 0 || uint64(pub.E) >= 1<<63 {
+		return nil, fmt.Errorf("rsa: public exponent %d is out of range (must be odd and at least 3)", pub.E)
+	}
+	if big.NewInt(int64(pub.E)).Cmp(pub.N) >= 0 {
+		return nil, errors.New("rsa: public exponent is not below the modulus")
+	}
+	wn := (nBits + 63) / 64
+	n := newModulus(limbsFromBytes(pub.N.Bytes(), wn))
+	return &PublicKey{
+		pub:     rsa.PublicKey{N: new(big.Int).Set(pub.N), E: pub.E},
+		n:       n,
+		e:       uint64(pub.E),
+		k:       (nBits + 7) / 8,
+		exp:     b.newPublic(n),
+		backend: b.name(),
+	}, nil
+}
+
+// Size returns the modulus length in bytes.
+func (pub *PublicKey) Size() int { return pub.k }
+
+// Key returns a copy of the crypto/rsa form of the key.
+func (pub *PublicKey) Key() *rsa.PublicKey {
+	return &rsa.PublicKey{N: new(big.Int).Set(pub.pub.N), E: pub.pub.E}
+}
+
+// Backend returns the name of the backend the key was prepared for.
+func (pub *PublicKey) Backend() string { return pub.backend }
+
+// publicOpVarTime sets out (k bytes) = in^e mod n, returning an error when in
+// is not k bytes or not below n. It is variable time in the public exponent.
+func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
+	if len(in) != pub.k {
+		return errors.New("rsa: input length differs from the modulus length")
+	}
+	w := pub.n.width()
+	x := make([]uint64, 2*w)
+	setBytes(x[:w], in)
+	if lessThan(x[:w], pub.n.m) == no {
+		return errors.New("rsa: input is not below the modulus")
+	}
+	pub.exp.expVarTime(x[w:], x[:w], pub.e)
+	fillBytes(out, x[w:])
+	wipe(x)
+	return nil
+}
+
+// NewPrivateKey validates k and prepares it for the selected backend: the
+// best one available here (cpufeat.Select over the implemented backends
+// with cpufeat.Enabled), or the one named with WithBackend. Everything that
+// depends only on the key is computed here, never per operation.
+//
+// Validation rejects, each with its own error: keys with more than two
+// primes, a modulus outside MinModulusBits..MaxModulusBits or even, a public
+// exponent that is even, below 3 or not below n, primes below 256 bits,
+// p*q != n, d inconsistent with e modulo p-1 or q-1, and precomputed CRT
+// values (if k has them) that differ from the ones derived from d, p and q.
+// The checks run on the package's own constant-time arithmetic (no
+// math/big), and end with one private-key operation whose result is checked
+// against the public key.
+func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
+	b, err := chooseBackend(newConfig(opts))
+	if err != nil {
+		return nil, err
+	}
+	if k == nil {
+		return nil, errors.New("rsa: missing private key")
+	}
+	if len(k.Primes) > 2 {
+		return nil, fmt.Errorf("rsa: keys with more than two primes are not supported (this key has %d)", len(k.Primes))
+	}
+	if len(k.Primes) != 2 || k.Primes[0] == nil || k.Primes[1] == nil || k.D == nil {
+		return nil, errors.New("rsa: private key needs D and exactly two primes")
+	}
+	pub, err := newPublicKey(&k.PublicKey, b)
+	if err != nil {
+		return nil, err
+	}
+	P, Q := k.Primes[0], k.Primes[1]
+	if P.Sign() <= 0 || Q.Sign() <= 0 || k.D.Sign() <= 0 {
+		return nil, errors.New("rsa: private key values must be positive")
+	}
+	// The primes' bit lengths are public, like the modulus size.
+	pBits, qBits := P.BitLen(), Q.BitLen()
+	if pBits < 256 || qBits < 256 {
+		return nil, fmt.Errorf("rsa: primes of %d and %d bits are too small (minimum 256)", pBits, qBits)
+	}
+	wn := pub.n.width()
+	w := (max(pBits, qBits) + 63) / 64
+	if pBits+qBits > 64*wn+1 || k.D.BitLen() > 64*wn {
+		return nil, errors.New("rsa: invalid private key: p*q != n")
+	}
+
+	pv := limbsFromBytes(P.Bytes(), w)
+	qv := limbsFromBytes(Q.Bytes(), w)
+	dv := limbsFromBytes(k.D.Bytes(), wn)
+	defer wipe(pv)
+	defer wipe(qv)
+	defer wipe(dv)
+
+	// p*q == n (n padded to 2w limbs).
+	prod := make([]uint64, 2*w)
+	defer wipe(prod)
+	mulFull(prod, pv, qv)
+	nPad := make([]uint64, max(2*w, wn))
+	copy(nPad, pub.n.m)
+	ok := natEqual(prod, nPad[:2*w]) & natIsZero(nPad[2*w:])
+	if ok == no {
+		return nil, errors.New("rsa: invalid private key: p*q != n")
+	}
+	if pv[0]&qv[0]&1 == 0 {
+		return nil, errors.New("rsa: invalid private key: a prime is even")
+	}
+
+	// dp = d mod (p-1), dq = d mod (q-1) and e*dp == 1 mod (p-1), e*dq == 1
+	// mod (q-1).
+	dp, okp := crtExponent(dv, pv, uint64(pub.pub.E))
+	dq, okq := crtExponent(dv, qv, uint64(pub.pub.E))
+	defer wipe(dp)
+	defer wipe(dq)
+	if okp&okq == no {
+		return nil, errors.New("rsa: invalid private key: d is inconsistent with e (e*d != 1 mod p-1 or q-1)")
+	}
+
+	pm := newPrimeModulus(pv, pub.n, wn)
+	qm := newPrimeModulus(qv, pub.n, wn)
+
+	// qinv = q^(p-2) mod p (p is prime; q mod p through redc and R^2).
+	qinv := make([]uint64, w)
+	{
+		t := make([]uint64, 2*w)
+		copy(t, qv)
+		pm.redc(qinv, t)             // q/R mod p
+		pm.mul(qinv, qinv, pm.rr, t) // q mod p
+		pm2 := make([]uint64, w)
+		two := make([]uint64, w)
+		two[0] = 2
+		subVV(pm2, pv, two)
+		scratch := make([]uint64, expScratchLimbs(w))
+		expWindowed(qinv, qinv, pm2, pBits, pm, scratch)
+		wipe(t)
+		wipe(pm2)
+	}
+
+	// Precomputed values, when the key has them, must agree.
+	if pc := k.Precomputed; pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil {
+		good := yes
+		for _, c := range []struct {
+			v    *big.Int
+			want []uint64
+		}{{pc.Dp, dp}, {pc.Dq, dq}, {pc.Qinv, qinv}} {
+			if c.v == nil || c.v.Sign() < 0 || c.v.BitLen() > 64*w {
+				good = no
+				continue
+			}
+			got := limbsFromBytes(c.v.Bytes(), w)
+			good &= natEqual(got, c.want)
+			wipe(got)
+		}
+		if good == no {
+			return nil, errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
+		}
+	}
+
+	priv := &PrivateKey{
+		pub:  pub,
+		key:  pub.Key(),
+		p:    pm,
+		q:    qm,
+		qinv: qinv,
+		crt:  b.newCRT(&crtParams{p: pm, q: qm, dp: dp, dq: dq, pBits: pBits, qBits: qBits}),
+		w:    w,
+	}
+	// A last consistency check through the real path: with composite
+	// "primes" the Fermat inverse is wrong and this fails.
+	probe := make([]byte, pub.k)
+	out := make([]byte, pub.k)
+	probe[len(probe)-1] = 2
+	if err := priv.privateOp(out, probe); err != nil {
+		return nil, errors.New("rsa: invalid private key: the private-key operation does not invert the public one")
+	}
+	return priv, nil
+}
+
+// crtExponent returns d mod (p-1) and whether e * that == 1 mod (p-1), in
+// constant time.
+func crtExponent(d, p []uint64, e uint64) ([]uint64, choice) {
+	w := len(p)
+	pm1 := append([]uint64(nil), p...)
+	pm1[0] &^= 1 // p is odd: p-1 clears bit 0
+	dp := make([]uint64, w)
+	reduceBits(dp, d, pm1)
+	// e*dp as w+1 limbs, reduced mod p-1.
+	ed := make([]uint64, w+1)
+	ed[w] = addMulVVW(ed[:w], dp, e)
+	r := make([]uint64, w)
+	reduceBits(r, ed, pm1)
+	ok := natIsOne(r)
+	wipe(pm1)
+	wipe(ed)
+	wipe(r)
+	return dp, ok
+}
+
+// newPrimeModulus prepares the Montgomery setup of a prime p of width w,
+// given the prepared modulus n (width wn).
+//
+// R_p^2 = 2^(128w) mod p. Fast path: with E = 192w and D = E - 64*wn, when
+// 0 <= D and D/64 < wn-1 the power 2^D is below n (n's top limb is nonzero by
+// construction), so one Montgomery multiplication by R_n^2 gives
+// G = 2^D * R_n mod n = 2^E mod n, and since G < n < p*R_p, one Montgomery
+// reduction modulo p gives G/R_p = 2^(128w) mod p. That replaces the ~11
+// squarings and 64w doublings of the chain, which stays as the fallback (for
+// primes much shorter than half of n). The test uses public lengths only.
+func newPrimeModulus(pv []uint64, n *modulus, wn int) *modulus {
+	w := len(pv)
+	D := 192*w - 64*wn
+	if D < 0 || D/64 >= wn-1 {
+		return newModulus(pv)
+	}
+	m := &modulus{
+		m:     append([]uint64(nil), pv...),
+		m0inv: minusInverse64(pv[0]),
+		rr:    make([]uint64, w),
+		one:   make([]uint64, w),
+	}
+	g := make([]uint64, wn)
+	g[D/64] = 1 << uint(D%64)
+	tn := make([]uint64, 2*wn)
+	n.mul(g, g, n.rr, tn)
+	t := make([]uint64, 2*max(w, wn))
+	copy(t, g)
+	m.redc(m.rr, t[:2*w])
+	clear(t)
+	t[0] = 1
+	m.mul(m.one, t[:w], m.rr, t[w:])
+	wipe(t)
+	return m
+}
+
+// ParsePKCS1PrivateKey parses a PKCS #1 RSAPrivateKey in DER form (with
+// crypto/x509) and prepares it like NewPrivateKey.
+func ParsePKCS1PrivateKey(der []byte, opts ...Option) (*PrivateKey, error) {
+	k, err := x509.ParsePKCS1PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	return NewPrivateKey(k, opts...)
+}
+
+// ParsePKCS8PrivateKey parses a PKCS #8 PrivateKeyInfo in DER form (with
+// crypto/x509), which must hold an RSA key, and prepares it like
+// NewPrivateKey.
+func ParsePKCS8PrivateKey(der []byte, opts ...Option) (*PrivateKey, error) {
+	k, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	rk, ok := k.(*rsa.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("rsa: PKCS #8 key is a %T, not an RSA key", k)
+	}
+	return NewPrivateKey(rk, opts...)
+}
+
+// ParsePEMPrivateKey parses the first PEM block of data: "RSA PRIVATE KEY"
+// (PKCS #1) or "PRIVATE KEY" (PKCS #8), and prepares it like NewPrivateKey.
+func ParsePEMPrivateKey(data []byte, opts ...Option) (*PrivateKey, error) {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return nil, errors.New("rsa: no PEM block found")
+	}
+	switch block.Type {
+	case "RSA PRIVATE KEY":
+		return ParsePKCS1PrivateKey(block.Bytes, opts...)
+	case "PRIVATE KEY":
+		return ParsePKCS8PrivateKey(block.Bytes, opts...)
+	default:
+		return nil, fmt.Errorf("rsa: unsupported PEM block type %q", block.Type)
+	}
+}
+
+// Public returns the public key as a *crypto/rsa.PublicKey, so crypto/tls
+// and crypto/x509 recognise the key.
+func (priv *PrivateKey) Public() crypto.PublicKey { return priv.key }
+
+// PublicKey returns the prepared public key.
+func (priv *PrivateKey) PublicKey() *PublicKey { return priv.pub }
+
+// Size returns the modulus length in bytes.
+func (priv *PrivateKey) Size() int { return priv.pub.k }
+
+// Backend returns the name of the backend the key was prepared for.
+func (priv *PrivateKey) Backend() string { return priv.pub.backend }
+
+// faultHook, when set by a test, may corrupt the CRT halves between the
+// exponentiation and the recombination.
+var faultHook func(mp, mq []uint64)
+
+// privateOp sets out (k bytes) = in^d mod n with the CRT and checks the
+// result against the public key. in must be k bytes and below n (it is the
+// public ciphertext or the encoded message); the result is secret.
+func (priv *PrivateKey) privateOp(out, in []byte) error {
+	pub := priv.pub
+	if len(in) != pub.k || len(out) != pub.k {
+		return errors.New("rsa: input length differs from the modulus length")
+	}
+	w, wn := priv.w, pub.n.width()
+	ww := max(2*w, wn)
+	// One allocation for every temporary; wiped before returning.
+	scratch := make([]uint64, 3*ww+wn+6*w)
+	defer wipe(scratch)
+	c, rest := scratch[:ww], scratch[ww:] // the input, zero padded
+	t, rest := rest[:ww], rest[ww:]       // products and reductions
+	s, rest := rest[:ww], rest[ww:]       // the result
+	v, rest := rest[:wn], rest[wn:]       // s^e mod n
+	mp, mq, rest := rest[:w], rest[w:2*w], rest[2*w:]
+	xp, xq, rest := rest[:w], rest[w:2*w], rest[2*w:]
+	a, h := rest[:w], rest[w:2*w]
+
+	setBytes(c[:wn], in)
+	if lessThan(c[:wn], pub.n.m) == no {
+		return errors.New("rsa: input is not below the modulus")
+	}
+
+	// xp = c mod p = REDC(c) * R^2 * R^-1 (c < n < p*R).
+	copy(t, c[:2*w])
+	priv.p.redc(xp, t)
+	priv.p.mul(xp, xp, priv.p.rr, t)
+	copy(t, c[:2*w])
+	priv.q.redc(xq, t)
+	priv.q.mul(xq, xq, priv.q.rr, t)
+
+	priv.crt.expCRT(mp, mq, xp, xq)
+	if faultHook != nil {
+		faultHook(mp, mq)
+	}
+
+	// h = (mp - mq) * qinv mod p, with both halves taken into the
+	// Montgomery domain so that mq (< q, maybe >= p) is reduced there.
+	priv.p.mul(a, mp, priv.p.rr, t)
+	priv.p.mul(h, mq, priv.p.rr, t)
+	priv.p.modSub(a, a, h, xp)
+	priv.p.mul(h, a, priv.qinv, t)
+	// s = mq + h*q < n.
+	sw := t[:2*w]
+	mulFull(sw, h, priv.q.m)
+	carry := addVV(sw[:w], sw[:w], mq)
+	for i := w; i < 2*w; i++ {
+		sw[i], carry = bits.Add64(sw[i], 0, carry)
+	}
+	clear(s)
+	copy(s, sw)
+
+	// The fault check: s^e mod n == c, and s fits in n's width.
+	pub.exp.expVarTime(v, s[:wn], pub.e)
+	ok := natEqual(v, c[:wn]) & natIsZero(s[wn:]) & not(choice(carry))
+	// Withhold the value on failure: zero it with a mask, then report.
+	keep := ctMask(ok)
+	for i := range s {
+		s[i] &= keep
+	}
+	fillBytes(out, s[:wn])
+	if ok == no {
+		return ErrFault
+	}
+	return nil
+}
+
+// checkHash returns an error unless h is a known, linked hash.
+func checkHash(h crypto.Hash) error {
+	if h == 0 || !h.Available() {
+		return fmt.Errorf("rsa: hash function %v is not available", h)
+	}
+	return nil
+}
