@@ -1,3 +1,16 @@
 module github.com/vgcrypto/vg/chacha20poly1305
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/cpufeat v0.0.0
+	golang.org/x/crypto v0.59.0
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/vgcrypto/vg/cpufeat => ../cpufeat

@@ -1,0 +1,383 @@
+package chacha20poly1305
+
+import (
+	"crypto/cipher"
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+const (
+	// KeySize is the size of the key, in bytes.
+	KeySize = 32
+
+	// NonceSize is the size of the nonce of ChaCha20-Poly1305 ([New]), in
+	// bytes. It is too short to be chosen at random for more than about
+	// 2³² messages under one key; use [NewX] for random nonces.
+	NonceSize = 12
+
+	// NonceSizeX is the size of the nonce of XChaCha20-Poly1305 ([NewX]), in
+	// bytes; it is long enough to be chosen at random.
+	NonceSizeX = 24
+
+	// TagSize is the size of the Poly1305 authentication tag, in bytes.
+	TagSize = 16
+
+	// Overhead is the difference between the length of a ciphertext and of
+	// its plaintext: the tag.
+	Overhead = TagSize
+
+	// MaxPlaintextSize is the longest plaintext one nonce can encrypt,
+	// 2³⁸-64 bytes: 2³²-1 keystream blocks of 64 bytes after the block that
+	// keys Poly1305.
+	MaxPlaintextSize = 1<<38 - 64
+)
+
+// backend is the seam between the API and the implementations: one value
+// per backend, chosen once in New and stored in the AEAD. Its methods
+// (seal, open, sealGather, hChaCha20, and the block kernels xorBlocks and
+// polyBlocks that the Go drivers in kernels.go build on) are defined per
+// build, in chacha20poly1305_amd64.go and chacha20poly1305_noasm.go, where
+// each dispatches with a switch to the functions of its backend. A backend
+// with assembly supplies either whole-message seal and open, or only block
+// kernels for the drivers, or both.
+//
+// The dispatch is a switch of direct calls, not an interface or function
+// values, so that escape analysis sees every callee: through an indirect
+// call the per-call locals (the nonce, the XChaCha20 subkey, the cipher and
+// Poly1305 states) would move to the heap, and Seal would allocate.
+//
+// The contracts, which every backend meets (the API layer has checked
+// lengths and overlaps and derived the XChaCha20 subkey before):
+//
+//   - seal(out, key, nonce, plaintext, ad) writes the encryption of
+//     plaintext to out[:len(plaintext)] and the tag to out[len(plaintext):];
+//     len(out) == len(plaintext)+TagSize, and out aliases plaintext exactly
+//     or not at all.
+//   - open(out, key, nonce, ciphertext, tag, ad) writes the decryption of
+//     ciphertext (without its tag) to out, len(out) == len(ciphertext),
+//     aliasing it exactly or not at all, and reports in constant time
+//     whether tag is its tag. On false the caller zeroes out.
+//   - sealGather(out, key, nonce, plaintext, ad) is seal of the
+//     concatenation of plaintext's slices, read in place; out overlaps none
+//     of them.
+//   - hChaCha20(out, key, nonce16) sets out to the XChaCha20 subkey.
+//
+// key, the text and every intermediate state are secret; lengths, the nonce
+// and slice boundaries are public.
+type backend uint8
+
+// The backends this module has code for. Only those in implemented (per
+// build) can be chosen.
+const (
+	backendGeneric backend = iota
+)
+
+// backendNames are the stable names, as declared in cpufeat.
+var backendNames = [...]string{
+	backendGeneric: cpufeat.GenericBackend,
+}
+
+// String returns the backend's stable name.
+func (b backend) String() string { return backendNames[b] }
+
+// Backend describes one backend of this module: its name, the CPU features
+// it requires, and whether it can run here.
+type Backend struct {
+	// Name is the backend's stable name ("generic", "ssse3", "avx2", ...),
+	// the value [WithBackend] takes.
+	Name string
+	// Requires lists the CPU features the backend needs.
+	Requires cpufeat.Set
+	// Available reports whether the features are enabled here: detected by
+	// the CPU and operating system and allowed by VG_CPU_FEATURES.
+	Available bool
+}
+
+// Backends returns the backends this build implements, best first, with
+// their availability under the enabled CPU features. With the purego build
+// tag, or on another architecture, that is the generic backend only.
+func Backends() []Backend {
+	bs := make([]Backend, 0, len(implemented))
+	for _, b := range cpufeat.Backends(cpufeat.ChaCha20Poly1305) {
+		if _, ok := lookupImplemented(b.Name); ok {
+			bs = append(bs, Backend{Name: b.Name, Requires: b.Requires, Available: b.Available(cpufeat.Enabled())})
+		}
+	}
+	return bs
+}
+
+// lookupImplemented returns the implemented backend called name, or nil.
+func lookupImplemented(name string) (backend, bool) {
+	for _, b := range implemented {
+		if b.String() == name {
+			return b, true
+		}
+	}
+	return 0, false
+}
+
+// implementedNames returns the names of the implemented backends.
+func implementedNames() []string {
+	names := make([]string, len(implemented))
+	for i, b := range implemented {
+		names[i] = b.String()
+	}
+	return names
+}
+
+// options collects what the Option values set.
+type options struct {
+	backend string
+}
+
+// Option configures [New] and [NewX].
+type Option func(*options)
+
+// WithBackend makes New use the backend called name instead of the best one
+// available. New fails when this build does not implement it or when the
+// CPU features it requires are not enabled. It is meant for tests,
+// benchmarks and comparisons; [Backends] lists the names.
+func WithBackend(name string) Option {
+	return func(o *options) { o.backend = name }
+}
+
+// AEAD is a ChaCha20-Poly1305 or XChaCha20-Poly1305 key ready for use. It
+// implements [crypto/cipher.AEAD] and is safe for concurrent use. Seal, Open
+// and SealGather do not allocate when dst has enough capacity.
+type AEAD struct {
+	key     [KeySize]byte
+	xNonce  bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
+	wiped   bool
+	backend backend
+}
+
+var _ cipher.AEAD = (*AEAD)(nil)
+
+// New returns ChaCha20-Poly1305 (RFC 8439) with a 32-byte key and 12-byte
+// nonces, using the best backend the enabled CPU features allow unless an
+// option says otherwise. It returns an error when the key is not 32 bytes,
+// when VG_CPU_FEATURES is invalid, or when a requested backend cannot be
+// used.
+func New(key []byte, opts ...Option) (*AEAD, error) {
+	return newAEAD(key, false, opts)
+}
+
+// NewX returns XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03) with a
+// 32-byte key and 24-byte nonces, which may be chosen at random. Each
+// message is sealed with ChaCha20-Poly1305 under the subkey
+// HChaCha20(key, nonce[:16]) and the nonce 0⁴‖nonce[16:]. Errors are as for
+// [New].
+func NewX(key []byte, opts ...Option) (*AEAD, error) {
+	return newAEAD(key, true, opts)
+}
+
+func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
+	if err := cpufeat.Err(); err != nil {
+		return nil, err
+	}
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("chacha20poly1305: bad key length %d, want %d", len(key), KeySize)
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var be backend
+	if o.backend == "" {
+		be, _ = lookupImplemented(cpufeat.Select(cpufeat.ChaCha20Poly1305, implementedNames(), cpufeat.Enabled()).Name)
+	} else {
+		var ok bool
+		be, ok = lookupImplemented(o.backend)
+		if !ok {
+			return nil, fmt.Errorf("chacha20poly1305: backend %q is not implemented in this build (have: %s)",
+				o.backend, strings.Join(implementedNames(), ", "))
+		}
+		decl := cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, be.String())
+		if !decl.Available(cpufeat.Enabled()) {
+			return nil, fmt.Errorf("chacha20poly1305: backend %q needs CPU features %s, enabled here: %s",
+				be, decl.Requires, cpufeat.Enabled())
+		}
+	}
+	a := &AEAD{xNonce: xNonce, backend: be}
+	copy(a.key[:], key)
+	return a, nil
+}
+
+// Backend returns the name of the backend a uses.
+func (a *AEAD) Backend() string { return a.backend.String() }
+
+// NonceSize returns the nonce size: [NonceSize], or [NonceSizeX] for a key
+// from [NewX].
+func (a *AEAD) NonceSize() int {
+	if a.xNonce {
+		return NonceSizeX
+	}
+	return NonceSize
+}
+
+// Overhead returns the tag size, [Overhead].
+func (a *AEAD) Overhead() int { return Overhead }
+
+// Wipe zeroes the key held by a. Any later Seal, Open or SealGather with a
+// panics rather than use a zero key.
+func (a *AEAD) Wipe() {
+	wipe(a.key[:])
+	a.wiped = true
+}
+
+// errOpen is the one error Open returns: it says nothing about why.
+var errOpen = errors.New("chacha20poly1305: message authentication failed")
+
+// Seal encrypts and authenticates plaintext, authenticates additionalData,
+// appends the result to dst and returns the updated slice. The nonce must be
+// NonceSize() bytes long and unique for every message under the key. To
+// reuse plaintext's storage for the output, use plaintext[:0] as dst;
+// otherwise the remaining capacity of dst must not overlap plaintext, and
+// dst must not overlap additionalData.
+//
+// Seal panics, as crypto/cipher's AEADs do, on a wrong nonce length, on a
+// plaintext longer than [MaxPlaintextSize] and on an invalid overlap.
+func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	a.checkNonce(nonce, "Seal")
+	if uint64(len(plaintext)) > MaxPlaintextSize {
+		panic("chacha20poly1305: plaintext too large")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
+	if inexactOverlap(out, plaintext) {
+		panic("chacha20poly1305: invalid buffer overlap of output and input")
+	}
+	if anyOverlap(out, additionalData) {
+		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+	}
+	var subkey [KeySize]byte
+	key, n := a.messageKey(&subkey, nonce)
+	a.backend.seal(out, key, &n, plaintext, additionalData)
+	wipe(subkey[:])
+	return ret
+}
+
+// Open decrypts and authenticates ciphertext, authenticates additionalData
+// and, if successful, appends the plaintext to dst and returns the updated
+// slice. The nonce must be NonceSize() bytes long. To reuse ciphertext's
+// storage for the output, use ciphertext[:0] as dst; otherwise the
+// remaining capacity of dst must not overlap ciphertext, and dst must not
+// overlap additionalData.
+//
+// When the ciphertext is not authentic, or is shorter than the tag or
+// longer than [MaxPlaintextSize] plus the tag, Open returns an error and
+// releases no plaintext: the bytes of dst's capacity it wrote are zeroed.
+// It panics, as crypto/cipher's AEADs do, on a wrong nonce length and on an
+// invalid overlap.
+func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	a.checkNonce(nonce, "Open")
+	if len(ciphertext) < TagSize || uint64(len(ciphertext)) > MaxPlaintextSize+TagSize {
+		return nil, errOpen
+	}
+	n := len(ciphertext) - TagSize
+	tag := *(*[TagSize]byte)(ciphertext[n:])
+	ciphertext = ciphertext[:n]
+	ret, out := sliceForAppend(dst, n)
+	if inexactOverlap(out, ciphertext) {
+		panic("chacha20poly1305: invalid buffer overlap of output and input")
+	}
+	if anyOverlap(out, additionalData) {
+		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+	}
+	var subkey [KeySize]byte
+	key, nn := a.messageKey(&subkey, nonce)
+	ok := a.backend.open(out, key, &nn, ciphertext, &tag, additionalData)
+	wipe(subkey[:])
+	if !ok {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// SealGather is [AEAD.Seal] of the concatenation of the slices of plaintext,
+// read where they are (no staging copy): it appends the ciphertext of all of
+// them, then the tag, to dst. The output's new bytes must not overlap any
+// slice of plaintext, nor additionalData. It panics like Seal, the length
+// limit applying to the total.
+func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
+	a.checkNonce(nonce, "SealGather")
+	var total uint64
+	for _, p := range plaintext {
+		total += uint64(len(p))
+	}
+	if total > MaxPlaintextSize {
+		panic("chacha20poly1305: plaintext too large")
+	}
+	ret, out := sliceForAppend(dst, int(total)+TagSize)
+	for _, p := range plaintext {
+		if anyOverlap(out, p) {
+			panic("chacha20poly1305: invalid buffer overlap of output and input")
+		}
+	}
+	if anyOverlap(out, additionalData) {
+		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+	}
+	var subkey [KeySize]byte
+	key, n := a.messageKey(&subkey, nonce)
+	a.backend.sealGather(out, key, &n, plaintext, additionalData)
+	wipe(subkey[:])
+	return ret
+}
+
+// checkNonce panics on a nonce of the wrong length, or on a wiped key.
+func (a *AEAD) checkNonce(nonce []byte, op string) {
+	if a.wiped {
+		panic("chacha20poly1305: " + op + " with a wiped key")
+	}
+	if len(nonce) != a.NonceSize() {
+		panic("chacha20poly1305: bad nonce length passed to " + op)
+	}
+}
+
+// messageKey returns the ChaCha20 key and 12-byte nonce of one message: the
+// AEAD's own for ChaCha20-Poly1305; for XChaCha20-Poly1305 the subkey,
+// written to subkey, and 0⁴‖nonce[16:24].
+func (a *AEAD) messageKey(subkey *[KeySize]byte, nonce []byte) (*[KeySize]byte, [NonceSize]byte) {
+	var n [NonceSize]byte
+	if !a.xNonce {
+		copy(n[:], nonce)
+		return &a.key, n
+	}
+	a.backend.hChaCha20(subkey, &a.key, (*[16]byte)(nonce[:16]))
+	copy(n[4:], nonce[16:24])
+	return subkey, n
+}
+
+// sliceForAppend extends in by n bytes, reusing its capacity when it can, and
+// returns the whole slice and the n new bytes.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return head, tail
+}
+
+// anyOverlap reports whether x and y share memory at any index (the memory
+// beyond their lengths is ignored).
+func anyOverlap(x, y []byte) bool {
+	return len(x) > 0 && len(y) > 0 &&
+		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
+		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+}
+
+// inexactOverlap reports whether x and y share memory at some index other
+// than the same offset in both, which crypto/cipher forbids.
+func inexactOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
+		return false
+	}
+	return anyOverlap(x, y)
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package chacha20poly1305
+
+const raceEnabled = true
