@@ -1,6 +1,39 @@
-// Package chacha20poly1305 implements ChaCha20-Poly1305 (RFC 8439) and
-// XChaCha20-Poly1305 with one backend per CPU feature set.
+// Package chacha20poly1305 implements the ChaCha20-Poly1305 AEAD of
+// RFC 8439 and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03, 24-byte
+// nonces), with one constant-time backend per CPU feature set, chosen once
+// when a key is prepared.
 //
-// The implementation arrives with its own issue; until then this module holds
-// no code.
+// # Use
+//
+// [New] and [NewX] return an [*AEAD], which implements
+// [crypto/cipher.AEAD] exactly: Seal and Open append to dst, work in place
+// when dst is the input's [:0], panic on a wrong nonce length or an
+// inexact buffer overlap as crypto/cipher does, release no plaintext when
+// authentication fails, do not allocate when dst has room, and may be called
+// from several goroutines at once. [AEAD.SealGather] seals a message held in
+// several slices (a record header and a payload, say) without copying it
+// together first.
+//
+// A nonce must never repeat under one key. The 12-byte nonces of [New] are
+// for counters; choose the 24-byte nonces of [NewX] at random.
+//
+// # Backends
+//
+// [Backends] lists the backends this build implements and whether each can
+// run here; [AEAD.Backend] says which one a key uses, and [WithBackend]
+// picks one by name (for tests and benchmarks). The portable backend,
+// "generic", is ChaCha20 with its state in local variables, XORing 8 bytes
+// at a time, and Poly1305 with 64-bit limbs (math/bits.Mul64) and a final
+// reduction by masks; nothing branches on or indexes by the key or the text.
+// The assembly backends ("ssse3", "avx2") will plug in behind the same API.
+//
+// The features used follow VG_CPU_FEATURES (see package
+// github.com/vgcrypto/vg/cpufeat); when that variable is invalid, New and
+// NewX return its error. The purego build tag removes all assembly.
+//
+// # Limits
+//
+// One nonce encrypts at most [MaxPlaintextSize] bytes (2³⁸-64, the 32-bit
+// block counter's range). Seal and SealGather panic beyond it, as
+// golang.org/x/crypto/chacha20poly1305 does; Open returns an error.
 package chacha20poly1305
