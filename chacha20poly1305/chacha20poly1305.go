@@ -62,8 +62,8 @@ const (
 //     aliasing it exactly or not at all, and reports in constant time
 //     whether tag is its tag. On false the caller zeroes out.
 //   - sealGather(out, key, nonce, plaintext, ad) is seal of the
-//     concatenation of plaintext's slices, read in place; out overlaps none
-//     of them.
+//     concatenation of plaintext's slices, read where they are; a slice
+//     overlaps out only if it is exactly its own part of out.
 //   - hChaCha20(out, key, nonce16) sets out to the XChaCha20 subkey.
 //
 // key, the text and every intermediate state are secret; lengths, the nonce
@@ -222,8 +222,9 @@ func (a *AEAD) NonceSize() int {
 // Overhead returns the tag size, [Overhead].
 func (a *AEAD) Overhead() int { return Overhead }
 
-// Wipe zeroes the key held by a. Any later Seal, Open or SealGather with a
-// panics rather than use a zero key.
+// Wipe zeroes the key held by a. Call it when the key is no longer needed;
+// any later Seal, Open or SealGather with a panics rather than use a zero
+// key. Wipe must not run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
 	wipe(a.key[:])
 	a.wiped = true
@@ -299,9 +300,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 }
 
 // SealGather is [AEAD.Seal] of the concatenation of the slices of plaintext,
-// read where they are (no staging copy): it appends the ciphertext of all of
-// them, then the tag, to dst. The output's new bytes must not overlap any
-// slice of plaintext, nor additionalData. It panics like Seal, the length
+// read where they are (no staging copy): it appends the ciphertext of
+// plaintext[0] ‖ plaintext[1] ‖ ... and the tag to dst. The TLS 1.3 record
+// shape is {payload, contentType[:]}. A slice may be the very part of dst's
+// new bytes that its ciphertext goes to (sealing in place); any other
+// overlap between the slices and the output panics, as does an overlap of
+// the output with additionalData. It panics like Seal otherwise, the length
 // limit applying to the total.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
 	a.checkNonce(nonce, "SealGather")
@@ -313,10 +317,12 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 		panic("chacha20poly1305: plaintext too large")
 	}
 	ret, out := sliceForAppend(dst, int(total)+TagSize)
+	off := 0
 	for _, p := range plaintext {
-		if anyOverlap(out, p) {
+		if anyOverlap(out, p) && !sameSlice(out[off:off+len(p)], p) {
 			panic("chacha20poly1305: invalid buffer overlap of output and input")
 		}
+		off += len(p)
 	}
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
@@ -328,10 +334,11 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	return ret
 }
 
-// checkNonce panics on a nonce of the wrong length, or on a wiped key.
+// checkNonce panics on a wiped key or a nonce of the wrong length; op
+// names the method in the message.
 func (a *AEAD) checkNonce(nonce []byte, op string) {
 	if a.wiped {
-		panic("chacha20poly1305: " + op + " with a wiped key")
+		panic("chacha20poly1305: use of a wiped key")
 	}
 	if len(nonce) != a.NonceSize() {
 		panic("chacha20poly1305: bad nonce length passed to " + op)
@@ -371,6 +378,12 @@ func anyOverlap(x, y []byte) bool {
 	return len(x) > 0 && len(y) > 0 &&
 		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
 		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+}
+
+// sameSlice reports whether x and y are the same memory: same start, same
+// length.
+func sameSlice(x, y []byte) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 // inexactOverlap reports whether x and y share memory at some index other

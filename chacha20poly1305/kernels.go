@@ -143,8 +143,8 @@ func (b backend) openKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]b
 }
 
 // sealGatherKernels is sealKernels of the concatenation of the slices of plaintext, read
-// from the slices in place: len(out) is their total length plus 16, and out
-// must not overlap any of them. A slice that starts inside a keystream block
+// from the slices in place: len(out) is their total length plus 16, and a
+// slice overlaps out only if it is exactly its own part of out (in place). A slice that starts inside a keystream block
 // opened by the previous slice first finishes that block from the saved
 // keystream; whole blocks go straight from the slice to out; the ciphertext
 // is hashed from out as soon as whole 16-byte blocks of it exist.
