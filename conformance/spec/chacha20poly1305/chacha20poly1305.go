@@ -1,0 +1,237 @@
+// Package chacha20poly1305 is a short reference ChaCha20-Poly1305 written
+// from RFC 8439, and XChaCha20-Poly1305 from draft-irtf-cfrg-xchacha-03, for
+// tests only. It follows the documents' definitions step by step: the state
+// as sixteen words, the quarter round and block function of sections 2.1 to
+// 2.3, encryption of section 2.4, Poly1305 of section 2.5 computed with
+// math/big modulo 2¹³⁰-5, the key generation of section 2.6 and the AEAD
+// construction of section 2.8. It is slow and makes no attempt at constant
+// time: never use it on real secrets.
+package chacha20poly1305
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"math/big"
+	"math/bits"
+)
+
+// Sizes, in bytes.
+const (
+	KeySize    = 32
+	NonceSize  = 12
+	NonceSizeX = 24
+	TagSize    = 16
+)
+
+// QuarterRound is the ChaCha quarter round of RFC 8439 section 2.1.
+func QuarterRound(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
+	a += b
+	d ^= a
+	d = bits.RotateLeft32(d, 16)
+	c += d
+	b ^= c
+	b = bits.RotateLeft32(b, 12)
+	a += b
+	d ^= a
+	d = bits.RotateLeft32(d, 8)
+	c += d
+	b ^= c
+	b = bits.RotateLeft32(b, 7)
+	return a, b, c, d
+}
+
+// initialState is the ChaCha20 state of section 2.3: the four constant
+// words, the key as eight little-endian words, the block counter and the
+// nonce as three words.
+func initialState(key []byte, counter uint32, nonce []byte) [16]uint32 {
+	var s [16]uint32
+	s[0], s[1], s[2], s[3] = 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574
+	for i := 0; i < 8; i++ {
+		s[4+i] = binary.LittleEndian.Uint32(key[4*i:])
+	}
+	s[12] = counter
+	for i := 0; i < 3; i++ {
+		s[13+i] = binary.LittleEndian.Uint32(nonce[4*i:])
+	}
+	return s
+}
+
+// innerBlock is one double round: four column rounds then four diagonal
+// rounds (section 2.3.1).
+func innerBlock(s *[16]uint32) {
+	qr := func(a, b, c, d int) { s[a], s[b], s[c], s[d] = QuarterRound(s[a], s[b], s[c], s[d]) }
+	qr(0, 4, 8, 12)
+	qr(1, 5, 9, 13)
+	qr(2, 6, 10, 14)
+	qr(3, 7, 11, 15)
+	qr(0, 5, 10, 15)
+	qr(1, 6, 11, 12)
+	qr(2, 7, 8, 13)
+	qr(3, 4, 9, 14)
+}
+
+// Block is the ChaCha20 block function of section 2.3: twenty rounds over
+// the state, the initial state added word by word, serialized little-endian.
+func Block(key []byte, counter uint32, nonce []byte) [64]byte {
+	state := initialState(key, counter, nonce)
+	working := state
+	for i := 0; i < 10; i++ {
+		innerBlock(&working)
+	}
+	var out [64]byte
+	for i := range state {
+		binary.LittleEndian.PutUint32(out[4*i:], working[i]+state[i])
+	}
+	return out
+}
+
+// Encrypt is ChaCha20 encryption of section 2.4: block j of the text is
+// XORed with Block(key, counter+j, nonce). Decryption is the same function.
+func Encrypt(key []byte, counter uint32, nonce, text []byte) []byte {
+	out := make([]byte, len(text))
+	for j := 0; j*64 < len(text); j++ {
+		ks := Block(key, counter+uint32(j), nonce)
+		for i := j * 64; i < len(text) && i < (j+1)*64; i++ {
+			out[i] = text[i] ^ ks[i-j*64]
+		}
+	}
+	return out
+}
+
+// p is the Poly1305 prime 2¹³⁰-5.
+var p = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 130), big.NewInt(5))
+
+// leNum reads b as a little-endian number.
+func leNum(b []byte) *big.Int {
+	be := make([]byte, len(b))
+	for i := range b {
+		be[len(b)-1-i] = b[i]
+	}
+	return new(big.Int).SetBytes(be)
+}
+
+// Poly1305 is the MAC of section 2.5.1: r is the first half of the key,
+// clamped; s the second half; for each 16-byte block of msg (the last one
+// possibly shorter), the block with a 0x01 byte appended is read as a
+// little-endian number n and the accumulator becomes (acc + n)·r mod p; the
+// tag is the low 128 bits of acc + s.
+func Poly1305(key [32]byte, msg []byte) [TagSize]byte {
+	rBytes := append([]byte(nil), key[:16]...)
+	// clamp(r): r &= 0x0ffffffc0ffffffc0ffffffc0fffffff
+	rBytes[3] &= 15
+	rBytes[7] &= 15
+	rBytes[11] &= 15
+	rBytes[15] &= 15
+	rBytes[4] &= 252
+	rBytes[8] &= 252
+	rBytes[12] &= 252
+	r := leNum(rBytes)
+	s := leNum(key[16:])
+
+	acc := new(big.Int)
+	for i := 0; i < len(msg); i += 16 {
+		block := msg[i:min(i+16, len(msg))]
+		n := leNum(append(append([]byte(nil), block...), 0x01))
+		acc.Add(acc, n)
+		acc.Mul(acc, r)
+		acc.Mod(acc, p)
+	}
+	acc.Add(acc, s)
+
+	var tag [TagSize]byte
+	be := make([]byte, 32)
+	acc.FillBytes(be)
+	for i := 0; i < TagSize; i++ {
+		tag[i] = be[31-i]
+	}
+	return tag
+}
+
+// PolyKeyGen is the Poly1305 key generation of section 2.6: the first 32
+// bytes of the ChaCha20 block with counter 0.
+func PolyKeyGen(key, nonce []byte) [32]byte {
+	b := Block(key, 0, nonce)
+	return [32]byte(b[:32])
+}
+
+// pad16 returns the zero bytes that bring a length of n to a multiple of 16.
+func pad16(n int) []byte {
+	return make([]byte, (16-n%16)%16)
+}
+
+// macData is the Poly1305 input of section 2.8: the AAD, padding, the
+// ciphertext, padding, and the two lengths as 64-bit little-endian numbers.
+func macData(aad, ciphertext []byte) []byte {
+	var m []byte
+	m = append(m, aad...)
+	m = append(m, pad16(len(aad))...)
+	m = append(m, ciphertext...)
+	m = append(m, pad16(len(ciphertext))...)
+	m = binary.LittleEndian.AppendUint64(m, uint64(len(aad)))
+	m = binary.LittleEndian.AppendUint64(m, uint64(len(ciphertext)))
+	return m
+}
+
+// Seal is the AEAD_CHACHA20_POLY1305 encryption of section 2.8: the
+// ciphertext (ChaCha20 from counter 1) followed by the tag.
+func Seal(key, nonce, plaintext, aad []byte) []byte {
+	otk := PolyKeyGen(key, nonce)
+	ciphertext := Encrypt(key, 1, nonce, plaintext)
+	tag := Poly1305(otk, macData(aad, ciphertext))
+	return append(ciphertext, tag[:]...)
+}
+
+// ErrOpen is returned by Open and OpenX when the tag does not match.
+var ErrOpen = errors.New("spec/chacha20poly1305: message authentication failed")
+
+// Open is the AEAD decryption of section 2.8: the tag is recomputed over
+// the received ciphertext and compared before anything is decrypted.
+func Open(key, nonce, sealed, aad []byte) ([]byte, error) {
+	if len(sealed) < TagSize {
+		return nil, ErrOpen
+	}
+	ciphertext, tag := sealed[:len(sealed)-TagSize], sealed[len(sealed)-TagSize:]
+	otk := PolyKeyGen(key, nonce)
+	want := Poly1305(otk, macData(aad, ciphertext))
+	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
+		return nil, ErrOpen
+	}
+	return Encrypt(key, 1, nonce, ciphertext), nil
+}
+
+// HChaCha20 is the subkey derivation of draft-irtf-cfrg-xchacha-03 section
+// 2.2: the ChaCha20 state with the 16-byte nonce in words 12 to 15, twenty
+// rounds, no final addition, and words 0-3 and 12-15 serialized.
+func HChaCha20(key, nonce16 []byte) [32]byte {
+	s := initialState(key, binary.LittleEndian.Uint32(nonce16[0:]), nonce16[4:16])
+	for i := 0; i < 10; i++ {
+		innerBlock(&s)
+	}
+	var out [32]byte
+	for i, w := range []uint32{s[0], s[1], s[2], s[3], s[12], s[13], s[14], s[15]} {
+		binary.LittleEndian.PutUint32(out[4*i:], w)
+	}
+	return out
+}
+
+// xParams returns the ChaCha20-Poly1305 key and nonce of an XChaCha20 message
+// (draft section 2.3): the HChaCha20 subkey of the nonce's first 16 bytes,
+// and four zero bytes followed by its last 8.
+func xParams(key, nonce24 []byte) ([]byte, []byte) {
+	sub := HChaCha20(key, nonce24[:16])
+	n := append(make([]byte, 4), nonce24[16:24]...)
+	return sub[:], n
+}
+
+// SealX is XChaCha20-Poly1305 encryption.
+func SealX(key, nonce24, plaintext, aad []byte) []byte {
+	k, n := xParams(key, nonce24)
+	return Seal(k, n, plaintext, aad)
+}
+
+// OpenX is XChaCha20-Poly1305 decryption.
+func OpenX(key, nonce24, sealed, aad []byte) ([]byte, error) {
+	k, n := xParams(key, nonce24)
+	return Open(k, n, sealed, aad)
+}
