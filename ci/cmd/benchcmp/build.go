@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -72,44 +73,83 @@ func normalizePatterns(dir string, patterns []string) []string {
 	return out
 }
 
+// splitPattern splits a relative package pattern into the directory to run
+// go list in and the pattern to give it there: "./aesgcm/..." becomes
+// ("aesgcm", "./..."), "./aesgcm" becomes ("aesgcm", "."). Running go in the
+// package's own directory finds its module even when no go.work covers the
+// tree. Other patterns (import paths) are returned with dir ".".
+func splitPattern(pattern string) (dir, rest string) {
+	if !(pattern == "." || pattern == ".." || strings.HasPrefix(pattern, "./") || strings.HasPrefix(pattern, "../")) {
+		return ".", pattern
+	}
+	elems := strings.Split(path.Clean(pattern), "/")
+	for i, e := range elems {
+		if strings.Contains(e, "...") {
+			dir = path.Join(elems[:i]...)
+			if dir == "" {
+				dir = "."
+			}
+			return dir, "./" + path.Join(elems[i:]...)
+		}
+	}
+	return path.Join(elems...), "."
+}
+
 // listPackages returns the packages matching patterns in t (resolved from
 // t.dir) that have test files, in go list order. Packages without test files
-// are reported in skipped.
-func listPackages(ctx context.Context, t tree, patterns []string, tags string, env []string) (pkgs []testPkg, skipped []string, err error) {
-	args := []string{"list"}
-	if tags != "" {
-		args = append(args, "-tags", tags)
-	}
-	args = append(args, "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}")
-	args = append(args, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = t.dir
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+// are reported in skipped, and so are relative patterns whose directory does
+// not exist when missingOK is set (a package added after the base revision);
+// otherwise a missing directory is an error.
+func listPackages(ctx context.Context, t tree, patterns []string, tags string, env []string, missingOK bool) (pkgs []testPkg, skipped []string, err error) {
+	seen := make(map[string]bool)
+	for _, pattern := range patterns {
+		dir, rest := splitPattern(pattern)
+		dir = filepath.Join(t.dir, filepath.FromSlash(dir))
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if missingOK {
+				skipped = append(skipped, pattern)
+				continue
+			}
+			return nil, nil, fmt.Errorf("%s: package pattern %s: directory %s does not exist", t.name(), pattern, dir)
 		}
-		return nil, nil, fmt.Errorf("%s: go list %s failed: %v\n%s", t.name(), strings.Join(patterns, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		if line == "" {
-			continue
+		args := []string{"list"}
+		if tags != "" {
+			args = append(args, "-tags", tags)
 		}
-		f := strings.Split(line, "\t")
-		if len(f) != 4 {
-			return nil, nil, fmt.Errorf("%s: unexpected go list output %q", t.name(), line)
+		args = append(args, "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", rest)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, fmt.Errorf("%s: go list %s failed: %v\n%s", t.name(), pattern, err, strings.TrimSpace(stderr.String()))
 		}
-		if f[2] == "0" && f[3] == "0" {
-			skipped = append(skipped, f[0])
-			continue
+		for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			if line == "" {
+				continue
+			}
+			f := strings.Split(line, "\t")
+			if len(f) != 4 {
+				return nil, nil, fmt.Errorf("%s: unexpected go list output %q", t.name(), line)
+			}
+			if seen[f[1]] {
+				continue
+			}
+			seen[f[1]] = true
+			if f[2] == "0" && f[3] == "0" {
+				skipped = append(skipped, f[0])
+				continue
+			}
+			rel, err := filepath.Rel(t.root, f[1])
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return nil, nil, fmt.Errorf("%s: package %s is outside the tree (%s)", t.name(), f[0], f[1])
+			}
+			pkgs = append(pkgs, testPkg{ImportPath: f[0], Dir: f[1], Rel: filepath.ToSlash(rel)})
 		}
-		rel, err := filepath.Rel(t.root, f[1])
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return nil, nil, fmt.Errorf("%s: package %s is outside the tree (%s)", t.name(), f[0], f[1])
-		}
-		pkgs = append(pkgs, testPkg{ImportPath: f[0], Dir: f[1], Rel: filepath.ToSlash(rel)})
 	}
 	return pkgs, skipped, nil
 }

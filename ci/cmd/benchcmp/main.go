@@ -369,7 +369,7 @@ func runCompare(ctx context.Context, cfg *config, dir string, stdout, stderr io.
 
 	// List the head packages first: a bad pattern fails before checkout.
 	patterns := normalizePatterns(dir, cfg.patterns)
-	headPkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env)
+	headPkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env, false)
 	if err != nil {
 		return err
 	}
@@ -400,7 +400,7 @@ func runCompare(ctx context.Context, cfg *config, dir string, stdout, stderr io.
 	if _, statErr := os.Stat(base.dir); statErr != nil {
 		return fmt.Errorf("%s: directory %s does not exist at the base revision", base.name(), filepath.ToSlash(rel))
 	}
-	basePkgs, _, err := listPackages(ctx, base, patterns, cfg.tags, cfg.run.env)
+	basePkgs, _, err := listPackages(ctx, base, patterns, cfg.tags, cfg.run.env, true)
 	if err != nil {
 		return err
 	}
@@ -475,7 +475,7 @@ func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Wri
 		head.desc = describeWorkingTree(ctx, root)
 	}
 	patterns := normalizePatterns(dir, cfg.patterns)
-	pkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env)
+	pkgs, skipped, err := listPackages(ctx, head, patterns, cfg.tags, cfg.run.env, false)
 	if err != nil {
 		return err
 	}

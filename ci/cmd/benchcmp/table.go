@@ -53,12 +53,14 @@ type footnotes struct {
 	idx  map[string]int
 }
 
-// mark returns the footnote marks for errs (" ¹ ²"), or "" if there are none.
+// mark returns the footnote marks for errs (" ¹ ²"), each distinct message
+// marked once, or "" if there are none.
 func (f *footnotes) mark(errs ...[]error) string {
 	if f.idx == nil {
 		f.idx = make(map[string]int)
 	}
 	var marks []string
+	marked := make(map[int]bool)
 	for _, list := range errs {
 		for _, err := range list {
 			msg := err.Error()
@@ -68,7 +70,10 @@ func (f *footnotes) mark(errs ...[]error) string {
 				i = len(f.list)
 				f.idx[msg] = i
 			}
-			marks = append(marks, superscript(i))
+			if !marked[i] {
+				marked[i] = true
+				marks = append(marks, superscript(i))
+			}
 		}
 	}
 	if len(marks) == 0 {
