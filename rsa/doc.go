@@ -1,7 +1,50 @@
-// Package rsa implements constant-time RSA private-key operations (signing
-// and decryption with every padding) and the matching public operations, with
-// one Montgomery-arithmetic backend per CPU feature set.
+// Package rsa implements RSA private-key operations in constant time
+// (signing and decryption with every padding: RSASSA-PSS, RSASSA-PKCS1-v1_5,
+// RSAES-OAEP, RSAES-PKCS1-v1_5) and the matching public operations, with one
+// Montgomery-arithmetic backend per CPU feature set.
 //
-// The implementation arrives with its own issue; until then this module holds
-// no code.
+// # Keys
+//
+// [NewPrivateKey] takes a *crypto/rsa.PrivateKey with two primes;
+// [ParsePKCS1PrivateKey], [ParsePKCS8PrivateKey] and [ParsePEMPrivateKey]
+// parse DER and PEM with crypto/x509. A [*PrivateKey] implements
+// crypto.Signer (PSS when the options are a *crypto/rsa.PSSOptions, PKCS #1
+// v1.5 otherwise, hash 0 meaning a pre-formatted input) and crypto.Decrypter
+// (PKCS #1 v1.5, with crypto/rsa's session-key option, and OAEP), so it can be
+// the PrivateKey of a crypto/tls certificate or the signer of
+// x509.CreateCertificate. Its Public method returns a *crypto/rsa.PublicKey.
+// [NewPublicKey] prepares a public key for verification and encryption.
+// Moduli of 1024 to 8192 bits are supported.
+//
+// Everything that depends only on the key is computed once, when it is
+// prepared: the Montgomery constants and R^2 of n, p and q (for each prime
+// with one Montgomery multiplication modulo n when the lengths allow, the
+// doubling-and-squaring chain otherwise), the CRT exponents and the CRT
+// coefficient. Validation uses the package's own constant-time arithmetic,
+// not math/big: n = p*q, dp = d mod (p-1) and e*dp = 1 mod (p-1) (the same for
+// q), precomputed values if the key carries them, and one private operation
+// checked against the public key.
+//
+// # Backends
+//
+// The backend is chosen once, at NewPrivateKey: the best of the implemented
+// backends whose CPU features VG_CPU_FEATURES allows (see package cpufeat), or
+// the one named with [WithBackend]. [Backends] lists them. This build
+// implements "generic"; "adx" (MULX/ADCX/ADOX) and "ifma" (AVX-512 IFMA,
+// both CRT halves in one loop) plug into the same seam.
+//
+// # Constant time
+//
+// The generic backend keeps numbers in fixed-width 64-bit limbs whose count
+// follows from the modulus size. Montgomery multiplication and a dedicated
+// squaring, a fixed 5-bit window (4 bits below 1024-bit exponents) whose
+// table lookups read every entry and select with masks, and no branch, loop
+// bound or memory index that depends on a secret. After CRT recombination
+// the result s is checked with s^e == m (constant time in s); on a mismatch
+// the operation returns [ErrFault] and withholds the value. PKCS #1 v1.5 and
+// OAEP decryption check the padding without secret-dependent branches (the
+// final valid/invalid outcome is, as in crypto/rsa, returned). Scratch that
+// held secrets is wiped. Public operations (verify, encrypt, and the
+// exponentiation by e) are variable time in public values only; their names
+// say so where it matters (publicOpVarTime, expVarTime).
 package rsa

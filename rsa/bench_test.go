@@ -1,0 +1,139 @@
+package rsa_test
+
+import (
+	"crypto"
+	"crypto/rand"
+	stdrsa "crypto/rsa"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/vgcrypto/vg/rsa"
+)
+
+var (
+	key8192Once sync.Once
+	key8192     *stdrsa.PrivateKey
+)
+
+// benchKey returns the fixed test keys, and for 8192 bits (verify only) a
+// key generated once per test binary.
+func benchKey(b *testing.B, bits int) *stdrsa.PrivateKey {
+	if bits != 8192 {
+		return testKey(b, bits)
+	}
+	key8192Once.Do(func() {
+		k, err := stdrsa.GenerateKey(rand.Reader, 8192)
+		if err != nil {
+			panic(err)
+		}
+		key8192 = k
+	})
+	return key8192
+}
+
+// benchBackends runs f once per available backend and once for crypto/rsa
+// ("stdlib"); priv is nil for the stdlib run.
+func benchBackends(b *testing.B, bits int, f func(b *testing.B, std *stdrsa.PrivateKey, priv *rsa.PrivateKey)) {
+	std := benchKey(b, bits)
+	for _, name := range availableBackends(b) {
+		b.Run(fmt.Sprintf("%d/%s", bits, name), func(b *testing.B) {
+			priv, err := rsa.NewPrivateKey(std, rsa.WithBackend(name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			f(b, std, priv)
+		})
+	}
+	b.Run(fmt.Sprintf("%d/stdlib", bits), func(b *testing.B) { f(b, std, nil) })
+}
+
+func BenchmarkSign(b *testing.B) {
+	d := sha256.Sum256([]byte("benchmark"))
+	pss := &stdrsa.PSSOptions{Hash: crypto.SHA256, SaltLength: stdrsa.PSSSaltLengthEqualsHash}
+	for _, c := range []struct {
+		name string
+		opts crypto.SignerOpts
+	}{{"PSS-SHA256", pss}, {"PKCS1v15-SHA256", crypto.SHA256}} {
+		b.Run(c.name, func(b *testing.B) {
+			for _, bits := range []int{2048, 3072, 4096} {
+				benchBackends(b, bits, func(b *testing.B, std *stdrsa.PrivateKey, priv *rsa.PrivateKey) {
+					var signer crypto.Signer = std
+					if priv != nil {
+						signer = priv
+					}
+					for b.Loop() {
+						if _, err := signer.Sign(rand.Reader, d[:], c.opts); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+func BenchmarkDecrypt(b *testing.B) {
+	msg := make([]byte, 32)
+	for _, c := range []struct {
+		name string
+		opts crypto.DecrypterOpts
+	}{{"PKCS1v15", &stdrsa.PKCS1v15DecryptOptions{}}, {"OAEP-SHA256", &stdrsa.OAEPOptions{Hash: crypto.SHA256}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for _, bits := range []int{2048, 3072, 4096} {
+				benchBackends(b, bits, func(b *testing.B, std *stdrsa.PrivateKey, priv *rsa.PrivateKey) {
+					var ct []byte
+					var err error
+					if c.name == "PKCS1v15" {
+						ct, err = stdrsa.EncryptPKCS1v15(rand.Reader, &std.PublicKey, msg)
+					} else {
+						ct, err = stdrsa.EncryptOAEP(sha256.New(), rand.Reader, &std.PublicKey, msg, nil)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					var dec crypto.Decrypter = std
+					if priv != nil {
+						dec = priv
+					}
+					for b.Loop() {
+						if _, err := dec.Decrypt(rand.Reader, ct, c.opts); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+func BenchmarkVerify(b *testing.B) {
+	d := sha256.Sum256([]byte("benchmark"))
+	b.Run("PKCS1v15-SHA256", func(b *testing.B) {
+		for _, bits := range []int{2048, 3072, 4096, 8192} {
+			benchBackends(b, bits, func(b *testing.B, std *stdrsa.PrivateKey, priv *rsa.PrivateKey) {
+				sig, err := stdrsa.SignPKCS1v15(nil, std, crypto.SHA256, d[:])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if priv == nil {
+					for b.Loop() {
+						if err := stdrsa.VerifyPKCS1v15(&std.PublicKey, crypto.SHA256, d[:], sig); err != nil {
+							b.Fatal(err)
+						}
+					}
+					return
+				}
+				// A prepared public key, as a verifier of many signatures
+				// keeps; VerifyPKCS1v15 (package function) prepares per call.
+				pub := priv.PublicKey()
+				for b.Loop() {
+					if err := pub.VerifyPKCS1v15(crypto.SHA256, d[:], sig); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
