@@ -358,8 +358,21 @@ func TestPanics(t *testing.T) {
 	assert.NotPanics(t, func() { a.SealGather(buf[:0], n12, [][]byte{buf[:10], buf[10:20]}, nil) }, "in place")
 	assert.Panics(t, func() { a.SealGather(buf[:0], n12, [][]byte{buf[100:110]}, buf[5:6]) })
 
-	// Lengths over the limit, without the memory: Seal and SealGather check
-	// the length before they touch the text.
+}
+
+// TestLengthLimits checks the 2³⁸-64 byte limit with slices whose length is
+// over it but whose memory is one byte: Seal, SealGather and Open check the
+// length before they touch the text. checkptr (on under -race) rejects such
+// slices, so the test needs a build without it.
+func TestLengthLimits(t *testing.T) {
+	if raceEnabled {
+		t.Skip("checkptr, enabled by -race, rejects the oversized slices this test fakes")
+	}
+	a, err := New(make([]byte, KeySize))
+	require.NoError(t, err)
+	ax, err := NewX(make([]byte, KeySize))
+	require.NoError(t, err)
+	n12, n24 := make([]byte, 12), make([]byte, 24)
 	var b byte
 	huge := unsafe.Slice(&b, MaxPlaintextSize+1)
 	assert.PanicsWithValue(t, "chacha20poly1305: plaintext too large", func() { a.Seal(nil, n12, huge, nil) })
