@@ -27,13 +27,23 @@
 // their 95% confidence intervals, the change, and the Mann-Whitney U test's
 // p-value, computed with golang.org/x/perf's benchmath exactly as benchstat
 // computes them. A change is printed only when p <= 0.05; otherwise "~" means
-// the difference is within noise. A geomean row closes each table. Example:
+// the difference is within noise. A geomean row closes each table. For
+// example (numbers illustrative):
 //
-//	pkg: github.com/vgcrypto/vg/aesgcm
-//	sec/op                          base                 head          vs base
-//	Seal/aes128/1350/vg-generic   10.62µ ± 1%   8.123µ ± 2%   -23.52% (p=0.002 n=6)
-//	Seal/aes128/1350/stdlib       812.4n ± 3%   809.9n ± 2%         ~ (p=0.699 n=6)
-//	geomean                       2.937µ        2.565µ         -12.67%
+//	pkg: github.com/vgcrypto/vg/chacha20poly1305
+//	sec/op                base          head       vs base
+//	Seal/64/generic    408.6n ± 2%   318.3n ± 2%   -22.10% (p=0.002 n=6)
+//	Seal/64/xcrypto    191.8n ± 2%   191.0n ± 2%         ~ (p=0.619 n=6)
+//	Seal/1350/generic  3.641µ ± 1%   2.814µ ± 1%   -22.72% (p=0.002 n=6)
+//	Seal/1350/xcrypto  902.4n ± 1%   906.9n ± 1%         ~ (p=0.180 n=6)
+//	geomean            712.4n        627.6n        -11.90%
+//
+//	B/s                    base           head       vs base
+//	Seal/64/generic    149.4Mi ± 2%   191.8Mi ± 2%   +28.36% (p=0.002 n=6)
+//	...
+//
+// A unit whose every measurement is zero (B/op, allocs/op with -benchmem)
+// is shortened to one line.
 //
 // Six rounds is the least that can show a difference at p <= 0.05 with a
 // finite confidence interval; footnotes say so when there are fewer.
@@ -51,16 +61,19 @@
 // throughputs, so 2.00x means twice as fast as REF:
 //
 //	go run ./ci/cmd/benchcmp -pair stdlib -bench Seal ./aesgcm
-//	go run ./ci/cmd/benchcmp -pair 'vg-*=stdlib' -bench 'Seal/aes128' ./aesgcm
+//	go run ./ci/cmd/benchcmp -pair 'vg-*=stdlib' -bench 'Seal/(16|1350)/' ./aesgcm
 //	go run ./ci/cmd/benchcmp -pair vg-generic=stdlib,vg-aesni=stdlib ./aesgcm
+//	go run ./ci/cmd/benchcmp -pair xcrypto -bench '^BenchmarkSeal$' ./chacha20poly1305
 //	go run ./ci/cmd/benchcmp -pair 'vg-*=vg-generic' -env VG_CPU_FEATURES=avx2 ./aesgcm
 //
-// prints, per package, unit and REF:
+// prints, per package, unit and REF (the candidate column is named after
+// the candidate when there is only one):
 //
-//	sec/op                          stdlib         candidate     vs stdlib             speed-up
-//	Seal/aes128/1350/vg-generic   812.4n ± 3%   10.62µ ± 1%   +1207.24% (p=0.002 n=6)    0.08x
-//	Seal/aes128/1350/vg-vaes-avx2 812.4n ± 3%   301.2n ± 2%     -62.92% (p=0.002 n=6)    2.70x
-//	geomean                       812.4n        1.789µ         +120.18%                  0.45x
+//	pkg: github.com/vgcrypto/vg/chacha20poly1305
+//	sec/op               xcrypto       generic      vs xcrypto              speed-up
+//	Seal/64/generic    191.0n ± 2%    318.3n ± 2%    +66.61% (p=0.002 n=6)     0.60x
+//	Seal/1350/generic  906.9n ± 1%   2813.6n ± 1%   +210.26% (p=0.002 n=6)     0.32x
+//	geomean            416.2n         946.3n        +127.36%                   0.44x
 //
 // # Saved results
 //
@@ -89,7 +102,8 @@
 //	-timeout D      per-run -test.timeout (default: the test binary's 10m)
 //	-taskset CPUS   pin the runs with taskset -c CPUS (default 1 when the
 //	                machine has more than one CPU and taskset exists; "none"
-//	                to not pin). GOMAXPROCS follows the pinning.
+//	                to not pin). GOMAXPROCS follows the pinning. (Not named
+//	                -cpu: go test's -cpu sets GOMAXPROCS, which is different.)
 //	-tags TAGS      build tags for both sides, e.g. purego
 //	-env KEY=VAL    environment for the builds and runs of both sides,
 //	                repeatable, e.g. -env VG_CPU_FEATURES=avx2,aes -env GOAMD64=v3
@@ -130,6 +144,9 @@ func main() {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(2)
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, "benchcmp: interrupted (temporary worktree and binaries removed)")
+		os.Exit(130)
 	default:
 		fmt.Fprintf(os.Stderr, "benchcmp: %v\n", err)
 		os.Exit(1)
@@ -323,7 +340,10 @@ func runLoad(cfg *config, stdout, stderr io.Writer) error {
 
 // runHeader describes how the runs were made.
 func runHeader(cfg *config) string {
-	s := fmt.Sprintf("runs: %d rounds, -bench %q", cfg.run.count, cfg.run.bench)
+	s := fmt.Sprintf("runs: %d interleaved rounds, -bench %q", cfg.run.count, cfg.run.bench)
+	if len(cfg.pairs) > 0 {
+		s = fmt.Sprintf("runs: %d rounds, -bench %q", cfg.run.count, cfg.run.bench)
+	}
 	if cfg.run.benchtime != "" {
 		s += " -benchtime " + cfg.run.benchtime
 	}

@@ -82,8 +82,31 @@ func (f *footnotes) mark(errs ...[]error) string {
 	return " " + strings.Join(marks, " ")
 }
 
-// write prints the table to w.
+// allZero reports whether every measurement in the table is zero, as B/op
+// and allocs/op usually are for vg.
+func (t *table) allZero() bool {
+	for _, r := range t.rows {
+		for _, s := range []*summary{r.ref, r.cand} {
+			if s == nil {
+				continue
+			}
+			for _, v := range s.sample.Values {
+				if v != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// write prints the table to w. A table whose measurements are all zero is
+// shortened to one line.
 func (t *table) write(w io.Writer) error {
+	if len(t.rows) > 0 && t.allZero() {
+		_, err := fmt.Fprintf(w, "%s: 0 in every run of all %d benchmarks\n", t.unit, len(t.rows))
+		return err
+	}
 	cls := benchunit.ClassOf(t.unit)
 	aligns := make([]align, numCols)
 	margins := make([]string, numCols)

@@ -125,3 +125,18 @@ func TestTablePairSpeedup(t *testing.T) {
 	require.Len(t, lines, 2, b.String())
 	assert.Regexp(t, `^Seal/16/vg +976\.6Ki ± 0% +2929\.7Ki ± 0% +\+200\.00% \(p=0\.002 n=6\) +3\.00x$`, lines[1])
 }
+
+func TestTableAllZero(t *testing.T) {
+	zeros := []float64{0, 0, 0, 0, 0, 0}
+	tab := &table{unit: "allocs/op", refName: "base", candName: "head", deltaName: "vs base", dir: -1,
+		rows: []comparison{compare("A", zeros, zeros), compare("B", nil, zeros)}}
+	var b strings.Builder
+	require.NoError(t, tab.write(&b))
+	assert.Equal(t, "allocs/op: 0 in every run of all 2 benchmarks\n", b.String())
+
+	// One non-zero value keeps the full table.
+	tab.rows = append(tab.rows, compare("C", zeros, []float64{0, 0, 0, 0, 0, 1}))
+	b.Reset()
+	require.NoError(t, tab.write(&b))
+	assert.Regexp(t, `^allocs/op +base +head +vs base\n`, b.String())
+}
