@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/chacha20poly1305"
+	"github.com/vgcrypto/vg/conformance/aeadtest"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 
@@ -158,6 +159,26 @@ func TestChaCha20Poly1305SpecWycheproof(t *testing.T) {
 				assert.True(t, bytes.Equal(tc.Msg, pt), "%s %s", file.name, &tc)
 				assert.Equal(t, sealed, seal(tc.Key, tc.IV, tc.Msg, tc.AAD), "%s %s", file.name, &tc)
 			}
+		}
+	}
+}
+
+// TestChaCha20Poly1305Contract runs the crypto/cipher.AEAD contract suite,
+// the allocation check and the concurrency check on every available backend
+// of both constructions.
+func TestChaCha20Poly1305Contract(t *testing.T) {
+	for _, backend := range chachaBackends(t) {
+		for _, x := range []bool{false, true} {
+			name := backend + map[bool]string{false: "/chacha20poly1305", true: "/xchacha20poly1305"}[x]
+			t.Run(name, func(t *testing.T) {
+				key := bytes.Repeat([]byte{0x5c}, chacha20poly1305.KeySize)
+				mk := func() (cipher.AEAD, error) { return chachaNew(backend, x)(key) }
+				aeadtest.TestAEAD(t, mk)
+				a, err := mk()
+				require.NoError(t, err)
+				aeadtest.TestAllocs(t, a)
+				aeadtest.TestConcurrent(t, a)
+			})
 		}
 	}
 }
