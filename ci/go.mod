@@ -2,9 +2,12 @@ module github.com/vgcrypto/vg/ci
 
 go 1.26.0
 
-require golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+require (
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+)
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -382,7 +382,7 @@ func runCompare(ctx context.Context, cfg *config, dir string, stdout, stderr io.
 		return err
 	}
 	head := tree{side: "head", desc: describeWorkingTree(ctx, root), root: root, dir: dir}
-	base := tree{side: "base", desc: describeCommit(ctx, root, sha), root: "", dir: ""}
+	base := tree{side: "base", desc: describeCommit(ctx, root, sha)} // root and dir once checked out
 	if cfg.base != sha && !strings.HasPrefix(sha, cfg.base) {
 		base.desc += " [" + cfg.base + "]"
 	}
