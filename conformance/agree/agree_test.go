@@ -251,8 +251,10 @@ type fakeTB struct {
 	fatal []string
 }
 
-func (f *fakeTB) Fatal(args ...any)                 { f.fatal = append(f.fatal, fmt.Sprint(args...)) }
-func (f *fakeTB) Fatalf(format string, args ...any) { f.fatal = append(f.fatal, fmt.Sprintf(format, args...)) }
+func (f *fakeTB) Fatal(args ...any) { f.fatal = append(f.fatal, fmt.Sprint(args...)) }
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.fatal = append(f.fatal, fmt.Sprintf(format, args...))
+}
 
 func TestRunFailsTheTest(t *testing.T) {
 	bad := Impl{Name: "bad", New: func(key []byte, n int) (cipher.AEAD, error) {
