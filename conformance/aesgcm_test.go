@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
 	"github.com/vgcrypto/vg/conformance/aeadtest"
+	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 
 	aesgcmspec "github.com/vgcrypto/vg/conformance/spec/aesgcm"
@@ -313,4 +314,79 @@ func aesgcmRandBytes(rng *mathrand.Rand, n int) []byte {
 		b[i] = byte(rng.Uint32())
 	}
 	return b
+}
+
+// aesgcmSpecAEAD is the reference implementation as a cipher.AEAD (16-byte
+// tags), for the agreement driver.
+type aesgcmSpecAEAD struct {
+	key       []byte
+	nonceSize int
+}
+
+func (s aesgcmSpecAEAD) NonceSize() int { return s.nonceSize }
+func (s aesgcmSpecAEAD) Overhead() int  { return 16 }
+func (s aesgcmSpecAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	return append(dst, aesgcmspec.Seal(s.key, nonce, plaintext, additionalData, 16)...)
+}
+func (s aesgcmSpecAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	pt, err := aesgcmspec.Open(s.key, nonce, ciphertext, additionalData, 16)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, pt...), nil
+}
+
+// aesgcmStream adapts an *aesgcm.Encryptor (append-style Encrypt) to the
+// driver's io.Writer-style Encryptor.
+type aesgcmStream struct {
+	e   *aesgcm.Encryptor
+	out []byte
+}
+
+func (s *aesgcmStream) Write(p []byte) (int, error) {
+	s.out = s.e.Encrypt(s.out, p)
+	return len(p), nil
+}
+
+func (s *aesgcmStream) Finish(dst []byte) []byte { return s.e.Finish(append(dst, s.out...)) }
+
+// aesgcmImpls returns the agreement driver's view of every available
+// backend (with SealGather and the Encryptor), crypto/cipher and, when spec
+// is set, the reference.
+func aesgcmImpls(t testing.TB, spec bool) []agree.Impl {
+	var impls []agree.Impl
+	for _, backend := range aesgcmBackends(t) {
+		impls = append(impls, agree.Impl{
+			Name: backend,
+			New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+				return aesgcm.New(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize))
+			},
+			NewEncryptor: func(a cipher.AEAD, nonce, ad []byte) (agree.Encryptor, error) {
+				return &aesgcmStream{e: a.(*aesgcm.AEAD).NewEncryptor(nonce, ad)}, nil
+			},
+		})
+	}
+	impls = append(impls, agree.Impl{Name: "crypto/cipher", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+		b, err := aes.NewCipher(key)
+		if err != nil {
+			return nil, err
+		}
+		return cipher.NewGCMWithNonceSize(b, nonceSize)
+	}})
+	if spec {
+		impls = append(impls, agree.Impl{Name: "spec", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+			return aesgcmSpecAEAD{key, nonceSize}, nil
+		}})
+	}
+	return impls
+}
+
+// TestAESGCMAgreeDriver runs the shared agreement driver (every length to
+// 1100 and DefaultLargeLens, its AAD lengths, offsets, in place, every
+// gather and stream shape, tamper rejection) over every available backend
+// and crypto/cipher with 12- and 16-byte nonces, and over the reference
+// as well on lengths up to 300.
+func TestAESGCMAgreeDriver(t *testing.T) {
+	agree.Run(t, agree.Config{KeySizes: []int{16, 24, 32}, NonceSizes: []int{12, 16}}, aesgcmImpls(t, false)...)
+	agree.Run(t, agree.Config{KeySizes: []int{16, 32}, MaxLen: 300, LargeLens: []int{1024}, Short: true}, aesgcmImpls(t, true)...)
 }
