@@ -3,6 +3,7 @@ package aesgcm
 import (
 	"crypto/subtle"
 	"encoding/binary"
+	"runtime"
 )
 
 // genericKey is the portable, constant-time backend "generic": bitsliced AES
@@ -23,9 +24,14 @@ func newGenericKey(key []byte) backend {
 	return k
 }
 
+// wipe zeroes the round keys and the powers of H. The stores go to the
+// heap object New allocated, which the compiler cannot drop; KeepAlive keeps
+// k reachable until they are done. (stackscratch, vg's wiping helper, had
+// no code yet when this was written.)
 func (k *genericKey) wipe() {
 	k.aes.wipe()
 	k.gh.wipe()
+	runtime.KeepAlive(k)
 }
 
 func (k *genericKey) ghashNonce(nonce []byte) [16]byte {
