@@ -1,14 +1,20 @@
 module github.com/vgcrypto/vg/conformance
 
-go 1.26
+go 1.26.0
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/crypto v0.59.0
+)
+
+require golang.org/x/sys v0.50.0 // indirect
 
 require (
 	github.com/vgcrypto/vg/aesgcm v0.0.0
 	github.com/vgcrypto/vg/chacha20poly1305 v0.0.0
+	github.com/vgcrypto/vg/cpufeat v0.0.0
 	github.com/vgcrypto/vg/rsa v0.0.0
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
 replace github.com/vgcrypto/vg/chacha20poly1305 => ../chacha20poly1305
@@ -16,3 +22,5 @@ replace github.com/vgcrypto/vg/chacha20poly1305 => ../chacha20poly1305
 replace github.com/vgcrypto/vg/rsa => ../rsa
 
 replace github.com/vgcrypto/vg/aesgcm => ../aesgcm
+
+replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
