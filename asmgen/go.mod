@@ -1,3 +1,22 @@
 module github.com/vgcrypto/vg/asmgen
 
-go 1.26
+go 1.26.0
+
+require github.com/vgcrypto/vg/cpufeat v0.0.0
+
+replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+require (
+	github.com/mmcloughlin/avo v0.6.0
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)
+
+replace github.com/vgcrypto/vg/stackscratch => ../stackscratch

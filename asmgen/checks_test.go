@@ -1,0 +1,467 @@
+package asmgen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+var (
+	ssse3Backend  = cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, "ssse3")
+	avx2Backend   = cpufeat.MustLookup(cpufeat.AESGCM, "vaes-avx2")
+	avx512Backend = cpufeat.MustLookup(cpufeat.AESGCM, "vaes-avx512")
+	adxBackend    = cpufeat.MustLookup(cpufeat.RSA, "adx")
+)
+
+// gen generates one function with body and returns the assembly and the
+// error of Build.
+func gen(t *testing.T, b cpufeat.Backend, name, sig string, opts []Option, body func(g *Generator, fn *Func)) (string, error) {
+	t.Helper()
+	g := New(b)
+	fn := g.Func(name, sig, append([]Option{Doc(name + " is a test function.")}, opts...)...)
+	body(g, fn)
+	asm, _, err := g.Build()
+	return string(asm), err
+}
+
+func mustBuild(t *testing.T, b cpufeat.Backend, name, sig string, opts []Option, body func(g *Generator, fn *Func)) string {
+	t.Helper()
+	asm, err := gen(t, b, name, sig, opts, body)
+	require.NoError(t, err)
+	return asm
+}
+
+// loadSecretWord loads the first word of the secret argument key.
+func loadSecretWord(g *Generator) reg.GPVirtual {
+	p, k := g.GP64(), g.GP64()
+	g.Load(g.Param("key"), p)
+	g.MOVQ(operand.Mem{Base: p}, k)
+	return k
+}
+
+const keyOutSig = "func(key *uint64, out *uint64)"
+
+var keyOutOpts = []Option{Secret("key"), Public("out")}
+
+func storeOut(g *Generator, v reg.Register) {
+	o := g.GP64()
+	g.Load(g.Param("out"), o)
+	g.MOVQ(v, operand.Mem{Base: o})
+}
+
+func TestBranchOnSecretFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "branchOnSecret", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		g.CMPQ(k, operand.U8(0))
+		g.JEQ(operand.LabelRef("skip"))
+		storeOut(g, k)
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Equal(t, `asmgen: branchOnSecret: instruction 3 "JEQ skip": conditional branch on secret flags; secret because:
+	"CMPQ AX, $0x00" (instruction 2) reads AX
+	"MOVQ (AX), AX" (instruction 1) loads through AX, which points to secret memory
+	"MOVQ key+0(FP), AX" (instruction 0) loads argument key, which points to secret memory (declared Secret)`, msg)
+}
+
+func TestSelectOnSecretPasses(t *testing.T) {
+	// The same selection written with CMOV: flags from a secret may feed
+	// CMOVcc and SETcc.
+	mustBuild(t, ssse3Backend, "selectOnSecret", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		z, s := g.GP64(), g.GP64()
+		g.XORQ(z, z)
+		g.CMPQ(k, operand.U8(0))
+		g.CMOVQNE(k, z)
+		g.SETEQ(s.As8())
+		g.ADDQ(s, z)
+		storeOut(g, z)
+		fn.Ret()
+	})
+}
+
+func TestLoopOnPublicCountPasses(t *testing.T) {
+	// Flags written from secrets by XOR and then by DECQ of a public
+	// counter: the branch reads only the counter's flags.
+	mustBuild(t, ssse3Backend, "loopOnPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Public("out", "n")}, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		n, acc := g.GP64(), g.GP64()
+		g.Load(g.Param("n"), n)
+		g.XORQ(acc, acc)
+		g.Label("loop")
+		g.XORQ(k, acc)
+		g.ADDQ(k, acc)
+		g.DECQ(n)
+		g.JNZ(operand.LabelRef("loop"))
+		storeOut(g, acc)
+		fn.Ret()
+	})
+}
+
+func TestCarryBranchAfterSecretAddFails(t *testing.T) {
+	// INCQ keeps the carry of a secret ADDQ: JCS must be rejected.
+	_, err := gen(t, ssse3Backend, "carryOnSecret", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		c := g.GP64()
+		g.XORQ(c, c)
+		g.ADDQ(k, k)
+		g.INCQ(c)
+		g.JCS(operand.LabelRef("skip"))
+		storeOut(g, c)
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"JCS skip": conditional branch on secret flags (carry)`)
+}
+
+func TestSecretIndexFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "secretIndex", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out")}, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		tab, v := g.GP64(), g.GP64()
+		g.Load(g.Param("table"), tab)
+		g.ANDQ(operand.U32(255), k)
+		g.MOVBQZX(operand.Mem{Base: tab, Index: k, Scale: 1}, v)
+		storeOut(g, v)
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `secretIndex: instruction 4 "MOVBQZX (CX)(AX*1), AX": memory address (CX)(AX*1) uses secret AX; secret because:`)
+	assert.Contains(t, err.Error(), `"ANDQ $0x000000ff, AX" (instruction 3) reads AX`)
+}
+
+func TestFullTableScanPasses(t *testing.T) {
+	// The constant-time lookup: read every entry at a public index and keep
+	// the wanted one with a mask.
+	mustBuild(t, ssse3Backend, "tableScan", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out")}, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		tab, i, v, acc, m := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("table"), tab)
+		g.ANDQ(operand.U32(255), k)
+		g.XORQ(i, i)
+		g.XORQ(acc, acc)
+		g.Label("scan")
+		g.MOVBQZX(operand.Mem{Base: tab, Index: i, Scale: 1}, v)
+		g.XORQ(m, m)
+		g.CMPQ(i, k)
+		g.CMOVQEQ(v, m)
+		g.ORQ(m, acc)
+		g.INCQ(i)
+		g.CMPQ(i, operand.U32(256))
+		g.JB(operand.LabelRef("scan"))
+		storeOut(g, acc)
+		fn.Ret()
+	})
+}
+
+func TestDivideSecretFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "divideSecret", "func(key *uint64, out *uint64, d uint64)", []Option{Secret("key"), Public("out", "d")}, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		d := g.GP64()
+		g.Load(g.Param("d"), d)
+		g.MOVQ(k, reg.RAX)
+		g.XORQ(reg.RDX, reg.RDX)
+		g.DIVQ(d)
+		storeOut(g, reg.RAX)
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `divideSecret: instruction 4 "DIVQ CX": variable-time instruction DIVQ on a secret; secret because:`)
+	assert.Contains(t, err.Error(), `reads AX`)
+}
+
+func TestDividePublicPasses(t *testing.T) {
+	mustBuild(t, ssse3Backend, "dividePublic", "func(key *uint64, out *uint64, n uint64, d uint64)", []Option{Secret("key"), Public("out", "n", "d")}, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		d := g.GP64()
+		g.Load(g.Param("d"), d)
+		g.Load(g.Param("n"), reg.RAX)
+		g.XORQ(reg.RDX, reg.RDX)
+		g.DIVQ(d)
+		g.ADDQ(k, reg.RAX)
+		storeOut(g, reg.RAX)
+		fn.Ret()
+	})
+}
+
+func TestSecretScalarArgument(t *testing.T) {
+	// A scalar declared Secret is secret itself.
+	_, err := gen(t, ssse3Backend, "scalarSecret", "func(k uint64, out *uint64)", []Option{Secret("k"), Public("out")}, func(g *Generator, fn *Func) {
+		k := g.GP64()
+		g.Load(g.Param("k"), k)
+		g.TESTQ(k, k)
+		g.JNZ(operand.LabelRef("skip"))
+		storeOut(g, k)
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `loads argument k, which declared Secret`)
+}
+
+func TestStackSlotTaint(t *testing.T) {
+	// A secret stored to scratch and loaded back is still secret...
+	_, err := gen(t, ssse3Backend, "stackSecret", keyOutSig, append([]Option{Scratch(32)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		g.MOVQ(k, fn.Scratch().Offset(8))
+		v := g.GP64()
+		g.MOVQ(fn.Scratch().Offset(8), v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		storeOut(g, v)
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `loads stack 8(SP)`)
+	assert.Contains(t, err.Error(), `stores it to 8(SP)`)
+
+	// ...while a public pointer spilled next to it is not, and a slot
+	// overwritten with public data is public again.
+	mustBuild(t, ssse3Backend, "stackPublic", keyOutSig, append([]Option{Scratch(32)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		g.MOVQ(k, fn.Scratch())
+		o := g.GP64()
+		g.Load(g.Param("out"), o)
+		g.MOVQ(o, fn.Scratch().Offset(8))
+		g.MOVQ(k, fn.Scratch().Offset(16))
+		g.MOVQ(o, fn.Scratch().Offset(16))
+		p, q := g.GP64(), g.GP64()
+		g.MOVQ(fn.Scratch().Offset(8), p)
+		g.MOVQ(fn.Scratch().Offset(16), q)
+		g.CMPQ(p, q)
+		g.JNE(operand.LabelRef("skip"))
+		g.MOVQ(k, operand.Mem{Base: p})
+		g.Label("skip")
+		fn.Ret()
+	})
+}
+
+func TestSecretSlicesDescriptors(t *testing.T) {
+	// The gather: descriptors and lengths are public (the loop branches on
+	// them); the bytes they point to are secret.
+	mustBuild(t, ssse3Backend, "gather", "func(dst []byte, srcs [][]byte)", []Option{SecretSlices("srcs"), Secret("dst")}, func(g *Generator, fn *Func) {
+		d, descs, n := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("dst").Base(), d)
+		g.Load(g.Param("srcs").Base(), descs)
+		g.Load(g.Param("srcs").Len(), n)
+		fn.GatherCopy(d, descs, n)
+		fn.Ret()
+	})
+	_, err := gen(t, ssse3Backend, "gatherBranch", "func(dst []byte, srcs [][]byte)", []Option{SecretSlices("srcs"), Secret("dst")}, func(g *Generator, fn *Func) {
+		descs, p, v := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("srcs").Base(), descs)
+		g.MOVQ(operand.Mem{Base: descs}, p)
+		g.MOVBQZX(operand.Mem{Base: p}, v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"MOVBQZX (AX), AX" (instruction 2) loads through AX, which points to secret memory`)
+	assert.Contains(t, err.Error(), `"MOVQ (AX), AX" (instruction 1) loads a pointer through AX, which points to slice headers of secret memory`)
+	assert.Contains(t, err.Error(), `loads argument srcs, which points to slice headers of secret memory (declared SecretSlices)`)
+}
+
+func TestAVX512RegisterInAVX2BackendFails(t *testing.T) {
+	_, err := gen(t, avx2Backend, "highRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+		p, o := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.VMOVDQU(operand.Mem{Base: p}, reg.Y1)
+		g.VAESENC(reg.Y1, reg.Y1, reg.Y16) // avo reports only [VAES]
+		g.VMOVDQU(reg.Y16, operand.Mem{Base: o})
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `highRegister: instruction 3 "VAESENC Y1, Y1, Y16" uses register Y16, which needs AVX512F+AVX512VL, not in backend aesgcm/vaes-avx2`)
+
+	// The same with Y2 passes.
+	mustBuild(t, avx2Backend, "lowRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+		p, o := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.VMOVDQU(operand.Mem{Base: p}, reg.Y1)
+		g.VAESENC(reg.Y1, reg.Y1, reg.Y2)
+		g.VMOVDQU(reg.Y2, operand.Mem{Base: o})
+		fn.Ret()
+	})
+}
+
+func TestISAOutsideBackendFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "avxInSSSE3", "func(key *[16]byte, out *[16]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+		p, o := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: p}, x)
+		g.VPXOR(x, x, x)
+		g.MOVOU(x, operand.Mem{Base: o})
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `avxInSSSE3: instruction 3 "VPXOR X0, X0, X0" needs ISA AVX, not in backend chacha20poly1305/ssse3 (ssse3)`)
+
+	// MULX and ADCX in the adx backend are fine; in ssse3 they are not.
+	body := func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		lo, hi := g.GP64(), g.GP64()
+		g.MOVQ(k, reg.RDX)
+		g.MULXQ(k, lo, hi)
+		g.ADCXQ(lo, hi)
+		g.ADOXQ(lo, hi)
+		storeOut(g, hi)
+		fn.Ret()
+	}
+	mustBuild(t, adxBackend, "mulx", keyOutSig, keyOutOpts, body)
+	_, err = gen(t, ssse3Backend, "mulx", keyOutSig, keyOutOpts, body)
+	require.ErrorContains(t, err, "needs ISA BMI2")
+	require.ErrorContains(t, err, "needs ISA ADX")
+}
+
+func TestReturnWithoutWipeFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "noWipe", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n"), Scratch(16)}, func(g *Generator, fn *Func) {
+		p, o, n := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.Load(g.Param("n"), n)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: p}, x)
+		g.MOVOU(x, fn.Scratch())
+		g.TESTQ(n, n)
+		g.JZ(operand.LabelRef("early"))
+		g.MOVOU(x, operand.Mem{Base: o})
+		fn.Ret()
+		g.Label("early")
+		g.RET() // a bare RET skips the wipe
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `noWipe: instruction 11 "RET" returns without wiping: vector registers X0 still hold written values; stack bytes 0-15(SP) not wiped`)
+	assert.Equal(t, 1, strings.Count(err.Error(), "returns without wiping"), "the path through Func.Ret is wiped")
+}
+
+func TestWipeEmitted(t *testing.T) {
+	body := func(g *Generator, fn *Func) {
+		p := g.GP64()
+		g.Load(g.Param("key"), p)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: p}, x)
+		for off := 0; off < 96; off += 16 {
+			g.MOVOU(x, fn.Scratch().Offset(off))
+		}
+		fn.Ret()
+	}
+	opts := []Option{Secret("key"), Scratch(96)}
+	asm := mustBuild(t, ssse3Backend, "wipe16", "func(key *[16]byte)", opts, body)
+	assert.Equal(t, 6+6, strings.Count(asm, "MOVOU X0, "), "16-byte stores without AVX")
+	assert.Contains(t, asm, "PXOR  X0, X0\n")
+	assert.NotContains(t, asm, "VZEROUPPER")
+
+	asm = mustBuild(t, avx2Backend, "wipe32", "func(key *[16]byte)", opts, body)
+	assert.Contains(t, asm, "VPXOR   X0, X0, X0\n\tVMOVDQU Y0, (SP)\n\tVMOVDQU Y0, 32(SP)\n\tVMOVDQU Y0, 64(SP)\n\tVZEROUPPER\n\tRET")
+
+	asm = mustBuild(t, avx512Backend, "wipe64", "func(key *[16]byte)", opts, func(g *Generator, fn *Func) {
+		body(g, fn)
+	})
+	assert.Contains(t, asm, "VMOVDQU64 Z0, (SP)\n\tVMOVDQU   Y0, 64(SP)\n")
+
+	// On AVX-512: zmm16-31 and the opmask registers written are zeroed too.
+	asm = mustBuild(t, avx512Backend, "wipeHigh", "func(key *[64]byte, out *[64]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+		p, o := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.VMOVDQU64(operand.Mem{Base: p}, reg.Z17)
+		g.KXNORW(reg.K1, reg.K1, reg.K2)
+		g.VMOVDQU64(reg.Z17, reg.K2, operand.Mem{Base: o})
+		fn.Ret()
+	})
+	assert.Contains(t, asm, "VPXORQ Z17, Z17, Z17")
+	assert.Contains(t, asm, "KXORW  K2, K2, K2")
+}
+
+func TestNoSecretsOptsOut(t *testing.T) {
+	asm := mustBuild(t, ssse3Backend, "public", "func(dst *[16]byte, src *[16]byte)", []Option{NoSecrets()}, func(g *Generator, fn *Func) {
+		d, s := g.GP64(), g.GP64()
+		g.Load(g.Param("dst"), d)
+		g.Load(g.Param("src"), s)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: s}, x)
+		g.MOVOU(x, operand.Mem{Base: d})
+		fn.Ret()
+	})
+	assert.NotContains(t, asm, "PXOR")
+	assert.NotContains(t, asm, wipeMarker)
+}
+
+func TestDeclarationErrors(t *testing.T) {
+	nop := func(g *Generator, fn *Func) { fn.Ret() }
+	_, err := gen(t, ssse3Backend, "unclassified", "func(a *byte, b *byte)", []Option{Secret("a")}, nop)
+	require.ErrorContains(t, err, "pointer argument b is neither Secret, SecretSlices nor Public")
+	_, err = gen(t, ssse3Backend, "noSecret", "func(a *byte)", []Option{Public("a")}, nop)
+	require.ErrorContains(t, err, "declare them, or NoSecrets")
+	_, err = gen(t, ssse3Backend, "twice", "func(a *byte)", []Option{Public("a"), Secret("a")}, nop)
+	require.ErrorContains(t, err, "declared both")
+	_, err = gen(t, ssse3Backend, "unknownName", "func(a *byte)", []Option{Secret("b")}, nop)
+	require.ErrorContains(t, err, "b names no argument")
+
+	g := New(ssse3Backend)
+	fn := g.Func("noDoc", "func(a *byte)", Secret("a"))
+	fn.Ret()
+	_, _, err = g.Build()
+	require.ErrorContains(t, err, "noDoc: missing Doc")
+}
+
+func TestUnknownOpcodeFails(t *testing.T) {
+	_, err := gen(t, ssse3Backend, "popcnt", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		g.POPCNTQ(k, k)
+		storeOut(g, k)
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `popcnt: opcode not in asmgen's constant-time table (add it to optable.go with its flags and timing): instruction 2 "POPCNTQ AX, AX"`)
+}
+
+func TestDeterministic(t *testing.T) {
+	gen := func() (string, string) {
+		g := New(avx2Backend)
+		g.Package("example")
+		fn := g.Func("gather", "func(dst []byte, srcs [][]byte)", SecretSlices("srcs"), Secret("dst"), Scratch(64), Doc("gather copies."))
+		d, descs, n := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("dst").Base(), d)
+		g.Load(g.Param("srcs").Base(), descs)
+		g.Load(g.Param("srcs").Len(), n)
+		fn.GatherCopy(d, descs, n)
+		fn.Ret()
+		asm, stubs, err := g.Build()
+		require.NoError(t, err)
+		return string(asm), string(stubs)
+	}
+	a1, s1 := gen()
+	for range 5 {
+		a2, s2 := gen()
+		require.Equal(t, a1, a2)
+		require.Equal(t, s1, s2)
+	}
+}
+
+func TestAllowedISAs(t *testing.T) {
+	m := AllowedISAs(cpufeat.MustLookup(cpufeat.AESGCM, "aesni").Requires)
+	for _, isa := range []string{"SSE", "SSE2", "CMOV", "SSE3", "SSSE3", "AES", "PCLMULQDQ"} {
+		assert.True(t, m[isa], isa)
+	}
+	for _, isa := range []string{"AVX", "AVX2", "VAES", "AVX512F", "SSE4.1", "BMI2"} {
+		assert.False(t, m[isa], isa)
+	}
+	for _, f := range cpufeat.AllFeatures() {
+		assert.NotEmpty(t, FeatureISAs(f), "feature %s has no avo ISA", f)
+	}
+	assert.Equal(t, 16, WipeStoreWidth(ssse3Backend.Requires))
+	assert.Equal(t, 32, WipeStoreWidth(avx2Backend.Requires))
+	assert.Equal(t, 64, WipeStoreWidth(avx512Backend.Requires))
+}

@@ -1,0 +1,237 @@
+package asmgen
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/printer"
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+// DefaultConstraint is the build constraint of generated files unless
+// [Generator.Constraint] sets another: the assembly is for amd64 and the
+// purego tag removes it.
+const DefaultConstraint = "amd64 && !purego"
+
+// Generator builds one assembly file (and its Go declarations) for one
+// backend. It embeds avo's *build.Context, so every avo instruction is a method
+// of the Generator (g.MOVOU(...), g.VPXOR(...)) and virtual registers come from
+// g.GP64(), g.XMM(), g.YMM(), ...; functions are started with [Generator.Func],
+// never with the Context's Function or TEXT.
+//
+// A Generator is used once: declare functions, then call [Generator.Generate],
+// [Generator.Main] or [Generator.Build].
+type Generator struct {
+	*build.Context
+
+	backend    cpufeat.Backend
+	isas       map[string]bool
+	pkg        string
+	constraint string
+	funcs      []*Func
+	cur        *Func
+	errs       []error
+}
+
+// New returns a Generator for the backend b. The backend's Requires set (the
+// same declaration the Go dispatch code selects with) is the whole list of
+// CPU features the generated instructions may use.
+func New(b cpufeat.Backend) *Generator {
+	return &Generator{
+		Context:    build.NewContext(),
+		backend:    b,
+		isas:       AllowedISAs(b.Requires),
+		constraint: DefaultConstraint,
+	}
+}
+
+// Backend returns the backend the Generator generates for.
+func (g *Generator) Backend() cpufeat.Backend { return g.backend }
+
+// Has reports whether the backend may use feature f. Generators use it to pick
+// instruction widths (for example 64-byte stores where AVX-512 is allowed).
+func (g *Generator) Has(f cpufeat.Feature) bool {
+	return g.backend.Requires.Has(f) || f == cpufeat.SSE2
+}
+
+// Package sets the Go package name written in the declarations file. By
+// default it is the name of the directory the declarations file is written
+// to.
+func (g *Generator) Package(name string) { g.pkg = name }
+
+// Constraint sets the //go:build expression of both generated files, in the
+// "+build" comma syntax avo accepts ("amd64,!purego") or the && syntax.
+func (g *Generator) Constraint(expr string) { g.constraint = expr }
+
+func (g *Generator) errorf(format string, args ...any) {
+	g.errs = append(g.errs, fmt.Errorf("asmgen: "+format, args...))
+}
+
+// Build runs avo's compilation (register allocation), expands the wipes, runs
+// the three checks (arch gates, constant-time taint, wipe present) and returns
+// the assembly and the Go declarations. Any failed check is an error naming
+// the function and the instruction; nothing is returned then.
+func (g *Generator) Build() (asm, stubs []byte, err error) {
+	if len(g.errs) > 0 {
+		return nil, nil, errors.Join(g.errs...)
+	}
+	expr := g.constraint
+	if expr != "" {
+		g.Context.ConstraintExpr(toPlusBuild(expr))
+	}
+	f, err := g.Context.Result()
+	if err != nil {
+		return nil, nil, fmt.Errorf("asmgen: %w", err)
+	}
+	if err := pass.Compile.Execute(f); err != nil {
+		return nil, nil, fmt.Errorf("asmgen: avo compile: %w", err)
+	}
+	byName := map[string]*Func{}
+	for _, fn := range g.funcs {
+		byName[fn.name] = fn
+	}
+	var fns []*Func
+	for _, irf := range f.Functions() {
+		fn := byName[irf.Name]
+		if fn == nil {
+			return nil, nil, fmt.Errorf("asmgen: function %s was not declared with Generator.Func", irf.Name)
+		}
+		fn.ir = irf
+		fns = append(fns, fn)
+	}
+	for _, fn := range fns {
+		if err := g.expandWipe(fn); err != nil {
+			return nil, nil, err
+		}
+		if err := recomputeCFG(fn.ir); err != nil {
+			return nil, nil, fmt.Errorf("asmgen: %s: %w", fn.name, err)
+		}
+	}
+	var errs []error
+	for _, fn := range fns {
+		errs = append(errs, g.checkISA(fn)...)
+		errs = append(errs, g.checkTaint(fn)...)
+		errs = append(errs, g.checkWipe(fn)...)
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	pkg := g.pkg
+	if pkg == "" {
+		pkg = "main"
+	}
+	cfg := printer.Config{Name: "asmgen for backend " + string(g.backend.Algorithm) + "/" + g.backend.Name, Pkg: pkg}
+	asm, err = printer.NewGoAsm(cfg).Print(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("asmgen: printing assembly: %w", err)
+	}
+	stubs, err = printer.NewStubs(cfg).Print(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("asmgen: printing declarations: %w", err)
+	}
+	return asm, stubs, nil
+}
+
+// Generate builds the file (see [Generator.Build]) and writes the assembly to
+// asmPath and the Go declarations to stubsPath. Unless [Generator.Package] was
+// called, the package name is the base name of stubsPath's directory. Nothing
+// is written when a check fails.
+func (g *Generator) Generate(asmPath, stubsPath string) error {
+	if g.pkg == "" {
+		abs, err := filepath.Abs(stubsPath)
+		if err != nil {
+			return err
+		}
+		g.pkg = filepath.Base(filepath.Dir(abs))
+	}
+	asm, stubs, err := g.Build()
+	if err != nil {
+		return err
+	}
+	if err := writeIfChanged(asmPath, asm); err != nil {
+		return err
+	}
+	return writeIfChanged(stubsPath, stubs)
+}
+
+// Main is the main function of a generator program: it reads the flags -out
+// (assembly path), -stubs (declarations path) and -pkg (package name), calls
+// [Generator.Generate], and exits with status 1 after printing the error when
+// generation fails. The usual directive is
+//
+//	//go:generate go run . -out ../gcm_aesni_amd64.s -stubs ../gcm_aesni_amd64.go
+func (g *Generator) Main() {
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	out := fs.String("out", "", "assembly output `path`")
+	stubs := fs.String("stubs", "", "Go declarations output `path`")
+	pkg := fs.String("pkg", "", "Go package `name` (default: directory of -stubs)")
+	_ = fs.Parse(os.Args[1:])
+	if *out == "" || *stubs == "" {
+		fmt.Fprintln(os.Stderr, "asmgen: -out and -stubs are required")
+		os.Exit(2)
+	}
+	if *pkg != "" {
+		g.Package(*pkg)
+	}
+	if err := g.Generate(*out, *stubs); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func writeIfChanged(path string, b []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+		return nil
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// toPlusBuild converts a //go:build expression made only of && and ! terms to
+// the comma form avo's ConstraintExpr parses; other expressions pass through.
+func toPlusBuild(expr string) string {
+	var out []byte
+	for i := 0; i < len(expr); i++ {
+		switch {
+		case expr[i] == ' ':
+		case expr[i] == '&' && i+1 < len(expr) && expr[i+1] == '&':
+			out = append(out, ',')
+			i++
+		default:
+			out = append(out, expr[i])
+		}
+	}
+	return string(out)
+}
+
+// recomputeCFG clears and rebuilds the label targets and control-flow graph
+// after instructions were inserted, and the function's ISA list.
+func recomputeCFG(fn *ir.Function) error {
+	for _, i := range fn.Instructions() {
+		i.Pred, i.Succ = nil, nil
+	}
+	if err := pass.LabelTarget(fn); err != nil {
+		return err
+	}
+	if err := pass.CFG(fn); err != nil {
+		return err
+	}
+	fn.ISA = nil
+	return pass.RequiredISAExtensions(fn)
+}
+
+func sortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
+	ks := make([]K, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
+	return ks
+}

@@ -1,0 +1,281 @@
+package asmgen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+// regState orders what the wipe check knows about a register: known zero <
+// untouched since entry (clean, contents unknown) < dirty (written by the
+// function).
+type regState uint8
+
+const (
+	rsZero regState = iota
+	rsUntouched
+	rsDirty
+)
+
+type wstate struct {
+	vec    [32]regState
+	k      [8]regState
+	gpZero uint16 // general-purpose registers known to hold zero
+	stack  []bool // dirty stack bytes
+}
+
+func (s *wstate) clone() *wstate {
+	c := *s
+	c.stack = append([]bool(nil), s.stack...)
+	return &c
+}
+
+func (s *wstate) join(o *wstate) bool {
+	changed := false
+	for i := range s.vec {
+		if o.vec[i] > s.vec[i] {
+			s.vec[i], changed = o.vec[i], true
+		}
+	}
+	for i := range s.k {
+		if o.k[i] > s.k[i] {
+			s.k[i], changed = o.k[i], true
+		}
+	}
+	if z := s.gpZero & o.gpZero; z != s.gpZero {
+		s.gpZero, changed = z, true
+	}
+	for i := range s.stack {
+		if o.stack[i] && !s.stack[i] {
+			s.stack[i], changed = true, true
+		}
+	}
+	return changed
+}
+
+// isZeroIdiom reports whether i zeroes its destination register: an opcode of
+// zeroIdioms whose register operands are all the same register.
+func isZeroIdiom(i *ir.Instruction) bool {
+	if !zeroIdioms[i.Opcode] || len(i.Operands) < 2 {
+		return false
+	}
+	for _, op := range i.Operands {
+		if !sameRegister(op, i.Operands[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// knownZero reports whether the value op holds is known to be zero.
+func (s *wstate) knownZero(op operand.Op) bool {
+	switch op := op.(type) {
+	case operand.Constant:
+		return isZeroConst(op)
+	case reg.Register:
+		p := reg.ToPhysical(op)
+		if p == nil {
+			return false
+		}
+		switch p.Kind() {
+		case reg.KindGP:
+			return s.gpZero&(1<<p.PhysicalIndex()) != 0
+		case reg.KindVector:
+			return s.vec[p.PhysicalIndex()] == rsZero
+		case reg.KindOpmask:
+			return s.k[p.PhysicalIndex()] == rsZero
+		}
+	}
+	return false
+}
+
+func isZeroConst(c operand.Constant) bool {
+	switch v := c.(type) {
+	case operand.U8:
+		return v == 0
+	case operand.U16:
+		return v == 0
+	case operand.U32:
+		return v == 0
+	case operand.U64:
+		return v == 0
+	case operand.I8:
+		return v == 0
+	case operand.I16:
+		return v == 0
+	case operand.I32:
+		return v == 0
+	case operand.I64:
+		return v == 0
+	}
+	return false
+}
+
+func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
+	avx := g.backend.Requires.Has(cpufeat.AVX)
+	if i.Opcode == "VZEROALL" {
+		for r := 0; r < 16; r++ {
+			s.vec[r] = rsZero
+		}
+		return
+	}
+	zeroIdiom := isZeroIdiom(i)
+	isMove := strings.HasPrefix(i.Opcode, "MOV") || strings.HasPrefix(i.Opcode, "VMOV")
+	for _, op := range i.Outputs {
+		switch op := op.(type) {
+		case reg.Register:
+			p := reg.ToPhysical(op)
+			if p == nil {
+				continue
+			}
+			idx := p.PhysicalIndex()
+			switch p.Kind() {
+			case reg.KindGP:
+				zero := zeroIdiom || (isMove && len(i.Inputs) == 1 && s.knownZero(i.Inputs[0]) && p.Size() >= 4)
+				if zero {
+					s.gpZero |= 1 << idx
+				} else {
+					s.gpZero &^= 1 << idx
+				}
+			case reg.KindVector:
+				switch {
+				case zeroIdiom && !strings.HasPrefix(i.Opcode, "V") && avx && s.vec[idx] == rsDirty:
+					// Legacy SSE zeroing keeps the upper lanes, which
+					// an AVX backend may have written.
+				case zeroIdiom:
+					s.vec[idx] = rsZero
+				default:
+					s.vec[idx] = rsDirty
+				}
+			case reg.KindOpmask:
+				if zeroIdiom {
+					s.k[idx] = rsZero
+				} else {
+					s.k[idx] = rsDirty
+				}
+			}
+		case operand.Mem:
+			if op.Base != reg.StackPointer {
+				continue
+			}
+			zero := isMove
+			for _, in := range i.Inputs {
+				if _, isMem := in.(operand.Mem); isMem || !s.knownZero(in) {
+					zero = false
+				}
+			}
+			width, exact := accessWidth(i, opTable[i.Opcode])
+			if op.Index != nil || !exact {
+				if !zero {
+					for b := range s.stack {
+						s.stack[b] = true
+					}
+				}
+				continue
+			}
+			for b := max(op.Disp, 0); b < op.Disp+width && b < len(s.stack); b++ {
+				s.stack[b] = !zero
+			}
+		}
+	}
+}
+
+// checkWipe is the wipe-present check: on every path to every RET of a
+// function with secrets, every vector and opmask register the function wrote
+// is zeroed again and every stack byte it wrote is overwritten with zeros.
+func (g *Generator) checkWipe(fn *Func) []error {
+	if fn.cfg.noSecrets {
+		return nil
+	}
+	is := fn.ir.Instructions()
+	bs := basicBlocks(is)
+	if len(bs) == 0 {
+		return nil
+	}
+	entry := &wstate{gpZero: 0, stack: make([]bool, fn.ir.LocalSize)}
+	for r := range entry.vec {
+		entry.vec[r] = rsUntouched
+	}
+	for r := range entry.k {
+		entry.k[r] = rsUntouched
+	}
+	in := make([]*wstate, len(bs))
+	in[0] = entry
+	for changed := true; changed; {
+		changed = false
+		for b := range bs {
+			if in[b] == nil {
+				continue
+			}
+			s := in[b].clone()
+			for n := bs[b].start; n < bs[b].end; n++ {
+				g.wipeStep(s, is[n])
+			}
+			for _, succ := range bs[b].succ {
+				if in[succ] == nil {
+					in[succ] = s.clone()
+					changed = true
+				} else if in[succ].join(s) {
+					changed = true
+				}
+			}
+		}
+	}
+	var errs []error
+	for b := range bs {
+		if in[b] == nil {
+			continue
+		}
+		s := in[b].clone()
+		for n := bs[b].start; n < bs[b].end; n++ {
+			i := is[n]
+			if i.Opcode == "RET" {
+				if msg := s.dirtyReport(); msg != "" {
+					errs = append(errs, fmt.Errorf("asmgen: %s: instruction %d %q returns without wiping: %s (end the function with Func.Ret)",
+						fn.name, n, instText(i), msg))
+				}
+			}
+			g.wipeStep(s, i)
+		}
+	}
+	return errs
+}
+
+func (s *wstate) dirtyReport() string {
+	var parts []string
+	var regs []string
+	for r, st := range s.vec {
+		if st == rsDirty {
+			regs = append(regs, fmt.Sprintf("X%d", r))
+		}
+	}
+	for r, st := range s.k {
+		if st == rsDirty {
+			regs = append(regs, fmt.Sprintf("K%d", r))
+		}
+	}
+	if len(regs) > 0 {
+		parts = append(parts, "vector registers "+strings.Join(regs, ", ")+" still hold written values")
+	}
+	var ranges []string
+	for b := 0; b < len(s.stack); {
+		if !s.stack[b] {
+			b++
+			continue
+		}
+		e := b
+		for e < len(s.stack) && s.stack[e] {
+			e++
+		}
+		ranges = append(ranges, fmt.Sprintf("%d-%d(SP)", b, e-1))
+		b = e
+	}
+	if len(ranges) > 0 {
+		parts = append(parts, "stack bytes "+strings.Join(ranges, ", ")+" not wiped")
+	}
+	return strings.Join(parts, "; ")
+}
