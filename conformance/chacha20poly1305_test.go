@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"fmt"
-	mathrand "math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/chacha20poly1305"
 	"github.com/vgcrypto/vg/conformance/aeadtest"
+	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 
@@ -183,160 +184,90 @@ func TestChaCha20Poly1305Contract(t *testing.T) {
 	}
 }
 
-// chachaLengths are the plaintext lengths of the agreement test: every
-// length from 0 to 1100, 4 KiB and 16 KiB + 3.
-func chachaLengths() []int {
-	var ls []int
-	for n := 0; n <= 1100; n++ {
-		ls = append(ls, n)
-	}
-	return append(ls, 4096, 16384+3)
+// chachaSpecAEAD is the reference implementation as a cipher.AEAD, for the
+// agreement driver: ChaCha20-Poly1305 with a 12-byte nonce size,
+// XChaCha20-Poly1305 with 24.
+type chachaSpecAEAD struct {
+	key       []byte
+	nonceSize int
 }
 
-// TestChaCha20Poly1305Agreement checks that every backend, the reference
-// implementation and golang.org/x/crypto/chacha20poly1305 produce the same
-// bytes: for every length of chachaLengths with AAD lengths running
-// through 0..80, out of place at unaligned offsets of input and output, in
-// place, through SealGather in the slice shapes of DESIGN.md, and back
-// through Open.
+func (s chachaSpecAEAD) NonceSize() int { return s.nonceSize }
+func (s chachaSpecAEAD) Overhead() int  { return spec.TagSize }
+
+func (s chachaSpecAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != s.nonceSize {
+		panic("spec: bad nonce length")
+	}
+	if s.nonceSize == spec.NonceSizeX {
+		return append(dst, spec.SealX(s.key, nonce, plaintext, additionalData)...)
+	}
+	return append(dst, spec.Seal(s.key, nonce, plaintext, additionalData)...)
+}
+
+func (s chachaSpecAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != s.nonceSize {
+		panic("spec: bad nonce length")
+	}
+	open := spec.Open
+	if s.nonceSize == spec.NonceSizeX {
+		open = spec.OpenX
+	}
+	pt, err := open(s.key, nonce, ciphertext, additionalData)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, pt...), nil
+}
+
+// chachaImpls returns the implementations the agreement driver compares:
+// golang.org/x/crypto/chacha20poly1305 first (the reference the others are
+// compared with), every available backend (with SealGather), and, when
+// withSpec, the RFC 8439 reference. The nonce size picks the construction:
+// 12 bytes ChaCha20-Poly1305, 24 bytes XChaCha20-Poly1305.
+func chachaImpls(t testing.TB, withSpec bool) []agree.Impl {
+	impls := []agree.Impl{{Name: "x/crypto", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+		if nonceSize == xchacha.NonceSizeX {
+			return xchacha.NewX(key)
+		}
+		return xchacha.New(key)
+	}}}
+	for _, b := range chachaBackends(t) {
+		impls = append(impls, agree.Impl{Name: b, New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+			return chachaNew(b, nonceSize == chacha20poly1305.NonceSizeX)(key)
+		}})
+	}
+	if withSpec {
+		impls = append(impls, agree.Impl{Name: "spec", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+			return chachaSpecAEAD{key: bytes.Clone(key), nonceSize: nonceSize}, nil
+		}})
+	}
+	return impls
+}
+
+// chachaAgreeConfig is the agreement sweep: both constructions, every
+// plaintext length from 0 to 1100, 4 KiB and 16 KiB + 3 among the large
+// ones, and the additional-data lengths 0..80 in turn.
+func chachaAgreeConfig() agree.Config {
+	ad := make([]int, 81)
+	for i := range ad {
+		ad[i] = i
+	}
+	return agree.Config{
+		KeySizes:   []int{chacha20poly1305.KeySize},
+		NonceSizes: []int{chacha20poly1305.NonceSize, chacha20poly1305.NonceSizeX},
+		MaxLen:     1100,
+		LargeLens:  append(slices.Clone(agree.DefaultLargeLens), 16384+3),
+		ADLens:     ad,
+	}
+}
+
+// TestChaCha20Poly1305Agreement checks with the agreement driver that every
+// backend, the reference implementation and
+// golang.org/x/crypto/chacha20poly1305 produce the same bytes, out of place
+// at unaligned offsets, in place, through SealGather in the slice shapes of
+// DESIGN.md, and back through Open (which must also reject tampering).
 func TestChaCha20Poly1305Agreement(t *testing.T) {
-	backends := chachaBackends(t)
-	for _, x := range []bool{false, true} {
-		t.Run(map[bool]string{false: "chacha20poly1305", true: "xchacha20poly1305"}[x], func(t *testing.T) {
-			rng := mathrand.New(mathrand.NewPCG(0x7c, map[bool]uint64{false: 1, true: 2}[x]))
-			key := chachaRandBytes(rng, chacha20poly1305.KeySize)
-			var ref cipher.AEAD
-			var err error
-			specSeal := spec.Seal
-			if x {
-				ref, err = xchacha.NewX(key)
-				specSeal = spec.SealX
-			} else {
-				ref, err = xchacha.New(key)
-			}
-			require.NoError(t, err)
-			aeads := make([]cipher.AEAD, len(backends))
-			for i, b := range backends {
-				aeads[i], err = chachaNew(b, x)(key)
-				require.NoError(t, err)
-			}
-			for i, n := range chachaLengths() {
-				nonce := chachaRandBytes(rng, ref.NonceSize())
-				pt := chachaRandBytes(rng, n)
-				ad := chachaRandBytes(rng, i%81)
-				want := ref.Seal(nil, nonce, pt, ad)
-				// The reference is slow: check it on every length up to
-				// 300 bytes and on every seventh one beyond.
-				if n <= 300 || i%7 == 0 {
-					require.Equal(t, want, specSeal(key, nonce, pt, ad), "spec vs x/crypto, len %d", n)
-				}
-				for j, a := range aeads {
-					chachaCheckAgreement(t, rng, backends[j], a, nonce, pt, ad, want)
-				}
-			}
-			// Every AAD length with a few plaintext lengths.
-			for adLen := 0; adLen <= 80; adLen++ {
-				for _, n := range []int{0, 1, 64, 130} {
-					nonce := chachaRandBytes(rng, ref.NonceSize())
-					pt := chachaRandBytes(rng, n)
-					ad := chachaRandBytes(rng, adLen)
-					want := ref.Seal(nil, nonce, pt, ad)
-					require.Equal(t, want, specSeal(key, nonce, pt, ad), "spec, ad %d len %d", adLen, n)
-					for j, a := range aeads {
-						got := a.Seal(nil, nonce, pt, ad)
-						require.Equal(t, want, got, "%s ad %d len %d", backends[j], adLen, n)
-					}
-				}
-			}
-		})
-	}
-}
-
-// chachaCheckAgreement checks one backend's Seal, SealGather and Open on one input
-// against want.
-func chachaCheckAgreement(t *testing.T, rng *mathrand.Rand, backend string, a cipher.AEAD, nonce, pt, ad, want []byte) {
-	t.Helper()
-	n := len(pt)
-	what := fmt.Sprintf("%s len %d ad %d", backend, n, len(ad))
-
-	// Out of place at offsets: the input and output start at unaligned
-	// addresses, the output after a prefix it must keep.
-	inOff, outOff := rng.IntN(8), rng.IntN(8)
-	in := make([]byte, inOff+n)
-	copy(in[inOff:], pt)
-	out := make([]byte, outOff, outOff+n+16)
-	for i := range out {
-		out[i] = 0xa5
-	}
-	got := a.Seal(out, nonce, in[inOff:], ad)
-	require.Equal(t, want, got[outOff:], "%s: Seal at offsets %d/%d", what, inOff, outOff)
-	require.Equal(t, bytes.Repeat([]byte{0xa5}, outOff), got[:outOff], "%s: prefix", what)
-
-	// In place, at an offset.
-	buf := make([]byte, inOff+n, inOff+n+16)
-	copy(buf[inOff:], pt)
-	got = a.Seal(buf[inOff:inOff], nonce, buf[inOff:], ad)
-	require.Equal(t, want, got, "%s: Seal in place", what)
-	back, err := a.Open(got[:0], nonce, got, ad)
-	require.NoError(t, err, "%s: Open in place", what)
-	require.True(t, bytes.Equal(pt, back), "%s: Open in place", what)
-
-	// Open out of place at an offset.
-	ct := make([]byte, outOff+len(want))
-	copy(ct[outOff:], want)
-	back, err = a.Open(nil, nonce, ct[outOff:], ad)
-	require.NoError(t, err, "%s: Open", what)
-	require.True(t, bytes.Equal(pt, back), "%s: Open", what)
-
-	// SealGather in every slice shape (a subset of lengths keeps this fast:
-	// all lengths up to 200, then every thirteenth).
-	if g, ok := a.(interface {
-		SealGather(dst, nonce []byte, plaintext [][]byte, ad []byte) []byte
-	}); ok && (n <= 200 || n%13 == 0 || n > 1100) {
-		for _, shape := range chachaShapes(n) {
-			got := g.SealGather(nil, nonce, chachaSplit(pt, shape), ad)
-			require.Equal(t, want, got, "%s: SealGather shape %v", what, shape)
-		}
-	}
-}
-
-// chachaShapes returns the slice shapes of DESIGN.md for n bytes: [n],
-// [1,n-1], [n-1,1], [5,n-5], [100,n-100], thirds and many tiny slices; plus
-// empty slices around the data and splits at the 64-byte block boundaries.
-func chachaShapes(n int) [][]int {
-	shapes := [][]int{{n}, {0, n, 0}}
-	for _, k := range []int{1, 5, 100, 63, 64, 65} {
-		if k <= n {
-			shapes = append(shapes, []int{k, n - k}, []int{n - k, k})
-		}
-	}
-	shapes = append(shapes, []int{n / 3, n / 3, n - 2*(n/3)})
-	for _, tiny := range []int{1, 7} {
-		if n > 2000 && tiny == 1 {
-			continue
-		}
-		var s []int
-		for left := n; left > 0; left -= min(left, tiny) {
-			s = append(s, min(left, tiny))
-		}
-		shapes = append(shapes, s)
-	}
-	return shapes
-}
-
-func chachaSplit(b []byte, shape []int) [][]byte {
-	var out [][]byte
-	for _, k := range shape {
-		out = append(out, b[:k])
-		b = b[k:]
-	}
-	return out
-}
-
-func chachaRandBytes(rng *mathrand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	return b
+	r := agree.Run(t, chachaAgreeConfig(), chachaImpls(t, true)...)
+	assert.Equal(t, chachaBackends(t), r.Gather, "every backend's SealGather was exercised")
 }
