@@ -1,16 +1,15 @@
 package conformance_test
 
 import (
-	"bytes"
 	"crypto"
 	"crypto/rand"
 	stdrsa "crypto/rsa"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"math/big"
-	mathrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,7 +18,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/rsa"
 
-	spec "github.com/vgcrypto/vg/conformance/spec/rsa"
 	"github.com/vgcrypto/vg/conformance/spec/rsa/vectors"
 )
 
@@ -64,21 +62,48 @@ func TestRSAWycheproof(t *testing.T) {
 	}
 }
 
-// TestRSAPSSParamsParsing checks the parameter parser on the keys of a
-// params file against the group fields it must reproduce.
+// TestRSAPSSParamsParsing checks the RSASSA-PSS-params parser on keys built
+// here: explicit parameters, all defaults, and plain rsaEncryption.
 func TestRSAPSSParamsParsing(t *testing.T) {
-	pub, p, has, err := vectors.ParsePSSPublicKey(mustSPKI(t))
-	require.NoError(t, err)
-	require.False(t, has)
-	require.NotNil(t, pub)
-	require.Zero(t, p)
-}
-
-func mustSPKI(t *testing.T) []byte {
 	k := rsaKeys(t)[1024]
+	pkcs1 := x509.MarshalPKCS1PublicKey(&k.PublicKey)
+	spki := func(alg pkix.AlgorithmIdentifier) []byte {
+		der, err := asn1.Marshal(struct {
+			Algorithm pkix.AlgorithmIdentifier
+			PublicKey asn1.BitString
+		}{alg, asn1.BitString{Bytes: pkcs1, BitLength: 8 * len(pkcs1)}})
+		require.NoError(t, err)
+		return der
+	}
+	oidPSS := asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 10}
+	sha256ID := pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 1}, Parameters: asn1.NullRawValue}
+	sha1ID, err := asn1.Marshal(pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{1, 3, 14, 3, 2, 26}, Parameters: asn1.NullRawValue})
+	require.NoError(t, err)
+	params, err := asn1.Marshal(struct {
+		Hash       pkix.AlgorithmIdentifier `asn1:"explicit,tag:0"`
+		MGF        pkix.AlgorithmIdentifier `asn1:"explicit,tag:1"`
+		SaltLength int                      `asn1:"explicit,tag:2"`
+	}{sha256ID, pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 8}, Parameters: asn1.RawValue{FullBytes: sha1ID}}, 32})
+	require.NoError(t, err)
+
+	pub, p, has, err := vectors.ParsePSSPublicKey(spki(pkix.AlgorithmIdentifier{Algorithm: oidPSS, Parameters: asn1.RawValue{FullBytes: params}}))
+	require.NoError(t, err)
+	require.True(t, has)
+	require.Equal(t, 0, pub.N.Cmp(k.N))
+	require.Equal(t, rsa.PSSParams{Hash: crypto.SHA256, MGFHash: crypto.SHA1, SaltLength: 32}, p)
+
+	empty, err := asn1.Marshal(struct{}{})
+	require.NoError(t, err)
+	_, p, has, err = vectors.ParsePSSPublicKey(spki(pkix.AlgorithmIdentifier{Algorithm: oidPSS, Parameters: asn1.RawValue{FullBytes: empty}}))
+	require.NoError(t, err)
+	require.True(t, has)
+	require.Equal(t, rsa.PSSParams{Hash: crypto.SHA1, MGFHash: crypto.SHA1, SaltLength: 20}, p)
+
 	der, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
 	require.NoError(t, err)
-	return der
+	_, _, has, err = vectors.ParsePSSPublicKey(der)
+	require.NoError(t, err)
+	require.False(t, has)
 }
 
 var (
@@ -127,118 +152,26 @@ func fixedKey(bits int) (*stdrsa.PrivateKey, error) {
 	return x509.ParsePKCS1PrivateKey(block.Bytes)
 }
 
-// fixedReader returns the same bytes on every read sequence, so vg and the
-// spec draw the same salt, seed or padding.
-func fixedReader(seed uint64) io.Reader {
-	return mathrand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8), 1})
-}
-
 // TestRSAAgreement checks every backend against the math/big reference and
-// crypto/rsa on random keys of 1024..4096 bits and random messages.
+// crypto/rsa on random keys of 1024..4096 bits and random messages (see
+// vectors.Agree for what is compared).
 func TestRSAAgreement(t *testing.T) {
 	keys := rsaKeys(t)
 	for _, backend := range rsaBackends(t) {
 		for _, bits := range []int{1024, 2048, 3072, 4096} {
 			t.Run(fmt.Sprintf("%s/%d", backend, bits), func(t *testing.T) {
-				std := keys[bits]
-				ref := &spec.PrivateKey{PublicKey: spec.PublicKey{N: std.N, E: std.E}, D: std.D}
-				priv, err := rsa.NewPrivateKey(std, rsa.WithBackend(backend))
-				require.NoError(t, err)
-				pub := priv.PublicKey()
-				r := mathrand.New(mathrand.NewPCG(uint64(bits), 7))
-				for i := range 4 {
-					msg := make([]byte, r.IntN(100))
-					for j := range msg {
-						msg[j] = byte(r.Uint32())
-					}
-					testRSAAgreementOne(t, std, ref, priv, pub, msg, uint64(i))
-				}
+				require.NoError(t, vectors.Agree(backend, keys[bits], 4, uint64(bits)))
 			})
 		}
 	}
 }
 
-func testRSAAgreementOne(t *testing.T, std *stdrsa.PrivateKey, ref *spec.PrivateKey, priv *rsa.PrivateKey, pub *rsa.PublicKey, msg []byte, seed uint64) {
-	for _, h := range []crypto.Hash{crypto.SHA256, crypto.SHA384, crypto.SHA1} {
-		d := h.New()
-		d.Write(msg)
-		hashed := d.Sum(nil)
-
-		// PKCS #1 v1.5: deterministic, so all three agree byte for byte.
-		want, err := spec.SignPKCS1v15(ref, h, hashed)
-		require.NoError(t, err)
-		got, err := priv.Sign(nil, hashed, h)
-		require.NoError(t, err)
-		require.Equal(t, want, got)
-		stdSig, err := stdrsa.SignPKCS1v15(nil, std, h, hashed)
-		require.NoError(t, err)
-		require.Equal(t, want, stdSig)
-
-		// PSS: with the same salt (the same reader), vg equals the spec.
-		sLen := 20 + int(seed)
-		if priv.Size() < h.Size()+sLen+2 {
-			continue
-		}
-		p := rsa.PSSParams{Hash: h, MGFHash: crypto.SHA256, SaltLength: sLen}
-		got, err = priv.SignPSSParams(fixedReader(seed), hashed, p)
-		require.NoError(t, err)
-		salt := make([]byte, sLen)
-		io.ReadFull(fixedReader(seed), salt)
-		want, err = spec.SignPSS(ref, h, crypto.SHA256, hashed, salt)
-		require.NoError(t, err)
-		require.Equal(t, want, got)
-		require.NoError(t, spec.VerifyPSS(&ref.PublicKey, h, crypto.SHA256, hashed, got, sLen))
-		require.NoError(t, pub.VerifyPSSParams(hashed, want, p))
-		// crypto/rsa's PSS (MGF1 with the message hash) verifies vg's.
-		got, err = priv.Sign(rand.Reader, hashed, &stdrsa.PSSOptions{Hash: h})
-		require.NoError(t, err)
-		require.NoError(t, stdrsa.VerifyPSS(&std.PublicKey, h, hashed, got, nil))
-	}
-
-	// OAEP: vg's encryption with a fixed seed equals the spec's; the spec's
-	// and crypto/rsa's ciphertexts decrypt with vg.
-	label := []byte("agreement")
-	m := msg[:min(len(msg), priv.Size()-2*32-2)]
-	got, err := pub.EncryptOAEP(fixedReader(seed), crypto.SHA256, crypto.SHA1, m, label)
-	require.NoError(t, err)
-	oseed := make([]byte, 32)
-	io.ReadFull(fixedReader(seed), oseed)
-	want, err := spec.EncryptOAEP(&ref.PublicKey, crypto.SHA256, crypto.SHA1, m, label, oseed)
-	require.NoError(t, err)
-	require.Equal(t, want, got)
-	pt, err := priv.DecryptOAEP(crypto.SHA256, crypto.SHA1, want, label)
-	require.NoError(t, err)
-	require.True(t, bytes.Equal(m, pt))
-	pt, err = spec.DecryptOAEP(ref, crypto.SHA256, crypto.SHA1, got, label)
-	require.NoError(t, err)
-	require.True(t, bytes.Equal(m, pt))
-
-	// PKCS #1 v1.5 encryption, both directions.
-	ps := make([]byte, priv.Size()-len(m)-3)
-	for i := range ps {
-		ps[i] = byte(i*7+int(seed))%255 + 1
-	}
-	ct, err := spec.EncryptPKCS1v15(&ref.PublicKey, m, ps)
-	require.NoError(t, err)
-	pt, err = priv.Decrypt(nil, ct, nil)
-	require.NoError(t, err)
-	require.True(t, bytes.Equal(m, pt))
-	ct, err = pub.EncryptPKCS1v15(nil, m)
-	require.NoError(t, err)
-	pt, err = spec.DecryptPKCS1v15(ref, ct)
-	require.NoError(t, err)
-	require.True(t, bytes.Equal(m, pt))
-	pt, err = stdrsa.DecryptPKCS1v15(nil, std, ct)
-	require.NoError(t, err)
-	require.True(t, bytes.Equal(m, pt))
-
-	// The raw private operation (hash 0 signs a pre-formatted input) equals
-	// RSADP with the plain exponent.
-	raw := make([]byte, 20)
-	io.ReadFull(fixedReader(seed+100), raw)
-	got, err = priv.Sign(nil, raw, crypto.Hash(0))
-	require.NoError(t, err)
-	want, err = spec.SignPKCS1v15(ref, 0, raw)
-	require.NoError(t, err)
-	require.Equal(t, want, got)
+// TestRSAAgreementRejectsWrongKey makes sure the agreement check can fail:
+// a key whose D does not invert E is refused, not silently compared.
+func TestRSAAgreementRejectsWrongKey(t *testing.T) {
+	k := rsaKeys(t)[1024]
+	bad := *k
+	bad.D = new(big.Int).Add(k.D, big.NewInt(2))
+	bad.Precomputed = stdrsa.PrecomputedValues{}
+	require.Error(t, vectors.Agree(rsaBackends(t)[0], &bad, 1, 1))
 }

@@ -131,6 +131,13 @@ func Run(file, backend string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return RunFile(v, backend)
+}
+
+// RunFile is Run on a file already loaded.
+func RunFile(v wycheproof.VectorFile, backend string) (*Result, error) {
+	file := v.Info().Name
+	var err error
 	r := &Result{File: file, Backend: backend}
 	opt := rsa.WithBackend(backend)
 	switch f := v.(type) {
