@@ -1,0 +1,84 @@
+package main
+
+import (
+	"crypto/cipher"
+	"errors"
+	"fmt"
+
+	"github.com/vgcrypto/vg/chacha20poly1305"
+	"github.com/vgcrypto/vg/conformance/agree"
+	xchacha "golang.org/x/crypto/chacha20poly1305"
+)
+
+// The chacha20poly1305 and xchacha20poly1305 sections: every available
+// backend runs chacha20_poly1305_test.json (New) or
+// xchacha20_poly1305_test.json (NewX), then the backends agree with each
+// other and with golang.org/x/crypto/chacha20poly1305.
+func init() {
+	for i := range sections {
+		switch sections[i].name {
+		case "chacha20poly1305":
+			sections[i].run = aeadRun(func() ([]aeadBackend, error) { return chachaBackends(false) },
+				agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSize}})
+		case "xchacha20poly1305":
+			sections[i].run = aeadRun(func() ([]aeadBackend, error) { return chachaBackends(true) },
+				agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSizeX}})
+		}
+	}
+}
+
+// errParams rejects a Wycheproof test whose nonce or tag length the
+// construction does not have: Seal and Open would panic on such a nonce, as
+// crypto/cipher's contract says, so the test cannot run through them.
+var errParams = errors.New("parameters not supported by the construction")
+
+// chachaBackends lists the implementations of one construction (x: the
+// XChaCha20 one): each available backend, then x/crypto as the independent
+// oracle of the agreement.
+func chachaBackends(x bool) ([]aeadBackend, error) {
+	newFunc := chacha20poly1305.New
+	if x {
+		newFunc = chacha20poly1305.NewX
+	}
+	if _, err := newFunc(make([]byte, chacha20poly1305.KeySize)); err != nil {
+		return nil, err // an invalid VG_CPU_FEATURES
+	}
+	var bs []aeadBackend
+	for _, b := range chacha20poly1305.Backends() {
+		if !b.Available {
+			continue
+		}
+		name := b.Name
+		mk := func(key []byte) (cipher.AEAD, error) { return newFunc(key, chacha20poly1305.WithBackend(name)) }
+		bs = append(bs, aeadBackend{
+			impl:    agree.Impl{Name: name, New: func(key []byte, _ int) (cipher.AEAD, error) { return mk(key) }},
+			vectors: chachaVectors(mk),
+		})
+	}
+	ref := func(key []byte) (cipher.AEAD, error) {
+		if x {
+			return xchacha.NewX(key)
+		}
+		return xchacha.New(key)
+	}
+	bs = append(bs, aeadBackend{
+		impl:    agree.Impl{Name: "x/crypto", New: func(key []byte, _ int) (cipher.AEAD, error) { return ref(key) }},
+		vectors: chachaVectors(ref),
+	})
+	return bs, nil
+}
+
+// chachaVectors adapts a constructor to the Wycheproof runner: a nonce or
+// tag size the construction does not have is a rejection.
+func chachaVectors(mk func([]byte) (cipher.AEAD, error)) func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) {
+	return func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) {
+		a, err := mk(key)
+		if err != nil {
+			return nil, err
+		}
+		if nonceSize != a.NonceSize() || tagSize != a.Overhead() {
+			return nil, fmt.Errorf("%w: %d-byte nonce, %d-byte tag", errParams, nonceSize, tagSize)
+		}
+		return a, nil
+	}
+}
