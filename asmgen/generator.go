@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
@@ -162,25 +163,63 @@ func (g *Generator) Generate(asmPath, stubsPath string) error {
 	return writeIfChanged(stubsPath, stubs)
 }
 
-// Main is the main function of a generator program: it reads the flags -out
-// (assembly path), -stubs (declarations path) and -pkg (package name), calls
-// [Generator.Generate], and exits with status 1 after printing the error when
-// generation fails. The usual directive is
+// Main is the main function of an algorithm's generator program. It reads
+// the flags -backend (a backend name of alg, looked up with cpufeat.Lookup),
+// -out (assembly path), -stubs (Go declarations path) and -pkg (package name,
+// default: the directory of -stubs), creates a Generator for that backend,
+// lets gens[backend] declare its functions, and generates. It exits with
+// status 1 after printing the error when generation fails, 2 on bad flags.
+// With one generator file per backend, a generator's main is
 //
-//	//go:generate go run . -out ../gcm_aesni_amd64.s -stubs ../gcm_aesni_amd64.go
-func (g *Generator) Main() {
+//	func main() {
+//		asmgen.Main(cpufeat.AESGCM, map[string]func(*asmgen.Generator){
+//			"aesni":     aesni,
+//			"vaes-avx2": vaesAVX2,
+//		})
+//	}
+//
+// and the algorithm package has one directive per backend:
+//
+//	//go:generate go run ./_asm -backend aesni -out gcm_aesni_amd64.s -stubs gcm_aesni_amd64.go
+//
+// (Main uses its own flag set: avo's build package defines -out and -stubs on
+// flag.CommandLine, so generators must not define those there.)
+func Main(alg cpufeat.Algorithm, gens map[string]func(*Generator)) {
+	MainBackends(cpufeat.Backends(alg), gens)
+}
+
+// MainBackends is [Main] for backends declared outside cpufeat, such as
+// asmgen's own example.
+func MainBackends(backends []cpufeat.Backend, gens map[string]func(*Generator)) {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	name := fs.String("backend", "", "backend `name`")
 	out := fs.String("out", "", "assembly output `path`")
 	stubs := fs.String("stubs", "", "Go declarations output `path`")
 	pkg := fs.String("pkg", "", "Go package `name` (default: directory of -stubs)")
 	_ = fs.Parse(os.Args[1:])
-	if *out == "" || *stubs == "" {
-		fmt.Fprintln(os.Stderr, "asmgen: -out and -stubs are required")
+	var names []string
+	for n := range gens {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	gen, ok := gens[*name]
+	var b cpufeat.Backend
+	found := false
+	for _, c := range backends {
+		if c.Name == *name {
+			b, found = c, true
+		}
+	}
+	if !ok || !found || *out == "" || *stubs == "" {
+		fmt.Fprintf(os.Stderr, "usage: %s -backend name -out file.s -stubs file.go [-pkg name]\nbackends: %s\n",
+			filepath.Base(os.Args[0]), strings.Join(names, ", "))
 		os.Exit(2)
 	}
+	g := New(b)
 	if *pkg != "" {
 		g.Package(*pkg)
 	}
+	gen(g)
 	if err := g.Generate(*out, *stubs); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

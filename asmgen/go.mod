@@ -9,6 +9,7 @@ replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 require (
 	github.com/mmcloughlin/avo v0.6.0
 	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/stackscratch v0.0.0
 )
 
 require (
