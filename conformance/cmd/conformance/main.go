@@ -90,6 +90,8 @@ func runAll(w io.Writer, secs []section) bool {
 }
 
 func runSection(w io.Writer, s section, t *totals) {
+	start := time.Now()
+	defer func() { fmt.Fprintf(w, "  (%s: %.1fs)\n", s.name, time.Since(start).Seconds()) }()
 	fmt.Fprintf(w, "\n== %s\n", s.name)
 	var files []wycheproof.VectorFile
 	loadFailed := false
