@@ -6,6 +6,7 @@ import (
 	stdrsa "crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/binary"
 	"encoding/pem"
 	"math/big"
 	mrand "math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
 func toBig(x []uint64) *big.Int {
@@ -191,4 +193,44 @@ func TestFaultInjection(t *testing.T) {
 	sig, err := priv.Sign(nil, d[:], crypto.SHA256)
 	require.NoError(t, err)
 	require.Equal(t, good, sig)
+}
+
+// limbBytes returns x's limbs as they lie in memory (little endian).
+func limbBytes(x []uint64) []byte {
+	b := make([]byte, 8*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return b
+}
+
+// TestNoSecretOnStack runs Sign and Decrypt under the stackscratch harness
+// and looks for any limb-aligned 8-byte piece of the CRT exponents, the
+// primes and the CRT halves' inputs in the stack they used.
+func TestNoSecretOnStack(t *testing.T) {
+	k := loadKey(t, "2048")
+	priv, err := NewPrivateKey(k)
+	require.NoError(t, err)
+	g, ok := priv.crt.(*genericCRT)
+	if !ok {
+		t.Skip("the generic backend is not selected")
+	}
+	var patterns [][]byte
+	for _, x := range [][]uint64{g.dp, g.dq, priv.p.m, priv.q.m, priv.qinv} {
+		b := limbBytes(x)
+		for i := 0; i+8 <= len(b); i += 8 {
+			patterns = append(patterns, b[i:i+8])
+		}
+	}
+	d := sha256.Sum256([]byte("stack"))
+	ct, err := priv.PublicKey().EncryptOAEP(nil, crypto.SHA256, 0, []byte("m"), nil)
+	require.NoError(t, err)
+	for name, f := range map[string]func(){
+		"Sign":    func() { priv.Sign(nil, d[:], crypto.SHA256) },
+		"Decrypt": func() { priv.Decrypt(nil, ct, &stdrsa.OAEPOptions{Hash: crypto.SHA256}) },
+	} {
+		r, err := stackscratch.Scan(f, patterns)
+		require.NoError(t, err, name)
+		require.True(t, r.Clean(), "%s: %v", name, r)
+	}
 }

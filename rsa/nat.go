@@ -2,7 +2,8 @@ package rsa
 
 import (
 	"math/bits"
-	"runtime"
+
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
 // This file holds the fixed-width limb arithmetic every backend shares for
@@ -366,13 +367,7 @@ func bitLenVarTime(x []uint64) int {
 }
 
 // wipe zeroes x in a way the compiler keeps.
-func wipe(x []uint64) {
-	clear(x)
-	runtime.KeepAlive(x)
-}
+func wipe(x []uint64) { stackscratch.WipeWords(x) }
 
 // wipeBytes zeroes b in a way the compiler keeps.
-func wipeBytes(b []byte) {
-	clear(b)
-	runtime.KeepAlive(b)
-}
+func wipeBytes(b []byte) { stackscratch.Wipe(b) }
