@@ -206,41 +206,58 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 	pm := newPrimeModulus(pv, pub.n, wn)
 	qm := newPrimeModulus(qv, pub.n, wn)
 
-	// qinv = q^(p-2) mod p (p is prime; q mod p through redc and R^2).
+	// qinv = q^-1 mod p. A key that carries Qinv is checked with one
+	// multiplication (qinv < p and qinv*q == 1 mod p); otherwise it is
+	// computed as q^(p-2) mod p (p is prime). Dp and Dq, when present, must
+	// equal the values derived from d above.
 	qinv := make([]uint64, w)
+	qmod := make([]uint64, w) // q mod p
 	{
 		t := make([]uint64, 2*w)
 		copy(t, qv)
-		pm.redc(qinv, t)             // q/R mod p
-		pm.mul(qinv, qinv, pm.rr, t) // q mod p
-		pm2 := make([]uint64, w)
-		two := make([]uint64, w)
-		two[0] = 2
-		subVV(pm2, pv, two)
-		scratch := make([]uint64, expScratchLimbs(w))
-		expWindowed(qinv, qinv, pm2, pBits, pm, scratch)
+		pm.redc(qmod, t)             // q/R mod p
+		pm.mul(qmod, qmod, pm.rr, t) // q mod p
 		wipe(t)
-		wipe(pm2)
 	}
-
-	// Precomputed values, when the key has them, must agree.
-	if pc := k.Precomputed; pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil {
+	defer wipe(qmod)
+	pc := k.Precomputed
+	if pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil {
 		good := yes
 		for _, c := range []struct {
 			v    *big.Int
 			want []uint64
-		}{{pc.Dp, dp}, {pc.Dq, dq}, {pc.Qinv, qinv}} {
+		}{{pc.Dp, dp}, {pc.Dq, dq}, {pc.Qinv, nil}} {
 			if c.v == nil || c.v.Sign() < 0 || c.v.BitLen() > 64*w {
 				good = no
 				continue
 			}
 			got := limbsFromBytes(c.v.Bytes(), w)
-			good &= natEqual(got, c.want)
+			if c.want == nil { // Qinv
+				copy(qinv, got)
+				good &= lessThan(qinv, pv)
+				t := make([]uint64, 2*w)
+				r := make([]uint64, w)
+				pm.mul(r, qinv, qmod, t) // qinv*q/R
+				pm.mul(r, r, pm.rr, t)   // qinv*q mod p
+				good &= natIsOne(r)
+				wipe(t)
+				wipe(r)
+			} else {
+				good &= natEqual(got, c.want)
+			}
 			wipe(got)
 		}
 		if good == no {
 			return nil, errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
 		}
+	} else {
+		pm2 := make([]uint64, w)
+		two := make([]uint64, w)
+		two[0] = 2
+		subVV(pm2, pv, two)
+		scratch := make([]uint64, expScratchLimbs(w))
+		expWindowed(qinv, qmod, pm2, pBits, pm, scratch)
+		wipe(pm2)
 	}
 
 	priv := &PrivateKey{

@@ -314,6 +314,12 @@ func TestKeyValidation(t *testing.T) {
 		{"swapped precomputed", func(k *stdrsa.PrivateKey) {
 			k.Precomputed.Dp, k.Precomputed.Dq = k.Precomputed.Dq, k.Precomputed.Dp
 		}, "precomputed"},
+		{"wrong qinv", func(k *stdrsa.PrivateKey) {
+			k.Precomputed.Qinv.Add(k.Precomputed.Qinv, one)
+		}, "precomputed"},
+		{"qinv not reduced", func(k *stdrsa.PrivateKey) {
+			k.Precomputed.Qinv.Add(k.Precomputed.Qinv, k.Primes[0])
+		}, "precomputed"},
 		{"no D", func(k *stdrsa.PrivateKey) { k.D = nil }, "D"},
 	}
 	for _, c := range cases {
