@@ -465,3 +465,56 @@ func TestAllowedISAs(t *testing.T) {
 	assert.Equal(t, 32, WipeStoreWidth(avx2Backend.Requires))
 	assert.Equal(t, 64, WipeStoreWidth(avx512Backend.Requires))
 }
+
+func TestTableIsPublic(t *testing.T) {
+	// A public table indexed by a public counter is fine; its entries may
+	// steer branches.
+	asm := mustBuild(t, ssse3Backend, "table", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		tab := g.Table("masks", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9})
+		k := loadSecretWord(g)
+		b, v := g.GP64(), g.GP64()
+		g.LEAQ(tab, b)
+		g.MOVQ(operand.Mem{Base: b}, v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.XORQ(v, k)
+		storeOut(g, k)
+		g.Label("skip")
+		fn.Ret()
+	})
+	assert.Contains(t, asm, "DATA masks<>+0(SB)/8, $0x0807060504030201\nDATA masks<>+8(SB)/1, $0x09\nGLOBL masks<>(SB), RODATA|NOPTR, $9")
+}
+
+func TestStackPointerRegisterTaint(t *testing.T) {
+	// A secret stored into the scratch through a register holding its
+	// address, then loaded from the scratch, is secret.
+	_, err := gen(t, ssse3Backend, "viaStackPtr", keyOutSig, append([]Option{Scratch(16)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		p, v := g.GP64(), g.GP64()
+		g.LEAQ(fn.Scratch(), p)
+		g.MOVQ(k, operand.Mem{Base: p, Disp: 8})
+		g.MOVQ(fn.Scratch().Offset(8), v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		storeOut(g, v)
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"JZ skip": conditional branch on secret flags`)
+	assert.Contains(t, err.Error(), `"MOVQ AX, 8(CX)" (instruction 3) stores it to 8(CX)`)
+}
+
+func TestWipeCheckSeesStoresThroughRegisters(t *testing.T) {
+	// Written through a register holding a stack address, and returned with
+	// a bare RET: the wipe check must flag the stack.
+	_, err := gen(t, ssse3Backend, "dirtyViaReg", keyOutSig, append([]Option{Scratch(16)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k := loadSecretWord(g)
+		p := g.GP64()
+		g.LEAQ(fn.Scratch(), p)
+		g.ADDQ(operand.U8(8), p)
+		g.MOVQ(k, operand.Mem{Base: p})
+		g.RET()
+	})
+	require.ErrorContains(t, err, `returns without wiping: stack bytes 0-15(SP) not wiped`)
+}

@@ -5,4 +5,101 @@
 //
 // It is imported only by the generator modules under <alg>/_asm/, never by the
 // algorithm packages, so avo never becomes a dependency of a vg user.
+//
+// # Writing a generator
+//
+// A generator creates one [Generator] per backend from the backend's cpufeat
+// declaration, the same value the algorithm's Go dispatch selects with, so the
+// generated instructions and the dispatch cannot disagree:
+//
+//	g := asmgen.New(cpufeat.MustLookup(cpufeat.AESGCM, "aesni"))
+//	fn := g.Func("gcmSealAESNI", "func(dst, src *byte, n int, ks *[240]byte)",
+//		asmgen.Doc("gcmSealAESNI encrypts n bytes of src to dst with the expanded key ks."),
+//		asmgen.Secret("src", "ks"), asmgen.Public("dst", "n"), asmgen.Scratch(256))
+//	p := g.GP64()
+//	g.Load(g.Param("src"), p) // every avo instruction is a method of g
+//	...
+//	fn.Ret() // the wipe, then RET
+//	err := g.Generate("gcm_aesni_amd64.s", "gcm_aesni_amd64.go")
+//
+// or, for a generator program with one file per backend, [Main]. The
+// Generator embeds avo's build.Context: instructions (g.MOVOU, g.VAESENC,
+// ...), virtual registers (g.GP64, g.XMM, g.YMM, g.ZMM, g.K), arguments
+// (g.Param, g.Load, g.Store), labels and comments are avo's. Functions start
+// only with [Generator.Func]; constant tables come from [Generator.Table].
+//
+// # Function declarations
+//
+// [Generator.Func] takes the Go signature, a one-line [Doc], which arguments
+// point to secret memory ([Secret]; for a scalar, the value itself is
+// secret), which point to public slice headers of secret memory
+// ([SecretSlices], the gather descriptors), which are public ([Public]), and
+// how much stack [Scratch] the function uses ([Func.Scratch] returns it).
+// Every pointer-like argument must be classified. A function that handles no
+// secrets says so with [NoSecrets], which opts it out of the wipe. asmgen adds
+// the classification to the function's doc comment.
+//
+// # The wipe
+//
+// [Func.Ret] ends a path of a function with secrets. After avo's register
+// allocation, asmgen inserts before each of those RETs the zeroing of every
+// vector register the function wrote (VEX VPXOR, which clears the whole
+// register, where AVX is allowed; EVEX VPXORQ for zmm16-31; KXORW for opmask
+// registers), then zero stores over the stack scratch (64 bytes a store where
+// AVX-512 is allowed, 32 with AVX, else 16), then VZEROUPPER where AVX is
+// allowed. General-purpose registers are not wiped.
+//
+// # The checks
+//
+// [Generator.Build] (and so Generate and Main) compiles with avo, expands the
+// wipes, rebuilds the control-flow graph, and runs three checks on every
+// function; any failure is an error naming the function and the instruction,
+// and nothing is written:
+//
+//   - Arch gates: each instruction's ISA list (avo's ir.Instruction.ISA, all
+//     of it) must be within the baseline ([BaselineISAs]) plus the ISAs of
+//     the backend's features ([AllowedISAs]); registers 16-31 and 512-bit
+//     registers need AVX512F, and AVX512VL below 512 bits, and opmask
+//     registers AVX512F, whatever avo reports.
+//   - Constant time: a taint analysis over the control-flow graph after
+//     register allocation. Loads through a Secret pointer (or one derived from
+//     it) are secret; so is everything computed from a secret, through
+//     registers, the flags (the carry flag apart from the others, so INC and
+//     DEC keep a secret carry, and a DEC of a public counter makes JNZ public)
+//     and stack bytes. Errors: a conditional branch on secret flags (or
+//     register), a memory operand whose base or index is secret, and a
+//     variable-time instruction (DIV, IDIV, floating-point division and
+//     square root) on a secret. CMOVcc, SETcc, ADC and SBB on secret flags
+//     are allowed. Each error lists the chain of instructions that made the
+//     value secret, back to the argument. Flags and timing come from an
+//     explicit table of opcodes (optable.go); an opcode it lacks fails the
+//     generation.
+//   - Wipe present: on every path to every RET of a function with secrets,
+//     every vector and opmask register the function wrote has been zeroed and
+//     every stack byte it wrote overwritten with zeros.
+//
+// The taint analysis is conservative where it cannot be exact: lengths loaded
+// from SecretSlices descriptors count as pointers into secret memory, stack
+// accesses with an index register or unknown width touch the whole frame, and
+// memory other than arguments and the stack frame is not tracked (a secret
+// stored to a public destination and loaded back is not seen as secret).
+//
+// # Shared building blocks
+//
+// Used by more than one algorithm and written once, all SSE2 and branching
+// only on lengths: [Func.CopyBytes] (the gather copy loop: 64, then 16, then 1
+// byte), [Func.XORBytes] (16 bytes at a time, then bytes), [Func.LoadPartial]
+// and [Func.StorePartial] (fewer than 16 bytes, never touching memory past the
+// buffer), [Func.ForEachSlice] (the walk over a descriptor array) and
+// [Func.GatherCopy] (both together).
+//
+// # Determinism
+//
+// Generation is deterministic: the same generator produces the same bytes,
+// which CI checks by regenerating every _asm generator and failing on a diff.
+// The example under internal/example is generated by
+//
+//	go generate ./asmgen/internal/example
+//
+// and its gen test fails when the committed files are stale.
 package asmgen

@@ -2,6 +2,7 @@ package asmgen
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
 	"github.com/vgcrypto/vg/cpufeat"
@@ -273,4 +276,24 @@ func sortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
 	return ks
+}
+
+// Table declares a read-only, pointer-free static table holding data (for
+// example byte-shuffle masks or round constants) and returns its address. Its
+// contents are public: loads from it are public, and indexing it with a
+// secret is an error like any secret address.
+func (g *Generator) Table(name string, data []byte) operand.Mem {
+	m := g.Context.StaticGlobal(name)
+	g.Context.DataAttributes(attr.RODATA | attr.NOPTR)
+	for off := 0; off < len(data); {
+		switch {
+		case len(data)-off >= 8:
+			g.Context.AppendDatum(operand.U64(binary.LittleEndian.Uint64(data[off:])))
+			off += 8
+		default:
+			g.Context.AppendDatum(operand.U8(data[off]))
+			off++
+		}
+	}
+	return m
 }

@@ -101,6 +101,7 @@ func init() {
 	addOps(opInfo{rd: fAll}, fields("JHI JLS JA JBE JNBE JNA")...)
 	addOps(opInfo{rd: fOther}, fields(`JEQ JNE JMI JPL JGT JGE JLT JLE JOS JOC JPS JPC
 		JE JZ JNZ JG JL JNG JNGE JNL JNLE JNO JNP JNS JO JP JPE JPO JS`)...)
+	addOps(opInfo{}, "JCXZL", "JCXZQ") // branch on CX itself, not on flags
 	addOps(opInfo{}, "JMP", "RET")
 
 	// Variable-time floating point.

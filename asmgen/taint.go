@@ -22,7 +22,19 @@ const (
 	// tDescPtr: the value is a (public) pointer to public slice headers
 	// whose elements point into secret memory.
 	tDescPtr
-	nTaintBits = 3
+	// tStackPtr: the value is an address in the stack frame (LEAQ x(SP)).
+	// Loads through it read, and stores through it may write, any byte of
+	// the frame.
+	tStackPtr
+	nTaintBits = 4
+)
+
+// Bit indexes of the taints, for val.why.
+const (
+	bitSecret = iota
+	bitSecretPtr
+	bitDescPtr
+	bitStackPtr
 )
 
 // origin explains why a value carries one taint bit: the instruction that
@@ -165,9 +177,10 @@ func basicBlocks(is []*ir.Instruction) []block {
 		leader[0] = true
 	}
 	for n, i := range is {
-		if i.IsBranch || i.IsTerminal {
-			leader[n+1] = true
+		if !i.IsBranch && !i.IsTerminal {
+			continue
 		}
+		leader[n+1] = true
 		for _, s := range i.Succ {
 			if s != nil {
 				leader[index[s]] = true
@@ -297,8 +310,6 @@ func (a *taintAnalysis) find(idx int, kind, problem string, why *origin) {
 	a.findings[key] = taintFinding{idx: idx, kind: kind, msg: b.String()}
 }
 
-const bitSecret = 0
-
 // checkAddr reports a memory operand whose base or index is secret.
 func (a *taintAnalysis) checkAddr(s *tstate, idx int, m operand.Mem) {
 	for _, r := range []reg.Register{m.Base, m.Index} {
@@ -355,8 +366,11 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 		if m.Index != nil || !exact {
 			lo, hi = 0, len(s.stack)
 		}
+		why := "loads stack " + m.Asm()
 		for b := max(lo, 0); b < hi && b < len(s.stack); b++ {
-			out.add(derive(s.stack[b], idx, text, fmt.Sprintf("loads stack %s", m.Asm())))
+			if s.stack[b].t&^out.t != 0 {
+				out.add(derive(s.stack[b], idx, text, why))
+			}
 		}
 		return out
 	}
@@ -368,17 +382,25 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 		if v.t&tSecretPtr != 0 {
 			var p val
 			p.t = tSecret
-			p.why[bitSecret] = &origin{idx: idx, text: text, why: fmt.Sprintf("loads through %s, which points to secret memory", r.Asm()), from: v.why[1]}
+			p.why[bitSecret] = &origin{idx: idx, text: text, why: fmt.Sprintf("loads through %s, which points to secret memory", r.Asm()), from: v.why[bitSecretPtr]}
 			out.add(p)
 		}
 		if v.t&tDescPtr != 0 {
 			var p val
 			p.t = tSecretPtr
-			p.why[1] = &origin{idx: idx, text: text, why: fmt.Sprintf("loads a pointer through %s, which points to slice headers of secret memory", r.Asm()), from: v.why[2]}
+			p.why[bitSecretPtr] = &origin{idx: idx, text: text, why: fmt.Sprintf("loads a pointer through %s, which points to slice headers of secret memory", r.Asm()), from: v.why[bitDescPtr]}
 			out.add(p)
 		}
 		if v.t&tSecret != 0 {
 			out.add(derive(val{t: tSecret, why: v.why}, idx, text, fmt.Sprintf("loads through secret address %s", r.Asm())))
+		}
+		if v.t&tStackPtr != 0 {
+			why := fmt.Sprintf("loads through %s, which points into the stack frame", r.Asm())
+			for b := range s.stack {
+				if s.stack[b].t&^out.t != 0 {
+					out.add(derive(s.stack[b], idx, text, why))
+				}
+			}
 		}
 	}
 	return out
@@ -386,11 +408,17 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 
 // store records that the instruction writes v to memory m.
 func (a *taintAnalysis) store(s *tstate, idx int, text string, m operand.Mem, width int, exact bool, v val) {
-	if m.Base != reg.StackPointer {
+	viaStackPtr := false
+	for _, r := range []reg.Register{m.Base, m.Index} {
+		if r != nil && s.get(r).t&tStackPtr != 0 {
+			viaStackPtr = true
+		}
+	}
+	if m.Base != reg.StackPointer && !viaStackPtr {
 		return // argument results and heap memory are not tracked
 	}
 	stored := derive(v, idx, text, fmt.Sprintf("stores it to %s", m.Asm()))
-	if m.Index != nil || !exact {
+	if m.Base != reg.StackPointer || m.Index != nil || !exact {
 		for b := range s.stack {
 			s.stack[b].add(stored)
 		}
@@ -462,6 +490,9 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 			in.add(derive(s.get(op), n, text, "reads "+op.Asm()))
 		case operand.Mem:
 			if info.addrOnly {
+				if op.Base == reg.StackPointer {
+					in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
+				}
 				for _, r := range []reg.Register{op.Base, op.Index} {
 					if r != nil {
 						in.add(derive(s.get(r), n, text, "computes an address from "+r.Asm()))
@@ -490,6 +521,9 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 			a.find(n, "branch", "conditional branch on secret flags", s.of.why[bitSecret])
 		}
 		in.add(derive(s.of, n, text, "reads flags"))
+	}
+	if i.IsConditional && in.t&tSecret != 0 {
+		a.find(n, "branch", "conditional branch on a secret", in.why[bitSecret])
 	}
 	if info.varTime && in.t&tSecret != 0 {
 		a.find(n, "vartime", fmt.Sprintf("variable-time instruction %s on a secret", i.Opcode), in.why[bitSecret])

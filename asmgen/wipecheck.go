@@ -25,6 +25,7 @@ type wstate struct {
 	vec    [32]regState
 	k      [8]regState
 	gpZero uint16 // general-purpose registers known to hold zero
+	gpStk  uint16 // general-purpose registers that may hold a stack address
 	stack  []bool // dirty stack bytes
 }
 
@@ -48,6 +49,9 @@ func (s *wstate) join(o *wstate) bool {
 	}
 	if z := s.gpZero & o.gpZero; z != s.gpZero {
 		s.gpZero, changed = z, true
+	}
+	if z := s.gpStk | o.gpStk; z != s.gpStk {
+		s.gpStk, changed = z, true
 	}
 	for i := range s.stack {
 		if o.stack[i] && !s.stack[i] {
@@ -93,6 +97,15 @@ func (s *wstate) knownZero(op operand.Op) bool {
 	return false
 }
 
+// holdsStackAddr reports whether r may hold an address in the stack frame.
+func (s *wstate) holdsStackAddr(r reg.Register) bool {
+	if r == nil {
+		return false
+	}
+	p := reg.ToPhysical(r)
+	return p != nil && p.Kind() == reg.KindGP && s.gpStk&(1<<p.PhysicalIndex()) != 0
+}
+
 func isZeroConst(c operand.Constant) bool {
 	switch v := c.(type) {
 	case operand.U8:
@@ -125,6 +138,21 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 	}
 	zeroIdiom := isZeroIdiom(i)
 	isMove := strings.HasPrefix(i.Opcode, "MOV") || strings.HasPrefix(i.Opcode, "VMOV")
+	// Does the instruction compute a stack address (LEAQ x(SP), or
+	// arithmetic on a register holding one)?
+	stackAddr := false
+	for _, in := range i.Inputs {
+		switch in := in.(type) {
+		case operand.Mem:
+			if opTable[i.Opcode].addrOnly && (in.Base == reg.StackPointer || s.holdsStackAddr(in.Base) || s.holdsStackAddr(in.Index)) {
+				stackAddr = true
+			}
+		case reg.Register:
+			if s.holdsStackAddr(in) {
+				stackAddr = true
+			}
+		}
+	}
 	for _, op := range i.Outputs {
 		switch op := op.(type) {
 		case reg.Register:
@@ -140,6 +168,11 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 					s.gpZero |= 1 << idx
 				} else {
 					s.gpZero &^= 1 << idx
+				}
+				if stackAddr && !zeroIdiom {
+					s.gpStk |= 1 << idx
+				} else {
+					s.gpStk &^= 1 << idx
 				}
 			case reg.KindVector:
 				switch {
@@ -159,7 +192,8 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 				}
 			}
 		case operand.Mem:
-			if op.Base != reg.StackPointer {
+			viaReg := s.holdsStackAddr(op.Base) || s.holdsStackAddr(op.Index)
+			if op.Base != reg.StackPointer && !viaReg {
 				continue
 			}
 			zero := isMove
@@ -169,7 +203,7 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 				}
 			}
 			width, exact := accessWidth(i, opTable[i.Opcode])
-			if op.Index != nil || !exact {
+			if op.Base != reg.StackPointer || op.Index != nil || !exact {
 				if !zero {
 					for b := range s.stack {
 						s.stack[b] = true
