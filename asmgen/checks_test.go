@@ -1,6 +1,8 @@
 package asmgen
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -517,4 +519,57 @@ func TestWipeCheckSeesStoresThroughRegisters(t *testing.T) {
 		g.RET()
 	})
 	require.ErrorContains(t, err, `returns without wiping: stack bytes 0-15(SP) not wiped`)
+}
+
+func TestEveryPathWipedPasses(t *testing.T) {
+	// TestReturnWithoutWipeFails's function, with Func.Ret on both paths.
+	asm := mustBuild(t, ssse3Backend, "wipedTwice", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n"), Scratch(16)}, func(g *Generator, fn *Func) {
+		p, o, n := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.Load(g.Param("n"), n)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: p}, x)
+		g.MOVOU(x, fn.Scratch())
+		g.TESTQ(n, n)
+		g.JZ(operand.LabelRef("early"))
+		g.MOVOU(x, operand.Mem{Base: o})
+		fn.Ret()
+		g.Label("early")
+		fn.Ret()
+	})
+	assert.Equal(t, 2, strings.Count(asm, wipeMarker))
+}
+
+func TestRunTargets(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "alg")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	declare := func(g *Generator) {
+		fn := g.Func("nop", "func(k *byte)", Secret("k"), Doc("nop does nothing."))
+		fn.Ret()
+	}
+	backends := cpufeat.Backends(cpufeat.ChaCha20Poly1305)
+	targets := []Target{
+		{Backend: "ssse3", Asm: dir + "/a_ssse3.s", Stubs: dir + "/a_ssse3.go", Declare: declare},
+		{Backend: "avx2", Asm: dir + "/a_avx2.s", Stubs: dir + "/a_avx2.go", Declare: declare},
+	}
+	require.NoError(t, runTargets(backends, targets, "", "", "", ""))
+	for _, f := range []string{"a_ssse3.s", "a_ssse3.go", "a_avx2.s", "a_avx2.go"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "nop")
+	}
+	stubs, err := os.ReadFile(filepath.Join(dir, "a_avx2.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(stubs), "package alg\n")
+
+	require.NoError(t, runTargets(backends, targets, "ssse3", dir+"/other.s", dir+"/other.go", "p"))
+	_, err = os.Stat(filepath.Join(dir, "other.s"))
+	require.NoError(t, err)
+
+	var usage usageError
+	require.ErrorAs(t, runTargets(backends, targets, "nope", "", "", ""), &usage)
+	require.ErrorAs(t, runTargets(backends, targets, "", "x.s", "", ""), &usage)
+	bad := []Target{{Backend: "ifma", Asm: "x", Stubs: "y", Declare: declare}}
+	require.ErrorAs(t, runTargets(backends, bad, "", "", "", ""), &usage)
 }

@@ -166,67 +166,114 @@ func (g *Generator) Generate(asmPath, stubsPath string) error {
 	return writeIfChanged(stubsPath, stubs)
 }
 
-// Main is the main function of an algorithm's generator program. It reads
-// the flags -backend (a backend name of alg, looked up with cpufeat.Lookup),
-// -out (assembly path), -stubs (Go declarations path) and -pkg (package name,
-// default: the directory of -stubs), creates a Generator for that backend,
-// lets gens[backend] declare its functions, and generates. It exits with
-// status 1 after printing the error when generation fails, 2 on bad flags.
-// With one generator file per backend, a generator's main is
+// Target is one backend's output in a generator program: the backend, the
+// functions it declares, and where its files go.
+type Target struct {
+	// Backend is the backend's name, as declared in cpufeat.
+	Backend string
+	// Asm and Stubs are the paths of the assembly and of the Go
+	// declarations, relative to the directory the generator runs in (for a
+	// generator in <alg>/_asm: "../gcm_aesni_amd64.s").
+	Asm, Stubs string
+	// Declare declares the backend's functions on g.
+	Declare func(g *Generator)
+}
+
+// Main is the main function of an algorithm's generator program (a nested
+// module in <alg>/_asm, one file per backend). Run with no flags, as CI's
+// regeneration step does (cd <alg>/_asm && GOWORK=off go run .), it
+// generates every target; with -backend name only that one, optionally to
+// -out and -stubs instead of the target's paths. Backends are looked up with
+// cpufeat.Lookup(alg, name). It prints the error and exits with status 1 when
+// a check fails (nothing is written for that backend), 2 on bad flags.
 //
 //	func main() {
-//		asmgen.Main(cpufeat.AESGCM, map[string]func(*asmgen.Generator){
-//			"aesni":     aesni,
-//			"vaes-avx2": vaesAVX2,
-//		})
+//		asmgen.Main(cpufeat.AESGCM,
+//			asmgen.Target{Backend: "aesni", Asm: "../gcm_aesni_amd64.s", Stubs: "../gcm_aesni_amd64.go", Declare: aesni},
+//			asmgen.Target{Backend: "vaes-avx2", Asm: "../gcm_vaes_avx2_amd64.s", Stubs: "../gcm_vaes_avx2_amd64.go", Declare: vaesAVX2},
+//		)
 //	}
 //
-// and the algorithm package has one directive per backend:
+// The algorithm package runs it with
 //
-//	//go:generate go run ./_asm -backend aesni -out gcm_aesni_amd64.s -stubs gcm_aesni_amd64.go
+//	//go:generate env GOWORK=off go -C _asm run .
 //
-// (Main uses its own flag set: avo's build package defines -out and -stubs on
-// flag.CommandLine, so generators must not define those there.)
-func Main(alg cpufeat.Algorithm, gens map[string]func(*Generator)) {
-	MainBackends(cpufeat.Backends(alg), gens)
+// (GOWORK=off because the repository's go.work does not list _asm modules, so
+// inside one the go command would otherwise refuse to run it). Main parses its
+// own flag set: avo's build package claims -out and -stubs on
+// flag.CommandLine, so generators must not define those there.
+func Main(alg cpufeat.Algorithm, targets ...Target) {
+	MainBackends(cpufeat.Backends(alg), targets...)
 }
 
 // MainBackends is [Main] for backends declared outside cpufeat, such as
 // asmgen's own example.
-func MainBackends(backends []cpufeat.Backend, gens map[string]func(*Generator)) {
+func MainBackends(backends []cpufeat.Backend, targets ...Target) {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	name := fs.String("backend", "", "backend `name`")
-	out := fs.String("out", "", "assembly output `path`")
-	stubs := fs.String("stubs", "", "Go declarations output `path`")
-	pkg := fs.String("pkg", "", "Go package `name` (default: directory of -stubs)")
+	only := fs.String("backend", "", "generate only the backend `name`")
+	out := fs.String("out", "", "assembly output `path` (with -backend)")
+	stubs := fs.String("stubs", "", "Go declarations output `path` (with -backend)")
+	pkg := fs.String("pkg", "", "Go package `name` (default: the directory of the declarations)")
 	_ = fs.Parse(os.Args[1:])
-	var names []string
-	for n := range gens {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	gen, ok := gens[*name]
-	var b cpufeat.Backend
-	found := false
-	for _, c := range backends {
-		if c.Name == *name {
-			b, found = c, true
-		}
-	}
-	if !ok || !found || *out == "" || *stubs == "" {
-		fmt.Fprintf(os.Stderr, "usage: %s -backend name -out file.s -stubs file.go [-pkg name]\nbackends: %s\n",
-			filepath.Base(os.Args[0]), strings.Join(names, ", "))
-		os.Exit(2)
-	}
-	g := New(b)
-	if *pkg != "" {
-		g.Package(*pkg)
-	}
-	gen(g)
-	if err := g.Generate(*out, *stubs); err != nil {
+	if err := runTargets(backends, targets, *only, *out, *stubs, *pkg); err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func runTargets(backends []cpufeat.Backend, targets []Target, only, out, stubs, pkg string) error {
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Backend)
+	}
+	if (out != "" || stubs != "") && only == "" {
+		return usageError{"asmgen: -out and -stubs need -backend"}
+	}
+	var errs []error
+	ran := false
+	for _, t := range targets {
+		if only != "" && t.Backend != only {
+			continue
+		}
+		ran = true
+		var b cpufeat.Backend
+		found := false
+		for _, c := range backends {
+			if c.Name == t.Backend {
+				b, found = c, true
+			}
+		}
+		if !found {
+			return usageError{fmt.Sprintf("asmgen: backend %q is not declared", t.Backend)}
+		}
+		asmPath, stubsPath := t.Asm, t.Stubs
+		if out != "" {
+			asmPath = out
+		}
+		if stubs != "" {
+			stubsPath = stubs
+		}
+		g := New(b)
+		if pkg != "" {
+			g.Package(pkg)
+		}
+		t.Declare(g)
+		if err := g.Generate(asmPath, stubsPath); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if !ran {
+		return usageError{fmt.Sprintf("asmgen: no target %q (targets: %s)", only, strings.Join(names, ", "))}
+	}
+	return errors.Join(errs...)
 }
 
 func writeIfChanged(path string, b []byte) error {

@@ -5,5 +5,4 @@
 // are committed; gen's test fails when they are stale.
 package example
 
-//go:generate go run ./gen -backend sse2 -out example_sse2_amd64.s -stubs example_sse2_amd64.go
-//go:generate go run ./gen -backend avx2 -out example_avx2_amd64.s -stubs example_avx2_amd64.go
+//go:generate go -C gen run .

@@ -1,7 +1,8 @@
 // Command gen generates asmgen's example package: one assembly file per
 // backend declared in decl, each checked by asmgen (arch gates, constant-time
 // taint, wipe present). It is the smallest complete use of asmgen and the
-// target of asmgen's end-to-end tests; it is not shipped.
+// target of asmgen's end-to-end tests; it is not shipped. Run it from this
+// directory (go run .) or with go generate in the example package.
 package main
 
 import (
@@ -14,11 +15,12 @@ import (
 )
 
 func main() {
-	gens := map[string]func(*asmgen.Generator){}
+	var targets []asmgen.Target
 	for _, b := range decl.Backends {
-		gens[b.Name] = declare
+		base := "../example_" + b.Name + "_amd64"
+		targets = append(targets, asmgen.Target{Backend: b.Name, Asm: base + ".s", Stubs: base + ".go", Declare: declare})
 	}
-	asmgen.MainBackends(decl.Backends, gens)
+	asmgen.MainBackends(decl.Backends, targets...)
 }
 
 // suffix is the name suffix of the backend's functions: sse2 -> SSE2.
