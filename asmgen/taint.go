@@ -8,6 +8,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // taint is what the constant-time checker knows about a value.
@@ -220,6 +221,7 @@ type taintFinding struct {
 
 type taintAnalysis struct {
 	fn       *Func
+	avx      bool // upper vector lanes exist: legacy SSE writes keep them
 	is       []*ir.Instruction
 	frame    int
 	findings map[string]taintFinding
@@ -240,7 +242,7 @@ func (g *Generator) checkTaint(fn *Func) []error {
 		return []error{fmt.Errorf("asmgen: %s: opcode not in asmgen's constant-time table (add it to optable.go with its flags and timing): %s",
 			fn.name, strings.Join(unknown, "; "))}
 	}
-	a := &taintAnalysis{fn: fn, is: is, frame: fn.ir.LocalSize, findings: map[string]taintFinding{}}
+	a := &taintAnalysis{fn: fn, avx: g.backend.Requires.Has(cpufeat.AVX), is: is, frame: fn.ir.LocalSize, findings: map[string]taintFinding{}}
 	bs := basicBlocks(is)
 	if len(bs) == 0 {
 		return nil
@@ -450,8 +452,9 @@ func cancelling(i *ir.Instruction) bool {
 
 // partialWrite reports whether writing r leaves part of the old register
 // value in place: 8- and 16-bit general-purpose writes, legacy SSE writes
-// (which keep the upper lanes), and merge-masked AVX-512 writes.
-func partialWrite(i *ir.Instruction, r reg.Register) bool {
+// (which keep the upper lanes) in a backend with AVX, and merge-masked
+// AVX-512 writes.
+func partialWrite(i *ir.Instruction, r reg.Register, avx bool) bool {
 	p := reg.ToPhysical(r)
 	if p == nil {
 		return false
@@ -461,7 +464,7 @@ func partialWrite(i *ir.Instruction, r reg.Register) bool {
 		return p.Size() < 4
 	case reg.KindVector:
 		if !strings.HasPrefix(i.Opcode, "V") {
-			return true
+			return avx
 		}
 		for _, op := range i.Operands {
 			if q, ok := op.(reg.Register); ok && q.Kind() == reg.KindOpmask {
@@ -536,7 +539,7 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 				continue
 			}
 			v := in
-			if partialWrite(i, op) {
+			if partialWrite(i, op, a.avx) {
 				v.add(*p)
 			}
 			*p = v
