@@ -6,31 +6,22 @@ import (
 	stdrsa "crypto/rsa"
 	"crypto/sha256"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/vgcrypto/vg/rsa"
 )
 
-var (
-	key8192Once sync.Once
-	key8192     *stdrsa.PrivateKey
-)
-
-// benchKey returns the fixed test keys, and for 8192 bits (verify only) a
-// key generated once per test binary.
+// benchKey returns the fixed test key of the given size (8192 bits too,
+// for the verify benchmark).
 func benchKey(b *testing.B, bits int) *stdrsa.PrivateKey {
 	if bits != 8192 {
 		return testKey(b, bits)
 	}
-	key8192Once.Do(func() {
-		k, err := stdrsa.GenerateKey(rand.Reader, 8192)
-		if err != nil {
-			panic(err)
-		}
-		key8192 = k
-	})
-	return key8192
+	k, err := loadPEMKey("testdata/rsa8192.pem")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return k
 }
 
 // benchBackends runs f once per available backend and once for crypto/rsa

@@ -37,12 +37,7 @@ func testKey(t testing.TB, bits int) *stdrsa.PrivateKey {
 	keysOnce.Do(func() {
 		keys = make(map[int]*stdrsa.PrivateKey)
 		for _, b := range testSizes {
-			data, err := os.ReadFile(fmt.Sprintf("testdata/rsa%d.pem", b))
-			if err != nil {
-				panic(err)
-			}
-			block, _ := pem.Decode(data)
-			k, err := x509.ParsePKCS1PrivateKey(block.Bytes)
+			k, err := loadPEMKey(fmt.Sprintf("testdata/rsa%d.pem", b))
 			if err != nil {
 				panic(err)
 			}
@@ -52,6 +47,42 @@ func testKey(t testing.TB, bits int) *stdrsa.PrivateKey {
 	k := keys[bits]
 	require.NotNil(t, k)
 	return k
+}
+
+// loadPEMKey reads a PKCS #1 PEM key with crypto/x509.
+func loadPEMKey(path string) (*stdrsa.PrivateKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return nil, fmt.Errorf("%s: no PEM block", path)
+	}
+	return x509.ParsePKCS1PrivateKey(block.Bytes)
+}
+
+// TestMaxModulus signs and decrypts with the largest supported key (8192
+// bits, 64-limb primes) on every backend, against crypto/rsa.
+func TestMaxModulus(t *testing.T) {
+	std, err := loadPEMKey("testdata/rsa8192.pem")
+	require.NoError(t, err)
+	d := sha256.Sum256([]byte("8192"))
+	want, err := stdrsa.SignPKCS1v15(nil, std, crypto.SHA256, d[:])
+	require.NoError(t, err)
+	for _, backend := range availableBackends(t) {
+		priv, err := rsa.NewPrivateKey(std, rsa.WithBackend(backend))
+		require.NoError(t, err)
+		got, err := priv.Sign(nil, d[:], crypto.SHA256)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		require.NoError(t, rsa.VerifyPKCS1v15(&std.PublicKey, crypto.SHA256, d[:], got))
+	}
+	// One bit more is refused.
+	big9k := &stdrsa.PublicKey{N: new(big.Int).Lsh(std.N, 1), E: 65537}
+	big9k.N.SetBit(big9k.N, 0, 1)
+	_, err = rsa.NewPublicKey(big9k)
+	require.ErrorContains(t, err, "outside the supported")
 }
 
 // availableBackends returns the names of the backends that run here; an
