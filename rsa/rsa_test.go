@@ -456,6 +456,8 @@ func TestAllocations(t *testing.T) {
 	d := sha256.Sum256(nil)
 	ct, err := priv.PublicKey().EncryptOAEP(nil, crypto.SHA256, 0, []byte("x"), nil)
 	require.NoError(t, err)
+	ct1, err := priv.PublicKey().EncryptPKCS1v15(nil, []byte("x"))
+	require.NoError(t, err)
 	pss := &stdrsa.PSSOptions{Hash: crypto.SHA256, SaltLength: stdrsa.PSSSaltLengthEqualsHash}
 	oaep := &stdrsa.OAEPOptions{Hash: crypto.SHA256}
 	for _, c := range []struct {
@@ -465,10 +467,43 @@ func TestAllocations(t *testing.T) {
 		{"Sign/PKCS1v15", func() { priv.Sign(nil, d[:], crypto.SHA256) }},
 		{"Sign/PSS", func() { priv.Sign(rand.Reader, d[:], pss) }},
 		{"Decrypt/OAEP", func() { priv.Decrypt(nil, ct, oaep) }},
+		{"Decrypt/PKCS1v15", func() { priv.Decrypt(nil, ct1, nil) }},
 	} {
 		n := testing.AllocsPerRun(5, c.f)
 		t.Logf("%s: %.0f allocations per call", c.name, n)
 		assert.LessOrEqual(t, n, 20.0, c.name)
+	}
+}
+
+// TestConcurrentUse signs from several goroutines with one key.
+func TestConcurrentUse(t *testing.T) {
+	std := testKey(t, 1024)
+	priv, err := rsa.NewPrivateKey(std)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := sha256.Sum256([]byte{byte(g)})
+			want, _ := stdrsa.SignPKCS1v15(nil, std, crypto.SHA256, d[:])
+			for range 5 {
+				got, err := priv.Sign(nil, d[:], crypto.SHA256)
+				if err == nil && !bytes.Equal(got, want) {
+					err = fmt.Errorf("goroutine %d: wrong signature", g)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
 
