@@ -154,11 +154,57 @@ func addMulVVW(z, x []uint64, y uint64) (c uint64) {
 	return c
 }
 
-// mulFull sets t = x * y, where len(t) == len(x) + len(y).
+// addMul2VVW sets z += x*y0 + x*y1*2^64, where len(z) == len(x)+1 >= 2, and
+// returns the carry limb (the value's limb at index len(x)+1). The two rows
+// run as two interleaved carry chains, which halves the passes over z and
+// lets the chains overlap. The caller guarantees the sum fits in
+// len(x)+2 limbs.
+func addMul2VVW(z, x []uint64, y0, y1 uint64) uint64 {
+	n := len(x)
+	z = z[:n+1]
+	var k uint64
+	h, l := bits.Mul64(x[0], y0)
+	l, k = bits.Add64(l, z[0], 0)
+	h += k
+	z[0] = l
+	cA, cB := h, uint64(0)
+	for j := 1; j < n; j++ {
+		hA, lA := bits.Mul64(x[j], y0)
+		hB, lB := bits.Mul64(x[j-1], y1)
+		lA, k = bits.Add64(lA, z[j], 0)
+		hA += k
+		lA, k = bits.Add64(lA, cA, 0)
+		hA += k
+		lB, k = bits.Add64(lB, lA, 0)
+		hB += k
+		lB, k = bits.Add64(lB, cB, 0)
+		hB += k
+		z[j] = lB
+		cA, cB = hA, hB
+	}
+	hB, lB := bits.Mul64(x[n-1], y1)
+	v, kA := bits.Add64(z[n], cA, 0)
+	lB, k = bits.Add64(lB, v, 0)
+	hB += k
+	lB, k = bits.Add64(lB, cB, 0)
+	hB += k
+	z[n] = lB
+	return hB + kA
+}
+
+// mulFull sets t = x * y, where len(t) == len(x) + len(y), two rows of the
+// schoolbook product per pass.
 func mulFull(t, x, y []uint64) {
 	clear(t)
-	for i, yi := range y {
-		t[i+len(x)] = addMulVVW(t[i:i+len(x)], x, yi)
+	n := len(x)
+	i := 0
+	if n >= 2 {
+		for ; i+2 <= len(y); i += 2 {
+			t[i+n+1] = addMul2VVW(t[i:i+n+1], x, y[i], y[i+1])
+		}
+	}
+	for ; i < len(y); i++ {
+		t[i+n] = addMulVVW(t[i:i+n], x, y[i])
 	}
 }
 
@@ -212,10 +258,26 @@ func minusInverse64(x uint64) uint64 {
 func (m *modulus) redc(z, t []uint64) {
 	w := len(m.m)
 	t = t[:2*w]
+	mm := m.m[:w]
 	var top uint64
-	for i := range w {
+	i := 0
+	if w >= 2 {
+		// Two rows per pass: q1 is computed from limb i+1 as it will be
+		// once row i is added (only its low 64 bits matter).
+		for ; i+2 <= w; i += 2 {
+			q0 := t[i] * m.m0inv
+			h0, l0 := bits.Mul64(mm[0], q0)
+			_, k := bits.Add64(l0, t[i], 0) // the sum is 0 mod 2^64
+			q1 := (t[i+1] + mm[1]*q0 + h0 + k) * m.m0inv
+			// The carry pending from the previous pass belongs at i+w.
+			t[i+w], k = bits.Add64(t[i+w], top, 0)
+			c := addMul2VVW(t[i:i+w+1], mm, q0, q1)
+			t[i+w+1], top = bits.Add64(t[i+w+1], c, k) // i+w+1 < 2w
+		}
+	}
+	for ; i < w; i++ {
 		q := t[i] * m.m0inv
-		c := addMulVVW(t[i:i+w], m.m, q)
+		c := addMulVVW(t[i:i+w], mm, q)
 		t[i+w], top = bits.Add64(t[i+w], c, top)
 	}
 	// The value is t[w:2w] + top*R < 2m: subtract m once when it is >= m.
