@@ -74,11 +74,15 @@ type backend uint8
 // build) can be chosen.
 const (
 	backendGeneric backend = iota
+	backendSSSE3
+	backendAVX2
 )
 
 // backendNames are the stable names, as declared in cpufeat.
 var backendNames = [...]string{
 	backendGeneric: cpufeat.GenericBackend,
+	backendSSSE3:   "ssse3",
+	backendAVX2:    "avx2",
 }
 
 // String returns the backend's stable name.

@@ -2,11 +2,16 @@
 
 package chacha20poly1305
 
+import "unsafe"
+
+//go:generate env GOWORK=off go -C _asm run .
+
 // implemented lists the backends of this build, best first. New picks among
 // them with cpufeat.Select, so each name must be declared in
-// cpufeat.Backends(cpufeat.ChaCha20Poly1305). The assembly backends join
-// this list, and the switches below, when they exist.
+// cpufeat.Backends(cpufeat.ChaCha20Poly1305).
 var implemented = []backend{
+	backendAVX2,
+	backendSSSE3,
 	backendGeneric,
 }
 
@@ -32,10 +37,30 @@ func (b backend) hChaCha20(out *[KeySize]byte, key *[KeySize]byte, nonce *[16]by
 
 // xorBlocks is the ChaCha20 block kernel of backend b (see kernels.go).
 func (b backend) xorBlocks(s *[16]uint32, dst, src []byte) {
-	xorBlocksGeneric(s, dst, src)
+	if len(src) == 0 {
+		return
+	}
+	switch b {
+	case backendAVX2:
+		xorBlocksAVX2(s, unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
+	case backendSSSE3:
+		xorBlocksSSSE3(s, unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
+	default:
+		xorBlocksGeneric(s, dst, src)
+	}
 }
 
 // polyBlocks is the Poly1305 block kernel of backend b (see kernels.go).
 func (b backend) polyBlocks(p *polyState, msg []byte) {
-	polyBlocksGeneric(p, msg)
+	if len(msg) == 0 {
+		return
+	}
+	switch b {
+	case backendAVX2:
+		polyBlocksAVX2((*[7]uint64)(unsafe.Pointer(p)), unsafe.SliceData(msg), len(msg))
+	case backendSSSE3:
+		polyBlocksSSSE3((*[7]uint64)(unsafe.Pointer(p)), unsafe.SliceData(msg), len(msg))
+	default:
+		polyBlocksGeneric(p, msg)
+	}
 }

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// lanes is the number of blocks of one lane-layout pass: one per 32-bit
+// lane of a register (4 on xmm, 8 on ymm).
+func (v *vec) lanes() int { return v.size / 4 }
+
+// laneScratch is the stack scratch of the lane layout: S, the input state
+// with every word broadcast to a register (the counter word holding one
+// counter per lane), and X, the working state's spill slots (the c words
+// during the rounds, then every word for the transpose).
+type laneScratch struct {
+	s, x operand.Mem
+	size int // vector width
+}
+
+func (l laneScratch) S(i int) operand.Mem { return l.s.Offset(i * l.size) }
+func (l laneScratch) X(i int) operand.Mem { return l.x.Offset(i * l.size) }
+
+// laneSetup broadcasts the state at st into S, the counter word with lane
+// offsets 0, 1, 2, ...
+func (v *vec) laneSetup(l laneScratch, st reg.Register) {
+	g := v.g
+	if v.avx {
+		t := v.reg()
+		for i := range 16 {
+			g.VPBROADCASTD(operand.Mem{Base: st, Disp: 4 * i}, t)
+			if i == 12 {
+				g.VPADDD(v.laneInc, t, t)
+			}
+			g.VMOVDQU(t, l.S(i))
+		}
+		return
+	}
+	for row := range 4 {
+		r, t := g.XMM(), g.XMM()
+		g.MOVOU(operand.Mem{Base: st, Disp: 16 * row}, r)
+		for w := range 4 {
+			g.PSHUFD(operand.U8(0x55*w), r, t)
+			if row == 3 && w == 0 {
+				g.PADDL(v.laneInc, t)
+			}
+			g.MOVOU(t, l.S(4*row+w))
+		}
+	}
+}
+
+// laneRounds emits the 20 rounds on the lane layout: x[i] holds word i of
+// every block, except x[8..11], the c words, which live in X with two of
+// them in registers at a time (cA, cB), as in OpenSSL's design: the state
+// and the rotation temporaries then fit in 16 registers. On entry cA, cB
+// hold words 8 and 9 and X(10), X(11) words 10 and 11; on exit the same.
+func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, cA, cB reg.VecVirtual) {
+	g := v.g
+	cnt := g.GP64()
+	g.MOVQ(operand.U32(10), cnt)
+	loop := fn.Label("lanerounds")
+	g.Label(loop)
+	// Column round.
+	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[4], cA, x[12]}, {x[1], x[5], cB, x[13]}})
+	v.mov(cA, l.X(8))
+	v.mov(cB, l.X(9))
+	v.mov(l.X(10), cA)
+	v.mov(l.X(11), cB)
+	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[6], cA, x[14]}, {x[3], x[7], cB, x[15]}})
+	// Diagonal round.
+	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[5], cA, x[15]}, {x[1], x[6], cB, x[12]}})
+	v.mov(cA, l.X(10))
+	v.mov(cB, l.X(11))
+	v.mov(l.X(8), cA)
+	v.mov(l.X(9), cB)
+	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[7], cA, x[13]}, {x[3], x[4], cB, x[14]}})
+	g.DECQ(cnt)
+	g.JNZ(operand.LabelRef(loop))
+}
+
+// lanePass emits one lane-layout pass: lanes() blocks of keystream from S,
+// XORed with src into dst (both advanced), and the counters in S advanced.
+func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register) {
+	g := v.g
+	var x [16]reg.VecVirtual
+	for i := range 16 {
+		if i >= 8 && i < 12 {
+			continue
+		}
+		x[i] = v.reg()
+		v.mov(l.S(i), x[i])
+	}
+	cA, cB := v.reg(), v.reg()
+	v.mov(l.S(8), cA)
+	v.mov(l.S(9), cB)
+	t := v.reg()
+	v.mov(l.S(10), t)
+	v.mov(t, l.X(10))
+	v.mov(l.S(11), t)
+	v.mov(t, l.X(11))
+
+	v.laneRounds(fn, l, &x, cA, cB)
+
+	// Add the input state; everything goes to X for the transpose.
+	v.mov(cA, l.X(8))
+	v.mov(cB, l.X(9))
+	for i := range 16 {
+		if i >= 8 && i < 12 {
+			r := v.reg()
+			v.mov(l.X(i), r)
+			x[i] = r
+		}
+		if v.avx {
+			g.VPADDD(l.S(i), x[i], x[i])
+		} else {
+			t := g.XMM()
+			g.MOVOU(l.S(i), t)
+			g.PADDL(t, x[i])
+		}
+		v.mov(x[i], l.X(i))
+	}
+	v.laneOutput(l, dst, src)
+
+	// Next counters.
+	c := v.reg()
+	v.mov(l.S(12), c)
+	v.add(c, v.laneStep)
+	v.mov(c, l.S(12))
+}
+
+// transpose4 transposes the 4×4 matrix of 32-bit words in a, b, c, d
+// (within each 128-bit lane): on return the four registers returned hold
+// column 0, 1, 2 and 3, that is, for the lane layout, words of block 0, 1,
+// 2 and 3 (of 4 and 4+j in the high lane).
+func (v *vec) transpose4(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
+	g := v.g
+	t0, t2 := v.reg(), v.reg()
+	r0, r2 := v.reg(), v.reg()
+	if v.avx {
+		g.VPUNPCKLDQ(b, a, t0) // a0 b0 a1 b1
+		g.VPUNPCKHDQ(b, a, a)  // a2 b2 a3 b3
+		g.VPUNPCKLDQ(d, c, t2) // c0 d0 c1 d1
+		g.VPUNPCKHDQ(d, c, c)  // c2 d2 c3 d3
+		g.VPUNPCKLQDQ(t2, t0, r0)
+		g.VPUNPCKHQDQ(t2, t0, t0)
+		g.VPUNPCKLQDQ(c, a, r2)
+		g.VPUNPCKHQDQ(c, a, a)
+	} else {
+		g.MOVOU(a, t0)
+		g.PUNPCKLLQ(b, t0)
+		g.PUNPCKHLQ(b, a)
+		g.MOVOU(c, t2)
+		g.PUNPCKLLQ(d, t2)
+		g.PUNPCKHLQ(d, c)
+		g.MOVOU(t0, r0)
+		g.PUNPCKLQDQ(t2, r0)
+		g.PUNPCKHQDQ(t2, t0)
+		g.MOVOU(a, r2)
+		g.PUNPCKLQDQ(c, r2)
+		g.PUNPCKHQDQ(c, a)
+	}
+	return [4]reg.VecVirtual{r0, t0, r2, a}
+}
+
+// xorStore sets the len(v.size) bytes at dst+off to the bytes at src+off
+// XOR ks.
+func (v *vec) xorStore(ks reg.VecVirtual, dst, src reg.Register, off int) {
+	g := v.g
+	if v.avx {
+		g.VPXOR(operand.Mem{Base: src, Disp: off}, ks, ks)
+	} else {
+		t := g.XMM()
+		g.MOVOU(operand.Mem{Base: src, Disp: off}, t)
+		g.PXOR(t, ks)
+	}
+	v.mov(ks, operand.Mem{Base: dst, Disp: off})
+}
+
+// laneOutput transposes the keystream words in X to blocks, XORs them with
+// src and writes them to dst, then advances both by lanes()·64 bytes.
+func (v *vec) laneOutput(l laneScratch, dst, src reg.Register) {
+	g := v.g
+	load := func(q int) [4]reg.VecVirtual {
+		var r [4]reg.VecVirtual
+		for j := range 4 {
+			r[j] = v.reg()
+			v.mov(l.X(4*q+j), r[j])
+		}
+		return v.transpose4(r[0], r[1], r[2], r[3])
+	}
+	if !v.avx {
+		for q := range 4 {
+			blk := load(q)
+			for j := range 4 {
+				v.xorStore(blk[j], dst, src, 64*j+16*q)
+			}
+		}
+	} else {
+		for q := 0; q < 4; q += 2 {
+			lo, hi := load(q), load(q+1)
+			for j := range 4 {
+				o := g.YMM()
+				g.VPERM2I128(operand.U8(0x20), hi[j], lo[j], o)
+				v.xorStore(o, dst, src, 64*j+16*q)
+				g.VPERM2I128(operand.U8(0x31), hi[j], lo[j], o)
+				v.xorStore(o, dst, src, 64*(j+4)+16*q)
+			}
+		}
+	}
+	n := 64 * v.lanes()
+	g.ADDQ(operand.U32(n), dst)
+	g.ADDQ(operand.U32(n), src)
+}
+
+// rowInput loads the row-layout input state of st (one block on xmm; on
+// ymm the same block in both lanes, then the high lane's counter +1).
+func (v *vec) rowInput(st reg.Register) [4]reg.VecVirtual {
+	g := v.g
+	var r [4]reg.VecVirtual
+	for i := range 4 {
+		r[i] = v.reg()
+		m := operand.Mem{Base: st, Disp: 16 * i}
+		if i == 0 {
+			m = v.sigma
+		}
+		if v.avx {
+			g.VBROADCASTI128(m, r[i])
+		} else {
+			g.MOVOU(m, r[i])
+		}
+	}
+	if v.avx {
+		g.VPADDD(v.rowInc, r[3], r[3])
+	}
+	return r
+}
+
+// rowBlock emits one row-layout block computation from the state at st
+// (two blocks on ymm), with the input added: the keystream rows.
+func (v *vec) rowBlock(fn *asmgen.Func, st reg.Register) [4]reg.VecVirtual {
+	x := v.rowInput(st)
+	v.rowRounds(fn, [][4]reg.VecVirtual{x})
+	in := v.rowInput(st)
+	for i := range 4 {
+		v.add(x[i], in[i])
+	}
+	return x
+}
+
+// declareXORBlocks declares the ChaCha20 block kernel of the Go drivers
+// (xorBlocks in kernels.go): lane-layout passes while a whole pass remains,
+// then row-layout blocks.
+func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
+	lanes := v.lanes()
+	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
+		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
+		asmgen.Secret("st", "src"), asmgen.Public("dst", "n"), asmgen.Scratch(32*v.size))
+	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("st"), st)
+	g.Load(g.Param("dst"), dst)
+	g.Load(g.Param("src"), src)
+	g.Load(g.Param("n"), n)
+	sc := fn.Scratch()
+	l := laneScratch{s: sc, x: sc.Offset(16 * v.size), size: v.size}
+
+	rows := fn.Label("rows")
+	g.CMPQ(n, operand.U32(64*lanes))
+	g.JB(operand.LabelRef(rows))
+	v.laneSetup(l, st)
+	loop := fn.Label("lanes")
+	g.Label(loop)
+	v.lanePass(fn, l, dst, src)
+	g.ADDL(operand.U8(lanes), operand.Mem{Base: st, Disp: 48})
+	g.SUBQ(operand.U32(64*lanes), n)
+	g.CMPQ(n, operand.U32(64*lanes))
+	g.JAE(operand.LabelRef(loop))
+
+	g.Label(rows)
+	done := fn.Label("done")
+	rowLoop := fn.Label("rowloop")
+	g.Label(rowLoop)
+	g.CMPQ(n, operand.U8(64))
+	g.JB(operand.LabelRef(done))
+	x := v.rowBlock(fn, st)
+	if !v.avx {
+		for i := range 4 {
+			v.xorStore(x[i], dst, src, 16*i)
+		}
+		g.ADDL(operand.U8(1), operand.Mem{Base: st, Disp: 48})
+		g.ADDQ(operand.U8(64), dst)
+		g.ADDQ(operand.U8(64), src)
+		g.SUBQ(operand.U8(64), n)
+		g.JMP(operand.LabelRef(rowLoop))
+	} else {
+		o := [4]reg.VecVirtual{g.YMM(), g.YMM(), g.YMM(), g.YMM()}
+		g.VPERM2I128(operand.U8(0x20), x[1], x[0], o[0])
+		g.VPERM2I128(operand.U8(0x20), x[3], x[2], o[1])
+		g.VPERM2I128(operand.U8(0x31), x[1], x[0], o[2])
+		g.VPERM2I128(operand.U8(0x31), x[3], x[2], o[3])
+		v.xorStore(o[0], dst, src, 0)
+		v.xorStore(o[1], dst, src, 32)
+		one := fn.Label("onerow")
+		g.CMPQ(n, operand.U8(128))
+		g.JB(operand.LabelRef(one))
+		v.xorStore(o[2], dst, src, 64)
+		v.xorStore(o[3], dst, src, 96)
+		g.ADDL(operand.U8(2), operand.Mem{Base: st, Disp: 48})
+		g.ADDQ(operand.U8(128), dst)
+		g.ADDQ(operand.U8(128), src)
+		g.SUBQ(operand.U8(128), n)
+		g.JMP(operand.LabelRef(rowLoop))
+		g.Label(one)
+		g.ADDL(operand.U8(1), operand.Mem{Base: st, Disp: 48})
+	}
+	g.Label(done)
+	fn.Ret()
+}
+
+// declarePolyBlocks declares the Poly1305 block kernel of the Go drivers
+// (polyBlocks in kernels.go) on the polyState layout h[3], r[2], s[2].
+func declarePolyBlocks(g *asmgen.Generator, name string) {
+	fn := g.Func(name, "func(p *[7]uint64, msg *byte, n int)",
+		asmgen.Doc(name+" absorbs the n/16 full blocks at msg into the Poly1305 state p (h, r, s); n is a multiple of 16."),
+		asmgen.Secret("p"), asmgen.Public("msg", "n"))
+	p, msg, n := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("p"), p)
+	g.Load(g.Param("msg"), msg)
+	g.Load(g.Param("n"), n)
+	h := newPoly(g, operand.Mem{Base: p, Disp: 24}, operand.Mem{Base: p, Disp: 32})
+	h.load(operand.Mem{Base: p})
+	h.blocks(fn, msg, n)
+	h.store(operand.Mem{Base: p})
+	fn.Ret()
+}

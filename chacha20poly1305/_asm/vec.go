@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/binary"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+// vec emits the vector operations of one backend: legacy SSE on xmm for
+// ssse3, VEX on ymm for avx2. Two-operand forms (x op= y) are written the
+// same way for both, so that the ChaCha20 round code is shared.
+type vec struct {
+	g   *asmgen.Generator
+	avx bool // VEX encodings on ymm registers
+	// size is the register width in bytes (16 or 32).
+	size int
+	// The constant tables (see declareTables).
+	rot16, rot8, sigma, laneInc, laneStep, rowInc, rowStep, tailMask operand.Mem
+}
+
+// newVec returns the vector emitter for g's backend and declares its
+// constant tables.
+func newVec(g *asmgen.Generator) *vec {
+	v := &vec{g: g, avx: g.Has(cpufeat.AVX2), size: 16}
+	if v.avx {
+		v.size = 32
+	}
+	v.declareTables()
+	return v
+}
+
+// words returns the little-endian bytes of the 32-bit words w.
+func words(w ...uint32) []byte {
+	b := make([]byte, 4*len(w))
+	for i, x := range w {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b
+}
+
+// declareTables declares the public constants: the PSHUFB masks rotating
+// every 32-bit word left by 16 and by 8 bits, the ChaCha20 constant row, the
+// per-lane block offsets of the lane layout, the per-block counter offsets
+// of the two-blocks-per-ymm row layout, and the mask table of partial
+// blocks (16 bytes of 0xff, then 16 of 0x00: the 16 bytes at 16-n keep n
+// bytes).
+func (v *vec) declareTables() {
+	var r16, r8 []byte
+	for i := 0; i < 32; i += 4 {
+		b := byte(i)
+		r16 = append(r16, b+2, b+3, b+0, b+1)
+		r8 = append(r8, b+3, b+0, b+1, b+2)
+	}
+	v.rot16 = v.g.Table("rot16", r16)
+	v.rot8 = v.g.Table("rot8", r8)
+	v.sigma = v.g.Table("sigma", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
+	v.laneInc = v.g.Table("laneinc", words(0, 1, 2, 3, 4, 5, 6, 7))
+	n := uint32(v.size / 4)
+	v.laneStep = v.g.Table("lanestep", words(n, n, n, n, n, n, n, n))
+	if v.avx {
+		v.rowInc = v.g.Table("rowinc", words(0, 0, 0, 0, 1, 0, 0, 0))
+		v.rowStep = v.g.Table("rowstep", words(2, 0, 0, 0, 2, 0, 0, 0))
+	} else {
+		v.rowInc = v.g.Table("rowinc", words(1, 0, 0, 0))
+	}
+	mask := make([]byte, 32)
+	for i := range 16 {
+		mask[i] = 0xff
+	}
+	v.tailMask = v.g.Table("tailmask", mask)
+}
+
+// reg returns a new vector register of the backend's width.
+func (v *vec) reg() reg.VecVirtual {
+	if v.avx {
+		return v.g.YMM()
+	}
+	return v.g.XMM()
+}
+
+// xmm returns the 128-bit view of x.
+func xmm(x reg.VecVirtual) reg.VecVirtual {
+	return x.AsX().(reg.VecVirtual)
+}
+
+// mov copies src to dst (register, or unaligned memory).
+func (v *vec) mov(src, dst operand.Op) {
+	if v.avx {
+		v.g.VMOVDQU(src, dst)
+	} else {
+		v.g.MOVOU(src, dst)
+	}
+}
+
+// add sets x to the word-wise sum x + y.
+func (v *vec) add(x reg.VecVirtual, y operand.Op) {
+	if v.avx {
+		v.g.VPADDD(y, x, x)
+	} else {
+		v.g.PADDL(y, x)
+	}
+}
+
+// xor sets x to x XOR y.
+func (v *vec) xor(x reg.VecVirtual, y operand.Op) {
+	if v.avx {
+		v.g.VPXOR(y, x, x)
+	} else {
+		v.g.PXOR(y, x)
+	}
+}
+
+// and sets x to x AND y.
+func (v *vec) and(x reg.VecVirtual, y operand.Op) {
+	if v.avx {
+		v.g.VPAND(y, x, x)
+	} else {
+		v.g.PAND(y, x)
+	}
+}
+
+// zero sets x to zero.
+func (v *vec) zero(x reg.VecVirtual) {
+	if v.avx {
+		v.g.VPXOR(x, x, x)
+	} else {
+		v.g.PXOR(x, x)
+	}
+}
+
+// shufd sets x to its words permuted by imm, within each 128-bit lane.
+func (v *vec) shufd(imm uint8, x reg.VecVirtual) {
+	if v.avx {
+		v.g.VPSHUFD(operand.U8(imm), x, x)
+	} else {
+		v.g.PSHUFD(operand.U8(imm), x, x)
+	}
+}
+
+// rotl rotates every 32-bit word of x left by n bits: a byte shuffle for 16
+// and 8, two shifts and an OR otherwise.
+func (v *vec) rotl(x reg.VecVirtual, n int) {
+	g := v.g
+	switch n {
+	case 16, 8:
+		tab := v.rot16
+		if n == 8 {
+			tab = v.rot8
+		}
+		if v.avx {
+			g.VPSHUFB(tab, x, x)
+		} else {
+			g.PSHUFB(tab, x)
+		}
+	default:
+		t := v.reg()
+		if v.avx {
+			g.VPSLLD(operand.U8(n), x, t)
+			g.VPSRLD(operand.U8(32-n), x, x)
+			g.VPOR(t, x, x)
+		} else {
+			g.MOVOU(x, t)
+			g.PSLLL(operand.U8(n), t)
+			g.PSRLL(operand.U8(32-n), x)
+			g.POR(t, x)
+		}
+	}
+}
+
+// quarterRounds emits the ChaCha quarter round (RFC 8439, section 2.1) on
+// each (a, b, c, d) of qs, the steps of all of them interleaved so that the
+// independent chains overlap.
+func (v *vec) quarterRounds(qs [][4]reg.VecVirtual) {
+	step := func(x, y, z int, n int) {
+		for _, q := range qs {
+			v.add(q[x], q[y])
+		}
+		for _, q := range qs {
+			v.xor(q[z], q[x])
+		}
+		for _, q := range qs {
+			v.rotl(q[z], n)
+		}
+	}
+	step(0, 1, 3, 16)
+	step(2, 3, 1, 12)
+	step(0, 1, 3, 8)
+	step(2, 3, 1, 7)
+}
+
+// rowDoubleRound emits one ChaCha double round on blocks in the row layout:
+// each set holds the four rows of one block (of two blocks on ymm, one per
+// lane). The diagonal round rotates rows b, c and d so that the diagonals
+// become columns, and back.
+func (v *vec) rowDoubleRound(sets [][4]reg.VecVirtual) {
+	v.quarterRounds(sets)
+	for _, s := range sets {
+		v.shufd(0x39, s[1])
+		v.shufd(0x4e, s[2])
+		v.shufd(0x93, s[3])
+	}
+	v.quarterRounds(sets)
+	for _, s := range sets {
+		v.shufd(0x93, s[1])
+		v.shufd(0x4e, s[2])
+		v.shufd(0x39, s[3])
+	}
+}
+
+// rowRounds emits the 20 rounds (a loop of 10 double rounds, counted in a
+// public register) on sets in the row layout.
+func (v *vec) rowRounds(fn *asmgen.Func, sets [][4]reg.VecVirtual) {
+	g := v.g
+	cnt := g.GP64()
+	g.MOVQ(operand.U32(10), cnt)
+	loop := fn.Label("rowrounds")
+	g.Label(loop)
+	v.rowDoubleRound(sets)
+	g.DECQ(cnt)
+	g.JNZ(operand.LabelRef(loop))
+}
