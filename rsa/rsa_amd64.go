@@ -3,6 +3,6 @@
 package rsa
 
 // implemented lists the backends of this build, in any order; NewPrivateKey
-// picks the best available one with cpufeat.Select. The assembly backends
-// (adx, ifma) join this list when they land.
-var implemented = []backend{genericBackend{}}
+// picks the best available one with cpufeat.Select. adx is in adx_amd64.go
+// (its kernels in the generated rsa_adx_amd64.s); ifma joins when it lands.
+var implemented = []backend{adxBackend{}, genericBackend{}}
