@@ -297,10 +297,29 @@ func subWord(w uint32) uint32 {
 // the caller checks). It follows FIPS 197 section 5.2 on little-endian
 // words, with the S-box evaluated by the circuit.
 func (c *aesCT) expandKey(key []byte) {
-	nk := len(key) / 4
-	c.rounds = nk + 6
-	total := 4 * (c.rounds + 1)
 	var w [60]uint32
+	c.rounds = expandKeyWords(key, &w)
+	for r := 0; r <= c.rounds; r++ {
+		lo := uint64(w[4*r]) | uint64(w[4*r+1])<<32
+		hi := uint64(w[4*r+2]) | uint64(w[4*r+3])<<32
+		w0, w1 := loadWords(lo, hi)
+		q := &c.rk[r]
+		q[0], q[1], q[2], q[3] = w0, w0, w0, w0
+		q[4], q[5], q[6], q[7] = w1, w1, w1, w1
+		ortho(q)
+	}
+	clear(w[:])
+}
+
+// expandKeyWords sets w to the AES key schedule of key (16, 24 or 32
+// bytes) as little-endian words, so that round key r is the 16 bytes of
+// w[4r..4r+3] in the standard (FIPS 197) byte order, and returns the number
+// of rounds. It follows FIPS 197 section 5.2 with the S-box evaluated by
+// the bitsliced circuit: no table lookup, constant time.
+func expandKeyWords(key []byte, w *[60]uint32) (rounds int) {
+	nk := len(key) / 4
+	rounds = nk + 6
+	total := 4 * (rounds + 1)
 	for i := 0; i < nk; i++ {
 		w[i] = binary.LittleEndian.Uint32(key[4*i:])
 	}
@@ -317,16 +336,7 @@ func (c *aesCT) expandKey(key []byte) {
 		}
 		w[i] = w[i-nk] ^ t
 	}
-	for r := 0; r <= c.rounds; r++ {
-		lo := uint64(w[4*r]) | uint64(w[4*r+1])<<32
-		hi := uint64(w[4*r+2]) | uint64(w[4*r+3])<<32
-		w0, w1 := loadWords(lo, hi)
-		q := &c.rk[r]
-		q[0], q[1], q[2], q[3] = w0, w0, w0, w0
-		q[4], q[5], q[6], q[7] = w1, w1, w1, w1
-		ortho(q)
-	}
-	clear(w[:])
+	return rounds
 }
 
 // encrypt runs the AES rounds on the four blocks held in q.

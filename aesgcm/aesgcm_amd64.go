@@ -3,8 +3,10 @@
 package aesgcm
 
 // implementations lists the backends compiled into this build. The assembly
-// backends (aesni, aesni-avx, vaes-avx2, vaes-avx512) join this list as they
-// land; New picks among them with cpufeat.Select.
+// backends vaes-avx2 and vaes-avx512 join this list as they land; New picks
+// among them with cpufeat.Select.
 var implementations = []implementation{
+	{name: "aesni-avx", newKey: newAESNIKey(true)},
+	{name: "aesni", newKey: newAESNIKey(false)},
 	{name: "generic", newKey: newGenericKey},
 }

@@ -63,4 +63,9 @@ type streamState struct {
 	open               [16]byte // ciphertext of the block left open
 	n                  int      // bytes in open, 0..15
 	aadLen, textLen    uint64
+
+	// ni is the state of the AES-NI backends (aesni_amd64.go): the GHASH
+	// accumulator, the next counter, E(J0), the keystream and the
+	// ciphertext of the block left open.
+	ni [80]byte
 }

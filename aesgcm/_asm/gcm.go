@@ -1,0 +1,509 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// declareGCM declares every function of one AES-NI backend: suffix is
+// "AESNI" or "AVX", avx selects the VEX encodings.
+func declareGCM(g *asmgen.Generator, suffix string, avx bool) {
+	g.Package("aesgcm")
+	e := &emitter{Generator: g, avx: avx, c: newConsts(g)}
+	e.initFunc("gcmInit" + suffix)
+	e.nonceFunc("gcmNonce" + suffix)
+	e.sealFunc("gcmSeal" + suffix)
+	e.openFunc("gcmOpen" + suffix)
+	e.streamStartFunc("gcmStreamStart" + suffix)
+	e.streamEncryptFunc("gcmStreamEncrypt" + suffix)
+	e.streamFinishFunc("gcmStreamFinish" + suffix)
+}
+
+func (e *emitter) gp(name string) reg.GPVirtual {
+	r := e.GP64()
+	e.Load(e.Param(name), r)
+	return r
+}
+
+// initFunc: the round keys are in the table; compute H = E(0), the powers
+// H^1..H^8 times x^-1 and their Karatsuba halves.
+func (e *emitter) initFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, rounds int)",
+		asmgen.Doc(name+" computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves."),
+		asmgen.Secret("t"), asmgen.Public("rounds"))
+	k := e.loadKey("t", "rounds")
+	h := e.xmm()
+	e.zero(h)
+	e.encryptBlocks(k, []reg.VecVirtual{h})
+	e.pshufb(e.c.bswap, h, h)
+	// h = h * x^-1: a left shift by one with the carries of each qword and
+	// the reduction when bit 127 falls out.
+	t := e.xmm()
+	e.pshufd(0xd3, h, t)
+	e.psrad(31, t, t)
+	e.paddq(h, h, h)
+	e.and(e.c.x1, t, t)
+	e.xor(t, h, h)
+	// halves of h
+	hk := e.xmm()
+	e.pshufd(0x4e, h, hk)
+	e.xor(h, hk, hk)
+	e.store(h, mem(k.t, offPow+7*16))
+	e.store(hk, mem(k.t, offKar+7*16))
+	cur := e.xmm()
+	e.mov(h, cur)
+	for i := 6; i >= 0; i-- {
+		s := ghSum{e.xmm(), e.xmm(), e.xmm()}
+		e.mulAcc(s, true, cur, h, hk)
+		e.reduce(s)
+		e.mov(s.hi, cur)
+		ck := e.xmm()
+		e.pshufd(0x4e, cur, ck)
+		e.xor(cur, ck, ck)
+		e.store(cur, mem(k.t, offPow+16*i))
+		e.store(ck, mem(k.t, offKar+16*i))
+	}
+	e.fn.Ret()
+}
+
+// nonceFunc: J0 for a nonce that is not 12 bytes.
+func (e *emitter) nonceFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, nonce *byte, n int, j0 *[16]byte)",
+		asmgen.Doc(name+" sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce."),
+		asmgen.Secret("t"), asmgen.Public("nonce", "n", "j0"))
+	t := e.gp("t")
+	p, n := e.gp("nonce"), e.gp("n")
+	acc := e.xmm()
+	e.zero(acc)
+	e.ghashBytes(t, acc, p, n)
+	zero := e.GP64()
+	e.XORQ(zero, zero)
+	l := e.lengthsBlock(zero, e.gp("n"))
+	e.xor(acc, l, l)
+	s := ghSum{e.xmm(), e.xmm(), acc}
+	pw, kw := powMem(t, 7)
+	e.mulAcc(s, true, l, pw, kw)
+	e.reduce(s)
+	e.pshufb(e.c.bswap, acc, acc)
+	e.store(acc, mem(e.gp("j0"), 0))
+	e.fn.Ret()
+}
+
+// start hashes the AAD and sets up the state at st: y, the first counter,
+// E(J0).
+func (e *emitter) start(k keyRegs, st operand.Mem, aad, aadLen reg.GPVirtual, j0 reg.Register) {
+	acc := e.xmm()
+	e.zero(acc)
+	j, ctr := e.xmm(), e.xmm()
+	e.load(mem(j0, 0), j)
+	e.pshufb(e.c.bswap, j, ctr)
+	e.paddd(e.c.incs.Offset(16), ctr, ctr)
+	e.store(ctr, st.Offset(stCtr))
+	e.encryptBlocks(k, []reg.VecVirtual{j})
+	e.store(j, st.Offset(stMask))
+	// The TLS record header (13 bytes) and any AAD under a block: one
+	// partial load and one multiplication.
+	long, done := e.label("aadlong"), e.label("aaddone")
+	e.TESTQ(aadLen, aadLen)
+	e.JZ(ref(done))
+	e.CMPQ(aadLen, operand.U8(16))
+	e.JAE(ref(long))
+	x := e.xmm()
+	e.loadPartial(aad, aadLen, x)
+	e.pshufb(e.c.bswap, x, x)
+	s := ghSum{e.xmm(), e.xmm(), acc}
+	pw, kw := powMem(k.t, 7)
+	e.mulAcc(s, true, x, pw, kw)
+	e.reduce(s)
+	e.JMP(ref(done))
+	e.Label(long)
+	e.ghashBytes(k.t, acc, aad, aadLen)
+	e.Label(done)
+	e.store(acc, st.Offset(stY))
+}
+
+// finish hashes the block left open (nopen bytes at st's open) and the
+// lengths, and stores the tag.
+func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.Register, tag reg.Register) {
+	acc := e.xmm()
+	e.load(st.Offset(stY), acc)
+	l := e.lengthsBlock(aadLen, textLen)
+	s := ghSum{e.xmm(), e.xmm(), acc}
+	one, done := e.label("fin1"), e.label("findone")
+	e.TESTQ(nopen, nopen)
+	e.JZ(ref(one))
+	o := e.xmm()
+	e.load(st.Offset(stOpen), o)
+	e.pshufb(e.c.bswap, o, o)
+	e.xor(acc, o, o)
+	pw, kw := powMem(k.t, 6)
+	e.mulAcc(s, true, o, pw, kw)
+	pw, kw = powMem(k.t, 7)
+	e.mulAcc(s, false, l, pw, kw)
+	e.JMP(ref(done))
+	e.Label(one)
+	e.xor(acc, l, l)
+	e.mulAcc(s, true, l, pw, kw)
+	e.Label(done)
+	e.reduce(s)
+	e.pshufb(e.c.bswap, acc, acc)
+	m := e.xmm()
+	e.load(st.Offset(stMask), m)
+	e.xor(m, acc, acc)
+	e.store(acc, mem(tag, 0))
+}
+
+// encPiece encrypts the n bytes at in to out, continuing the stream at st
+// whose open block has nopen bytes (updated). in, out and n are consumed.
+func (e *emitter) encPiece(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirtual) {
+	done, bulk := e.label("pdone"), e.label("pbulk")
+	e.TESTQ(n, n)
+	e.JZ(ref(done))
+	e.TESTQ(nopen, nopen)
+	e.JZ(ref(bulk))
+	{
+		// Finish the open block with m = min(16-nopen, n) bytes.
+		m := e.GP64()
+		e.MOVQ(operand.U32(16), m)
+		e.SUBQ(nopen, m)
+		e.CMPQ(n, m)
+		e.CMOVQLT(n, m)
+		x, ks, msk := e.xmm(), e.xmm(), e.xmm()
+		e.loadPartial(in, m, x)
+		e.load(st.Offset(stKS), ks)
+		e.slideMask(nopen, 0, false, msk)
+		e.pshufb(msk, ks, ks)
+		e.xor(ks, x, x)
+		o := e.GP64()
+		e.LEAQ(e.c.ones, o)
+		e.SUBQ(m, o)
+		e.load(mem(o, 16), msk)
+		e.and(msk, x, x)
+		e.storePartial(out, m, x)
+		e.slideMask(nopen, 0, true, msk)
+		e.pshufb(msk, x, x)
+		op := e.xmm()
+		e.load(st.Offset(stOpen), op)
+		e.or(x, op, op)
+		e.ADDQ(m, nopen)
+		e.ADDQ(m, in)
+		e.ADDQ(m, out)
+		e.SUBQ(m, n)
+		full := e.label("openfull")
+		e.CMPQ(nopen, operand.U8(16))
+		e.JE(ref(full))
+		e.store(op, st.Offset(stOpen))
+		e.JMP(ref(done)) // n is 0: the piece ended inside the block
+		e.Label(full)
+		acc := e.xmm()
+		e.load(st.Offset(stY), acc)
+		e.pshufb(e.c.bswap, op, op)
+		e.xor(acc, op, op)
+		s := ghSum{e.xmm(), e.xmm(), acc}
+		pw, kw := powMem(k.t, 7)
+		e.mulAcc(s, true, op, pw, kw)
+		e.reduce(s)
+		e.store(acc, st.Offset(stY))
+		e.zero(op)
+		e.store(op, st.Offset(stOpen))
+		e.XORQ(nopen, nopen)
+	}
+	e.Label(bulk)
+	e.TESTQ(n, n)
+	e.JZ(ref(done))
+	acc, ctr := e.xmm(), e.xmm()
+	e.load(st.Offset(stY), acc)
+	e.load(st.Offset(stCtr), ctr)
+	rem := e.label("prem")
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(rem))
+	// The first 8 blocks are only encrypted; each later iteration encrypts
+	// 8 and hashes the 8 before; the last 8 are hashed after the loop.
+	e.aes8(k, ctr, in, out, nil, nil)
+	e.ADDQ(operand.U8(128), in)
+	e.ADDQ(operand.U8(128), out)
+	e.SUBQ(operand.U8(128), n)
+	loop, tail := e.label("ploop"), e.label("ptail")
+	e.Label(loop)
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(tail))
+	e.aes8(k, ctr, in, out, acc, out)
+	e.ADDQ(operand.U8(128), in)
+	e.ADDQ(operand.U8(128), out)
+	e.SUBQ(operand.U8(128), n)
+	e.JMP(ref(loop))
+	e.Label(tail)
+	e.ghash8(k.t, acc, out, -128, nil)
+	e.Label(rem)
+	save := e.label("psave")
+	e.TESTQ(n, n)
+	e.JZ(ref(save))
+	e.remainder(k, ctr, acc, in, out, n, false, st)
+	// remainder left the partial block open: nopen = n mod 16
+	e.MOVQ(n, nopen)
+	e.ADDQ(n, in)
+	e.ADDQ(n, out)
+	e.Label(save)
+	e.store(acc, st.Offset(stY))
+	e.store(ctr, st.Offset(stCtr))
+	e.Label(done)
+}
+
+// aes8 runs one 8-block CTR iteration from in to out; with acc set it also
+// hashes the 8 blocks at ghashSrc-128 (encryption, the previous output) or
+// at ghashSrc (decryption, this input), one Karatsuba multiply per round.
+func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
+	s := make([]reg.VecVirtual, 8)
+	for i := range s {
+		s[i] = e.xmm()
+	}
+	e.ctrBlocks(k, ctr, s)
+	e.paddd(e.c.incs.Offset(16*8), ctr, ctr)
+	var hook func(j int)
+	var sum ghSum
+	if acc != nil {
+		disp := 0
+		if ghashSrc == out {
+			disp = -128
+		}
+		sum = ghSum{e.xmm(), e.xmm(), acc}
+		hook = func(j int) {
+			switch {
+			case j <= 8:
+				i := j - 1
+				x := e.xmm()
+				e.load(mem(ghashSrc, disp+16*i), x)
+				e.pshufb(e.c.bswap, x, x)
+				if i == 0 {
+					e.xor(acc, x, x)
+				}
+				pw, kw := powMem(k.t, i)
+				e.mulAcc(sum, i == 0, x, pw, kw)
+			case j == 9:
+				e.reduce0(sum)
+			}
+		}
+	}
+	e.aesRounds(k, s, hook)
+	if acc != nil {
+		e.reduce1(sum)
+	}
+	last := e.xmm()
+	e.load(mem(k.rkm, 160), last)
+	for i, x := range s {
+		d := e.xmm()
+		e.load(mem(in, 16*i), d)
+		e.xor(last, d, d)
+		e.aesenclast(d, x)
+		e.store(x, mem(out, 16*i))
+	}
+}
+
+// remainder handles the last n bytes (1 <= n < 128) of a run: the keystream
+// of all of them in one batch (4 blocks when n < 64, else 8), then block by
+// block with each block's own key power, unreduced, and one reduction.
+// Decrypting, the partial block is hashed too (the message ends there);
+// encrypting, it is left open in st (its keystream and its zero-padded
+// ciphertext) for a later piece or the finish. ctr is advanced past the
+// blocks used; in and out are advanced past the whole blocks and n is left
+// at the partial length.
+func (e *emitter) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem) {
+	big, done := e.label("rem8"), e.label("remdone")
+	e.CMPQ(n, operand.U8(64))
+	e.JAE(ref(big))
+	e.remainderN(k, ctr, acc, in, out, n, dec, st, 4)
+	e.JMP(ref(done))
+	e.Label(big)
+	e.remainderN(k, ctr, acc, in, out, n, dec, st, 8)
+	e.Label(done)
+}
+
+func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, nks int) {
+	ks := make([]reg.VecVirtual, nks)
+	for i := range ks {
+		ks[i] = e.xmm()
+	}
+	e.ctrBlocks(k, ctr, ks)
+	// ctr += ceil(n/16)
+	nb := e.GP64()
+	e.LEAQ(mem(n, 15), nb)
+	e.SHRQ(operand.U8(4), nb)
+	v := e.xmm()
+	e.movqIn(nb, v)
+	e.paddd(v, ctr, ctr)
+	e.aesRounds(k, ks, nil)
+	for _, x := range ks {
+		e.aesenclast(mem(k.rkm, 160), x)
+	}
+	// hp points at the power of the first block: H^(blocks hashed).
+	hp := e.GP64()
+	if dec {
+		e.SHLQ(operand.U8(4), nb)
+		e.MOVQ(nb, hp)
+	} else {
+		e.MOVQ(n, hp)
+		e.ANDQ(operand.I8(-16), hp)
+	}
+	e.NEGQ(hp)
+	e.ADDQ(k.t, hp)
+	s := ghSum{e.xmm(), e.xmm(), e.xmm()}
+	e.zero(s.lo)
+	e.zero(s.mi)
+	e.zero(s.hi)
+	ksP := e.xmm()
+	part := make([]string, nks)
+	for j := range part {
+		part[j] = e.label("rpart")
+	}
+	common := e.label("rcommon")
+	for j := 0; j < nks-1; j++ {
+		e.CMPQ(n, operand.U8(16))
+		e.JB(ref(part[j]))
+		x, c := e.xmm(), e.xmm()
+		e.load(mem(in, 0), x)
+		e.xor(ks[j], x, c)
+		e.store(c, mem(out, 0))
+		h := c
+		if dec {
+			h = x
+		}
+		e.pshufb(e.c.bswap, h, h)
+		if j == 0 {
+			e.xor(acc, h, h)
+			e.zero(acc)
+		}
+		e.mulAcc(s, false, h, mem(hp, offPow+128+16*j), mem(hp, offKar+128+16*j))
+		e.ADDQ(operand.U8(16), in)
+		e.ADDQ(operand.U8(16), out)
+		e.SUBQ(operand.U8(16), n)
+	}
+	hpP := e.GP64()
+	for j := nks - 1; j >= 0; j-- {
+		e.Label(part[j])
+		e.mov(ks[j], ksP)
+		e.LEAQ(mem(hp, 16*j), hpP)
+		if j > 0 {
+			e.JMP(ref(common))
+		}
+	}
+	e.Label(common)
+	red := e.label("rred")
+	e.TESTQ(n, n)
+	e.JZ(ref(red))
+	x, c := e.xmm(), e.xmm()
+	e.loadPartial(in, n, x)
+	e.xor(ksP, x, c)
+	if dec {
+		e.storePartial(out, n, c)
+		e.pshufb(e.c.bswap, x, x)
+		e.xor(acc, x, x)
+		e.zero(acc)
+		e.mulAcc(s, false, x, mem(hpP, offPow+128), mem(hpP, offKar+128))
+	} else {
+		o := e.GP64()
+		e.LEAQ(e.c.ones, o)
+		e.SUBQ(n, o)
+		m := e.xmm()
+		e.load(mem(o, 16), m)
+		e.and(m, c, c)
+		e.storePartial(out, n, c)
+		e.store(c, st.Offset(stOpen))
+		e.store(ksP, st.Offset(stKS))
+	}
+	e.Label(red)
+	e.reduce(s)
+	e.xor(s.hi, acc, acc)
+}
+
+// sealFunc: one-shot seal of a gathered text, state in stack scratch.
+func (e *emitter) sealFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
+		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place."),
+		asmgen.Secret("t", "out", "aad", "tag"), asmgen.SecretSlices("pieces"),
+		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(stSize))
+	st := e.fn.Scratch()
+	k := e.loadKey("t", "rounds")
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	out, descs, count := e.gp("out"), e.gp("pieces"), e.gp("count")
+	nopen := e.GP64()
+	e.XORQ(nopen, nopen)
+	zero := e.xmm()
+	e.zero(zero)
+	e.store(zero, st.Offset(stOpen))
+	e.fn.ForEachSlice(descs, count, func(ptr, n reg.GPVirtual) {
+		e.encPiece(k, st, out, ptr, n, nopen)
+	})
+	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
+	e.fn.Ret()
+}
+
+// openFunc: one-shot open; hashes the ciphertext in the same pass.
+func (e *emitter) openFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
+		asmgen.Doc(name+" decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry."),
+		asmgen.Secret("t", "out", "in", "aad", "tag"),
+		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(stSize))
+	st := e.fn.Scratch()
+	k := e.loadKey("t", "rounds")
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	out, in, n := e.gp("out"), e.gp("in"), e.gp("n")
+	acc, ctr := e.xmm(), e.xmm()
+	e.load(st.Offset(stY), acc)
+	e.load(st.Offset(stCtr), ctr)
+	loop, rem, fin := e.label("oloop"), e.label("orem"), e.label("ofin")
+	e.Label(loop)
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(rem))
+	e.aes8(k, ctr, in, out, acc, in)
+	e.ADDQ(operand.U8(128), in)
+	e.ADDQ(operand.U8(128), out)
+	e.SUBQ(operand.U8(128), n)
+	e.JMP(ref(loop))
+	e.Label(rem)
+	e.TESTQ(n, n)
+	e.JZ(ref(fin))
+	e.remainder(k, ctr, acc, in, out, n, true, st)
+	e.Label(fin)
+	e.store(acc, st.Offset(stY))
+	zero := e.GP64()
+	e.XORQ(zero, zero)
+	e.finish(k, st, zero, e.gp("aadLen"), e.gp("n"), e.gp("tag"))
+	e.fn.Ret()
+}
+
+func (e *emitter) streamStartFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
+		asmgen.Doc(name+" starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block."),
+		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"))
+	k := e.loadKey("t", "rounds")
+	stp := e.gp("st")
+	st := mem(stp, 0)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	zero := e.xmm()
+	e.zero(zero)
+	e.store(zero, st.Offset(stOpen))
+	e.store(zero, st.Offset(stKS))
+	e.fn.Ret()
+}
+
+func (e *emitter) streamEncryptFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
+		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
+		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"))
+	k := e.loadKey("t", "rounds")
+	stp := e.gp("st")
+	e.encPiece(k, mem(stp, 0), e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"))
+	e.fn.Ret()
+}
+
+func (e *emitter) streamFinishFunc(name string) {
+	e.fn = e.Func(name, "func(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
+		asmgen.Doc(name+" sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block)."),
+		asmgen.Secret("t", "st", "tag"), asmgen.Public("nopen", "aadLen", "textLen"))
+	t := e.gp("t")
+	k := keyRegs{t: t}
+	stp := e.gp("st")
+	e.finish(k, mem(stp, 0), e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
+	e.fn.Ret()
+}
