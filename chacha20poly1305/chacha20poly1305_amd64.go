@@ -15,14 +15,36 @@ var implemented = []backend{
 	backendGeneric,
 }
 
+// The longest texts the whole-message short functions take (shortMax in
+// the generator): the keystream of block 0 and of the text computed at once,
+// 3 blocks on xmm, 6 on ymm.
+const (
+	shortMaxSSSE3 = 128
+	shortMaxAVX2  = 320
+)
+
 // seal is the seal of backend b; see the contract at [backend].
 func (b backend) seal(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext, ad []byte) {
-	b.sealKernels(out, key, nonce, plaintext, ad)
+	switch {
+	case b == backendAVX2 && len(plaintext) <= shortMaxAVX2:
+		sealShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
+	case b == backendSSSE3 && len(plaintext) <= shortMaxSSSE3:
+		sealShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
+	default:
+		b.sealKernels(out, key, nonce, plaintext, ad)
+	}
 }
 
 // open is the open of backend b; see the contract at [backend].
 func (b backend) open(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
-	return b.openKernels(out, key, nonce, ciphertext, tag, ad)
+	switch {
+	case b == backendAVX2 && len(ciphertext) <= shortMaxAVX2:
+		return openShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
+	case b == backendSSSE3 && len(ciphertext) <= shortMaxSSSE3:
+		return openShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
+	default:
+		return b.openKernels(out, key, nonce, ciphertext, tag, ad)
+	}
 }
 
 // sealGather is the gather seal of backend b; see the contract at [backend].

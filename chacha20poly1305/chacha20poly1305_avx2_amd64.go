@@ -6,7 +6,7 @@ package chacha20poly1305
 
 // xorBlocksAVX2 sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64.
 //
-// Secret: st, src. Public: dst, n. Wipes its 1024 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: st, src. Public: dst, n. Wipes its 1056 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
@@ -17,3 +17,17 @@ func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
 //
 //go:noescape
 func polyBlocksAVX2(p *[7]uint64, msg *byte, n int)
+
+// sealShortAVX2 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 320; out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 400 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+
+// openShortAVX2 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 320; out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 400 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int

@@ -20,6 +20,12 @@ DATA sigma<>+0(SB)/8, $0x3320646e61707865
 DATA sigma<>+8(SB)/8, $0x6b20657479622d32
 GLOBL sigma<>(SB), RODATA|NOPTR, $16
 
+DATA sigma2<>+0(SB)/8, $0x3320646e61707865
+DATA sigma2<>+8(SB)/8, $0x6b20657479622d32
+DATA sigma2<>+16(SB)/8, $0x3320646e61707865
+DATA sigma2<>+24(SB)/8, $0x6b20657479622d32
+GLOBL sigma2<>(SB), RODATA|NOPTR, $32
+
 DATA laneinc<>+0(SB)/8, $0x0000000100000000
 DATA laneinc<>+8(SB)/8, $0x0000000300000002
 DATA laneinc<>+16(SB)/8, $0x0000000500000004
@@ -52,67 +58,70 @@ GLOBL tailmask<>(SB), RODATA|NOPTR, $32
 
 // func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·xorBlocksAVX2(SB), $1024-32
+TEXT ·xorBlocksAVX2(SB), $1056-32
 	MOVQ         st+0(FP), AX
 	MOVQ         dst+8(FP), CX
 	MOVQ         src+16(FP), DX
 	MOVQ         n+24(FP), BX
+	LEAQ         (SP), SI
+	ADDQ         $0x1f, SI
+	ANDQ         $-32, SI
 	CMPQ         BX, $0x00000200
 	JB           rows_1
 	VPBROADCASTD (AX), Y0
-	VMOVDQU      Y0, (SP)
+	VMOVDQU      Y0, (SI)
 	VPBROADCASTD 4(AX), Y0
-	VMOVDQU      Y0, 32(SP)
+	VMOVDQU      Y0, 32(SI)
 	VPBROADCASTD 8(AX), Y0
-	VMOVDQU      Y0, 64(SP)
+	VMOVDQU      Y0, 64(SI)
 	VPBROADCASTD 12(AX), Y0
-	VMOVDQU      Y0, 96(SP)
+	VMOVDQU      Y0, 96(SI)
 	VPBROADCASTD 16(AX), Y0
-	VMOVDQU      Y0, 128(SP)
+	VMOVDQU      Y0, 128(SI)
 	VPBROADCASTD 20(AX), Y0
-	VMOVDQU      Y0, 160(SP)
+	VMOVDQU      Y0, 160(SI)
 	VPBROADCASTD 24(AX), Y0
-	VMOVDQU      Y0, 192(SP)
+	VMOVDQU      Y0, 192(SI)
 	VPBROADCASTD 28(AX), Y0
-	VMOVDQU      Y0, 224(SP)
+	VMOVDQU      Y0, 224(SI)
 	VPBROADCASTD 32(AX), Y0
-	VMOVDQU      Y0, 256(SP)
+	VMOVDQU      Y0, 256(SI)
 	VPBROADCASTD 36(AX), Y0
-	VMOVDQU      Y0, 288(SP)
+	VMOVDQU      Y0, 288(SI)
 	VPBROADCASTD 40(AX), Y0
-	VMOVDQU      Y0, 320(SP)
+	VMOVDQU      Y0, 320(SI)
 	VPBROADCASTD 44(AX), Y0
-	VMOVDQU      Y0, 352(SP)
+	VMOVDQU      Y0, 352(SI)
 	VPBROADCASTD 48(AX), Y0
 	VPADDD       laneinc<>+0(SB), Y0, Y0
-	VMOVDQU      Y0, 384(SP)
+	VMOVDQU      Y0, 384(SI)
 	VPBROADCASTD 52(AX), Y0
-	VMOVDQU      Y0, 416(SP)
+	VMOVDQU      Y0, 416(SI)
 	VPBROADCASTD 56(AX), Y0
-	VMOVDQU      Y0, 448(SP)
+	VMOVDQU      Y0, 448(SI)
 	VPBROADCASTD 60(AX), Y0
-	VMOVDQU      Y0, 480(SP)
+	VMOVDQU      Y0, 480(SI)
 
 lanes_1:
-	VMOVDQU (SP), Y0
-	VMOVDQU 32(SP), Y1
-	VMOVDQU 64(SP), Y2
-	VMOVDQU 96(SP), Y3
-	VMOVDQU 128(SP), Y4
-	VMOVDQU 160(SP), Y5
-	VMOVDQU 192(SP), Y6
-	VMOVDQU 224(SP), Y7
-	VMOVDQU 384(SP), Y8
-	VMOVDQU 416(SP), Y9
-	VMOVDQU 448(SP), Y10
-	VMOVDQU 480(SP), Y11
-	VMOVDQU 256(SP), Y12
-	VMOVDQU 288(SP), Y13
-	VMOVDQU 320(SP), Y14
-	VMOVDQU Y14, 832(SP)
-	VMOVDQU 352(SP), Y14
-	VMOVDQU Y14, 864(SP)
-	MOVQ    $0x0000000a, SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVDQU 384(SI), Y8
+	VMOVDQU 416(SI), Y9
+	VMOVDQU 448(SI), Y10
+	VMOVDQU 480(SI), Y11
+	VMOVDQU 256(SI), Y12
+	VMOVDQU 288(SI), Y13
+	VMOVDQU 320(SI), Y14
+	VMOVDQU Y14, 832(SI)
+	VMOVDQU 352(SI), Y14
+	VMOVDQU Y14, 864(SI)
+	MOVQ    $0x0000000a, DI
 
 lanerounds_1:
 	VPADDD      Y4, Y0, Y0
@@ -147,10 +156,10 @@ lanerounds_1:
 	VPSLLD      $0x07, Y5, Y14
 	VPSRLD      $0x19, Y5, Y5
 	VPOR        Y14, Y5, Y5
-	VMOVDQU     Y12, 768(SP)
-	VMOVDQU     Y13, 800(SP)
-	VMOVDQU     832(SP), Y12
-	VMOVDQU     864(SP), Y13
+	VMOVDQU     Y12, 768(SI)
+	VMOVDQU     Y13, 800(SI)
+	VMOVDQU     832(SI), Y12
+	VMOVDQU     864(SI), Y13
 	VPADDD      Y6, Y2, Y2
 	VPADDD      Y7, Y3, Y3
 	VPXOR       Y2, Y10, Y10
@@ -215,10 +224,10 @@ lanerounds_1:
 	VPSLLD      $0x07, Y6, Y14
 	VPSRLD      $0x19, Y6, Y6
 	VPOR        Y14, Y6, Y6
-	VMOVDQU     Y12, 832(SP)
-	VMOVDQU     Y13, 864(SP)
-	VMOVDQU     768(SP), Y12
-	VMOVDQU     800(SP), Y13
+	VMOVDQU     Y12, 832(SI)
+	VMOVDQU     Y13, 864(SI)
+	VMOVDQU     768(SI), Y12
+	VMOVDQU     800(SI), Y13
 	VPADDD      Y7, Y2, Y2
 	VPADDD      Y4, Y3, Y3
 	VPXOR       Y2, Y9, Y9
@@ -251,50 +260,50 @@ lanerounds_1:
 	VPSLLD      $0x07, Y4, Y14
 	VPSRLD      $0x19, Y4, Y4
 	VPOR        Y14, Y4, Y4
-	DECQ        SI
+	DECQ        DI
 	JNZ         lanerounds_1
-	VMOVDQU     Y12, 768(SP)
-	VMOVDQU     Y13, 800(SP)
-	VPADDD      (SP), Y0, Y0
-	VMOVDQU     Y0, 512(SP)
-	VPADDD      32(SP), Y1, Y1
-	VMOVDQU     Y1, 544(SP)
-	VPADDD      64(SP), Y2, Y2
-	VMOVDQU     Y2, 576(SP)
-	VPADDD      96(SP), Y3, Y3
-	VMOVDQU     Y3, 608(SP)
-	VPADDD      128(SP), Y4, Y4
-	VMOVDQU     Y4, 640(SP)
-	VPADDD      160(SP), Y5, Y5
-	VMOVDQU     Y5, 672(SP)
-	VPADDD      192(SP), Y6, Y6
-	VMOVDQU     Y6, 704(SP)
-	VPADDD      224(SP), Y7, Y7
-	VMOVDQU     Y7, 736(SP)
-	VMOVDQU     768(SP), Y0
-	VPADDD      256(SP), Y0, Y0
-	VMOVDQU     Y0, 768(SP)
-	VMOVDQU     800(SP), Y0
-	VPADDD      288(SP), Y0, Y0
-	VMOVDQU     Y0, 800(SP)
-	VMOVDQU     832(SP), Y0
-	VPADDD      320(SP), Y0, Y0
-	VMOVDQU     Y0, 832(SP)
-	VMOVDQU     864(SP), Y0
-	VPADDD      352(SP), Y0, Y0
-	VMOVDQU     Y0, 864(SP)
-	VPADDD      384(SP), Y8, Y8
-	VMOVDQU     Y8, 896(SP)
-	VPADDD      416(SP), Y9, Y9
-	VMOVDQU     Y9, 928(SP)
-	VPADDD      448(SP), Y10, Y10
-	VMOVDQU     Y10, 960(SP)
-	VPADDD      480(SP), Y11, Y11
-	VMOVDQU     Y11, 992(SP)
-	VMOVDQU     512(SP), Y0
-	VMOVDQU     544(SP), Y1
-	VMOVDQU     576(SP), Y2
-	VMOVDQU     608(SP), Y3
+	VMOVDQU     Y12, 768(SI)
+	VMOVDQU     Y13, 800(SI)
+	VPADDD      (SI), Y0, Y0
+	VMOVDQU     Y0, 512(SI)
+	VPADDD      32(SI), Y1, Y1
+	VMOVDQU     Y1, 544(SI)
+	VPADDD      64(SI), Y2, Y2
+	VMOVDQU     Y2, 576(SI)
+	VPADDD      96(SI), Y3, Y3
+	VMOVDQU     Y3, 608(SI)
+	VPADDD      128(SI), Y4, Y4
+	VMOVDQU     Y4, 640(SI)
+	VPADDD      160(SI), Y5, Y5
+	VMOVDQU     Y5, 672(SI)
+	VPADDD      192(SI), Y6, Y6
+	VMOVDQU     Y6, 704(SI)
+	VPADDD      224(SI), Y7, Y7
+	VMOVDQU     Y7, 736(SI)
+	VMOVDQU     768(SI), Y0
+	VPADDD      256(SI), Y0, Y0
+	VMOVDQU     Y0, 768(SI)
+	VMOVDQU     800(SI), Y0
+	VPADDD      288(SI), Y0, Y0
+	VMOVDQU     Y0, 800(SI)
+	VMOVDQU     832(SI), Y0
+	VPADDD      320(SI), Y0, Y0
+	VMOVDQU     Y0, 832(SI)
+	VMOVDQU     864(SI), Y0
+	VPADDD      352(SI), Y0, Y0
+	VMOVDQU     Y0, 864(SI)
+	VPADDD      384(SI), Y8, Y8
+	VMOVDQU     Y8, 896(SI)
+	VPADDD      416(SI), Y9, Y9
+	VMOVDQU     Y9, 928(SI)
+	VPADDD      448(SI), Y10, Y10
+	VMOVDQU     Y10, 960(SI)
+	VPADDD      480(SI), Y11, Y11
+	VMOVDQU     Y11, 992(SI)
+	VMOVDQU     512(SI), Y0
+	VMOVDQU     544(SI), Y1
+	VMOVDQU     576(SI), Y2
+	VMOVDQU     608(SI), Y3
 	VPUNPCKLDQ  Y1, Y0, Y4
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -303,10 +312,10 @@ lanerounds_1:
 	VPUNPCKHQDQ Y1, Y4, Y4
 	VPUNPCKLQDQ Y2, Y0, Y1
 	VPUNPCKHQDQ Y2, Y0, Y0
-	VMOVDQU     640(SP), Y2
-	VMOVDQU     672(SP), Y5
-	VMOVDQU     704(SP), Y6
-	VMOVDQU     736(SP), Y7
+	VMOVDQU     640(SI), Y2
+	VMOVDQU     672(SI), Y5
+	VMOVDQU     704(SI), Y6
+	VMOVDQU     736(SI), Y7
 	VPUNPCKLDQ  Y5, Y2, Y8
 	VPUNPCKHDQ  Y5, Y2, Y2
 	VPUNPCKLDQ  Y7, Y6, Y5
@@ -339,10 +348,10 @@ lanerounds_1:
 	VPERM2I128  $0x31, Y2, Y0, Y1
 	VPXOR       448(DX), Y1, Y1
 	VMOVDQU     Y1, 448(CX)
-	VMOVDQU     768(SP), Y0
-	VMOVDQU     800(SP), Y1
-	VMOVDQU     832(SP), Y2
-	VMOVDQU     864(SP), Y3
+	VMOVDQU     768(SI), Y0
+	VMOVDQU     800(SI), Y1
+	VMOVDQU     832(SI), Y2
+	VMOVDQU     864(SI), Y3
 	VPUNPCKLDQ  Y1, Y0, Y4
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -351,10 +360,10 @@ lanerounds_1:
 	VPUNPCKHQDQ Y1, Y4, Y4
 	VPUNPCKLQDQ Y2, Y0, Y1
 	VPUNPCKHQDQ Y2, Y0, Y0
-	VMOVDQU     896(SP), Y2
-	VMOVDQU     928(SP), Y5
-	VMOVDQU     960(SP), Y6
-	VMOVDQU     992(SP), Y7
+	VMOVDQU     896(SI), Y2
+	VMOVDQU     928(SI), Y5
+	VMOVDQU     960(SI), Y6
+	VMOVDQU     992(SI), Y7
 	VPUNPCKLDQ  Y5, Y2, Y8
 	VPUNPCKHDQ  Y5, Y2, Y2
 	VPUNPCKLDQ  Y7, Y6, Y5
@@ -389,9 +398,9 @@ lanerounds_1:
 	VMOVDQU     Y1, 480(CX)
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
-	VMOVDQU     384(SP), Y0
+	VMOVDQU     384(SI), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
-	VMOVDQU     Y0, 384(SP)
+	VMOVDQU     Y0, 384(SI)
 	ADDL        $0x08, 48(AX)
 	SUBQ        $0x00000200, BX
 	CMPQ        BX, $0x00000200
@@ -530,6 +539,7 @@ done_1:
 	VMOVDQU Y0, 928(SP)
 	VMOVDQU Y0, 960(SP)
 	VMOVDQU Y0, 992(SP)
+	VMOVDQU Y0, 1024(SP)
 	VZEROUPPER
 	RET
 
@@ -596,5 +606,1717 @@ polydone_1:
 	MOVQ R9, 16(CX)
 
 	// asmgen: wipe stack scratch and vector registers
+	VZEROUPPER
+	RET
+
+// func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sealShortAVX2(SB), NOSPLIT, $400-56
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), CX
+	MOVQ           n+32(FP), SI
+	LEAQ           (SP), DI
+	ADDQ           $0x1f, DI
+	ANDQ           $-32, DI
+	CMPQ           SI, $0x00000040
+	JA             sets_1
+	VMOVQ          (CX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(CX), CX
+	VPINSRD        $0x03, CX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	MOVQ           $0x0000000a, CX
+
+rowrounds_1:
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	DECQ           CX
+	JNZ            rowrounds_1
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y5
+	VPADDD         Y5, Y2, Y2
+	VBROADCASTI128 16(AX), Y5
+	VPADDD         Y5, Y3, Y3
+	VMOVDQU        Y0, Y0
+	VPADDD         Y0, Y4, Y4
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, CX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, DX
+	ANDQ           DX, AX
+	MOVQ           $0x0ffffffc0ffffffc, DX
+	ANDQ           DX, CX
+	MOVQ           AX, 320(DI)
+	MOVQ           CX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	JMP            ksdone_1
+
+sets_1:
+	CMPQ           SI, $0x000000c0
+	JA             sets_2
+	VMOVQ          (CX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(CX), CX
+	VPINSRD        $0x03, CX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	MOVQ           $0x0000000a, CX
+
+rowrounds_2:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	DECQ           CX
+	JNZ            rowrounds_2
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y2, Y2
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y3, Y3
+	VMOVDQU        Y0, Y9
+	VPADDD         Y9, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y6, Y6
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y7, Y7
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y8, Y8
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, CX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, DX
+	ANDQ           DX, AX
+	MOVQ           $0x0ffffffc0ffffffc, DX
+	ANDQ           DX, CX
+	MOVQ           AX, 320(DI)
+	MOVQ           CX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(DI)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(DI)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(DI)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(DI)
+	JMP            ksdone_1
+
+sets_2:
+	VMOVQ          (CX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(CX), CX
+	VPINSRD        $0x03, CX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	VBROADCASTI128 sigma<>+0(SB), Y9
+	VBROADCASTI128 (AX), Y10
+	VBROADCASTI128 16(AX), Y11
+	VMOVDQU        Y0, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	MOVQ           $0x0000000a, CX
+
+rowrounds_3:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPSHUFD        $0x39, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x93, Y12, Y12
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	VPSHUFD        $0x93, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x39, Y12, Y12
+	DECQ           CX
+	JNZ            rowrounds_3
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y2, Y2
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y3, Y3
+	VMOVDQU        Y0, Y13
+	VPADDD         Y13, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y6, Y6
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y7, Y7
+	VMOVDQU        Y0, Y13
+	VPADDD         rowstep<>+0(SB), Y13, Y13
+	VPADDD         Y13, Y8, Y8
+	VPADDD         sigma2<>+0(SB), Y9, Y9
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y10, Y10
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y11, Y11
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y12, Y12
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, CX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, DX
+	ANDQ           DX, AX
+	MOVQ           $0x0ffffffc0ffffffc, DX
+	ANDQ           DX, CX
+	MOVQ           AX, 320(DI)
+	MOVQ           CX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(DI)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(DI)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(DI)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(DI)
+	VPERM2I128     $0x20, Y10, Y9, Y0
+	VMOVDQU        Y0, 192(DI)
+	VPERM2I128     $0x20, Y12, Y11, Y0
+	VMOVDQU        Y0, 224(DI)
+	VPERM2I128     $0x31, Y10, Y9, Y0
+	VMOVDQU        Y0, 256(DI)
+	VPERM2I128     $0x31, Y12, Y11, Y0
+	VMOVDQU        Y0, 288(DI)
+
+ksdone_1:
+	MOVQ ad+40(FP), CX
+	MOVQ adLen+48(FP), BX
+	MOVQ BX, 352(DI)
+	MOVQ SI, 360(DI)
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+
+polyloop_1:
+	CMPQ  BX, $0x10
+	JB    polydone_1
+	ADDQ  (CX), R8
+	ADCQ  8(CX), R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, CX
+	SUBQ  $0x10, BX
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ BX, BX
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  CX, R11
+	MOVQ  BX, R12
+	CMPQ  BX, $0x08
+	JB    ldsmall_1
+	MOVQ  (CX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), CX
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, CX
+	ORQ     R13, CX
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, CX
+	ORQ   R13, CX
+
+ldno4_1:
+	CMPQ BX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, DX
+
+lddone_1:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, CX
+	MOVQ  DX, BX
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, BX
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, BX
+	ADCQ  DX, R11
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  CX, R8
+	MOVQ  BX, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_1:
+	MOVQ out+0(FP), CX
+	MOVQ src+24(FP), BX
+	MOVQ DI, R11
+
+xor16_1:
+	CMPQ    SI, $0x10
+	JB      xortail_1
+	VMOVDQU (BX), X0
+	VPXOR   (R11), X0, X0
+	VMOVDQU X0, (CX)
+	ADDQ    (CX), R8
+	ADCQ    8(CX), R9
+	ADCQ    $0x01, R10
+	MOVQ    320(DI), AX
+	MULQ    R8
+	MOVQ    AX, R12
+	MOVQ    DX, R13
+	MOVQ    328(DI), AX
+	MULQ    R8
+	ADDQ    AX, R13
+	ADCQ    $0x00, DX
+	MOVQ    DX, R14
+	MOVQ    320(DI), AX
+	MULQ    R9
+	ADDQ    AX, R13
+	ADCQ    DX, R14
+	MOVQ    328(DI), AX
+	MULQ    R9
+	ADDQ    AX, R14
+	ADCQ    $0x00, DX
+	MOVQ    320(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, R14
+	ADCQ    $0x00, DX
+	MOVQ    328(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, DX
+	MOVQ    R12, R8
+	MOVQ    R13, R9
+	MOVQ    R14, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R14
+	ADDQ    R14, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	SHRQ    $0x02, DX, R14
+	SHRQ    $0x02, DX
+	ADDQ    R14, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, CX
+	ADDQ    $0x10, R11
+	SUBQ    $0x10, SI
+	JMP     xor16_1
+
+xortail_1:
+	TESTQ SI, SI
+	JZ    xordone_1
+	XORQ  R12, R12
+	XORQ  R13, R13
+	MOVQ  BX, AX
+	MOVQ  SI, DX
+	CMPQ  SI, $0x08
+	JB    ldsmall_2
+	MOVQ  (BX), R12
+	ADDQ  $0x08, AX
+	SUBQ  $0x08, DX
+
+ldsmall_2:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, DX
+	JZ      ldno1_2
+	MOVBQZX -1(AX)(DX*1), BX
+
+ldno1_2:
+	TESTQ   $0x00000002, DX
+	JZ      ldno2_2
+	MOVQ    DX, R14
+	ANDQ    $0x04, R14
+	MOVWQZX (AX)(R14*1), R14
+	SHLQ    $0x10, BX
+	ORQ     R14, BX
+
+ldno2_2:
+	TESTQ $0x00000004, DX
+	JZ    ldno4_2
+	MOVL  (AX), R14
+	SHLQ  $0x20, BX
+	ORQ   R14, BX
+
+ldno4_2:
+	CMPQ SI, $0x08
+	JAE  ldhi_2
+	MOVQ BX, R12
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ BX, R13
+
+lddone_2:
+	LEAQ  tailmask<>+0(SB), AX
+	SUBQ  SI, AX
+	MOVQ  (R11), DX
+	ANDQ  16(AX), DX
+	XORQ  DX, R12
+	MOVQ  8(R11), DX
+	ANDQ  24(AX), DX
+	XORQ  DX, R13
+	ADDQ  R12, R8
+	ADCQ  R13, R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, R11
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, R14
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  DX, R14
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  R11, R9
+	MOVQ  R14, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R14
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R14
+	SHRQ  $0x02, DX
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	MOVQ  CX, AX
+	MOVQ  SI, DX
+	CMPQ  SI, $0x08
+	JB    stsmall_1
+	MOVQ  R12, (AX)
+	ADDQ  $0x08, AX
+	SUBQ  $0x08, DX
+	MOVQ  R13, R12
+
+stsmall_1:
+	TESTQ $0x00000004, DX
+	JZ    stno4_1
+	MOVL  R12, (AX)
+	SHRQ  $0x20, R12
+	ADDQ  $0x04, AX
+
+stno4_1:
+	TESTQ $0x00000002, DX
+	JZ    stno2_1
+	MOVW  R12, (AX)
+	SHRQ  $0x10, R12
+	ADDQ  $0x02, AX
+
+stno2_1:
+	TESTQ $0x00000001, DX
+	JZ    stno1_1
+	MOVB  R12, (AX)
+
+stno1_1:
+	ADDQ SI, CX
+
+xordone_1:
+	ADDQ    352(DI), R8
+	ADCQ    360(DI), R9
+	ADCQ    $0x01, R10
+	MOVQ    320(DI), AX
+	MULQ    R8
+	MOVQ    AX, BX
+	MOVQ    DX, SI
+	MOVQ    328(DI), AX
+	MULQ    R8
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    DX, R11
+	MOVQ    320(DI), AX
+	MULQ    R9
+	ADDQ    AX, SI
+	ADCQ    DX, R11
+	MOVQ    328(DI), AX
+	MULQ    R9
+	ADDQ    AX, R11
+	ADCQ    $0x00, DX
+	MOVQ    320(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, R11
+	ADCQ    $0x00, DX
+	MOVQ    328(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, DX
+	MOVQ    BX, R8
+	MOVQ    SI, R9
+	MOVQ    R11, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R11
+	ADDQ    R11, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	SHRQ    $0x02, DX, R11
+	SHRQ    $0x02, DX
+	ADDQ    R11, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, AX
+	MOVQ    R9, DX
+	MOVQ    R10, BX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, DX
+	ADCQ    $0x00, BX
+	SHRQ    $0x02, BX
+	CMOVQNE AX, R8
+	CMOVQNE DX, R9
+	ADDQ    336(DI), R8
+	ADCQ    344(DI), R9
+	MOVQ    R8, (CX)
+	MOVQ    R9, 8(CX)
+
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU Y0, 192(SP)
+	VMOVDQU Y0, 224(SP)
+	VMOVDQU Y0, 256(SP)
+	VMOVDQU Y0, 288(SP)
+	VMOVDQU Y0, 320(SP)
+	VMOVDQU Y0, 352(SP)
+	VMOVDQU X0, 384(SP)
+	VZEROUPPER
+	RET
+
+// func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·openShortAVX2(SB), NOSPLIT, $400-72
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), DX
+	MOVQ           n+32(FP), CX
+	LEAQ           (SP), DI
+	ADDQ           $0x1f, DI
+	ANDQ           $-32, DI
+	CMPQ           CX, $0x00000040
+	JA             sets_1
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	MOVQ           $0x0000000a, DX
+
+rowrounds_1:
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	DECQ           DX
+	JNZ            rowrounds_1
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y5
+	VPADDD         Y5, Y2, Y2
+	VBROADCASTI128 16(AX), Y5
+	VPADDD         Y5, Y3, Y3
+	VMOVDQU        Y0, Y0
+	VPADDD         Y0, Y4, Y4
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, BX
+	ANDQ           BX, AX
+	MOVQ           $0x0ffffffc0ffffffc, BX
+	ANDQ           BX, DX
+	MOVQ           AX, 320(DI)
+	MOVQ           DX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	JMP            ksdone_1
+
+sets_1:
+	CMPQ           CX, $0x000000c0
+	JA             sets_2
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	MOVQ           $0x0000000a, DX
+
+rowrounds_2:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	DECQ           DX
+	JNZ            rowrounds_2
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y2, Y2
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y3, Y3
+	VMOVDQU        Y0, Y9
+	VPADDD         Y9, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y6, Y6
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y7, Y7
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y8, Y8
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, BX
+	ANDQ           BX, AX
+	MOVQ           $0x0ffffffc0ffffffc, BX
+	ANDQ           BX, DX
+	MOVQ           AX, 320(DI)
+	MOVQ           DX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(DI)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(DI)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(DI)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(DI)
+	JMP            ksdone_1
+
+sets_2:
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	VBROADCASTI128 sigma<>+0(SB), Y9
+	VBROADCASTI128 (AX), Y10
+	VBROADCASTI128 16(AX), Y11
+	VMOVDQU        Y0, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	MOVQ           $0x0000000a, DX
+
+rowrounds_3:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPSHUFD        $0x39, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x93, Y12, Y12
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	VPSHUFD        $0x93, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x39, Y12, Y12
+	DECQ           DX
+	JNZ            rowrounds_3
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y2, Y2
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y3, Y3
+	VMOVDQU        Y0, Y13
+	VPADDD         Y13, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y6, Y6
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y7, Y7
+	VMOVDQU        Y0, Y13
+	VPADDD         rowstep<>+0(SB), Y13, Y13
+	VPADDD         Y13, Y8, Y8
+	VPADDD         sigma2<>+0(SB), Y9, Y9
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y10, Y10
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y11, Y11
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y12, Y12
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 336(DI)
+	MOVQ           $0x0ffffffc0fffffff, BX
+	ANDQ           BX, AX
+	MOVQ           $0x0ffffffc0ffffffc, BX
+	ANDQ           BX, DX
+	MOVQ           AX, 320(DI)
+	MOVQ           DX, 328(DI)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (DI)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(DI)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(DI)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(DI)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(DI)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(DI)
+	VPERM2I128     $0x20, Y10, Y9, Y0
+	VMOVDQU        Y0, 192(DI)
+	VPERM2I128     $0x20, Y12, Y11, Y0
+	VMOVDQU        Y0, 224(DI)
+	VPERM2I128     $0x31, Y10, Y9, Y0
+	VMOVDQU        Y0, 256(DI)
+	VPERM2I128     $0x31, Y12, Y11, Y0
+	VMOVDQU        Y0, 288(DI)
+
+ksdone_1:
+	MOVQ ad+40(FP), BX
+	MOVQ adLen+48(FP), SI
+	MOVQ SI, 352(DI)
+	MOVQ CX, 360(DI)
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+
+polyloop_1:
+	CMPQ  SI, $0x10
+	JB    polydone_1
+	ADDQ  (BX), R8
+	ADCQ  8(BX), R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, SI
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ SI, SI
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  BX, R11
+	MOVQ  SI, R12
+	CMPQ  SI, $0x08
+	JB    ldsmall_1
+	MOVQ  (BX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), BX
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, BX
+	ORQ     R13, BX
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, BX
+	ORQ   R13, BX
+
+ldno4_1:
+	CMPQ SI, $0x08
+	JAE  ldhi_1
+	MOVQ BX, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ BX, DX
+
+lddone_1:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, SI
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, SI
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  SI, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_1:
+	MOVQ src+24(FP), BX
+	MOVQ CX, SI
+
+polyloop_2:
+	CMPQ  SI, $0x10
+	JB    polydone_2
+	ADDQ  (BX), R8
+	ADCQ  8(BX), R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, SI
+	JMP   polyloop_2
+
+polydone_2:
+	TESTQ SI, SI
+	JZ    paddone_2
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  BX, R11
+	MOVQ  SI, R12
+	CMPQ  SI, $0x08
+	JB    ldsmall_2
+	MOVQ  (BX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_2:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_2
+	MOVBQZX -1(R11)(R12*1), BX
+
+ldno1_2:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_2
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, BX
+	ORQ     R13, BX
+
+ldno2_2:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_2
+	MOVL  (R11), R13
+	SHLQ  $0x20, BX
+	ORQ   R13, BX
+
+ldno4_2:
+	CMPQ SI, $0x08
+	JAE  ldhi_2
+	MOVQ BX, AX
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ BX, DX
+
+lddone_2:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  320(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, SI
+	MOVQ  328(DI), AX
+	MULQ  R8
+	ADDQ  AX, SI
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  320(DI), AX
+	MULQ  R9
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  328(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  320(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  328(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  SI, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_2:
+	MOVQ out+0(FP), AX
+	MOVQ src+24(FP), DX
+	MOVQ DI, BX
+
+xor16_1:
+	CMPQ    CX, $0x10
+	JB      xortail_1
+	VMOVDQU (DX), X0
+	VPXOR   (BX), X0, X0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x10, DX
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, BX
+	SUBQ    $0x10, CX
+	JMP     xor16_1
+
+xortail_1:
+	TESTQ CX, CX
+	JZ    xordone_1
+	XORQ  SI, SI
+	XORQ  R11, R11
+	MOVQ  DX, R12
+	MOVQ  CX, R13
+	CMPQ  CX, $0x08
+	JB    ldsmall_3
+	MOVQ  (DX), SI
+	ADDQ  $0x08, R12
+	SUBQ  $0x08, R13
+
+ldsmall_3:
+	XORQ    DX, DX
+	TESTQ   $0x00000001, R13
+	JZ      ldno1_3
+	MOVBQZX -1(R12)(R13*1), DX
+
+ldno1_3:
+	TESTQ   $0x00000002, R13
+	JZ      ldno2_3
+	MOVQ    R13, R14
+	ANDQ    $0x04, R14
+	MOVWQZX (R12)(R14*1), R14
+	SHLQ    $0x10, DX
+	ORQ     R14, DX
+
+ldno2_3:
+	TESTQ $0x00000004, R13
+	JZ    ldno4_3
+	MOVL  (R12), R14
+	SHLQ  $0x20, DX
+	ORQ   R14, DX
+
+ldno4_3:
+	CMPQ CX, $0x08
+	JAE  ldhi_3
+	MOVQ DX, SI
+	JMP  lddone_3
+
+ldhi_3:
+	MOVQ DX, R11
+
+lddone_3:
+	XORQ (BX), SI
+	XORQ 8(BX), R11
+	MOVQ AX, DX
+	MOVQ CX, BX
+	CMPQ CX, $0x08
+	JB   stsmall_1
+	MOVQ SI, (DX)
+	ADDQ $0x08, DX
+	SUBQ $0x08, BX
+	MOVQ R11, SI
+
+stsmall_1:
+	TESTQ $0x00000004, BX
+	JZ    stno4_1
+	MOVL  SI, (DX)
+	SHRQ  $0x20, SI
+	ADDQ  $0x04, DX
+
+stno4_1:
+	TESTQ $0x00000002, BX
+	JZ    stno2_1
+	MOVW  SI, (DX)
+	SHRQ  $0x10, SI
+	ADDQ  $0x02, DX
+
+stno2_1:
+	TESTQ $0x00000001, BX
+	JZ    stno1_1
+	MOVB  SI, (DX)
+
+stno1_1:
+	ADDQ CX, AX
+
+xordone_1:
+	ADDQ    352(DI), R8
+	ADCQ    360(DI), R9
+	ADCQ    $0x01, R10
+	MOVQ    320(DI), AX
+	MULQ    R8
+	MOVQ    AX, CX
+	MOVQ    DX, BX
+	MOVQ    328(DI), AX
+	MULQ    R8
+	ADDQ    AX, BX
+	ADCQ    $0x00, DX
+	MOVQ    DX, SI
+	MOVQ    320(DI), AX
+	MULQ    R9
+	ADDQ    AX, BX
+	ADCQ    DX, SI
+	MOVQ    328(DI), AX
+	MULQ    R9
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    320(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    328(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, DX
+	MOVQ    CX, R8
+	MOVQ    BX, R9
+	MOVQ    SI, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, SI
+	ADDQ    SI, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	SHRQ    $0x02, DX, SI
+	SHRQ    $0x02, DX
+	ADDQ    SI, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, AX
+	MOVQ    R9, CX
+	MOVQ    R10, DX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, DX
+	SHRQ    $0x02, DX
+	CMOVQNE AX, R8
+	CMOVQNE CX, R9
+	ADDQ    336(DI), R8
+	ADCQ    344(DI), R9
+	MOVQ    tag+56(FP), AX
+	XORQ    (AX), R8
+	XORQ    8(AX), R9
+	ORQ     R9, R8
+	MOVQ    $0x00000000, AX
+	MOVQ    $0x00000001, CX
+	TESTQ   R8, R8
+	CMOVQEQ CX, AX
+	MOVQ    AX, ret+64(FP)
+
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU Y0, 192(SP)
+	VMOVDQU Y0, 224(SP)
+	VMOVDQU Y0, 256(SP)
+	VMOVDQU Y0, 288(SP)
+	VMOVDQU Y0, 320(SP)
+	VMOVDQU Y0, 352(SP)
+	VMOVDQU X0, 384(SP)
 	VZEROUPPER
 	RET

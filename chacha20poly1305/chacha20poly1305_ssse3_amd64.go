@@ -6,7 +6,7 @@ package chacha20poly1305
 
 // xorBlocksSSSE3 sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64.
 //
-// Secret: st, src. Public: dst, n. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: st, src. Public: dst, n. Wipes its 528 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
@@ -17,3 +17,17 @@ func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
 //
 //go:noescape
 func polyBlocksSSSE3(p *[7]uint64, msg *byte, n int)
+
+// sealShortSSSE3 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 128; out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 192 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+
+// openShortSSSE3 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 128; out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 192 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int

@@ -44,71 +44,74 @@ GLOBL tailmask<>(SB), RODATA|NOPTR, $32
 
 // func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: SSE2, SSSE3
-TEXT ·xorBlocksSSSE3(SB), NOSPLIT, $512-32
+TEXT ·xorBlocksSSSE3(SB), $528-32
 	MOVQ   st+0(FP), AX
 	MOVQ   dst+8(FP), CX
 	MOVQ   src+16(FP), DX
 	MOVQ   n+24(FP), BX
+	LEAQ   (SP), SI
+	ADDQ   $0x0f, SI
+	ANDQ   $-16, SI
 	CMPQ   BX, $0x00000100
 	JB     rows_1
 	MOVOU  (AX), X0
 	PSHUFD $0x00, X0, X1
-	MOVOU  X1, (SP)
+	MOVOU  X1, (SI)
 	PSHUFD $0x55, X0, X1
-	MOVOU  X1, 16(SP)
+	MOVOU  X1, 16(SI)
 	PSHUFD $0xaa, X0, X1
-	MOVOU  X1, 32(SP)
+	MOVOU  X1, 32(SI)
 	PSHUFD $0xff, X0, X1
-	MOVOU  X1, 48(SP)
+	MOVOU  X1, 48(SI)
 	MOVOU  16(AX), X0
 	PSHUFD $0x00, X0, X1
-	MOVOU  X1, 64(SP)
+	MOVOU  X1, 64(SI)
 	PSHUFD $0x55, X0, X1
-	MOVOU  X1, 80(SP)
+	MOVOU  X1, 80(SI)
 	PSHUFD $0xaa, X0, X1
-	MOVOU  X1, 96(SP)
+	MOVOU  X1, 96(SI)
 	PSHUFD $0xff, X0, X1
-	MOVOU  X1, 112(SP)
+	MOVOU  X1, 112(SI)
 	MOVOU  32(AX), X0
 	PSHUFD $0x00, X0, X1
-	MOVOU  X1, 128(SP)
+	MOVOU  X1, 128(SI)
 	PSHUFD $0x55, X0, X1
-	MOVOU  X1, 144(SP)
+	MOVOU  X1, 144(SI)
 	PSHUFD $0xaa, X0, X1
-	MOVOU  X1, 160(SP)
+	MOVOU  X1, 160(SI)
 	PSHUFD $0xff, X0, X1
-	MOVOU  X1, 176(SP)
+	MOVOU  X1, 176(SI)
 	MOVOU  48(AX), X0
 	PSHUFD $0x00, X0, X1
 	PADDL  laneinc<>+0(SB), X1
-	MOVOU  X1, 192(SP)
+	MOVOU  X1, 192(SI)
 	PSHUFD $0x55, X0, X1
-	MOVOU  X1, 208(SP)
+	MOVOU  X1, 208(SI)
 	PSHUFD $0xaa, X0, X1
-	MOVOU  X1, 224(SP)
+	MOVOU  X1, 224(SI)
 	PSHUFD $0xff, X0, X1
-	MOVOU  X1, 240(SP)
+	MOVOU  X1, 240(SI)
 
 lanes_1:
-	MOVOU (SP), X0
-	MOVOU 16(SP), X1
-	MOVOU 32(SP), X2
-	MOVOU 48(SP), X3
-	MOVOU 64(SP), X4
-	MOVOU 80(SP), X5
-	MOVOU 96(SP), X6
-	MOVOU 112(SP), X7
-	MOVOU 192(SP), X8
-	MOVOU 208(SP), X9
-	MOVOU 224(SP), X10
-	MOVOU 240(SP), X11
-	MOVOU 128(SP), X12
-	MOVOU 144(SP), X13
-	MOVOU 160(SP), X14
-	MOVOU X14, 416(SP)
-	MOVOU 176(SP), X14
-	MOVOU X14, 432(SP)
-	MOVQ  $0x0000000a, SI
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU 64(SI), X4
+	MOVOU 80(SI), X5
+	MOVOU 96(SI), X6
+	MOVOU 112(SI), X7
+	MOVOU 192(SI), X8
+	MOVOU 208(SI), X9
+	MOVOU 224(SI), X10
+	MOVOU 240(SI), X11
+	MOVOU 128(SI), X12
+	MOVOU 144(SI), X13
+	MOVOU 160(SI), X14
+	MOVOU X14, 416(SI)
+	MOVOU 176(SI), X14
+	MOVOU X14, 432(SI)
+	MOVQ  $0x0000000a, DI
 
 lanerounds_1:
 	PADDL      X4, X0
@@ -147,10 +150,10 @@ lanerounds_1:
 	PSLLL      $0x07, X14
 	PSRLL      $0x19, X5
 	POR        X14, X5
-	MOVOU      X12, 384(SP)
-	MOVOU      X13, 400(SP)
-	MOVOU      416(SP), X12
-	MOVOU      432(SP), X13
+	MOVOU      X12, 384(SI)
+	MOVOU      X13, 400(SI)
+	MOVOU      416(SI), X12
+	MOVOU      432(SI), X13
 	PADDL      X6, X2
 	PADDL      X7, X3
 	PXOR       X2, X10
@@ -223,10 +226,10 @@ lanerounds_1:
 	PSLLL      $0x07, X14
 	PSRLL      $0x19, X6
 	POR        X14, X6
-	MOVOU      X12, 416(SP)
-	MOVOU      X13, 432(SP)
-	MOVOU      384(SP), X12
-	MOVOU      400(SP), X13
+	MOVOU      X12, 416(SI)
+	MOVOU      X13, 432(SI)
+	MOVOU      384(SI), X12
+	MOVOU      400(SI), X13
 	PADDL      X7, X2
 	PADDL      X4, X3
 	PXOR       X2, X9
@@ -263,66 +266,66 @@ lanerounds_1:
 	PSLLL      $0x07, X14
 	PSRLL      $0x19, X4
 	POR        X14, X4
-	DECQ       SI
+	DECQ       DI
 	JNZ        lanerounds_1
-	MOVOU      X12, 384(SP)
-	MOVOU      X13, 400(SP)
-	MOVOU      (SP), X12
+	MOVOU      X12, 384(SI)
+	MOVOU      X13, 400(SI)
+	MOVOU      (SI), X12
 	PADDL      X12, X0
-	MOVOU      X0, 256(SP)
-	MOVOU      16(SP), X0
+	MOVOU      X0, 256(SI)
+	MOVOU      16(SI), X0
 	PADDL      X0, X1
-	MOVOU      X1, 272(SP)
-	MOVOU      32(SP), X0
+	MOVOU      X1, 272(SI)
+	MOVOU      32(SI), X0
 	PADDL      X0, X2
-	MOVOU      X2, 288(SP)
-	MOVOU      48(SP), X0
+	MOVOU      X2, 288(SI)
+	MOVOU      48(SI), X0
 	PADDL      X0, X3
-	MOVOU      X3, 304(SP)
-	MOVOU      64(SP), X0
+	MOVOU      X3, 304(SI)
+	MOVOU      64(SI), X0
 	PADDL      X0, X4
-	MOVOU      X4, 320(SP)
-	MOVOU      80(SP), X0
+	MOVOU      X4, 320(SI)
+	MOVOU      80(SI), X0
 	PADDL      X0, X5
-	MOVOU      X5, 336(SP)
-	MOVOU      96(SP), X0
+	MOVOU      X5, 336(SI)
+	MOVOU      96(SI), X0
 	PADDL      X0, X6
-	MOVOU      X6, 352(SP)
-	MOVOU      112(SP), X0
+	MOVOU      X6, 352(SI)
+	MOVOU      112(SI), X0
 	PADDL      X0, X7
-	MOVOU      X7, 368(SP)
-	MOVOU      384(SP), X0
-	MOVOU      128(SP), X1
+	MOVOU      X7, 368(SI)
+	MOVOU      384(SI), X0
+	MOVOU      128(SI), X1
 	PADDL      X1, X0
-	MOVOU      X0, 384(SP)
-	MOVOU      400(SP), X0
-	MOVOU      144(SP), X1
+	MOVOU      X0, 384(SI)
+	MOVOU      400(SI), X0
+	MOVOU      144(SI), X1
 	PADDL      X1, X0
-	MOVOU      X0, 400(SP)
-	MOVOU      416(SP), X0
-	MOVOU      160(SP), X1
+	MOVOU      X0, 400(SI)
+	MOVOU      416(SI), X0
+	MOVOU      160(SI), X1
 	PADDL      X1, X0
-	MOVOU      X0, 416(SP)
-	MOVOU      432(SP), X0
-	MOVOU      176(SP), X1
+	MOVOU      X0, 416(SI)
+	MOVOU      432(SI), X0
+	MOVOU      176(SI), X1
 	PADDL      X1, X0
-	MOVOU      X0, 432(SP)
-	MOVOU      192(SP), X0
+	MOVOU      X0, 432(SI)
+	MOVOU      192(SI), X0
 	PADDL      X0, X8
-	MOVOU      X8, 448(SP)
-	MOVOU      208(SP), X0
+	MOVOU      X8, 448(SI)
+	MOVOU      208(SI), X0
 	PADDL      X0, X9
-	MOVOU      X9, 464(SP)
-	MOVOU      224(SP), X0
+	MOVOU      X9, 464(SI)
+	MOVOU      224(SI), X0
 	PADDL      X0, X10
-	MOVOU      X10, 480(SP)
-	MOVOU      240(SP), X0
+	MOVOU      X10, 480(SI)
+	MOVOU      240(SI), X0
 	PADDL      X0, X11
-	MOVOU      X11, 496(SP)
-	MOVOU      256(SP), X0
-	MOVOU      272(SP), X1
-	MOVOU      288(SP), X2
-	MOVOU      304(SP), X3
+	MOVOU      X11, 496(SI)
+	MOVOU      256(SI), X0
+	MOVOU      272(SI), X1
+	MOVOU      288(SI), X2
+	MOVOU      304(SI), X3
 	MOVOU      X0, X4
 	PUNPCKLLQ  X1, X4
 	PUNPCKHLQ  X1, X0
@@ -347,10 +350,10 @@ lanerounds_1:
 	MOVOU      192(DX), X1
 	PXOR       X1, X0
 	MOVOU      X0, 192(CX)
-	MOVOU      320(SP), X0
-	MOVOU      336(SP), X1
-	MOVOU      352(SP), X2
-	MOVOU      368(SP), X3
+	MOVOU      320(SI), X0
+	MOVOU      336(SI), X1
+	MOVOU      352(SI), X2
+	MOVOU      368(SI), X3
 	MOVOU      X0, X4
 	PUNPCKLLQ  X1, X4
 	PUNPCKHLQ  X1, X0
@@ -375,10 +378,10 @@ lanerounds_1:
 	MOVOU      208(DX), X1
 	PXOR       X1, X0
 	MOVOU      X0, 208(CX)
-	MOVOU      384(SP), X0
-	MOVOU      400(SP), X1
-	MOVOU      416(SP), X2
-	MOVOU      432(SP), X3
+	MOVOU      384(SI), X0
+	MOVOU      400(SI), X1
+	MOVOU      416(SI), X2
+	MOVOU      432(SI), X3
 	MOVOU      X0, X4
 	PUNPCKLLQ  X1, X4
 	PUNPCKHLQ  X1, X0
@@ -403,10 +406,10 @@ lanerounds_1:
 	MOVOU      224(DX), X1
 	PXOR       X1, X0
 	MOVOU      X0, 224(CX)
-	MOVOU      448(SP), X0
-	MOVOU      464(SP), X1
-	MOVOU      480(SP), X2
-	MOVOU      496(SP), X3
+	MOVOU      448(SI), X0
+	MOVOU      464(SI), X1
+	MOVOU      480(SI), X2
+	MOVOU      496(SI), X3
 	MOVOU      X0, X4
 	PUNPCKLLQ  X1, X4
 	PUNPCKHLQ  X1, X0
@@ -433,9 +436,9 @@ lanerounds_1:
 	MOVOU      X0, 240(CX)
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000100, DX
-	MOVOU      192(SP), X0
+	MOVOU      192(SI), X0
 	PADDL      lanestep<>+0(SB), X0
-	MOVOU      X0, 192(SP)
+	MOVOU      X0, 192(SI)
 	ADDL       $0x04, 48(AX)
 	SUBQ       $0x00000100, BX
 	CMPQ       BX, $0x00000100
@@ -571,6 +574,7 @@ done_1:
 	MOVOU X0, 464(SP)
 	MOVOU X0, 480(SP)
 	MOVOU X0, 496(SP)
+	MOVOU X0, 512(SP)
 	RET
 
 // func polyBlocksSSSE3(p *[7]uint64, msg *byte, n int)
@@ -635,4 +639,1560 @@ polydone_1:
 	MOVQ R9, 16(CX)
 
 	// asmgen: wipe stack scratch and vector registers
+	RET
+
+// func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·sealShortSSSE3(SB), NOSPLIT, $192-56
+	MOVQ   key+8(FP), AX
+	MOVQ   nonce+16(FP), CX
+	MOVQ   n+32(FP), SI
+	LEAQ   (SP), DI
+	ADDQ   $0x0f, DI
+	ANDQ   $-16, DI
+	CMPQ   SI, $0x00000040
+	JA     sets_1
+	MOVQ   (CX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(CX), CX
+	MOVQ   CX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVQ   $0x0000000a, CX
+
+rowrounds_1:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	DECQ   CX
+	JNZ    rowrounds_1
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X9
+	PADDL  X9, X2
+	MOVOU  16(AX), X9
+	PADDL  X9, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X8
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, CX
+	MOVOU  X2, 144(DI)
+	MOVQ   $0x0ffffffc0fffffff, DX
+	ANDQ   DX, AX
+	MOVQ   $0x0ffffffc0ffffffc, DX
+	ANDQ   DX, CX
+	MOVQ   AX, 128(DI)
+	MOVQ   CX, 136(DI)
+	MOVOU  X5, (DI)
+	MOVOU  X6, 16(DI)
+	MOVOU  X7, 32(DI)
+	MOVOU  X8, 48(DI)
+	JMP    ksdone_1
+
+sets_1:
+	MOVQ   (CX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(CX), CX
+	MOVQ   CX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVOU  sigma<>+0(SB), X9
+	MOVOU  (AX), X10
+	MOVOU  16(AX), X11
+	MOVOU  X0, X12
+	PADDL  rowinc<>+0(SB), X12
+	PADDL  rowinc<>+0(SB), X12
+	MOVQ   $0x0000000a, CX
+
+rowrounds_2:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PSHUFD $0x39, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x93, X12, X12
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	PSHUFD $0x93, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x39, X12, X12
+	DECQ   CX
+	JNZ    rowrounds_2
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X13
+	PADDL  X13, X2
+	MOVOU  16(AX), X13
+	PADDL  X13, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X3
+	PADDL  rowinc<>+0(SB), X3
+	PADDL  X3, X8
+	PADDL  sigma<>+0(SB), X9
+	MOVOU  (AX), X3
+	PADDL  X3, X10
+	MOVOU  16(AX), X3
+	PADDL  X3, X11
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X12
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, CX
+	MOVOU  X2, 144(DI)
+	MOVQ   $0x0ffffffc0fffffff, DX
+	ANDQ   DX, AX
+	MOVQ   $0x0ffffffc0ffffffc, DX
+	ANDQ   DX, CX
+	MOVQ   AX, 128(DI)
+	MOVQ   CX, 136(DI)
+	MOVOU  X5, (DI)
+	MOVOU  X6, 16(DI)
+	MOVOU  X7, 32(DI)
+	MOVOU  X8, 48(DI)
+	MOVOU  X9, 64(DI)
+	MOVOU  X10, 80(DI)
+	MOVOU  X11, 96(DI)
+	MOVOU  X12, 112(DI)
+
+ksdone_1:
+	MOVQ ad+40(FP), CX
+	MOVQ adLen+48(FP), BX
+	MOVQ BX, 160(DI)
+	MOVQ SI, 168(DI)
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+
+polyloop_1:
+	CMPQ  BX, $0x10
+	JB    polydone_1
+	ADDQ  (CX), R8
+	ADCQ  8(CX), R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, CX
+	SUBQ  $0x10, BX
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ BX, BX
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  CX, R11
+	MOVQ  BX, R12
+	CMPQ  BX, $0x08
+	JB    ldsmall_1
+	MOVQ  (CX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), CX
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, CX
+	ORQ     R13, CX
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, CX
+	ORQ   R13, CX
+
+ldno4_1:
+	CMPQ BX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, DX
+
+lddone_1:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, CX
+	MOVQ  DX, BX
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, BX
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, BX
+	ADCQ  DX, R11
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  CX, R8
+	MOVQ  BX, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_1:
+	MOVQ out+0(FP), CX
+	MOVQ src+24(FP), BX
+	MOVQ DI, R11
+
+xor16_1:
+	CMPQ  SI, $0x10
+	JB    xortail_1
+	MOVOU (BX), X0
+	PXOR  (R11), X0
+	MOVOU X0, (CX)
+	ADDQ  (CX), R8
+	ADCQ  8(CX), R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, R12
+	MOVQ  DX, R13
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  DX, R14
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R12, R8
+	MOVQ  R13, R9
+	MOVQ  R14, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R14
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R14
+	SHRQ  $0x02, DX
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, CX
+	ADDQ  $0x10, R11
+	SUBQ  $0x10, SI
+	JMP   xor16_1
+
+xortail_1:
+	TESTQ SI, SI
+	JZ    xordone_1
+	XORQ  R12, R12
+	XORQ  R13, R13
+	MOVQ  BX, AX
+	MOVQ  SI, DX
+	CMPQ  SI, $0x08
+	JB    ldsmall_2
+	MOVQ  (BX), R12
+	ADDQ  $0x08, AX
+	SUBQ  $0x08, DX
+
+ldsmall_2:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, DX
+	JZ      ldno1_2
+	MOVBQZX -1(AX)(DX*1), BX
+
+ldno1_2:
+	TESTQ   $0x00000002, DX
+	JZ      ldno2_2
+	MOVQ    DX, R14
+	ANDQ    $0x04, R14
+	MOVWQZX (AX)(R14*1), R14
+	SHLQ    $0x10, BX
+	ORQ     R14, BX
+
+ldno2_2:
+	TESTQ $0x00000004, DX
+	JZ    ldno4_2
+	MOVL  (AX), R14
+	SHLQ  $0x20, BX
+	ORQ   R14, BX
+
+ldno4_2:
+	CMPQ SI, $0x08
+	JAE  ldhi_2
+	MOVQ BX, R12
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ BX, R13
+
+lddone_2:
+	LEAQ  tailmask<>+0(SB), AX
+	SUBQ  SI, AX
+	MOVQ  (R11), DX
+	ANDQ  16(AX), DX
+	XORQ  DX, R12
+	MOVQ  8(R11), DX
+	ANDQ  24(AX), DX
+	XORQ  DX, R13
+	ADDQ  R12, R8
+	ADCQ  R13, R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, R11
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, R14
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  DX, R14
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R14
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  R11, R9
+	MOVQ  R14, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R14
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R14
+	SHRQ  $0x02, DX
+	ADDQ  R14, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	MOVQ  CX, AX
+	MOVQ  SI, DX
+	CMPQ  SI, $0x08
+	JB    stsmall_1
+	MOVQ  R12, (AX)
+	ADDQ  $0x08, AX
+	SUBQ  $0x08, DX
+	MOVQ  R13, R12
+
+stsmall_1:
+	TESTQ $0x00000004, DX
+	JZ    stno4_1
+	MOVL  R12, (AX)
+	SHRQ  $0x20, R12
+	ADDQ  $0x04, AX
+
+stno4_1:
+	TESTQ $0x00000002, DX
+	JZ    stno2_1
+	MOVW  R12, (AX)
+	SHRQ  $0x10, R12
+	ADDQ  $0x02, AX
+
+stno2_1:
+	TESTQ $0x00000001, DX
+	JZ    stno1_1
+	MOVB  R12, (AX)
+
+stno1_1:
+	ADDQ SI, CX
+
+xordone_1:
+	ADDQ    160(DI), R8
+	ADCQ    168(DI), R9
+	ADCQ    $0x01, R10
+	MOVQ    128(DI), AX
+	MULQ    R8
+	MOVQ    AX, BX
+	MOVQ    DX, SI
+	MOVQ    136(DI), AX
+	MULQ    R8
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    DX, R11
+	MOVQ    128(DI), AX
+	MULQ    R9
+	ADDQ    AX, SI
+	ADCQ    DX, R11
+	MOVQ    136(DI), AX
+	MULQ    R9
+	ADDQ    AX, R11
+	ADCQ    $0x00, DX
+	MOVQ    128(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, R11
+	ADCQ    $0x00, DX
+	MOVQ    136(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, DX
+	MOVQ    BX, R8
+	MOVQ    SI, R9
+	MOVQ    R11, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R11
+	ADDQ    R11, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	SHRQ    $0x02, DX, R11
+	SHRQ    $0x02, DX
+	ADDQ    R11, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, AX
+	MOVQ    R9, DX
+	MOVQ    R10, BX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, DX
+	ADCQ    $0x00, BX
+	SHRQ    $0x02, BX
+	CMOVQNE AX, R8
+	CMOVQNE DX, R9
+	ADDQ    144(DI), R8
+	ADCQ    152(DI), R9
+	MOVQ    R8, (CX)
+	MOVQ    R9, 8(CX)
+
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
+	RET
+
+// func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·openShortSSSE3(SB), NOSPLIT, $192-72
+	MOVQ   key+8(FP), AX
+	MOVQ   nonce+16(FP), DX
+	MOVQ   n+32(FP), CX
+	LEAQ   (SP), DI
+	ADDQ   $0x0f, DI
+	ANDQ   $-16, DI
+	CMPQ   CX, $0x00000040
+	JA     sets_1
+	MOVQ   (DX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(DX), DX
+	MOVQ   DX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVQ   $0x0000000a, DX
+
+rowrounds_1:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	DECQ   DX
+	JNZ    rowrounds_1
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X9
+	PADDL  X9, X2
+	MOVOU  16(AX), X9
+	PADDL  X9, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X8
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, DX
+	MOVOU  X2, 144(DI)
+	MOVQ   $0x0ffffffc0fffffff, BX
+	ANDQ   BX, AX
+	MOVQ   $0x0ffffffc0ffffffc, BX
+	ANDQ   BX, DX
+	MOVQ   AX, 128(DI)
+	MOVQ   DX, 136(DI)
+	MOVOU  X5, (DI)
+	MOVOU  X6, 16(DI)
+	MOVOU  X7, 32(DI)
+	MOVOU  X8, 48(DI)
+	JMP    ksdone_1
+
+sets_1:
+	MOVQ   (DX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(DX), DX
+	MOVQ   DX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVOU  sigma<>+0(SB), X9
+	MOVOU  (AX), X10
+	MOVOU  16(AX), X11
+	MOVOU  X0, X12
+	PADDL  rowinc<>+0(SB), X12
+	PADDL  rowinc<>+0(SB), X12
+	MOVQ   $0x0000000a, DX
+
+rowrounds_2:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PSHUFD $0x39, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x93, X12, X12
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	PSHUFD $0x93, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x39, X12, X12
+	DECQ   DX
+	JNZ    rowrounds_2
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X13
+	PADDL  X13, X2
+	MOVOU  16(AX), X13
+	PADDL  X13, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X3
+	PADDL  rowinc<>+0(SB), X3
+	PADDL  X3, X8
+	PADDL  sigma<>+0(SB), X9
+	MOVOU  (AX), X3
+	PADDL  X3, X10
+	MOVOU  16(AX), X3
+	PADDL  X3, X11
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X12
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, DX
+	MOVOU  X2, 144(DI)
+	MOVQ   $0x0ffffffc0fffffff, BX
+	ANDQ   BX, AX
+	MOVQ   $0x0ffffffc0ffffffc, BX
+	ANDQ   BX, DX
+	MOVQ   AX, 128(DI)
+	MOVQ   DX, 136(DI)
+	MOVOU  X5, (DI)
+	MOVOU  X6, 16(DI)
+	MOVOU  X7, 32(DI)
+	MOVOU  X8, 48(DI)
+	MOVOU  X9, 64(DI)
+	MOVOU  X10, 80(DI)
+	MOVOU  X11, 96(DI)
+	MOVOU  X12, 112(DI)
+
+ksdone_1:
+	MOVQ ad+40(FP), BX
+	MOVQ adLen+48(FP), SI
+	MOVQ SI, 160(DI)
+	MOVQ CX, 168(DI)
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+
+polyloop_1:
+	CMPQ  SI, $0x10
+	JB    polydone_1
+	ADDQ  (BX), R8
+	ADCQ  8(BX), R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, SI
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ SI, SI
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  BX, R11
+	MOVQ  SI, R12
+	CMPQ  SI, $0x08
+	JB    ldsmall_1
+	MOVQ  (BX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), BX
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, BX
+	ORQ     R13, BX
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, BX
+	ORQ   R13, BX
+
+ldno4_1:
+	CMPQ SI, $0x08
+	JAE  ldhi_1
+	MOVQ BX, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ BX, DX
+
+lddone_1:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, SI
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, SI
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  SI, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_1:
+	MOVQ src+24(FP), BX
+	MOVQ CX, SI
+
+polyloop_2:
+	CMPQ  SI, $0x10
+	JB    polydone_2
+	ADDQ  (BX), R8
+	ADCQ  8(BX), R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, R13
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R13
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R13
+	SHRQ  $0x02, DX
+	ADDQ  R13, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, SI
+	JMP   polyloop_2
+
+polydone_2:
+	TESTQ SI, SI
+	JZ    paddone_2
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  BX, R11
+	MOVQ  SI, R12
+	CMPQ  SI, $0x08
+	JB    ldsmall_2
+	MOVQ  (BX), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_2:
+	XORQ    BX, BX
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_2
+	MOVBQZX -1(R11)(R12*1), BX
+
+ldno1_2:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_2
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, BX
+	ORQ     R13, BX
+
+ldno2_2:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_2
+	MOVL  (R11), R13
+	SHLQ  $0x20, BX
+	ORQ   R13, BX
+
+ldno4_2:
+	CMPQ SI, $0x08
+	JAE  ldhi_2
+	MOVQ BX, AX
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ BX, DX
+
+lddone_2:
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	ADCQ  $0x01, R10
+	MOVQ  128(DI), AX
+	MULQ  R8
+	MOVQ  AX, BX
+	MOVQ  DX, SI
+	MOVQ  136(DI), AX
+	MULQ  R8
+	ADDQ  AX, SI
+	ADCQ  $0x00, DX
+	MOVQ  DX, R11
+	MOVQ  128(DI), AX
+	MULQ  R9
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  136(DI), AX
+	MULQ  R9
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  128(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  136(DI), AX
+	IMULQ R10, AX
+	ADDQ  AX, DX
+	MOVQ  BX, R8
+	MOVQ  SI, R9
+	MOVQ  R11, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R11
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+	SHRQ  $0x02, DX, R11
+	SHRQ  $0x02, DX
+	ADDQ  R11, R8
+	ADCQ  DX, R9
+	ADCQ  $0x00, R10
+
+paddone_2:
+	MOVQ out+0(FP), AX
+	MOVQ src+24(FP), DX
+	MOVQ DI, BX
+
+xor16_1:
+	CMPQ  CX, $0x10
+	JB    xortail_1
+	MOVOU (DX), X0
+	PXOR  (BX), X0
+	MOVOU X0, (AX)
+	ADDQ  $0x10, DX
+	ADDQ  $0x10, AX
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, CX
+	JMP   xor16_1
+
+xortail_1:
+	TESTQ CX, CX
+	JZ    xordone_1
+	XORQ  SI, SI
+	XORQ  R11, R11
+	MOVQ  DX, R12
+	MOVQ  CX, R13
+	CMPQ  CX, $0x08
+	JB    ldsmall_3
+	MOVQ  (DX), SI
+	ADDQ  $0x08, R12
+	SUBQ  $0x08, R13
+
+ldsmall_3:
+	XORQ    DX, DX
+	TESTQ   $0x00000001, R13
+	JZ      ldno1_3
+	MOVBQZX -1(R12)(R13*1), DX
+
+ldno1_3:
+	TESTQ   $0x00000002, R13
+	JZ      ldno2_3
+	MOVQ    R13, R14
+	ANDQ    $0x04, R14
+	MOVWQZX (R12)(R14*1), R14
+	SHLQ    $0x10, DX
+	ORQ     R14, DX
+
+ldno2_3:
+	TESTQ $0x00000004, R13
+	JZ    ldno4_3
+	MOVL  (R12), R14
+	SHLQ  $0x20, DX
+	ORQ   R14, DX
+
+ldno4_3:
+	CMPQ CX, $0x08
+	JAE  ldhi_3
+	MOVQ DX, SI
+	JMP  lddone_3
+
+ldhi_3:
+	MOVQ DX, R11
+
+lddone_3:
+	XORQ (BX), SI
+	XORQ 8(BX), R11
+	MOVQ AX, DX
+	MOVQ CX, BX
+	CMPQ CX, $0x08
+	JB   stsmall_1
+	MOVQ SI, (DX)
+	ADDQ $0x08, DX
+	SUBQ $0x08, BX
+	MOVQ R11, SI
+
+stsmall_1:
+	TESTQ $0x00000004, BX
+	JZ    stno4_1
+	MOVL  SI, (DX)
+	SHRQ  $0x20, SI
+	ADDQ  $0x04, DX
+
+stno4_1:
+	TESTQ $0x00000002, BX
+	JZ    stno2_1
+	MOVW  SI, (DX)
+	SHRQ  $0x10, SI
+	ADDQ  $0x02, DX
+
+stno2_1:
+	TESTQ $0x00000001, BX
+	JZ    stno1_1
+	MOVB  SI, (DX)
+
+stno1_1:
+	ADDQ CX, AX
+
+xordone_1:
+	ADDQ    160(DI), R8
+	ADCQ    168(DI), R9
+	ADCQ    $0x01, R10
+	MOVQ    128(DI), AX
+	MULQ    R8
+	MOVQ    AX, CX
+	MOVQ    DX, BX
+	MOVQ    136(DI), AX
+	MULQ    R8
+	ADDQ    AX, BX
+	ADCQ    $0x00, DX
+	MOVQ    DX, SI
+	MOVQ    128(DI), AX
+	MULQ    R9
+	ADDQ    AX, BX
+	ADCQ    DX, SI
+	MOVQ    136(DI), AX
+	MULQ    R9
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    128(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, SI
+	ADCQ    $0x00, DX
+	MOVQ    136(DI), AX
+	IMULQ   R10, AX
+	ADDQ    AX, DX
+	MOVQ    CX, R8
+	MOVQ    BX, R9
+	MOVQ    SI, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, SI
+	ADDQ    SI, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	SHRQ    $0x02, DX, SI
+	SHRQ    $0x02, DX
+	ADDQ    SI, R8
+	ADCQ    DX, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, AX
+	MOVQ    R9, CX
+	MOVQ    R10, DX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, DX
+	SHRQ    $0x02, DX
+	CMOVQNE AX, R8
+	CMOVQNE CX, R9
+	ADDQ    144(DI), R8
+	ADCQ    152(DI), R9
+	MOVQ    tag+56(FP), AX
+	XORQ    (AX), R8
+	XORQ    8(AX), R9
+	ORQ     R9, R8
+	MOVQ    $0x00000000, AX
+	MOVQ    $0x00000001, CX
+	TESTQ   R8, R8
+	CMOVQEQ CX, AX
+	MOVQ    AX, ret+64(FP)
+
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
 	RET

@@ -499,3 +499,13 @@ func TestConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// backendAvailable reports whether b can run here.
+func backendAvailable(b backend) bool {
+	for _, d := range Backends() {
+		if d.Name == b.String() {
+			return d.Available
+		}
+	}
+	return false
+}

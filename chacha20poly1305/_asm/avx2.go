@@ -9,4 +9,5 @@ func avx2(g *asmgen.Generator) {
 	v := newVec(g)
 	declareXORBlocks(g, v, "xorBlocksAVX2")
 	declarePolyBlocks(g, "polyBlocksAVX2")
+	declareShort(g, v, "AVX2")
 }

@@ -22,6 +22,19 @@ type laneScratch struct {
 func (l laneScratch) S(i int) operand.Mem { return l.s.Offset(i * l.size) }
 func (l laneScratch) X(i int) operand.Mem { return l.x.Offset(i * l.size) }
 
+// alignedScratch returns the function's scratch rounded up to the vector
+// width, addressed through a register: Go aligns stack frames to 8 bytes
+// only, and a 32-byte access that crosses a cache line costs a second one.
+// The scratch must be declared v.size bytes larger than used.
+func (v *vec) alignedScratch(fn *asmgen.Func) operand.Mem {
+	g := v.g
+	p := g.GP64()
+	g.LEAQ(fn.Scratch(), p)
+	g.ADDQ(operand.U8(v.size-1), p)
+	g.ANDQ(operand.I8(int8(-v.size)), p)
+	return operand.Mem{Base: p}
+}
+
 // laneSetup broadcasts the state at st into S, the counter word with lane
 // offsets 0, 1, 2, ...
 func (v *vec) laneSetup(l laneScratch, st reg.Register) {
@@ -255,13 +268,13 @@ func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 	lanes := v.lanes()
 	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
 		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
-		asmgen.Secret("st", "src"), asmgen.Public("dst", "n"), asmgen.Scratch(32*v.size))
+		asmgen.Secret("st", "src"), asmgen.Public("dst", "n"), asmgen.Scratch(32*v.size+v.size))
 	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("st"), st)
 	g.Load(g.Param("dst"), dst)
 	g.Load(g.Param("src"), src)
 	g.Load(g.Param("n"), n)
-	sc := fn.Scratch()
+	sc := v.alignedScratch(fn)
 	l := laneScratch{s: sc, x: sc.Offset(16 * v.size), size: v.size}
 
 	rows := fn.Label("rows")

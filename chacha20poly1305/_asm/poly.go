@@ -4,7 +4,6 @@ import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/vgcrypto/vg/asmgen"
-	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // The clamp of Poly1305's r (RFC 8439, section 2.5), as the masks of its
@@ -22,7 +21,6 @@ const (
 // block is added, so every column sum fits.
 type poly struct {
 	g          *asmgen.Generator
-	avx        bool // VEX encodings for the xmm moves
 	h0, h1, h2 reg.GPVirtual
 	r0, r1     operand.Op
 }
@@ -30,7 +28,7 @@ type poly struct {
 // newPoly returns a Poly1305 emitter with fresh accumulator registers and r
 // at r0, r1 (memory or registers).
 func newPoly(g *asmgen.Generator, r0, r1 operand.Op) *poly {
-	return &poly{g: g, avx: g.Has(cpufeat.AVX), h0: g.GP64(), h1: g.GP64(), h2: g.GP64(), r0: r0, r1: r1}
+	return &poly{g: g, h0: g.GP64(), h1: g.GP64(), h2: g.GP64(), r0: r0, r1: r1}
 }
 
 // clear sets h to zero.
@@ -136,34 +134,17 @@ func (p *poly) blocks(fn *asmgen.Func, msg, n reg.Register) {
 
 // padded absorbs the n bytes at msg (public length) followed by zeros up to
 // a multiple of 16: the whole blocks from memory, the last partial block
-// through an xmm register (LoadPartial reads nothing past msg+n). It
-// advances msg and clobbers n.
+// through general registers (reading nothing past msg+n). It advances msg and
+// clobbers n.
 func (p *poly) padded(fn *asmgen.Func, msg, n reg.Register) {
 	g := p.g
 	p.blocks(fn, msg, n)
 	done := fn.Label("paddone")
 	g.TESTQ(n, n)
 	g.JZ(operand.LabelRef(done))
-	x := g.XMM()
-	fn.LoadPartial(x, msg, n)
-	p.blockXMM(x)
-	g.Label(done)
-}
-
-// blockXMM absorbs the 16-byte block held in the xmm register x, moved to
-// general registers with SSE2 only (MOVQ, then the high half shifted down).
-func (p *poly) blockXMM(x reg.VecVirtual) {
-	g := p.g
-	lo, hi := g.GP64(), g.GP64()
-	if p.avx {
-		g.VMOVQ(x, lo)
-		g.VPEXTRQ(operand.U8(1), x, hi)
-	} else {
-		g.MOVQ(x, lo)
-		g.PSRLDQ(operand.U8(8), x)
-		g.MOVQ(x, hi)
-	}
+	lo, hi := loadPartialGP(fn, g, msg, n)
 	p.block(lo, hi)
+	g.Label(done)
 }
 
 // finish writes the tag (h mod 2¹³⁰-5) + s mod 2¹²⁸ to tag, with s the

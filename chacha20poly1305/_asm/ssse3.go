@@ -9,4 +9,5 @@ func ssse3(g *asmgen.Generator) {
 	v := newVec(g)
 	declareXORBlocks(g, v, "xorBlocksSSSE3")
 	declarePolyBlocks(g, "polyBlocksSSSE3")
+	declareShort(g, v, "SSSE3")
 }

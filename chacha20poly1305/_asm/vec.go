@@ -18,7 +18,7 @@ type vec struct {
 	// size is the register width in bytes (16 or 32).
 	size int
 	// The constant tables (see declareTables).
-	rot16, rot8, sigma, laneInc, laneStep, rowInc, rowStep, tailMask operand.Mem
+	rot16, rot8, sigma, sigma2, laneInc, laneStep, rowInc, rowStep, tailMask operand.Mem
 }
 
 // newVec returns the vector emitter for g's backend and declares its
@@ -57,6 +57,9 @@ func (v *vec) declareTables() {
 	v.rot16 = v.g.Table("rot16", r16)
 	v.rot8 = v.g.Table("rot8", r8)
 	v.sigma = v.g.Table("sigma", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
+	if v.avx {
+		v.sigma2 = v.g.Table("sigma2", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
+	}
 	v.laneInc = v.g.Table("laneinc", words(0, 1, 2, 3, 4, 5, 6, 7))
 	n := uint32(v.size / 4)
 	v.laneStep = v.g.Table("lanestep", words(n, n, n, n, n, n, n, n))
@@ -92,6 +95,32 @@ func (v *vec) mov(src, dst operand.Op) {
 		v.g.VMOVDQU(src, dst)
 	} else {
 		v.g.MOVOU(src, dst)
+	}
+}
+
+// movX and xorX are mov and xor on 128-bit registers, VEX-encoded on the
+// avx2 backend (no legacy SSE between its ymm code).
+func (v *vec) movX(src, dst operand.Op) {
+	if v.avx {
+		v.g.VMOVDQU(src, dst)
+	} else {
+		v.g.MOVOU(src, dst)
+	}
+}
+
+func (v *vec) xorX(x reg.VecVirtual, y operand.Op) {
+	if v.avx {
+		v.g.VPXOR(y, x, x)
+	} else {
+		v.g.PXOR(y, x)
+	}
+}
+
+func (v *vec) andX(x reg.VecVirtual, y operand.Op) {
+	if v.avx {
+		v.g.VPAND(y, x, x)
+	} else {
+		v.g.PAND(y, x)
 	}
 }
 

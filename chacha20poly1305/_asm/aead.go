@@ -1,0 +1,323 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// shortMax is the longest text the whole-message short functions take: the
+// keystream of every block (block 0 for Poly1305's key, then the text's) is
+// computed at once in the row layout, in up to three register sets: 2 blocks
+// of text on xmm (3 blocks), 5 on ymm (6 blocks, two per set).
+func (v *vec) shortMax() int {
+	if v.avx {
+		return 5 * 64
+	}
+	return 2 * 64
+}
+
+// The layout of the short functions' scratch (after alignment): the
+// keystream of the text, the clamped r, s, and the lengths block.
+func (v *vec) shortKS() int   { return 0 }
+func (v *vec) shortR() int    { return v.shortMax() }
+func (v *vec) shortS() int    { return v.shortMax() + 16 }
+func (v *vec) shortLen() int  { return v.shortMax() + 32 }
+func (v *vec) shortSize() int { return v.shortMax() + 48 + v.size }
+
+// nonceRow loads the ChaCha20 input row 3 for block 0: the counter 0 and the
+// three nonce words, reading exactly the 12 bytes of the nonce. On ymm the
+// row is in both lanes.
+func (v *vec) nonceRow(nonce reg.Register) reg.VecVirtual {
+	g := v.g
+	d := v.reg()
+	x := xmm(d)
+	t := g.GP64()
+	if v.avx {
+		g.VMOVQ(operand.Mem{Base: nonce}, x)
+		g.VPSLLDQ(operand.U8(4), x, x)
+		g.MOVL(operand.Mem{Base: nonce, Disp: 8}, t.As32())
+		g.VPINSRD(operand.U8(3), t.As32(), x, x)
+		g.VINSERTI128(operand.U8(1), x, d, d)
+	} else {
+		u := g.XMM()
+		g.MOVQ(operand.Mem{Base: nonce}, x)
+		g.PSLLDQ(operand.U8(4), x)
+		g.MOVL(operand.Mem{Base: nonce, Disp: 8}, t.As32())
+		g.MOVQ(t, u)
+		g.PSLLDQ(operand.U8(12), u)
+		g.POR(u, x)
+	}
+	return d
+}
+
+// keyRows loads rows 1 and 2 (the key) into r (both lanes on ymm).
+func (v *vec) keyRow(key reg.Register, row int) reg.VecVirtual {
+	r := v.reg()
+	m := operand.Mem{Base: key, Disp: 16 * (row - 1)}
+	if v.avx {
+		v.g.VBROADCASTI128(m, r)
+	} else {
+		v.g.MOVOU(m, r)
+	}
+	return r
+}
+
+// sigmaRow loads row 0, the constants.
+func (v *vec) sigmaRow() reg.VecVirtual {
+	r := v.reg()
+	if v.avx {
+		v.g.VBROADCASTI128(v.sigma, r)
+	} else {
+		v.g.MOVOU(v.sigma, r)
+	}
+	return r
+}
+
+// shortKeystream emits the computation of sets register sets of row-layout
+// blocks starting at block 0 for key and nonce, then stores Poly1305's r
+// (clamped) and s from block 0 to the scratch, and the keystream of the
+// following blocks to the scratch's keystream area, in order.
+func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, nonce reg.Register) {
+	g := v.g
+	d0 := v.nonceRow(nonce)
+	if v.avx {
+		g.VPADDD(v.rowInc, d0, d0)
+	}
+	ss := make([][4]reg.VecVirtual, sets)
+	for k := range ss {
+		ss[k] = [4]reg.VecVirtual{v.sigmaRow(), v.keyRow(key, 1), v.keyRow(key, 2), v.reg()}
+		v.mov(d0, ss[k][3])
+		for range k {
+			v.add(ss[k][3], v.rowStepOp())
+		}
+	}
+	v.rowRounds(fn, ss)
+	for k, s := range ss {
+		if v.avx {
+			g.VPADDD(v.sigmaBroadcast(), s[0], s[0])
+		} else {
+			g.PADDL(v.sigma, s[0])
+		}
+		for row := 1; row <= 2; row++ {
+			t := v.keyRow(key, row)
+			v.add(s[row], t)
+		}
+		t := v.reg()
+		v.mov(d0, t)
+		for range k {
+			v.add(t, v.rowStepOp())
+		}
+		v.add(s[3], t)
+	}
+	// Poly1305's key: r from bytes 0-15 of block 0, s from 16-31.
+	r0, r1, m := g.GP64(), g.GP64(), g.GP64()
+	a, b := xmm(ss[0][0]), xmm(ss[0][1])
+	if v.avx {
+		g.VMOVQ(a, r0)
+		g.VPEXTRQ(operand.U8(1), a, r1)
+		g.VMOVDQU(b, sc.Offset(v.shortS()))
+	} else {
+		g.MOVQ(a, r0)
+		g.PSRLDQ(operand.U8(8), a)
+		g.MOVQ(a, r1)
+		g.MOVOU(b, sc.Offset(v.shortS()))
+	}
+	g.MOVQ(operand.U64(rMask0), m)
+	g.ANDQ(m, r0)
+	g.MOVQ(operand.U64(rMask1), m)
+	g.ANDQ(m, r1)
+	g.MOVQ(r0, sc.Offset(v.shortR()))
+	g.MOVQ(r1, sc.Offset(v.shortR()+8))
+
+	// The text's keystream.
+	ks := sc.Offset(v.shortKS())
+	if !v.avx {
+		for k := 1; k < sets; k++ {
+			for row := range 4 {
+				g.MOVOU(ss[k][row], ks.Offset(64*(k-1)+16*row))
+			}
+		}
+		return
+	}
+	off := 0
+	for k, s := range ss {
+		for _, imm := range []uint8{0x20, 0x31} {
+			if k == 0 && imm == 0x20 {
+				continue // block 0
+			}
+			o := g.YMM()
+			g.VPERM2I128(operand.U8(imm), s[1], s[0], o)
+			g.VMOVDQU(o, ks.Offset(off))
+			g.VPERM2I128(operand.U8(imm), s[3], s[2], o)
+			g.VMOVDQU(o, ks.Offset(off+32))
+			off += 64
+		}
+	}
+}
+
+// rowStepOp is what advances row 3 of a register set to the next set: one
+// block on xmm, two on ymm.
+func (v *vec) rowStepOp() operand.Mem {
+	if v.avx {
+		return v.rowStep
+	}
+	return v.rowInc
+}
+
+// sigmaBroadcast is the constant row in both lanes: a 32-byte table.
+func (v *vec) sigmaBroadcast() operand.Mem { return v.sigma2 }
+
+// shortSets emits the branch on n to the keystream computation with as few
+// register sets as the text needs, each path joining at the end.
+func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Register) {
+	g := v.g
+	join := fn.Label("ksdone")
+	perSet := 64 * (v.size / 16) // text bytes one more set covers
+	first := perSet - 64         // text bytes of set 0 (block 0 takes the rest)
+	if !v.avx {
+		first = 0
+	}
+	maxSets := 3
+	for sets := 1; sets <= maxSets; sets++ {
+		covered := first + (sets-1)*perSet
+		if !v.avx && sets == 1 {
+			continue // block 0 alone covers no text
+		}
+		next := fn.Label("sets")
+		if sets < maxSets {
+			g.CMPQ(n, operand.U32(covered))
+			g.JA(operand.LabelRef(next))
+		}
+		v.shortKeystream(fn, sets, sc, key, nonce)
+		if sets < maxSets {
+			g.JMP(operand.LabelRef(join))
+			g.Label(next)
+		}
+	}
+	g.Label(join)
+}
+
+// declareShort declares the whole-message seal and open of texts up to
+// shortMax bytes.
+func declareShort(g *asmgen.Generator, v *vec, suffix string) {
+	seal := "sealShort" + suffix
+	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)",
+		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+itoa(v.shortMax())+"; out may alias src exactly."),
+		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(v.shortSize()))
+	v.shortBody(fn, false)
+
+	open := "openShort" + suffix
+	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
+		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ "+itoa(v.shortMax())+"; out may alias src exactly."),
+		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen", "tag"), asmgen.Scratch(v.shortSize()))
+	v.shortBody(fn, true)
+}
+
+// shortBody emits the body of sealShort (open false) or openShort.
+func (v *vec) shortBody(fn *asmgen.Func, open bool) {
+	g := v.g
+	out, key, nonce, src, n, ad, adLen := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("key"), key)
+	g.Load(g.Param("nonce"), nonce)
+	g.Load(g.Param("n"), n)
+	sc := v.alignedScratch(fn)
+	v.shortSets(fn, sc, key, nonce, n)
+
+	g.Load(g.Param("ad"), ad)
+	g.Load(g.Param("adLen"), adLen)
+	g.MOVQ(adLen, sc.Offset(v.shortLen()))
+	g.MOVQ(n, sc.Offset(v.shortLen()+8))
+	p := newPoly(g, sc.Offset(v.shortR()), sc.Offset(v.shortR()+8))
+	p.clear()
+	p.padded(fn, ad, adLen)
+
+	if open {
+		// Hash the ciphertext before it may be overwritten in place.
+		c, cn := g.GP64(), g.GP64()
+		g.Load(g.Param("src"), c)
+		g.MOVQ(n, cn)
+		p.padded(fn, c, cn)
+	}
+	g.Load(g.Param("out"), out)
+	g.Load(g.Param("src"), src)
+
+	// XOR 16 bytes at a time from the keystream in the scratch, hashing
+	// each ciphertext block (seal) as it is written.
+	ks := g.GP64()
+	g.MOVQ(sc.Base, ks)
+	loop, tail, done := fn.Label("xor16"), fn.Label("xortail"), fn.Label("xordone")
+	g.Label(loop)
+	g.CMPQ(n, operand.U8(16))
+	g.JB(operand.LabelRef(tail))
+	x := g.XMM()
+	v.movX(operand.Mem{Base: src}, x)
+	v.xorX(x, operand.Mem{Base: ks})
+	v.movX(x, operand.Mem{Base: out})
+	if !open {
+		p.block(operand.Mem{Base: out}, operand.Mem{Base: out, Disp: 8})
+	}
+	g.ADDQ(operand.U8(16), src)
+	g.ADDQ(operand.U8(16), out)
+	g.ADDQ(operand.U8(16), ks)
+	g.SUBQ(operand.U8(16), n)
+	g.JMP(operand.LabelRef(loop))
+
+	g.Label(tail)
+	g.TESTQ(n, n)
+	g.JZ(operand.LabelRef(done))
+	lo, hi := loadPartialGP(fn, g, src, n)
+	if open {
+		g.XORQ(operand.Mem{Base: ks}, lo)
+		g.XORQ(operand.Mem{Base: ks, Disp: 8}, hi)
+	} else {
+		// The keystream masked to n bytes, so that the ciphertext block
+		// comes out padded with zeros for Poly1305.
+		m, k := g.GP64(), g.GP64()
+		g.LEAQ(v.tailMask, m)
+		g.SUBQ(n, m)
+		g.MOVQ(operand.Mem{Base: ks}, k)
+		g.ANDQ(operand.Mem{Base: m, Disp: 16}, k)
+		g.XORQ(k, lo)
+		g.MOVQ(operand.Mem{Base: ks, Disp: 8}, k)
+		g.ANDQ(operand.Mem{Base: m, Disp: 24}, k)
+		g.XORQ(k, hi)
+		p.block(lo, hi)
+	}
+	storePartialGP(fn, g, out, n, lo, hi)
+	g.ADDQ(n, out)
+	g.Label(done)
+
+	p.block(sc.Offset(v.shortLen()), sc.Offset(v.shortLen()+8))
+	t0, t1 := p.finish(sc.Offset(v.shortS()), sc.Offset(v.shortS()+8))
+	if !open {
+		g.MOVQ(t0, operand.Mem{Base: out})
+		g.MOVQ(t1, operand.Mem{Base: out, Disp: 8})
+		fn.Ret()
+		return
+	}
+	tag := g.GP64()
+	g.Load(g.Param("tag"), tag)
+	g.XORQ(operand.Mem{Base: tag}, t0)
+	g.XORQ(operand.Mem{Base: tag, Disp: 8}, t1)
+	g.ORQ(t1, t0)
+	ok := g.GP64()
+	g.MOVQ(operand.U32(0), ok)
+	one := g.GP64()
+	g.MOVQ(operand.U32(1), one)
+	g.TESTQ(t0, t0)
+	g.CMOVQEQ(one, ok)
+	g.Store(ok, g.ReturnIndex(0))
+	fn.Ret()
+}
+
+func itoa(n int) string {
+	s := ""
+	for {
+		s = string(rune('0'+n%10)) + s
+		n /= 10
+		if n == 0 {
+			return s
+		}
+	}
+}
