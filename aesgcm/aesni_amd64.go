@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"runtime"
 	"unsafe"
+
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
 //go:generate env GOWORK=off go -C _asm run .
@@ -39,7 +41,7 @@ func newAESNIKey(avx bool) func(key []byte) backend {
 		for i := 0; i < 4*(k.rounds+1); i++ {
 			binary.LittleEndian.PutUint32(k.t[4*i:], w[i])
 		}
-		clear(w[:])
+		stackscratch.WipeWords(w[:])
 		if avx {
 			gcmInitAVX(k.t, k.rounds)
 		} else {
@@ -127,3 +129,6 @@ func (k *aesniKey) wipe() {
 	clear(k.buf[:])
 	runtime.KeepAlive(k)
 }
+
+// ptrOf returns t's address, for the alignment test.
+func ptrOf(t *[aesniTableSize]byte) unsafe.Pointer { return unsafe.Pointer(t) }

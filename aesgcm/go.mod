@@ -4,6 +4,16 @@ go 1.26.0
 
 require github.com/vgcrypto/vg/cpufeat v0.0.0
 
-require github.com/stretchr/testify v1.12.1 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+require (
+	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/stackscratch v0.0.0
+)
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
