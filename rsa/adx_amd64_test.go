@@ -283,3 +283,5 @@ func BenchmarkMontMulADX16(b *testing.B) { benchADX(b, 16, false) }
 func BenchmarkMontSqrADX16(b *testing.B) { benchADX(b, 16, true) }
 func BenchmarkMontMulADX32(b *testing.B) { benchADX(b, 32, false) }
 func BenchmarkMontSqrADX32(b *testing.B) { benchADX(b, 32, true) }
+func BenchmarkMontMulADX24(b *testing.B) { benchADX(b, 24, false) }
+func BenchmarkMontSqrADX24(b *testing.B) { benchADX(b, 24, true) }

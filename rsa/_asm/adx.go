@@ -139,18 +139,38 @@ func montSqr(g *asmgen.Generator, n int) {
 	g.Load(g.Param("x"), xp)
 	zero := g.GP64()
 
-	g.Comment("Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].")
-	for i := 0; i < n-1; i++ {
-		g.MOVQ(limb(xp, i), reg.RDX)
+	if n < splitSqr {
+		g.Comment("Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].")
+		triangle(g, xp, T, zero, 0, 0, n, true)
+	} else {
+		// With x = L + H*2^(64h), h = n/2: the triangles of L and of H
+		// unrolled, and L*H in between as h looped rows of h limbs. In
+		// this order every row adds only to limbs already written and
+		// writes its carry limb fresh, as in the single triangle, and the
+		// code stays a quarter of the size.
+		h := n / 2
+		g.Comment("Cross products of the low half: T[1..n-2].")
+		triangle(g, xp, T, zero, 0, 0, h, true)
+		g.MOVQ(zero, at(n-1))
+		g.Comment("Low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh.")
+		tp, yp, cnt := g.GP64(), g.GP64(), g.GP64()
+		g.LEAQ(at(h), tp)
+		g.LEAQ(limb(xp, h), yp)
+		g.MOVQ(operand.U32(h), cnt)
+		loop := fn.Label("sqrrow")
+		g.Label(loop)
+		g.MOVQ(limb(yp, 0), reg.RDX)
 		g.XORQ(zero, zero)
-		add := i > 0
-		hi := row(g, func(j int) operand.Mem { return limb(xp, i+1+j) },
-			func(j int) operand.Mem { return at(2*i + 1 + j) }, n-1-i, add, false)
+		hi := row(g, func(j int) operand.Mem { return limb(xp, j) }, func(j int) operand.Mem { return limb(tp, j) }, h, true, false)
 		g.ADCXQ(zero, hi)
-		if add {
-			g.ADOXQ(zero, hi)
-		}
-		g.MOVQ(hi, at(i+n))
+		g.ADOXQ(zero, hi)
+		g.MOVQ(hi, limb(tp, h))
+		g.ADDQ(operand.U8(8), yp)
+		g.ADDQ(operand.U8(8), tp)
+		g.DECQ(cnt)
+		g.JNZ(operand.LabelRef(loop))
+		g.Comment("Cross products of the high half: T[n+1..2n-2].")
+		triangle(g, xp, T, zero, h, n, h, false)
 	}
 
 	g.Comment("Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).")
@@ -181,6 +201,29 @@ func montSqr(g *asmgen.Generator, n int) {
 
 	reduce(g, fn, n, T)
 	fn.Ret()
+}
+
+// splitSqr is the width from which the squaring's triangle is split in
+// halves (see montSqr).
+const splitSqr = 24
+
+// triangle emits the cross products of the size limbs of x from limb xOff,
+// added at T[tOff...]: row i is x[xOff+i] * x[xOff+i+1..xOff+size-1] at
+// T[tOff+2i+1..], its carry limb written fresh at T[tOff+i+size]. Row 0
+// writes instead of adding when fresh is set. zero is the zero register.
+func triangle(g *asmgen.Generator, xp reg.Register, T operand.Mem, zero reg.Register, xOff, tOff, size int, fresh bool) {
+	for i := 0; i < size-1; i++ {
+		g.MOVQ(limb(xp, xOff+i), reg.RDX)
+		g.XORQ(zero, zero)
+		add := i > 0 || !fresh
+		hi := row(g, func(j int) operand.Mem { return limb(xp, xOff+i+1+j) },
+			func(j int) operand.Mem { return T.Offset(8 * (tOff + 2*i + 1 + j)) }, size-1-i, add, false)
+		g.ADCXQ(zero, hi)
+		if add {
+			g.ADOXQ(zero, hi)
+		}
+		g.MOVQ(hi, T.Offset(8*(tOff+i+size)))
+	}
 }
 
 // reduce emits the Montgomery reduction of the 2n-limb T (< R²) and the
