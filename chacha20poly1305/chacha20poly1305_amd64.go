@@ -28,6 +28,8 @@ func (b backend) seal(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, pl
 	switch {
 	case b == backendAVX2 && len(plaintext) <= shortMaxAVX2:
 		sealShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
+	case b == backendAVX2:
+		sealLongAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
 	case b == backendSSSE3 && len(plaintext) <= shortMaxSSSE3:
 		sealShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
 	default:
@@ -40,6 +42,8 @@ func (b backend) open(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ci
 	switch {
 	case b == backendAVX2 && len(ciphertext) <= shortMaxAVX2:
 		return openShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
+	case b == backendAVX2:
+		return openLongAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
 	case b == backendSSSE3 && len(ciphertext) <= shortMaxSSSE3:
 		return openShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
 	default:

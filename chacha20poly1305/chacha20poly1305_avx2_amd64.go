@@ -31,3 +31,17 @@ func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, 
 //
 //go:noescape
 func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+
+// sealLongAVX2 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 1616 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+
+// openLongAVX2 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly.
+//
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 1616 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int

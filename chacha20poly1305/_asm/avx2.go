@@ -10,4 +10,5 @@ func avx2(g *asmgen.Generator) {
 	declareXORBlocks(g, v, "xorBlocksAVX2")
 	declarePolyBlocks(g, "polyBlocksAVX2")
 	declareShort(g, v, "AVX2")
+	declareLong(g, v, "AVX2")
 }

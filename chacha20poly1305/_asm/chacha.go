@@ -68,21 +68,33 @@ func (v *vec) laneSetup(l laneScratch, st reg.Register) {
 // them in registers at a time (cA, cB), as in OpenSSL's design: the state
 // and the rotation temporaries then fit in 16 registers. On entry cA, cB
 // hold words 8 and 9 and X(10), X(11) words 10 and 11; on exit the same.
-func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, cA, cB reg.VecVirtual) {
+//
+// hook, when not nil, is emitted three times in each double round, between
+// its quarter-round pairs: the fused AEAD hashes Poly1305 blocks there, on
+// the integer units while the vector units run ChaCha20.
+func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, cA, cB reg.VecVirtual, hook func()) {
 	g := v.g
+	between := func() {
+		if hook != nil {
+			hook()
+		}
+	}
 	cnt := g.GP64()
 	g.MOVQ(operand.U32(10), cnt)
 	loop := fn.Label("lanerounds")
 	g.Label(loop)
 	// Column round.
 	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[4], cA, x[12]}, {x[1], x[5], cB, x[13]}})
+	between()
 	v.mov(cA, l.X(8))
 	v.mov(cB, l.X(9))
 	v.mov(l.X(10), cA)
 	v.mov(l.X(11), cB)
 	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[6], cA, x[14]}, {x[3], x[7], cB, x[15]}})
+	between()
 	// Diagonal round.
 	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[5], cA, x[15]}, {x[1], x[6], cB, x[12]}})
+	between()
 	v.mov(cA, l.X(10))
 	v.mov(cB, l.X(11))
 	v.mov(l.X(8), cA)
@@ -94,7 +106,16 @@ func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, 
 
 // lanePass emits one lane-layout pass: lanes() blocks of keystream from S,
 // XORed with src into dst (both advanced), and the counters in S advanced.
-func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register) {
+// With src nil the keystream is stored to dst without XOR (nor advance).
+// hook is laneRounds's, emitted twice more after the rounds.
+func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register, hook func()) {
+	v.lanePassTo(fn, l, dst, src, nil, hook)
+}
+
+// lanePassTo is lanePass; with ks not nil the keystream is stored there
+// (stack scratch addressed from SP, so that the checks see exactly which
+// bytes are written) and dst and src are unused.
+func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
 	g := v.g
 	var x [16]reg.VecVirtual
 	for i := range 16 {
@@ -113,7 +134,11 @@ func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register) {
 	v.mov(l.S(11), t)
 	v.mov(t, l.X(11))
 
-	v.laneRounds(fn, l, &x, cA, cB)
+	v.laneRounds(fn, l, &x, cA, cB, hook)
+	if hook != nil {
+		hook()
+		hook()
+	}
 
 	// Add the input state; everything goes to X for the transpose.
 	v.mov(cA, l.X(8))
@@ -133,7 +158,7 @@ func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register) {
 		}
 		v.mov(x[i], l.X(i))
 	}
-	v.laneOutput(l, dst, src)
+	v.laneOutput(l, dst, src, ks)
 
 	// Next counters.
 	c := v.reg()
@@ -192,7 +217,7 @@ func (v *vec) xorStore(ks reg.VecVirtual, dst, src reg.Register, off int) {
 
 // laneOutput transposes the keystream words in X to blocks, XORs them with
 // src and writes them to dst, then advances both by lanes()·64 bytes.
-func (v *vec) laneOutput(l laneScratch, dst, src reg.Register) {
+func (v *vec) laneOutput(l laneScratch, dst, src reg.Register, ksOut *operand.Mem) {
 	g := v.g
 	load := func(q int) [4]reg.VecVirtual {
 		var r [4]reg.VecVirtual
@@ -202,11 +227,18 @@ func (v *vec) laneOutput(l laneScratch, dst, src reg.Register) {
 		}
 		return v.transpose4(r[0], r[1], r[2], r[3])
 	}
+	out := func(x reg.VecVirtual, off int) {
+		if ksOut != nil {
+			v.mov(x, ksOut.Offset(off))
+		} else {
+			v.xorStore(x, dst, src, off)
+		}
+	}
 	if !v.avx {
 		for q := range 4 {
 			blk := load(q)
 			for j := range 4 {
-				v.xorStore(blk[j], dst, src, 64*j+16*q)
+				out(blk[j], 64*j+16*q)
 			}
 		}
 	} else {
@@ -215,15 +247,17 @@ func (v *vec) laneOutput(l laneScratch, dst, src reg.Register) {
 			for j := range 4 {
 				o := g.YMM()
 				g.VPERM2I128(operand.U8(0x20), hi[j], lo[j], o)
-				v.xorStore(o, dst, src, 64*j+16*q)
+				out(o, 64*j+16*q)
 				g.VPERM2I128(operand.U8(0x31), hi[j], lo[j], o)
-				v.xorStore(o, dst, src, 64*(j+4)+16*q)
+				out(o, 64*(j+4)+16*q)
 			}
 		}
 	}
-	n := 64 * v.lanes()
-	g.ADDQ(operand.U32(n), dst)
-	g.ADDQ(operand.U32(n), src)
+	if ksOut == nil {
+		n := 64 * v.lanes()
+		g.ADDQ(operand.U32(n), dst)
+		g.ADDQ(operand.U32(n), src)
+	}
 }
 
 // rowInput loads the row-layout input state of st (one block on xmm; on
@@ -283,7 +317,7 @@ func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 	v.laneSetup(l, st)
 	loop := fn.Label("lanes")
 	g.Label(loop)
-	v.lanePass(fn, l, dst, src)
+	v.lanePass(fn, l, dst, src, nil)
 	g.ADDL(operand.U8(lanes), operand.Mem{Base: st, Disp: 48})
 	g.SUBQ(operand.U32(64*lanes), n)
 	g.CMPQ(n, operand.U32(64*lanes))

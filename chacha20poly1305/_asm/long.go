@@ -1,0 +1,326 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// The whole-message seal and open of the avx2 backend above shortMax: the
+// fused design (Krasnov's, in x/crypto and BoringSSL), but on the lane
+// layout. Each pass computes 8 keystream blocks (512 bytes) into the scratch
+// with the c words spilled as in the block kernel, and hashes up to 32
+// Poly1305 blocks with scalar MULQ in between its quarter rounds: the vector
+// units run ChaCha20 while the integer units run Poly1305, whose serial
+// chain (about 15 cycles a block) is the longer of the two, so it is hidden
+// except for one pass's worth of blocks.
+//
+// Pass 0 starts at block 0, which keys Poly1305: it hashes nothing, and its
+// blocks 1-7 cover the first 448 bytes of text. Seal hashes during pass k the
+// ciphertext that passes before it wrote (at most 32 blocks, so it lags by
+// one pass) and the rest at the end. Open hashes during pass k the
+// ciphertext pass k is about to decrypt, so that in-place decryption never
+// overwrites unhashed ciphertext; pass 0's ciphertext is hashed once r is
+// known, before it is decrypted.
+
+// longLayout is the scratch of the long functions (after alignment).
+//
+// The public running values (the out and src pointers, the bytes left, the
+// hash pointer) live in the function's own argument slots, out, src, n and
+// nonce (free once the state is set up), not in the scratch: the scratch is
+// aligned through a register, so the taint check cannot tell its bytes
+// apart and counts everything loaded from it as secret, while an argument
+// slot keeps its declared class.
+type longLayout struct {
+	sc                    operand.Mem
+	s, x, ks, r, sv, lens int
+	size                  int
+}
+
+func newLongLayout(v *vec) longLayout {
+	l := longLayout{s: 0, x: 16 * v.size, ks: 32 * v.size}
+	l.r = l.ks + 64*v.lanes()
+	l.sv = l.r + 16
+	l.lens = l.sv + 16
+	l.size = l.lens + 16 + v.size
+	return l
+}
+
+func (l longLayout) at(off int) operand.Mem { return l.sc.Offset(off) }
+
+// The argument slots holding the running values.
+const (
+	slotOut = "out"
+	slotSrc = "src"
+	slotRem = "n"
+	slotHP  = "nonce"
+)
+
+// arg returns the memory operand of argument name.
+func arg(g *asmgen.Generator, name string) operand.Mem {
+	b, err := g.Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// declareLong declares sealLong and openLong for texts longer than
+// shortMax (any length works; the Go side calls them above shortMax).
+func declareLong(g *asmgen.Generator, v *vec, suffix string) {
+	lay := newLongLayout(v)
+	seal := "sealLong" + suffix
+	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)",
+		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; out may alias src exactly."),
+		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(lay.size))
+	v.longBody(fn, lay, false)
+
+	open := "openLong" + suffix
+	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
+		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly."),
+		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen", "tag"), asmgen.Scratch(lay.size))
+	v.longBody(fn, lay, true)
+}
+
+// longSetup broadcasts the input state of block 0 for key and nonce into S
+// (lane i at block i).
+func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
+	g := v.g
+	t := v.reg()
+	for i := range 16 {
+		var m operand.Mem
+		switch {
+		case i < 4:
+			m = v.sigma.Offset(4 * i)
+		case i < 12:
+			m = operand.Mem{Base: key, Disp: 4 * (i - 4)}
+		case i == 12:
+			g.VMOVDQU(v.laneInc, t)
+			g.VMOVDQU(t, l.S(i))
+			continue
+		default:
+			m = operand.Mem{Base: nonce, Disp: 4 * (i - 13)}
+		}
+		g.VPBROADCASTD(m, t)
+		g.VMOVDQU(t, l.S(i))
+	}
+}
+
+// longBody emits sealLong (open false) or openLong.
+func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
+	g := v.g
+	// Aligned: the c-word spills are stored and reloaded within a pass, and
+	// a store split across cache lines does not forward, which ties the
+	// ChaCha20 chain to the retirement of the Poly1305 code between.
+	lay.sc = v.alignedScratch(fn)
+	sc := lay.sc
+	l := laneScratch{s: sc.Offset(lay.s), x: sc.Offset(lay.x), size: v.size}
+	passBytes := 64 * v.lanes()
+
+	{
+		key, nonce := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), key)
+		g.Load(g.Param("nonce"), nonce)
+		v.longSetup(l, key, nonce)
+	}
+	{
+		t := g.GP64()
+		if open {
+			g.Load(g.Param("src"), t)
+		} else {
+			g.Load(g.Param("out"), t)
+		}
+		g.MOVQ(t, arg(g, slotHP))
+		g.Load(g.Param("n"), t)
+		g.MOVQ(t, lay.at(lay.lens+8))
+		g.Load(g.Param("adLen"), t)
+		g.MOVQ(t, lay.at(lay.lens))
+	}
+	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8))
+
+	// Pass 0: block 0 keys Poly1305; nothing to hash yet.
+	ksMem := lay.at(lay.ks)
+	v.lanePassTo(fn, l, nil, nil, &ksMem, nil)
+	{
+		r0, r1, m := g.GP64(), g.GP64(), g.GP64()
+		g.MOVQ(lay.at(lay.ks), r0)
+		g.MOVQ(lay.at(lay.ks+8), r1)
+		g.MOVQ(operand.U64(rMask0), m)
+		g.ANDQ(m, r0)
+		g.MOVQ(operand.U64(rMask1), m)
+		g.ANDQ(m, r1)
+		g.MOVQ(r0, lay.at(lay.r))
+		g.MOVQ(r1, lay.at(lay.r+8))
+		x := g.XMM()
+		g.VMOVDQU(lay.at(lay.ks+16), x)
+		g.VMOVDQU(x, lay.at(lay.sv))
+	}
+	p.clear()
+	{
+		ad, adLen := g.GP64(), g.GP64()
+		g.Load(g.Param("ad"), ad)
+		g.Load(g.Param("adLen"), adLen)
+		p.padded(fn, ad, adLen)
+	}
+	if open {
+		v.openHashRegion(fn, lay, p, passBytes-64, nil)
+	}
+	v.xorRegion(fn, lay, 64, passBytes-64)
+
+	// Passes 1, 2, ...: hash in the rounds.
+	loop, done := fn.Label("passes"), fn.Label("passesdone")
+	g.Label(loop)
+	g.CMPQ(arg(g, slotRem), operand.U8(0))
+	g.JE(operand.LabelRef(done))
+	{
+		hp, hcnt := g.GP64(), g.GP64()
+		g.MOVQ(arg(g, slotHP), hp)
+		if open {
+			// This pass's ciphertext, whole 16-byte blocks.
+			g.MOVQ(arg(g, slotRem), hcnt)
+			lim := g.GP64()
+			g.MOVQ(operand.U32(passBytes), lim)
+			g.CMPQ(hcnt, lim)
+			g.CMOVQHI(lim, hcnt)
+		} else {
+			// The ciphertext written and not hashed, whole blocks.
+			g.MOVQ(arg(g, slotOut), hcnt)
+			g.SUBQ(hp, hcnt)
+		}
+		g.ANDQ(operand.I8(-16), hcnt)
+		hook := func() {
+			skip := fn.Label("nohash")
+			g.CMPQ(hcnt, operand.U8(16))
+			g.JB(operand.LabelRef(skip))
+			p.block(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
+			g.ADDQ(operand.U8(16), hp)
+			g.SUBQ(operand.U8(16), hcnt)
+			g.Label(skip)
+		}
+		v.lanePassTo(fn, l, nil, nil, &ksMem, hook)
+		g.MOVQ(hp, arg(g, slotHP))
+	}
+	if open {
+		v.openHashRegion(fn, lay, p, passBytes, func() {})
+	}
+	v.xorRegion(fn, lay, 0, passBytes)
+	g.JMP(operand.LabelRef(loop))
+	g.Label(done)
+
+	if !open {
+		hp, hcnt := g.GP64(), g.GP64()
+		g.MOVQ(arg(g, slotHP), hp)
+		g.MOVQ(arg(g, slotOut), hcnt)
+		g.SUBQ(hp, hcnt)
+		p.padded(fn, hp, hcnt)
+	}
+	p.block(lay.at(lay.lens), lay.at(lay.lens+8))
+	t0, t1 := p.finish(lay.at(lay.sv), lay.at(lay.sv+8))
+	if !open {
+		out := g.GP64()
+		g.MOVQ(arg(g, slotOut), out)
+		g.MOVQ(t0, operand.Mem{Base: out})
+		g.MOVQ(t1, operand.Mem{Base: out, Disp: 8})
+		fn.Ret()
+		return
+	}
+	tag := g.GP64()
+	g.Load(g.Param("tag"), tag)
+	g.XORQ(operand.Mem{Base: tag}, t0)
+	g.XORQ(operand.Mem{Base: tag, Disp: 8}, t1)
+	g.ORQ(t1, t0)
+	ok, one := g.GP64(), g.GP64()
+	g.MOVQ(operand.U32(0), ok)
+	g.MOVQ(operand.U32(1), one)
+	g.TESTQ(t0, t0)
+	g.CMOVQEQ(one, ok)
+	g.Store(ok, g.ReturnIndex(0))
+	fn.Ret()
+}
+
+// openHashRegion emits, for open, the hashing of the ciphertext of the
+// region about to be decrypted that the pass did not hash: with fused nil,
+// the whole blocks of min(rem, avail) bytes (pass 0); then, in every case,
+// when this region is the last (rem ≤ avail) and ends in a partial block,
+// that block, padded. Both are read from src before any of it is
+// overwritten.
+func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int, fused func()) {
+	g := v.g
+	hp := g.GP64()
+	g.MOVQ(arg(g, slotHP), hp)
+	if fused == nil {
+		hcnt, lim := g.GP64(), g.GP64()
+		g.MOVQ(arg(g, slotRem), hcnt)
+		g.MOVQ(operand.U32(avail), lim)
+		g.CMPQ(hcnt, lim)
+		g.CMOVQHI(lim, hcnt)
+		g.ANDQ(operand.I8(-16), hcnt)
+		p.blocks(fn, hp, hcnt)
+	}
+	done := fn.Label("nopartial")
+	rem := g.GP64()
+	g.MOVQ(arg(g, slotRem), rem)
+	g.CMPQ(rem, operand.U32(avail))
+	g.JA(operand.LabelRef(done))
+	g.ANDQ(operand.U8(15), rem)
+	g.JZ(operand.LabelRef(done))
+	lo, hi := loadPartialGP(fn, g, hp, rem)
+	p.block(lo, hi)
+	g.ADDQ(rem, hp)
+	g.Label(done)
+	g.MOVQ(hp, arg(g, slotHP))
+}
+
+// xorRegion emits the XOR of min(rem, avail) bytes of src with the
+// keystream in the scratch from byte from, to out: 32 bytes at a time, then
+// 16, then the partial block through general registers. It advances out
+// and src and decreases rem in the scratch.
+func (v *vec) xorRegion(fn *asmgen.Func, lay longLayout, from, avail int) {
+	g := v.g
+	out, src, m, ks, lim := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.MOVQ(arg(g, slotOut), out)
+	g.MOVQ(arg(g, slotSrc), src)
+	g.MOVQ(arg(g, slotRem), m)
+	g.MOVQ(operand.U32(avail), lim)
+	g.CMPQ(m, lim)
+	g.CMOVQHI(lim, m)
+	g.SUBQ(m, arg(g, slotRem))
+	g.LEAQ(lay.at(lay.ks+from), ks)
+
+	l32, l16, tail, done := fn.Label("xor32"), fn.Label("xor16"), fn.Label("xortail"), fn.Label("xordone")
+	g.Label(l32)
+	g.CMPQ(m, operand.U8(32))
+	g.JB(operand.LabelRef(l16))
+	y := g.YMM()
+	g.VMOVDQU(operand.Mem{Base: src}, y)
+	g.VPXOR(operand.Mem{Base: ks}, y, y)
+	g.VMOVDQU(y, operand.Mem{Base: out})
+	g.ADDQ(operand.U8(32), src)
+	g.ADDQ(operand.U8(32), out)
+	g.ADDQ(operand.U8(32), ks)
+	g.SUBQ(operand.U8(32), m)
+	g.JMP(operand.LabelRef(l32))
+	g.Label(l16)
+	g.CMPQ(m, operand.U8(16))
+	g.JB(operand.LabelRef(tail))
+	x := g.XMM()
+	g.VMOVDQU(operand.Mem{Base: src}, x)
+	g.VPXOR(operand.Mem{Base: ks}, x, x)
+	g.VMOVDQU(x, operand.Mem{Base: out})
+	g.ADDQ(operand.U8(16), src)
+	g.ADDQ(operand.U8(16), out)
+	g.ADDQ(operand.U8(16), ks)
+	g.SUBQ(operand.U8(16), m)
+	g.Label(tail)
+	g.TESTQ(m, m)
+	g.JZ(operand.LabelRef(done))
+	lo, hi := loadPartialGP(fn, g, src, m)
+	g.XORQ(operand.Mem{Base: ks}, lo)
+	g.XORQ(operand.Mem{Base: ks, Disp: 8}, hi)
+	storePartialGP(fn, g, out, m, lo, hi)
+	g.ADDQ(m, src)
+	g.ADDQ(m, out)
+	g.Label(done)
+	g.MOVQ(out, arg(g, slotOut))
+	g.MOVQ(src, arg(g, slotSrc))
+}
