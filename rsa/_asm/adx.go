@@ -249,21 +249,21 @@ func reduce(g *asmgen.Generator, fn *asmgen.Func, n int, T operand.Mem) {
 	g.IMULQ(m0inv, reg.RDX)
 	g.XORQ(zero, zero)
 	hi := row(g, m, func(j int) operand.Mem { return limb(tp, j) }, n, true, true)
-	g.ADCXQ(zero, hi)
-	g.ADOXQ(zero, hi)
-	a := g.GP64()
-	g.MOVQ(limb(tp, n), a)
-	g.ADDQ(top, a)
-	g.MOVQ(operand.U32(0), top) // MOV keeps the carry
-	g.ADCQ(operand.U8(0), top)
-	g.ADDQ(hi, a)
-	g.ADCQ(operand.U8(0), top)
-	g.MOVQ(a, limb(tp, n))
+	// Limb i+n gets the row's carries and the previous top on the two
+	// chains; their carries out (at most one of them is set: the sum
+	// stays below 2^65) make the new top.
+	g.ADCXQ(limb(tp, n), hi)
+	g.ADOXQ(top, hi)
+	g.MOVQ(hi, limb(tp, n))
+	g.MOVQ(operand.U32(0), top) // MOV keeps the flags
+	g.ADCXQ(zero, top)
+	g.ADOXQ(zero, top)
 	g.ADDQ(operand.U8(8), tp)
 	g.DECQ(cnt)
 	g.JNZ(operand.LabelRef(loop))
 
 	g.Comment("z = T[n..2n) - m*top.")
+	a := g.GP64()
 	zp := g.GP64()
 	g.Load(g.Param("z"), zp)
 	g.MOVQ(top, reg.RDX)
