@@ -211,21 +211,40 @@ func (c *adxCRT) wipe() {
 type adxPublic struct{ n *adxModulus }
 
 // expVarTime is left-to-right square and multiply over the bits of the
-// public e, constant time in x.
+// public e, constant time in x. The last multiplication (e is odd) is by x
+// itself rather than its Montgomery form: acc*R times x, divided by R, is
+// the result in standard form, which saves the conversion out. That product
+// is below 2m (x < m), so one masked subtraction reduces it.
 func (p adxPublic) expVarTime(z, x []uint64, e uint64) {
 	a := p.n
+	if e <= 1 { // public: x^1 = x (x < m); x^0 is not an RSA operation
+		copy(z, x)
+		return
+	}
 	n := a.k.n
 	s := make([]uint64, 3*n)
-	xm, acc, t := s[:n], s[n:2*n], s[2*n:]
-	copy(t, x)
-	a.mul(xm, t, a.rr)
+	xm, acc, xp := s[:n], s[n:2*n], s[2*n:]
+	copy(xp, x)
+	a.mul(xm, xp, a.rr)
 	copy(acc, xm)
-	for i := bits.Len64(e) - 2; i >= 0; i-- {
+	for i := bits.Len64(e) - 2; i >= 1; i-- {
 		a.sqr(acc, acc)
 		if e>>uint(i)&1 == 1 { // public exponent
 			a.mul(acc, acc, xm)
 		}
 	}
-	a.fromMont(z, acc, t)
+	a.sqr(acc, acc)
+	if e&1 == 1 {
+		a.mul(acc, acc, xp)
+	} else {
+		// An even exponent (not one NewPublicKey accepts): leave the
+		// Montgomery domain by multiplying by 1.
+		clear(xm)
+		xm[0] = 1
+		a.mul(acc, acc, xm)
+	}
+	b := subVV(xm, acc, a.m)
+	assign(acc, xm, not(choice(b)))
+	copy(z, acc[:len(z)])
 	wipe(s)
 }

@@ -226,7 +226,7 @@ func TestADXExp(t *testing.T) {
 			}
 		}
 		x := randBelow(r, mv)
-		for _, e := range []uint64{3, 17, 65537, 1<<63 - 1} {
+		for _, e := range []uint64{1, 2, 3, 4, 17, 65537, 1<<63 - 1} {
 			want, got := make([]uint64, w), make([]uint64, w)
 			genericPublic{gm}.expVarTime(want, x, e)
 			adxPublic{am}.expVarTime(got, x, e)
