@@ -25,27 +25,40 @@ const (
 
 // seal is the seal of backend b; see the contract at [backend].
 func (b backend) seal(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext, ad []byte) {
-	switch {
-	case b == backendAVX2 && len(plaintext) <= shortMaxAVX2:
-		sealShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
-	case b == backendAVX2:
-		sealLongAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
-	case b == backendSSSE3 && len(plaintext) <= shortMaxSSSE3:
-		sealShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(plaintext), len(plaintext), unsafe.SliceData(ad), len(ad))
-	default:
+	if b == backendGeneric || b == backendSSSE3 && len(plaintext) > shortMaxSSSE3 {
 		b.sealKernels(out, key, nonce, plaintext, ad)
+		return
+	}
+	// The assembly seals read the text through slice headers (the gather
+	// seal's form); one header on the stack describes a contiguous text.
+	srcs := [1][]byte{plaintext}
+	b.sealAsm(out, key, nonce, srcs[:], len(plaintext), ad)
+}
+
+// sealAsm is the whole-message assembly seal of the first n bytes of the
+// slices of srcs, for the backends and lengths that have one.
+func (b backend) sealAsm(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, srcs [][]byte, n int, ad []byte) {
+	o, a := unsafe.SliceData(out), unsafe.SliceData(ad)
+	switch {
+	case b == backendAVX2 && n <= shortMaxAVX2:
+		sealShortAVX2(o, key, nonce, srcs, n, a, len(ad))
+	case b == backendAVX2:
+		sealLongAVX2(o, key, nonce, srcs, n, a, len(ad))
+	default:
+		sealShortSSSE3(o, key, nonce, srcs, n, a, len(ad))
 	}
 }
 
 // open is the open of backend b; see the contract at [backend].
 func (b backend) open(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
+	o, c, a, n := unsafe.SliceData(out), unsafe.SliceData(ciphertext), unsafe.SliceData(ad), len(ciphertext)
 	switch {
-	case b == backendAVX2 && len(ciphertext) <= shortMaxAVX2:
-		return openShortAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
+	case b == backendAVX2 && n <= shortMaxAVX2:
+		return openShortAVX2(o, key, nonce, c, n, a, len(ad), tag) == 1
 	case b == backendAVX2:
-		return openLongAVX2(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
-	case b == backendSSSE3 && len(ciphertext) <= shortMaxSSSE3:
-		return openShortSSSE3(unsafe.SliceData(out), key, nonce, unsafe.SliceData(ciphertext), len(ciphertext), unsafe.SliceData(ad), len(ad), tag) == 1
+		return openLongAVX2(o, key, nonce, c, n, a, len(ad), tag) == 1
+	case b == backendSSSE3 && n <= shortMaxSSSE3:
+		return openShortSSSE3(o, key, nonce, c, n, a, len(ad), tag) == 1
 	default:
 		return b.openKernels(out, key, nonce, ciphertext, tag, ad)
 	}
@@ -53,7 +66,12 @@ func (b backend) open(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ci
 
 // sealGather is the gather seal of backend b; see the contract at [backend].
 func (b backend) sealGather(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext [][]byte, ad []byte) {
-	b.sealGatherKernels(out, key, nonce, plaintext, ad)
+	n := len(out) - TagSize
+	if b == backendGeneric || b == backendSSSE3 && n > shortMaxSSSE3 {
+		b.sealGatherKernels(out, key, nonce, plaintext, ad)
+		return
+	}
+	b.sealAsm(out, key, nonce, plaintext, n, ad)
 }
 
 // hChaCha20 sets out to the XChaCha20 subkey for key and nonce.

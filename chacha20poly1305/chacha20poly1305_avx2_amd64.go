@@ -18,30 +18,30 @@ func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
 //go:noescape
 func polyBlocksAVX2(p *[7]uint64, msg *byte, n int)
 
-// sealShortAVX2 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 320; out may alias src exactly.
+// sealShortAVX2 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 320; a slice may alias its own part of out exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 400 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, srcs (slice headers public, their elements secret). Public: out, nonce, n, ad, adLen. Wipes its 416 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 
 // openShortAVX2 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 320; out may alias src exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 400 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 416 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 
-// sealLongAVX2 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; out may alias src exactly.
+// sealLongAVX2 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 1616 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, srcs (slice headers public, their elements secret). Public: out, nonce, n, ad, adLen. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 
 // openLongAVX2 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 1616 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int

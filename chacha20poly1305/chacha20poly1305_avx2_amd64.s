@@ -50,12 +50,6 @@ DATA rowstep<>+16(SB)/8, $0x0000000000000002
 DATA rowstep<>+24(SB)/8, $0x0000000000000000
 GLOBL rowstep<>(SB), RODATA|NOPTR, $32
 
-DATA tailmask<>+0(SB)/8, $0xffffffffffffffff
-DATA tailmask<>+8(SB)/8, $0xffffffffffffffff
-DATA tailmask<>+16(SB)/8, $0x0000000000000000
-DATA tailmask<>+24(SB)/8, $0x0000000000000000
-GLOBL tailmask<>(SB), RODATA|NOPTR, $32
-
 // func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·xorBlocksAVX2(SB), $1056-32
@@ -549,902 +543,77 @@ TEXT ·polyBlocksAVX2(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), CX
 	MOVQ msg+8(FP), BX
 	MOVQ n+16(FP), SI
-	MOVQ (CX), DI
-	MOVQ 8(CX), R8
-	MOVQ 16(CX), R9
+	MOVQ 24(CX), DI
+	MOVQ 32(CX), R8
+	MOVQ R8, R9
+	SHRQ $0x02, R9
+	ADDQ R8, R9
+	MOVQ (CX), R10
+	MOVQ 8(CX), R11
+	MOVQ 16(CX), R12
 
 polyloop_1:
 	CMPQ  SI, $0x10
 	JB    polydone_1
-	ADDQ  (BX), DI
-	ADCQ  8(BX), R8
-	ADCQ  $0x01, R9
-	MOVQ  24(CX), AX
-	MULQ  DI
+	ADDQ  (BX), R10
+	ADCQ  8(BX), R11
+	ADCQ  $0x01, R12
+	MOVQ  R8, AX
+	MULQ  R10
+	MOVQ  AX, R14
+	MOVQ  DX, R15
+	MOVQ  DI, AX
+	MULQ  R10
 	MOVQ  AX, R10
-	MOVQ  DX, R11
-	MOVQ  32(CX), AX
-	MULQ  DI
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  DX, R12
-	MOVQ  24(CX), AX
-	MULQ  R8
-	ADDQ  AX, R11
-	ADCQ  DX, R12
-	MOVQ  32(CX), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  24(CX), AX
-	IMULQ R9, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  32(CX), AX
-	IMULQ R9, AX
-	ADDQ  AX, DX
-	MOVQ  R10, DI
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	ANDQ  $0x03, R9
-	ANDQ  $-4, R12
-	ADDQ  R12, DI
-	ADCQ  DX, R8
-	ADCQ  $0x00, R9
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, DI
-	ADCQ  DX, R8
-	ADCQ  $0x00, R9
+	MOVQ  DX, R13
+	MOVQ  DI, AX
+	MULQ  R11
+	ADDQ  AX, R14
+	ADCQ  DX, R15
+	MOVQ  R9, AX
+	MULQ  R11
+	ADDQ  AX, R10
+	ADCQ  DX, R13
+	MOVQ  R9, AX
+	IMULQ R12, AX
+	ADDQ  AX, R14
+	ADCQ  $0x00, R15
+	MOVQ  DI, AX
+	IMULQ R12, AX
+	MOVQ  R13, R11
+	ADDQ  R14, R11
+	ADCQ  AX, R15
+	MOVQ  R15, R12
+	ANDQ  $0x03, R12
+	MOVQ  R15, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R15
+	ADDQ  R15, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R12
 	ADDQ  $0x10, BX
 	SUBQ  $0x10, SI
 	JMP   polyloop_1
 
 polydone_1:
-	MOVQ DI, (CX)
-	MOVQ R8, 8(CX)
-	MOVQ R9, 16(CX)
+	MOVQ R10, (CX)
+	MOVQ R11, 8(CX)
+	MOVQ R12, 16(CX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VZEROUPPER
 	RET
 
-// func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+// func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: AVX, AVX2, CMOV
-TEXT ·sealShortAVX2(SB), NOSPLIT, $400-56
-	MOVQ           key+8(FP), AX
-	MOVQ           nonce+16(FP), CX
-	MOVQ           n+32(FP), SI
-	LEAQ           (SP), DI
-	ADDQ           $0x1f, DI
-	ANDQ           $-32, DI
-	CMPQ           SI, $0x00000040
-	JA             sets_1
-	VMOVQ          (CX), X0
-	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(CX), CX
-	VPINSRD        $0x03, CX, X0, X0
-	VINSERTI128    $0x01, X0, Y0, Y0
-	VPADDD         rowinc<>+0(SB), Y0, Y0
-	VBROADCASTI128 sigma<>+0(SB), Y1
-	VBROADCASTI128 (AX), Y2
-	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
-	MOVQ           $0x0000000a, CX
-
-rowrounds_1:
-	VPADDD         Y2, Y1, Y1
-	VPXOR          Y1, Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPADDD         Y4, Y3, Y3
-	VPXOR          Y3, Y2, Y2
-	VPSLLD         $0x0c, Y2, Y5
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y5, Y2, Y2
-	VPADDD         Y2, Y1, Y1
-	VPXOR          Y1, Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPADDD         Y4, Y3, Y3
-	VPXOR          Y3, Y2, Y2
-	VPSLLD         $0x07, Y2, Y5
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPADDD         Y2, Y1, Y1
-	VPXOR          Y1, Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPADDD         Y4, Y3, Y3
-	VPXOR          Y3, Y2, Y2
-	VPSLLD         $0x0c, Y2, Y5
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y5, Y2, Y2
-	VPADDD         Y2, Y1, Y1
-	VPXOR          Y1, Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPADDD         Y4, Y3, Y3
-	VPXOR          Y3, Y2, Y2
-	VPSLLD         $0x07, Y2, Y5
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	DECQ           CX
-	JNZ            rowrounds_1
-	VPADDD         sigma2<>+0(SB), Y1, Y1
-	VBROADCASTI128 (AX), Y5
-	VPADDD         Y5, Y2, Y2
-	VBROADCASTI128 16(AX), Y5
-	VPADDD         Y5, Y3, Y3
-	VMOVDQU        Y0, Y0
-	VPADDD         Y0, Y4, Y4
-	VMOVQ          X1, AX
-	VPEXTRQ        $0x01, X1, CX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, DX
-	ANDQ           DX, AX
-	MOVQ           $0x0ffffffc0ffffffc, DX
-	ANDQ           DX, CX
-	MOVQ           AX, 320(DI)
-	MOVQ           CX, 328(DI)
-	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
-	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
-	JMP            ksdone_1
-
-sets_1:
-	CMPQ           SI, $0x000000c0
-	JA             sets_2
-	VMOVQ          (CX), X0
-	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(CX), CX
-	VPINSRD        $0x03, CX, X0, X0
-	VINSERTI128    $0x01, X0, Y0, Y0
-	VPADDD         rowinc<>+0(SB), Y0, Y0
-	VBROADCASTI128 sigma<>+0(SB), Y1
-	VBROADCASTI128 (AX), Y2
-	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
-	VBROADCASTI128 sigma<>+0(SB), Y5
-	VBROADCASTI128 (AX), Y6
-	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
-	VPADDD         rowstep<>+0(SB), Y8, Y8
-	MOVQ           $0x0000000a, CX
-
-rowrounds_2:
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y8, Y8
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPSLLD         $0x0c, Y2, Y9
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y9, Y2, Y2
-	VPSLLD         $0x0c, Y6, Y9
-	VPSRLD         $0x14, Y6, Y6
-	VPOR           Y9, Y6, Y6
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y8, Y8
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPSLLD         $0x07, Y2, Y9
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y9, Y2, Y2
-	VPSLLD         $0x07, Y6, Y9
-	VPSRLD         $0x19, Y6, Y6
-	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y8, Y8
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPSLLD         $0x0c, Y2, Y9
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y9, Y2, Y2
-	VPSLLD         $0x0c, Y6, Y9
-	VPSRLD         $0x14, Y6, Y6
-	VPOR           Y9, Y6, Y6
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y8, Y8
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPSLLD         $0x07, Y2, Y9
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y9, Y2, Y2
-	VPSLLD         $0x07, Y6, Y9
-	VPSRLD         $0x19, Y6, Y6
-	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
-	DECQ           CX
-	JNZ            rowrounds_2
-	VPADDD         sigma2<>+0(SB), Y1, Y1
-	VBROADCASTI128 (AX), Y9
-	VPADDD         Y9, Y2, Y2
-	VBROADCASTI128 16(AX), Y9
-	VPADDD         Y9, Y3, Y3
-	VMOVDQU        Y0, Y9
-	VPADDD         Y9, Y4, Y4
-	VPADDD         sigma2<>+0(SB), Y5, Y5
-	VBROADCASTI128 (AX), Y9
-	VPADDD         Y9, Y6, Y6
-	VBROADCASTI128 16(AX), Y9
-	VPADDD         Y9, Y7, Y7
-	VMOVDQU        Y0, Y0
-	VPADDD         rowstep<>+0(SB), Y0, Y0
-	VPADDD         Y0, Y8, Y8
-	VMOVQ          X1, AX
-	VPEXTRQ        $0x01, X1, CX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, DX
-	ANDQ           DX, AX
-	MOVQ           $0x0ffffffc0ffffffc, DX
-	ANDQ           DX, CX
-	MOVQ           AX, 320(DI)
-	MOVQ           CX, 328(DI)
-	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
-	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
-	VPERM2I128     $0x20, Y6, Y5, Y0
-	VMOVDQU        Y0, 64(DI)
-	VPERM2I128     $0x20, Y8, Y7, Y0
-	VMOVDQU        Y0, 96(DI)
-	VPERM2I128     $0x31, Y6, Y5, Y0
-	VMOVDQU        Y0, 128(DI)
-	VPERM2I128     $0x31, Y8, Y7, Y0
-	VMOVDQU        Y0, 160(DI)
-	JMP            ksdone_1
-
-sets_2:
-	VMOVQ          (CX), X0
-	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(CX), CX
-	VPINSRD        $0x03, CX, X0, X0
-	VINSERTI128    $0x01, X0, Y0, Y0
-	VPADDD         rowinc<>+0(SB), Y0, Y0
-	VBROADCASTI128 sigma<>+0(SB), Y1
-	VBROADCASTI128 (AX), Y2
-	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
-	VBROADCASTI128 sigma<>+0(SB), Y5
-	VBROADCASTI128 (AX), Y6
-	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
-	VPADDD         rowstep<>+0(SB), Y8, Y8
-	VBROADCASTI128 sigma<>+0(SB), Y9
-	VBROADCASTI128 (AX), Y10
-	VBROADCASTI128 16(AX), Y11
-	VMOVDQU        Y0, Y12
-	VPADDD         rowstep<>+0(SB), Y12, Y12
-	VPADDD         rowstep<>+0(SB), Y12, Y12
-	MOVQ           $0x0000000a, CX
-
-rowrounds_3:
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPADDD         Y10, Y9, Y9
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPXOR          Y9, Y12, Y12
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y8, Y8
-	VPSHUFB        rot16<>+0(SB), Y12, Y12
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPADDD         Y12, Y11, Y11
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPXOR          Y11, Y10, Y10
-	VPSLLD         $0x0c, Y2, Y13
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y13, Y2, Y2
-	VPSLLD         $0x0c, Y6, Y13
-	VPSRLD         $0x14, Y6, Y6
-	VPOR           Y13, Y6, Y6
-	VPSLLD         $0x0c, Y10, Y13
-	VPSRLD         $0x14, Y10, Y10
-	VPOR           Y13, Y10, Y10
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPADDD         Y10, Y9, Y9
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPXOR          Y9, Y12, Y12
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y8, Y8
-	VPSHUFB        rot8<>+0(SB), Y12, Y12
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPADDD         Y12, Y11, Y11
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPXOR          Y11, Y10, Y10
-	VPSLLD         $0x07, Y2, Y13
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y13, Y2, Y2
-	VPSLLD         $0x07, Y6, Y13
-	VPSRLD         $0x19, Y6, Y6
-	VPOR           Y13, Y6, Y6
-	VPSLLD         $0x07, Y10, Y13
-	VPSRLD         $0x19, Y10, Y10
-	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
-	VPSHUFD        $0x39, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x93, Y12, Y12
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPADDD         Y10, Y9, Y9
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPXOR          Y9, Y12, Y12
-	VPSHUFB        rot16<>+0(SB), Y4, Y4
-	VPSHUFB        rot16<>+0(SB), Y8, Y8
-	VPSHUFB        rot16<>+0(SB), Y12, Y12
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPADDD         Y12, Y11, Y11
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPXOR          Y11, Y10, Y10
-	VPSLLD         $0x0c, Y2, Y13
-	VPSRLD         $0x14, Y2, Y2
-	VPOR           Y13, Y2, Y2
-	VPSLLD         $0x0c, Y6, Y13
-	VPSRLD         $0x14, Y6, Y6
-	VPOR           Y13, Y6, Y6
-	VPSLLD         $0x0c, Y10, Y13
-	VPSRLD         $0x14, Y10, Y10
-	VPOR           Y13, Y10, Y10
-	VPADDD         Y2, Y1, Y1
-	VPADDD         Y6, Y5, Y5
-	VPADDD         Y10, Y9, Y9
-	VPXOR          Y1, Y4, Y4
-	VPXOR          Y5, Y8, Y8
-	VPXOR          Y9, Y12, Y12
-	VPSHUFB        rot8<>+0(SB), Y4, Y4
-	VPSHUFB        rot8<>+0(SB), Y8, Y8
-	VPSHUFB        rot8<>+0(SB), Y12, Y12
-	VPADDD         Y4, Y3, Y3
-	VPADDD         Y8, Y7, Y7
-	VPADDD         Y12, Y11, Y11
-	VPXOR          Y3, Y2, Y2
-	VPXOR          Y7, Y6, Y6
-	VPXOR          Y11, Y10, Y10
-	VPSLLD         $0x07, Y2, Y13
-	VPSRLD         $0x19, Y2, Y2
-	VPOR           Y13, Y2, Y2
-	VPSLLD         $0x07, Y6, Y13
-	VPSRLD         $0x19, Y6, Y6
-	VPOR           Y13, Y6, Y6
-	VPSLLD         $0x07, Y10, Y13
-	VPSRLD         $0x19, Y10, Y10
-	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
-	VPSHUFD        $0x93, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x39, Y12, Y12
-	DECQ           CX
-	JNZ            rowrounds_3
-	VPADDD         sigma2<>+0(SB), Y1, Y1
-	VBROADCASTI128 (AX), Y13
-	VPADDD         Y13, Y2, Y2
-	VBROADCASTI128 16(AX), Y13
-	VPADDD         Y13, Y3, Y3
-	VMOVDQU        Y0, Y13
-	VPADDD         Y13, Y4, Y4
-	VPADDD         sigma2<>+0(SB), Y5, Y5
-	VBROADCASTI128 (AX), Y13
-	VPADDD         Y13, Y6, Y6
-	VBROADCASTI128 16(AX), Y13
-	VPADDD         Y13, Y7, Y7
-	VMOVDQU        Y0, Y13
-	VPADDD         rowstep<>+0(SB), Y13, Y13
-	VPADDD         Y13, Y8, Y8
-	VPADDD         sigma2<>+0(SB), Y9, Y9
-	VBROADCASTI128 (AX), Y13
-	VPADDD         Y13, Y10, Y10
-	VBROADCASTI128 16(AX), Y13
-	VPADDD         Y13, Y11, Y11
-	VMOVDQU        Y0, Y0
-	VPADDD         rowstep<>+0(SB), Y0, Y0
-	VPADDD         rowstep<>+0(SB), Y0, Y0
-	VPADDD         Y0, Y12, Y12
-	VMOVQ          X1, AX
-	VPEXTRQ        $0x01, X1, CX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, DX
-	ANDQ           DX, AX
-	MOVQ           $0x0ffffffc0ffffffc, DX
-	ANDQ           DX, CX
-	MOVQ           AX, 320(DI)
-	MOVQ           CX, 328(DI)
-	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
-	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
-	VPERM2I128     $0x20, Y6, Y5, Y0
-	VMOVDQU        Y0, 64(DI)
-	VPERM2I128     $0x20, Y8, Y7, Y0
-	VMOVDQU        Y0, 96(DI)
-	VPERM2I128     $0x31, Y6, Y5, Y0
-	VMOVDQU        Y0, 128(DI)
-	VPERM2I128     $0x31, Y8, Y7, Y0
-	VMOVDQU        Y0, 160(DI)
-	VPERM2I128     $0x20, Y10, Y9, Y0
-	VMOVDQU        Y0, 192(DI)
-	VPERM2I128     $0x20, Y12, Y11, Y0
-	VMOVDQU        Y0, 224(DI)
-	VPERM2I128     $0x31, Y10, Y9, Y0
-	VMOVDQU        Y0, 256(DI)
-	VPERM2I128     $0x31, Y12, Y11, Y0
-	VMOVDQU        Y0, 288(DI)
-
-ksdone_1:
-	MOVQ ad+40(FP), CX
-	MOVQ adLen+48(FP), BX
-	MOVQ BX, 352(DI)
-	MOVQ SI, 360(DI)
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-
-polyloop_1:
-	CMPQ  BX, $0x10
-	JB    polydone_1
-	ADDQ  (CX), R8
-	ADCQ  8(CX), R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  328(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  DX, R13
-	MOVQ  320(DI), AX
-	MULQ  R9
-	ADDQ  AX, R12
-	ADCQ  DX, R13
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, CX
-	SUBQ  $0x10, BX
-	JMP   polyloop_1
-
-polydone_1:
-	TESTQ BX, BX
-	JZ    paddone_1
-	XORQ  AX, AX
-	XORQ  DX, DX
-	MOVQ  CX, R11
-	MOVQ  BX, R12
-	CMPQ  BX, $0x08
-	JB    ldsmall_1
-	MOVQ  (CX), AX
-	ADDQ  $0x08, R11
-	SUBQ  $0x08, R12
-
-ldsmall_1:
-	XORQ    CX, CX
-	TESTQ   $0x00000001, R12
-	JZ      ldno1_1
-	MOVBQZX -1(R11)(R12*1), CX
-
-ldno1_1:
-	TESTQ   $0x00000002, R12
-	JZ      ldno2_1
-	MOVQ    R12, R13
-	ANDQ    $0x04, R13
-	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, CX
-	ORQ     R13, CX
-
-ldno2_1:
-	TESTQ $0x00000004, R12
-	JZ    ldno4_1
-	MOVL  (R11), R13
-	SHLQ  $0x20, CX
-	ORQ   R13, CX
-
-ldno4_1:
-	CMPQ BX, $0x08
-	JAE  ldhi_1
-	MOVQ CX, AX
-	JMP  lddone_1
-
-ldhi_1:
-	MOVQ CX, DX
-
-lddone_1:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, CX
-	MOVQ  DX, BX
-	MOVQ  328(DI), AX
-	MULQ  R8
-	ADDQ  AX, BX
-	ADCQ  $0x00, DX
-	MOVQ  DX, R11
-	MOVQ  320(DI), AX
-	MULQ  R9
-	ADDQ  AX, BX
-	ADCQ  DX, R11
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  CX, R8
-	MOVQ  BX, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-
-paddone_1:
-	MOVQ out+0(FP), CX
-	MOVQ src+24(FP), BX
-	MOVQ DI, R11
-
-xor16_1:
-	CMPQ    SI, $0x10
-	JB      xortail_1
-	VMOVDQU (BX), X0
-	VPXOR   (R11), X0, X0
-	VMOVDQU X0, (CX)
-	ADDQ    (CX), R8
-	ADCQ    8(CX), R9
-	ADCQ    $0x01, R10
-	MOVQ    320(DI), AX
-	MULQ    R8
-	MOVQ    AX, R12
-	MOVQ    DX, R13
-	MOVQ    328(DI), AX
-	MULQ    R8
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    DX, R14
-	MOVQ    320(DI), AX
-	MULQ    R9
-	ADDQ    AX, R13
-	ADCQ    DX, R14
-	MOVQ    328(DI), AX
-	MULQ    R9
-	ADDQ    AX, R14
-	ADCQ    $0x00, DX
-	MOVQ    320(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, R14
-	ADCQ    $0x00, DX
-	MOVQ    328(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, DX
-	MOVQ    R12, R8
-	MOVQ    R13, R9
-	MOVQ    R14, R10
-	ANDQ    $0x03, R10
-	ANDQ    $-4, R14
-	ADDQ    R14, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	SHRQ    $0x02, DX, R14
-	SHRQ    $0x02, DX
-	ADDQ    R14, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, CX
-	ADDQ    $0x10, R11
-	SUBQ    $0x10, SI
-	JMP     xor16_1
-
-xortail_1:
-	TESTQ SI, SI
-	JZ    xordone_1
-	XORQ  R12, R12
-	XORQ  R13, R13
-	MOVQ  BX, AX
-	MOVQ  SI, DX
-	CMPQ  SI, $0x08
-	JB    ldsmall_2
-	MOVQ  (BX), R12
-	ADDQ  $0x08, AX
-	SUBQ  $0x08, DX
-
-ldsmall_2:
-	XORQ    BX, BX
-	TESTQ   $0x00000001, DX
-	JZ      ldno1_2
-	MOVBQZX -1(AX)(DX*1), BX
-
-ldno1_2:
-	TESTQ   $0x00000002, DX
-	JZ      ldno2_2
-	MOVQ    DX, R14
-	ANDQ    $0x04, R14
-	MOVWQZX (AX)(R14*1), R14
-	SHLQ    $0x10, BX
-	ORQ     R14, BX
-
-ldno2_2:
-	TESTQ $0x00000004, DX
-	JZ    ldno4_2
-	MOVL  (AX), R14
-	SHLQ  $0x20, BX
-	ORQ   R14, BX
-
-ldno4_2:
-	CMPQ SI, $0x08
-	JAE  ldhi_2
-	MOVQ BX, R12
-	JMP  lddone_2
-
-ldhi_2:
-	MOVQ BX, R13
-
-lddone_2:
-	LEAQ  tailmask<>+0(SB), AX
-	SUBQ  SI, AX
-	MOVQ  (R11), DX
-	ANDQ  16(AX), DX
-	XORQ  DX, R12
-	MOVQ  8(R11), DX
-	ANDQ  24(AX), DX
-	XORQ  DX, R13
-	ADDQ  R12, R8
-	ADCQ  R13, R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, R11
-	MOVQ  328(DI), AX
-	MULQ  R8
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  DX, R14
-	MOVQ  320(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  DX, R14
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  R11, R9
-	MOVQ  R14, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R14
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R14
-	SHRQ  $0x02, DX
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	MOVQ  CX, AX
-	MOVQ  SI, DX
-	CMPQ  SI, $0x08
-	JB    stsmall_1
-	MOVQ  R12, (AX)
-	ADDQ  $0x08, AX
-	SUBQ  $0x08, DX
-	MOVQ  R13, R12
-
-stsmall_1:
-	TESTQ $0x00000004, DX
-	JZ    stno4_1
-	MOVL  R12, (AX)
-	SHRQ  $0x20, R12
-	ADDQ  $0x04, AX
-
-stno4_1:
-	TESTQ $0x00000002, DX
-	JZ    stno2_1
-	MOVW  R12, (AX)
-	SHRQ  $0x10, R12
-	ADDQ  $0x02, AX
-
-stno2_1:
-	TESTQ $0x00000001, DX
-	JZ    stno1_1
-	MOVB  R12, (AX)
-
-stno1_1:
-	ADDQ SI, CX
-
-xordone_1:
-	ADDQ    352(DI), R8
-	ADCQ    360(DI), R9
-	ADCQ    $0x01, R10
-	MOVQ    320(DI), AX
-	MULQ    R8
-	MOVQ    AX, BX
-	MOVQ    DX, SI
-	MOVQ    328(DI), AX
-	MULQ    R8
-	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    DX, R11
-	MOVQ    320(DI), AX
-	MULQ    R9
-	ADDQ    AX, SI
-	ADCQ    DX, R11
-	MOVQ    328(DI), AX
-	MULQ    R9
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
-	MOVQ    320(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
-	MOVQ    328(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, DX
-	MOVQ    BX, R8
-	MOVQ    SI, R9
-	MOVQ    R11, R10
-	ANDQ    $0x03, R10
-	ANDQ    $-4, R11
-	ADDQ    R11, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	SHRQ    $0x02, DX, R11
-	SHRQ    $0x02, DX
-	ADDQ    R11, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	MOVQ    R8, AX
-	MOVQ    R9, DX
-	MOVQ    R10, BX
-	ADDQ    $0x05, AX
-	ADCQ    $0x00, DX
-	ADCQ    $0x00, BX
-	SHRQ    $0x02, BX
-	CMOVQNE AX, R8
-	CMOVQNE DX, R9
-	ADDQ    336(DI), R8
-	ADCQ    344(DI), R9
-	MOVQ    R8, (CX)
-	MOVQ    R9, 8(CX)
-
-	// asmgen: wipe stack scratch and vector registers
-	VPXOR   X0, X0, X0
-	VPXOR   X1, X1, X1
-	VPXOR   X2, X2, X2
-	VPXOR   X3, X3, X3
-	VPXOR   X4, X4, X4
-	VPXOR   X5, X5, X5
-	VPXOR   X6, X6, X6
-	VPXOR   X7, X7, X7
-	VPXOR   X8, X8, X8
-	VPXOR   X9, X9, X9
-	VPXOR   X10, X10, X10
-	VPXOR   X11, X11, X11
-	VPXOR   X12, X12, X12
-	VPXOR   X13, X13, X13
-	VMOVDQU Y0, (SP)
-	VMOVDQU Y0, 32(SP)
-	VMOVDQU Y0, 64(SP)
-	VMOVDQU Y0, 96(SP)
-	VMOVDQU Y0, 128(SP)
-	VMOVDQU Y0, 160(SP)
-	VMOVDQU Y0, 192(SP)
-	VMOVDQU Y0, 224(SP)
-	VMOVDQU Y0, 256(SP)
-	VMOVDQU Y0, 288(SP)
-	VMOVDQU Y0, 320(SP)
-	VMOVDQU Y0, 352(SP)
-	VMOVDQU X0, 384(SP)
-	VZEROUPPER
-	RET
-
-// func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
-// Requires: AVX, AVX2, CMOV
-TEXT ·openShortAVX2(SB), NOSPLIT, $400-72
+TEXT ·sealShortAVX2(SB), NOSPLIT, $416-72
 	MOVQ           key+8(FP), AX
 	MOVQ           nonce+16(FP), DX
-	MOVQ           n+32(FP), CX
-	LEAQ           (SP), DI
-	ADDQ           $0x1f, DI
-	ANDQ           $-32, DI
+	MOVQ           n+48(FP), CX
+	LEAQ           (SP), BX
+	ADDQ           $0x1f, BX
+	ANDQ           $-32, BX
 	CMPQ           CX, $0x00000040
 	JA             sets_1
 	VMOVQ          (DX), X0
@@ -1509,17 +678,21 @@ rowrounds_1:
 	VPADDD         Y0, Y4, Y4
 	VMOVQ          X1, AX
 	VPEXTRQ        $0x01, X1, DX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, BX
-	ANDQ           BX, AX
-	MOVQ           $0x0ffffffc0ffffffc, BX
-	ANDQ           BX, DX
-	MOVQ           AX, 320(DI)
-	MOVQ           DX, 328(DI)
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
 	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y0, (BX)
 	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
+	VMOVDQU        Y0, 32(BX)
 	JMP            ksdone_1
 
 sets_1:
@@ -1638,25 +811,29 @@ rowrounds_2:
 	VPADDD         Y0, Y8, Y8
 	VMOVQ          X1, AX
 	VPEXTRQ        $0x01, X1, DX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, BX
-	ANDQ           BX, AX
-	MOVQ           $0x0ffffffc0ffffffc, BX
-	ANDQ           BX, DX
-	MOVQ           AX, 320(DI)
-	MOVQ           DX, 328(DI)
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
 	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y0, (BX)
 	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
+	VMOVDQU        Y0, 32(BX)
 	VPERM2I128     $0x20, Y6, Y5, Y0
-	VMOVDQU        Y0, 64(DI)
+	VMOVDQU        Y0, 64(BX)
 	VPERM2I128     $0x20, Y8, Y7, Y0
-	VMOVDQU        Y0, 96(DI)
+	VMOVDQU        Y0, 96(BX)
 	VPERM2I128     $0x31, Y6, Y5, Y0
-	VMOVDQU        Y0, 128(DI)
+	VMOVDQU        Y0, 128(BX)
 	VPERM2I128     $0x31, Y8, Y7, Y0
-	VMOVDQU        Y0, 160(DI)
+	VMOVDQU        Y0, 160(BX)
 	JMP            ksdone_1
 
 sets_2:
@@ -1826,108 +1003,111 @@ rowrounds_3:
 	VPADDD         Y0, Y12, Y12
 	VMOVQ          X1, AX
 	VPEXTRQ        $0x01, X1, DX
-	VMOVDQU        X2, 336(DI)
-	MOVQ           $0x0ffffffc0fffffff, BX
-	ANDQ           BX, AX
-	MOVQ           $0x0ffffffc0ffffffc, BX
-	ANDQ           BX, DX
-	MOVQ           AX, 320(DI)
-	MOVQ           DX, 328(DI)
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
 	VPERM2I128     $0x31, Y2, Y1, Y0
-	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y0, (BX)
 	VPERM2I128     $0x31, Y4, Y3, Y0
-	VMOVDQU        Y0, 32(DI)
+	VMOVDQU        Y0, 32(BX)
 	VPERM2I128     $0x20, Y6, Y5, Y0
-	VMOVDQU        Y0, 64(DI)
+	VMOVDQU        Y0, 64(BX)
 	VPERM2I128     $0x20, Y8, Y7, Y0
-	VMOVDQU        Y0, 96(DI)
+	VMOVDQU        Y0, 96(BX)
 	VPERM2I128     $0x31, Y6, Y5, Y0
-	VMOVDQU        Y0, 128(DI)
+	VMOVDQU        Y0, 128(BX)
 	VPERM2I128     $0x31, Y8, Y7, Y0
-	VMOVDQU        Y0, 160(DI)
+	VMOVDQU        Y0, 160(BX)
 	VPERM2I128     $0x20, Y10, Y9, Y0
-	VMOVDQU        Y0, 192(DI)
+	VMOVDQU        Y0, 192(BX)
 	VPERM2I128     $0x20, Y12, Y11, Y0
-	VMOVDQU        Y0, 224(DI)
+	VMOVDQU        Y0, 224(BX)
 	VPERM2I128     $0x31, Y10, Y9, Y0
-	VMOVDQU        Y0, 256(DI)
+	VMOVDQU        Y0, 256(BX)
 	VPERM2I128     $0x31, Y12, Y11, Y0
-	VMOVDQU        Y0, 288(DI)
+	VMOVDQU        Y0, 288(BX)
 
 ksdone_1:
-	MOVQ ad+40(FP), BX
-	MOVQ adLen+48(FP), SI
-	MOVQ SI, 352(DI)
-	MOVQ CX, 360(DI)
+	MOVQ ad+56(FP), AX
+	MOVQ adLen+64(FP), AX
+	MOVQ AX, 368(BX)
+	MOVQ CX, 376(BX)
+	XORQ SI, SI
+	XORQ DI, DI
 	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
+	MOVQ ad+56(FP), R9
+	MOVQ adLen+64(FP), R10
 
 polyloop_1:
-	CMPQ  SI, $0x10
+	CMPQ  R10, $0x10
 	JB    polydone_1
-	ADDQ  (BX), R8
-	ADCQ  8(BX), R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  328(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
 	MOVQ  DX, R13
-	MOVQ  320(DI), AX
-	MULQ  R9
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  DI
 	ADDQ  AX, R12
 	ADCQ  DX, R13
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, SI
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
 	JMP   polyloop_1
 
 polydone_1:
-	TESTQ SI, SI
+	TESTQ R10, R10
 	JZ    paddone_1
 	XORQ  AX, AX
 	XORQ  DX, DX
-	MOVQ  BX, R11
-	MOVQ  SI, R12
-	CMPQ  SI, $0x08
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
 	JB    ldsmall_1
-	MOVQ  (BX), AX
+	MOVQ  (R9), AX
 	ADDQ  $0x08, R11
 	SUBQ  $0x08, R12
 
 ldsmall_1:
-	XORQ    BX, BX
+	XORQ    R9, R9
 	TESTQ   $0x00000001, R12
 	JZ      ldno1_1
-	MOVBQZX -1(R11)(R12*1), BX
+	MOVBQZX -1(R11)(R12*1), R9
 
 ldno1_1:
 	TESTQ   $0x00000002, R12
@@ -1935,136 +1115,223 @@ ldno1_1:
 	MOVQ    R12, R13
 	ANDQ    $0x04, R13
 	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, BX
-	ORQ     R13, BX
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
 
 ldno2_1:
 	TESTQ $0x00000004, R12
 	JZ    ldno4_1
 	MOVL  (R11), R13
-	SHLQ  $0x20, BX
-	ORQ   R13, BX
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
 
 ldno4_1:
-	CMPQ SI, $0x08
+	CMPQ R10, $0x08
 	JAE  ldhi_1
-	MOVQ BX, AX
+	MOVQ R9, AX
 	JMP  lddone_1
 
 ldhi_1:
-	MOVQ BX, DX
+	MOVQ R9, DX
 
 lddone_1:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, SI
-	MOVQ  328(DI), AX
-	MULQ  R8
 	ADDQ  AX, SI
-	ADCQ  $0x00, DX
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
 	MOVQ  DX, R11
-	MOVQ  320(DI), AX
-	MULQ  R9
-	ADDQ  AX, SI
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
 	ADCQ  DX, R11
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  SI, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
 	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
 
 paddone_1:
-	MOVQ src+24(FP), BX
-	MOVQ CX, SI
+	MOVQ out+0(FP), R9
+	MOVQ BX, AX
+	MOVQ srcs_base+24(FP), R10
+	XORQ DX, DX
+
+gloop_1:
+	TESTQ CX, CX
+	JZ    gdone_1
+
+gfill_1:
+	TESTQ DX, DX
+	JNZ   ghave_1
+	MOVQ  (R10), R14
+	MOVQ  8(R10), DX
+	ADDQ  $0x18, R10
+	JMP   gfill_1
+
+ghave_1:
+	MOVQ    CX, R11
+	CMPQ    R11, DX
+	CMOVQHI DX, R11
+	SUBQ    R11, CX
+	SUBQ    R11, DX
+
+xr32_1:
+	CMPQ    R11, $0x20
+	JB      xr16_1
+	VMOVDQU (R14), Y0
+	VPXOR   (AX), Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R14
+	ADDQ    $0x20, R9
+	ADDQ    $0x20, AX
+	SUBQ    $0x20, R11
+	JMP     xr32_1
+
+xr16_1:
+	CMPQ    R11, $0x10
+	JB      xrtail_1
+	VMOVDQU (R14), X0
+	VMOVDQU (AX), X1
+	VPXOR   X1, X0, X0
+	VMOVDQU X0, (R9)
+	ADDQ    $0x10, R14
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, AX
+	SUBQ    $0x10, R11
+
+xrtail_1:
+	TESTQ $0x00000008, R11
+	JZ    xrno_1
+	MOVQ  (R14), R12
+	XORQ  (AX), R12
+	MOVQ  R12, (R9)
+	ADDQ  $0x08, R14
+	ADDQ  $0x08, AX
+	ADDQ  $0x08, R9
+
+xrno_1:
+	TESTQ $0x00000004, R11
+	JZ    xrno_2
+	MOVL  (R14), R12
+	XORL  (AX), R12
+	MOVL  R12, (R9)
+	ADDQ  $0x04, R14
+	ADDQ  $0x04, AX
+	ADDQ  $0x04, R9
+
+xrno_2:
+	TESTQ $0x00000002, R11
+	JZ    xrno_3
+	MOVW  (R14), R12
+	XORW  (AX), R12
+	MOVW  R12, (R9)
+	ADDQ  $0x02, R14
+	ADDQ  $0x02, AX
+	ADDQ  $0x02, R9
+
+xrno_3:
+	TESTQ $0x00000001, R11
+	JZ    xrno_4
+	MOVB  (R14), R12
+	XORB  (AX), R12
+	MOVB  R12, (R9)
+	ADDQ  $0x01, R14
+	ADDQ  $0x01, AX
+	ADDQ  $0x01, R9
+
+xrno_4:
+	XORQ R11, R11
+	JMP  gloop_1
+
+gdone_1:
+	MOVQ out+0(FP), CX
+	MOVQ n+48(FP), R10
 
 polyloop_2:
-	CMPQ  SI, $0x10
+	CMPQ  R10, $0x10
 	JB    polydone_2
-	ADDQ  (BX), R8
-	ADCQ  8(BX), R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  328(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  (CX), SI
+	ADCQ  8(CX), DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
 	MOVQ  DX, R13
-	MOVQ  320(DI), AX
-	MULQ  R9
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  DI
 	ADDQ  AX, R12
 	ADCQ  DX, R13
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, SI
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, CX
+	SUBQ  $0x10, R10
 	JMP   polyloop_2
 
 polydone_2:
-	TESTQ SI, SI
+	TESTQ R10, R10
 	JZ    paddone_2
 	XORQ  AX, AX
 	XORQ  DX, DX
-	MOVQ  BX, R11
-	MOVQ  SI, R12
-	CMPQ  SI, $0x08
+	MOVQ  CX, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
 	JB    ldsmall_2
-	MOVQ  (BX), AX
+	MOVQ  (CX), AX
 	ADDQ  $0x08, R11
 	SUBQ  $0x08, R12
 
 ldsmall_2:
-	XORQ    BX, BX
+	XORQ    CX, CX
 	TESTQ   $0x00000001, R12
 	JZ      ldno1_2
-	MOVBQZX -1(R11)(R12*1), BX
+	MOVBQZX -1(R11)(R12*1), CX
 
 ldno1_2:
 	TESTQ   $0x00000002, R12
@@ -2072,221 +1339,972 @@ ldno1_2:
 	MOVQ    R12, R13
 	ANDQ    $0x04, R13
 	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, BX
-	ORQ     R13, BX
+	SHLQ    $0x10, CX
+	ORQ     R13, CX
 
 ldno2_2:
 	TESTQ $0x00000004, R12
 	JZ    ldno4_2
 	MOVL  (R11), R13
-	SHLQ  $0x20, BX
-	ORQ   R13, BX
+	SHLQ  $0x20, CX
+	ORQ   R13, CX
 
 ldno4_2:
-	CMPQ SI, $0x08
+	CMPQ R10, $0x08
 	JAE  ldhi_2
-	MOVQ BX, AX
+	MOVQ CX, AX
 	JMP  lddone_2
 
 ldhi_2:
-	MOVQ BX, DX
+	MOVQ CX, DX
 
 lddone_2:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  320(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, SI
-	MOVQ  328(DI), AX
-	MULQ  R8
 	ADDQ  AX, SI
-	ADCQ  $0x00, DX
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
 	MOVQ  DX, R11
-	MOVQ  320(DI), AX
-	MULQ  R9
-	ADDQ  AX, SI
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, CX
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
 	ADCQ  DX, R11
-	MOVQ  328(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  320(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  328(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  SI, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, CX
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  CX, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
 
 paddone_2:
-	MOVQ out+0(FP), AX
-	MOVQ src+24(FP), DX
-	MOVQ DI, BX
-
-xor16_1:
-	CMPQ    CX, $0x10
-	JB      xortail_1
-	VMOVDQU (DX), X0
-	VPXOR   (BX), X0, X0
-	VMOVDQU X0, (AX)
-	ADDQ    $0x10, DX
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, BX
-	SUBQ    $0x10, CX
-	JMP     xor16_1
-
-xortail_1:
-	TESTQ CX, CX
-	JZ    xordone_1
-	XORQ  SI, SI
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  CX, R13
-	CMPQ  CX, $0x08
-	JB    ldsmall_3
-	MOVQ  (DX), SI
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
-
-ldsmall_3:
-	XORQ    DX, DX
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_3
-	MOVBQZX -1(R12)(R13*1), DX
-
-ldno1_3:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_3
-	MOVQ    R13, R14
-	ANDQ    $0x04, R14
-	MOVWQZX (R12)(R14*1), R14
-	SHLQ    $0x10, DX
-	ORQ     R14, DX
-
-ldno2_3:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_3
-	MOVL  (R12), R14
-	SHLQ  $0x20, DX
-	ORQ   R14, DX
-
-ldno4_3:
-	CMPQ CX, $0x08
-	JAE  ldhi_3
-	MOVQ DX, SI
-	JMP  lddone_3
-
-ldhi_3:
-	MOVQ DX, R11
-
-lddone_3:
-	XORQ (BX), SI
-	XORQ 8(BX), R11
-	MOVQ AX, DX
-	MOVQ CX, BX
-	CMPQ CX, $0x08
-	JB   stsmall_1
-	MOVQ SI, (DX)
-	ADDQ $0x08, DX
-	SUBQ $0x08, BX
-	MOVQ R11, SI
-
-stsmall_1:
-	TESTQ $0x00000004, BX
-	JZ    stno4_1
-	MOVL  SI, (DX)
-	SHRQ  $0x20, SI
-	ADDQ  $0x04, DX
-
-stno4_1:
-	TESTQ $0x00000002, BX
-	JZ    stno2_1
-	MOVW  SI, (DX)
-	SHRQ  $0x10, SI
-	ADDQ  $0x02, DX
-
-stno2_1:
-	TESTQ $0x00000001, BX
-	JZ    stno1_1
-	MOVB  SI, (DX)
-
-stno1_1:
-	ADDQ CX, AX
-
-xordone_1:
-	ADDQ    352(DI), R8
-	ADCQ    360(DI), R9
-	ADCQ    $0x01, R10
-	MOVQ    320(DI), AX
-	MULQ    R8
-	MOVQ    AX, CX
-	MOVQ    DX, BX
-	MOVQ    328(DI), AX
-	MULQ    R8
-	ADDQ    AX, BX
-	ADCQ    $0x00, DX
-	MOVQ    DX, SI
-	MOVQ    320(DI), AX
-	MULQ    R9
-	ADDQ    AX, BX
-	ADCQ    DX, SI
-	MOVQ    328(DI), AX
-	MULQ    R9
+	ADDQ    368(BX), SI
+	ADCQ    376(BX), DI
+	ADCQ    $0x01, R8
+	MOVQ    328(BX), AX
+	MULQ    SI
+	MOVQ    AX, R10
+	MOVQ    DX, R11
+	MOVQ    320(BX), AX
+	MULQ    SI
+	MOVQ    AX, SI
+	MOVQ    DX, CX
+	MOVQ    320(BX), AX
+	MULQ    DI
+	ADDQ    AX, R10
+	ADCQ    DX, R11
+	MOVQ    336(BX), AX
+	MULQ    DI
 	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    320(DI), AX
-	IMULQ   R10, AX
+	ADCQ    DX, CX
+	MOVQ    336(BX), AX
+	IMULQ   R8, AX
+	ADDQ    AX, R10
+	ADCQ    $0x00, R11
+	MOVQ    320(BX), AX
+	IMULQ   R8, AX
+	MOVQ    CX, DI
+	ADDQ    R10, DI
+	ADCQ    AX, R11
+	MOVQ    R11, R8
+	ANDQ    $0x03, R8
+	MOVQ    R11, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R11
+	ADDQ    R11, AX
 	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    328(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, DX
-	MOVQ    CX, R8
-	MOVQ    BX, R9
-	MOVQ    SI, R10
-	ANDQ    $0x03, R10
-	ANDQ    $-4, SI
-	ADDQ    SI, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	SHRQ    $0x02, DX, SI
-	SHRQ    $0x02, DX
-	ADDQ    SI, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	MOVQ    R8, AX
-	MOVQ    R9, CX
-	MOVQ    R10, DX
+	ADCQ    $0x00, DI
+	ADCQ    $0x00, R8
+	MOVQ    SI, AX
+	MOVQ    DI, CX
+	MOVQ    R8, DX
 	ADDQ    $0x05, AX
 	ADCQ    $0x00, CX
 	ADCQ    $0x00, DX
 	SHRQ    $0x02, DX
-	CMOVQNE AX, R8
-	CMOVQNE CX, R9
-	ADDQ    336(DI), R8
-	ADCQ    344(DI), R9
+	CMOVQNE AX, SI
+	CMOVQNE CX, DI
+	ADDQ    352(BX), SI
+	ADCQ    360(BX), DI
+	MOVQ    SI, (R9)
+	MOVQ    DI, 8(R9)
+
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU Y0, 192(SP)
+	VMOVDQU Y0, 224(SP)
+	VMOVDQU Y0, 256(SP)
+	VMOVDQU Y0, 288(SP)
+	VMOVDQU Y0, 320(SP)
+	VMOVDQU Y0, 352(SP)
+	VMOVDQU Y0, 384(SP)
+	VZEROUPPER
+	RET
+
+// func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·openShortAVX2(SB), NOSPLIT, $416-72
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), DX
+	MOVQ           n+32(FP), CX
+	LEAQ           (SP), BX
+	ADDQ           $0x1f, BX
+	ANDQ           $-32, BX
+	CMPQ           CX, $0x00000040
+	JA             sets_1
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	MOVQ           $0x0000000a, DX
+
+rowrounds_1:
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x0c, Y2, Y5
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPADDD         Y2, Y1, Y1
+	VPXOR          Y1, Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPADDD         Y4, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSLLD         $0x07, Y2, Y5
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y5, Y2, Y2
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	DECQ           DX
+	JNZ            rowrounds_1
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y5
+	VPADDD         Y5, Y2, Y2
+	VBROADCASTI128 16(AX), Y5
+	VPADDD         Y5, Y3, Y3
+	VMOVDQU        Y0, Y0
+	VPADDD         Y0, Y4, Y4
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (BX)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(BX)
+	JMP            ksdone_1
+
+sets_1:
+	CMPQ           CX, $0x000000c0
+	JA             sets_2
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	MOVQ           $0x0000000a, DX
+
+rowrounds_2:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x0c, Y2, Y9
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y9
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPSLLD         $0x07, Y2, Y9
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y9, Y2, Y2
+	VPSLLD         $0x07, Y6, Y9
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y9, Y6, Y6
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	DECQ           DX
+	JNZ            rowrounds_2
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y2, Y2
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y3, Y3
+	VMOVDQU        Y0, Y9
+	VPADDD         Y9, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y9
+	VPADDD         Y9, Y6, Y6
+	VBROADCASTI128 16(AX), Y9
+	VPADDD         Y9, Y7, Y7
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y8, Y8
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (BX)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(BX)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(BX)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(BX)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(BX)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(BX)
+	JMP            ksdone_1
+
+sets_2:
+	VMOVQ          (DX), X0
+	VPSLLDQ        $0x04, X0, X0
+	MOVL           8(DX), DX
+	VPINSRD        $0x03, DX, X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPADDD         rowinc<>+0(SB), Y0, Y0
+	VBROADCASTI128 sigma<>+0(SB), Y1
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VMOVDQU        Y0, Y4
+	VBROADCASTI128 sigma<>+0(SB), Y5
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	VMOVDQU        Y0, Y8
+	VPADDD         rowstep<>+0(SB), Y8, Y8
+	VBROADCASTI128 sigma<>+0(SB), Y9
+	VBROADCASTI128 (AX), Y10
+	VBROADCASTI128 16(AX), Y11
+	VMOVDQU        Y0, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	VPADDD         rowstep<>+0(SB), Y12, Y12
+	MOVQ           $0x0000000a, DX
+
+rowrounds_3:
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x39, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x93, Y8, Y8
+	VPSHUFD        $0x39, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x93, Y12, Y12
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot16<>+0(SB), Y4, Y4
+	VPSHUFB        rot16<>+0(SB), Y8, Y8
+	VPSHUFB        rot16<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x0c, Y2, Y13
+	VPSRLD         $0x14, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x0c, Y6, Y13
+	VPSRLD         $0x14, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x0c, Y10, Y13
+	VPSRLD         $0x14, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPADDD         Y2, Y1, Y1
+	VPADDD         Y6, Y5, Y5
+	VPADDD         Y10, Y9, Y9
+	VPXOR          Y1, Y4, Y4
+	VPXOR          Y5, Y8, Y8
+	VPXOR          Y9, Y12, Y12
+	VPSHUFB        rot8<>+0(SB), Y4, Y4
+	VPSHUFB        rot8<>+0(SB), Y8, Y8
+	VPSHUFB        rot8<>+0(SB), Y12, Y12
+	VPADDD         Y4, Y3, Y3
+	VPADDD         Y8, Y7, Y7
+	VPADDD         Y12, Y11, Y11
+	VPXOR          Y3, Y2, Y2
+	VPXOR          Y7, Y6, Y6
+	VPXOR          Y11, Y10, Y10
+	VPSLLD         $0x07, Y2, Y13
+	VPSRLD         $0x19, Y2, Y2
+	VPOR           Y13, Y2, Y2
+	VPSLLD         $0x07, Y6, Y13
+	VPSRLD         $0x19, Y6, Y6
+	VPOR           Y13, Y6, Y6
+	VPSLLD         $0x07, Y10, Y13
+	VPSRLD         $0x19, Y10, Y10
+	VPOR           Y13, Y10, Y10
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x93, Y6, Y6
+	VPSHUFD        $0x4e, Y7, Y7
+	VPSHUFD        $0x39, Y8, Y8
+	VPSHUFD        $0x93, Y10, Y10
+	VPSHUFD        $0x4e, Y11, Y11
+	VPSHUFD        $0x39, Y12, Y12
+	DECQ           DX
+	JNZ            rowrounds_3
+	VPADDD         sigma2<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y2, Y2
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y3, Y3
+	VMOVDQU        Y0, Y13
+	VPADDD         Y13, Y4, Y4
+	VPADDD         sigma2<>+0(SB), Y5, Y5
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y6, Y6
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y7, Y7
+	VMOVDQU        Y0, Y13
+	VPADDD         rowstep<>+0(SB), Y13, Y13
+	VPADDD         Y13, Y8, Y8
+	VPADDD         sigma2<>+0(SB), Y9, Y9
+	VBROADCASTI128 (AX), Y13
+	VPADDD         Y13, Y10, Y10
+	VBROADCASTI128 16(AX), Y13
+	VPADDD         Y13, Y11, Y11
+	VMOVDQU        Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         rowstep<>+0(SB), Y0, Y0
+	VPADDD         Y0, Y12, Y12
+	VMOVQ          X1, AX
+	VPEXTRQ        $0x01, X1, DX
+	VMOVDQU        X2, 352(BX)
+	MOVQ           $0x0ffffffc0fffffff, SI
+	ANDQ           SI, AX
+	MOVQ           $0x0ffffffc0ffffffc, SI
+	ANDQ           SI, DX
+	MOVQ           AX, 320(BX)
+	MOVQ           DX, 328(BX)
+	MOVQ           DX, SI
+	SHRQ           $0x02, SI
+	ADDQ           DX, SI
+	MOVQ           SI, 336(BX)
+	VPERM2I128     $0x31, Y2, Y1, Y0
+	VMOVDQU        Y0, (BX)
+	VPERM2I128     $0x31, Y4, Y3, Y0
+	VMOVDQU        Y0, 32(BX)
+	VPERM2I128     $0x20, Y6, Y5, Y0
+	VMOVDQU        Y0, 64(BX)
+	VPERM2I128     $0x20, Y8, Y7, Y0
+	VMOVDQU        Y0, 96(BX)
+	VPERM2I128     $0x31, Y6, Y5, Y0
+	VMOVDQU        Y0, 128(BX)
+	VPERM2I128     $0x31, Y8, Y7, Y0
+	VMOVDQU        Y0, 160(BX)
+	VPERM2I128     $0x20, Y10, Y9, Y0
+	VMOVDQU        Y0, 192(BX)
+	VPERM2I128     $0x20, Y12, Y11, Y0
+	VMOVDQU        Y0, 224(BX)
+	VPERM2I128     $0x31, Y10, Y9, Y0
+	VMOVDQU        Y0, 256(BX)
+	VPERM2I128     $0x31, Y12, Y11, Y0
+	VMOVDQU        Y0, 288(BX)
+
+ksdone_1:
+	MOVQ ad+40(FP), AX
+	MOVQ adLen+48(FP), AX
+	MOVQ AX, 368(BX)
+	MOVQ CX, 376(BX)
+	XORQ SI, SI
+	XORQ DI, DI
+	XORQ R8, R8
+	MOVQ ad+40(FP), R9
+	MOVQ adLen+48(FP), R10
+
+polyloop_1:
+	CMPQ  R10, $0x10
+	JB    polydone_1
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
+	MOVQ  DX, R13
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ R10, R10
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
+	JB    ldsmall_1
+	MOVQ  (R9), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    R9, R9
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), R9
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
+
+ldno4_1:
+	CMPQ R10, $0x08
+	JAE  ldhi_1
+	MOVQ R9, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ R9, DX
+
+lddone_1:
+	ADDQ  AX, SI
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R9
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+
+paddone_1:
+	MOVQ src+24(FP), R9
+	MOVQ CX, R10
+
+polyloop_2:
+	CMPQ  R10, $0x10
+	JB    polydone_2
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
+	MOVQ  DX, R13
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
+	JMP   polyloop_2
+
+polydone_2:
+	TESTQ R10, R10
+	JZ    paddone_2
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
+	JB    ldsmall_2
+	MOVQ  (R9), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_2:
+	XORQ    R9, R9
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_2
+	MOVBQZX -1(R11)(R12*1), R9
+
+ldno1_2:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_2
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
+
+ldno2_2:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_2
+	MOVL  (R11), R13
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
+
+ldno4_2:
+	CMPQ R10, $0x08
+	JAE  ldhi_2
+	MOVQ R9, AX
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ R9, DX
+
+lddone_2:
+	ADDQ  AX, SI
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  328(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  320(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  320(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
+	ADCQ  DX, R11
+	MOVQ  336(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R9
+	MOVQ  336(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  320(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+
+paddone_2:
+	MOVQ out+0(FP), AX
+	MOVQ BX, DX
+	MOVQ src+24(FP), R9
+
+xr32_1:
+	CMPQ    CX, $0x20
+	JB      xr16_1
+	VMOVDQU (R9), Y0
+	VPXOR   (DX), Y0, Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x20, R9
+	ADDQ    $0x20, AX
+	ADDQ    $0x20, DX
+	SUBQ    $0x20, CX
+	JMP     xr32_1
+
+xr16_1:
+	CMPQ    CX, $0x10
+	JB      xrtail_1
+	VMOVDQU (R9), X0
+	VMOVDQU (DX), X1
+	VPXOR   X1, X0, X0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, DX
+	SUBQ    $0x10, CX
+
+xrtail_1:
+	TESTQ $0x00000008, CX
+	JZ    xrno_1
+	MOVQ  (R9), R10
+	XORQ  (DX), R10
+	MOVQ  R10, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, DX
+	ADDQ  $0x08, AX
+
+xrno_1:
+	TESTQ $0x00000004, CX
+	JZ    xrno_2
+	MOVL  (R9), R10
+	XORL  (DX), R10
+	MOVL  R10, (AX)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, DX
+	ADDQ  $0x04, AX
+
+xrno_2:
+	TESTQ $0x00000002, CX
+	JZ    xrno_3
+	MOVW  (R9), R10
+	XORW  (DX), R10
+	MOVW  R10, (AX)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, DX
+	ADDQ  $0x02, AX
+
+xrno_3:
+	TESTQ $0x00000001, CX
+	JZ    xrno_4
+	MOVB  (R9), R10
+	XORB  (DX), R10
+	MOVB  R10, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, DX
+	ADDQ  $0x01, AX
+
+xrno_4:
+	XORQ    CX, CX
+	ADDQ    368(BX), SI
+	ADCQ    376(BX), DI
+	ADCQ    $0x01, R8
+	MOVQ    328(BX), AX
+	MULQ    SI
+	MOVQ    AX, R9
+	MOVQ    DX, R10
+	MOVQ    320(BX), AX
+	MULQ    SI
+	MOVQ    AX, SI
+	MOVQ    DX, CX
+	MOVQ    320(BX), AX
+	MULQ    DI
+	ADDQ    AX, R9
+	ADCQ    DX, R10
+	MOVQ    336(BX), AX
+	MULQ    DI
+	ADDQ    AX, SI
+	ADCQ    DX, CX
+	MOVQ    336(BX), AX
+	IMULQ   R8, AX
+	ADDQ    AX, R9
+	ADCQ    $0x00, R10
+	MOVQ    320(BX), AX
+	IMULQ   R8, AX
+	MOVQ    CX, DI
+	ADDQ    R9, DI
+	ADCQ    AX, R10
+	MOVQ    R10, R8
+	ANDQ    $0x03, R8
+	MOVQ    R10, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R10
+	ADDQ    R10, AX
+	ADDQ    AX, SI
+	ADCQ    $0x00, DI
+	ADCQ    $0x00, R8
+	MOVQ    SI, AX
+	MOVQ    DI, CX
+	MOVQ    R8, DX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, DX
+	SHRQ    $0x02, DX
+	CMOVQNE AX, SI
+	CMOVQNE CX, DI
+	ADDQ    352(BX), SI
+	ADCQ    360(BX), DI
 	MOVQ    tag+56(FP), AX
-	XORQ    (AX), R8
-	XORQ    8(AX), R9
-	ORQ     R9, R8
+	XORQ    (AX), SI
+	XORQ    8(AX), DI
+	ORQ     DI, SI
 	MOVQ    $0x00000000, AX
 	MOVQ    $0x00000001, CX
-	TESTQ   R8, R8
+	TESTQ   SI, SI
 	CMOVQEQ CX, AX
 	MOVQ    AX, ret+64(FP)
 
@@ -2317,13 +2335,13 @@ xordone_1:
 	VMOVDQU Y0, 288(SP)
 	VMOVDQU Y0, 320(SP)
 	VMOVDQU Y0, 352(SP)
-	VMOVDQU X0, 384(SP)
+	VMOVDQU Y0, 384(SP)
 	VZEROUPPER
 	RET
 
-// func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+// func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: AVX, AVX2, CMOV
-TEXT ·sealLongAVX2(SB), $1616-56
+TEXT ·sealLongAVX2(SB), $1632-72
 	LEAQ         (SP), CX
 	ADDQ         $0x1f, CX
 	ANDQ         $-32, CX
@@ -2363,10 +2381,10 @@ TEXT ·sealLongAVX2(SB), $1616-56
 	VMOVDQU      Y0, 480(CX)
 	MOVQ         out+0(FP), AX
 	MOVQ         AX, nonce+16(FP)
-	MOVQ         n+32(FP), AX
-	MOVQ         AX, 1576(CX)
-	MOVQ         adLen+48(FP), AX
-	MOVQ         AX, 1568(CX)
+	MOVQ         n+48(FP), AX
+	MOVQ         AX, 1592(CX)
+	MOVQ         adLen+64(FP), AX
+	MOVQ         AX, 1584(CX)
 	VMOVDQU      (CX), Y0
 	VMOVDQU      32(CX), Y1
 	VMOVDQU      64(CX), Y2
@@ -2655,13 +2673,17 @@ lanerounds_1:
 	ANDQ        BX, DX
 	MOVQ        AX, 1536(CX)
 	MOVQ        DX, 1544(CX)
+	MOVQ        DX, BX
+	SHRQ        $0x02, BX
+	ADDQ        DX, BX
+	MOVQ        BX, 1552(CX)
 	VMOVDQU     1040(CX), X0
-	VMOVDQU     X0, 1552(CX)
+	VMOVDQU     X0, 1568(CX)
 	XORQ        BX, BX
 	XORQ        SI, SI
 	XORQ        DI, DI
-	MOVQ        ad+40(FP), R8
-	MOVQ        adLen+48(FP), R9
+	MOVQ        ad+56(FP), R8
+	MOVQ        adLen+64(FP), R9
 
 polyloop_1:
 	CMPQ  R9, $0x10
@@ -2669,42 +2691,39 @@ polyloop_1:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -2758,162 +2777,151 @@ lddone_1:
 	ADDQ  AX, BX
 	ADCQ  DX, SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R8
-	MOVQ  DX, R9
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R9
-	ADCQ  $0x00, DX
+	MOVQ  AX, R9
 	MOVQ  DX, R10
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R8
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R9
 	ADCQ  DX, R10
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R8
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R9
+	ADCQ  $0x00, R10
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R8, BX
-	MOVQ  R9, SI
+	MOVQ  R8, SI
+	ADDQ  R9, SI
+	ADCQ  AX, R10
 	MOVQ  R10, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R10
-	ADDQ  R10, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R10
-	SHRQ  $0x02, DX
-	ADDQ  R10, BX
-	ADCQ  DX, SI
+	MOVQ  R10, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R10
+	ADDQ  R10, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 
 paddone_1:
+	XORQ    AX, AX
+	MOVQ    AX, ad+56(FP)
+	MOVQ    AX, key+8(FP)
 	MOVQ    out+0(FP), AX
-	MOVQ    src+24(FP), DX
-	MOVQ    n+32(FP), R8
-	MOVQ    $0x000001c0, R9
-	CMPQ    R8, R9
-	CMOVQHI R9, R8
-	SUBQ    R8, n+32(FP)
-	LEAQ    1088(CX), R9
+	MOVQ    n+48(FP), DX
+	MOVQ    $0x000001c0, R8
+	CMPQ    DX, R8
+	CMOVQHI R8, DX
+	SUBQ    DX, n+48(FP)
+	LEAQ    1088(CX), R8
+	MOVQ    key+8(FP), R9
+	MOVQ    ad+56(FP), R10
+	MOVQ    srcs_base+24(FP), R11
 
-xor32_1:
-	CMPQ    R8, $0x20
-	JB      xor16_1
-	VMOVDQU (DX), Y0
-	VPXOR   (R9), Y0, Y0
+gloop_1:
+	TESTQ DX, DX
+	JZ    gdone_1
+
+gfill_1:
+	TESTQ R10, R10
+	JNZ   ghave_1
+	MOVQ  (R11), R9
+	MOVQ  8(R11), R10
+	ADDQ  $0x18, R11
+	JMP   gfill_1
+
+ghave_1:
+	MOVQ    DX, R12
+	CMPQ    R12, R10
+	CMOVQHI R10, R12
+	SUBQ    R12, DX
+	SUBQ    R12, R10
+
+xr32_1:
+	CMPQ    R12, $0x20
+	JB      xr16_1
+	VMOVDQU (R9), Y0
+	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, DX
-	ADDQ    $0x20, AX
 	ADDQ    $0x20, R9
-	SUBQ    $0x20, R8
-	JMP     xor32_1
+	ADDQ    $0x20, AX
+	ADDQ    $0x20, R8
+	SUBQ    $0x20, R12
+	JMP     xr32_1
 
-xor16_1:
-	CMPQ    R8, $0x10
-	JB      xortail_1
-	VMOVDQU (DX), X0
-	VPXOR   (R9), X0, X0
+xr16_1:
+	CMPQ    R12, $0x10
+	JB      xrtail_1
+	VMOVDQU (R9), X0
+	VMOVDQU (R8), X1
+	VPXOR   X1, X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, DX
-	ADDQ    $0x10, AX
 	ADDQ    $0x10, R9
-	SUBQ    $0x10, R8
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, R8
+	SUBQ    $0x10, R12
 
-xortail_1:
-	TESTQ R8, R8
-	JZ    xordone_1
-	XORQ  R10, R10
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  R8, R13
-	CMPQ  R8, $0x08
-	JB    ldsmall_2
-	MOVQ  (DX), R10
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
+xrtail_1:
+	TESTQ $0x00000008, R12
+	JZ    xrno_1
+	MOVQ  (R9), R13
+	XORQ  (R8), R13
+	MOVQ  R13, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, R8
+	ADDQ  $0x08, AX
 
-ldsmall_2:
-	XORQ    R14, R14
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_2
-	MOVBQZX -1(R12)(R13*1), R14
-
-ldno1_2:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_2
-	MOVQ    R13, R15
-	ANDQ    $0x04, R15
-	MOVWQZX (R12)(R15*1), R15
-	SHLQ    $0x10, R14
-	ORQ     R15, R14
-
-ldno2_2:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_2
-	MOVL  (R12), R15
-	SHLQ  $0x20, R14
-	ORQ   R15, R14
-
-ldno4_2:
-	CMPQ R8, $0x08
-	JAE  ldhi_2
-	MOVQ R14, R10
-	JMP  lddone_2
-
-ldhi_2:
-	MOVQ R14, R11
-
-lddone_2:
-	XORQ (R9), R10
-	XORQ 8(R9), R11
-	MOVQ AX, R9
-	MOVQ R8, R12
-	CMPQ R8, $0x08
-	JB   stsmall_1
-	MOVQ R10, (R9)
-	ADDQ $0x08, R9
-	SUBQ $0x08, R12
-	MOVQ R11, R10
-
-stsmall_1:
+xrno_1:
 	TESTQ $0x00000004, R12
-	JZ    stno4_1
-	MOVL  R10, (R9)
-	SHRQ  $0x20, R10
+	JZ    xrno_2
+	MOVL  (R9), R13
+	XORL  (R8), R13
+	MOVL  R13, (AX)
 	ADDQ  $0x04, R9
+	ADDQ  $0x04, R8
+	ADDQ  $0x04, AX
 
-stno4_1:
+xrno_2:
 	TESTQ $0x00000002, R12
-	JZ    stno2_1
-	MOVW  R10, (R9)
-	SHRQ  $0x10, R10
+	JZ    xrno_3
+	MOVW  (R9), R13
+	XORW  (R8), R13
+	MOVW  R13, (AX)
 	ADDQ  $0x02, R9
+	ADDQ  $0x02, R8
+	ADDQ  $0x02, AX
 
-stno2_1:
+xrno_3:
 	TESTQ $0x00000001, R12
-	JZ    stno1_1
-	MOVB  R10, (R9)
+	JZ    xrno_4
+	MOVB  (R9), R13
+	XORB  (R8), R13
+	MOVB  R13, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, R8
+	ADDQ  $0x01, AX
 
-stno1_1:
-	ADDQ R8, DX
-	ADDQ R8, AX
+xrno_4:
+	XORQ R12, R12
+	JMP  gloop_1
 
-xordone_1:
+gdone_1:
 	MOVQ AX, out+0(FP)
-	MOVQ DX, src+24(FP)
+	MOVQ R9, key+8(FP)
+	MOVQ R10, ad+56(FP)
+	MOVQ R11, srcs_base+24(FP)
 
 passes_1:
-	CMPQ    n+32(FP), $0x00
+	CMPQ    n+48(FP), $0x00
 	JE      passesdone_1
 	MOVQ    nonce+16(FP), R8
 	MOVQ    out+0(FP), R9
@@ -2977,42 +2985,39 @@ lanerounds_2:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -3059,42 +3064,39 @@ nohash_1:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -3137,42 +3139,39 @@ nohash_2:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -3221,42 +3220,39 @@ nohash_3:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R10
-	MOVQ    DX, R11
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
+	MOVQ    AX, R11
 	MOVQ    DX, R12
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R10
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R11
 	ADCQ    DX, R12
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R10
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R11
+	ADCQ    $0x00, R12
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R10, BX
-	MOVQ    R11, SI
+	MOVQ    R10, SI
+	ADDQ    R11, SI
+	ADCQ    AX, R12
 	MOVQ    R12, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R12
-	ADDQ    R12, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R12
-	SHRQ    $0x02, DX
-	ADDQ    R12, BX
-	ADCQ    DX, SI
+	MOVQ    R12, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R12
+	ADDQ    R12, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -3267,42 +3263,39 @@ nohash_4:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -3431,119 +3424,108 @@ nohash_5:
 	VMOVDQU     Y0, 384(CX)
 	MOVQ        R8, nonce+16(FP)
 	MOVQ        out+0(FP), AX
-	MOVQ        src+24(FP), DX
-	MOVQ        n+32(FP), R8
-	MOVQ        $0x00000200, R9
-	CMPQ        R8, R9
-	CMOVQHI     R9, R8
-	SUBQ        R8, n+32(FP)
-	LEAQ        1024(CX), R9
+	MOVQ        n+48(FP), DX
+	MOVQ        $0x00000200, R8
+	CMPQ        DX, R8
+	CMOVQHI     R8, DX
+	SUBQ        DX, n+48(FP)
+	LEAQ        1024(CX), R8
+	MOVQ        key+8(FP), R9
+	MOVQ        ad+56(FP), R10
+	MOVQ        srcs_base+24(FP), R11
 
-xor32_2:
-	CMPQ    R8, $0x20
-	JB      xor16_2
-	VMOVDQU (DX), Y0
-	VPXOR   (R9), Y0, Y0
+gloop_2:
+	TESTQ DX, DX
+	JZ    gdone_2
+
+gfill_2:
+	TESTQ R10, R10
+	JNZ   ghave_2
+	MOVQ  (R11), R9
+	MOVQ  8(R11), R10
+	ADDQ  $0x18, R11
+	JMP   gfill_2
+
+ghave_2:
+	MOVQ    DX, R12
+	CMPQ    R12, R10
+	CMOVQHI R10, R12
+	SUBQ    R12, DX
+	SUBQ    R12, R10
+
+xr32_2:
+	CMPQ    R12, $0x20
+	JB      xr16_2
+	VMOVDQU (R9), Y0
+	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, DX
-	ADDQ    $0x20, AX
 	ADDQ    $0x20, R9
-	SUBQ    $0x20, R8
-	JMP     xor32_2
+	ADDQ    $0x20, AX
+	ADDQ    $0x20, R8
+	SUBQ    $0x20, R12
+	JMP     xr32_2
 
-xor16_2:
-	CMPQ    R8, $0x10
-	JB      xortail_2
-	VMOVDQU (DX), X0
-	VPXOR   (R9), X0, X0
+xr16_2:
+	CMPQ    R12, $0x10
+	JB      xrtail_2
+	VMOVDQU (R9), X0
+	VMOVDQU (R8), X1
+	VPXOR   X1, X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, DX
-	ADDQ    $0x10, AX
 	ADDQ    $0x10, R9
-	SUBQ    $0x10, R8
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, R8
+	SUBQ    $0x10, R12
 
-xortail_2:
-	TESTQ R8, R8
-	JZ    xordone_2
-	XORQ  R10, R10
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  R8, R13
-	CMPQ  R8, $0x08
-	JB    ldsmall_3
-	MOVQ  (DX), R10
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
+xrtail_2:
+	TESTQ $0x00000008, R12
+	JZ    xrno_5
+	MOVQ  (R9), R13
+	XORQ  (R8), R13
+	MOVQ  R13, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, R8
+	ADDQ  $0x08, AX
 
-ldsmall_3:
-	XORQ    R14, R14
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_3
-	MOVBQZX -1(R12)(R13*1), R14
-
-ldno1_3:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_3
-	MOVQ    R13, R15
-	ANDQ    $0x04, R15
-	MOVWQZX (R12)(R15*1), R15
-	SHLQ    $0x10, R14
-	ORQ     R15, R14
-
-ldno2_3:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_3
-	MOVL  (R12), R15
-	SHLQ  $0x20, R14
-	ORQ   R15, R14
-
-ldno4_3:
-	CMPQ R8, $0x08
-	JAE  ldhi_3
-	MOVQ R14, R10
-	JMP  lddone_3
-
-ldhi_3:
-	MOVQ R14, R11
-
-lddone_3:
-	XORQ (R9), R10
-	XORQ 8(R9), R11
-	MOVQ AX, R9
-	MOVQ R8, R12
-	CMPQ R8, $0x08
-	JB   stsmall_2
-	MOVQ R10, (R9)
-	ADDQ $0x08, R9
-	SUBQ $0x08, R12
-	MOVQ R11, R10
-
-stsmall_2:
+xrno_5:
 	TESTQ $0x00000004, R12
-	JZ    stno4_2
-	MOVL  R10, (R9)
-	SHRQ  $0x20, R10
+	JZ    xrno_6
+	MOVL  (R9), R13
+	XORL  (R8), R13
+	MOVL  R13, (AX)
 	ADDQ  $0x04, R9
+	ADDQ  $0x04, R8
+	ADDQ  $0x04, AX
 
-stno4_2:
+xrno_6:
 	TESTQ $0x00000002, R12
-	JZ    stno2_2
-	MOVW  R10, (R9)
-	SHRQ  $0x10, R10
+	JZ    xrno_7
+	MOVW  (R9), R13
+	XORW  (R8), R13
+	MOVW  R13, (AX)
 	ADDQ  $0x02, R9
+	ADDQ  $0x02, R8
+	ADDQ  $0x02, AX
 
-stno2_2:
+xrno_7:
 	TESTQ $0x00000001, R12
-	JZ    stno1_2
-	MOVB  R10, (R9)
+	JZ    xrno_8
+	MOVB  (R9), R13
+	XORB  (R8), R13
+	MOVB  R13, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, R8
+	ADDQ  $0x01, AX
 
-stno1_2:
-	ADDQ R8, DX
-	ADDQ R8, AX
+xrno_8:
+	XORQ R12, R12
+	JMP  gloop_2
 
-xordone_2:
+gdone_2:
 	MOVQ AX, out+0(FP)
-	MOVQ DX, src+24(FP)
+	MOVQ R9, key+8(FP)
+	MOVQ R10, ad+56(FP)
+	MOVQ R11, srcs_base+24(FP)
 	JMP  passes_1
 
 passesdone_1:
@@ -3557,42 +3539,39 @@ polyloop_2:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -3606,124 +3585,118 @@ polydone_2:
 	MOVQ  R8, R10
 	MOVQ  R9, R11
 	CMPQ  R9, $0x08
-	JB    ldsmall_4
+	JB    ldsmall_2
 	MOVQ  (R8), AX
 	ADDQ  $0x08, R10
 	SUBQ  $0x08, R11
 
-ldsmall_4:
+ldsmall_2:
 	XORQ    R8, R8
 	TESTQ   $0x00000001, R11
-	JZ      ldno1_4
+	JZ      ldno1_2
 	MOVBQZX -1(R10)(R11*1), R8
 
-ldno1_4:
+ldno1_2:
 	TESTQ   $0x00000002, R11
-	JZ      ldno2_4
+	JZ      ldno2_2
 	MOVQ    R11, R12
 	ANDQ    $0x04, R12
 	MOVWQZX (R10)(R12*1), R12
 	SHLQ    $0x10, R8
 	ORQ     R12, R8
 
-ldno2_4:
+ldno2_2:
 	TESTQ $0x00000004, R11
-	JZ    ldno4_4
+	JZ    ldno4_2
 	MOVL  (R10), R12
 	SHLQ  $0x20, R8
 	ORQ   R12, R8
 
-ldno4_4:
+ldno4_2:
 	CMPQ R9, $0x08
-	JAE  ldhi_4
+	JAE  ldhi_2
 	MOVQ R8, AX
-	JMP  lddone_4
+	JMP  lddone_2
 
-ldhi_4:
+ldhi_2:
 	MOVQ R8, DX
 
-lddone_4:
+lddone_2:
 	ADDQ  AX, BX
 	ADCQ  DX, SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R8
-	MOVQ  DX, R9
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R9
-	ADCQ  $0x00, DX
+	MOVQ  AX, R9
 	MOVQ  DX, R10
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R8
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R9
 	ADCQ  DX, R10
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R8
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R9
+	ADCQ  $0x00, R10
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R8, BX
-	MOVQ  R9, SI
+	MOVQ  R8, SI
+	ADDQ  R9, SI
+	ADCQ  AX, R10
 	MOVQ  R10, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R10
-	ADDQ  R10, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R10
-	SHRQ  $0x02, DX
-	ADDQ  R10, BX
-	ADCQ  DX, SI
+	MOVQ  R10, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R10
+	ADDQ  R10, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 
 paddone_2:
-	ADDQ    1568(CX), BX
-	ADCQ    1576(CX), SI
+	ADDQ    1584(CX), BX
+	ADCQ    1592(CX), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R8
-	MOVQ    DX, R9
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R9
-	ADCQ    $0x00, DX
+	MOVQ    AX, R9
 	MOVQ    DX, R10
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R8
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R9
 	ADCQ    DX, R10
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R10
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R8
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R9
+	ADCQ    $0x00, R10
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R10
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R8, BX
-	MOVQ    R9, SI
+	MOVQ    R8, SI
+	ADDQ    R9, SI
+	ADCQ    AX, R10
 	MOVQ    R10, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R10
-	ADDQ    R10, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R10
-	SHRQ    $0x02, DX
-	ADDQ    R10, BX
-	ADCQ    DX, SI
+	MOVQ    R10, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R10
+	ADDQ    R10, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	MOVQ    BX, AX
 	MOVQ    SI, DX
@@ -3733,8 +3706,8 @@ paddone_2:
 	SHRQ    $0x02, DI
 	CMOVQNE AX, BX
 	CMOVQNE DX, SI
-	ADDQ    1552(CX), BX
-	ADCQ    1560(CX), SI
+	ADDQ    1568(CX), BX
+	ADCQ    1576(CX), SI
 	MOVQ    out+0(FP), AX
 	MOVQ    BX, (AX)
 	MOVQ    SI, 8(AX)
@@ -3805,13 +3778,13 @@ paddone_2:
 	VMOVDQU Y0, 1504(SP)
 	VMOVDQU Y0, 1536(SP)
 	VMOVDQU Y0, 1568(SP)
-	VMOVDQU X0, 1600(SP)
+	VMOVDQU Y0, 1600(SP)
 	VZEROUPPER
 	RET
 
 // func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: AVX, AVX2, CMOV
-TEXT ·openLongAVX2(SB), $1616-72
+TEXT ·openLongAVX2(SB), $1632-72
 	LEAQ         (SP), CX
 	ADDQ         $0x1f, CX
 	ANDQ         $-32, CX
@@ -3852,9 +3825,9 @@ TEXT ·openLongAVX2(SB), $1616-72
 	MOVQ         src+24(FP), AX
 	MOVQ         AX, nonce+16(FP)
 	MOVQ         n+32(FP), AX
-	MOVQ         AX, 1576(CX)
+	MOVQ         AX, 1592(CX)
 	MOVQ         adLen+48(FP), AX
-	MOVQ         AX, 1568(CX)
+	MOVQ         AX, 1584(CX)
 	VMOVDQU      (CX), Y0
 	VMOVDQU      32(CX), Y1
 	VMOVDQU      64(CX), Y2
@@ -4143,8 +4116,12 @@ lanerounds_1:
 	ANDQ        BX, DX
 	MOVQ        AX, 1536(CX)
 	MOVQ        DX, 1544(CX)
+	MOVQ        DX, BX
+	SHRQ        $0x02, BX
+	ADDQ        DX, BX
+	MOVQ        BX, 1552(CX)
 	VMOVDQU     1040(CX), X0
-	VMOVDQU     X0, 1552(CX)
+	VMOVDQU     X0, 1568(CX)
 	XORQ        BX, BX
 	XORQ        SI, SI
 	XORQ        DI, DI
@@ -4157,42 +4134,39 @@ polyloop_1:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -4246,42 +4220,39 @@ lddone_1:
 	ADDQ  AX, BX
 	ADCQ  DX, SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R8
-	MOVQ  DX, R9
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R9
-	ADCQ  $0x00, DX
+	MOVQ  AX, R9
 	MOVQ  DX, R10
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R8
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R9
 	ADCQ  DX, R10
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R8
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R9
+	ADCQ  $0x00, R10
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R10
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R8, BX
-	MOVQ  R9, SI
+	MOVQ  R8, SI
+	ADDQ  R9, SI
+	ADCQ  AX, R10
 	MOVQ  R10, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R10
-	ADDQ  R10, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R10
-	SHRQ  $0x02, DX
-	ADDQ  R10, BX
-	ADCQ  DX, SI
+	MOVQ  R10, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R10
+	ADDQ  R10, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 
 paddone_1:
@@ -4298,42 +4269,39 @@ polyloop_2:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -4390,161 +4358,121 @@ lddone_2:
 	ADDQ  AX, BX
 	ADCQ  DX, SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  R9, R8
 
 nopartial_1:
 	MOVQ    R8, nonce+16(FP)
 	MOVQ    out+0(FP), AX
-	MOVQ    src+24(FP), DX
-	MOVQ    n+32(FP), R8
-	MOVQ    $0x000001c0, R9
-	CMPQ    R8, R9
-	CMOVQHI R9, R8
-	SUBQ    R8, n+32(FP)
-	LEAQ    1088(CX), R9
+	MOVQ    n+32(FP), DX
+	MOVQ    $0x000001c0, R8
+	CMPQ    DX, R8
+	CMOVQHI R8, DX
+	SUBQ    DX, n+32(FP)
+	LEAQ    1088(CX), R8
+	MOVQ    src+24(FP), R9
 
-xor32_1:
-	CMPQ    R8, $0x20
-	JB      xor16_1
-	VMOVDQU (DX), Y0
-	VPXOR   (R9), Y0, Y0
+xr32_1:
+	CMPQ    DX, $0x20
+	JB      xr16_1
+	VMOVDQU (R9), Y0
+	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, DX
-	ADDQ    $0x20, AX
 	ADDQ    $0x20, R9
-	SUBQ    $0x20, R8
-	JMP     xor32_1
+	ADDQ    $0x20, AX
+	ADDQ    $0x20, R8
+	SUBQ    $0x20, DX
+	JMP     xr32_1
 
-xor16_1:
-	CMPQ    R8, $0x10
-	JB      xortail_1
-	VMOVDQU (DX), X0
-	VPXOR   (R9), X0, X0
+xr16_1:
+	CMPQ    DX, $0x10
+	JB      xrtail_1
+	VMOVDQU (R9), X0
+	VMOVDQU (R8), X1
+	VPXOR   X1, X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, DX
-	ADDQ    $0x10, AX
 	ADDQ    $0x10, R9
-	SUBQ    $0x10, R8
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, R8
+	SUBQ    $0x10, DX
 
-xortail_1:
-	TESTQ R8, R8
-	JZ    xordone_1
-	XORQ  R10, R10
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  R8, R13
-	CMPQ  R8, $0x08
-	JB    ldsmall_3
-	MOVQ  (DX), R10
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
+xrtail_1:
+	TESTQ $0x00000008, DX
+	JZ    xrno_1
+	MOVQ  (R9), R10
+	XORQ  (R8), R10
+	MOVQ  R10, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, R8
+	ADDQ  $0x08, AX
 
-ldsmall_3:
-	XORQ    R14, R14
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_3
-	MOVBQZX -1(R12)(R13*1), R14
-
-ldno1_3:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_3
-	MOVQ    R13, R15
-	ANDQ    $0x04, R15
-	MOVWQZX (R12)(R15*1), R15
-	SHLQ    $0x10, R14
-	ORQ     R15, R14
-
-ldno2_3:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_3
-	MOVL  (R12), R15
-	SHLQ  $0x20, R14
-	ORQ   R15, R14
-
-ldno4_3:
-	CMPQ R8, $0x08
-	JAE  ldhi_3
-	MOVQ R14, R10
-	JMP  lddone_3
-
-ldhi_3:
-	MOVQ R14, R11
-
-lddone_3:
-	XORQ (R9), R10
-	XORQ 8(R9), R11
-	MOVQ AX, R9
-	MOVQ R8, R12
-	CMPQ R8, $0x08
-	JB   stsmall_1
-	MOVQ R10, (R9)
-	ADDQ $0x08, R9
-	SUBQ $0x08, R12
-	MOVQ R11, R10
-
-stsmall_1:
-	TESTQ $0x00000004, R12
-	JZ    stno4_1
-	MOVL  R10, (R9)
-	SHRQ  $0x20, R10
+xrno_1:
+	TESTQ $0x00000004, DX
+	JZ    xrno_2
+	MOVL  (R9), R10
+	XORL  (R8), R10
+	MOVL  R10, (AX)
 	ADDQ  $0x04, R9
+	ADDQ  $0x04, R8
+	ADDQ  $0x04, AX
 
-stno4_1:
-	TESTQ $0x00000002, R12
-	JZ    stno2_1
-	MOVW  R10, (R9)
-	SHRQ  $0x10, R10
+xrno_2:
+	TESTQ $0x00000002, DX
+	JZ    xrno_3
+	MOVW  (R9), R10
+	XORW  (R8), R10
+	MOVW  R10, (AX)
 	ADDQ  $0x02, R9
+	ADDQ  $0x02, R8
+	ADDQ  $0x02, AX
 
-stno2_1:
-	TESTQ $0x00000001, R12
-	JZ    stno1_1
-	MOVB  R10, (R9)
+xrno_3:
+	TESTQ $0x00000001, DX
+	JZ    xrno_4
+	MOVB  (R9), R10
+	XORB  (R8), R10
+	MOVB  R10, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, R8
+	ADDQ  $0x01, AX
 
-stno1_1:
-	ADDQ R8, DX
-	ADDQ R8, AX
-
-xordone_1:
+xrno_4:
+	XORQ DX, DX
 	MOVQ AX, out+0(FP)
-	MOVQ DX, src+24(FP)
+	MOVQ R9, src+24(FP)
 
 passes_1:
 	CMPQ    n+32(FP), $0x00
@@ -4613,42 +4541,39 @@ lanerounds_2:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -4695,42 +4620,39 @@ nohash_1:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -4773,42 +4695,39 @@ nohash_2:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R11
-	MOVQ    DX, R12
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	MOVQ    AX, R12
 	MOVQ    DX, R13
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R11
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R12
 	ADCQ    DX, R13
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R11
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R12
+	ADCQ    $0x00, R13
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R13
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R11, BX
-	MOVQ    R12, SI
+	MOVQ    R11, SI
+	ADDQ    R12, SI
+	ADCQ    AX, R13
 	MOVQ    R13, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R13
-	ADDQ    R13, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R13
-	SHRQ    $0x02, DX
-	ADDQ    R13, BX
-	ADCQ    DX, SI
+	MOVQ    R13, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R13
+	ADDQ    R13, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -4857,42 +4776,39 @@ nohash_3:
 	ADDQ    (R8), BX
 	ADCQ    8(R8), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R10
-	MOVQ    DX, R11
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
+	MOVQ    AX, R11
 	MOVQ    DX, R12
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R10
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R11
 	ADCQ    DX, R12
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R10
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R11
+	ADCQ    $0x00, R12
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R12
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R10, BX
-	MOVQ    R11, SI
+	MOVQ    R10, SI
+	ADDQ    R11, SI
+	ADCQ    AX, R12
 	MOVQ    R12, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R12
-	ADDQ    R12, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R12
-	SHRQ    $0x02, DX
-	ADDQ    R12, BX
-	ADCQ    DX, SI
+	MOVQ    R12, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R12
+	ADDQ    R12, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	ADDQ    $0x10, R8
 	SUBQ    $0x10, R9
@@ -4903,42 +4819,39 @@ nohash_4:
 	ADDQ  (R8), BX
 	ADCQ  8(R8), SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  $0x10, R8
 	SUBQ  $0x10, R9
@@ -5077,243 +4990,200 @@ nohash_5:
 	MOVQ        R8, R10
 	MOVQ        R9, R11
 	CMPQ        R9, $0x08
-	JB          ldsmall_4
+	JB          ldsmall_3
 	MOVQ        (R8), AX
 	ADDQ        $0x08, R10
 	SUBQ        $0x08, R11
 
-ldsmall_4:
+ldsmall_3:
 	XORQ    R12, R12
 	TESTQ   $0x00000001, R11
-	JZ      ldno1_4
+	JZ      ldno1_3
 	MOVBQZX -1(R10)(R11*1), R12
 
-ldno1_4:
+ldno1_3:
 	TESTQ   $0x00000002, R11
-	JZ      ldno2_4
+	JZ      ldno2_3
 	MOVQ    R11, R13
 	ANDQ    $0x04, R13
 	MOVWQZX (R10)(R13*1), R13
 	SHLQ    $0x10, R12
 	ORQ     R13, R12
 
-ldno2_4:
+ldno2_3:
 	TESTQ $0x00000004, R11
-	JZ    ldno4_4
+	JZ    ldno4_3
 	MOVL  (R10), R13
 	SHLQ  $0x20, R12
 	ORQ   R13, R12
 
-ldno4_4:
+ldno4_3:
 	CMPQ R9, $0x08
-	JAE  ldhi_4
+	JAE  ldhi_3
 	MOVQ R12, AX
-	JMP  lddone_4
+	JMP  lddone_3
 
-ldhi_4:
+ldhi_3:
 	MOVQ R12, DX
 
-lddone_4:
+lddone_3:
 	ADDQ  AX, BX
 	ADCQ  DX, SI
 	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	MOVQ  AX, R10
-	MOVQ  DX, R11
 	MOVQ  1544(CX), AX
 	MULQ  BX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
+	MOVQ  AX, R11
 	MOVQ  DX, R12
+	MOVQ  1536(CX), AX
+	MULQ  BX
+	MOVQ  AX, BX
+	MOVQ  DX, R10
 	MOVQ  1536(CX), AX
 	MULQ  SI
 	ADDQ  AX, R11
 	ADCQ  DX, R12
-	MOVQ  1544(CX), AX
+	MOVQ  1552(CX), AX
 	MULQ  SI
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  AX, BX
+	ADCQ  DX, R10
+	MOVQ  1552(CX), AX
+	IMULQ DI, AX
+	ADDQ  AX, R11
+	ADCQ  $0x00, R12
 	MOVQ  1536(CX), AX
 	IMULQ DI, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  1544(CX), AX
-	IMULQ DI, AX
-	ADDQ  AX, DX
-	MOVQ  R10, BX
-	MOVQ  R11, SI
+	MOVQ  R10, SI
+	ADDQ  R11, SI
+	ADCQ  AX, R12
 	MOVQ  R12, DI
 	ANDQ  $0x03, DI
-	ANDQ  $-4, R12
-	ADDQ  R12, BX
-	ADCQ  DX, SI
-	ADCQ  $0x00, DI
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, BX
-	ADCQ  DX, SI
+	MOVQ  R12, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R12
+	ADDQ  R12, AX
+	ADDQ  AX, BX
+	ADCQ  $0x00, SI
 	ADCQ  $0x00, DI
 	ADDQ  R9, R8
 
 nopartial_2:
 	MOVQ    R8, nonce+16(FP)
 	MOVQ    out+0(FP), AX
-	MOVQ    src+24(FP), DX
-	MOVQ    n+32(FP), R8
-	MOVQ    $0x00000200, R9
-	CMPQ    R8, R9
-	CMOVQHI R9, R8
-	SUBQ    R8, n+32(FP)
-	LEAQ    1024(CX), R9
+	MOVQ    n+32(FP), DX
+	MOVQ    $0x00000200, R8
+	CMPQ    DX, R8
+	CMOVQHI R8, DX
+	SUBQ    DX, n+32(FP)
+	LEAQ    1024(CX), R8
+	MOVQ    src+24(FP), R9
 
-xor32_2:
-	CMPQ    R8, $0x20
-	JB      xor16_2
-	VMOVDQU (DX), Y0
-	VPXOR   (R9), Y0, Y0
+xr32_2:
+	CMPQ    DX, $0x20
+	JB      xr16_2
+	VMOVDQU (R9), Y0
+	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, DX
-	ADDQ    $0x20, AX
 	ADDQ    $0x20, R9
-	SUBQ    $0x20, R8
-	JMP     xor32_2
+	ADDQ    $0x20, AX
+	ADDQ    $0x20, R8
+	SUBQ    $0x20, DX
+	JMP     xr32_2
 
-xor16_2:
-	CMPQ    R8, $0x10
-	JB      xortail_2
-	VMOVDQU (DX), X0
-	VPXOR   (R9), X0, X0
+xr16_2:
+	CMPQ    DX, $0x10
+	JB      xrtail_2
+	VMOVDQU (R9), X0
+	VMOVDQU (R8), X1
+	VPXOR   X1, X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, DX
-	ADDQ    $0x10, AX
 	ADDQ    $0x10, R9
-	SUBQ    $0x10, R8
+	ADDQ    $0x10, AX
+	ADDQ    $0x10, R8
+	SUBQ    $0x10, DX
 
-xortail_2:
-	TESTQ R8, R8
-	JZ    xordone_2
-	XORQ  R10, R10
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  R8, R13
-	CMPQ  R8, $0x08
-	JB    ldsmall_5
-	MOVQ  (DX), R10
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
+xrtail_2:
+	TESTQ $0x00000008, DX
+	JZ    xrno_5
+	MOVQ  (R9), R10
+	XORQ  (R8), R10
+	MOVQ  R10, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, R8
+	ADDQ  $0x08, AX
 
-ldsmall_5:
-	XORQ    R14, R14
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_5
-	MOVBQZX -1(R12)(R13*1), R14
-
-ldno1_5:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_5
-	MOVQ    R13, R15
-	ANDQ    $0x04, R15
-	MOVWQZX (R12)(R15*1), R15
-	SHLQ    $0x10, R14
-	ORQ     R15, R14
-
-ldno2_5:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_5
-	MOVL  (R12), R15
-	SHLQ  $0x20, R14
-	ORQ   R15, R14
-
-ldno4_5:
-	CMPQ R8, $0x08
-	JAE  ldhi_5
-	MOVQ R14, R10
-	JMP  lddone_5
-
-ldhi_5:
-	MOVQ R14, R11
-
-lddone_5:
-	XORQ (R9), R10
-	XORQ 8(R9), R11
-	MOVQ AX, R9
-	MOVQ R8, R12
-	CMPQ R8, $0x08
-	JB   stsmall_2
-	MOVQ R10, (R9)
-	ADDQ $0x08, R9
-	SUBQ $0x08, R12
-	MOVQ R11, R10
-
-stsmall_2:
-	TESTQ $0x00000004, R12
-	JZ    stno4_2
-	MOVL  R10, (R9)
-	SHRQ  $0x20, R10
+xrno_5:
+	TESTQ $0x00000004, DX
+	JZ    xrno_6
+	MOVL  (R9), R10
+	XORL  (R8), R10
+	MOVL  R10, (AX)
 	ADDQ  $0x04, R9
+	ADDQ  $0x04, R8
+	ADDQ  $0x04, AX
 
-stno4_2:
-	TESTQ $0x00000002, R12
-	JZ    stno2_2
-	MOVW  R10, (R9)
-	SHRQ  $0x10, R10
+xrno_6:
+	TESTQ $0x00000002, DX
+	JZ    xrno_7
+	MOVW  (R9), R10
+	XORW  (R8), R10
+	MOVW  R10, (AX)
 	ADDQ  $0x02, R9
+	ADDQ  $0x02, R8
+	ADDQ  $0x02, AX
 
-stno2_2:
-	TESTQ $0x00000001, R12
-	JZ    stno1_2
-	MOVB  R10, (R9)
+xrno_7:
+	TESTQ $0x00000001, DX
+	JZ    xrno_8
+	MOVB  (R9), R10
+	XORB  (R8), R10
+	MOVB  R10, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, R8
+	ADDQ  $0x01, AX
 
-stno1_2:
-	ADDQ R8, DX
-	ADDQ R8, AX
-
-xordone_2:
+xrno_8:
+	XORQ DX, DX
 	MOVQ AX, out+0(FP)
-	MOVQ DX, src+24(FP)
+	MOVQ R9, src+24(FP)
 	JMP  passes_1
 
 passesdone_1:
-	ADDQ    1568(CX), BX
-	ADCQ    1576(CX), SI
+	ADDQ    1584(CX), BX
+	ADCQ    1592(CX), SI
 	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	MOVQ    AX, R8
-	MOVQ    DX, R9
 	MOVQ    1544(CX), AX
 	MULQ    BX
-	ADDQ    AX, R9
-	ADCQ    $0x00, DX
+	MOVQ    AX, R9
 	MOVQ    DX, R10
+	MOVQ    1536(CX), AX
+	MULQ    BX
+	MOVQ    AX, BX
+	MOVQ    DX, R8
 	MOVQ    1536(CX), AX
 	MULQ    SI
 	ADDQ    AX, R9
 	ADCQ    DX, R10
-	MOVQ    1544(CX), AX
+	MOVQ    1552(CX), AX
 	MULQ    SI
-	ADDQ    AX, R10
-	ADCQ    $0x00, DX
+	ADDQ    AX, BX
+	ADCQ    DX, R8
+	MOVQ    1552(CX), AX
+	IMULQ   DI, AX
+	ADDQ    AX, R9
+	ADCQ    $0x00, R10
 	MOVQ    1536(CX), AX
 	IMULQ   DI, AX
-	ADDQ    AX, R10
-	ADCQ    $0x00, DX
-	MOVQ    1544(CX), AX
-	IMULQ   DI, AX
-	ADDQ    AX, DX
-	MOVQ    R8, BX
-	MOVQ    R9, SI
+	MOVQ    R8, SI
+	ADDQ    R9, SI
+	ADCQ    AX, R10
 	MOVQ    R10, DI
 	ANDQ    $0x03, DI
-	ANDQ    $-4, R10
-	ADDQ    R10, BX
-	ADCQ    DX, SI
-	ADCQ    $0x00, DI
-	SHRQ    $0x02, DX, R10
-	SHRQ    $0x02, DX
-	ADDQ    R10, BX
-	ADCQ    DX, SI
+	MOVQ    R10, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R10
+	ADDQ    R10, AX
+	ADDQ    AX, BX
+	ADCQ    $0x00, SI
 	ADCQ    $0x00, DI
 	MOVQ    BX, AX
 	MOVQ    SI, DX
@@ -5323,8 +5193,8 @@ passesdone_1:
 	SHRQ    $0x02, DI
 	CMOVQNE AX, BX
 	CMOVQNE DX, SI
-	ADDQ    1552(CX), BX
-	ADCQ    1560(CX), SI
+	ADDQ    1568(CX), BX
+	ADCQ    1576(CX), SI
 	MOVQ    tag+56(FP), AX
 	XORQ    (AX), BX
 	XORQ    8(AX), SI
@@ -5401,6 +5271,6 @@ passesdone_1:
 	VMOVDQU Y0, 1504(SP)
 	VMOVDQU Y0, 1536(SP)
 	VMOVDQU Y0, 1568(SP)
-	VMOVDQU X0, 1600(SP)
+	VMOVDQU Y0, 1600(SP)
 	VZEROUPPER
 	RET

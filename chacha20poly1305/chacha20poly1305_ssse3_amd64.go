@@ -18,16 +18,16 @@ func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
 //go:noescape
 func polyBlocksSSSE3(p *[7]uint64, msg *byte, n int)
 
-// sealShortSSSE3 writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 128; out may alias src exactly.
+// sealShortSSSE3 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 128; a slice may alias its own part of out exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen. Wipes its 192 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, srcs (slice headers public, their elements secret). Public: out, nonce, n, ad, adLen. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
+func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 
 // openShortSSSE3 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 128; out may alias src exactly.
 //
-// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 192 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, src. Public: out, nonce, n, ad, adLen, tag. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int

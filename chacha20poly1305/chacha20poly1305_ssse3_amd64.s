@@ -36,12 +36,6 @@ DATA rowinc<>+0(SB)/8, $0x0000000000000001
 DATA rowinc<>+8(SB)/8, $0x0000000000000000
 GLOBL rowinc<>(SB), RODATA|NOPTR, $16
 
-DATA tailmask<>+0(SB)/8, $0xffffffffffffffff
-DATA tailmask<>+8(SB)/8, $0xffffffffffffffff
-DATA tailmask<>+16(SB)/8, $0x0000000000000000
-DATA tailmask<>+24(SB)/8, $0x0000000000000000
-GLOBL tailmask<>(SB), RODATA|NOPTR, $32
-
 // func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: SSE2, SSSE3
 TEXT ·xorBlocksSSSE3(SB), $528-32
@@ -582,823 +576,76 @@ TEXT ·polyBlocksSSSE3(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), CX
 	MOVQ msg+8(FP), BX
 	MOVQ n+16(FP), SI
-	MOVQ (CX), DI
-	MOVQ 8(CX), R8
-	MOVQ 16(CX), R9
+	MOVQ 24(CX), DI
+	MOVQ 32(CX), R8
+	MOVQ R8, R9
+	SHRQ $0x02, R9
+	ADDQ R8, R9
+	MOVQ (CX), R10
+	MOVQ 8(CX), R11
+	MOVQ 16(CX), R12
 
 polyloop_1:
 	CMPQ  SI, $0x10
 	JB    polydone_1
-	ADDQ  (BX), DI
-	ADCQ  8(BX), R8
-	ADCQ  $0x01, R9
-	MOVQ  24(CX), AX
-	MULQ  DI
+	ADDQ  (BX), R10
+	ADCQ  8(BX), R11
+	ADCQ  $0x01, R12
+	MOVQ  R8, AX
+	MULQ  R10
+	MOVQ  AX, R14
+	MOVQ  DX, R15
+	MOVQ  DI, AX
+	MULQ  R10
 	MOVQ  AX, R10
-	MOVQ  DX, R11
-	MOVQ  32(CX), AX
-	MULQ  DI
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  DX, R12
-	MOVQ  24(CX), AX
-	MULQ  R8
-	ADDQ  AX, R11
-	ADCQ  DX, R12
-	MOVQ  32(CX), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  24(CX), AX
-	IMULQ R9, AX
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
-	MOVQ  32(CX), AX
-	IMULQ R9, AX
-	ADDQ  AX, DX
-	MOVQ  R10, DI
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	ANDQ  $0x03, R9
-	ANDQ  $-4, R12
-	ADDQ  R12, DI
-	ADCQ  DX, R8
-	ADCQ  $0x00, R9
-	SHRQ  $0x02, DX, R12
-	SHRQ  $0x02, DX
-	ADDQ  R12, DI
-	ADCQ  DX, R8
-	ADCQ  $0x00, R9
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, SI
-	JMP   polyloop_1
-
-polydone_1:
-	MOVQ DI, (CX)
-	MOVQ R8, 8(CX)
-	MOVQ R9, 16(CX)
-
-	// asmgen: wipe stack scratch and vector registers
-	RET
-
-// func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)
-// Requires: CMOV, SSE2, SSSE3
-TEXT ·sealShortSSSE3(SB), NOSPLIT, $192-56
-	MOVQ   key+8(FP), AX
-	MOVQ   nonce+16(FP), CX
-	MOVQ   n+32(FP), SI
-	LEAQ   (SP), DI
-	ADDQ   $0x0f, DI
-	ANDQ   $-16, DI
-	CMPQ   SI, $0x00000040
-	JA     sets_1
-	MOVQ   (CX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(CX), CX
-	MOVQ   CX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVQ   $0x0000000a, CX
-
-rowrounds_1:
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PSHUFB rot16<>+0(SB), X4
-	PSHUFB rot16<>+0(SB), X8
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PXOR   X3, X2
-	PXOR   X7, X6
-	MOVOU  X2, X9
-	PSLLL  $0x0c, X9
-	PSRLL  $0x14, X2
-	POR    X9, X2
-	MOVOU  X6, X9
-	PSLLL  $0x0c, X9
-	PSRLL  $0x14, X6
-	POR    X9, X6
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PSHUFB rot8<>+0(SB), X4
-	PSHUFB rot8<>+0(SB), X8
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PXOR   X3, X2
-	PXOR   X7, X6
-	MOVOU  X2, X9
-	PSLLL  $0x07, X9
-	PSRLL  $0x19, X2
-	POR    X9, X2
-	MOVOU  X6, X9
-	PSLLL  $0x07, X9
-	PSRLL  $0x19, X6
-	POR    X9, X6
-	PSHUFD $0x39, X2, X2
-	PSHUFD $0x4e, X3, X3
-	PSHUFD $0x93, X4, X4
-	PSHUFD $0x39, X6, X6
-	PSHUFD $0x4e, X7, X7
-	PSHUFD $0x93, X8, X8
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PSHUFB rot16<>+0(SB), X4
-	PSHUFB rot16<>+0(SB), X8
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PXOR   X3, X2
-	PXOR   X7, X6
-	MOVOU  X2, X9
-	PSLLL  $0x0c, X9
-	PSRLL  $0x14, X2
-	POR    X9, X2
-	MOVOU  X6, X9
-	PSLLL  $0x0c, X9
-	PSRLL  $0x14, X6
-	POR    X9, X6
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PSHUFB rot8<>+0(SB), X4
-	PSHUFB rot8<>+0(SB), X8
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PXOR   X3, X2
-	PXOR   X7, X6
-	MOVOU  X2, X9
-	PSLLL  $0x07, X9
-	PSRLL  $0x19, X2
-	POR    X9, X2
-	MOVOU  X6, X9
-	PSLLL  $0x07, X9
-	PSRLL  $0x19, X6
-	POR    X9, X6
-	PSHUFD $0x93, X2, X2
-	PSHUFD $0x4e, X3, X3
-	PSHUFD $0x39, X4, X4
-	PSHUFD $0x93, X6, X6
-	PSHUFD $0x4e, X7, X7
-	PSHUFD $0x39, X8, X8
-	DECQ   CX
-	JNZ    rowrounds_1
-	PADDL  sigma<>+0(SB), X1
-	MOVOU  (AX), X9
-	PADDL  X9, X2
-	MOVOU  16(AX), X9
-	PADDL  X9, X3
-	MOVOU  X0, X3
-	PADDL  X3, X4
-	PADDL  sigma<>+0(SB), X5
-	MOVOU  (AX), X3
-	PADDL  X3, X6
-	MOVOU  16(AX), X3
-	PADDL  X3, X7
-	MOVOU  X0, X0
-	PADDL  rowinc<>+0(SB), X0
-	PADDL  X0, X8
-	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, CX
-	MOVOU  X2, 144(DI)
-	MOVQ   $0x0ffffffc0fffffff, DX
-	ANDQ   DX, AX
-	MOVQ   $0x0ffffffc0ffffffc, DX
-	ANDQ   DX, CX
-	MOVQ   AX, 128(DI)
-	MOVQ   CX, 136(DI)
-	MOVOU  X5, (DI)
-	MOVOU  X6, 16(DI)
-	MOVOU  X7, 32(DI)
-	MOVOU  X8, 48(DI)
-	JMP    ksdone_1
-
-sets_1:
-	MOVQ   (CX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(CX), CX
-	MOVQ   CX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVOU  sigma<>+0(SB), X9
-	MOVOU  (AX), X10
-	MOVOU  16(AX), X11
-	MOVOU  X0, X12
-	PADDL  rowinc<>+0(SB), X12
-	PADDL  rowinc<>+0(SB), X12
-	MOVQ   $0x0000000a, CX
-
-rowrounds_2:
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PADDL  X10, X9
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PXOR   X9, X12
-	PSHUFB rot16<>+0(SB), X4
-	PSHUFB rot16<>+0(SB), X8
-	PSHUFB rot16<>+0(SB), X12
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PADDL  X12, X11
-	PXOR   X3, X2
-	PXOR   X7, X6
-	PXOR   X11, X10
-	MOVOU  X2, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X2
-	POR    X13, X2
-	MOVOU  X6, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X6
-	POR    X13, X6
-	MOVOU  X10, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X10
-	POR    X13, X10
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PADDL  X10, X9
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PXOR   X9, X12
-	PSHUFB rot8<>+0(SB), X4
-	PSHUFB rot8<>+0(SB), X8
-	PSHUFB rot8<>+0(SB), X12
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PADDL  X12, X11
-	PXOR   X3, X2
-	PXOR   X7, X6
-	PXOR   X11, X10
-	MOVOU  X2, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X2
-	POR    X13, X2
-	MOVOU  X6, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X6
-	POR    X13, X6
-	MOVOU  X10, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X10
-	POR    X13, X10
-	PSHUFD $0x39, X2, X2
-	PSHUFD $0x4e, X3, X3
-	PSHUFD $0x93, X4, X4
-	PSHUFD $0x39, X6, X6
-	PSHUFD $0x4e, X7, X7
-	PSHUFD $0x93, X8, X8
-	PSHUFD $0x39, X10, X10
-	PSHUFD $0x4e, X11, X11
-	PSHUFD $0x93, X12, X12
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PADDL  X10, X9
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PXOR   X9, X12
-	PSHUFB rot16<>+0(SB), X4
-	PSHUFB rot16<>+0(SB), X8
-	PSHUFB rot16<>+0(SB), X12
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PADDL  X12, X11
-	PXOR   X3, X2
-	PXOR   X7, X6
-	PXOR   X11, X10
-	MOVOU  X2, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X2
-	POR    X13, X2
-	MOVOU  X6, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X6
-	POR    X13, X6
-	MOVOU  X10, X13
-	PSLLL  $0x0c, X13
-	PSRLL  $0x14, X10
-	POR    X13, X10
-	PADDL  X2, X1
-	PADDL  X6, X5
-	PADDL  X10, X9
-	PXOR   X1, X4
-	PXOR   X5, X8
-	PXOR   X9, X12
-	PSHUFB rot8<>+0(SB), X4
-	PSHUFB rot8<>+0(SB), X8
-	PSHUFB rot8<>+0(SB), X12
-	PADDL  X4, X3
-	PADDL  X8, X7
-	PADDL  X12, X11
-	PXOR   X3, X2
-	PXOR   X7, X6
-	PXOR   X11, X10
-	MOVOU  X2, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X2
-	POR    X13, X2
-	MOVOU  X6, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X6
-	POR    X13, X6
-	MOVOU  X10, X13
-	PSLLL  $0x07, X13
-	PSRLL  $0x19, X10
-	POR    X13, X10
-	PSHUFD $0x93, X2, X2
-	PSHUFD $0x4e, X3, X3
-	PSHUFD $0x39, X4, X4
-	PSHUFD $0x93, X6, X6
-	PSHUFD $0x4e, X7, X7
-	PSHUFD $0x39, X8, X8
-	PSHUFD $0x93, X10, X10
-	PSHUFD $0x4e, X11, X11
-	PSHUFD $0x39, X12, X12
-	DECQ   CX
-	JNZ    rowrounds_2
-	PADDL  sigma<>+0(SB), X1
-	MOVOU  (AX), X13
-	PADDL  X13, X2
-	MOVOU  16(AX), X13
-	PADDL  X13, X3
-	MOVOU  X0, X3
-	PADDL  X3, X4
-	PADDL  sigma<>+0(SB), X5
-	MOVOU  (AX), X3
-	PADDL  X3, X6
-	MOVOU  16(AX), X3
-	PADDL  X3, X7
-	MOVOU  X0, X3
-	PADDL  rowinc<>+0(SB), X3
-	PADDL  X3, X8
-	PADDL  sigma<>+0(SB), X9
-	MOVOU  (AX), X3
-	PADDL  X3, X10
-	MOVOU  16(AX), X3
-	PADDL  X3, X11
-	MOVOU  X0, X0
-	PADDL  rowinc<>+0(SB), X0
-	PADDL  rowinc<>+0(SB), X0
-	PADDL  X0, X12
-	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, CX
-	MOVOU  X2, 144(DI)
-	MOVQ   $0x0ffffffc0fffffff, DX
-	ANDQ   DX, AX
-	MOVQ   $0x0ffffffc0ffffffc, DX
-	ANDQ   DX, CX
-	MOVQ   AX, 128(DI)
-	MOVQ   CX, 136(DI)
-	MOVOU  X5, (DI)
-	MOVOU  X6, 16(DI)
-	MOVOU  X7, 32(DI)
-	MOVOU  X8, 48(DI)
-	MOVOU  X9, 64(DI)
-	MOVOU  X10, 80(DI)
-	MOVOU  X11, 96(DI)
-	MOVOU  X12, 112(DI)
-
-ksdone_1:
-	MOVQ ad+40(FP), CX
-	MOVQ adLen+48(FP), BX
-	MOVQ BX, 160(DI)
-	MOVQ SI, 168(DI)
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-
-polyloop_1:
-	CMPQ  BX, $0x10
-	JB    polydone_1
-	ADDQ  (CX), R8
-	ADCQ  8(CX), R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
 	MOVQ  DX, R13
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, R12
+	MOVQ  DI, AX
+	MULQ  R11
+	ADDQ  AX, R14
+	ADCQ  DX, R15
+	MOVQ  R9, AX
+	MULQ  R11
+	ADDQ  AX, R10
 	ADCQ  DX, R13
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, CX
-	SUBQ  $0x10, BX
+	MOVQ  R9, AX
+	IMULQ R12, AX
+	ADDQ  AX, R14
+	ADCQ  $0x00, R15
+	MOVQ  DI, AX
+	IMULQ R12, AX
+	MOVQ  R13, R11
+	ADDQ  R14, R11
+	ADCQ  AX, R15
+	MOVQ  R15, R12
+	ANDQ  $0x03, R12
+	MOVQ  R15, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R15
+	ADDQ  R15, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, BX
+	SUBQ  $0x10, SI
 	JMP   polyloop_1
 
 polydone_1:
-	TESTQ BX, BX
-	JZ    paddone_1
-	XORQ  AX, AX
-	XORQ  DX, DX
-	MOVQ  CX, R11
-	MOVQ  BX, R12
-	CMPQ  BX, $0x08
-	JB    ldsmall_1
-	MOVQ  (CX), AX
-	ADDQ  $0x08, R11
-	SUBQ  $0x08, R12
-
-ldsmall_1:
-	XORQ    CX, CX
-	TESTQ   $0x00000001, R12
-	JZ      ldno1_1
-	MOVBQZX -1(R11)(R12*1), CX
-
-ldno1_1:
-	TESTQ   $0x00000002, R12
-	JZ      ldno2_1
-	MOVQ    R12, R13
-	ANDQ    $0x04, R13
-	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, CX
-	ORQ     R13, CX
-
-ldno2_1:
-	TESTQ $0x00000004, R12
-	JZ    ldno4_1
-	MOVL  (R11), R13
-	SHLQ  $0x20, CX
-	ORQ   R13, CX
-
-ldno4_1:
-	CMPQ BX, $0x08
-	JAE  ldhi_1
-	MOVQ CX, AX
-	JMP  lddone_1
-
-ldhi_1:
-	MOVQ CX, DX
-
-lddone_1:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, CX
-	MOVQ  DX, BX
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, BX
-	ADCQ  $0x00, DX
-	MOVQ  DX, R11
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, BX
-	ADCQ  DX, R11
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  CX, R8
-	MOVQ  BX, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-
-paddone_1:
-	MOVQ out+0(FP), CX
-	MOVQ src+24(FP), BX
-	MOVQ DI, R11
-
-xor16_1:
-	CMPQ  SI, $0x10
-	JB    xortail_1
-	MOVOU (BX), X0
-	PXOR  (R11), X0
-	MOVOU X0, (CX)
-	ADDQ  (CX), R8
-	ADCQ  8(CX), R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, R12
-	MOVQ  DX, R13
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  DX, R14
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  DX, R14
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R12, R8
-	MOVQ  R13, R9
-	MOVQ  R14, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R14
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R14
-	SHRQ  $0x02, DX
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, BX
-	ADDQ  $0x10, CX
-	ADDQ  $0x10, R11
-	SUBQ  $0x10, SI
-	JMP   xor16_1
-
-xortail_1:
-	TESTQ SI, SI
-	JZ    xordone_1
-	XORQ  R12, R12
-	XORQ  R13, R13
-	MOVQ  BX, AX
-	MOVQ  SI, DX
-	CMPQ  SI, $0x08
-	JB    ldsmall_2
-	MOVQ  (BX), R12
-	ADDQ  $0x08, AX
-	SUBQ  $0x08, DX
-
-ldsmall_2:
-	XORQ    BX, BX
-	TESTQ   $0x00000001, DX
-	JZ      ldno1_2
-	MOVBQZX -1(AX)(DX*1), BX
-
-ldno1_2:
-	TESTQ   $0x00000002, DX
-	JZ      ldno2_2
-	MOVQ    DX, R14
-	ANDQ    $0x04, R14
-	MOVWQZX (AX)(R14*1), R14
-	SHLQ    $0x10, BX
-	ORQ     R14, BX
-
-ldno2_2:
-	TESTQ $0x00000004, DX
-	JZ    ldno4_2
-	MOVL  (AX), R14
-	SHLQ  $0x20, BX
-	ORQ   R14, BX
-
-ldno4_2:
-	CMPQ SI, $0x08
-	JAE  ldhi_2
-	MOVQ BX, R12
-	JMP  lddone_2
-
-ldhi_2:
-	MOVQ BX, R13
-
-lddone_2:
-	LEAQ  tailmask<>+0(SB), AX
-	SUBQ  SI, AX
-	MOVQ  (R11), DX
-	ANDQ  16(AX), DX
-	XORQ  DX, R12
-	MOVQ  8(R11), DX
-	ANDQ  24(AX), DX
-	XORQ  DX, R13
-	ADDQ  R12, R8
-	ADCQ  R13, R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, R11
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  DX, R14
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  DX, R14
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R14
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  R11, R9
-	MOVQ  R14, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R14
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R14
-	SHRQ  $0x02, DX
-	ADDQ  R14, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	MOVQ  CX, AX
-	MOVQ  SI, DX
-	CMPQ  SI, $0x08
-	JB    stsmall_1
-	MOVQ  R12, (AX)
-	ADDQ  $0x08, AX
-	SUBQ  $0x08, DX
-	MOVQ  R13, R12
-
-stsmall_1:
-	TESTQ $0x00000004, DX
-	JZ    stno4_1
-	MOVL  R12, (AX)
-	SHRQ  $0x20, R12
-	ADDQ  $0x04, AX
-
-stno4_1:
-	TESTQ $0x00000002, DX
-	JZ    stno2_1
-	MOVW  R12, (AX)
-	SHRQ  $0x10, R12
-	ADDQ  $0x02, AX
-
-stno2_1:
-	TESTQ $0x00000001, DX
-	JZ    stno1_1
-	MOVB  R12, (AX)
-
-stno1_1:
-	ADDQ SI, CX
-
-xordone_1:
-	ADDQ    160(DI), R8
-	ADCQ    168(DI), R9
-	ADCQ    $0x01, R10
-	MOVQ    128(DI), AX
-	MULQ    R8
-	MOVQ    AX, BX
-	MOVQ    DX, SI
-	MOVQ    136(DI), AX
-	MULQ    R8
-	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    DX, R11
-	MOVQ    128(DI), AX
-	MULQ    R9
-	ADDQ    AX, SI
-	ADCQ    DX, R11
-	MOVQ    136(DI), AX
-	MULQ    R9
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
-	MOVQ    128(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, R11
-	ADCQ    $0x00, DX
-	MOVQ    136(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, DX
-	MOVQ    BX, R8
-	MOVQ    SI, R9
-	MOVQ    R11, R10
-	ANDQ    $0x03, R10
-	ANDQ    $-4, R11
-	ADDQ    R11, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	SHRQ    $0x02, DX, R11
-	SHRQ    $0x02, DX
-	ADDQ    R11, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	MOVQ    R8, AX
-	MOVQ    R9, DX
-	MOVQ    R10, BX
-	ADDQ    $0x05, AX
-	ADCQ    $0x00, DX
-	ADCQ    $0x00, BX
-	SHRQ    $0x02, BX
-	CMOVQNE AX, R8
-	CMOVQNE DX, R9
-	ADDQ    144(DI), R8
-	ADCQ    152(DI), R9
-	MOVQ    R8, (CX)
-	MOVQ    R9, 8(CX)
+	MOVQ R10, (CX)
+	MOVQ R11, 8(CX)
+	MOVQ R12, 16(CX)
 
 	// asmgen: wipe stack scratch and vector registers
-	PXOR  X0, X0
-	PXOR  X1, X1
-	PXOR  X2, X2
-	PXOR  X3, X3
-	PXOR  X4, X4
-	PXOR  X5, X5
-	PXOR  X6, X6
-	PXOR  X7, X7
-	PXOR  X8, X8
-	PXOR  X9, X9
-	PXOR  X10, X10
-	PXOR  X11, X11
-	PXOR  X12, X12
-	PXOR  X13, X13
-	MOVOU X0, (SP)
-	MOVOU X0, 16(SP)
-	MOVOU X0, 32(SP)
-	MOVOU X0, 48(SP)
-	MOVOU X0, 64(SP)
-	MOVOU X0, 80(SP)
-	MOVOU X0, 96(SP)
-	MOVOU X0, 112(SP)
-	MOVOU X0, 128(SP)
-	MOVOU X0, 144(SP)
-	MOVOU X0, 160(SP)
-	MOVOU X0, 176(SP)
 	RET
 
-// func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+// func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: CMOV, SSE2, SSSE3
-TEXT ·openShortSSSE3(SB), NOSPLIT, $192-72
+TEXT ·sealShortSSSE3(SB), NOSPLIT, $208-72
 	MOVQ   key+8(FP), AX
 	MOVQ   nonce+16(FP), DX
-	MOVQ   n+32(FP), CX
-	LEAQ   (SP), DI
-	ADDQ   $0x0f, DI
-	ANDQ   $-16, DI
+	MOVQ   n+48(FP), CX
+	LEAQ   (SP), BX
+	ADDQ   $0x0f, BX
+	ANDQ   $-16, BX
 	CMPQ   CX, $0x00000040
 	JA     sets_1
 	MOVQ   (DX), X0
@@ -1523,17 +770,21 @@ rowrounds_1:
 	MOVQ   X1, AX
 	PSRLDQ $0x08, X1
 	MOVQ   X1, DX
-	MOVOU  X2, 144(DI)
-	MOVQ   $0x0ffffffc0fffffff, BX
-	ANDQ   BX, AX
-	MOVQ   $0x0ffffffc0ffffffc, BX
-	ANDQ   BX, DX
-	MOVQ   AX, 128(DI)
-	MOVQ   DX, 136(DI)
-	MOVOU  X5, (DI)
-	MOVOU  X6, 16(DI)
-	MOVOU  X7, 32(DI)
-	MOVOU  X8, 48(DI)
+	MOVOU  X2, 160(BX)
+	MOVQ   $0x0ffffffc0fffffff, SI
+	ANDQ   SI, AX
+	MOVQ   $0x0ffffffc0ffffffc, SI
+	ANDQ   SI, DX
+	MOVQ   AX, 128(BX)
+	MOVQ   DX, 136(BX)
+	MOVQ   DX, SI
+	SHRQ   $0x02, SI
+	ADDQ   DX, SI
+	MOVQ   SI, 144(BX)
+	MOVOU  X5, (BX)
+	MOVOU  X6, 16(BX)
+	MOVOU  X7, 32(BX)
+	MOVOU  X8, 48(BX)
 	JMP    ksdone_1
 
 sets_1:
@@ -1716,96 +967,99 @@ rowrounds_2:
 	MOVQ   X1, AX
 	PSRLDQ $0x08, X1
 	MOVQ   X1, DX
-	MOVOU  X2, 144(DI)
-	MOVQ   $0x0ffffffc0fffffff, BX
-	ANDQ   BX, AX
-	MOVQ   $0x0ffffffc0ffffffc, BX
-	ANDQ   BX, DX
-	MOVQ   AX, 128(DI)
-	MOVQ   DX, 136(DI)
-	MOVOU  X5, (DI)
-	MOVOU  X6, 16(DI)
-	MOVOU  X7, 32(DI)
-	MOVOU  X8, 48(DI)
-	MOVOU  X9, 64(DI)
-	MOVOU  X10, 80(DI)
-	MOVOU  X11, 96(DI)
-	MOVOU  X12, 112(DI)
+	MOVOU  X2, 160(BX)
+	MOVQ   $0x0ffffffc0fffffff, SI
+	ANDQ   SI, AX
+	MOVQ   $0x0ffffffc0ffffffc, SI
+	ANDQ   SI, DX
+	MOVQ   AX, 128(BX)
+	MOVQ   DX, 136(BX)
+	MOVQ   DX, SI
+	SHRQ   $0x02, SI
+	ADDQ   DX, SI
+	MOVQ   SI, 144(BX)
+	MOVOU  X5, (BX)
+	MOVOU  X6, 16(BX)
+	MOVOU  X7, 32(BX)
+	MOVOU  X8, 48(BX)
+	MOVOU  X9, 64(BX)
+	MOVOU  X10, 80(BX)
+	MOVOU  X11, 96(BX)
+	MOVOU  X12, 112(BX)
 
 ksdone_1:
-	MOVQ ad+40(FP), BX
-	MOVQ adLen+48(FP), SI
-	MOVQ SI, 160(DI)
-	MOVQ CX, 168(DI)
+	MOVQ ad+56(FP), AX
+	MOVQ adLen+64(FP), AX
+	MOVQ AX, 176(BX)
+	MOVQ CX, 184(BX)
+	XORQ SI, SI
+	XORQ DI, DI
 	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
+	MOVQ ad+56(FP), R9
+	MOVQ adLen+64(FP), R10
 
 polyloop_1:
-	CMPQ  SI, $0x10
+	CMPQ  R10, $0x10
 	JB    polydone_1
-	ADDQ  (BX), R8
-	ADCQ  8(BX), R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
 	MOVQ  DX, R13
-	MOVQ  128(DI), AX
-	MULQ  R9
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  DI
 	ADDQ  AX, R12
 	ADCQ  DX, R13
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, SI
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
 	JMP   polyloop_1
 
 polydone_1:
-	TESTQ SI, SI
+	TESTQ R10, R10
 	JZ    paddone_1
 	XORQ  AX, AX
 	XORQ  DX, DX
-	MOVQ  BX, R11
-	MOVQ  SI, R12
-	CMPQ  SI, $0x08
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
 	JB    ldsmall_1
-	MOVQ  (BX), AX
+	MOVQ  (R9), AX
 	ADDQ  $0x08, R11
 	SUBQ  $0x08, R12
 
 ldsmall_1:
-	XORQ    BX, BX
+	XORQ    R9, R9
 	TESTQ   $0x00000001, R12
 	JZ      ldno1_1
-	MOVBQZX -1(R11)(R12*1), BX
+	MOVBQZX -1(R11)(R12*1), R9
 
 ldno1_1:
 	TESTQ   $0x00000002, R12
@@ -1813,136 +1067,212 @@ ldno1_1:
 	MOVQ    R12, R13
 	ANDQ    $0x04, R13
 	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, BX
-	ORQ     R13, BX
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
 
 ldno2_1:
 	TESTQ $0x00000004, R12
 	JZ    ldno4_1
 	MOVL  (R11), R13
-	SHLQ  $0x20, BX
-	ORQ   R13, BX
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
 
 ldno4_1:
-	CMPQ SI, $0x08
+	CMPQ R10, $0x08
 	JAE  ldhi_1
-	MOVQ BX, AX
+	MOVQ R9, AX
 	JMP  lddone_1
 
 ldhi_1:
-	MOVQ BX, DX
+	MOVQ R9, DX
 
 lddone_1:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, SI
-	MOVQ  136(DI), AX
-	MULQ  R8
 	ADDQ  AX, SI
-	ADCQ  $0x00, DX
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
 	MOVQ  DX, R11
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, SI
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
 	ADCQ  DX, R11
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  SI, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
 	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
 
 paddone_1:
-	MOVQ src+24(FP), BX
-	MOVQ CX, SI
+	MOVQ out+0(FP), R9
+	MOVQ BX, AX
+	MOVQ srcs_base+24(FP), R10
+	XORQ DX, DX
+
+gloop_1:
+	TESTQ CX, CX
+	JZ    gdone_1
+
+gfill_1:
+	TESTQ DX, DX
+	JNZ   ghave_1
+	MOVQ  (R10), R14
+	MOVQ  8(R10), DX
+	ADDQ  $0x18, R10
+	JMP   gfill_1
+
+ghave_1:
+	MOVQ    CX, R11
+	CMPQ    R11, DX
+	CMOVQHI DX, R11
+	SUBQ    R11, CX
+	SUBQ    R11, DX
+
+xr16_1:
+	CMPQ  R11, $0x10
+	JB    xrtail_1
+	MOVOU (R14), X0
+	MOVOU (AX), X1
+	PXOR  X1, X0
+	MOVOU X0, (R9)
+	ADDQ  $0x10, R14
+	ADDQ  $0x10, R9
+	ADDQ  $0x10, AX
+	SUBQ  $0x10, R11
+	JMP   xr16_1
+
+xrtail_1:
+	TESTQ $0x00000008, R11
+	JZ    xrno_1
+	MOVQ  (R14), R12
+	XORQ  (AX), R12
+	MOVQ  R12, (R9)
+	ADDQ  $0x08, R14
+	ADDQ  $0x08, AX
+	ADDQ  $0x08, R9
+
+xrno_1:
+	TESTQ $0x00000004, R11
+	JZ    xrno_2
+	MOVL  (R14), R12
+	XORL  (AX), R12
+	MOVL  R12, (R9)
+	ADDQ  $0x04, R14
+	ADDQ  $0x04, AX
+	ADDQ  $0x04, R9
+
+xrno_2:
+	TESTQ $0x00000002, R11
+	JZ    xrno_3
+	MOVW  (R14), R12
+	XORW  (AX), R12
+	MOVW  R12, (R9)
+	ADDQ  $0x02, R14
+	ADDQ  $0x02, AX
+	ADDQ  $0x02, R9
+
+xrno_3:
+	TESTQ $0x00000001, R11
+	JZ    xrno_4
+	MOVB  (R14), R12
+	XORB  (AX), R12
+	MOVB  R12, (R9)
+	ADDQ  $0x01, R14
+	ADDQ  $0x01, AX
+	ADDQ  $0x01, R9
+
+xrno_4:
+	XORQ R11, R11
+	JMP  gloop_1
+
+gdone_1:
+	MOVQ out+0(FP), CX
+	MOVQ n+48(FP), R10
 
 polyloop_2:
-	CMPQ  SI, $0x10
+	CMPQ  R10, $0x10
 	JB    polydone_2
-	ADDQ  (BX), R8
-	ADCQ  8(BX), R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, R11
-	MOVQ  DX, R12
-	MOVQ  136(DI), AX
-	MULQ  R8
-	ADDQ  AX, R12
-	ADCQ  $0x00, DX
+	ADDQ  (CX), SI
+	ADCQ  8(CX), DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
 	MOVQ  DX, R13
-	MOVQ  128(DI), AX
-	MULQ  R9
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  DI
 	ADDQ  AX, R12
 	ADCQ  DX, R13
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R13
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R13
-	SHRQ  $0x02, DX
-	ADDQ  R13, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, SI
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, CX
+	SUBQ  $0x10, R10
 	JMP   polyloop_2
 
 polydone_2:
-	TESTQ SI, SI
+	TESTQ R10, R10
 	JZ    paddone_2
 	XORQ  AX, AX
 	XORQ  DX, DX
-	MOVQ  BX, R11
-	MOVQ  SI, R12
-	CMPQ  SI, $0x08
+	MOVQ  CX, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
 	JB    ldsmall_2
-	MOVQ  (BX), AX
+	MOVQ  (CX), AX
 	ADDQ  $0x08, R11
 	SUBQ  $0x08, R12
 
 ldsmall_2:
-	XORQ    BX, BX
+	XORQ    CX, CX
 	TESTQ   $0x00000001, R12
 	JZ      ldno1_2
-	MOVBQZX -1(R11)(R12*1), BX
+	MOVBQZX -1(R11)(R12*1), CX
 
 ldno1_2:
 	TESTQ   $0x00000002, R12
@@ -1950,221 +1280,880 @@ ldno1_2:
 	MOVQ    R12, R13
 	ANDQ    $0x04, R13
 	MOVWQZX (R11)(R13*1), R13
-	SHLQ    $0x10, BX
-	ORQ     R13, BX
+	SHLQ    $0x10, CX
+	ORQ     R13, CX
 
 ldno2_2:
 	TESTQ $0x00000004, R12
 	JZ    ldno4_2
 	MOVL  (R11), R13
-	SHLQ  $0x20, BX
-	ORQ   R13, BX
+	SHLQ  $0x20, CX
+	ORQ   R13, CX
 
 ldno4_2:
-	CMPQ SI, $0x08
+	CMPQ R10, $0x08
 	JAE  ldhi_2
-	MOVQ BX, AX
+	MOVQ CX, AX
 	JMP  lddone_2
 
 ldhi_2:
-	MOVQ BX, DX
+	MOVQ CX, DX
 
 lddone_2:
-	ADDQ  AX, R8
-	ADCQ  DX, R9
-	ADCQ  $0x01, R10
-	MOVQ  128(DI), AX
-	MULQ  R8
-	MOVQ  AX, BX
-	MOVQ  DX, SI
-	MOVQ  136(DI), AX
-	MULQ  R8
 	ADDQ  AX, SI
-	ADCQ  $0x00, DX
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
 	MOVQ  DX, R11
-	MOVQ  128(DI), AX
-	MULQ  R9
-	ADDQ  AX, SI
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, CX
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
 	ADCQ  DX, R11
-	MOVQ  136(DI), AX
-	MULQ  R9
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  128(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, R11
-	ADCQ  $0x00, DX
-	MOVQ  136(DI), AX
-	IMULQ R10, AX
-	ADDQ  AX, DX
-	MOVQ  BX, R8
-	MOVQ  SI, R9
-	MOVQ  R11, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R11
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
-	SHRQ  $0x02, DX, R11
-	SHRQ  $0x02, DX
-	ADDQ  R11, R8
-	ADCQ  DX, R9
-	ADCQ  $0x00, R10
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, CX
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  CX, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
 
 paddone_2:
-	MOVQ out+0(FP), AX
-	MOVQ src+24(FP), DX
-	MOVQ DI, BX
-
-xor16_1:
-	CMPQ  CX, $0x10
-	JB    xortail_1
-	MOVOU (DX), X0
-	PXOR  (BX), X0
-	MOVOU X0, (AX)
-	ADDQ  $0x10, DX
-	ADDQ  $0x10, AX
-	ADDQ  $0x10, BX
-	SUBQ  $0x10, CX
-	JMP   xor16_1
-
-xortail_1:
-	TESTQ CX, CX
-	JZ    xordone_1
-	XORQ  SI, SI
-	XORQ  R11, R11
-	MOVQ  DX, R12
-	MOVQ  CX, R13
-	CMPQ  CX, $0x08
-	JB    ldsmall_3
-	MOVQ  (DX), SI
-	ADDQ  $0x08, R12
-	SUBQ  $0x08, R13
-
-ldsmall_3:
-	XORQ    DX, DX
-	TESTQ   $0x00000001, R13
-	JZ      ldno1_3
-	MOVBQZX -1(R12)(R13*1), DX
-
-ldno1_3:
-	TESTQ   $0x00000002, R13
-	JZ      ldno2_3
-	MOVQ    R13, R14
-	ANDQ    $0x04, R14
-	MOVWQZX (R12)(R14*1), R14
-	SHLQ    $0x10, DX
-	ORQ     R14, DX
-
-ldno2_3:
-	TESTQ $0x00000004, R13
-	JZ    ldno4_3
-	MOVL  (R12), R14
-	SHLQ  $0x20, DX
-	ORQ   R14, DX
-
-ldno4_3:
-	CMPQ CX, $0x08
-	JAE  ldhi_3
-	MOVQ DX, SI
-	JMP  lddone_3
-
-ldhi_3:
-	MOVQ DX, R11
-
-lddone_3:
-	XORQ (BX), SI
-	XORQ 8(BX), R11
-	MOVQ AX, DX
-	MOVQ CX, BX
-	CMPQ CX, $0x08
-	JB   stsmall_1
-	MOVQ SI, (DX)
-	ADDQ $0x08, DX
-	SUBQ $0x08, BX
-	MOVQ R11, SI
-
-stsmall_1:
-	TESTQ $0x00000004, BX
-	JZ    stno4_1
-	MOVL  SI, (DX)
-	SHRQ  $0x20, SI
-	ADDQ  $0x04, DX
-
-stno4_1:
-	TESTQ $0x00000002, BX
-	JZ    stno2_1
-	MOVW  SI, (DX)
-	SHRQ  $0x10, SI
-	ADDQ  $0x02, DX
-
-stno2_1:
-	TESTQ $0x00000001, BX
-	JZ    stno1_1
-	MOVB  SI, (DX)
-
-stno1_1:
-	ADDQ CX, AX
-
-xordone_1:
-	ADDQ    160(DI), R8
-	ADCQ    168(DI), R9
-	ADCQ    $0x01, R10
-	MOVQ    128(DI), AX
-	MULQ    R8
-	MOVQ    AX, CX
-	MOVQ    DX, BX
-	MOVQ    136(DI), AX
-	MULQ    R8
-	ADDQ    AX, BX
-	ADCQ    $0x00, DX
-	MOVQ    DX, SI
-	MOVQ    128(DI), AX
-	MULQ    R9
-	ADDQ    AX, BX
-	ADCQ    DX, SI
-	MOVQ    136(DI), AX
-	MULQ    R9
+	ADDQ    176(BX), SI
+	ADCQ    184(BX), DI
+	ADCQ    $0x01, R8
+	MOVQ    136(BX), AX
+	MULQ    SI
+	MOVQ    AX, R10
+	MOVQ    DX, R11
+	MOVQ    128(BX), AX
+	MULQ    SI
+	MOVQ    AX, SI
+	MOVQ    DX, CX
+	MOVQ    128(BX), AX
+	MULQ    DI
+	ADDQ    AX, R10
+	ADCQ    DX, R11
+	MOVQ    144(BX), AX
+	MULQ    DI
 	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    128(DI), AX
-	IMULQ   R10, AX
+	ADCQ    DX, CX
+	MOVQ    144(BX), AX
+	IMULQ   R8, AX
+	ADDQ    AX, R10
+	ADCQ    $0x00, R11
+	MOVQ    128(BX), AX
+	IMULQ   R8, AX
+	MOVQ    CX, DI
+	ADDQ    R10, DI
+	ADCQ    AX, R11
+	MOVQ    R11, R8
+	ANDQ    $0x03, R8
+	MOVQ    R11, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R11
+	ADDQ    R11, AX
 	ADDQ    AX, SI
-	ADCQ    $0x00, DX
-	MOVQ    136(DI), AX
-	IMULQ   R10, AX
-	ADDQ    AX, DX
-	MOVQ    CX, R8
-	MOVQ    BX, R9
-	MOVQ    SI, R10
-	ANDQ    $0x03, R10
-	ANDQ    $-4, SI
-	ADDQ    SI, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	SHRQ    $0x02, DX, SI
-	SHRQ    $0x02, DX
-	ADDQ    SI, R8
-	ADCQ    DX, R9
-	ADCQ    $0x00, R10
-	MOVQ    R8, AX
-	MOVQ    R9, CX
-	MOVQ    R10, DX
+	ADCQ    $0x00, DI
+	ADCQ    $0x00, R8
+	MOVQ    SI, AX
+	MOVQ    DI, CX
+	MOVQ    R8, DX
 	ADDQ    $0x05, AX
 	ADCQ    $0x00, CX
 	ADCQ    $0x00, DX
 	SHRQ    $0x02, DX
-	CMOVQNE AX, R8
-	CMOVQNE CX, R9
-	ADDQ    144(DI), R8
-	ADCQ    152(DI), R9
+	CMOVQNE AX, SI
+	CMOVQNE CX, DI
+	ADDQ    160(BX), SI
+	ADCQ    168(BX), DI
+	MOVQ    SI, (R9)
+	MOVQ    DI, 8(R9)
+
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
+	MOVOU X0, 192(SP)
+	RET
+
+// func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·openShortSSSE3(SB), NOSPLIT, $208-72
+	MOVQ   key+8(FP), AX
+	MOVQ   nonce+16(FP), DX
+	MOVQ   n+32(FP), CX
+	LEAQ   (SP), BX
+	ADDQ   $0x0f, BX
+	ANDQ   $-16, BX
+	CMPQ   CX, $0x00000040
+	JA     sets_1
+	MOVQ   (DX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(DX), DX
+	MOVQ   DX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVQ   $0x0000000a, DX
+
+rowrounds_1:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x0c, X9
+	PSRLL  $0x14, X6
+	POR    X9, X6
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PXOR   X3, X2
+	PXOR   X7, X6
+	MOVOU  X2, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X2
+	POR    X9, X2
+	MOVOU  X6, X9
+	PSLLL  $0x07, X9
+	PSRLL  $0x19, X6
+	POR    X9, X6
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	DECQ   DX
+	JNZ    rowrounds_1
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X9
+	PADDL  X9, X2
+	MOVOU  16(AX), X9
+	PADDL  X9, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X8
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, DX
+	MOVOU  X2, 160(BX)
+	MOVQ   $0x0ffffffc0fffffff, SI
+	ANDQ   SI, AX
+	MOVQ   $0x0ffffffc0ffffffc, SI
+	ANDQ   SI, DX
+	MOVQ   AX, 128(BX)
+	MOVQ   DX, 136(BX)
+	MOVQ   DX, SI
+	SHRQ   $0x02, SI
+	ADDQ   DX, SI
+	MOVQ   SI, 144(BX)
+	MOVOU  X5, (BX)
+	MOVOU  X6, 16(BX)
+	MOVOU  X7, 32(BX)
+	MOVOU  X8, 48(BX)
+	JMP    ksdone_1
+
+sets_1:
+	MOVQ   (DX), X0
+	PSLLDQ $0x04, X0
+	MOVL   8(DX), DX
+	MOVQ   DX, X1
+	PSLLDQ $0x0c, X1
+	POR    X1, X0
+	MOVOU  sigma<>+0(SB), X1
+	MOVOU  (AX), X2
+	MOVOU  16(AX), X3
+	MOVOU  X0, X4
+	MOVOU  sigma<>+0(SB), X5
+	MOVOU  (AX), X6
+	MOVOU  16(AX), X7
+	MOVOU  X0, X8
+	PADDL  rowinc<>+0(SB), X8
+	MOVOU  sigma<>+0(SB), X9
+	MOVOU  (AX), X10
+	MOVOU  16(AX), X11
+	MOVOU  X0, X12
+	PADDL  rowinc<>+0(SB), X12
+	PADDL  rowinc<>+0(SB), X12
+	MOVQ   $0x0000000a, DX
+
+rowrounds_2:
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x39, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x93, X4, X4
+	PSHUFD $0x39, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x93, X8, X8
+	PSHUFD $0x39, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x93, X12, X12
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot16<>+0(SB), X4
+	PSHUFB rot16<>+0(SB), X8
+	PSHUFB rot16<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x0c, X13
+	PSRLL  $0x14, X10
+	POR    X13, X10
+	PADDL  X2, X1
+	PADDL  X6, X5
+	PADDL  X10, X9
+	PXOR   X1, X4
+	PXOR   X5, X8
+	PXOR   X9, X12
+	PSHUFB rot8<>+0(SB), X4
+	PSHUFB rot8<>+0(SB), X8
+	PSHUFB rot8<>+0(SB), X12
+	PADDL  X4, X3
+	PADDL  X8, X7
+	PADDL  X12, X11
+	PXOR   X3, X2
+	PXOR   X7, X6
+	PXOR   X11, X10
+	MOVOU  X2, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X2
+	POR    X13, X2
+	MOVOU  X6, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X6
+	POR    X13, X6
+	MOVOU  X10, X13
+	PSLLL  $0x07, X13
+	PSRLL  $0x19, X10
+	POR    X13, X10
+	PSHUFD $0x93, X2, X2
+	PSHUFD $0x4e, X3, X3
+	PSHUFD $0x39, X4, X4
+	PSHUFD $0x93, X6, X6
+	PSHUFD $0x4e, X7, X7
+	PSHUFD $0x39, X8, X8
+	PSHUFD $0x93, X10, X10
+	PSHUFD $0x4e, X11, X11
+	PSHUFD $0x39, X12, X12
+	DECQ   DX
+	JNZ    rowrounds_2
+	PADDL  sigma<>+0(SB), X1
+	MOVOU  (AX), X13
+	PADDL  X13, X2
+	MOVOU  16(AX), X13
+	PADDL  X13, X3
+	MOVOU  X0, X3
+	PADDL  X3, X4
+	PADDL  sigma<>+0(SB), X5
+	MOVOU  (AX), X3
+	PADDL  X3, X6
+	MOVOU  16(AX), X3
+	PADDL  X3, X7
+	MOVOU  X0, X3
+	PADDL  rowinc<>+0(SB), X3
+	PADDL  X3, X8
+	PADDL  sigma<>+0(SB), X9
+	MOVOU  (AX), X3
+	PADDL  X3, X10
+	MOVOU  16(AX), X3
+	PADDL  X3, X11
+	MOVOU  X0, X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  rowinc<>+0(SB), X0
+	PADDL  X0, X12
+	MOVQ   X1, AX
+	PSRLDQ $0x08, X1
+	MOVQ   X1, DX
+	MOVOU  X2, 160(BX)
+	MOVQ   $0x0ffffffc0fffffff, SI
+	ANDQ   SI, AX
+	MOVQ   $0x0ffffffc0ffffffc, SI
+	ANDQ   SI, DX
+	MOVQ   AX, 128(BX)
+	MOVQ   DX, 136(BX)
+	MOVQ   DX, SI
+	SHRQ   $0x02, SI
+	ADDQ   DX, SI
+	MOVQ   SI, 144(BX)
+	MOVOU  X5, (BX)
+	MOVOU  X6, 16(BX)
+	MOVOU  X7, 32(BX)
+	MOVOU  X8, 48(BX)
+	MOVOU  X9, 64(BX)
+	MOVOU  X10, 80(BX)
+	MOVOU  X11, 96(BX)
+	MOVOU  X12, 112(BX)
+
+ksdone_1:
+	MOVQ ad+40(FP), AX
+	MOVQ adLen+48(FP), AX
+	MOVQ AX, 176(BX)
+	MOVQ CX, 184(BX)
+	XORQ SI, SI
+	XORQ DI, DI
+	XORQ R8, R8
+	MOVQ ad+40(FP), R9
+	MOVQ adLen+48(FP), R10
+
+polyloop_1:
+	CMPQ  R10, $0x10
+	JB    polydone_1
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
+	MOVQ  DX, R13
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
+	JMP   polyloop_1
+
+polydone_1:
+	TESTQ R10, R10
+	JZ    paddone_1
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
+	JB    ldsmall_1
+	MOVQ  (R9), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_1:
+	XORQ    R9, R9
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_1
+	MOVBQZX -1(R11)(R12*1), R9
+
+ldno1_1:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_1
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
+
+ldno2_1:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_1
+	MOVL  (R11), R13
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
+
+ldno4_1:
+	CMPQ R10, $0x08
+	JAE  ldhi_1
+	MOVQ R9, AX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ R9, DX
+
+lddone_1:
+	ADDQ  AX, SI
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R9
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+
+paddone_1:
+	MOVQ src+24(FP), R9
+	MOVQ CX, R10
+
+polyloop_2:
+	CMPQ  R10, $0x10
+	JB    polydone_2
+	ADDQ  (R9), SI
+	ADCQ  8(R9), DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R12
+	MOVQ  DX, R13
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R12
+	ADCQ  $0x00, R13
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R11, DI
+	ADDQ  R12, DI
+	ADCQ  AX, R13
+	MOVQ  R13, R8
+	ANDQ  $0x03, R8
+	MOVQ  R13, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R13
+	ADDQ  R13, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R10
+	JMP   polyloop_2
+
+polydone_2:
+	TESTQ R10, R10
+	JZ    paddone_2
+	XORQ  AX, AX
+	XORQ  DX, DX
+	MOVQ  R9, R11
+	MOVQ  R10, R12
+	CMPQ  R10, $0x08
+	JB    ldsmall_2
+	MOVQ  (R9), AX
+	ADDQ  $0x08, R11
+	SUBQ  $0x08, R12
+
+ldsmall_2:
+	XORQ    R9, R9
+	TESTQ   $0x00000001, R12
+	JZ      ldno1_2
+	MOVBQZX -1(R11)(R12*1), R9
+
+ldno1_2:
+	TESTQ   $0x00000002, R12
+	JZ      ldno2_2
+	MOVQ    R12, R13
+	ANDQ    $0x04, R13
+	MOVWQZX (R11)(R13*1), R13
+	SHLQ    $0x10, R9
+	ORQ     R13, R9
+
+ldno2_2:
+	TESTQ $0x00000004, R12
+	JZ    ldno4_2
+	MOVL  (R11), R13
+	SHLQ  $0x20, R9
+	ORQ   R13, R9
+
+ldno4_2:
+	CMPQ R10, $0x08
+	JAE  ldhi_2
+	MOVQ R9, AX
+	JMP  lddone_2
+
+ldhi_2:
+	MOVQ R9, DX
+
+lddone_2:
+	ADDQ  AX, SI
+	ADCQ  DX, DI
+	ADCQ  $0x01, R8
+	MOVQ  136(BX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  128(BX), AX
+	MULQ  SI
+	MOVQ  AX, SI
+	MOVQ  DX, R9
+	MOVQ  128(BX), AX
+	MULQ  DI
+	ADDQ  AX, R10
+	ADCQ  DX, R11
+	MOVQ  144(BX), AX
+	MULQ  DI
+	ADDQ  AX, SI
+	ADCQ  DX, R9
+	MOVQ  144(BX), AX
+	IMULQ R8, AX
+	ADDQ  AX, R10
+	ADCQ  $0x00, R11
+	MOVQ  128(BX), AX
+	IMULQ R8, AX
+	MOVQ  R9, DI
+	ADDQ  R10, DI
+	ADCQ  AX, R11
+	MOVQ  R11, R8
+	ANDQ  $0x03, R8
+	MOVQ  R11, AX
+	ANDQ  $-4, AX
+	SHRQ  $0x02, R11
+	ADDQ  R11, AX
+	ADDQ  AX, SI
+	ADCQ  $0x00, DI
+	ADCQ  $0x00, R8
+
+paddone_2:
+	MOVQ out+0(FP), AX
+	MOVQ BX, DX
+	MOVQ src+24(FP), R9
+
+xr16_1:
+	CMPQ  CX, $0x10
+	JB    xrtail_1
+	MOVOU (R9), X0
+	MOVOU (DX), X1
+	PXOR  X1, X0
+	MOVOU X0, (AX)
+	ADDQ  $0x10, R9
+	ADDQ  $0x10, AX
+	ADDQ  $0x10, DX
+	SUBQ  $0x10, CX
+	JMP   xr16_1
+
+xrtail_1:
+	TESTQ $0x00000008, CX
+	JZ    xrno_1
+	MOVQ  (R9), R10
+	XORQ  (DX), R10
+	MOVQ  R10, (AX)
+	ADDQ  $0x08, R9
+	ADDQ  $0x08, DX
+	ADDQ  $0x08, AX
+
+xrno_1:
+	TESTQ $0x00000004, CX
+	JZ    xrno_2
+	MOVL  (R9), R10
+	XORL  (DX), R10
+	MOVL  R10, (AX)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, DX
+	ADDQ  $0x04, AX
+
+xrno_2:
+	TESTQ $0x00000002, CX
+	JZ    xrno_3
+	MOVW  (R9), R10
+	XORW  (DX), R10
+	MOVW  R10, (AX)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, DX
+	ADDQ  $0x02, AX
+
+xrno_3:
+	TESTQ $0x00000001, CX
+	JZ    xrno_4
+	MOVB  (R9), R10
+	XORB  (DX), R10
+	MOVB  R10, (AX)
+	ADDQ  $0x01, R9
+	ADDQ  $0x01, DX
+	ADDQ  $0x01, AX
+
+xrno_4:
+	XORQ    CX, CX
+	ADDQ    176(BX), SI
+	ADCQ    184(BX), DI
+	ADCQ    $0x01, R8
+	MOVQ    136(BX), AX
+	MULQ    SI
+	MOVQ    AX, R9
+	MOVQ    DX, R10
+	MOVQ    128(BX), AX
+	MULQ    SI
+	MOVQ    AX, SI
+	MOVQ    DX, CX
+	MOVQ    128(BX), AX
+	MULQ    DI
+	ADDQ    AX, R9
+	ADCQ    DX, R10
+	MOVQ    144(BX), AX
+	MULQ    DI
+	ADDQ    AX, SI
+	ADCQ    DX, CX
+	MOVQ    144(BX), AX
+	IMULQ   R8, AX
+	ADDQ    AX, R9
+	ADCQ    $0x00, R10
+	MOVQ    128(BX), AX
+	IMULQ   R8, AX
+	MOVQ    CX, DI
+	ADDQ    R9, DI
+	ADCQ    AX, R10
+	MOVQ    R10, R8
+	ANDQ    $0x03, R8
+	MOVQ    R10, AX
+	ANDQ    $-4, AX
+	SHRQ    $0x02, R10
+	ADDQ    R10, AX
+	ADDQ    AX, SI
+	ADCQ    $0x00, DI
+	ADCQ    $0x00, R8
+	MOVQ    SI, AX
+	MOVQ    DI, CX
+	MOVQ    R8, DX
+	ADDQ    $0x05, AX
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, DX
+	SHRQ    $0x02, DX
+	CMOVQNE AX, SI
+	CMOVQNE CX, DI
+	ADDQ    160(BX), SI
+	ADCQ    168(BX), DI
 	MOVQ    tag+56(FP), AX
-	XORQ    (AX), R8
-	XORQ    8(AX), R9
-	ORQ     R9, R8
+	XORQ    (AX), SI
+	XORQ    8(AX), DI
+	ORQ     DI, SI
 	MOVQ    $0x00000000, AX
 	MOVQ    $0x00000001, CX
-	TESTQ   R8, R8
+	TESTQ   SI, SI
 	CMOVQEQ CX, AX
 	MOVQ    AX, ret+64(FP)
 
@@ -2195,4 +2184,5 @@ xordone_1:
 	MOVOU X0, 144(SP)
 	MOVOU X0, 160(SP)
 	MOVOU X0, 176(SP)
+	MOVOU X0, 192(SP)
 	RET

@@ -21,9 +21,9 @@ func (v *vec) shortMax() int {
 // keystream of the text, the clamped r, s, and the lengths block.
 func (v *vec) shortKS() int   { return 0 }
 func (v *vec) shortR() int    { return v.shortMax() }
-func (v *vec) shortS() int    { return v.shortMax() + 16 }
-func (v *vec) shortLen() int  { return v.shortMax() + 32 }
-func (v *vec) shortSize() int { return v.shortMax() + 48 + v.size }
+func (v *vec) shortS() int    { return v.shortMax() + 32 }
+func (v *vec) shortLen() int  { return v.shortMax() + 48 }
+func (v *vec) shortSize() int { return v.shortMax() + 64 + v.size }
 
 // nonceRow loads the ChaCha20 input row 3 for block 0: the counter 0 and the
 // three nonce words, reading exactly the 12 bytes of the nonce. On ymm the
@@ -129,6 +129,8 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 	g.ANDQ(m, r1)
 	g.MOVQ(r0, sc.Offset(v.shortR()))
 	g.MOVQ(r1, sc.Offset(v.shortR()+8))
+	s1Of(g, r1, m)
+	g.MOVQ(m, sc.Offset(v.shortR()+16))
 
 	// The text's keystream.
 	ks := sc.Offset(v.shortKS())
@@ -202,9 +204,9 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 // shortMax bytes.
 func declareShort(g *asmgen.Generator, v *vec, suffix string) {
 	seal := "sealShort" + suffix
-	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)",
-		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+itoa(v.shortMax())+"; out may alias src exactly."),
-		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(v.shortSize()))
+	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
+		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+itoa(v.shortMax())+"; a slice may alias its own part of out exactly."),
+		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(v.shortSize()))
 	v.shortBody(fn, false)
 
 	open := "openShort" + suffix
@@ -217,21 +219,28 @@ func declareShort(g *asmgen.Generator, v *vec, suffix string) {
 // shortBody emits the body of sealShort (open false) or openShort.
 func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	g := v.g
-	out, key, nonce, src, n, ad, adLen := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	key, nonce, n := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("key"), key)
 	g.Load(g.Param("nonce"), nonce)
 	g.Load(g.Param("n"), n)
 	sc := v.alignedScratch(fn)
 	v.shortSets(fn, sc, key, nonce, n)
 
-	g.Load(g.Param("ad"), ad)
-	g.Load(g.Param("adLen"), adLen)
-	g.MOVQ(adLen, sc.Offset(v.shortLen()))
-	g.MOVQ(n, sc.Offset(v.shortLen()+8))
-	p := newPoly(g, sc.Offset(v.shortR()), sc.Offset(v.shortR()+8))
+	{
+		ad, adLen := g.GP64(), g.GP64()
+		g.Load(g.Param("ad"), ad)
+		g.Load(g.Param("adLen"), adLen)
+		g.MOVQ(adLen, sc.Offset(v.shortLen()))
+		g.MOVQ(n, sc.Offset(v.shortLen()+8))
+	}
+	p := newPoly(g, sc.Offset(v.shortR()), sc.Offset(v.shortR()+8), sc.Offset(v.shortR()+16))
 	p.clear()
-	p.padded(fn, ad, adLen)
-
+	{
+		ad, adLen := g.GP64(), g.GP64()
+		g.Load(g.Param("ad"), ad)
+		g.Load(g.Param("adLen"), adLen)
+		p.padded(fn, ad, adLen)
+	}
 	if open {
 		// Hash the ciphertext before it may be overwritten in place.
 		c, cn := g.GP64(), g.GP64()
@@ -239,54 +248,27 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 		g.MOVQ(n, cn)
 		p.padded(fn, c, cn)
 	}
+
+	// The text XOR the keystream in the scratch.
+	out, ks := g.GP64(), g.GP64()
 	g.Load(g.Param("out"), out)
-	g.Load(g.Param("src"), src)
-
-	// XOR 16 bytes at a time from the keystream in the scratch, hashing
-	// each ciphertext block (seal) as it is written.
-	ks := g.GP64()
 	g.MOVQ(sc.Base, ks)
-	loop, tail, done := fn.Label("xor16"), fn.Label("xortail"), fn.Label("xordone")
-	g.Label(loop)
-	g.CMPQ(n, operand.U8(16))
-	g.JB(operand.LabelRef(tail))
-	x := g.XMM()
-	v.movX(operand.Mem{Base: src}, x)
-	v.xorX(x, operand.Mem{Base: ks})
-	v.movX(x, operand.Mem{Base: out})
-	if !open {
-		p.block(operand.Mem{Base: out}, operand.Mem{Base: out, Disp: 8})
-	}
-	g.ADDQ(operand.U8(16), src)
-	g.ADDQ(operand.U8(16), out)
-	g.ADDQ(operand.U8(16), ks)
-	g.SUBQ(operand.U8(16), n)
-	g.JMP(operand.LabelRef(loop))
-
-	g.Label(tail)
-	g.TESTQ(n, n)
-	g.JZ(operand.LabelRef(done))
-	lo, hi := loadPartialGP(fn, g, src, n)
+	cur := &cursor{gather: !open, sp: g.GP64()}
 	if open {
-		g.XORQ(operand.Mem{Base: ks}, lo)
-		g.XORQ(operand.Mem{Base: ks, Disp: 8}, hi)
+		g.Load(g.Param("src"), cur.sp)
 	} else {
-		// The keystream masked to n bytes, so that the ciphertext block
-		// comes out padded with zeros for Poly1305.
-		m, k := g.GP64(), g.GP64()
-		g.LEAQ(v.tailMask, m)
-		g.SUBQ(n, m)
-		g.MOVQ(operand.Mem{Base: ks}, k)
-		g.ANDQ(operand.Mem{Base: m, Disp: 16}, k)
-		g.XORQ(k, lo)
-		g.MOVQ(operand.Mem{Base: ks, Disp: 8}, k)
-		g.ANDQ(operand.Mem{Base: m, Disp: 24}, k)
-		g.XORQ(k, hi)
-		p.block(lo, hi)
+		cur.sn, cur.dp = g.GP64(), g.GP64()
+		g.Load(g.Param("srcs").Base(), cur.dp)
+		g.XORQ(cur.sn, cur.sn)
 	}
-	storePartialGP(fn, g, out, n, lo, hi)
-	g.ADDQ(n, out)
-	g.Label(done)
+	v.xorCursor(fn, out, ks, n, cur)
+	if !open {
+		// Hash the ciphertext from out, where it is contiguous.
+		c, cn := g.GP64(), g.GP64()
+		g.Load(g.Param("out"), c)
+		g.Load(g.Param("n"), cn)
+		p.padded(fn, c, cn)
+	}
 
 	p.block(sc.Offset(v.shortLen()), sc.Offset(v.shortLen()+8))
 	t0, t1 := p.finish(sc.Offset(v.shortS()), sc.Offset(v.shortS()+8))

@@ -40,7 +40,7 @@ type longLayout struct {
 func newLongLayout(v *vec) longLayout {
 	l := longLayout{s: 0, x: 16 * v.size, ks: 32 * v.size}
 	l.r = l.ks + 64*v.lanes()
-	l.sv = l.r + 16
+	l.sv = l.r + 32
 	l.lens = l.sv + 16
 	l.size = l.lens + 16 + v.size
 	return l
@@ -48,17 +48,28 @@ func newLongLayout(v *vec) longLayout {
 
 func (l longLayout) at(off int) operand.Mem { return l.sc.Offset(off) }
 
-// The argument slots holding the running values.
+// The argument slots holding the running values. The gather cursor of
+// seal keeps its slice pointer in key's slot (declared Secret: loads
+// through it stay secret), its header pointer in srcs's own, and the bytes
+// left in the current slice in ad's (free once the additional data is
+// hashed).
 const (
 	slotOut = "out"
 	slotSrc = "src"
 	slotRem = "n"
 	slotHP  = "nonce"
+	slotSP  = "key"
+	slotSN  = "ad"
+	slotDP  = "srcs"
 )
 
-// arg returns the memory operand of argument name.
+// arg returns the memory operand of argument name (of a slice, its base).
 func arg(g *asmgen.Generator, name string) operand.Mem {
-	b, err := g.Param(name).Resolve()
+	c := g.Param(name)
+	if name == slotDP {
+		c = c.Base()
+	}
+	b, err := c.Resolve()
 	if err != nil {
 		panic(err)
 	}
@@ -70,9 +81,9 @@ func arg(g *asmgen.Generator, name string) operand.Mem {
 func declareLong(g *asmgen.Generator, v *vec, suffix string) {
 	lay := newLongLayout(v)
 	seal := "sealLong" + suffix
-	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int)",
-		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of src[:n] under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; out may alias src exactly."),
-		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(lay.size))
+	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
+		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly."),
+		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(lay.size))
 	v.longBody(fn, lay, false)
 
 	open := "openLong" + suffix
@@ -136,7 +147,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.Load(g.Param("adLen"), t)
 		g.MOVQ(t, lay.at(lay.lens))
 	}
-	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8))
+	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 
 	// Pass 0: block 0 keys Poly1305; nothing to hash yet.
 	ksMem := lay.at(lay.ks)
@@ -151,6 +162,8 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.ANDQ(m, r1)
 		g.MOVQ(r0, lay.at(lay.r))
 		g.MOVQ(r1, lay.at(lay.r+8))
+		s1Of(g, r1, m)
+		g.MOVQ(m, lay.at(lay.r+16))
 		x := g.XMM()
 		g.VMOVDQU(lay.at(lay.ks+16), x)
 		g.VMOVDQU(x, lay.at(lay.sv))
@@ -162,10 +175,17 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.Load(g.Param("adLen"), adLen)
 		p.padded(fn, ad, adLen)
 	}
+	if !open {
+		// The gather cursor: no current slice yet.
+		t := g.GP64()
+		g.XORQ(t, t)
+		g.MOVQ(t, arg(g, slotSN))
+		g.MOVQ(t, arg(g, slotSP))
+	}
 	if open {
 		v.openHashRegion(fn, lay, p, passBytes-64, nil)
 	}
-	v.xorRegion(fn, lay, 64, passBytes-64)
+	v.xorRegion(fn, lay, 64, passBytes-64, open)
 
 	// Passes 1, 2, ...: hash in the rounds.
 	loop, done := fn.Label("passes"), fn.Label("passesdone")
@@ -203,7 +223,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	if open {
 		v.openHashRegion(fn, lay, p, passBytes, func() {})
 	}
-	v.xorRegion(fn, lay, 0, passBytes)
+	v.xorRegion(fn, lay, 0, passBytes, open)
 	g.JMP(operand.LabelRef(loop))
 	g.Label(done)
 
@@ -271,56 +291,35 @@ func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int
 	g.MOVQ(hp, arg(g, slotHP))
 }
 
-// xorRegion emits the XOR of min(rem, avail) bytes of src with the
-// keystream in the scratch from byte from, to out: 32 bytes at a time, then
-// 16, then the partial block through general registers. It advances out
-// and src and decreases rem in the scratch.
-func (v *vec) xorRegion(fn *asmgen.Func, lay longLayout, from, avail int) {
+// xorRegion emits the XOR of min(rem, avail) bytes of text with the
+// keystream in the scratch from byte from, to out (see xorCursor). The
+// running values are reloaded from, and stored back to, their slots.
+func (v *vec) xorRegion(fn *asmgen.Func, lay longLayout, from, avail int, open bool) {
 	g := v.g
-	out, src, m, ks, lim := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	out, m, ks, lim := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.MOVQ(arg(g, slotOut), out)
-	g.MOVQ(arg(g, slotSrc), src)
 	g.MOVQ(arg(g, slotRem), m)
 	g.MOVQ(operand.U32(avail), lim)
 	g.CMPQ(m, lim)
 	g.CMOVQHI(lim, m)
 	g.SUBQ(m, arg(g, slotRem))
 	g.LEAQ(lay.at(lay.ks+from), ks)
-
-	l32, l16, tail, done := fn.Label("xor32"), fn.Label("xor16"), fn.Label("xortail"), fn.Label("xordone")
-	g.Label(l32)
-	g.CMPQ(m, operand.U8(32))
-	g.JB(operand.LabelRef(l16))
-	y := g.YMM()
-	g.VMOVDQU(operand.Mem{Base: src}, y)
-	g.VPXOR(operand.Mem{Base: ks}, y, y)
-	g.VMOVDQU(y, operand.Mem{Base: out})
-	g.ADDQ(operand.U8(32), src)
-	g.ADDQ(operand.U8(32), out)
-	g.ADDQ(operand.U8(32), ks)
-	g.SUBQ(operand.U8(32), m)
-	g.JMP(operand.LabelRef(l32))
-	g.Label(l16)
-	g.CMPQ(m, operand.U8(16))
-	g.JB(operand.LabelRef(tail))
-	x := g.XMM()
-	g.VMOVDQU(operand.Mem{Base: src}, x)
-	g.VPXOR(operand.Mem{Base: ks}, x, x)
-	g.VMOVDQU(x, operand.Mem{Base: out})
-	g.ADDQ(operand.U8(16), src)
-	g.ADDQ(operand.U8(16), out)
-	g.ADDQ(operand.U8(16), ks)
-	g.SUBQ(operand.U8(16), m)
-	g.Label(tail)
-	g.TESTQ(m, m)
-	g.JZ(operand.LabelRef(done))
-	lo, hi := loadPartialGP(fn, g, src, m)
-	g.XORQ(operand.Mem{Base: ks}, lo)
-	g.XORQ(operand.Mem{Base: ks, Disp: 8}, hi)
-	storePartialGP(fn, g, out, m, lo, hi)
-	g.ADDQ(m, src)
-	g.ADDQ(m, out)
-	g.Label(done)
+	cur := &cursor{gather: !open, sp: g.GP64()}
+	if open {
+		g.MOVQ(arg(g, slotSrc), cur.sp)
+	} else {
+		cur.sn, cur.dp = g.GP64(), g.GP64()
+		g.MOVQ(arg(g, slotSP), cur.sp)
+		g.MOVQ(arg(g, slotSN), cur.sn)
+		g.MOVQ(arg(g, slotDP), cur.dp)
+	}
+	v.xorCursor(fn, out, ks, m, cur)
 	g.MOVQ(out, arg(g, slotOut))
-	g.MOVQ(src, arg(g, slotSrc))
+	if open {
+		g.MOVQ(cur.sp, arg(g, slotSrc))
+	} else {
+		g.MOVQ(cur.sp, arg(g, slotSP))
+		g.MOVQ(cur.sn, arg(g, slotSN))
+		g.MOVQ(cur.dp, arg(g, slotDP))
+	}
 }

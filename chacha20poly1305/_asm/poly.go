@@ -14,21 +14,31 @@ const (
 )
 
 // poly emits scalar Poly1305 with 64-bit limbs: the accumulator h = h0 +
-// h1·2⁶⁴ + h2·2¹²⁸ in three registers, the clamped r = r0 + r1·2⁶⁴ in
-// memory (operands of MULQ), and MULQ (no BMI2: MULX is not in either
-// backend's declaration). The arithmetic and its bounds are those of
-// polyBlocksGeneric in poly1305_generic.go: r0, r1 < 2⁶⁰, h2 ≤ 7 after a
-// block is added, so every column sum fits.
+// h1·2⁶⁴ + h2·2¹²⁸ in three registers; the clamped r = r0 + r1·2⁶⁴ and
+// s1 = r1 + r1/4 as operands of MULQ (no BMI2: MULX is not in either
+// backend's declaration).
+//
+// The product is reduced as it is formed, as in OpenSSL's
+// poly1305-x86_64: r1 is a multiple of 4 (clamped), so
+// h1·r1·2¹²⁸ = h1·(r1/4)·2¹³⁰ ≡ h1·5(r1/4) = h1·s1 and likewise
+// h2·r1·2¹⁹² ≡ h2·s1·2⁶⁴, and h·r ≡ d0 + d1·2⁶⁴ + d2·2¹²⁸ with
+//
+//	d0 = h0·r0 + h1·s1,  d1 = h0·r1 + h1·r0 + h2·s1,  d2 = h2·r0.
+//
+// Bounds: r0, r1 < 2⁶⁰, s1 < 2⁶¹, h2 ≤ 7 after a block is added, so d0,
+// d1 < 2¹²⁶ and the top word stays below 1.5·2⁶³; its bits above 2¹³⁰
+// fold back times 5 (as (t &^ 3) + t>>2, below 2⁶⁴), leaving h2 ≤ 4. The
+// serial chain per block is shorter than a full product then a reduction.
 type poly struct {
 	g          *asmgen.Generator
 	h0, h1, h2 reg.GPVirtual
-	r0, r1     operand.Op
+	r0, r1, s1 operand.Op
 }
 
-// newPoly returns a Poly1305 emitter with fresh accumulator registers and r
-// at r0, r1 (memory or registers).
-func newPoly(g *asmgen.Generator, r0, r1 operand.Op) *poly {
-	return &poly{g: g, h0: g.GP64(), h1: g.GP64(), h2: g.GP64(), r0: r0, r1: r1}
+// newPoly returns a Poly1305 emitter with fresh accumulator registers and
+// r0, r1, s1 at the given operands (memory or registers).
+func newPoly(g *asmgen.Generator, r0, r1, s1 operand.Op) *poly {
+	return &poly{g: g, h0: g.GP64(), h1: g.GP64(), h2: g.GP64(), r0: r0, r1: r1, s1: s1}
 }
 
 // clear sets h to zero.
@@ -61,60 +71,61 @@ func (p *poly) block(lo, hi operand.Op) {
 	p.mulReduce()
 }
 
-// mulReduce sets h = h·r mod 2¹³⁰-5, partially reduced (h < 2¹³⁰ + 2¹²⁸
-// after it).
+// mulReduce sets h = h·r mod 2¹³⁰-5, partially reduced.
 func (p *poly) mulReduce() {
 	g := p.g
-	t0, t1, t2, t3 := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	d0, d1, d2, d3, t := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	ax, dx := reg.RAX, reg.RDX
 
-	// t = h·r in four words: t0 + t1·2⁶⁴ + t2·2¹²⁸ + t3·2¹⁹².
-	g.MOVQ(p.r0, ax)
-	g.MULQ(p.h0)
-	g.MOVQ(ax, t0)
-	g.MOVQ(dx, t1)
-
+	// d1 (two words d2, d3): h0·r1.
 	g.MOVQ(p.r1, ax)
 	g.MULQ(p.h0)
-	g.ADDQ(ax, t1)
-	g.ADCQ(operand.U8(0), dx)
-	g.MOVQ(dx, t2)
-
-	// hi(h0·r1) + hi(h1·r0) + carry < 2⁶¹: no carry out of t2 here.
+	g.MOVQ(ax, d2)
+	g.MOVQ(dx, d3)
+	// d0 (two words d0, d1): h0·r0.
+	g.MOVQ(p.r0, ax)
+	g.MULQ(p.h0)
+	g.MOVQ(ax, d0)
+	g.MOVQ(dx, d1)
+	// d1 += h1·r0.
 	g.MOVQ(p.r0, ax)
 	g.MULQ(p.h1)
-	g.ADDQ(ax, t1)
-	g.ADCQ(dx, t2)
-
-	g.MOVQ(p.r1, ax)
+	g.ADDQ(ax, d2)
+	g.ADCQ(dx, d3)
+	// d0 += h1·s1.
+	g.MOVQ(p.s1, ax)
 	g.MULQ(p.h1)
-	g.ADDQ(ax, t2)
-	g.ADCQ(operand.U8(0), dx)
-	g.MOVQ(dx, t3)
-
-	// h2·r0 and h2·r1 are below 2⁶³ (h2 ≤ 7).
-	g.MOVQ(p.r0, ax)
-	g.IMULQ(p.h2, ax)
-	g.ADDQ(ax, t2)
-	g.ADCQ(operand.U8(0), t3)
-	g.MOVQ(p.r1, ax)
-	g.IMULQ(p.h2, ax)
-	g.ADDQ(ax, t3)
-
-	// Reduce: with t = l + k·2¹³⁰, t ≡ l + 4k + k. (t2 &^ 3, t3) is 4k.
-	g.MOVQ(t0, p.h0)
-	g.MOVQ(t1, p.h1)
-	g.MOVQ(t2, p.h2)
+	g.ADDQ(ax, d0)
+	g.ADCQ(dx, d1)
+	// d1 += h2·s1; d2 = h2·r0 (h2 ≤ 7: one word each).
+	g.MOVQ(p.s1, t)
+	g.IMULQ(p.h2, t)
+	g.ADDQ(t, d2)
+	g.ADCQ(operand.U8(0), d3)
+	g.MOVQ(p.r0, t)
+	g.IMULQ(p.h2, t)
+	// h = d0 + (d1 + d0's high word)·2⁶⁴ + (d1's high word + d2)·2¹²⁸.
+	g.MOVQ(d0, p.h0)
+	g.MOVQ(d1, p.h1)
+	g.ADDQ(d2, p.h1)
+	g.ADCQ(t, d3)
+	// Fold the bits above 2¹³⁰ back in, times 5.
+	g.MOVQ(d3, p.h2)
 	g.ANDQ(operand.U8(3), p.h2)
-	g.ANDQ(operand.I8(-4), t2)
-	g.ADDQ(t2, p.h0)
-	g.ADCQ(t3, p.h1)
+	g.MOVQ(d3, t)
+	g.ANDQ(operand.I8(-4), t)
+	g.SHRQ(operand.U8(2), d3)
+	g.ADDQ(d3, t)
+	g.ADDQ(t, p.h0)
+	g.ADCQ(operand.U8(0), p.h1)
 	g.ADCQ(operand.U8(0), p.h2)
-	g.SHRQ(operand.U8(2), t3, t2)
-	g.SHRQ(operand.U8(2), t3)
-	g.ADDQ(t2, p.h0)
-	g.ADCQ(t3, p.h1)
-	g.ADCQ(operand.U8(0), p.h2)
+}
+
+// s1Of sets s1 = r1 + r1/4 from r1.
+func s1Of(g *asmgen.Generator, r1, s1 reg.GPVirtual) {
+	g.MOVQ(r1, s1)
+	g.SHRQ(operand.U8(2), s1)
+	g.ADDQ(r1, s1)
 }
 
 // blocks emits the loop absorbing n/16 full blocks at msg (n a multiple of

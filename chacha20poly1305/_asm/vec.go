@@ -18,7 +18,7 @@ type vec struct {
 	// size is the register width in bytes (16 or 32).
 	size int
 	// The constant tables (see declareTables).
-	rot16, rot8, sigma, sigma2, laneInc, laneStep, rowInc, rowStep, tailMask operand.Mem
+	rot16, rot8, sigma, sigma2, laneInc, laneStep, rowInc, rowStep operand.Mem
 }
 
 // newVec returns the vector emitter for g's backend and declares its
@@ -69,11 +69,6 @@ func (v *vec) declareTables() {
 	} else {
 		v.rowInc = v.g.Table("rowinc", words(1, 0, 0, 0))
 	}
-	mask := make([]byte, 32)
-	for i := range 16 {
-		mask[i] = 0xff
-	}
-	v.tailMask = v.g.Table("tailmask", mask)
 }
 
 // reg returns a new vector register of the backend's width.
