@@ -147,3 +147,39 @@ func BenchmarkEncryptor(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEncryptorShapes streams n bytes in the chunk shapes of the
+// issue's streaming goal: [n] (one chunk, the reference), [1, n-1],
+// [5, n-5], [100, n-100] and three thirds, for n >= 768.
+func BenchmarkEncryptorShapes(b *testing.B) {
+	for _, keySize := range []int{16, 32} {
+		for _, a := range benchAEADs(b, keySize) {
+			if a.vg == nil {
+				continue
+			}
+			for _, n := range []int{768, 1350, 4096, 16384} {
+				shapes := []struct {
+					name string
+					cuts []int
+				}{{"one", []int{n}}, {"1", []int{1, n - 1}}, {"5", []int{5, n - 5}}, {"100", []int{100, n - 100}}, {"thirds", []int{n / 3, n / 3, n - 2*(n/3)}}}
+				for _, sh := range shapes {
+					b.Run(fmt.Sprintf("AES-%d/%d/%s/%s", keySize*8, n, a.name, sh.name), func(b *testing.B) {
+						nonce, pt, aad := make([]byte, 12), make([]byte, n), make([]byte, benchAADSize)
+						dst := make([]byte, 0, n+16)
+						b.SetBytes(int64(n))
+						b.ReportAllocs()
+						for b.Loop() {
+							e := a.vg.NewEncryptor(nonce, aad)
+							out, p := dst, pt
+							for _, c := range sh.cuts {
+								out = e.Encrypt(out, p[:c])
+								p = p[c:]
+							}
+							e.Finish(out)
+						}
+					})
+				}
+			}
+		}
+	}
+}
