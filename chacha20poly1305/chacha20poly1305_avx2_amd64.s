@@ -404,7 +404,7 @@ rows_1:
 rowloop_1:
 	CMPQ           BX, $0x40
 	JB             done_1
-	VBROADCASTI128 sigma<>+0(SB), Y0
+	VBROADCASTI128 (AX), Y0
 	VBROADCASTI128 16(AX), Y1
 	VBROADCASTI128 32(AX), Y2
 	VBROADCASTI128 48(AX), Y3
@@ -428,9 +428,9 @@ rowrounds_1:
 	VPSLLD         $0x07, Y1, Y4
 	VPSRLD         $0x19, Y1, Y1
 	VPOR           Y4, Y1, Y1
-	VPSHUFD        $0x39, Y1, Y1
-	VPSHUFD        $0x4e, Y2, Y2
-	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x93, Y0, Y0
+	VPSHUFD        $0x39, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
 	VPADDD         Y1, Y0, Y0
 	VPXOR          Y0, Y3, Y3
 	VPSHUFB        rot16<>+0(SB), Y3, Y3
@@ -447,12 +447,12 @@ rowrounds_1:
 	VPSLLD         $0x07, Y1, Y4
 	VPSRLD         $0x19, Y1, Y1
 	VPOR           Y4, Y1, Y1
-	VPSHUFD        $0x93, Y1, Y1
-	VPSHUFD        $0x4e, Y2, Y2
-	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x39, Y0, Y0
+	VPSHUFD        $0x93, Y2, Y2
+	VPSHUFD        $0x4e, Y3, Y3
 	DECQ           SI
 	JNZ            rowrounds_1
-	VBROADCASTI128 sigma<>+0(SB), Y4
+	VBROADCASTI128 (AX), Y4
 	VBROADCASTI128 16(AX), Y5
 	VBROADCASTI128 32(AX), Y6
 	VBROADCASTI128 48(AX), Y7
@@ -645,9 +645,9 @@ rowrounds_1:
 	VPSLLD         $0x07, Y2, Y5
 	VPSRLD         $0x19, Y2, Y2
 	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
 	VPADDD         Y2, Y1, Y1
 	VPXOR          Y1, Y4, Y4
 	VPSHUFB        rot16<>+0(SB), Y4, Y4
@@ -664,9 +664,9 @@ rowrounds_1:
 	VPSLLD         $0x07, Y2, Y5
 	VPSRLD         $0x19, Y2, Y2
 	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
 	DECQ           DX
 	JNZ            rowrounds_1
 	VPADDD         sigma2<>+0(SB), Y1, Y1
@@ -748,12 +748,12 @@ rowrounds_2:
 	VPSLLD         $0x07, Y6, Y9
 	VPSRLD         $0x19, Y6, Y6
 	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x93, Y5, Y5
+	VPSHUFD        $0x39, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
 	VPADDD         Y2, Y1, Y1
 	VPADDD         Y6, Y5, Y5
 	VPXOR          Y1, Y4, Y4
@@ -786,12 +786,12 @@ rowrounds_2:
 	VPSLLD         $0x07, Y6, Y9
 	VPSRLD         $0x19, Y6, Y6
 	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x39, Y5, Y5
+	VPSHUFD        $0x93, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
 	DECQ           DX
 	JNZ            rowrounds_2
 	VPADDD         sigma2<>+0(SB), Y1, Y1
@@ -909,15 +909,15 @@ rowrounds_3:
 	VPSLLD         $0x07, Y10, Y13
 	VPSRLD         $0x19, Y10, Y10
 	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
-	VPSHUFD        $0x39, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x93, Y12, Y12
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x93, Y5, Y5
+	VPSHUFD        $0x39, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
+	VPSHUFD        $0x93, Y9, Y9
+	VPSHUFD        $0x39, Y11, Y11
+	VPSHUFD        $0x4e, Y12, Y12
 	VPADDD         Y2, Y1, Y1
 	VPADDD         Y6, Y5, Y5
 	VPADDD         Y10, Y9, Y9
@@ -966,15 +966,15 @@ rowrounds_3:
 	VPSLLD         $0x07, Y10, Y13
 	VPSRLD         $0x19, Y10, Y10
 	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
-	VPSHUFD        $0x93, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x39, Y12, Y12
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x39, Y5, Y5
+	VPSHUFD        $0x93, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
+	VPSHUFD        $0x39, Y9, Y9
+	VPSHUFD        $0x93, Y11, Y11
+	VPSHUFD        $0x4e, Y12, Y12
 	DECQ           DX
 	JNZ            rowrounds_3
 	VPADDD         sigma2<>+0(SB), Y1, Y1
@@ -1520,9 +1520,9 @@ rowrounds_1:
 	VPSLLD         $0x07, Y2, Y5
 	VPSRLD         $0x19, Y2, Y2
 	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
 	VPADDD         Y2, Y1, Y1
 	VPXOR          Y1, Y4, Y4
 	VPSHUFB        rot16<>+0(SB), Y4, Y4
@@ -1539,9 +1539,9 @@ rowrounds_1:
 	VPSLLD         $0x07, Y2, Y5
 	VPSRLD         $0x19, Y2, Y2
 	VPOR           Y5, Y2, Y2
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
 	DECQ           DX
 	JNZ            rowrounds_1
 	VPADDD         sigma2<>+0(SB), Y1, Y1
@@ -1623,12 +1623,12 @@ rowrounds_2:
 	VPSLLD         $0x07, Y6, Y9
 	VPSRLD         $0x19, Y6, Y6
 	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x93, Y5, Y5
+	VPSHUFD        $0x39, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
 	VPADDD         Y2, Y1, Y1
 	VPADDD         Y6, Y5, Y5
 	VPXOR          Y1, Y4, Y4
@@ -1661,12 +1661,12 @@ rowrounds_2:
 	VPSLLD         $0x07, Y6, Y9
 	VPSRLD         $0x19, Y6, Y6
 	VPOR           Y9, Y6, Y6
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x39, Y5, Y5
+	VPSHUFD        $0x93, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
 	DECQ           DX
 	JNZ            rowrounds_2
 	VPADDD         sigma2<>+0(SB), Y1, Y1
@@ -1784,15 +1784,15 @@ rowrounds_3:
 	VPSLLD         $0x07, Y10, Y13
 	VPSRLD         $0x19, Y10, Y10
 	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x39, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x93, Y4, Y4
-	VPSHUFD        $0x39, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x93, Y8, Y8
-	VPSHUFD        $0x39, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x93, Y12, Y12
+	VPSHUFD        $0x93, Y1, Y1
+	VPSHUFD        $0x39, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x93, Y5, Y5
+	VPSHUFD        $0x39, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
+	VPSHUFD        $0x93, Y9, Y9
+	VPSHUFD        $0x39, Y11, Y11
+	VPSHUFD        $0x4e, Y12, Y12
 	VPADDD         Y2, Y1, Y1
 	VPADDD         Y6, Y5, Y5
 	VPADDD         Y10, Y9, Y9
@@ -1841,15 +1841,15 @@ rowrounds_3:
 	VPSLLD         $0x07, Y10, Y13
 	VPSRLD         $0x19, Y10, Y10
 	VPOR           Y13, Y10, Y10
-	VPSHUFD        $0x93, Y2, Y2
-	VPSHUFD        $0x4e, Y3, Y3
-	VPSHUFD        $0x39, Y4, Y4
-	VPSHUFD        $0x93, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y7
-	VPSHUFD        $0x39, Y8, Y8
-	VPSHUFD        $0x93, Y10, Y10
-	VPSHUFD        $0x4e, Y11, Y11
-	VPSHUFD        $0x39, Y12, Y12
+	VPSHUFD        $0x39, Y1, Y1
+	VPSHUFD        $0x93, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y4
+	VPSHUFD        $0x39, Y5, Y5
+	VPSHUFD        $0x93, Y7, Y7
+	VPSHUFD        $0x4e, Y8, Y8
+	VPSHUFD        $0x39, Y9, Y9
+	VPSHUFD        $0x93, Y11, Y11
+	VPSHUFD        $0x4e, Y12, Y12
 	DECQ           DX
 	JNZ            rowrounds_3
 	VPADDD         sigma2<>+0(SB), Y1, Y1

@@ -9,8 +9,11 @@ require (
 )
 
 require (
+	github.com/vgcrypto/vg/stackscratch v0.0.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/stackscratch => ../stackscratch

@@ -268,9 +268,6 @@ func (v *vec) rowInput(st reg.Register) [4]reg.VecVirtual {
 	for i := range 4 {
 		r[i] = v.reg()
 		m := operand.Mem{Base: st, Disp: 16 * i}
-		if i == 0 {
-			m = v.sigma
-		}
 		if v.avx {
 			g.VBROADCASTI128(m, r[i])
 		} else {

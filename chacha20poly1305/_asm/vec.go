@@ -217,20 +217,22 @@ func (v *vec) quarterRounds(qs [][4]reg.VecVirtual) {
 
 // rowDoubleRound emits one ChaCha double round on blocks in the row layout:
 // each set holds the four rows of one block (of two blocks on ymm, one per
-// lane). The diagonal round rotates rows b, c and d so that the diagonals
-// become columns, and back.
+// lane). For the diagonal round, rows a, c and d are rotated (diagonal j is
+// a[j-1], b[j], c[j+1], d[j+2]) rather than b, c and d: b comes last out of
+// a quarter round and first into the next, so leaving it in place keeps the
+// word shuffles off the critical path.
 func (v *vec) rowDoubleRound(sets [][4]reg.VecVirtual) {
 	v.quarterRounds(sets)
 	for _, s := range sets {
-		v.shufd(0x39, s[1])
-		v.shufd(0x4e, s[2])
-		v.shufd(0x93, s[3])
+		v.shufd(0x93, s[0])
+		v.shufd(0x39, s[2])
+		v.shufd(0x4e, s[3])
 	}
 	v.quarterRounds(sets)
 	for _, s := range sets {
-		v.shufd(0x93, s[1])
-		v.shufd(0x4e, s[2])
-		v.shufd(0x39, s[3])
+		v.shufd(0x39, s[0])
+		v.shufd(0x93, s[2])
+		v.shufd(0x4e, s[3])
 	}
 }
 

@@ -1,0 +1,197 @@
+//go:build amd64 && !purego
+
+package chacha20poly1305
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	mathrand "math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/stackscratch"
+	"golang.org/x/crypto/chacha20"
+	xchacha "golang.org/x/crypto/chacha20poly1305"
+)
+
+// asmBackends returns the assembly backends that can run here.
+func asmBackends(t testing.TB) []backend {
+	var bs []backend
+	for _, b := range implemented {
+		if b != backendGeneric && backendAvailable(b) {
+			bs = append(bs, b)
+		}
+	}
+	if len(bs) == 0 {
+		t.Skip("no assembly backend is enabled")
+	}
+	return bs
+}
+
+// asmBoundaryLengths are the text lengths around every switch of the
+// assembly paths: the short functions' register sets (64, 128, 192, 320),
+// the long functions' passes (448 after block 0, then 512 each), the block
+// kernels' lane passes (256 and 512), and the partial blocks on each side.
+func asmBoundaryLengths() []int {
+	var ns []int
+	for n := 0; n <= 34; n++ {
+		ns = append(ns, n)
+	}
+	for _, c := range []int{48, 64, 128, 192, 256, 320, 384, 448, 512, 960, 1024, 1472, 1536, 2496, 4096} {
+		for d := -17; d <= 17; d++ {
+			if d == -17 || d == -16 || d == -15 || d == -1 || d == 0 || d == 1 || d == 15 || d == 16 || d == 17 {
+				ns = append(ns, c+d)
+			}
+		}
+	}
+	return ns
+}
+
+// TestAsmBoundaries compares Seal, Open (in place and out of place) and
+// SealGather of every assembly backend with golang.org/x/crypto at the
+// lengths where the assembly changes path, with additional data of several
+// lengths, and checks that a flipped tag bit or ciphertext bit fails with
+// the output zeroed.
+func TestAsmBoundaries(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(21, 22))
+	for _, b := range asmBackends(t) {
+		t.Run(b.String(), func(t *testing.T) {
+			key := randBytes(rng, KeySize)
+			a := mustNew(t, key, false, b.String())
+			ref, err := xchacha.New(key)
+			require.NoError(t, err)
+			for _, n := range asmBoundaryLengths() {
+				for _, adLen := range []int{0, 1, 13, 16, 17, 80} {
+					nonce := randBytes(rng, NonceSize)
+					pt := randBytes(rng, n)
+					ad := randBytes(rng, adLen)
+					want := ref.Seal(nil, nonce, pt, ad)
+					got := a.Seal(nil, nonce, pt, ad)
+					require.Equal(t, want, got, "seal n=%d ad=%d", n, adLen)
+
+					shape := []int{n / 3, 0, n - n/3 - n/7, n / 7}
+					got = a.SealGather(nil, nonce, split(pt, shape), ad)
+					require.Equal(t, want, got, "gather n=%d ad=%d", n, adLen)
+
+					buf := append([]byte(nil), want...)
+					back, err := a.Open(buf[:0], nonce, buf, ad)
+					require.NoError(t, err, "open in place n=%d ad=%d", n, adLen)
+					require.True(t, bytes.Equal(pt, back), "open in place n=%d ad=%d", n, adLen)
+
+					bad := append([]byte(nil), want...)
+					bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
+					out := make([]byte, n, n+1)
+					for i := range out {
+						out[i] = 0xaa
+					}
+					_, err = a.Open(out[:0], nonce, bad, ad)
+					require.Error(t, err, "tampered n=%d ad=%d", n, adLen)
+					assert.Equal(t, make([]byte, n), out, "tampered output not zeroed n=%d", n)
+				}
+			}
+		})
+	}
+}
+
+// TestAsmPartialBlocksNoOverrun seals and opens texts that end exactly at
+// the end of their allocation, with the bytes after the output watched:
+// the partial-block code must touch nothing past either buffer.
+func TestAsmPartialBlocksNoOverrun(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(23, 24))
+	for _, b := range asmBackends(t) {
+		a := mustNew(t, randBytes(rng, KeySize), false, b.String())
+		for _, n := range asmBoundaryLengths() {
+			nonce := randBytes(rng, NonceSize)
+			pt := randBytes(rng, n)
+			ad := randBytes(rng, rng.IntN(20))
+			canary := bytes.Repeat([]byte{0x5c}, 32)
+			dst := make([]byte, n+TagSize+len(canary))
+			copy(dst[n+TagSize:], canary)
+			ct := a.Seal(dst[:0], nonce, pt, ad)
+			require.Equal(t, canary, dst[n+TagSize:], "%s seal n=%d", b, n)
+			pdst := make([]byte, n+len(canary))
+			copy(pdst[n:], canary)
+			_, err := a.Open(pdst[:0], nonce, ct, ad)
+			require.NoError(t, err)
+			require.Equal(t, canary, pdst[n:], "%s open n=%d", b, n)
+		}
+	}
+}
+
+// TestNoSecretOnStack runs Seal, Open and SealGather of every assembly
+// backend under the stackscratch harness, at lengths that take each path
+// (short, long or block kernels, with partial blocks), and looks for any
+// 8-byte piece of the key, the plaintext, or the keystream (block 0, which
+// holds Poly1305's r and s, and the blocks after it) in the stack they used.
+func TestNoSecretOnStack(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(25, 26))
+	for _, b := range asmBackends(t) {
+		for _, n := range []int{16, 100, 300, 700, 1350} {
+			t.Run(fmt.Sprintf("%s/%d", b, n), func(t *testing.T) {
+				key := randBytes(rng, KeySize)
+				nonce := randBytes(rng, NonceSize)
+				pt := randBytes(rng, n)
+				ad := randBytes(rng, 13)
+				stream, err := chacha20.NewUnauthenticatedCipher(key, nonce)
+				require.NoError(t, err)
+				ks := make([]byte, 64+n)
+				stream.XORKeyStream(ks, ks)
+				patterns := stackscratch.Windows(8, key, pt, ks)
+				a := mustNew(t, key, false, b.String())
+				ct := a.Seal(nil, nonce, pt, ad)
+				out := make([]byte, 0, n+TagSize)
+				parts := [][]byte{pt[:n/2], pt[n/2:]}
+				for name, f := range map[string]func(){
+					"Seal":       func() { a.Seal(out, nonce, pt, ad) },
+					"Open":       func() { _, _ = a.Open(out, nonce, ct, ad) },
+					"SealGather": func() { a.SealGather(out, nonce, parts, ad) },
+				} {
+					r, err := stackscratch.Scan(f, patterns)
+					require.NoError(t, err, name)
+					require.True(t, r.Clean(), "%s: %v", name, r)
+				}
+			})
+		}
+	}
+}
+
+// TestKernelsAgree compares each assembly backend's block kernels with the
+// generic ones, over runs of every block count up to three lane passes and
+// Poly1305 over every block count up to 40, starting from a random state.
+func TestKernelsAgree(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(27, 28))
+	for _, b := range asmBackends(t) {
+		for blocks := 0; blocks <= 24; blocks++ {
+			var st, want [16]uint32
+			for i := range st {
+				st[i] = rng.Uint32()
+			}
+			st[counterIndex] = uint32(rng.IntN(1 << 20))
+			want = st
+			src := randBytes(rng, 64*blocks)
+			got, exp := make([]byte, len(src)), make([]byte, len(src))
+			xorBlocksGeneric(&want, exp, src)
+			b.xorBlocks(&st, got, src)
+			require.Equal(t, exp, got, "%s xorBlocks %d blocks", b, blocks)
+			require.Equal(t, want, st, "%s counter after %d blocks", b, blocks)
+		}
+		for blocks := 0; blocks <= 40; blocks++ {
+			var p, q polyState
+			var k [32]byte
+			binary.LittleEndian.PutUint64(k[0:], rng.Uint64())
+			binary.LittleEndian.PutUint64(k[8:], rng.Uint64())
+			p.init(&k)
+			p.h = [3]uint64{rng.Uint64(), rng.Uint64(), uint64(rng.IntN(4))}
+			q = p
+			msg := randBytes(rng, 16*blocks)
+			polyBlocksGeneric(&q, msg)
+			b.polyBlocks(&p, msg)
+			var tp, tq [TagSize]byte
+			polyFinish(&p, &tp)
+			polyFinish(&q, &tq)
+			require.Equal(t, tq, tp, "%s polyBlocks %d blocks", b, blocks)
+		}
+	}
+}
