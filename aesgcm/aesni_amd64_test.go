@@ -111,6 +111,46 @@ func TestAESNIEdges(t *testing.T) {
 	})
 }
 
+// TestAESNIShort checks the one-shot short path (text up to 64 bytes, AAD
+// up to 16) and its edges against crypto/cipher: every text length 0..66
+// with every AAD length 0..17, each key size, Seal and Open (and a tampered
+// tag).
+func TestAESNIShort(t *testing.T) {
+	forEachAESNI(t, func(t *testing.T, name string) {
+		r := rand.New(rand.NewPCG(3, 5))
+		rb := func(n int) []byte {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.Uint32())
+			}
+			return b
+		}
+		for _, keySize := range []int{16, 24, 32} {
+			key := rb(keySize)
+			g, err := New(key, WithBackend(name))
+			require.NoError(t, err)
+			blk, err := aes.NewCipher(key)
+			require.NoError(t, err)
+			std, err := cipher.NewGCM(blk)
+			require.NoError(t, err)
+			for n := 0; n <= 66; n++ {
+				for aadLen := 0; aadLen <= 17; aadLen++ {
+					nonce, pt, aad := rb(12), rb(n), rb(aadLen)
+					want := std.Seal(nil, nonce, pt, aad)
+					what := fmt.Sprintf("n=%d aad=%d key=%d", n, aadLen, keySize)
+					require.Equal(t, want, g.Seal(nil, nonce, pt, aad), "Seal %s", what)
+					back, err := g.Open(nil, nonce, want, aad)
+					require.NoError(t, err, "Open %s", what)
+					require.True(t, bytes.Equal(pt, back), "Open %s", what)
+					want[len(want)-1] ^= 1
+					_, err = g.Open(nil, nonce, want, aad)
+					require.Error(t, err, "Open of a tampered tag %s", what)
+				}
+			}
+		}
+	})
+}
+
 // TestAESNIKeyTable checks the table New builds: the round keys in the
 // standard byte order (against the first block crypto/aes encrypts) and H^1
 // (times x^-1, byte-reflected) against E(0) computed by crypto/aes.

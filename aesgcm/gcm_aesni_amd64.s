@@ -563,6 +563,784 @@ TEXT ·gcmSealAESNI(SB), NOSPLIT, $80-80
 	SHLQ   $0x04, DX
 	ADDQ   AX, DX
 	SUBQ   $0x000000a0, DX
+	MOVQ   count+32(FP), BX
+	MOVQ   textLen+64(FP), SI
+	MOVQ   aadLen+48(FP), DI
+	CMPQ   BX, $0x01
+	JNE    long_1
+	CMPQ   SI, $0x40
+	JA     long_1
+	CMPQ   DI, $0x10
+	JA     long_1
+	MOVQ   pieces+24(FP), BX
+	MOVQ   (BX), BX
+	MOVQ   out+16(FP), R8
+	MOVQ   aad+40(FP), R9
+	MOVQ   j0+56(FP), R10
+	MOVQ   tag+72(FP), R11
+	CMPQ   SI, $0x10
+	JA     sbig_1
+	MOVOU  (R10), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X1, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	CMPQ   CX, $0x0a
+	JE     aesmid_1
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	CMPQ   CX, $0x0c
+	JE     aesmid_1
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+
+aesmid_1:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	MOVQ       DI, CX
+	SHLQ       $0x03, CX
+	MOVQ       SI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X5
+	MOVQ       CX, X2
+	PUNPCKLQDQ X2, X5
+	MOVOU      X5, X2
+	PCLMULQDQ  $0x00, 352(AX), X2
+	MOVOU      X5, X4
+	PCLMULQDQ  $0x11, 352(AX), X4
+	PSHUFD     $0x4e, X5, X3
+	PXOR       X5, X3
+	PCLMULQDQ  $0x00, 480(AX), X3
+	LEAQ       15(SI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      DI, DI
+	JZ         snoaad_1
+	CMPQ       DI, $0x10
+	JE         sfullaad_1
+	CMPQ       DI, $0x08
+	JB         ld4_1
+	MOVQ       (R9), AX
+	MOVQ       AX, X5
+	LEAQ       -8(R9)(DI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X6
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       DI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X7
+	PSHUFB     X7, X6
+	POR        X6, X5
+	JMP        lddone_1
+
+ld4_1:
+	CMPQ   DI, $0x04
+	JB     ld2_1
+	MOVL   (R9), AX
+	MOVQ   AX, X5
+	LEAQ   -4(R9)(DI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   DI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_1
+
+ld2_1:
+	CMPQ    DI, $0x02
+	JB      ld1_1
+	MOVWQZX (R9), AX
+	MOVQ    AX, X5
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R9), AX
+	MOVQ    AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	MOVOU (R9), X5
+
+saad_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X6
+	PCLMULQDQ $0x00, 336(CX), X6
+	PXOR      X6, X2
+	MOVOU     X5, X6
+	PCLMULQDQ $0x11, 336(CX), X6
+	PXOR      X6, X4
+	PSHUFD    $0x4e, X5, X6
+	PXOR      X5, X6
+	PCLMULQDQ $0x00, 464(CX), X6
+	PXOR      X6, X3
+
+snoaad_1:
+	CMPQ      SI, $0x10
+	JB        spart_1
+	MOVOU     (BX), X5
+	MOVOU     X5, X5
+	PXOR      X1, X5
+	MOVOU     X5, (R8)
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 352(CX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 352(CX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X3
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	JMP       sred_1
+
+spart_1:
+	MOVOU  X1, X1
+	LEAQ   (CX), AX
+	TESTQ  SI, SI
+	JZ     sred_1
+	CMPQ   SI, $0x08
+	JB     ld4_2
+	MOVQ   (BX), CX
+	MOVQ   CX, X5
+	LEAQ   -8(BX)(SI*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X6
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   SI, CX
+	NEGQ   CX
+	MOVOU  24(CX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
+
+ld4_2:
+	CMPQ   SI, $0x04
+	JB     ld2_2
+	MOVL   (BX), CX
+	MOVQ   CX, X5
+	LEAQ   -4(BX)(SI*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X6
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   SI, CX
+	NEGQ   CX
+	MOVOU  20(CX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
+
+ld2_2:
+	CMPQ    SI, $0x02
+	JB      ld1_2
+	MOVWQZX (BX), CX
+	MOVQ    CX, X5
+	LEAQ    -2(BX)(SI*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	MOVOU   18(CX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (BX), CX
+	MOVQ    CX, X5
+
+lddone_2:
+	MOVOU  X5, X5
+	PXOR   X1, X5
+	LEAQ   onesMask<>+0(SB), CX
+	SUBQ   SI, CX
+	MOVOU  16(CX), X1
+	PAND   X1, X5
+	MOVQ   X5, CX
+	CMPQ   SI, $0x08
+	JB     st4_1
+	MOVQ   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  8(CX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, CX
+	LEAQ   -8(R8)(SI*1), DX
+	MOVQ   CX, (DX)
+	JMP    stdone_1
+
+st4_1:
+	CMPQ   SI, $0x04
+	JB     st2_1
+	MOVL   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  12(CX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, CX
+	LEAQ   -4(R8)(SI*1), DX
+	MOVL   CX, (DX)
+	JMP    stdone_1
+
+st2_1:
+	CMPQ   SI, $0x02
+	JB     st1_1
+	MOVW   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  14(CX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, CX
+	LEAQ   -2(R8)(SI*1), DX
+	MOVW   CX, (DX)
+	JMP    stdone_1
+
+st1_1:
+	MOVB CL, (R8)
+
+stdone_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 352(AX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 352(AX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 480(AX), X1
+	PXOR      X1, X3
+
+sred_1:
+	PXOR      X2, X3
+	PXOR      X4, X3
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X4
+	PXOR      X1, X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	MOVOU     X4, (R11)
+	JMP       sdone_1
+
+sbig_1:
+	MOVOU  (R10), X0
+	MOVOU  X0, X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X4, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X4, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X4, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X4, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	CMPQ   CX, $0x0a
+	JE     aesmid_2
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	CMPQ   CX, $0x0c
+	JE     aesmid_2
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+
+aesmid_2:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	MOVQ       DI, CX
+	SHLQ       $0x03, CX
+	MOVQ       SI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X8
+	MOVQ       CX, X5
+	PUNPCKLQDQ X5, X8
+	MOVOU      X8, X5
+	PCLMULQDQ  $0x00, 352(AX), X5
+	MOVOU      X8, X7
+	PCLMULQDQ  $0x11, 352(AX), X7
+	PSHUFD     $0x4e, X8, X6
+	PXOR       X8, X6
+	PCLMULQDQ  $0x00, 480(AX), X6
+	LEAQ       15(SI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      DI, DI
+	JZ         snoaad_2
+	CMPQ       DI, $0x10
+	JE         sfullaad_2
+	CMPQ       DI, $0x08
+	JB         ld4_3
+	MOVQ       (R9), AX
+	MOVQ       AX, X8
+	LEAQ       -8(R9)(DI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X9
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       DI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X10
+	PSHUFB     X10, X9
+	POR        X9, X8
+	JMP        lddone_3
+
+ld4_3:
+	CMPQ   DI, $0x04
+	JB     ld2_3
+	MOVL   (R9), AX
+	MOVQ   AX, X8
+	LEAQ   -4(R9)(DI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X9
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   DI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X10
+	PSHUFB X10, X9
+	POR    X9, X8
+	JMP    lddone_3
+
+ld2_3:
+	CMPQ    DI, $0x02
+	JB      ld1_3
+	MOVWQZX (R9), AX
+	MOVQ    AX, X8
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X10
+	PSHUFB  X10, X9
+	POR     X9, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (R9), AX
+	MOVQ    AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	MOVOU (R9), X8
+
+saad_2:
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X9
+	PCLMULQDQ $0x00, 336(CX), X9
+	PXOR      X9, X5
+	MOVOU     X8, X9
+	PCLMULQDQ $0x11, 336(CX), X9
+	PXOR      X9, X7
+	PSHUFD    $0x4e, X8, X9
+	PXOR      X8, X9
+	PCLMULQDQ $0x00, 464(CX), X9
+	PXOR      X9, X6
+
+snoaad_2:
+	CMPQ      SI, $0x10
+	JB        spart_2
+	MOVOU     (BX), X8
+	MOVOU     X8, X8
+	PXOR      X1, X8
+	MOVOU     X8, (R8)
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X1
+	PCLMULQDQ $0x00, 352(CX), X1
+	PXOR      X1, X5
+	MOVOU     X8, X1
+	PCLMULQDQ $0x11, 352(CX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X8, X1
+	PXOR      X8, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_3
+	MOVOU     (BX), X1
+	MOVOU     X1, X1
+	PXOR      X2, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 368(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 368(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_4
+	MOVOU     (BX), X1
+	MOVOU     X1, X1
+	PXOR      X3, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 384(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 384(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_5
+	MOVOU     (BX), X1
+	MOVOU     X1, X1
+	PXOR      X4, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 400(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 400(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	JMP       sred_2
+
+spart_5:
+	MOVOU X4, X1
+	LEAQ  48(CX), AX
+	JMP   scommon_2
+
+spart_4:
+	MOVOU X3, X1
+	LEAQ  32(CX), AX
+	JMP   scommon_2
+
+spart_3:
+	MOVOU X2, X1
+	LEAQ  16(CX), AX
+	JMP   scommon_2
+
+spart_2:
+	MOVOU X1, X1
+	LEAQ  (CX), AX
+
+scommon_2:
+	TESTQ  SI, SI
+	JZ     sred_2
+	CMPQ   SI, $0x08
+	JB     ld4_4
+	MOVQ   (BX), CX
+	MOVQ   CX, X2
+	LEAQ   -8(BX)(SI*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X3
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   SI, CX
+	NEGQ   CX
+	MOVOU  24(CX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld4_4:
+	CMPQ   SI, $0x04
+	JB     ld2_4
+	MOVL   (BX), CX
+	MOVQ   CX, X2
+	LEAQ   -4(BX)(SI*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X3
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   SI, CX
+	NEGQ   CX
+	MOVOU  20(CX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld2_4:
+	CMPQ    SI, $0x02
+	JB      ld1_4
+	MOVWQZX (BX), CX
+	MOVQ    CX, X2
+	LEAQ    -2(BX)(SI*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	MOVOU   18(CX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (BX), CX
+	MOVQ    CX, X2
+
+lddone_4:
+	MOVOU  X2, X2
+	PXOR   X1, X2
+	LEAQ   onesMask<>+0(SB), CX
+	SUBQ   SI, CX
+	MOVOU  16(CX), X1
+	PAND   X1, X2
+	MOVQ   X2, CX
+	CMPQ   SI, $0x08
+	JB     st4_2
+	MOVQ   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  8(CX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, CX
+	LEAQ   -8(R8)(SI*1), DX
+	MOVQ   CX, (DX)
+	JMP    stdone_2
+
+st4_2:
+	CMPQ   SI, $0x04
+	JB     st2_2
+	MOVL   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  12(CX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, CX
+	LEAQ   -4(R8)(SI*1), DX
+	MOVL   CX, (DX)
+	JMP    stdone_2
+
+st2_2:
+	CMPQ   SI, $0x02
+	JB     st1_2
+	MOVW   CX, (R8)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   SI, CX
+	MOVOU  14(CX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, CX
+	LEAQ   -2(R8)(SI*1), DX
+	MOVW   CX, (DX)
+	JMP    stdone_2
+
+st1_2:
+	MOVB CL, (R8)
+
+stdone_2:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 352(AX), X1
+	PXOR      X1, X5
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 352(AX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 480(AX), X1
+	PXOR      X1, X6
+
+sred_2:
+	PXOR      X5, X6
+	PXOR      X7, X6
+	MOVOU     X5, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X5, X5
+	PXOR      X5, X6
+	PXOR      X1, X6
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	PSHUFB    bswapMask<>+0(SB), X7
+	PXOR      X0, X7
+	MOVOU     X7, (R11)
+
+sdone_1:
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	RET
+
+long_1:
 	MOVQ   aad+40(FP), BX
 	MOVQ   aadLen+48(FP), SI
 	MOVQ   j0+56(FP), DI
@@ -574,15 +1352,15 @@ TEXT ·gcmSealAESNI(SB), NOSPLIT, $80-80
 	MOVOU  X2, 16(SP)
 	PXOR   (AX), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_1
+	JE     aesmid_3
 	AESENC 16(AX), X1
 	AESENC 32(AX), X1
 	CMPQ   CX, $0x0c
-	JE     aesmid_1
+	JE     aesmid_3
 	AESENC 48(AX), X1
 	AESENC 64(AX), X1
 
-aesmid_1:
+aesmid_3:
 	AESENC     16(DX), X1
 	AESENC     32(DX), X1
 	AESENC     48(DX), X1
@@ -599,7 +1377,7 @@ aesmid_1:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_1
+	JB         ld4_5
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -612,11 +1390,11 @@ aesmid_1:
 	MOVOU      24(BX), X2
 	PSHUFB     X2, X0
 	POR        X0, X1
-	JMP        lddone_1
+	JMP        lddone_5
 
-ld4_1:
+ld4_5:
 	CMPQ   SI, $0x04
-	JB     ld2_1
+	JB     ld2_5
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -629,11 +1407,11 @@ ld4_1:
 	MOVOU  20(BX), X2
 	PSHUFB X2, X0
 	POR    X0, X1
-	JMP    lddone_1
+	JMP    lddone_5
 
-ld2_1:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_1
+	JB      ld1_5
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -646,13 +1424,13 @@ ld2_1:
 	MOVOU   18(BX), X2
 	PSHUFB  X2, X0
 	POR     X0, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld1_1:
+ld1_5:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
-lddone_1:
+lddone_5:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 352(AX), X2
@@ -827,7 +1605,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_2
+	JB     ld4_6
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -840,11 +1618,11 @@ ghpart_1:
 	MOVOU  24(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_2
+	JMP    lddone_6
 
-ld4_2:
+ld4_6:
 	CMPQ   SI, $0x04
-	JB     ld2_2
+	JB     ld2_6
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -857,11 +1635,11 @@ ld4_2:
 	MOVOU  20(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_2
+	JMP    lddone_6
 
-ld2_2:
+ld2_6:
 	CMPQ    SI, $0x02
-	JB      ld1_2
+	JB      ld1_6
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -874,13 +1652,13 @@ ld2_2:
 	MOVOU   18(BX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld1_2:
+ld1_6:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
-lddone_2:
+lddone_6:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -934,7 +1712,7 @@ slices_1:
 	CMPQ    R10, R11
 	CMOVQLT R10, R11
 	CMPQ    R11, $0x08
-	JB      ld4_3
+	JB      ld4_7
 	MOVQ    (R9), R12
 	MOVQ    R12, X0
 	LEAQ    -8(R9)(R11*1), R12
@@ -947,11 +1725,11 @@ slices_1:
 	MOVOU   24(R12), X2
 	PSHUFB  X2, X1
 	POR     X1, X0
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld4_3:
+ld4_7:
 	CMPQ   R11, $0x04
-	JB     ld2_3
+	JB     ld2_7
 	MOVL   (R9), R12
 	MOVQ   R12, X0
 	LEAQ   -4(R9)(R11*1), R12
@@ -964,11 +1742,11 @@ ld4_3:
 	MOVOU  20(R12), X2
 	PSHUFB X2, X1
 	POR    X1, X0
-	JMP    lddone_3
+	JMP    lddone_7
 
-ld2_3:
+ld2_7:
 	CMPQ    R11, $0x02
-	JB      ld1_3
+	JB      ld1_7
 	MOVWQZX (R9), R12
 	MOVQ    R12, X0
 	LEAQ    -2(R9)(R11*1), R12
@@ -981,13 +1759,13 @@ ld2_3:
 	MOVOU   18(R12), X2
 	PSHUFB  X2, X1
 	POR     X1, X0
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld1_3:
+ld1_7:
 	MOVBQZX (R9), R12
 	MOVQ    R12, X0
 
-lddone_3:
+lddone_7:
 	MOVOU  48(SP), X1
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R8, R12
@@ -1000,7 +1778,7 @@ lddone_3:
 	PAND   X2, X0
 	MOVQ   X0, R13
 	CMPQ   R11, $0x08
-	JB     st4_1
+	JB     st4_3
 	MOVQ   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -1010,11 +1788,11 @@ lddone_3:
 	MOVQ   X1, R13
 	LEAQ   -8(BX)(R11*1), R12
 	MOVQ   R13, (R12)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st4_1:
+st4_3:
 	CMPQ   R11, $0x04
-	JB     st2_1
+	JB     st2_3
 	MOVL   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -1024,11 +1802,11 @@ st4_1:
 	MOVQ   X1, R13
 	LEAQ   -4(BX)(R11*1), R12
 	MOVL   R13, (R12)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st2_1:
+st2_3:
 	CMPQ   R11, $0x02
-	JB     st1_1
+	JB     st1_3
 	MOVW   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -1038,12 +1816,12 @@ st2_1:
 	MOVQ   X1, R13
 	LEAQ   -2(BX)(R11*1), R12
 	MOVW   R13, (R12)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st1_1:
+st1_3:
 	MOVB R13, (BX)
 
-stdone_1:
+stdone_3:
 	LEAQ   slideShuf<>+0(SB), R12
 	NEGQ   R12
 	ADDQ   R8, R12
@@ -1129,7 +1907,7 @@ pbulk_1:
 	PXOR   (AX), X9
 	PADDL  ctrIncs<>+128(SB), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_2
+	JE     aesmid_4
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -1147,7 +1925,7 @@ pbulk_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_2
+	JE     aesmid_4
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -1165,7 +1943,7 @@ pbulk_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_2:
+aesmid_4:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -1311,7 +2089,7 @@ ploop_1:
 	PXOR   (AX), X9
 	PADDL  ctrIncs<>+128(SB), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -1329,7 +2107,7 @@ ploop_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -1347,7 +2125,7 @@ ploop_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_3:
+aesmid_5:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -1697,7 +2475,7 @@ prem_1:
 	MOVQ   R8, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -1707,7 +2485,7 @@ prem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -1717,7 +2495,7 @@ prem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_4:
+aesmid_6:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -1849,7 +2627,7 @@ rcommon_1:
 	TESTQ  R10, R10
 	JZ     rred_1
 	CMPQ   R10, $0x08
-	JB     ld4_4
+	JB     ld4_8
 	MOVQ   (R9), R8
 	MOVQ   R8, X3
 	LEAQ   -8(R9)(R10*1), R8
@@ -1862,11 +2640,11 @@ rcommon_1:
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_4
+	JMP    lddone_8
 
-ld4_4:
+ld4_8:
 	CMPQ   R10, $0x04
-	JB     ld2_4
+	JB     ld2_8
 	MOVL   (R9), R8
 	MOVQ   R8, X3
 	LEAQ   -4(R9)(R10*1), R8
@@ -1879,11 +2657,11 @@ ld4_4:
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_4
+	JMP    lddone_8
 
-ld2_4:
+ld2_8:
 	CMPQ    R10, $0x02
-	JB      ld1_4
+	JB      ld1_8
 	MOVWQZX (R9), R8
 	MOVQ    R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -1896,13 +2674,13 @@ ld2_4:
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld1_4:
+ld1_8:
 	MOVBQZX (R9), R8
 	MOVQ    R8, X3
 
-lddone_4:
+lddone_8:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
@@ -1911,7 +2689,7 @@ lddone_4:
 	PAND   X4, X3
 	MOVQ   X3, R11
 	CMPQ   R10, $0x08
-	JB     st4_2
+	JB     st4_4
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -1921,11 +2699,11 @@ lddone_4:
 	MOVQ   X4, R11
 	LEAQ   -8(BX)(R10*1), R8
 	MOVQ   R11, (R8)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st4_2:
+st4_4:
 	CMPQ   R10, $0x04
-	JB     st2_2
+	JB     st2_4
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -1935,11 +2713,11 @@ st4_2:
 	MOVQ   X4, R11
 	LEAQ   -4(BX)(R10*1), R8
 	MOVL   R11, (R8)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st2_2:
+st2_4:
 	CMPQ   R10, $0x02
-	JB     st1_2
+	JB     st1_4
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -1949,12 +2727,12 @@ st2_2:
 	MOVQ   X4, R11
 	LEAQ   -2(BX)(R10*1), R8
 	MOVW   R11, (R8)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st1_2:
+st1_4:
 	MOVB R11, (BX)
 
-stdone_2:
+stdone_4:
 	MOVOU X3, 64(SP)
 	MOVOU X2, 48(SP)
 
@@ -2011,7 +2789,7 @@ rem8_1:
 	MOVQ   R8, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_5
+	JE     aesmid_7
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -2029,7 +2807,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_5
+	JE     aesmid_7
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -2047,7 +2825,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_5:
+aesmid_7:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -2319,7 +3097,7 @@ rcommon_2:
 	TESTQ  R10, R10
 	JZ     rred_2
 	CMPQ   R10, $0x08
-	JB     ld4_5
+	JB     ld4_9
 	MOVQ   (R9), R8
 	MOVQ   R8, X3
 	LEAQ   -8(R9)(R10*1), R8
@@ -2332,11 +3110,11 @@ rcommon_2:
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_5
+	JMP    lddone_9
 
-ld4_5:
+ld4_9:
 	CMPQ   R10, $0x04
-	JB     ld2_5
+	JB     ld2_9
 	MOVL   (R9), R8
 	MOVQ   R8, X3
 	LEAQ   -4(R9)(R10*1), R8
@@ -2349,11 +3127,11 @@ ld4_5:
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_5
+	JMP    lddone_9
 
-ld2_5:
+ld2_9:
 	CMPQ    R10, $0x02
-	JB      ld1_5
+	JB      ld1_9
 	MOVWQZX (R9), R8
 	MOVQ    R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -2366,13 +3144,13 @@ ld2_5:
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_5
+	JMP     lddone_9
 
-ld1_5:
+ld1_9:
 	MOVBQZX (R9), R8
 	MOVQ    R8, X3
 
-lddone_5:
+lddone_9:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
@@ -2381,7 +3159,7 @@ lddone_5:
 	PAND   X4, X3
 	MOVQ   X3, R11
 	CMPQ   R10, $0x08
-	JB     st4_3
+	JB     st4_5
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -2391,11 +3169,11 @@ lddone_5:
 	MOVQ   X4, R11
 	LEAQ   -8(BX)(R10*1), R8
 	MOVQ   R11, (R8)
-	JMP    stdone_3
+	JMP    stdone_5
 
-st4_3:
+st4_5:
 	CMPQ   R10, $0x04
-	JB     st2_3
+	JB     st2_5
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -2405,11 +3183,11 @@ st4_3:
 	MOVQ   X4, R11
 	LEAQ   -4(BX)(R10*1), R8
 	MOVL   R11, (R8)
-	JMP    stdone_3
+	JMP    stdone_5
 
-st2_3:
+st2_5:
 	CMPQ   R10, $0x02
-	JB     st1_3
+	JB     st1_5
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R10, R8
@@ -2419,12 +3197,12 @@ st2_3:
 	MOVQ   X4, R11
 	LEAQ   -2(BX)(R10*1), R8
 	MOVW   R11, (R8)
-	JMP    stdone_3
+	JMP    stdone_5
 
-st1_3:
+st1_5:
 	MOVB R11, (BX)
 
-stdone_3:
+stdone_5:
 	MOVOU X3, 64(SP)
 	MOVOU X2, 48(SP)
 
@@ -2550,6 +3328,772 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $80-72
 	SHLQ   $0x04, DX
 	ADDQ   AX, DX
 	SUBQ   $0x000000a0, DX
+	MOVQ   n+32(FP), BX
+	MOVQ   aadLen+48(FP), SI
+	CMPQ   BX, $0x40
+	JA     long_1
+	CMPQ   SI, $0x10
+	JA     long_1
+	MOVQ   out+16(FP), DI
+	MOVQ   in+24(FP), R8
+	MOVQ   aad+40(FP), R9
+	MOVQ   j0+56(FP), R10
+	MOVQ   tag+64(FP), R11
+	CMPQ   BX, $0x10
+	JA     sbig_1
+	MOVOU  (R10), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X1, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	CMPQ   CX, $0x0a
+	JE     aesmid_1
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	CMPQ   CX, $0x0c
+	JE     aesmid_1
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+
+aesmid_1:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	MOVQ       SI, CX
+	SHLQ       $0x03, CX
+	MOVQ       BX, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X5
+	MOVQ       CX, X2
+	PUNPCKLQDQ X2, X5
+	MOVOU      X5, X2
+	PCLMULQDQ  $0x00, 352(AX), X2
+	MOVOU      X5, X4
+	PCLMULQDQ  $0x11, 352(AX), X4
+	PSHUFD     $0x4e, X5, X3
+	PXOR       X5, X3
+	PCLMULQDQ  $0x00, 480(AX), X3
+	LEAQ       15(BX), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      SI, SI
+	JZ         snoaad_1
+	CMPQ       SI, $0x10
+	JE         sfullaad_1
+	CMPQ       SI, $0x08
+	JB         ld4_1
+	MOVQ       (R9), AX
+	MOVQ       AX, X5
+	LEAQ       -8(R9)(SI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X6
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       SI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X7
+	PSHUFB     X7, X6
+	POR        X6, X5
+	JMP        lddone_1
+
+ld4_1:
+	CMPQ   SI, $0x04
+	JB     ld2_1
+	MOVL   (R9), AX
+	MOVQ   AX, X5
+	LEAQ   -4(R9)(SI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_1
+
+ld2_1:
+	CMPQ    SI, $0x02
+	JB      ld1_1
+	MOVWQZX (R9), AX
+	MOVQ    AX, X5
+	LEAQ    -2(R9)(SI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R9), AX
+	MOVQ    AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	MOVOU (R9), X5
+
+saad_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X6
+	PCLMULQDQ $0x00, 336(CX), X6
+	PXOR      X6, X2
+	MOVOU     X5, X6
+	PCLMULQDQ $0x11, 336(CX), X6
+	PXOR      X6, X4
+	PSHUFD    $0x4e, X5, X6
+	PXOR      X5, X6
+	PCLMULQDQ $0x00, 464(CX), X6
+	PXOR      X6, X3
+
+snoaad_1:
+	CMPQ      BX, $0x10
+	JB        spart_1
+	MOVOU     (R8), X5
+	MOVOU     X5, X6
+	PXOR      X1, X6
+	MOVOU     X6, (DI)
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 352(CX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 352(CX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X3
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	JMP       sred_1
+
+spart_1:
+	MOVOU  X1, X1
+	LEAQ   (CX), AX
+	TESTQ  BX, BX
+	JZ     sred_1
+	CMPQ   BX, $0x08
+	JB     ld4_2
+	MOVQ   (R8), CX
+	MOVQ   CX, X5
+	LEAQ   -8(R8)(BX*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X6
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   BX, CX
+	NEGQ   CX
+	MOVOU  24(CX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
+
+ld4_2:
+	CMPQ   BX, $0x04
+	JB     ld2_2
+	MOVL   (R8), CX
+	MOVQ   CX, X5
+	LEAQ   -4(R8)(BX*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X6
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   BX, CX
+	NEGQ   CX
+	MOVOU  20(CX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
+
+ld2_2:
+	CMPQ    BX, $0x02
+	JB      ld1_2
+	MOVWQZX (R8), CX
+	MOVQ    CX, X5
+	LEAQ    -2(R8)(BX*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	MOVOU   18(CX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (R8), CX
+	MOVQ    CX, X5
+
+lddone_2:
+	MOVOU  X5, X6
+	PXOR   X1, X6
+	MOVQ   X6, CX
+	CMPQ   BX, $0x08
+	JB     st4_1
+	MOVQ   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  8(CX), X1
+	MOVOU  X6, X6
+	PSHUFB X1, X6
+	MOVQ   X6, CX
+	LEAQ   -8(DI)(BX*1), DX
+	MOVQ   CX, (DX)
+	JMP    stdone_1
+
+st4_1:
+	CMPQ   BX, $0x04
+	JB     st2_1
+	MOVL   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  12(CX), X1
+	MOVOU  X6, X6
+	PSHUFB X1, X6
+	MOVQ   X6, CX
+	LEAQ   -4(DI)(BX*1), DX
+	MOVL   CX, (DX)
+	JMP    stdone_1
+
+st2_1:
+	CMPQ   BX, $0x02
+	JB     st1_1
+	MOVW   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  14(CX), X1
+	MOVOU  X6, X6
+	PSHUFB X1, X6
+	MOVQ   X6, CX
+	LEAQ   -2(DI)(BX*1), DX
+	MOVW   CX, (DX)
+	JMP    stdone_1
+
+st1_1:
+	MOVB CL, (DI)
+
+stdone_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 352(AX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 352(AX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 480(AX), X1
+	PXOR      X1, X3
+
+sred_1:
+	PXOR      X2, X3
+	PXOR      X4, X3
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X4
+	PXOR      X1, X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	MOVOU     X4, (R11)
+	JMP       sdone_1
+
+sbig_1:
+	MOVOU  (R10), X0
+	MOVOU  X0, X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X4, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X4, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X4, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X4, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	CMPQ   CX, $0x0a
+	JE     aesmid_2
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	CMPQ   CX, $0x0c
+	JE     aesmid_2
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+
+aesmid_2:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	MOVQ       SI, CX
+	SHLQ       $0x03, CX
+	MOVQ       BX, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X8
+	MOVQ       CX, X5
+	PUNPCKLQDQ X5, X8
+	MOVOU      X8, X5
+	PCLMULQDQ  $0x00, 352(AX), X5
+	MOVOU      X8, X7
+	PCLMULQDQ  $0x11, 352(AX), X7
+	PSHUFD     $0x4e, X8, X6
+	PXOR       X8, X6
+	PCLMULQDQ  $0x00, 480(AX), X6
+	LEAQ       15(BX), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      SI, SI
+	JZ         snoaad_2
+	CMPQ       SI, $0x10
+	JE         sfullaad_2
+	CMPQ       SI, $0x08
+	JB         ld4_3
+	MOVQ       (R9), AX
+	MOVQ       AX, X8
+	LEAQ       -8(R9)(SI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X9
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       SI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X10
+	PSHUFB     X10, X9
+	POR        X9, X8
+	JMP        lddone_3
+
+ld4_3:
+	CMPQ   SI, $0x04
+	JB     ld2_3
+	MOVL   (R9), AX
+	MOVQ   AX, X8
+	LEAQ   -4(R9)(SI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X9
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X10
+	PSHUFB X10, X9
+	POR    X9, X8
+	JMP    lddone_3
+
+ld2_3:
+	CMPQ    SI, $0x02
+	JB      ld1_3
+	MOVWQZX (R9), AX
+	MOVQ    AX, X8
+	LEAQ    -2(R9)(SI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X10
+	PSHUFB  X10, X9
+	POR     X9, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (R9), AX
+	MOVQ    AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	MOVOU (R9), X8
+
+saad_2:
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X9
+	PCLMULQDQ $0x00, 336(CX), X9
+	PXOR      X9, X5
+	MOVOU     X8, X9
+	PCLMULQDQ $0x11, 336(CX), X9
+	PXOR      X9, X7
+	PSHUFD    $0x4e, X8, X9
+	PXOR      X8, X9
+	PCLMULQDQ $0x00, 464(CX), X9
+	PXOR      X9, X6
+
+snoaad_2:
+	CMPQ      BX, $0x10
+	JB        spart_2
+	MOVOU     (R8), X8
+	MOVOU     X8, X9
+	PXOR      X1, X9
+	MOVOU     X9, (DI)
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X1
+	PCLMULQDQ $0x00, 352(CX), X1
+	PXOR      X1, X5
+	MOVOU     X8, X1
+	PCLMULQDQ $0x11, 352(CX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X8, X1
+	PXOR      X8, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_3
+	MOVOU     (R8), X1
+	MOVOU     X1, X8
+	PXOR      X2, X8
+	MOVOU     X8, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 368(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 368(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_4
+	MOVOU     (R8), X1
+	MOVOU     X1, X2
+	PXOR      X3, X2
+	MOVOU     X2, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 384(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 384(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_5
+	MOVOU     (R8), X1
+	MOVOU     X1, X2
+	PXOR      X4, X2
+	MOVOU     X2, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 400(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 400(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	JMP       sred_2
+
+spart_5:
+	MOVOU X4, X1
+	LEAQ  48(CX), AX
+	JMP   scommon_2
+
+spart_4:
+	MOVOU X3, X1
+	LEAQ  32(CX), AX
+	JMP   scommon_2
+
+spart_3:
+	MOVOU X2, X1
+	LEAQ  16(CX), AX
+	JMP   scommon_2
+
+spart_2:
+	MOVOU X1, X1
+	LEAQ  (CX), AX
+
+scommon_2:
+	TESTQ  BX, BX
+	JZ     sred_2
+	CMPQ   BX, $0x08
+	JB     ld4_4
+	MOVQ   (R8), CX
+	MOVQ   CX, X2
+	LEAQ   -8(R8)(BX*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X3
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   BX, CX
+	NEGQ   CX
+	MOVOU  24(CX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld4_4:
+	CMPQ   BX, $0x04
+	JB     ld2_4
+	MOVL   (R8), CX
+	MOVQ   CX, X2
+	LEAQ   -4(R8)(BX*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X3
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   BX, CX
+	NEGQ   CX
+	MOVOU  20(CX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld2_4:
+	CMPQ    BX, $0x02
+	JB      ld1_4
+	MOVWQZX (R8), CX
+	MOVQ    CX, X2
+	LEAQ    -2(R8)(BX*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	MOVOU   18(CX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (R8), CX
+	MOVQ    CX, X2
+
+lddone_4:
+	MOVOU  X2, X3
+	PXOR   X1, X3
+	MOVQ   X3, CX
+	CMPQ   BX, $0x08
+	JB     st4_2
+	MOVQ   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  8(CX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, CX
+	LEAQ   -8(DI)(BX*1), DX
+	MOVQ   CX, (DX)
+	JMP    stdone_2
+
+st4_2:
+	CMPQ   BX, $0x04
+	JB     st2_2
+	MOVL   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  12(CX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, CX
+	LEAQ   -4(DI)(BX*1), DX
+	MOVL   CX, (DX)
+	JMP    stdone_2
+
+st2_2:
+	CMPQ   BX, $0x02
+	JB     st1_2
+	MOVW   CX, (DI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   BX, CX
+	MOVOU  14(CX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, CX
+	LEAQ   -2(DI)(BX*1), DX
+	MOVW   CX, (DX)
+	JMP    stdone_2
+
+st1_2:
+	MOVB CL, (DI)
+
+stdone_2:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 352(AX), X1
+	PXOR      X1, X5
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 352(AX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 480(AX), X1
+	PXOR      X1, X6
+
+sred_2:
+	PXOR      X5, X6
+	PXOR      X7, X6
+	MOVOU     X5, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X5, X5
+	PXOR      X5, X6
+	PXOR      X1, X6
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	PSHUFB    bswapMask<>+0(SB), X7
+	PXOR      X0, X7
+	MOVOU     X7, (R11)
+
+sdone_1:
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	RET
+
+long_1:
 	MOVQ   aad+40(FP), BX
 	MOVQ   aadLen+48(FP), SI
 	MOVQ   j0+56(FP), DI
@@ -2561,15 +4105,15 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $80-72
 	MOVOU  X2, 16(SP)
 	PXOR   (AX), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_1
+	JE     aesmid_3
 	AESENC 16(AX), X1
 	AESENC 32(AX), X1
 	CMPQ   CX, $0x0c
-	JE     aesmid_1
+	JE     aesmid_3
 	AESENC 48(AX), X1
 	AESENC 64(AX), X1
 
-aesmid_1:
+aesmid_3:
 	AESENC     16(DX), X1
 	AESENC     32(DX), X1
 	AESENC     48(DX), X1
@@ -2586,7 +4130,7 @@ aesmid_1:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_1
+	JB         ld4_5
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -2599,11 +4143,11 @@ aesmid_1:
 	MOVOU      24(BX), X2
 	PSHUFB     X2, X0
 	POR        X0, X1
-	JMP        lddone_1
+	JMP        lddone_5
 
-ld4_1:
+ld4_5:
 	CMPQ   SI, $0x04
-	JB     ld2_1
+	JB     ld2_5
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -2616,11 +4160,11 @@ ld4_1:
 	MOVOU  20(BX), X2
 	PSHUFB X2, X0
 	POR    X0, X1
-	JMP    lddone_1
+	JMP    lddone_5
 
-ld2_1:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_1
+	JB      ld1_5
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -2633,13 +4177,13 @@ ld2_1:
 	MOVOU   18(BX), X2
 	PSHUFB  X2, X0
 	POR     X0, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld1_1:
+ld1_5:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
-lddone_1:
+lddone_5:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 352(AX), X2
@@ -2814,7 +4358,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_2
+	JB     ld4_6
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -2827,11 +4371,11 @@ ghpart_1:
 	MOVOU  24(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_2
+	JMP    lddone_6
 
-ld4_2:
+ld4_6:
 	CMPQ   SI, $0x04
-	JB     ld2_2
+	JB     ld2_6
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -2844,11 +4388,11 @@ ld4_2:
 	MOVOU  20(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_2
+	JMP    lddone_6
 
-ld2_2:
+ld2_6:
 	CMPQ    SI, $0x02
-	JB      ld1_2
+	JB      ld1_6
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -2861,13 +4405,13 @@ ld2_2:
 	MOVOU   18(BX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld1_2:
+ld1_6:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
-lddone_2:
+lddone_6:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -2942,7 +4486,7 @@ oloop_1:
 	PXOR   (AX), X9
 	PADDL  ctrIncs<>+128(SB), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_2
+	JE     aesmid_4
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -2960,7 +4504,7 @@ oloop_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_2
+	JE     aesmid_4
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -2978,7 +4522,7 @@ oloop_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_2:
+aesmid_4:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -3220,7 +4764,7 @@ orem_1:
 	MOVQ   R8, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -3230,7 +4774,7 @@ orem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -3240,7 +4784,7 @@ orem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_3:
+aesmid_5:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -3372,7 +4916,7 @@ rcommon_1:
 	TESTQ  DI, DI
 	JZ     rred_1
 	CMPQ   DI, $0x08
-	JB     ld4_3
+	JB     ld4_7
 	MOVQ   (SI), DX
 	MOVQ   DX, X3
 	LEAQ   -8(SI)(DI*1), DX
@@ -3385,11 +4929,11 @@ rcommon_1:
 	MOVOU  24(DX), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_3
+	JMP    lddone_7
 
-ld4_3:
+ld4_7:
 	CMPQ   DI, $0x04
-	JB     ld2_3
+	JB     ld2_7
 	MOVL   (SI), DX
 	MOVQ   DX, X3
 	LEAQ   -4(SI)(DI*1), DX
@@ -3402,11 +4946,11 @@ ld4_3:
 	MOVOU  20(DX), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_3
+	JMP    lddone_7
 
-ld2_3:
+ld2_7:
 	CMPQ    DI, $0x02
-	JB      ld1_3
+	JB      ld1_7
 	MOVWQZX (SI), DX
 	MOVQ    DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3419,18 +4963,18 @@ ld2_3:
 	MOVOU   18(DX), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld1_3:
+ld1_7:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X3
 
-lddone_3:
+lddone_7:
 	MOVOU  X3, X4
 	PXOR   X2, X4
 	MOVQ   X4, DX
 	CMPQ   DI, $0x08
-	JB     st4_1
+	JB     st4_3
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3440,11 +4984,11 @@ lddone_3:
 	MOVQ   X4, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st4_1:
+st4_3:
 	CMPQ   DI, $0x04
-	JB     st2_1
+	JB     st2_3
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3454,11 +4998,11 @@ st4_1:
 	MOVQ   X4, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st2_1:
+st2_3:
 	CMPQ   DI, $0x02
-	JB     st1_1
+	JB     st1_3
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3468,12 +5012,12 @@ st2_1:
 	MOVQ   X4, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
-	JMP    stdone_1
+	JMP    stdone_3
 
-st1_1:
+st1_3:
 	MOVB DL, (BX)
 
-stdone_1:
+stdone_3:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	PXOR      X0, X0
@@ -3541,7 +5085,7 @@ rem8_1:
 	MOVQ   R8, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -3559,7 +5103,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -3577,7 +5121,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_4:
+aesmid_6:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -3849,7 +5393,7 @@ rcommon_2:
 	TESTQ  DI, DI
 	JZ     rred_2
 	CMPQ   DI, $0x08
-	JB     ld4_4
+	JB     ld4_8
 	MOVQ   (SI), DX
 	MOVQ   DX, X3
 	LEAQ   -8(SI)(DI*1), DX
@@ -3862,11 +5406,11 @@ rcommon_2:
 	MOVOU  24(DX), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_4
+	JMP    lddone_8
 
-ld4_4:
+ld4_8:
 	CMPQ   DI, $0x04
-	JB     ld2_4
+	JB     ld2_8
 	MOVL   (SI), DX
 	MOVQ   DX, X3
 	LEAQ   -4(SI)(DI*1), DX
@@ -3879,11 +5423,11 @@ ld4_4:
 	MOVOU  20(DX), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_4
+	JMP    lddone_8
 
-ld2_4:
+ld2_8:
 	CMPQ    DI, $0x02
-	JB      ld1_4
+	JB      ld1_8
 	MOVWQZX (SI), DX
 	MOVQ    DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3896,18 +5440,18 @@ ld2_4:
 	MOVOU   18(DX), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld1_4:
+ld1_8:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X3
 
-lddone_4:
+lddone_8:
 	MOVOU  X3, X4
 	PXOR   X2, X4
 	MOVQ   X4, DX
 	CMPQ   DI, $0x08
-	JB     st4_2
+	JB     st4_4
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3917,11 +5461,11 @@ lddone_4:
 	MOVQ   X4, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st4_2:
+st4_4:
 	CMPQ   DI, $0x04
-	JB     st2_2
+	JB     st2_4
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3931,11 +5475,11 @@ st4_2:
 	MOVQ   X4, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st2_2:
+st2_4:
 	CMPQ   DI, $0x02
-	JB     st1_2
+	JB     st1_4
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -3945,12 +5489,12 @@ st2_2:
 	MOVQ   X4, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
-	JMP    stdone_2
+	JMP    stdone_4
 
-st1_2:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_2:
+stdone_4:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	PXOR      X0, X0

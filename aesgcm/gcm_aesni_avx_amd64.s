@@ -509,6 +509,737 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $80-80
 	SHLQ    $0x04, DX
 	ADDQ    AX, DX
 	SUBQ    $0x000000a0, DX
+	MOVQ    count+32(FP), BX
+	MOVQ    textLen+64(FP), SI
+	MOVQ    aadLen+48(FP), DI
+	CMPQ    BX, $0x01
+	JNE     long_1
+	CMPQ    SI, $0x40
+	JA      long_1
+	CMPQ    DI, $0x10
+	JA      long_1
+	MOVQ    pieces+24(FP), BX
+	MOVQ    (BX), BX
+	MOVQ    out+16(FP), R8
+	MOVQ    aad+40(FP), R9
+	MOVQ    j0+56(FP), R10
+	MOVQ    tag+72(FP), R11
+	CMPQ    SI, $0x10
+	JA      sbig_1
+	VMOVDQU (R10), X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	CMPQ    CX, $0x0a
+	JE      aesmid_1
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	CMPQ    CX, $0x0c
+	JE      aesmid_1
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+
+aesmid_1:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        DI, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 352(AX), X5, X2
+	VPCLMULQDQ  $0x11, 352(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXOR       X5, X3, X3
+	VPCLMULQDQ  $0x00, 480(AX), X3, X3
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       DI, DI
+	JZ          snoaad_1
+	CMPQ        DI, $0x10
+	JE          sfullaad_1
+	CMPQ        DI, $0x08
+	JB          ld4_1
+	MOVQ        (R9), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(R9)(DI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X6
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        DI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPOR        X6, X5, X5
+	JMP         lddone_1
+
+ld4_1:
+	CMPQ    DI, $0x04
+	JB      ld2_1
+	MOVL    (R9), AX
+	VMOVQ   AX, X5
+	LEAQ    -4(R9)(DI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    DI, $0x02
+	JB      ld1_1
+	MOVWQZX (R9), AX
+	VMOVQ   AX, X5
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R9), AX
+	VMOVQ   AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	VMOVDQU (R9), X5
+
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 336(CX), X5, X6
+	VPXOR      X6, X2, X2
+	VPCLMULQDQ $0x11, 336(CX), X5, X6
+	VPXOR      X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXOR      X5, X6, X6
+	VPCLMULQDQ $0x00, 464(CX), X6, X6
+	VPXOR      X6, X3, X3
+
+snoaad_1:
+	CMPQ       SI, $0x10
+	JB         spart_1
+	VMOVDQU    (BX), X5
+	VPXOR      X1, X5, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 352(CX), X1, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 352(CX), X1, X5
+	VPXOR      X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x00, 480(CX), X5, X5
+	VPXOR      X5, X3, X3
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	JMP        sred_1
+
+spart_1:
+	VMOVDQA X1, X1
+	LEAQ    (CX), AX
+	TESTQ   SI, SI
+	JZ      sred_1
+	CMPQ    SI, $0x08
+	JB      ld4_2
+	MOVQ    (BX), CX
+	VMOVQ   CX, X5
+	LEAQ    -8(BX)(SI*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    SI, $0x04
+	JB      ld2_2
+	MOVL    (BX), CX
+	VMOVQ   CX, X5
+	LEAQ    -4(BX)(SI*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    SI, $0x02
+	JB      ld1_2
+	MOVWQZX (BX), CX
+	VMOVQ   CX, X5
+	LEAQ    -2(BX)(SI*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (BX), CX
+	VMOVQ   CX, X5
+
+lddone_2:
+	VPXOR   X1, X5, X1
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    SI, CX
+	VMOVDQU 16(CX), X5
+	VPAND   X5, X1, X1
+	VMOVQ   X1, CX
+	CMPQ    SI, $0x08
+	JB      st4_1
+	MOVQ    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 8(CX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, CX
+	LEAQ    -8(R8)(SI*1), DX
+	MOVQ    CX, (DX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    SI, $0x04
+	JB      st2_1
+	MOVL    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 12(CX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, CX
+	LEAQ    -4(R8)(SI*1), DX
+	MOVL    CX, (DX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    SI, $0x02
+	JB      st1_1
+	MOVW    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 14(CX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, CX
+	LEAQ    -2(R8)(SI*1), DX
+	MOVW    CX, (DX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB CL, (R8)
+
+stdone_1:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 352(AX), X1, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 352(AX), X1, X5
+	VPXOR      X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x00, 480(AX), X5, X5
+	VPXOR      X5, X3, X3
+
+sred_1:
+	VPXOR      X2, X3, X3
+	VPXOR      X4, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X4, X4
+	VPXOR      X1, X4, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	VMOVDQU    X4, (R11)
+	JMP        sdone_1
+
+sbig_1:
+	VMOVDQU (R10), X0
+	VPSHUFB bswapMask<>+0(SB), X0, X4
+	VPADDD  ctrIncs<>+16(SB), X4, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X4, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X4, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X4, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	CMPQ    CX, $0x0a
+	JE      aesmid_2
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	CMPQ    CX, $0x0c
+	JE      aesmid_2
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	MOVQ        DI, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X8
+	VMOVQ       CX, X5
+	VPUNPCKLQDQ X5, X8, X8
+	VPCLMULQDQ  $0x00, 352(AX), X8, X5
+	VPCLMULQDQ  $0x11, 352(AX), X8, X7
+	VPSHUFD     $0x4e, X8, X6
+	VPXOR       X8, X6, X6
+	VPCLMULQDQ  $0x00, 480(AX), X6, X6
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       DI, DI
+	JZ          snoaad_2
+	CMPQ        DI, $0x10
+	JE          sfullaad_2
+	CMPQ        DI, $0x08
+	JB          ld4_3
+	MOVQ        (R9), AX
+	VMOVQ       AX, X8
+	LEAQ        -8(R9)(DI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X9
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        DI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X10
+	VPSHUFB     X10, X9, X9
+	VPOR        X9, X8, X8
+	JMP         lddone_3
+
+ld4_3:
+	CMPQ    DI, $0x04
+	JB      ld2_3
+	MOVL    (R9), AX
+	VMOVQ   AX, X8
+	LEAQ    -4(R9)(DI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    DI, $0x02
+	JB      ld1_3
+	MOVWQZX (R9), AX
+	VMOVQ   AX, X8
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (R9), AX
+	VMOVQ   AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU (R9), X8
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, 336(CX), X8, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x11, 336(CX), X8, X9
+	VPXOR      X9, X7, X7
+	VPSHUFD    $0x4e, X8, X9
+	VPXOR      X8, X9, X9
+	VPCLMULQDQ $0x00, 464(CX), X9, X9
+	VPXOR      X9, X6, X6
+
+snoaad_2:
+	CMPQ       SI, $0x10
+	JB         spart_2
+	VMOVDQU    (BX), X8
+	VPXOR      X1, X8, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 352(CX), X1, X8
+	VPXOR      X8, X5, X5
+	VPCLMULQDQ $0x11, 352(CX), X1, X8
+	VPXOR      X8, X7, X7
+	VPSHUFD    $0x4e, X1, X8
+	VPXOR      X1, X8, X8
+	VPCLMULQDQ $0x00, 480(CX), X8, X8
+	VPXOR      X8, X6, X6
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_3
+	VMOVDQU    (BX), X1
+	VPXOR      X2, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 368(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 368(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 496(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_4
+	VMOVDQU    (BX), X1
+	VPXOR      X3, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 384(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 384(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 512(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_5
+	VMOVDQU    (BX), X1
+	VPXOR      X4, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 400(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 400(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 528(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	JMP        sred_2
+
+spart_5:
+	VMOVDQA X4, X1
+	LEAQ    48(CX), AX
+	JMP     scommon_2
+
+spart_4:
+	VMOVDQA X3, X1
+	LEAQ    32(CX), AX
+	JMP     scommon_2
+
+spart_3:
+	VMOVDQA X2, X1
+	LEAQ    16(CX), AX
+	JMP     scommon_2
+
+spart_2:
+	VMOVDQA X1, X1
+	LEAQ    (CX), AX
+
+scommon_2:
+	TESTQ   SI, SI
+	JZ      sred_2
+	CMPQ    SI, $0x08
+	JB      ld4_4
+	MOVQ    (BX), CX
+	VMOVQ   CX, X2
+	LEAQ    -8(BX)(SI*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld4_4:
+	CMPQ    SI, $0x04
+	JB      ld2_4
+	MOVL    (BX), CX
+	VMOVQ   CX, X2
+	LEAQ    -4(BX)(SI*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld2_4:
+	CMPQ    SI, $0x02
+	JB      ld1_4
+	MOVWQZX (BX), CX
+	VMOVQ   CX, X2
+	LEAQ    -2(BX)(SI*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    SI, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (BX), CX
+	VMOVQ   CX, X2
+
+lddone_4:
+	VPXOR   X1, X2, X1
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    SI, CX
+	VMOVDQU 16(CX), X2
+	VPAND   X2, X1, X1
+	VMOVQ   X1, CX
+	CMPQ    SI, $0x08
+	JB      st4_2
+	MOVQ    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 8(CX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, CX
+	LEAQ    -8(R8)(SI*1), DX
+	MOVQ    CX, (DX)
+	JMP     stdone_2
+
+st4_2:
+	CMPQ    SI, $0x04
+	JB      st2_2
+	MOVL    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 12(CX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, CX
+	LEAQ    -4(R8)(SI*1), DX
+	MOVL    CX, (DX)
+	JMP     stdone_2
+
+st2_2:
+	CMPQ    SI, $0x02
+	JB      st1_2
+	MOVW    CX, (R8)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    SI, CX
+	VMOVDQU 14(CX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, CX
+	LEAQ    -2(R8)(SI*1), DX
+	MOVW    CX, (DX)
+	JMP     stdone_2
+
+st1_2:
+	MOVB CL, (R8)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 352(AX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 352(AX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 480(AX), X2, X2
+	VPXOR      X2, X6, X6
+
+sred_2:
+	VPXOR      X5, X6, X6
+	VPXOR      X7, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X5, X1
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X6, X6
+	VPXOR      X1, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPSHUFB    bswapMask<>+0(SB), X7, X7
+	VPXOR      X0, X7, X7
+	VMOVDQU    X7, (R11)
+
+sdone_1:
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+long_1:
 	MOVQ    aad+40(FP), BX
 	MOVQ    aadLen+48(FP), SI
 	MOVQ    j0+56(FP), DI
@@ -519,15 +1250,15 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $80-80
 	VMOVDQU X2, 16(SP)
 	VPXOR   (AX), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_1
+	JE      aesmid_3
 	VAESENC 16(AX), X1, X1
 	VAESENC 32(AX), X1, X1
 	CMPQ    CX, $0x0c
-	JE      aesmid_1
+	JE      aesmid_3
 	VAESENC 48(AX), X1, X1
 	VAESENC 64(AX), X1, X1
 
-aesmid_1:
+aesmid_3:
 	VAESENC     16(DX), X1, X1
 	VAESENC     32(DX), X1, X1
 	VAESENC     48(DX), X1, X1
@@ -544,7 +1275,7 @@ aesmid_1:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_1
+	JB          ld4_5
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -557,11 +1288,11 @@ aesmid_1:
 	VMOVDQU     24(BX), X2
 	VPSHUFB     X2, X0, X0
 	VPOR        X0, X1, X1
-	JMP         lddone_1
+	JMP         lddone_5
 
-ld4_1:
+ld4_5:
 	CMPQ    SI, $0x04
-	JB      ld2_1
+	JB      ld2_5
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -574,11 +1305,11 @@ ld4_1:
 	VMOVDQU 20(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld2_1:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_1
+	JB      ld1_5
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -591,13 +1322,13 @@ ld2_1:
 	VMOVDQU 18(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld1_1:
+ld1_5:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
-lddone_1:
+lddone_5:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 352(AX), X1, X2
 	VPCLMULQDQ $0x11, 352(AX), X1, X0
@@ -748,7 +1479,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_2
+	JB      ld4_6
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -761,11 +1492,11 @@ ghpart_1:
 	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld4_2:
+ld4_6:
 	CMPQ    SI, $0x04
-	JB      ld2_2
+	JB      ld2_6
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -778,11 +1509,11 @@ ld4_2:
 	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld2_2:
+ld2_6:
 	CMPQ    SI, $0x02
-	JB      ld1_2
+	JB      ld1_6
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -795,13 +1526,13 @@ ld2_2:
 	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld1_2:
+ld1_6:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
-lddone_2:
+lddone_6:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -851,7 +1582,7 @@ slices_1:
 	CMPQ    R10, R11
 	CMOVQLT R10, R11
 	CMPQ    R11, $0x08
-	JB      ld4_3
+	JB      ld4_7
 	MOVQ    (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -8(R9)(R11*1), R12
@@ -864,11 +1595,11 @@ slices_1:
 	VMOVDQU 24(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld4_3:
+ld4_7:
 	CMPQ    R11, $0x04
-	JB      ld2_3
+	JB      ld2_7
 	MOVL    (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -4(R9)(R11*1), R12
@@ -881,11 +1612,11 @@ ld4_3:
 	VMOVDQU 20(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld2_3:
+ld2_7:
 	CMPQ    R11, $0x02
-	JB      ld1_3
+	JB      ld1_7
 	MOVWQZX (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -2(R9)(R11*1), R12
@@ -898,13 +1629,13 @@ ld2_3:
 	VMOVDQU 18(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld1_3:
+ld1_7:
 	MOVBQZX (R9), R12
 	VMOVQ   R12, X0
 
-lddone_3:
+lddone_7:
 	VMOVDQU 48(SP), X1
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R8, R12
@@ -917,7 +1648,7 @@ lddone_3:
 	VPAND   X2, X0, X0
 	VMOVQ   X0, R13
 	CMPQ    R11, $0x08
-	JB      st4_1
+	JB      st4_3
 	MOVQ    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -926,11 +1657,11 @@ lddone_3:
 	VMOVQ   X1, R13
 	LEAQ    -8(BX)(R11*1), R12
 	MOVQ    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st4_1:
+st4_3:
 	CMPQ    R11, $0x04
-	JB      st2_1
+	JB      st2_3
 	MOVL    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -939,11 +1670,11 @@ st4_1:
 	VMOVQ   X1, R13
 	LEAQ    -4(BX)(R11*1), R12
 	MOVL    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st2_1:
+st2_3:
 	CMPQ    R11, $0x02
-	JB      st1_1
+	JB      st1_3
 	MOVW    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -952,12 +1683,12 @@ st2_1:
 	VMOVQ   X1, R13
 	LEAQ    -2(BX)(R11*1), R12
 	MOVW    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st1_1:
+st1_3:
 	MOVB R13, (BX)
 
-stdone_1:
+stdone_3:
 	LEAQ    slideShuf<>+0(SB), R12
 	NEGQ    R12
 	ADDQ    R8, R12
@@ -1031,7 +1762,7 @@ pbulk_1:
 	VPXOR   (AX), X9, X9
 	VPADDD  ctrIncs<>+128(SB), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_2
+	JE      aesmid_4
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -1049,7 +1780,7 @@ pbulk_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_2
+	JE      aesmid_4
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -1067,7 +1798,7 @@ pbulk_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_2:
+aesmid_4:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -1205,7 +1936,7 @@ ploop_1:
 	VPXOR   (AX), X9, X9
 	VPADDD  ctrIncs<>+128(SB), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_3
+	JE      aesmid_5
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -1223,7 +1954,7 @@ ploop_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_3
+	JE      aesmid_5
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -1241,7 +1972,7 @@ ploop_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_3:
+aesmid_5:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -1551,7 +2282,7 @@ prem_1:
 	VMOVQ   R8, X6
 	VPADDD  X6, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_4
+	JE      aesmid_6
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -1561,7 +2292,7 @@ prem_1:
 	VAESENC 32(AX), X4, X4
 	VAESENC 32(AX), X5, X5
 	CMPQ    CX, $0x0c
-	JE      aesmid_4
+	JE      aesmid_6
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -1571,7 +2302,7 @@ prem_1:
 	VAESENC 64(AX), X4, X4
 	VAESENC 64(AX), X5, X5
 
-aesmid_4:
+aesmid_6:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -1694,7 +2425,7 @@ rcommon_1:
 	TESTQ   R10, R10
 	JZ      rred_1
 	CMPQ    R10, $0x08
-	JB      ld4_4
+	JB      ld4_8
 	MOVQ    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(R9)(R10*1), R8
@@ -1707,11 +2438,11 @@ rcommon_1:
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld4_4:
+ld4_8:
 	CMPQ    R10, $0x04
-	JB      ld2_4
+	JB      ld2_8
 	MOVL    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(R9)(R10*1), R8
@@ -1724,11 +2455,11 @@ ld4_4:
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld2_4:
+ld2_8:
 	CMPQ    R10, $0x02
-	JB      ld1_4
+	JB      ld1_8
 	MOVWQZX (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -1741,13 +2472,13 @@ ld2_4:
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld1_4:
+ld1_8:
 	MOVBQZX (R9), R8
 	VMOVQ   R8, X3
 
-lddone_4:
+lddone_8:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R10, R8
@@ -1755,7 +2486,7 @@ lddone_4:
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
-	JB      st4_2
+	JB      st4_4
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1764,11 +2495,11 @@ lddone_4:
 	VMOVQ   X4, R11
 	LEAQ    -8(BX)(R10*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st4_2:
+st4_4:
 	CMPQ    R10, $0x04
-	JB      st2_2
+	JB      st2_4
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1777,11 +2508,11 @@ st4_2:
 	VMOVQ   X4, R11
 	LEAQ    -4(BX)(R10*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st2_2:
+st2_4:
 	CMPQ    R10, $0x02
-	JB      st1_2
+	JB      st1_4
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1790,12 +2521,12 @@ st2_2:
 	VMOVQ   X4, R11
 	LEAQ    -2(BX)(R10*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st1_2:
+st1_4:
 	MOVB R11, (BX)
 
-stdone_2:
+stdone_4:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -1842,7 +2573,7 @@ rem8_1:
 	VMOVQ   R8, X10
 	VPADDD  X10, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_5
+	JE      aesmid_7
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -1860,7 +2591,7 @@ rem8_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_5
+	JE      aesmid_7
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -1878,7 +2609,7 @@ rem8_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_5:
+aesmid_7:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -2129,7 +2860,7 @@ rcommon_2:
 	TESTQ   R10, R10
 	JZ      rred_2
 	CMPQ    R10, $0x08
-	JB      ld4_5
+	JB      ld4_9
 	MOVQ    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(R9)(R10*1), R8
@@ -2142,11 +2873,11 @@ rcommon_2:
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_9
 
-ld4_5:
+ld4_9:
 	CMPQ    R10, $0x04
-	JB      ld2_5
+	JB      ld2_9
 	MOVL    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(R9)(R10*1), R8
@@ -2159,11 +2890,11 @@ ld4_5:
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_9
 
-ld2_5:
+ld2_9:
 	CMPQ    R10, $0x02
-	JB      ld1_5
+	JB      ld1_9
 	MOVWQZX (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -2176,13 +2907,13 @@ ld2_5:
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_9
 
-ld1_5:
+ld1_9:
 	MOVBQZX (R9), R8
 	VMOVQ   R8, X3
 
-lddone_5:
+lddone_9:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R10, R8
@@ -2190,7 +2921,7 @@ lddone_5:
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
-	JB      st4_3
+	JB      st4_5
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2199,11 +2930,11 @@ lddone_5:
 	VMOVQ   X4, R11
 	LEAQ    -8(BX)(R10*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_5
 
-st4_3:
+st4_5:
 	CMPQ    R10, $0x04
-	JB      st2_3
+	JB      st2_5
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2212,11 +2943,11 @@ st4_3:
 	VMOVQ   X4, R11
 	LEAQ    -4(BX)(R10*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_5
 
-st2_3:
+st2_5:
 	CMPQ    R10, $0x02
-	JB      st1_3
+	JB      st1_5
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2225,12 +2956,12 @@ st2_3:
 	VMOVQ   X4, R11
 	LEAQ    -2(BX)(R10*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_5
 
-st1_3:
+st1_5:
 	MOVB R11, (BX)
 
-stdone_3:
+stdone_5:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -2345,6 +3076,725 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $80-72
 	SHLQ    $0x04, DX
 	ADDQ    AX, DX
 	SUBQ    $0x000000a0, DX
+	MOVQ    n+32(FP), BX
+	MOVQ    aadLen+48(FP), SI
+	CMPQ    BX, $0x40
+	JA      long_1
+	CMPQ    SI, $0x10
+	JA      long_1
+	MOVQ    out+16(FP), DI
+	MOVQ    in+24(FP), R8
+	MOVQ    aad+40(FP), R9
+	MOVQ    j0+56(FP), R10
+	MOVQ    tag+64(FP), R11
+	CMPQ    BX, $0x10
+	JA      sbig_1
+	VMOVDQU (R10), X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	CMPQ    CX, $0x0a
+	JE      aesmid_1
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	CMPQ    CX, $0x0c
+	JE      aesmid_1
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+
+aesmid_1:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        SI, CX
+	SHLQ        $0x03, CX
+	MOVQ        BX, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 352(AX), X5, X2
+	VPCLMULQDQ  $0x11, 352(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXOR       X5, X3, X3
+	VPCLMULQDQ  $0x00, 480(AX), X3, X3
+	LEAQ        15(BX), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       SI, SI
+	JZ          snoaad_1
+	CMPQ        SI, $0x10
+	JE          sfullaad_1
+	CMPQ        SI, $0x08
+	JB          ld4_1
+	MOVQ        (R9), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(R9)(SI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X6
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        SI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPOR        X6, X5, X5
+	JMP         lddone_1
+
+ld4_1:
+	CMPQ    SI, $0x04
+	JB      ld2_1
+	MOVL    (R9), AX
+	VMOVQ   AX, X5
+	LEAQ    -4(R9)(SI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    SI, $0x02
+	JB      ld1_1
+	MOVWQZX (R9), AX
+	VMOVQ   AX, X5
+	LEAQ    -2(R9)(SI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R9), AX
+	VMOVQ   AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	VMOVDQU (R9), X5
+
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 336(CX), X5, X6
+	VPXOR      X6, X2, X2
+	VPCLMULQDQ $0x11, 336(CX), X5, X6
+	VPXOR      X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXOR      X5, X6, X6
+	VPCLMULQDQ $0x00, 464(CX), X6, X6
+	VPXOR      X6, X3, X3
+
+snoaad_1:
+	CMPQ       BX, $0x10
+	JB         spart_1
+	VMOVDQU    (R8), X5
+	VPXOR      X1, X5, X1
+	VMOVDQU    X1, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 352(CX), X5, X1
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x11, 352(CX), X5, X1
+	VPXOR      X1, X4, X4
+	VPSHUFD    $0x4e, X5, X1
+	VPXOR      X5, X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X1
+	VPXOR      X1, X3, X3
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	JMP        sred_1
+
+spart_1:
+	VMOVDQA X1, X1
+	LEAQ    (CX), AX
+	TESTQ   BX, BX
+	JZ      sred_1
+	CMPQ    BX, $0x08
+	JB      ld4_2
+	MOVQ    (R8), CX
+	VMOVQ   CX, X5
+	LEAQ    -8(R8)(BX*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    BX, $0x04
+	JB      ld2_2
+	MOVL    (R8), CX
+	VMOVQ   CX, X5
+	LEAQ    -4(R8)(BX*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    BX, $0x02
+	JB      ld1_2
+	MOVWQZX (R8), CX
+	VMOVQ   CX, X5
+	LEAQ    -2(R8)(BX*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X6
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (R8), CX
+	VMOVQ   CX, X5
+
+lddone_2:
+	VPXOR   X1, X5, X1
+	VMOVQ   X1, CX
+	CMPQ    BX, $0x08
+	JB      st4_1
+	MOVQ    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 8(CX), X6
+	VPSHUFB X6, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -8(DI)(BX*1), DX
+	MOVQ    CX, (DX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    BX, $0x04
+	JB      st2_1
+	MOVL    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 12(CX), X6
+	VPSHUFB X6, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -4(DI)(BX*1), DX
+	MOVL    CX, (DX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    BX, $0x02
+	JB      st1_1
+	MOVW    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 14(CX), X6
+	VPSHUFB X6, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -2(DI)(BX*1), DX
+	MOVW    CX, (DX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB CL, (DI)
+
+stdone_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 352(AX), X5, X1
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x11, 352(AX), X5, X1
+	VPXOR      X1, X4, X4
+	VPSHUFD    $0x4e, X5, X1
+	VPXOR      X5, X1, X1
+	VPCLMULQDQ $0x00, 480(AX), X1, X1
+	VPXOR      X1, X3, X3
+
+sred_1:
+	VPXOR      X2, X3, X3
+	VPXOR      X4, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X4, X4
+	VPXOR      X1, X4, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	VMOVDQU    X4, (R11)
+	JMP        sdone_1
+
+sbig_1:
+	VMOVDQU (R10), X0
+	VPSHUFB bswapMask<>+0(SB), X0, X4
+	VPADDD  ctrIncs<>+16(SB), X4, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X4, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X4, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X4, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	CMPQ    CX, $0x0a
+	JE      aesmid_2
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	CMPQ    CX, $0x0c
+	JE      aesmid_2
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	MOVQ        SI, CX
+	SHLQ        $0x03, CX
+	MOVQ        BX, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X8
+	VMOVQ       CX, X5
+	VPUNPCKLQDQ X5, X8, X8
+	VPCLMULQDQ  $0x00, 352(AX), X8, X5
+	VPCLMULQDQ  $0x11, 352(AX), X8, X7
+	VPSHUFD     $0x4e, X8, X6
+	VPXOR       X8, X6, X6
+	VPCLMULQDQ  $0x00, 480(AX), X6, X6
+	LEAQ        15(BX), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       SI, SI
+	JZ          snoaad_2
+	CMPQ        SI, $0x10
+	JE          sfullaad_2
+	CMPQ        SI, $0x08
+	JB          ld4_3
+	MOVQ        (R9), AX
+	VMOVQ       AX, X8
+	LEAQ        -8(R9)(SI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X9
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        SI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X10
+	VPSHUFB     X10, X9, X9
+	VPOR        X9, X8, X8
+	JMP         lddone_3
+
+ld4_3:
+	CMPQ    SI, $0x04
+	JB      ld2_3
+	MOVL    (R9), AX
+	VMOVQ   AX, X8
+	LEAQ    -4(R9)(SI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    SI, $0x02
+	JB      ld1_3
+	MOVWQZX (R9), AX
+	VMOVQ   AX, X8
+	LEAQ    -2(R9)(SI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (R9), AX
+	VMOVQ   AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU (R9), X8
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, 336(CX), X8, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x11, 336(CX), X8, X9
+	VPXOR      X9, X7, X7
+	VPSHUFD    $0x4e, X8, X9
+	VPXOR      X8, X9, X9
+	VPCLMULQDQ $0x00, 464(CX), X9, X9
+	VPXOR      X9, X6, X6
+
+snoaad_2:
+	CMPQ       BX, $0x10
+	JB         spart_2
+	VMOVDQU    (R8), X8
+	VPXOR      X1, X8, X1
+	VMOVDQU    X1, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, 352(CX), X8, X1
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x11, 352(CX), X8, X1
+	VPXOR      X1, X7, X7
+	VPSHUFD    $0x4e, X8, X1
+	VPXOR      X8, X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X1
+	VPXOR      X1, X6, X6
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_3
+	VMOVDQU    (R8), X1
+	VPXOR      X2, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 368(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 368(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 496(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_4
+	VMOVDQU    (R8), X1
+	VPXOR      X3, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 384(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 384(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 512(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_5
+	VMOVDQU    (R8), X1
+	VPXOR      X4, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 400(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 400(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 528(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	JMP        sred_2
+
+spart_5:
+	VMOVDQA X4, X1
+	LEAQ    48(CX), AX
+	JMP     scommon_2
+
+spart_4:
+	VMOVDQA X3, X1
+	LEAQ    32(CX), AX
+	JMP     scommon_2
+
+spart_3:
+	VMOVDQA X2, X1
+	LEAQ    16(CX), AX
+	JMP     scommon_2
+
+spart_2:
+	VMOVDQA X1, X1
+	LEAQ    (CX), AX
+
+scommon_2:
+	TESTQ   BX, BX
+	JZ      sred_2
+	CMPQ    BX, $0x08
+	JB      ld4_4
+	MOVQ    (R8), CX
+	VMOVQ   CX, X2
+	LEAQ    -8(R8)(BX*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld4_4:
+	CMPQ    BX, $0x04
+	JB      ld2_4
+	MOVL    (R8), CX
+	VMOVQ   CX, X2
+	LEAQ    -4(R8)(BX*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld2_4:
+	CMPQ    BX, $0x02
+	JB      ld1_4
+	MOVWQZX (R8), CX
+	VMOVQ   CX, X2
+	LEAQ    -2(R8)(BX*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X3
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    BX, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (R8), CX
+	VMOVQ   CX, X2
+
+lddone_4:
+	VPXOR   X1, X2, X1
+	VMOVQ   X1, CX
+	CMPQ    BX, $0x08
+	JB      st4_2
+	MOVQ    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 8(CX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -8(DI)(BX*1), DX
+	MOVQ    CX, (DX)
+	JMP     stdone_2
+
+st4_2:
+	CMPQ    BX, $0x04
+	JB      st2_2
+	MOVL    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 12(CX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -4(DI)(BX*1), DX
+	MOVL    CX, (DX)
+	JMP     stdone_2
+
+st2_2:
+	CMPQ    BX, $0x02
+	JB      st1_2
+	MOVW    CX, (DI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    BX, CX
+	VMOVDQU 14(CX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, CX
+	LEAQ    -2(DI)(BX*1), DX
+	MOVW    CX, (DX)
+	JMP     stdone_2
+
+st1_2:
+	MOVB CL, (DI)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ $0x00, 352(AX), X2, X1
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x11, 352(AX), X2, X1
+	VPXOR      X1, X7, X7
+	VPSHUFD    $0x4e, X2, X1
+	VPXOR      X2, X1, X1
+	VPCLMULQDQ $0x00, 480(AX), X1, X1
+	VPXOR      X1, X6, X6
+
+sred_2:
+	VPXOR      X5, X6, X6
+	VPXOR      X7, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X5, X1
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X6, X6
+	VPXOR      X1, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPSHUFB    bswapMask<>+0(SB), X7, X7
+	VPXOR      X0, X7, X7
+	VMOVDQU    X7, (R11)
+
+sdone_1:
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+long_1:
 	MOVQ    aad+40(FP), BX
 	MOVQ    aadLen+48(FP), SI
 	MOVQ    j0+56(FP), DI
@@ -2355,15 +3805,15 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $80-72
 	VMOVDQU X2, 16(SP)
 	VPXOR   (AX), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_1
+	JE      aesmid_3
 	VAESENC 16(AX), X1, X1
 	VAESENC 32(AX), X1, X1
 	CMPQ    CX, $0x0c
-	JE      aesmid_1
+	JE      aesmid_3
 	VAESENC 48(AX), X1, X1
 	VAESENC 64(AX), X1, X1
 
-aesmid_1:
+aesmid_3:
 	VAESENC     16(DX), X1, X1
 	VAESENC     32(DX), X1, X1
 	VAESENC     48(DX), X1, X1
@@ -2380,7 +3830,7 @@ aesmid_1:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_1
+	JB          ld4_5
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -2393,11 +3843,11 @@ aesmid_1:
 	VMOVDQU     24(BX), X2
 	VPSHUFB     X2, X0, X0
 	VPOR        X0, X1, X1
-	JMP         lddone_1
+	JMP         lddone_5
 
-ld4_1:
+ld4_5:
 	CMPQ    SI, $0x04
-	JB      ld2_1
+	JB      ld2_5
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -2410,11 +3860,11 @@ ld4_1:
 	VMOVDQU 20(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld2_1:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_1
+	JB      ld1_5
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -2427,13 +3877,13 @@ ld2_1:
 	VMOVDQU 18(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_1
+	JMP     lddone_5
 
-ld1_1:
+ld1_5:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
-lddone_1:
+lddone_5:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 352(AX), X1, X2
 	VPCLMULQDQ $0x11, 352(AX), X1, X0
@@ -2584,7 +4034,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_2
+	JB      ld4_6
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -2597,11 +4047,11 @@ ghpart_1:
 	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld4_2:
+ld4_6:
 	CMPQ    SI, $0x04
-	JB      ld2_2
+	JB      ld2_6
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -2614,11 +4064,11 @@ ld4_2:
 	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld2_2:
+ld2_6:
 	CMPQ    SI, $0x02
-	JB      ld1_2
+	JB      ld1_6
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -2631,13 +4081,13 @@ ld2_2:
 	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_6
 
-ld1_2:
+ld1_6:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
-lddone_2:
+lddone_6:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -2700,7 +4150,7 @@ oloop_1:
 	VPXOR   (AX), X9, X9
 	VPADDD  ctrIncs<>+128(SB), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_2
+	JE      aesmid_4
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -2718,7 +4168,7 @@ oloop_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_2
+	JE      aesmid_4
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -2736,7 +4186,7 @@ oloop_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_2:
+aesmid_4:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -2956,7 +4406,7 @@ orem_1:
 	VMOVQ   R8, X6
 	VPADDD  X6, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_3
+	JE      aesmid_5
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -2966,7 +4416,7 @@ orem_1:
 	VAESENC 32(AX), X4, X4
 	VAESENC 32(AX), X5, X5
 	CMPQ    CX, $0x0c
-	JE      aesmid_3
+	JE      aesmid_5
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -2976,7 +4426,7 @@ orem_1:
 	VAESENC 64(AX), X4, X4
 	VAESENC 64(AX), X5, X5
 
-aesmid_3:
+aesmid_5:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -3099,7 +4549,7 @@ rcommon_1:
 	TESTQ   DI, DI
 	JZ      rred_1
 	CMPQ    DI, $0x08
-	JB      ld4_3
+	JB      ld4_7
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -3112,11 +4562,11 @@ rcommon_1:
 	VMOVDQU 24(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld4_3:
+ld4_7:
 	CMPQ    DI, $0x04
-	JB      ld2_3
+	JB      ld2_7
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -3129,11 +4579,11 @@ ld4_3:
 	VMOVDQU 20(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld2_3:
+ld2_7:
 	CMPQ    DI, $0x02
-	JB      ld1_3
+	JB      ld1_7
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3146,17 +4596,17 @@ ld2_3:
 	VMOVDQU 18(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_3
+	JMP     lddone_7
 
-ld1_3:
+ld1_7:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_3:
+lddone_7:
 	VPXOR   X2, X3, X2
 	VMOVQ   X2, DX
 	CMPQ    DI, $0x08
-	JB      st4_1
+	JB      st4_3
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3165,11 +4615,11 @@ lddone_3:
 	VMOVQ   X2, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st4_1:
+st4_3:
 	CMPQ    DI, $0x04
-	JB      st2_1
+	JB      st2_3
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3178,11 +4628,11 @@ st4_1:
 	VMOVQ   X2, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st2_1:
+st2_3:
 	CMPQ    DI, $0x02
-	JB      st1_1
+	JB      st1_3
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3191,12 +4641,12 @@ st2_1:
 	VMOVQ   X2, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_3
 
-st1_1:
+st1_3:
 	MOVB DL, (BX)
 
-stdone_1:
+stdone_3:
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPXOR      X0, X3, X3
 	VPXOR      X0, X0, X0
@@ -3252,7 +4702,7 @@ rem8_1:
 	VMOVQ   R8, X10
 	VPADDD  X10, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_4
+	JE      aesmid_6
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -3270,7 +4720,7 @@ rem8_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_4
+	JE      aesmid_6
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -3288,7 +4738,7 @@ rem8_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_4:
+aesmid_6:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -3539,7 +4989,7 @@ rcommon_2:
 	TESTQ   DI, DI
 	JZ      rred_2
 	CMPQ    DI, $0x08
-	JB      ld4_4
+	JB      ld4_8
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -3552,11 +5002,11 @@ rcommon_2:
 	VMOVDQU 24(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld4_4:
+ld4_8:
 	CMPQ    DI, $0x04
-	JB      ld2_4
+	JB      ld2_8
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -3569,11 +5019,11 @@ ld4_4:
 	VMOVDQU 20(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld2_4:
+ld2_8:
 	CMPQ    DI, $0x02
-	JB      ld1_4
+	JB      ld1_8
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3586,17 +5036,17 @@ ld2_4:
 	VMOVDQU 18(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_4
+	JMP     lddone_8
 
-ld1_4:
+ld1_8:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_4:
+lddone_8:
 	VPXOR   X2, X3, X2
 	VMOVQ   X2, DX
 	CMPQ    DI, $0x08
-	JB      st4_2
+	JB      st4_4
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3605,11 +5055,11 @@ lddone_4:
 	VMOVQ   X2, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st4_2:
+st4_4:
 	CMPQ    DI, $0x04
-	JB      st2_2
+	JB      st2_4
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3618,11 +5068,11 @@ st4_2:
 	VMOVQ   X2, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st2_2:
+st2_4:
 	CMPQ    DI, $0x02
-	JB      st1_2
+	JB      st1_4
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3631,12 +5081,12 @@ st2_2:
 	VMOVQ   X2, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_4
 
-st1_2:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_2:
+stdone_4:
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPXOR      X0, X3, X3
 	VPXOR      X0, X0, X0

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The one-shot path for short messages (n <= 64 bytes of text, at most one
+// block of AAD: every TLS record header, every small RPC). One keystream
+// batch computes E(J0) and the text's counter blocks together, and GHASH is
+// a single aggregated sum with one reduction: with T = a + b + 1 blocks to
+// hash (a = 0 or 1 AAD block, b text blocks, the lengths block),
+//
+//	S = A*H^T ^ C_1*H^(T-a) ^ ... ^ C_b*H^2 ^ L*H
+//
+// each product unreduced. The general path reduces three times in series
+// (after the AAD, after the text, after the lengths).
+
+// shortMaxText and shortMaxAAD bound the short path.
+const (
+	shortMaxText = 64
+	shortMaxAAD  = 16
+)
+
+// short seals (dec false: out gets in's ciphertext, tag is over out) or
+// opens (dec true: tag is over in) the n <= 64 bytes at in, with aadLen <= 16
+// bytes of AAD at aad, and stores the full tag at tag.
+func (e *emitter) short(k keyRegs, out, in, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
+	big, done := e.label("sbig"), e.label("sdone")
+	e.CMPQ(n, operand.U8(16))
+	e.JA(ref(big))
+	e.shortN(k, out, in, n, aad, aadLen, j0, tag, dec, 1)
+	e.JMP(ref(done))
+	e.Label(big)
+	e.shortN(k, out, in, n, aad, aadLen, j0, tag, dec, 4)
+	e.Label(done)
+}
+
+// shortN is short for n <= 16*nks.
+func (e *emitter) shortN(k keyRegs, out, in, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool, nks int) {
+	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
+	ks := make([]reg.VecVirtual, nks+1)
+	for i := range ks {
+		ks[i] = e.xmm()
+	}
+	e.load(mem(j0, 0), ks[0])
+	ctr := e.xmm()
+	e.pshufb(e.c.bswap, ks[0], ctr)
+	for i := 1; i <= nks; i++ {
+		e.paddd(e.c.incs.Offset(16*i), ctr, ks[i])
+		e.pshufb(e.c.bswap, ks[i], ks[i])
+	}
+	e.encryptBlocks(k, ks)
+
+	// The lengths block, times H.
+	s := ghSum{e.xmm(), e.xmm(), e.xmm()}
+	l := e.lengthsBlock(aadLen, n)
+	pw, kw := powMem(k.t, 7)
+	e.mulAcc(s, true, l, pw, kw)
+	// hp = t - 16*ceil(n/16): text block j is times the power at
+	// hp+offPow+112+16*j (H^(b+1-j)), the AAD block times the one before.
+	hp := e.GP64()
+	e.LEAQ(mem(n, 15), hp)
+	e.SHRQ(operand.U8(4), hp)
+	e.SHLQ(operand.U8(4), hp)
+	e.NEGQ(hp)
+	e.ADDQ(k.t, hp)
+
+	noAAD, fullAAD, aadLoaded := e.label("snoaad"), e.label("sfullaad"), e.label("saad")
+	x := e.xmm()
+	e.TESTQ(aadLen, aadLen)
+	e.JZ(ref(noAAD))
+	e.CMPQ(aadLen, operand.U8(16))
+	e.JE(ref(fullAAD))
+	e.loadPartial(aad, aadLen, x)
+	e.JMP(ref(aadLoaded))
+	e.Label(fullAAD)
+	e.load(mem(aad, 0), x)
+	e.Label(aadLoaded)
+	e.pshufb(e.c.bswap, x, x)
+	e.mulAcc(s, false, x, mem(hp, offPow+96), mem(hp, offKar+96))
+	e.Label(noAAD)
+
+	part := make([]string, nks)
+	for j := range part {
+		part[j] = e.label("spart")
+	}
+	common, red := e.label("scommon"), e.label("sred")
+	for j := 0; j < nks; j++ {
+		e.CMPQ(n, operand.U8(16))
+		e.JB(ref(part[j]))
+		x, c := e.xmm(), e.xmm()
+		e.load(mem(in, 0), x)
+		e.xor(ks[j+1], x, c)
+		e.store(c, mem(out, 0))
+		h := c
+		if dec {
+			h = x
+		}
+		e.pshufb(e.c.bswap, h, h)
+		e.mulAcc(s, false, h, mem(hp, offPow+112+16*j), mem(hp, offKar+112+16*j))
+		e.ADDQ(operand.U8(16), in)
+		e.ADDQ(operand.U8(16), out)
+		e.SUBQ(operand.U8(16), n)
+	}
+	// 16*nks bytes were whole blocks: nothing is left.
+	e.JMP(ref(red))
+	ksP, hpP := e.xmm(), e.GP64()
+	for j := nks - 1; j >= 0; j-- {
+		e.Label(part[j])
+		e.mov(ks[j+1], ksP)
+		e.LEAQ(mem(hp, 16*j), hpP)
+		if j > 0 {
+			e.JMP(ref(common))
+		}
+	}
+	e.Label(common)
+	e.TESTQ(n, n)
+	e.JZ(ref(red))
+	{
+		x, c := e.xmm(), e.xmm()
+		e.loadPartial(in, n, x)
+		e.xor(ksP, x, c)
+		if !dec {
+			// The ciphertext hashed is zero padded.
+			o := e.GP64()
+			e.LEAQ(e.c.ones, o)
+			e.SUBQ(n, o)
+			m := e.xmm()
+			e.load(mem(o, 16), m)
+			e.and(m, c, c)
+		}
+		e.storePartial(out, n, c)
+		h := c
+		if dec {
+			h = x
+		}
+		e.pshufb(e.c.bswap, h, h)
+		e.mulAcc(s, false, h, mem(hpP, offPow+112), mem(hpP, offKar+112))
+	}
+	e.Label(red)
+	e.reduce(s)
+	e.pshufb(e.c.bswap, s.hi, s.hi)
+	e.xor(ks[0], s.hi, s.hi)
+	e.store(s.hi, mem(tag, 0))
+}
