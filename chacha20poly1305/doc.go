@@ -25,7 +25,21 @@
 // "generic", is ChaCha20 with its state in local variables, XORing 8 bytes
 // at a time, and Poly1305 with 64-bit limbs (math/bits.Mul64) and a final
 // reduction by masks; nothing branches on or indexes by the key or the text.
-// The assembly backends ("ssse3", "avx2") will plug in behind the same API.
+// On amd64 two assembly backends, generated with avo from ./_asm and
+// checked at generation time (instruction sets, constant-time taint, wipe
+// of stack scratch and vector registers on every return):
+//
+//   - "ssse3" (SSSE3): ChaCha20 in the row layout for texts up to 128
+//     bytes, whole message in one assembly call; above, the Go drivers of
+//     kernels.go over block kernels with 4-block lane-layout passes and
+//     scalar Poly1305 (64-bit limbs, MULQ).
+//   - "avx2" (AVX, AVX2): up to 320 bytes, two blocks per ymm register set
+//     in the row layout, whole message in one call; above, 8-block
+//     lane-layout passes with Poly1305 (scalar, MULQ) interleaved in the
+//     ChaCha20 rounds, also whole message in one call.
+//
+// The assembly seals read the text through slice headers, so
+// [AEAD.SealGather] runs the same code as [AEAD.Seal].
 //
 // The features used follow VG_CPU_FEATURES (see package
 // github.com/vgcrypto/vg/cpufeat); when that variable is invalid, New and
