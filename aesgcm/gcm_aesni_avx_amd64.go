@@ -20,14 +20,14 @@ func gcmNonceAVX(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
 
 // gcmSealAVX encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
 //
-// Secret: t, out, pieces (slice headers public, their elements secret), aad, tag. Public: rounds, count, aadLen, j0, textLen. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: t, out, pieces (slice headers public, their elements secret), aad, tag. Public: rounds, count, aadLen, j0, textLen. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func gcmSealAVX(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 
 // gcmOpenAVX decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry.
 //
-// Secret: t, out, in, aad, tag. Public: rounds, n, aadLen, j0. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: t, out, in, aad, tag. Public: rounds, n, aadLen, j0. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func gcmOpenAVX(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
@@ -41,7 +41,7 @@ func gcmStreamStartAVX(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen
 
 // gcmStreamEncryptAVX encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
 //
-// Secret: t, st, out, in. Public: rounds, n, nopen. Zeroes the vector registers it wrote before returning.
+// Secret: t, st, out, in. Public: rounds, n, nopen. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func gcmStreamEncryptAVX(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)

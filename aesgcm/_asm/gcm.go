@@ -155,8 +155,9 @@ func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.R
 }
 
 // encPiece encrypts the n bytes at in to out, continuing the stream at st
-// whose open block has nopen bytes (updated). in, out and n are consumed.
-func (e *emitter) encPiece(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirtual) {
+// whose open block has nopen bytes (updated); cb is 128 bytes of stack
+// scratch for the counter blocks. in, out and n are consumed.
+func (e *emitter) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVirtual) {
 	done, bulk := e.label("pdone"), e.label("pbulk")
 	e.TESTQ(n, n)
 	e.JZ(ref(done))
@@ -220,7 +221,8 @@ func (e *emitter) encPiece(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVi
 	e.JB(ref(rem))
 	// The first 8 blocks are only encrypted; each later iteration encrypts
 	// 8 and hashes the 8 before; the last 8 are hashed after the loop.
-	e.aes8(k, ctr, in, out, nil, nil)
+	cs := e.ctrStackInit(k, ctr, cb)
+	e.aes8(k, ctr, cs, in, out, nil, nil)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
@@ -228,7 +230,7 @@ func (e *emitter) encPiece(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVi
 	e.Label(loop)
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(tail))
-	e.aes8(k, ctr, in, out, acc, out)
+	e.aes8(k, ctr, cs, in, out, acc, out)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
@@ -250,15 +252,59 @@ func (e *emitter) encPiece(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVi
 	e.Label(done)
 }
 
+// ctrStack is the counter state of the 8-block loops (ALGORITHMS.md section
+// 1.3): the next 8 counter blocks XOR round key 0 in stack scratch at cb,
+// the 32-bit counter of the first of them in n (native order), and the last
+// word of round key 0 in k3. A batch loads its blocks with one load each,
+// round 0 included, and rewrites only each block's last word with scalar
+// instructions (add, byte swap, XOR, 4-byte store): no vector work.
+type ctrStack struct {
+	cb    operand.Mem
+	n, k3 reg.GPVirtual
+}
+
+// ctrStackInit fills cb from ctr (byte-reflected, counter in dword 0).
+func (e *emitter) ctrStackInit(k keyRegs, ctr reg.VecVirtual, cb operand.Mem) ctrStack {
+	rk0 := e.xmm()
+	e.load(mem(k.t, offRK), rk0)
+	for i := 0; i < 8; i++ {
+		x := e.xmm()
+		e.paddd(e.c.incs.Offset(16*i), ctr, x)
+		e.pshufb(e.c.bswap, x, x)
+		e.xor(rk0, x, x)
+		e.store(x, cb.Offset(16*i))
+	}
+	c := ctrStack{cb: cb, n: e.GP64(), k3: e.GP64()}
+	e.movqOut(ctr, c.n)
+	e.MOVL(mem(k.t, offRK+12), c.k3.As32())
+	return c
+}
+
+// ctrStackNext loads the 8 blocks into s and advances cb and n by 8.
+func (e *emitter) ctrStackNext(c ctrStack, s []reg.VecVirtual) {
+	for i, x := range s {
+		e.load(c.cb.Offset(16*i), x)
+	}
+	for i := range s {
+		w := e.GP32()
+		e.MOVL(c.n.As32(), w)
+		e.ADDL(operand.U8(8+i), w)
+		e.BSWAPL(w)
+		e.XORL(c.k3.As32(), w)
+		e.MOVL(w, c.cb.Offset(16*i+12))
+	}
+	e.ADDL(operand.U8(8), c.n.As32())
+}
+
 // aes8 runs one 8-block CTR iteration from in to out; with acc set it also
 // hashes the 8 blocks at ghashSrc-128 (encryption, the previous output) or
 // at ghashSrc (decryption, this input), one Karatsuba multiply per round.
-func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
+func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, cs ctrStack, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
 	s := make([]reg.VecVirtual, 8)
 	for i := range s {
 		s[i] = e.xmm()
 	}
-	e.ctrBlocks(k, ctr, s)
+	e.ctrStackNext(cs, s)
 	e.paddd(e.c.incs.Offset(16*8), ctr, ctr)
 	var hook func(j int)
 	var sum ghSum
@@ -268,13 +314,17 @@ func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, in, out reg.Register, acc 
 			disp = -128
 		}
 		sum = ghSum{e.xmm(), e.xmm(), acc}
+		bsw := e.xmm()
 		hook = func(j int) {
 			switch {
 			case j <= 8:
 				i := j - 1
+				if i == 0 {
+					e.load(e.c.bswap, bsw)
+				}
 				x := e.xmm()
 				e.load(mem(ghashSrc, disp+16*i), x)
-				e.pshufb(e.c.bswap, x, x)
+				e.pshufb(bsw, x, x)
 				if i == 0 {
 					e.xor(acc, x, x)
 				}
@@ -285,7 +335,7 @@ func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, in, out reg.Register, acc 
 			}
 		}
 	}
-	e.aesRounds(k, s, hook)
+	e.aesRoundsReg(k, s, hook)
 	if acc != nil {
 		e.reduce1(sum)
 	}
@@ -421,7 +471,7 @@ func (e *emitter) sealFunc(name string) {
 	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place."),
 		asmgen.Secret("t", "out", "aad", "tag"), asmgen.SecretSlices("pieces"),
-		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(stSize))
+		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(stSize+128))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	{
@@ -447,7 +497,7 @@ func (e *emitter) sealFunc(name string) {
 	e.zero(zero)
 	e.store(zero, st.Offset(stOpen))
 	e.fn.ForEachSlice(descs, count, func(ptr, n reg.GPVirtual) {
-		e.encPiece(k, st, out, ptr, n, nopen)
+		e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen)
 	})
 	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
 	e.fn.Ret()
@@ -458,7 +508,7 @@ func (e *emitter) openFunc(name string) {
 	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
 		asmgen.Doc(name+" decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry."),
 		asmgen.Secret("t", "out", "in", "aad", "tag"),
-		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(stSize))
+		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(stSize+128))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	{
@@ -478,14 +528,16 @@ func (e *emitter) openFunc(name string) {
 	e.load(st.Offset(stY), acc)
 	e.load(st.Offset(stCtr), ctr)
 	loop, rem, fin := e.label("oloop"), e.label("orem"), e.label("ofin")
-	e.Label(loop)
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(rem))
-	e.aes8(k, ctr, in, out, acc, in)
+	cs := e.ctrStackInit(k, ctr, st.Offset(stSize))
+	e.Label(loop)
+	e.aes8(k, ctr, cs, in, out, acc, in)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
-	e.JMP(ref(loop))
+	e.CMPQ(n, operand.U8(128))
+	e.JAE(ref(loop))
 	e.Label(rem)
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
@@ -516,10 +568,10 @@ func (e *emitter) streamStartFunc(name string) {
 func (e *emitter) streamEncryptFunc(name string) {
 	e.fn = e.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
 		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
-		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"))
+		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"), asmgen.Scratch(128))
 	k := e.loadKey("t", "rounds")
 	stp := e.gp("st")
-	e.encPiece(k, mem(stp, 0), e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"))
+	e.encPiece(k, mem(stp, 0), e.fn.Scratch(), e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"))
 	e.fn.Ret()
 }
 
@@ -532,4 +584,34 @@ func (e *emitter) streamFinishFunc(name string) {
 	stp := e.gp("st")
 	e.finish(k, mem(stp, 0), e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
 	e.fn.Ret()
+}
+
+// aesRoundsReg is aesRounds for a batch of blocks: each round key is loaded
+// into a register once and used from there, so the batch costs one load per
+// round instead of one per block and round (the loop is close to the load
+// ports' limit on Zen 3 otherwise).
+func (e *emitter) aesRoundsReg(k keyRegs, s []reg.VecVirtual, hook func(j int)) {
+	round := func(m operand.Mem) {
+		rk := e.xmm()
+		e.load(m, rk)
+		for _, x := range s {
+			e.aesenc(rk, x)
+		}
+	}
+	mid := e.label("aesmid")
+	e.CMPQ(k.rounds, operand.U8(10))
+	e.JE(ref(mid))
+	round(mem(k.t, offRK+16))
+	round(mem(k.t, offRK+32))
+	e.CMPQ(k.rounds, operand.U8(12))
+	e.JE(ref(mid))
+	round(mem(k.t, offRK+48))
+	round(mem(k.t, offRK+64))
+	e.Label(mid)
+	for j := 1; j <= 9; j++ {
+		round(mem(k.rkm, 16*j))
+		if hook != nil {
+			hook(j)
+		}
+	}
 }
