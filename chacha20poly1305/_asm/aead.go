@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/vgcrypto/vg/asmgen"
@@ -205,13 +207,13 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 func declareShort(g *asmgen.Generator, v *vec, suffix string) {
 	seal := "sealShort" + suffix
 	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
-		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+itoa(v.shortMax())+"; a slice may alias its own part of out exactly."),
+		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+strconv.Itoa(v.shortMax())+"; a slice may alias its own part of out exactly."),
 		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Public("out", "nonce", "n", "ad", "adLen"), asmgen.Scratch(v.shortSize()))
 	v.shortBody(fn, false)
 
 	open := "openShort" + suffix
 	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
-		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ "+itoa(v.shortMax())+"; out may alias src exactly."),
+		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ "+strconv.Itoa(v.shortMax())+"; out may alias src exactly."),
 		asmgen.Secret("key", "src"), asmgen.Public("out", "nonce", "n", "ad", "adLen", "tag"), asmgen.Scratch(v.shortSize()))
 	v.shortBody(fn, true)
 }
@@ -291,15 +293,4 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	g.CMOVQEQ(one, ok)
 	g.Store(ok, g.ReturnIndex(0))
 	fn.Ret()
-}
-
-func itoa(n int) string {
-	s := ""
-	for {
-		s = string(rune('0'+n%10)) + s
-		n /= 10
-		if n == 0 {
-			return s
-		}
-	}
 }

@@ -201,8 +201,8 @@ func (v *vec) transpose4(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
 	return [4]reg.VecVirtual{r0, t0, r2, a}
 }
 
-// xorStore sets the len(v.size) bytes at dst+off to the bytes at src+off
-// XOR ks.
+// xorStore sets the v.size bytes at dst+off to the bytes at src+off XOR
+// ks.
 func (v *vec) xorStore(ks reg.VecVirtual, dst, src reg.Register, off int) {
 	g := v.g
 	if v.avx {

@@ -21,7 +21,7 @@ type cursor struct {
 // It advances dst, src and ks by c and leaves c zero. ks may be unaligned.
 func (v *vec) xorRun(fn *asmgen.Func, dst, src, ks, c reg.Register) {
 	g := v.g
-	l16, tail, done := fn.Label("xr16"), fn.Label("xrtail"), fn.Label("xrdone")
+	l16, tail := fn.Label("xr16"), fn.Label("xrtail")
 	if v.avx {
 		l32 := fn.Label("xr32")
 		g.Label(l32)
@@ -85,7 +85,6 @@ func (v *vec) xorRun(fn *asmgen.Func, dst, src, ks, c reg.Register) {
 		g.Label(skip)
 	}
 	g.XORQ(c, c)
-	g.Label(done)
 }
 
 // xorCursor emits the XOR of m bytes of keystream at ks with the text at
