@@ -6,6 +6,7 @@ package aesgcm
 // backends vaes-avx2 and vaes-avx512 join this list as they land; New picks
 // among them with cpufeat.Select.
 var implementations = []implementation{
+	{name: "vaes-avx2", newKey: newVAESAVX2Key},
 	{name: "aesni-avx", newKey: newAESNIKey(true)},
 	{name: "aesni", newKey: newAESNIKey(false)},
 	{name: "generic", newKey: newGenericKey},
