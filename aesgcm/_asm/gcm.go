@@ -608,10 +608,23 @@ func (e *emitter) aesRoundsReg(k keyRegs, s []reg.VecVirtual, hook func(j int)) 
 	round(mem(k.t, offRK+48))
 	round(mem(k.t, offRK+64))
 	e.Label(mid)
+	// The hook's multiply goes between the two halves of the next round,
+	// so that the AES and PCLMULQDQ instructions arrive mixed.
 	for j := 1; j <= 9; j++ {
-		round(mem(k.rkm, 16*j))
-		if hook != nil {
-			hook(j)
+		rk := e.xmm()
+		e.load(mem(k.rkm, 16*j), rk)
+		h := len(s) / 2
+		for _, x := range s[:h] {
+			e.aesenc(rk, x)
 		}
+		if hook != nil && j > 1 {
+			hook(j - 1)
+		}
+		for _, x := range s[h:] {
+			e.aesenc(rk, x)
+		}
+	}
+	if hook != nil {
+		hook(9)
 	}
 }
