@@ -2814,7 +2814,7 @@ lddone_1:
 
 paddone_1:
 	XORQ    AX, AX
-	MOVQ    AX, ad+56(FP)
+	MOVQ    AX, adLen+64(FP)
 	MOVQ    AX, key+8(FP)
 	MOVQ    out+0(FP), AX
 	MOVQ    n+48(FP), DX
@@ -2824,7 +2824,7 @@ paddone_1:
 	SUBQ    DX, n+48(FP)
 	LEAQ    1088(CX), R8
 	MOVQ    key+8(FP), R9
-	MOVQ    ad+56(FP), R10
+	MOVQ    adLen+64(FP), R10
 	MOVQ    srcs_base+24(FP), R11
 
 gloop_1:
@@ -2917,7 +2917,7 @@ xrno_4:
 gdone_1:
 	MOVQ AX, out+0(FP)
 	MOVQ R9, key+8(FP)
-	MOVQ R10, ad+56(FP)
+	MOVQ R10, adLen+64(FP)
 	MOVQ R11, srcs_base+24(FP)
 
 passes_1:
@@ -3431,7 +3431,7 @@ nohash_5:
 	SUBQ        DX, n+48(FP)
 	LEAQ        1024(CX), R8
 	MOVQ        key+8(FP), R9
-	MOVQ        ad+56(FP), R10
+	MOVQ        adLen+64(FP), R10
 	MOVQ        srcs_base+24(FP), R11
 
 gloop_2:
@@ -3524,7 +3524,7 @@ xrno_8:
 gdone_2:
 	MOVQ AX, out+0(FP)
 	MOVQ R9, key+8(FP)
-	MOVQ R10, ad+56(FP)
+	MOVQ R10, adLen+64(FP)
 	MOVQ R11, srcs_base+24(FP)
 	JMP  passes_1
 

@@ -48,18 +48,21 @@ func newLongLayout(v *vec) longLayout {
 
 func (l longLayout) at(off int) operand.Mem { return l.sc.Offset(off) }
 
-// The argument slots holding the running values. The gather cursor of
-// seal keeps its slice pointer in key's slot (declared Secret: loads
-// through it stay secret), its header pointer in srcs's own, and the bytes
-// left in the current slice in ad's (free once the additional data is
-// hashed).
+// The argument slots holding the running values, each in a slot of its own
+// kind (pointers in pointer slots, counts in integer slots). The gather
+// cursor of seal keeps its slice pointer in key's slot (declared Secret:
+// loads through it stay secret), its header pointer in srcs's own, and the
+// bytes left in the current slice in adLen's (free once the additional data
+// is hashed; the lengths block is in the scratch). The functions have no
+// safe point, so the garbage collector never reads these slots while they
+// hold running values.
 const (
 	slotOut = "out"
 	slotSrc = "src"
 	slotRem = "n"
 	slotHP  = "nonce"
 	slotSP  = "key"
-	slotSN  = "ad"
+	slotSN  = "adLen"
 	slotDP  = "srcs"
 )
 
