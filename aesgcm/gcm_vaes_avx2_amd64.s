@@ -560,30 +560,605 @@ TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
 	SHLQ           $0x04, DX
 	ADDQ           AX, DX
 	SUBQ           $0x000000a0, DX
-	MOVQ           aad+40(FP), BX
-	MOVQ           aadLen+48(FP), SI
-	MOVQ           j0+56(FP), DI
+	MOVQ           out+16(FP), BX
+	MOVQ           pieces+24(FP), SI
+	MOVQ           count+32(FP), DI
+	MOVQ           textLen+64(FP), R8
+	CMPQ           R8, $0x20
+	JAE            vsgeneral_1
+	CMPQ           DI, $0x01
+	JNE            vsgeneral_1
+	MOVQ           (SI), SI
+	MOVQ           aad+40(FP), DI
+	MOVQ           aadLen+48(FP), R9
+	MOVQ           j0+56(FP), R10
+	MOVQ           tag+72(FP), R11
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        vBswap<>+0(SB), Y0, Y1
+	VPXOR          Y2, Y1, Y1
+	VPADDD         vCtrIncs<>+32(SB), Y0, Y0
+	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPXOR          Y2, Y0, Y0
+	CMPQ           CX, $0x0a
+	JE             vmid_1
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	CMPQ           CX, $0x0c
+	JE             vmid_1
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+
+vmid_1:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 48(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 80(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 160(DX), Y2
+	VAESENCLAST    Y2, Y1, Y1
+	VAESENCLAST    Y2, Y0, Y0
+	MOVQ           R9, CX
+	VPXOR          Y2, Y2, Y2
+	TESTQ          CX, CX
+	JZ             vaaddone_1
+	CMPQ           CX, $0x10
+	JAE            vaadlong_1
+	CMPQ           CX, $0x08
+	JB             ld4_1
+	MOVQ           (DI), DX
+	VMOVQ          DX, X3
+	LEAQ           -8(DI)(CX*1), DX
+	MOVQ           (DX), DX
+	VMOVQ          DX, X4
+	LEAQ           slideShuf<>+0(SB), DX
+	NEGQ           DX
+	ADDQ           CX, DX
+	NEGQ           DX
+	VMOVDQU        24(DX), X5
+	VPSHUFB        X5, X4, X4
+	VPOR           X4, X3, X3
+	JMP            lddone_1
+
+ld4_1:
+	CMPQ    CX, $0x04
+	JB      ld2_1
+	MOVL    (DI), DX
+	VMOVQ   DX, X3
+	LEAQ    -4(DI)(CX*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    CX, $0x02
+	JB      ld1_1
+	MOVWQZX (DI), DX
+	VMOVQ   DX, X3
+	LEAQ    -2(DI)(CX*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (DI), DX
+	VMOVQ   DX, X3
+
+lddone_1:
+	VPSHUFB        bswapMask<>+0(SB), X3, X3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          X3, X2, X4
+	VBROADCASTI128 352(AX), Y5
+	VBROADCASTI128 480(AX), Y7
+	VPCLMULQDQ     $0x00, Y5, Y4, Y3
+	VPCLMULQDQ     $0x11, Y5, Y4, Y6
+	VPSHUFD        $0x4e, Y4, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x00, Y7, Y5, Y5
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y6, Y5, Y5
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y4
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y5, Y3
+	VPSHUFD        $0x4e, Y5, Y5
+	VPXOR          Y5, Y6, Y6
+	VPXOR          Y3, Y6, Y6
+	VMOVDQA        X6, X2
+	JMP            vaaddone_1
+
+vaadlong_1:
+vgh8_1:
+	CMPQ         CX, $0x80
+	JB           vghrest_1
+	VMOVDQU      (DI), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPXOR        Y2, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y2
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 368(AX), Y5, Y5
+	VMOVDQU      32(DI), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VMOVDQU      64(DI), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VMOVDQU      96(DI), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VPXOR        Y2, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y4
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y5, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
+	VPSHUFD      $0x4e, Y5, Y5
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y2, Y2, Y2
+	VEXTRACTI128 $0x01, Y3, X4
+	VPXOR        X4, X3, X4
+	VPXOR        X4, X2, X2
+	ADDQ         $0x80, DI
+	SUBQ         $0x80, CX
+	JMP          vgh8_1
+
+vghrest_1:
+	TESTQ CX, CX
+	JZ    vghdone_1
+	LEAQ  15(CX), DX
+	SHRQ  $0x04, DX
+	SHLQ  $0x04, DX
+	NEGQ  DX
+	ADDQ  AX, DX
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+
+vghpair_1:
+	CMPQ       CX, $0x20
+	JB         vgh1_1
+	VMOVDQU    (DI), Y6
+	VPSHUFB    vBswap<>+0(SB), Y6, Y6
+	VPXOR      Y2, Y6, Y6
+	VPXOR      Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPXOR      Y7, Y3, Y3
+	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPXOR      Y7, Y5, Y5
+	VPSHUFD    $0x4e, Y6, Y7
+	VPXOR      Y6, Y7, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPXOR      Y7, Y4, Y4
+	ADDQ       $0x20, DI
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        vghpair_1
+
+vgh1_1:
+	CMPQ           CX, $0x10
+	JB             vghpart_1
+	VMOVDQU        (DI), X6
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, DX
+	SUBQ           $0x10, CX
+
+vghpart_1:
+	TESTQ   CX, CX
+	JZ      vghred_1
+	CMPQ    CX, $0x08
+	JB      ld4_2
+	MOVQ    (DI), R10
+	VMOVQ   R10, X6
+	LEAQ    -8(DI)(CX*1), DI
+	MOVQ    (DI), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 24(DI), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    CX, $0x04
+	JB      ld2_2
+	MOVL    (DI), R10
+	VMOVQ   R10, X6
+	LEAQ    -4(DI)(CX*1), DI
+	MOVL    (DI), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 20(DI), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    CX, $0x02
+	JB      ld1_2
+	MOVWQZX (DI), R10
+	VMOVQ   R10, X6
+	LEAQ    -2(DI)(CX*1), DI
+	MOVWQZX (DI), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 18(DI), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (DI), R10
+	VMOVQ   R10, X6
+
+lddone_2:
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+
+vghred_1:
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPXOR        X3, X5, X3
+	VPXOR        X3, X2, X2
+
+vghdone_1:
+vaaddone_1:
+	LEAQ           31(R8), CX
+	SHRQ           $0x04, CX
+	SHLQ           $0x04, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	MOVQ           R8, AX
+	VPXOR          Y3, Y3, Y3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+	CMPQ           AX, $0x10
+	JB             vslt16_1
+	VPXOR          Y7, Y7, Y7
+	VPXOR          Y6, Y6, Y6
+	VEXTRACTI128   $0x01, Y1, X6
+	VMOVDQU        (SI), X7
+	VPXOR          X6, X7, X6
+	VMOVDQU        X6, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y7
+	VBROADCASTI128 496(CX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, CX
+	VMOVDQA        X0, X6
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, AX
+	JMP            vspart_1
+
+vslt16_1:
+	VEXTRACTI128 $0x01, Y1, X6
+
+vspart_1:
+	TESTQ   AX, AX
+	JZ      vslens_1
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y0, Y0, Y0
+	CMPQ    AX, $0x08
+	JB      ld4_3
+	MOVQ    (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -8(SI)(AX*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld4_3:
+	CMPQ    AX, $0x04
+	JB      ld2_3
+	MOVL    (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(SI)(AX*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    AX, $0x02
+	JB      ld1_3
+	MOVWQZX (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(SI)(AX*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X0
+
+lddone_3:
+	VPXOR   X6, X0, X0
+	LEAQ    onesMask<>+0(SB), DX
+	SUBQ    AX, DX
+	VPAND   16(DX), X0, X0
+	VMOVQ   X0, DX
+	CMPQ    AX, $0x08
+	JB      st4_1
+	MOVQ    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 8(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -8(BX)(AX*1), AX
+	MOVQ    DX, (AX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    AX, $0x04
+	JB      st2_1
+	MOVL    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 12(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -4(BX)(AX*1), AX
+	MOVL    DX, (AX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    AX, $0x02
+	JB      st1_1
+	MOVW    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 14(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -2(BX)(AX*1), AX
+	MOVW    DX, (AX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB DL, (BX)
+
+stdone_1:
+	VPSHUFB        bswapMask<>+0(SB), X0, X0
+	VPXOR          Y2, Y0, Y0
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y6
+	VBROADCASTI128 496(CX), Y7
+	VPCLMULQDQ     $0x00, Y6, Y0, Y8
+	VPXOR          Y8, Y3, Y3
+	VPCLMULQDQ     $0x11, Y6, Y0, Y8
+	VPXOR          Y8, Y5, Y5
+	VPSHUFD        $0x4e, Y0, Y8
+	VPXOR          Y0, Y8, Y8
+	VPCLMULQDQ     $0x00, Y7, Y8, Y8
+	VPXOR          Y8, Y4, Y4
+	ADDQ           $0x10, CX
+
+vslens_1:
+	MOVQ           R9, AX
+	SHLQ           $0x03, AX
+	MOVQ           R8, DX
+	SHLQ           $0x03, DX
+	VMOVQ          DX, X0
+	VMOVQ          AX, X6
+	VPUNPCKLQDQ    X6, X0, X0
+	VPXOR          Y6, Y6, Y6
+	VPXOR          X0, X2, X6
+	VBROADCASTI128 368(CX), Y0
+	VBROADCASTI128 496(CX), Y2
+	VPCLMULQDQ     $0x00, Y0, Y6, Y7
+	VPXOR          Y7, Y3, Y3
+	VPCLMULQDQ     $0x11, Y0, Y6, Y7
+	VPXOR          Y7, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y7
+	VPXOR          Y6, Y7, Y7
+	VPCLMULQDQ     $0x00, Y2, Y7, Y7
+	VPXOR          Y7, Y4, Y4
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y5, Y4, Y4
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y0
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y0, Y4, Y4
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y0
+	VPSHUFD        $0x4e, Y4, Y4
+	VPXOR          Y4, Y5, Y5
+	VPXOR          Y0, Y5, Y5
+	VPXOR          Y2, Y2, Y2
+	VEXTRACTI128   $0x01, Y5, X0
+	VPXOR          X0, X5, X0
+	VPXOR          X0, X2, X2
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VPXOR          X1, X2, X2
+	VMOVDQU        X2, (R11)
+
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+vsgeneral_1:
+	MOVQ           aad+40(FP), R8
+	MOVQ           aadLen+48(FP), R9
+	MOVQ           j0+56(FP), R10
 	VPXOR          Y0, Y0, Y0
-	VMOVDQU        (DI), X0
+	VMOVDQU        (R10), X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
 	VPADDD         vCtrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             vmid_2
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             vmid_2
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_1:
+vmid_2:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -606,65 +1181,65 @@ vmid_1:
 	VAESENCLAST    Y1, Y0, Y0
 	VMOVDQU        X0, 32(SP)
 	VPXOR          Y0, Y0, Y0
-	TESTQ          SI, SI
-	JZ             vaaddone_1
-	CMPQ           SI, $0x10
-	JAE            vaadlong_1
-	CMPQ           SI, $0x08
-	JB             ld4_1
-	MOVQ           (BX), DI
-	VMOVQ          DI, X1
-	LEAQ           -8(BX)(SI*1), BX
-	MOVQ           (BX), DI
-	VMOVQ          DI, X2
-	LEAQ           slideShuf<>+0(SB), BX
-	NEGQ           BX
-	ADDQ           SI, BX
-	NEGQ           BX
-	VMOVDQU        24(BX), X3
+	TESTQ          R9, R9
+	JZ             vaaddone_2
+	CMPQ           R9, $0x10
+	JAE            vaadlong_2
+	CMPQ           R9, $0x08
+	JB             ld4_4
+	MOVQ           (R8), R10
+	VMOVQ          R10, X1
+	LEAQ           -8(R8)(R9*1), R8
+	MOVQ           (R8), R10
+	VMOVQ          R10, X2
+	LEAQ           slideShuf<>+0(SB), R8
+	NEGQ           R8
+	ADDQ           R9, R8
+	NEGQ           R8
+	VMOVDQU        24(R8), X3
 	VPSHUFB        X3, X2, X2
 	VPOR           X2, X1, X1
-	JMP            lddone_1
+	JMP            lddone_4
 
-ld4_1:
-	CMPQ    SI, $0x04
-	JB      ld2_1
-	MOVL    (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), DI
-	VMOVQ   DI, X2
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X3
+ld4_4:
+	CMPQ    R9, $0x04
+	JB      ld2_4
+	MOVL    (R8), R10
+	VMOVQ   R10, X1
+	LEAQ    -4(R8)(R9*1), R8
+	MOVL    (R8), R10
+	VMOVQ   R10, X2
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_1
+	JMP     lddone_4
 
-ld2_1:
-	CMPQ    SI, $0x02
-	JB      ld1_1
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X2
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X3
+ld2_4:
+	CMPQ    R9, $0x02
+	JB      ld1_4
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X1
+	LEAQ    -2(R8)(R9*1), R8
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X2
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_1
+	JMP     lddone_4
 
-ld1_1:
-	MOVBQZX (BX), DI
-	VMOVQ   DI, X1
+ld1_4:
+	MOVBQZX (R8), R10
+	VMOVQ   R10, X1
 
-lddone_1:
+lddone_4:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
@@ -686,13 +1261,13 @@ lddone_1:
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
 	VMOVDQA        X3, X0
-	JMP            vaaddone_1
+	JMP            vaaddone_2
 
-vaadlong_1:
-vgh8_1:
-	CMPQ         SI, $0x80
-	JB           vghrest_1
-	VMOVDQU      (BX), Y2
+vaadlong_2:
+vgh8_2:
+	CMPQ         R9, $0x80
+	JB           vghrest_2
+	VMOVDQU      (R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPXOR        Y0, Y2, Y2
 	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
@@ -700,7 +1275,7 @@ vgh8_1:
 	VPSHUFD      $0x4e, Y2, Y3
 	VPXOR        Y2, Y3, Y3
 	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -710,7 +1285,7 @@ vgh8_1:
 	VPXOR        Y2, Y4, Y4
 	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
 	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(BX), Y2
+	VMOVDQU      64(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -720,7 +1295,7 @@ vgh8_1:
 	VPXOR        Y2, Y4, Y4
 	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
 	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(BX), Y2
+	VMOVDQU      96(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -744,52 +1319,52 @@ vgh8_1:
 	VEXTRACTI128 $0x01, Y1, X2
 	VPXOR        X2, X1, X2
 	VPXOR        X2, X0, X0
-	ADDQ         $0x80, BX
-	SUBQ         $0x80, SI
-	JMP          vgh8_1
+	ADDQ         $0x80, R8
+	SUBQ         $0x80, R9
+	JMP          vgh8_2
 
-vghrest_1:
-	TESTQ SI, SI
-	JZ    vghdone_1
-	LEAQ  15(SI), DI
-	SHRQ  $0x04, DI
-	SHLQ  $0x04, DI
-	NEGQ  DI
-	ADDQ  AX, DI
+vghrest_2:
+	TESTQ R9, R9
+	JZ    vghdone_2
+	LEAQ  15(R9), R10
+	SHRQ  $0x04, R10
+	SHLQ  $0x04, R10
+	NEGQ  R10
+	ADDQ  AX, R10
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_1:
-	CMPQ       SI, $0x20
-	JB         vgh1_1
-	VMOVDQU    (BX), Y4
+vghpair_2:
+	CMPQ       R9, $0x20
+	JB         vgh1_2
+	VMOVDQU    (R8), Y4
 	VPSHUFB    vBswap<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x00, 368(R10), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x11, 368(R10), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
+	VPCLMULQDQ $0x00, 496(R10), Y5, Y5
 	VPXOR      Y5, Y2, Y2
-	ADDQ       $0x20, BX
-	ADDQ       $0x20, DI
-	SUBQ       $0x20, SI
-	JMP        vghpair_1
+	ADDQ       $0x20, R8
+	ADDQ       $0x20, R10
+	SUBQ       $0x20, R9
+	JMP        vghpair_2
 
-vgh1_1:
-	CMPQ           SI, $0x10
-	JB             vghpart_1
-	VMOVDQU        (BX), X4
+vgh1_2:
+	CMPQ           R9, $0x10
+	JB             vghpart_2
+	VMOVDQU        (R8), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 368(R10), Y5
+	VBROADCASTI128 496(R10), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -798,73 +1373,73 @@ vgh1_1:
 	VPXOR          Y4, Y7, Y7
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
-	ADDQ           $0x10, BX
-	ADDQ           $0x10, DI
-	SUBQ           $0x10, SI
+	ADDQ           $0x10, R8
+	ADDQ           $0x10, R10
+	SUBQ           $0x10, R9
 
-vghpart_1:
-	TESTQ   SI, SI
-	JZ      vghred_1
-	CMPQ    SI, $0x08
-	JB      ld4_2
-	MOVQ    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -8(BX)(SI*1), BX
-	MOVQ    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 24(BX), X6
+vghpart_2:
+	TESTQ   R9, R9
+	JZ      vghred_2
+	CMPQ    R9, $0x08
+	JB      ld4_5
+	MOVQ    (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -8(R8)(R9*1), R8
+	MOVQ    (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 24(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld4_2:
-	CMPQ    SI, $0x04
-	JB      ld2_2
-	MOVL    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X6
+ld4_5:
+	CMPQ    R9, $0x04
+	JB      ld2_5
+	MOVL    (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -4(R8)(R9*1), R8
+	MOVL    (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld2_2:
-	CMPQ    SI, $0x02
-	JB      ld1_2
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X6
+ld2_5:
+	CMPQ    R9, $0x02
+	JB      ld1_5
+	MOVWQZX (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -2(R8)(R9*1), R8
+	MOVWQZX (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld1_2:
-	MOVBQZX (BX), R8
-	VMOVQ   R8, X4
+ld1_5:
+	MOVBQZX (R8), R11
+	VMOVQ   R11, X4
 
-lddone_2:
+lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 368(R10), Y5
+	VBROADCASTI128 496(R10), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -874,7 +1449,7 @@ lddone_2:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_1:
+vghred_2:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
 	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
@@ -889,12 +1464,9 @@ vghred_1:
 	VPXOR        X1, X3, X1
 	VPXOR        X1, X0, X0
 
-vghdone_1:
-vaaddone_1:
+vghdone_2:
+vaaddone_2:
 	VMOVDQU X0, (SP)
-	MOVQ    out+16(FP), BX
-	MOVQ    pieces+24(FP), SI
-	MOVQ    count+32(FP), DI
 	XORQ    R8, R8
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
@@ -913,7 +1485,7 @@ slices_1:
 	CMPQ    R10, R11
 	CMOVQLT R10, R11
 	CMPQ    R11, $0x08
-	JB      ld4_3
+	JB      ld4_6
 	MOVQ    (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -8(R9)(R11*1), R12
@@ -926,11 +1498,11 @@ slices_1:
 	VMOVDQU 24(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld4_3:
+ld4_6:
 	CMPQ    R11, $0x04
-	JB      ld2_3
+	JB      ld2_6
 	MOVL    (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -4(R9)(R11*1), R12
@@ -943,11 +1515,11 @@ ld4_3:
 	VMOVDQU 20(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld2_3:
+ld2_6:
 	CMPQ    R11, $0x02
-	JB      ld1_3
+	JB      ld1_6
 	MOVWQZX (R9), R12
 	VMOVQ   R12, X0
 	LEAQ    -2(R9)(R11*1), R12
@@ -960,13 +1532,13 @@ ld2_3:
 	VMOVDQU 18(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld1_3:
+ld1_6:
 	MOVBQZX (R9), R12
 	VMOVQ   R12, X0
 
-lddone_3:
+lddone_6:
 	VMOVDQU 48(SP), X1
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R8, R12
@@ -978,7 +1550,7 @@ lddone_3:
 	VPAND   16(R12), X0, X0
 	VMOVQ   X0, R13
 	CMPQ    R11, $0x08
-	JB      st4_1
+	JB      st4_2
 	MOVQ    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -987,11 +1559,11 @@ lddone_3:
 	VMOVQ   X1, R13
 	LEAQ    -8(BX)(R11*1), R12
 	MOVQ    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st4_1:
+st4_2:
 	CMPQ    R11, $0x04
-	JB      st2_1
+	JB      st2_2
 	MOVL    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -1000,11 +1572,11 @@ st4_1:
 	VMOVQ   X1, R13
 	LEAQ    -4(BX)(R11*1), R12
 	MOVL    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st2_1:
+st2_2:
 	CMPQ    R11, $0x02
-	JB      st1_1
+	JB      st1_2
 	MOVW    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -1013,12 +1585,12 @@ st2_1:
 	VMOVQ   X1, R13
 	LEAQ    -2(BX)(R11*1), R12
 	MOVW    R13, (R12)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st1_1:
+st1_2:
 	MOVB R13, (BX)
 
-stdone_1:
+stdone_2:
 	LEAQ    slideShuf<>+0(SB), R12
 	NEGQ    R12
 	ADDQ    R8, R12
@@ -1088,7 +1660,7 @@ vpbulk_1:
 	VPXOR          Y6, Y5, Y5
 	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_2
+	JE             vmid_3
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1100,7 +1672,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_2
+	JE             vmid_3
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1112,7 +1684,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_2:
+vmid_3:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1192,7 +1764,7 @@ vploop_1:
 	VPXOR          Y6, Y5, Y5
 	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_3
+	JE             vmid_4
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1204,7 +1776,7 @@ vploop_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_3
+	JE             vmid_4
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1216,7 +1788,7 @@ vploop_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_3:
+vmid_4:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1395,19 +1967,19 @@ vprem_1:
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
 	CMPQ           CX, $0x0a
-	JE             vmid_4
+	JE             vmid_5
 	VBROADCASTI128 16(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	CMPQ           CX, $0x0c
-	JE             vmid_4
+	JE             vmid_5
 	VBROADCASTI128 48(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 64(AX), Y3
 	VAESENC        Y3, Y2, Y2
 
-vmid_4:
+vmid_5:
 	VBROADCASTI128 16(DX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(DX), Y3
@@ -1476,7 +2048,7 @@ vrcommon_1:
 	VPXOR   Y6, Y6, Y6
 	VPXOR   Y6, Y6, Y6
 	CMPQ    R10, $0x08
-	JB      ld4_4
+	JB      ld4_7
 	MOVQ    (R9), R8
 	VMOVQ   R8, X6
 	LEAQ    -8(R9)(R10*1), R8
@@ -1489,11 +2061,11 @@ vrcommon_1:
 	VMOVDQU 24(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld4_4:
+ld4_7:
 	CMPQ    R10, $0x04
-	JB      ld2_4
+	JB      ld2_7
 	MOVL    (R9), R8
 	VMOVQ   R8, X6
 	LEAQ    -4(R9)(R10*1), R8
@@ -1506,11 +2078,11 @@ ld4_4:
 	VMOVDQU 20(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld2_4:
+ld2_7:
 	CMPQ    R10, $0x02
-	JB      ld1_4
+	JB      ld1_7
 	MOVWQZX (R9), R8
 	VMOVQ   R8, X6
 	LEAQ    -2(R9)(R10*1), R8
@@ -1523,20 +2095,20 @@ ld2_4:
 	VMOVDQU 18(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld1_4:
+ld1_7:
 	MOVBQZX (R9), R8
 	VMOVQ   R8, X6
 
-lddone_4:
+lddone_7:
 	VPXOR   X2, X6, X6
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R10, R8
 	VPAND   16(R8), X6, X6
 	VMOVQ   X6, R11
 	CMPQ    R10, $0x08
-	JB      st4_2
+	JB      st4_3
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1545,11 +2117,11 @@ lddone_4:
 	VMOVQ   X7, R11
 	LEAQ    -8(BX)(R10*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st4_2:
+st4_3:
 	CMPQ    R10, $0x04
-	JB      st2_2
+	JB      st2_3
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1558,11 +2130,11 @@ st4_2:
 	VMOVQ   X7, R11
 	LEAQ    -4(BX)(R10*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st2_2:
+st2_3:
 	CMPQ    R10, $0x02
-	JB      st1_2
+	JB      st1_3
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1571,12 +2143,12 @@ st2_2:
 	VMOVQ   X7, R11
 	LEAQ    -2(BX)(R10*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st1_2:
+st1_3:
 	MOVB R11, (BX)
 
-stdone_2:
+stdone_3:
 	VMOVDQU X6, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -1606,7 +2178,7 @@ vrem4_1:
 	VPSHUFB        vBswap<>+0(SB), Y3, Y3
 	VPXOR          Y4, Y3, Y3
 	CMPQ           CX, $0x0a
-	JE             vmid_5
+	JE             vmid_6
 	VBROADCASTI128 16(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -1614,7 +2186,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 	CMPQ           CX, $0x0c
-	JE             vmid_5
+	JE             vmid_6
 	VBROADCASTI128 48(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -1622,7 +2194,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 
-vmid_5:
+vmid_6:
 	VBROADCASTI128 16(DX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -1753,7 +2325,7 @@ vrcommon_2:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R10, $0x08
-	JB      ld4_5
+	JB      ld4_8
 	MOVQ    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(R9)(R10*1), R8
@@ -1766,11 +2338,11 @@ vrcommon_2:
 	VMOVDQU 24(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld4_5:
+ld4_8:
 	CMPQ    R10, $0x04
-	JB      ld2_5
+	JB      ld2_8
 	MOVL    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(R9)(R10*1), R8
@@ -1783,11 +2355,11 @@ ld4_5:
 	VMOVDQU 20(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld2_5:
+ld2_8:
 	CMPQ    R10, $0x02
-	JB      ld1_5
+	JB      ld1_8
 	MOVWQZX (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -1800,20 +2372,20 @@ ld2_5:
 	VMOVDQU 18(R8), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld1_5:
+ld1_8:
 	MOVBQZX (R9), R8
 	VMOVQ   R8, X3
 
-lddone_5:
+lddone_8:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R10, R8
 	VPAND   16(R8), X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
-	JB      st4_3
+	JB      st4_4
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1822,11 +2394,11 @@ lddone_5:
 	VMOVQ   X7, R11
 	LEAQ    -8(BX)(R10*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st4_3:
+st4_4:
 	CMPQ    R10, $0x04
-	JB      st2_3
+	JB      st2_4
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1835,11 +2407,11 @@ st4_3:
 	VMOVQ   X7, R11
 	LEAQ    -4(BX)(R10*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st2_3:
+st2_4:
 	CMPQ    R10, $0x02
-	JB      st1_3
+	JB      st1_4
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -1848,12 +2420,12 @@ st2_3:
 	VMOVQ   X7, R11
 	LEAQ    -2(BX)(R10*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st1_3:
+st1_4:
 	MOVB R11, (BX)
 
-stdone_3:
+stdone_4:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -1887,7 +2459,7 @@ vrem8_1:
 	VPSHUFB        vBswap<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
 	CMPQ           CX, $0x0a
-	JE             vmid_6
+	JE             vmid_7
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1899,7 +2471,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_6
+	JE             vmid_7
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1911,7 +2483,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_6:
+vmid_7:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2166,7 +2738,7 @@ vrcommon_3:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R10, $0x08
-	JB      ld4_6
+	JB      ld4_9
 	MOVQ    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(R9)(R10*1), R8
@@ -2179,11 +2751,11 @@ vrcommon_3:
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_6
+	JMP     lddone_9
 
-ld4_6:
+ld4_9:
 	CMPQ    R10, $0x04
-	JB      ld2_6
+	JB      ld2_9
 	MOVL    (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(R9)(R10*1), R8
@@ -2196,11 +2768,11 @@ ld4_6:
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_6
+	JMP     lddone_9
 
-ld2_6:
+ld2_9:
 	CMPQ    R10, $0x02
-	JB      ld1_6
+	JB      ld1_9
 	MOVWQZX (R9), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(R9)(R10*1), R8
@@ -2213,20 +2785,20 @@ ld2_6:
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_6
+	JMP     lddone_9
 
-ld1_6:
+ld1_9:
 	MOVBQZX (R9), R8
 	VMOVQ   R8, X3
 
-lddone_6:
+lddone_9:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R10, R8
 	VPAND   16(R8), X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
-	JB      st4_4
+	JB      st4_5
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2235,11 +2807,11 @@ lddone_6:
 	VMOVQ   X4, R11
 	LEAQ    -8(BX)(R10*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st4_4:
+st4_5:
 	CMPQ    R10, $0x04
-	JB      st2_4
+	JB      st2_5
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2248,11 +2820,11 @@ st4_4:
 	VMOVQ   X4, R11
 	LEAQ    -4(BX)(R10*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st2_4:
+st2_5:
 	CMPQ    R10, $0x02
-	JB      st1_4
+	JB      st1_5
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
@@ -2261,12 +2833,12 @@ st2_4:
 	VMOVQ   X4, R11
 	LEAQ    -2(BX)(R10*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st1_4:
+st1_5:
 	MOVB R11, (BX)
 
-stdone_4:
+stdone_5:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -2391,30 +2963,598 @@ TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-72
 	SHLQ           $0x04, DX
 	ADDQ           AX, DX
 	SUBQ           $0x000000a0, DX
-	MOVQ           aad+40(FP), BX
-	MOVQ           aadLen+48(FP), SI
-	MOVQ           j0+56(FP), DI
+	MOVQ           out+16(FP), BX
+	MOVQ           in+24(FP), SI
+	MOVQ           n+32(FP), DI
+	CMPQ           DI, $0x20
+	JAE            vogeneral_1
+	MOVQ           aad+40(FP), R8
+	MOVQ           aadLen+48(FP), R9
+	MOVQ           j0+56(FP), R10
+	MOVQ           tag+64(FP), R11
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        vBswap<>+0(SB), Y0, Y1
+	VPXOR          Y2, Y1, Y1
+	VPADDD         vCtrIncs<>+32(SB), Y0, Y0
+	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPXOR          Y2, Y0, Y0
+	CMPQ           CX, $0x0a
+	JE             vmid_1
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	CMPQ           CX, $0x0c
+	JE             vmid_1
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+
+vmid_1:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 48(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 80(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 160(DX), Y2
+	VAESENCLAST    Y2, Y1, Y1
+	VAESENCLAST    Y2, Y0, Y0
+	MOVQ           R9, CX
+	VPXOR          Y2, Y2, Y2
+	TESTQ          CX, CX
+	JZ             vaaddone_1
+	CMPQ           CX, $0x10
+	JAE            vaadlong_1
+	CMPQ           CX, $0x08
+	JB             ld4_1
+	MOVQ           (R8), DX
+	VMOVQ          DX, X3
+	LEAQ           -8(R8)(CX*1), DX
+	MOVQ           (DX), DX
+	VMOVQ          DX, X4
+	LEAQ           slideShuf<>+0(SB), DX
+	NEGQ           DX
+	ADDQ           CX, DX
+	NEGQ           DX
+	VMOVDQU        24(DX), X5
+	VPSHUFB        X5, X4, X4
+	VPOR           X4, X3, X3
+	JMP            lddone_1
+
+ld4_1:
+	CMPQ    CX, $0x04
+	JB      ld2_1
+	MOVL    (R8), DX
+	VMOVQ   DX, X3
+	LEAQ    -4(R8)(CX*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    CX, $0x02
+	JB      ld1_1
+	MOVWQZX (R8), DX
+	VMOVQ   DX, X3
+	LEAQ    -2(R8)(CX*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R8), DX
+	VMOVQ   DX, X3
+
+lddone_1:
+	VPSHUFB        bswapMask<>+0(SB), X3, X3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          X3, X2, X4
+	VBROADCASTI128 352(AX), Y5
+	VBROADCASTI128 480(AX), Y7
+	VPCLMULQDQ     $0x00, Y5, Y4, Y3
+	VPCLMULQDQ     $0x11, Y5, Y4, Y6
+	VPSHUFD        $0x4e, Y4, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x00, Y7, Y5, Y5
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y6, Y5, Y5
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y4
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y5, Y3
+	VPSHUFD        $0x4e, Y5, Y5
+	VPXOR          Y5, Y6, Y6
+	VPXOR          Y3, Y6, Y6
+	VMOVDQA        X6, X2
+	JMP            vaaddone_1
+
+vaadlong_1:
+vgh8_1:
+	CMPQ         CX, $0x80
+	JB           vghrest_1
+	VMOVDQU      (R8), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPXOR        Y2, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y2
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 368(AX), Y5, Y5
+	VMOVDQU      32(R8), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VMOVDQU      64(R8), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VMOVDQU      96(R8), Y4
+	VPSHUFB      vBswap<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y6
+	VPXOR        Y6, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y6
+	VPXOR        Y4, Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPXOR        Y6, Y5, Y5
+	VPXOR        Y2, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y4
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y5, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
+	VPSHUFD      $0x4e, Y5, Y5
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y2, Y2, Y2
+	VEXTRACTI128 $0x01, Y3, X4
+	VPXOR        X4, X3, X4
+	VPXOR        X4, X2, X2
+	ADDQ         $0x80, R8
+	SUBQ         $0x80, CX
+	JMP          vgh8_1
+
+vghrest_1:
+	TESTQ CX, CX
+	JZ    vghdone_1
+	LEAQ  15(CX), DX
+	SHRQ  $0x04, DX
+	SHLQ  $0x04, DX
+	NEGQ  DX
+	ADDQ  AX, DX
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+
+vghpair_1:
+	CMPQ       CX, $0x20
+	JB         vgh1_1
+	VMOVDQU    (R8), Y6
+	VPSHUFB    vBswap<>+0(SB), Y6, Y6
+	VPXOR      Y2, Y6, Y6
+	VPXOR      Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPXOR      Y7, Y3, Y3
+	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPXOR      Y7, Y5, Y5
+	VPSHUFD    $0x4e, Y6, Y7
+	VPXOR      Y6, Y7, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPXOR      Y7, Y4, Y4
+	ADDQ       $0x20, R8
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        vghpair_1
+
+vgh1_1:
+	CMPQ           CX, $0x10
+	JB             vghpart_1
+	VMOVDQU        (R8), X6
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, R8
+	ADDQ           $0x10, DX
+	SUBQ           $0x10, CX
+
+vghpart_1:
+	TESTQ   CX, CX
+	JZ      vghred_1
+	CMPQ    CX, $0x08
+	JB      ld4_2
+	MOVQ    (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -8(R8)(CX*1), R8
+	MOVQ    (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 24(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    CX, $0x04
+	JB      ld2_2
+	MOVL    (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -4(R8)(CX*1), R8
+	MOVL    (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    CX, $0x02
+	JB      ld1_2
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -2(R8)(CX*1), R8
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (R8), R10
+	VMOVQ   R10, X6
+
+lddone_2:
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+
+vghred_1:
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPXOR        X3, X5, X3
+	VPXOR        X3, X2, X2
+
+vghdone_1:
+vaaddone_1:
+	LEAQ           31(DI), CX
+	SHRQ           $0x04, CX
+	SHLQ           $0x04, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	MOVQ           DI, AX
+	VPXOR          Y3, Y3, Y3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+	CMPQ           AX, $0x10
+	JB             vslt16_1
+	VPXOR          Y7, Y7, Y7
+	VPXOR          Y6, Y6, Y6
+	VEXTRACTI128   $0x01, Y1, X6
+	VMOVDQU        (SI), X7
+	VPXOR          X6, X7, X6
+	VMOVDQU        X6, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X7, X7
+	VPXOR          Y2, Y7, Y7
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y6
+	VBROADCASTI128 496(CX), Y8
+	VPCLMULQDQ     $0x00, Y6, Y7, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y6, Y7, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y7, Y9
+	VPXOR          Y7, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, CX
+	VMOVDQA        X0, X6
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, AX
+	JMP            vspart_1
+
+vslt16_1:
+	VEXTRACTI128 $0x01, Y1, X6
+
+vspart_1:
+	TESTQ   AX, AX
+	JZ      vslens_1
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y7, Y7, Y7
+	CMPQ    AX, $0x08
+	JB      ld4_3
+	MOVQ    (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -8(SI)(AX*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld4_3:
+	CMPQ    AX, $0x04
+	JB      ld2_3
+	MOVL    (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(SI)(AX*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    AX, $0x02
+	JB      ld1_3
+	MOVWQZX (SI), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(SI)(AX*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X0
+
+lddone_3:
+	VPXOR   X6, X0, X7
+	VMOVQ   X7, DX
+	CMPQ    AX, $0x08
+	JB      st4_1
+	MOVQ    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 8(DX), X6
+	VPSHUFB X6, X7, X6
+	VMOVQ   X6, DX
+	LEAQ    -8(BX)(AX*1), AX
+	MOVQ    DX, (AX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    AX, $0x04
+	JB      st2_1
+	MOVL    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 12(DX), X6
+	VPSHUFB X6, X7, X6
+	VMOVQ   X6, DX
+	LEAQ    -4(BX)(AX*1), AX
+	MOVL    DX, (AX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    AX, $0x02
+	JB      st1_1
+	MOVW    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 14(DX), X6
+	VPSHUFB X6, X7, X6
+	VMOVQ   X6, DX
+	LEAQ    -2(BX)(AX*1), AX
+	MOVW    DX, (AX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB DL, (BX)
+
+stdone_1:
+	VPSHUFB        bswapMask<>+0(SB), X0, X0
+	VPXOR          Y2, Y0, Y0
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y6
+	VBROADCASTI128 496(CX), Y7
+	VPCLMULQDQ     $0x00, Y6, Y0, Y8
+	VPXOR          Y8, Y3, Y3
+	VPCLMULQDQ     $0x11, Y6, Y0, Y8
+	VPXOR          Y8, Y5, Y5
+	VPSHUFD        $0x4e, Y0, Y8
+	VPXOR          Y0, Y8, Y8
+	VPCLMULQDQ     $0x00, Y7, Y8, Y8
+	VPXOR          Y8, Y4, Y4
+	ADDQ           $0x10, CX
+
+vslens_1:
+	MOVQ           R9, AX
+	SHLQ           $0x03, AX
+	MOVQ           DI, DX
+	SHLQ           $0x03, DX
+	VMOVQ          DX, X0
+	VMOVQ          AX, X6
+	VPUNPCKLQDQ    X6, X0, X0
+	VPXOR          Y6, Y6, Y6
+	VPXOR          X0, X2, X6
+	VBROADCASTI128 368(CX), Y0
+	VBROADCASTI128 496(CX), Y2
+	VPCLMULQDQ     $0x00, Y0, Y6, Y7
+	VPXOR          Y7, Y3, Y3
+	VPCLMULQDQ     $0x11, Y0, Y6, Y7
+	VPXOR          Y7, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y7
+	VPXOR          Y6, Y7, Y7
+	VPCLMULQDQ     $0x00, Y2, Y7, Y7
+	VPXOR          Y7, Y4, Y4
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y5, Y4, Y4
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y0
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y0, Y4, Y4
+	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y0
+	VPSHUFD        $0x4e, Y4, Y4
+	VPXOR          Y4, Y5, Y5
+	VPXOR          Y0, Y5, Y5
+	VPXOR          Y2, Y2, Y2
+	VEXTRACTI128   $0x01, Y5, X0
+	VPXOR          X0, X5, X0
+	VPXOR          X0, X2, X2
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VPXOR          X1, X2, X2
+	VMOVDQU        X2, (R11)
+
+	// asmgen: wipe stack scratch and vector registers
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+vogeneral_1:
+	MOVQ           aad+40(FP), R8
+	MOVQ           aadLen+48(FP), R9
+	MOVQ           j0+56(FP), R10
 	VPXOR          Y0, Y0, Y0
-	VMOVDQU        (DI), X0
+	VMOVDQU        (R10), X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
 	VPADDD         vCtrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             vmid_2
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             vmid_2
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_1:
+vmid_2:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -2437,65 +3577,65 @@ vmid_1:
 	VAESENCLAST    Y1, Y0, Y0
 	VMOVDQU        X0, 32(SP)
 	VPXOR          Y0, Y0, Y0
-	TESTQ          SI, SI
-	JZ             vaaddone_1
-	CMPQ           SI, $0x10
-	JAE            vaadlong_1
-	CMPQ           SI, $0x08
-	JB             ld4_1
-	MOVQ           (BX), DI
-	VMOVQ          DI, X1
-	LEAQ           -8(BX)(SI*1), BX
-	MOVQ           (BX), DI
-	VMOVQ          DI, X2
-	LEAQ           slideShuf<>+0(SB), BX
-	NEGQ           BX
-	ADDQ           SI, BX
-	NEGQ           BX
-	VMOVDQU        24(BX), X3
+	TESTQ          R9, R9
+	JZ             vaaddone_2
+	CMPQ           R9, $0x10
+	JAE            vaadlong_2
+	CMPQ           R9, $0x08
+	JB             ld4_4
+	MOVQ           (R8), R10
+	VMOVQ          R10, X1
+	LEAQ           -8(R8)(R9*1), R8
+	MOVQ           (R8), R10
+	VMOVQ          R10, X2
+	LEAQ           slideShuf<>+0(SB), R8
+	NEGQ           R8
+	ADDQ           R9, R8
+	NEGQ           R8
+	VMOVDQU        24(R8), X3
 	VPSHUFB        X3, X2, X2
 	VPOR           X2, X1, X1
-	JMP            lddone_1
+	JMP            lddone_4
 
-ld4_1:
-	CMPQ    SI, $0x04
-	JB      ld2_1
-	MOVL    (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), DI
-	VMOVQ   DI, X2
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X3
+ld4_4:
+	CMPQ    R9, $0x04
+	JB      ld2_4
+	MOVL    (R8), R10
+	VMOVQ   R10, X1
+	LEAQ    -4(R8)(R9*1), R8
+	MOVL    (R8), R10
+	VMOVQ   R10, X2
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_1
+	JMP     lddone_4
 
-ld2_1:
-	CMPQ    SI, $0x02
-	JB      ld1_1
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X2
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X3
+ld2_4:
+	CMPQ    R9, $0x02
+	JB      ld1_4
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X1
+	LEAQ    -2(R8)(R9*1), R8
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X2
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_1
+	JMP     lddone_4
 
-ld1_1:
-	MOVBQZX (BX), DI
-	VMOVQ   DI, X1
+ld1_4:
+	MOVBQZX (R8), R10
+	VMOVQ   R10, X1
 
-lddone_1:
+lddone_4:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
@@ -2517,13 +3657,13 @@ lddone_1:
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
 	VMOVDQA        X3, X0
-	JMP            vaaddone_1
+	JMP            vaaddone_2
 
-vaadlong_1:
-vgh8_1:
-	CMPQ         SI, $0x80
-	JB           vghrest_1
-	VMOVDQU      (BX), Y2
+vaadlong_2:
+vgh8_2:
+	CMPQ         R9, $0x80
+	JB           vghrest_2
+	VMOVDQU      (R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPXOR        Y0, Y2, Y2
 	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
@@ -2531,7 +3671,7 @@ vgh8_1:
 	VPSHUFD      $0x4e, Y2, Y3
 	VPXOR        Y2, Y3, Y3
 	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -2541,7 +3681,7 @@ vgh8_1:
 	VPXOR        Y2, Y4, Y4
 	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
 	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(BX), Y2
+	VMOVDQU      64(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -2551,7 +3691,7 @@ vgh8_1:
 	VPXOR        Y2, Y4, Y4
 	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
 	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(BX), Y2
+	VMOVDQU      96(R8), Y2
 	VPSHUFB      vBswap<>+0(SB), Y2, Y2
 	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
 	VPXOR        Y4, Y0, Y0
@@ -2575,52 +3715,52 @@ vgh8_1:
 	VEXTRACTI128 $0x01, Y1, X2
 	VPXOR        X2, X1, X2
 	VPXOR        X2, X0, X0
-	ADDQ         $0x80, BX
-	SUBQ         $0x80, SI
-	JMP          vgh8_1
+	ADDQ         $0x80, R8
+	SUBQ         $0x80, R9
+	JMP          vgh8_2
 
-vghrest_1:
-	TESTQ SI, SI
-	JZ    vghdone_1
-	LEAQ  15(SI), DI
-	SHRQ  $0x04, DI
-	SHLQ  $0x04, DI
-	NEGQ  DI
-	ADDQ  AX, DI
+vghrest_2:
+	TESTQ R9, R9
+	JZ    vghdone_2
+	LEAQ  15(R9), R10
+	SHRQ  $0x04, R10
+	SHLQ  $0x04, R10
+	NEGQ  R10
+	ADDQ  AX, R10
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_1:
-	CMPQ       SI, $0x20
-	JB         vgh1_1
-	VMOVDQU    (BX), Y4
+vghpair_2:
+	CMPQ       R9, $0x20
+	JB         vgh1_2
+	VMOVDQU    (R8), Y4
 	VPSHUFB    vBswap<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x00, 368(R10), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x11, 368(R10), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
+	VPCLMULQDQ $0x00, 496(R10), Y5, Y5
 	VPXOR      Y5, Y2, Y2
-	ADDQ       $0x20, BX
-	ADDQ       $0x20, DI
-	SUBQ       $0x20, SI
-	JMP        vghpair_1
+	ADDQ       $0x20, R8
+	ADDQ       $0x20, R10
+	SUBQ       $0x20, R9
+	JMP        vghpair_2
 
-vgh1_1:
-	CMPQ           SI, $0x10
-	JB             vghpart_1
-	VMOVDQU        (BX), X4
+vgh1_2:
+	CMPQ           R9, $0x10
+	JB             vghpart_2
+	VMOVDQU        (R8), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 368(R10), Y5
+	VBROADCASTI128 496(R10), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -2629,73 +3769,73 @@ vgh1_1:
 	VPXOR          Y4, Y7, Y7
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
-	ADDQ           $0x10, BX
-	ADDQ           $0x10, DI
-	SUBQ           $0x10, SI
+	ADDQ           $0x10, R8
+	ADDQ           $0x10, R10
+	SUBQ           $0x10, R9
 
-vghpart_1:
-	TESTQ   SI, SI
-	JZ      vghred_1
-	CMPQ    SI, $0x08
-	JB      ld4_2
-	MOVQ    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -8(BX)(SI*1), BX
-	MOVQ    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 24(BX), X6
+vghpart_2:
+	TESTQ   R9, R9
+	JZ      vghred_2
+	CMPQ    R9, $0x08
+	JB      ld4_5
+	MOVQ    (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -8(R8)(R9*1), R8
+	MOVQ    (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 24(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld4_2:
-	CMPQ    SI, $0x04
-	JB      ld2_2
-	MOVL    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X6
+ld4_5:
+	CMPQ    R9, $0x04
+	JB      ld2_5
+	MOVL    (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -4(R8)(R9*1), R8
+	MOVL    (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld2_2:
-	CMPQ    SI, $0x02
-	JB      ld1_2
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X6
+ld2_5:
+	CMPQ    R9, $0x02
+	JB      ld1_5
+	MOVWQZX (R8), R11
+	VMOVQ   R11, X4
+	LEAQ    -2(R8)(R9*1), R8
+	MOVWQZX (R8), R11
+	VMOVQ   R11, X5
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R9, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_2
+	JMP     lddone_5
 
-ld1_2:
-	MOVBQZX (BX), R8
-	VMOVQ   R8, X4
+ld1_5:
+	MOVBQZX (R8), R11
+	VMOVQ   R11, X4
 
-lddone_2:
+lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 368(R10), Y5
+	VBROADCASTI128 496(R10), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -2705,7 +3845,7 @@ lddone_2:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_1:
+vghred_2:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
 	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
@@ -2720,12 +3860,9 @@ vghred_1:
 	VPXOR        X1, X3, X1
 	VPXOR        X1, X0, X0
 
-vghdone_1:
-vaaddone_1:
+vghdone_2:
+vaaddone_2:
 	VMOVDQU        X0, (SP)
-	MOVQ           out+16(FP), BX
-	MOVQ           in+24(FP), SI
-	MOVQ           n+32(FP), DI
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
@@ -2748,7 +3885,7 @@ voloop_1:
 	VPXOR          Y6, Y5, Y5
 	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_2
+	JE             vmid_3
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2760,7 +3897,7 @@ voloop_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_2
+	JE             vmid_3
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2772,7 +3909,7 @@ voloop_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_2:
+vmid_3:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2897,19 +4034,19 @@ vorem_1:
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
 	CMPQ           CX, $0x0a
-	JE             vmid_3
+	JE             vmid_4
 	VBROADCASTI128 16(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	CMPQ           CX, $0x0c
-	JE             vmid_3
+	JE             vmid_4
 	VBROADCASTI128 48(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 64(AX), Y3
 	VAESENC        Y3, Y2, Y2
 
-vmid_3:
+vmid_4:
 	VBROADCASTI128 16(DX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(DX), Y3
@@ -2977,7 +4114,7 @@ vrcommon_1:
 	VPXOR   Y5, Y5, Y5
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_3
+	JB      ld4_6
 	MOVQ    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -8(SI)(DI*1), DX
@@ -2990,11 +4127,11 @@ vrcommon_1:
 	VMOVDQU 24(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld4_3:
+ld4_6:
 	CMPQ    DI, $0x04
-	JB      ld2_3
+	JB      ld2_6
 	MOVL    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -4(SI)(DI*1), DX
@@ -3007,11 +4144,11 @@ ld4_3:
 	VMOVDQU 20(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld2_3:
+ld2_6:
 	CMPQ    DI, $0x02
-	JB      ld1_3
+	JB      ld1_6
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -2(SI)(DI*1), DX
@@ -3024,17 +4161,17 @@ ld2_3:
 	VMOVDQU 18(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_3
+	JMP     lddone_6
 
-ld1_3:
+ld1_6:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X5
 
-lddone_3:
+lddone_6:
 	VPXOR   X2, X5, X6
 	VMOVQ   X6, DX
 	CMPQ    DI, $0x08
-	JB      st4_1
+	JB      st4_2
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3043,11 +4180,11 @@ lddone_3:
 	VMOVQ   X2, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st4_1:
+st4_2:
 	CMPQ    DI, $0x04
-	JB      st2_1
+	JB      st2_2
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3056,11 +4193,11 @@ st4_1:
 	VMOVQ   X2, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st2_1:
+st2_2:
 	CMPQ    DI, $0x02
-	JB      st1_1
+	JB      st1_2
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3069,12 +4206,12 @@ st2_1:
 	VMOVQ   X2, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_1
+	JMP     stdone_2
 
-st1_1:
+st1_2:
 	MOVB DL, (BX)
 
-stdone_1:
+stdone_2:
 	VPSHUFB        bswapMask<>+0(SB), X5, X5
 	VPXOR          Y0, Y5, Y5
 	VPXOR          Y0, Y0, Y0
@@ -3115,7 +4252,7 @@ vrem4_1:
 	VPSHUFB        vBswap<>+0(SB), Y3, Y3
 	VPXOR          Y4, Y3, Y3
 	CMPQ           CX, $0x0a
-	JE             vmid_4
+	JE             vmid_5
 	VBROADCASTI128 16(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -3123,7 +4260,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 	CMPQ           CX, $0x0c
-	JE             vmid_4
+	JE             vmid_5
 	VBROADCASTI128 48(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -3131,7 +4268,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 
-vmid_4:
+vmid_5:
 	VBROADCASTI128 16(DX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -3261,7 +4398,7 @@ vrcommon_2:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_4
+	JB      ld4_7
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -3274,11 +4411,11 @@ vrcommon_2:
 	VMOVDQU 24(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld4_4:
+ld4_7:
 	CMPQ    DI, $0x04
-	JB      ld2_4
+	JB      ld2_7
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -3291,11 +4428,11 @@ ld4_4:
 	VMOVDQU 20(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld2_4:
+ld2_7:
 	CMPQ    DI, $0x02
-	JB      ld1_4
+	JB      ld1_7
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3308,17 +4445,17 @@ ld2_4:
 	VMOVDQU 18(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_4
+	JMP     lddone_7
 
-ld1_4:
+ld1_7:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_4:
+lddone_7:
 	VPXOR   X2, X3, X6
 	VMOVQ   X6, DX
 	CMPQ    DI, $0x08
-	JB      st4_2
+	JB      st4_3
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3327,11 +4464,11 @@ lddone_4:
 	VMOVQ   X2, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st4_2:
+st4_3:
 	CMPQ    DI, $0x04
-	JB      st2_2
+	JB      st2_3
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3340,11 +4477,11 @@ st4_2:
 	VMOVQ   X2, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st2_2:
+st2_3:
 	CMPQ    DI, $0x02
-	JB      st1_2
+	JB      st1_3
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3353,12 +4490,12 @@ st2_2:
 	VMOVQ   X2, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_2
+	JMP     stdone_3
 
-st1_2:
+st1_3:
 	MOVB DL, (BX)
 
-stdone_2:
+stdone_3:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y0, Y3, Y3
 	VPXOR          Y0, Y0, Y0
@@ -3403,7 +4540,7 @@ vrem8_1:
 	VPSHUFB        vBswap<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
 	CMPQ           CX, $0x0a
-	JE             vmid_5
+	JE             vmid_6
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -3415,7 +4552,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_5
+	JE             vmid_6
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -3427,7 +4564,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_5:
+vmid_6:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -3681,7 +4818,7 @@ vrcommon_3:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y4, Y4, Y4
 	CMPQ    DI, $0x08
-	JB      ld4_5
+	JB      ld4_8
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -3694,11 +4831,11 @@ vrcommon_3:
 	VMOVDQU 24(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld4_5:
+ld4_8:
 	CMPQ    DI, $0x04
-	JB      ld2_5
+	JB      ld2_8
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -3711,11 +4848,11 @@ ld4_5:
 	VMOVDQU 20(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld2_5:
+ld2_8:
 	CMPQ    DI, $0x02
-	JB      ld1_5
+	JB      ld1_8
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -3728,17 +4865,17 @@ ld2_5:
 	VMOVDQU 18(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_5
+	JMP     lddone_8
 
-ld1_5:
+ld1_8:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_5:
+lddone_8:
 	VPXOR   X2, X3, X4
 	VMOVQ   X4, DX
 	CMPQ    DI, $0x08
-	JB      st4_3
+	JB      st4_4
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3747,11 +4884,11 @@ lddone_5:
 	VMOVQ   X2, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st4_3:
+st4_4:
 	CMPQ    DI, $0x04
-	JB      st2_3
+	JB      st2_4
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3760,11 +4897,11 @@ st4_3:
 	VMOVQ   X2, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st2_3:
+st2_4:
 	CMPQ    DI, $0x02
-	JB      st1_3
+	JB      st1_4
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -3773,12 +4910,12 @@ st2_3:
 	VMOVQ   X2, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st1_3:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_3:
+stdone_4:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y0, Y3, Y3
 	VPXOR          Y0, Y0, Y0

@@ -408,10 +408,16 @@ func (v *vx) start(k vkey, st operand.Mem, aad, aadLen, j0 reg.GPVirtual) {
 	v.VMOVDQU(ctr, st.Offset(vStCtr))
 	v.encrypt(k, []reg.VecVirtual{j})
 	v.VMOVDQU(lo(j), st.Offset(vStMask))
+	acc := v.aadHash(k, aad, aadLen)
+	v.VMOVDQU(lo(acc), st.Offset(vStY))
+}
+
+// aadHash returns GHASH(aad) in the low lane of a new register: the TLS
+// record header (13 bytes) and any AAD under a block with one partial load
+// and one multiplication, longer AAD 8 blocks at a time.
+func (v *vx) aadHash(k vkey, aad, aadLen reg.GPVirtual) reg.VecVirtual {
 	acc := v.ymm()
 	v.VPXOR(acc, acc, acc)
-	// The TLS record header (13 bytes) and any AAD under a block: one
-	// partial load and one multiplication.
 	long, done := v.label("vaadlong"), v.label("vaaddone")
 	v.TESTQ(aadLen, aadLen)
 	v.JZ(ref(done))
@@ -425,7 +431,111 @@ func (v *vx) start(k vkey, st operand.Mem, aad, aadLen, j0 reg.GPVirtual) {
 	v.Label(long)
 	v.ghashBytes(k.t, acc, aad, aadLen)
 	v.Label(done)
-	v.VMOVDQU(lo(acc), st.Offset(vStY))
+	return acc
+}
+
+// lengthsBlock returns the byte-reflected block of the two bit lengths:
+// aadBits in the high qword, textBits in the low one.
+func (v *vx) lengthsBlock(aadLen, textLen reg.Register) reg.VecVirtual {
+	a, b := v.GP64(), v.GP64()
+	v.MOVQ(aadLen, a)
+	v.SHLQ(operand.U8(3), a)
+	v.MOVQ(textLen, b)
+	v.SHLQ(operand.U8(3), b)
+	x, y := v.XMM(), v.XMM()
+	v.VMOVQ(b, x)
+	v.VMOVQ(a, y)
+	v.VPUNPCKLQDQ(y, x, x)
+	return x
+}
+
+// short seals (dec false) or opens a whole message of n < 32 bytes with
+// no loop and no state in memory: E(J0) and the keystream of both text
+// blocks in one AES pass of two registers ([J0, J0+1], [J0+2, J0+3]), the
+// AAD hashed meanwhile, then the text blocks and the lengths block each
+// times its own power (H^m..H^1) and one reduction.
+func (v *vx) short(k vkey, in, out, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
+	ctr := v.ymm()
+	v.VBROADCASTI128(mem(j0, 0), ctr)
+	v.VPSHUFB(v.bswap, ctr, ctr)
+	v.VPADDD(v.incs, ctr, ctr)
+	a, b := v.ymm(), v.ymm()
+	v.ctrBlocks(k, ctr, []reg.VecVirtual{a, b})
+	v.rounds(k, []reg.VecVirtual{a, b}, nil)
+	kl := v.rk(mem(k.rkm, 160))
+	v.VAESENCLAST(kl, a, a)
+	v.VAESENCLAST(kl, b, b)
+	al := v.GP64() // aadHash consumes its length
+	v.MOVQ(aadLen, al)
+	acc := v.aadHash(k, aad, al)
+	// hp: the power of the first block (of m = ceil(n/16) + 1) is at
+	// hp+vOffPow+128.
+	hp, nr := v.GP64(), v.GP64()
+	v.LEAQ(mem(n, 31), hp)
+	v.SHRQ(operand.U8(4), hp)
+	v.SHLQ(operand.U8(4), hp)
+	v.NEGQ(hp)
+	v.ADDQ(k.t, hp)
+	v.MOVQ(n, nr)
+	s := v.newSum()
+	ksP := v.XMM()
+	lt16, part, lens := v.label("vslt16"), v.label("vspart"), v.label("vslens")
+	hash := func(x, y reg.VecVirtual) {
+		h := y
+		if dec {
+			h = x
+		}
+		v.VPSHUFB(v.c.bswap, lo(h), lo(h))
+		v.VPXOR(acc, h, h)
+		v.VPXOR(acc, acc, acc)
+		v.mulAcc1(s, false, h, mem(hp, vOffPow+128), mem(hp, vOffKar+128))
+		v.ADDQ(operand.U8(16), hp)
+	}
+	v.CMPQ(nr, operand.U8(16))
+	v.JB(ref(lt16))
+	{
+		x, y := v.zy(), v.zy()
+		v.VEXTRACTI128(operand.U8(1), a, ksP)
+		v.VMOVDQU(mem(in, 0), lo(x))
+		v.VPXOR(ksP, lo(x), lo(y))
+		v.VMOVDQU(lo(y), mem(out, 0))
+		hash(x, y)
+		v.VMOVDQA(lo(b), ksP)
+		v.ADDQ(operand.U8(16), in)
+		v.ADDQ(operand.U8(16), out)
+		v.SUBQ(operand.U8(16), nr)
+		v.JMP(ref(part))
+	}
+	v.Label(lt16)
+	v.VEXTRACTI128(operand.U8(1), a, ksP)
+	v.Label(part)
+	v.TESTQ(nr, nr)
+	v.JZ(ref(lens))
+	{
+		x, y := v.zy(), v.zy()
+		v.loadPartial(in, nr, lo(x))
+		v.VPXOR(ksP, lo(x), lo(y))
+		if !dec {
+			o := v.GP64()
+			v.LEAQ(v.c.ones, o)
+			v.SUBQ(nr, o)
+			v.VPAND(mem(o, 16), lo(y), lo(y))
+		}
+		v.storePartial(out, nr, lo(y))
+		hash(x, y)
+	}
+	v.Label(lens)
+	l := v.lengthsBlock(aadLen, n)
+	y := v.zy()
+	v.VPXOR(l, lo(acc), lo(y))
+	v.mulAcc1(s, false, y, mem(hp, vOffPow+128), mem(hp, vOffKar+128))
+	v.reduce0(s)
+	v.reduce1(s)
+	v.VPXOR(acc, acc, acc)
+	v.fold(s, acc)
+	v.VPSHUFB(v.c.bswap, lo(acc), lo(acc))
+	v.VPXOR(lo(a), lo(acc), lo(acc))
+	v.VMOVDQU(lo(acc), mem(tag, 0))
 }
 
 // finish hashes the block left open (nopen bytes at st's open) and the
@@ -752,8 +862,20 @@ func (v *vx) sealFunc(name string) {
 		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(vStSize))
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
-	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
 	out, descs, count := v.gp("out"), v.gp("pieces"), v.gp("count")
+	// One piece of under 32 bytes (every short Seal): the short path.
+	general := v.label("vsgeneral")
+	textLen := v.gp("textLen")
+	v.CMPQ(textLen, operand.U8(32))
+	v.JAE(ref(general))
+	v.CMPQ(count, operand.U8(1))
+	v.JNE(ref(general))
+	in := v.GP64()
+	v.MOVQ(mem(descs, 0), in)
+	v.short(k, in, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), false)
+	v.fn.Ret()
+	v.Label(general)
+	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
 	nopen := v.GP64()
 	v.XORQ(nopen, nopen)
 	z := v.XMM()
@@ -774,8 +896,14 @@ func (v *vx) openFunc(name string) {
 		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(vStSize))
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
-	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
 	out, in, n := v.gp("out"), v.gp("in"), v.gp("n")
+	general := v.label("vogeneral")
+	v.CMPQ(n, operand.U8(32))
+	v.JAE(ref(general))
+	v.short(k, in, out, n, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), true)
+	v.fn.Ret()
+	v.Label(general)
+	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
 	acc := v.zy()
 	v.VMOVDQU(st.Offset(vStY), lo(acc))
 	ctr := v.loadCtr(st)
