@@ -287,8 +287,7 @@ func (e *emitter) ctrStackNext(c ctrStack, s []reg.VecVirtual) {
 	}
 	for i := range s {
 		w := e.GP32()
-		e.MOVL(c.n.As32(), w)
-		e.ADDL(operand.U8(8+i), w)
+		e.LEAL(mem(c.n, 8+i), w)
 		e.BSWAPL(w)
 		e.XORL(c.k3.As32(), w)
 		e.MOVL(w, c.cb.Offset(16*i+12))
@@ -343,8 +342,12 @@ func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, cs ctrStack, in, out reg.R
 	e.load(mem(k.rkm, 160), last)
 	for i, x := range s {
 		d := e.xmm()
-		e.load(mem(in, 16*i), d)
-		e.xor(last, d, d)
+		if e.avx {
+			e.VPXOR(mem(in, 16*i), last, d)
+		} else {
+			e.load(mem(in, 16*i), d)
+			e.xor(last, d, d)
+		}
 		e.aesenclast(d, x)
 		e.store(x, mem(out, 16*i))
 	}
