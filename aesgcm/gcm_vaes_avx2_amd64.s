@@ -1962,7 +1962,7 @@ vprem_1:
 	TESTQ          R10, R10
 	JZ             vpsave_1
 	CMPQ           R10, $0x20
-	JAE            vrem4_1
+	JA             vrem4_1
 	VBROADCASTI128 (AX), Y3
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
@@ -2011,6 +2011,28 @@ vmid_5:
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
+	CMPQ           R10, $0x20
+	JB             vr1_1
+	VMOVDQU        (R9), Y6
+	VPXOR          Y2, Y6, Y2
+	VMOVDQU        Y2, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(R8), Y2, Y6
+	VPXOR          Y6, Y3, Y3
+	VPCLMULQDQ     $0x11, 368(R8), Y2, Y6
+	VPXOR          Y6, Y5, Y5
+	VPSHUFD        $0x4e, Y2, Y6
+	VPXOR          Y2, Y6, Y6
+	VPCLMULQDQ     $0x00, 496(R8), Y6, Y6
+	VPXOR          Y6, Y4, Y4
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, R10
+	JMP            vrred_1
+
+vr1_1:
 	CMPQ           R10, $0x10
 	JB             vrpart_1
 	VPXOR          Y6, Y6, Y6
@@ -2170,7 +2192,7 @@ vrred_1:
 
 vrem4_1:
 	CMPQ           R10, $0x40
-	JAE            vrem8_1
+	JA             vrem8_1
 	VBROADCASTI128 (AX), Y4
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
@@ -2255,6 +2277,28 @@ vmid_6:
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             vr1_3
+	VMOVDQU        (R9), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 400(R8), Y2, Y3
+	VPXOR          Y3, Y4, Y4
+	VPCLMULQDQ     $0x11, 400(R8), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 528(R8), Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, R10
+	JMP            vrred_2
+
+vr1_3:
 	CMPQ           R10, $0x10
 	JB             vrpart_3
 	VPXOR          Y2, Y2, Y2
@@ -2602,6 +2646,28 @@ vmid_7:
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             vr1_7
+	VMOVDQU        (R9), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 464(R8), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 464(R8), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 592(R8), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, R10
+	JMP            vrred_3
+
+vr1_7:
 	CMPQ           R10, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2
@@ -4029,7 +4095,7 @@ vorem_1:
 	TESTQ          DI, DI
 	JZ             vofin_1
 	CMPQ           DI, $0x20
-	JAE            vrem4_1
+	JA             vrem4_1
 	VBROADCASTI128 (AX), Y3
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
@@ -4077,6 +4143,28 @@ vmid_4:
 	VPXOR          Y1, Y1, Y1
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
+	CMPQ           DI, $0x20
+	JB             vr1_1
+	VMOVDQU        (SI), Y5
+	VPXOR          Y2, Y5, Y2
+	VMOVDQU        Y2, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPXOR          Y0, Y5, Y5
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(CX), Y5, Y2
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x11, 368(CX), Y5, Y2
+	VPXOR          Y2, Y4, Y4
+	VPSHUFD        $0x4e, Y5, Y2
+	VPXOR          Y5, Y2, Y2
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y2
+	VPXOR          Y2, Y3, Y3
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	JMP            vrred_1
+
+vr1_1:
 	CMPQ           DI, $0x10
 	JB             vrpart_1
 	VPXOR          Y5, Y5, Y5
@@ -4244,7 +4332,7 @@ vrred_1:
 
 vrem4_1:
 	CMPQ           DI, $0x40
-	JAE            vrem8_1
+	JA             vrem8_1
 	VBROADCASTI128 (AX), Y4
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
@@ -4328,6 +4416,28 @@ vmid_5:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             vr1_3
+	VMOVDQU        (SI), Y2
+	VPXOR          Y3, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPXOR          Y3, Y5, Y5
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	JMP            vrred_2
+
+vr1_3:
 	CMPQ           DI, $0x10
 	JB             vrpart_3
 	VPXOR          Y2, Y2, Y2
@@ -4682,6 +4792,28 @@ vmid_6:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             vr1_7
+	VMOVDQU        (SI), Y2
+	VPXOR          Y5, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 464(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 464(CX), Y2, Y3
+	VPXOR          Y3, Y7, Y7
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 592(CX), Y3, Y3
+	VPXOR          Y3, Y6, Y6
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	JMP            vrred_3
+
+vr1_7:
 	CMPQ           DI, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2
@@ -5889,7 +6021,7 @@ vprem_1:
 	TESTQ          R8, R8
 	JZ             vpsave_1
 	CMPQ           R8, $0x20
-	JAE            vrem4_1
+	JA             vrem4_1
 	VBROADCASTI128 (AX), Y3
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
@@ -5938,6 +6070,28 @@ vmid_3:
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
+	CMPQ           R8, $0x20
+	JB             vr1_1
+	VMOVDQU        (DI), Y6
+	VPXOR          Y2, Y6, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(CX), Y2, Y6
+	VPXOR          Y6, Y3, Y3
+	VPCLMULQDQ     $0x11, 368(CX), Y2, Y6
+	VPXOR          Y6, Y5, Y5
+	VPSHUFD        $0x4e, Y2, Y6
+	VPXOR          Y2, Y6, Y6
+	VPCLMULQDQ     $0x00, 496(CX), Y6, Y6
+	VPXOR          Y6, Y4, Y4
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            vrred_1
+
+vr1_1:
 	CMPQ           R8, $0x10
 	JB             vrpart_1
 	VPXOR          Y6, Y6, Y6
@@ -6097,7 +6251,7 @@ vrred_1:
 
 vrem4_1:
 	CMPQ           R8, $0x40
-	JAE            vrem8_1
+	JA             vrem8_1
 	VBROADCASTI128 (AX), Y4
 	VPSHUFB        vBswap<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
@@ -6182,6 +6336,28 @@ vmid_4:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             vr1_3
+	VMOVDQU        (DI), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPXOR          Y3, Y4, Y4
+	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            vrred_2
+
+vr1_3:
 	CMPQ           R8, $0x10
 	JB             vrpart_3
 	VPXOR          Y2, Y2, Y2
@@ -6529,6 +6705,28 @@ vmid_5:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             vr1_7
+	VMOVDQU        (DI), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 464(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 464(CX), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 592(CX), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            vrred_3
+
+vr1_7:
 	CMPQ           R8, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2

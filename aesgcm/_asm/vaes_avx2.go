@@ -613,7 +613,7 @@ func (v *vx) aes8(k vkey, ctr reg.VecVirtual, in, out reg.Register, acc reg.VecV
 	}
 }
 
-// remainder handles the last n bytes (1 <= n < 32*nk) of a run: the
+// remainder handles the last n bytes (1 <= n <= 32*nk) of a run: the
 // keystream of 2*nk blocks in one batch, then pairs of blocks, then one
 // block, then the partial block, each with its own key powers, unreduced,
 // and one reduction. Decrypting, the partial block is hashed too (the
@@ -665,7 +665,7 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 		}
 		return y
 	}
-	for p := 0; p < nk-1; p++ {
+	for p := 0; p < nk; p++ {
 		v.CMPQ(n, operand.U8(32))
 		v.JB(ref(single[p]))
 		x, y := v.ymm(), v.ymm()
@@ -681,6 +681,7 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 		v.ADDQ(operand.U8(32), out)
 		v.SUBQ(operand.U8(32), n)
 	}
+	v.JMP(ref(red)) // n was 32*nk: nothing left
 	ksP := v.XMM()
 	hpP := v.GP64()
 	for p := nk - 1; p >= 0; p-- {
@@ -736,17 +737,18 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 	v.fold(s, acc)
 }
 
-// remainderAny dispatches a remainder of 1 <= n < 128 bytes to the batch
-// size that covers it: 2, 4 or 8 blocks.
+// remainderAny dispatches a remainder of 1 <= n < 128 bytes to the
+// smallest batch that covers it: 2 blocks up to 32 bytes, 4 up to 64, else
+// 8.
 func (v *vx) remainderAny(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem) {
 	r4, r8, done := v.label("vrem4"), v.label("vrem8"), v.label("vremdone")
 	v.CMPQ(n, operand.U8(32))
-	v.JAE(ref(r4))
+	v.JA(ref(r4))
 	v.remainder(k, ctr, acc, in, out, n, dec, st, 1)
 	v.JMP(ref(done))
 	v.Label(r4)
 	v.CMPQ(n, operand.U8(64))
-	v.JAE(ref(r8))
+	v.JA(ref(r8))
 	v.remainder(k, ctr, acc, in, out, n, dec, st, 2)
 	v.JMP(ref(done))
 	v.Label(r8)
