@@ -328,7 +328,7 @@ func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, cs ctrStack, in, out reg.R
 					e.xor(acc, x, x)
 				}
 				pw, kw := powMem(k.t, i)
-				e.mulAcc(sum, i == 0, x, pw, kw)
+				e.mulAccLoop(sum, i == 0, x, pw, kw)
 			case j == 9:
 				e.reduce0(sum)
 			}
@@ -630,4 +630,36 @@ func (e *emitter) aesRoundsReg(k keyRegs, s []reg.VecVirtual, hook func(j int)) 
 	if hook != nil {
 		hook(9)
 	}
+}
+
+// mulAccLoop is mulAcc for the 8-block loops. In the SSE form it loads the
+// key power into the product register and multiplies by x from there, so
+// that x needs no register copy per product (mulAcc copies x, then
+// multiplies by the power in memory).
+func (e *emitter) mulAccLoop(s ghSum, first bool, x reg.VecVirtual, pw, kw operand.Mem) {
+	if e.avx {
+		e.mulAcc(s, first, x, pw, kw)
+		return
+	}
+	if first {
+		e.MOVOU(pw, s.lo)
+		e.PCLMULQDQ(operand.U8(0x00), x, s.lo)
+		e.MOVOU(pw, s.hi)
+		e.PCLMULQDQ(operand.U8(0x11), x, s.hi)
+		e.PSHUFD(operand.U8(0x4e), x, s.mi)
+		e.PXOR(x, s.mi)
+		e.PCLMULQDQ(operand.U8(0x00), kw, s.mi)
+		return
+	}
+	t := e.xmm()
+	e.MOVOU(pw, t)
+	e.PCLMULQDQ(operand.U8(0x00), x, t)
+	e.PXOR(t, s.lo)
+	e.MOVOU(pw, t)
+	e.PCLMULQDQ(operand.U8(0x11), x, t)
+	e.PXOR(t, s.hi)
+	e.PSHUFD(operand.U8(0x4e), x, t)
+	e.PXOR(x, t)
+	e.PCLMULQDQ(operand.U8(0x00), kw, t)
+	e.PXOR(t, s.mi)
 }
