@@ -29,15 +29,18 @@
 //
 // The backend is chosen once, at NewPrivateKey: the best of the implemented
 // backends whose CPU features VG_CPU_FEATURES allows (see package cpufeat), or
-// the one named with [WithBackend]. [Backends] lists them. This build
-// implements "generic"; "adx" (MULX/ADCX/ADOX) and "ifma" (AVX-512 IFMA,
-// both CRT halves in one loop) plug into the same seam.
+// the one named with [WithBackend]. [Backends] lists them. The backends are
+// "generic" (portable Go), "adx" on amd64 with BMI2 and ADX (Montgomery
+// kernels generated with avo: MULX with the ADCX and ADOX carry chains,
+// almost Montgomery multiplication, a fixed 5-bit window with a
+// constant-time gather over an interleaved table), and "ifma" (AVX-512
+// IFMA, both CRT halves in one loop) once implemented.
 //
 // # Constant time
 //
-// The generic backend keeps numbers in fixed-width 64-bit limbs whose count
+// Every backend keeps numbers in fixed-width 64-bit limbs whose count
 // follows from the modulus size. Montgomery multiplication and a dedicated
-// squaring, a fixed 5-bit window (4 bits below 1024-bit exponents) whose
+// squaring, a fixed 5-bit window (generic: 4 bits below 1024-bit exponents) whose
 // table lookups read every entry and select with masks, and no branch, loop
 // bound or memory index that depends on a secret. After CRT recombination
 // the result s is checked with s^e == m (constant time in s); on a mismatch
