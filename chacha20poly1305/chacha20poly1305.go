@@ -353,13 +353,16 @@ func (a *AEAD) checkNonce(nonce []byte, op string) {
 // AEAD's own for ChaCha20-Poly1305; for XChaCha20-Poly1305 the subkey,
 // written to subkey, and 0⁴‖nonce[16:24].
 func (a *AEAD) messageKey(subkey *[KeySize]byte, nonce []byte) (*[KeySize]byte, [NonceSize]byte) {
-	var n [NonceSize]byte
+	// Array conversions, not copy: copy's memmove writes the 12 bytes as
+	// two overlapping 8-byte stores, and the assembly's 4-byte load of
+	// bytes 8-11 then waits for the stores to retire instead of forwarding
+	// from them (about 12 ns per message on Zen 3).
 	if !a.xNonce {
-		copy(n[:], nonce)
-		return &a.key, n
+		return &a.key, [NonceSize]byte(nonce)
 	}
+	var n [NonceSize]byte
 	a.backend.hChaCha20(subkey, &a.key, (*[16]byte)(nonce[:16]))
-	copy(n[4:], nonce[16:24])
+	*(*[8]byte)(n[4:]) = [8]byte(nonce[16:24])
 	return subkey, n
 }
 
