@@ -189,3 +189,12 @@ func keep(b []byte) {
 		panic("stackscratch: stack not zeroed")
 	}
 }
+
+// Instrumented reports whether this build instruments memory accesses, as the
+// race detector does (-race). Instrumented Go code calls into the runtime
+// around every load and store and spills its live values, secrets included,
+// into its frames around those calls, so a Scan of any Go code that touches
+// secrets finds them there. What Scan proves is about the build vg ships, so
+// stack-proof tests skip themselves when Instrumented is true; they run in
+// every other build.
+const Instrumented = instrumented

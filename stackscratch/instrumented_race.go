@@ -1,0 +1,5 @@
+//go:build race
+
+package stackscratch
+
+const instrumented = true
