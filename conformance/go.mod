@@ -14,6 +14,7 @@ require (
 	github.com/vgcrypto/vg/chacha20poly1305 v0.0.0
 	github.com/vgcrypto/vg/cpufeat v0.0.0
 	github.com/vgcrypto/vg/rsa v0.0.0
+	github.com/vgcrypto/vg/stackscratch v0.0.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
@@ -24,3 +25,5 @@ replace github.com/vgcrypto/vg/rsa => ../rsa
 replace github.com/vgcrypto/vg/aesgcm => ../aesgcm
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
