@@ -1,0 +1,488 @@
+//go:build amd64 && !purego
+
+package aesgcm
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/stackscratch"
+)
+
+// The tests of the assembly backends. The checks every assembly backend
+// must pass (edges, the short path, gathers, counter wrap, stack proofs)
+// run once per backend that Backends lists, except generic, as subtests
+// named by the backend; the key-table layouts differ, so their checks are
+// per backend (TestAESNIKeyTable, TestVAESAVX2KeyTable).
+
+// asmBackendNames returns the names of the assembly backends Backends
+// lists: every one but generic, available here or not.
+func asmBackendNames(t *testing.T) []string {
+	var names []string
+	for _, b := range Backends() {
+		if b.Name != cpufeat.GenericBackend {
+			names = append(names, b.Name)
+		}
+	}
+	require.NotEmpty(t, names, "Backends lists no assembly backend")
+	return names
+}
+
+// forEachBackend runs f as a subtest for each of names, skipping those the
+// CPU and VG_CPU_FEATURES do not allow (an invalid VG_CPU_FEATURES fails
+// it).
+func forEachBackend(t *testing.T, names []string, f func(t *testing.T, name string)) {
+	require.NoError(t, cpufeat.Err())
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			if !cpufeat.MustLookup(cpufeat.AESGCM, name).Available(cpufeat.Enabled()) {
+				t.Skipf("%s is not available here", name)
+			}
+			f(t, name)
+		})
+	}
+}
+
+// forEachAsm runs f as a subtest for each assembly backend available here.
+func forEachAsm(t *testing.T, f func(t *testing.T, name string)) {
+	forEachBackend(t, asmBackendNames(t), f)
+}
+
+// asmKeyTable returns the key table of g and its number of rounds: the
+// round keys in the standard byte order, then at byte 240 the GHASH key
+// powers.
+func asmKeyTable(t *testing.T, g *AEAD) ([]byte, int) {
+	t.Helper()
+	switch k := g.b.(type) {
+	case *aesniKey:
+		return k.t[:], k.rounds
+	case *vaesAVX2Key:
+		return k.t[:], k.rounds
+	}
+	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.b)
+	return nil, 0
+}
+
+// newBackendKey returns the key of the backend name for key, without the
+// checks of New.
+func newBackendKey(t *testing.T, name string, key []byte) backend {
+	t.Helper()
+	for _, im := range implementations {
+		if im.name == name {
+			return im.newKey(key)
+		}
+	}
+	t.Fatalf("%s is not implemented", name)
+	return nil
+}
+
+// asmCase runs messages through every entry point of one backend's key and
+// compares with crypto/cipher.
+type asmCase struct {
+	g       *AEAD
+	std     cipher.AEAD
+	r       *rand.Rand
+	keySize int
+}
+
+func (c *asmCase) rb(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(c.r.Uint32())
+	}
+	return b
+}
+
+func newAsmCase(t *testing.T, r *rand.Rand, name string, keySize int) *asmCase {
+	c := &asmCase{r: r, keySize: keySize}
+	key := c.rb(keySize)
+	g, err := New(key, WithBackend(name))
+	require.NoError(t, err)
+	require.Equal(t, name, g.Backend())
+	blk, err := aes.NewCipher(key)
+	require.NoError(t, err)
+	std, err := cipher.NewGCM(blk)
+	require.NoError(t, err)
+	c.g, c.std = g, std
+	return c
+}
+
+// check runs one message of n bytes with aadLen bytes of AAD: Seal at the
+// given input and output offsets and in place, Open likewise, Open of a
+// text with the low bit of its middle byte flipped and of one with a random
+// bit flipped, and SealGather and the Encryptor with the text cut at each
+// of cuts (up to the first larger than n).
+func (c *asmCase) check(t *testing.T, n, aadLen, inOff, outOff int, cuts []int) {
+	t.Helper()
+	nonce, pt, aad := c.rb(12), c.rb(n), c.rb(aadLen)
+	want := c.std.Seal(nil, nonce, pt, aad)
+	what := fmt.Sprintf("n=%d aad=%d key=%d offsets %d/%d", n, aadLen, c.keySize, inOff, outOff)
+
+	in := make([]byte, inOff+n)
+	copy(in[inOff:], pt)
+	got := c.g.Seal(make([]byte, outOff, outOff+len(want)), nonce, in[inOff:], aad)
+	require.Equal(t, want, got[outOff:], "Seal %s", what)
+	buf := append(make([]byte, 0, len(want)), pt...)
+	require.Equal(t, want, c.g.Seal(buf[:0], nonce, buf, aad), "Seal in place %s", what)
+
+	ct := make([]byte, inOff+len(want))
+	copy(ct[inOff:], want)
+	back, err := c.g.Open(make([]byte, outOff), nonce, ct[inOff:], aad)
+	require.NoError(t, err, "Open %s", what)
+	require.True(t, bytes.Equal(pt, back[outOff:]), "Open %s", what)
+	back, err = c.g.Open(ct[inOff:inOff], nonce, ct[inOff:], aad)
+	require.NoError(t, err, "Open in place %s", what)
+	require.True(t, bytes.Equal(pt, back), "Open in place %s", what)
+
+	copy(ct[inOff:], want) // Open in place overwrote the text
+	ct[inOff+n/2] ^= 1
+	_, err = c.g.Open(nil, nonce, ct[inOff:], aad)
+	require.Error(t, err, "Open of a text with byte %d flipped %s", n/2, what)
+	copy(ct[inOff:], want)
+	pos, bit := c.r.IntN(len(want)), c.r.IntN(8)
+	ct[inOff+pos] ^= 1 << bit
+	_, err = c.g.Open(nil, nonce, ct[inOff:], aad)
+	require.Error(t, err, "Open of a text with byte %d bit %d flipped %s", pos, bit, what)
+
+	for _, k := range cuts {
+		if k > n {
+			break
+		}
+		ps := [][]byte{pt[:k], pt[k:]}
+		require.Equal(t, want, c.g.SealGather(nil, nonce, ps, aad), "SealGather %s cut %d", what, k)
+		e := c.g.NewEncryptor(nonce, aad)
+		out := e.Encrypt(nil, ps[0])
+		out = e.Encrypt(out, ps[1])
+		require.Equal(t, want, e.Finish(out), "Encryptor %s cut %d", what, k)
+	}
+}
+
+// edgeLengths are the lengths at the edges of the AES-NI assembly's paths:
+// around the 8-block (128-byte) loop and its first and last iterations,
+// around the 4-block (64-byte) and 8-block remainder batches, and every
+// partial block length after 0, 1, 7 and 8 whole blocks.
+func edgeLengths() []int {
+	var ls []int
+	for _, base := range []int{0, 16, 48, 64, 112, 128, 256, 384, 1024} {
+		for d := -1; d <= 17; d++ {
+			if n := base + d; n >= 0 {
+				ls = append(ls, n)
+			}
+		}
+	}
+	for _, n := range []int{127, 143, 191, 192, 193, 239, 240, 241, 255, 257, 383, 385, 2047, 2048, 2049} {
+		ls = append(ls, n)
+	}
+	return ls
+}
+
+// TestAsmEdges checks Seal, Open, SealGather and the Encryptor of every
+// assembly backend against crypto/cipher around every path of the
+// assemblies, for each key size:
+//   - edges: the edgeLengths, each with a fresh key, AAD lengths at their
+//     own edges (0, 13, 15, 16, 17, 127, 128, 129, 300), input and output
+//     offsets 0..15, cuts around blocks and the 8-block pass;
+//   - remainders: every remainder of 0..7 whole blocks and 0..15 bytes
+//     after 0, 1 and 2 passes of 128 bytes;
+//   - lengths: every length 0..1100;
+//   - multiples: every multiple of 16 up to 4 KiB and its neighbours;
+//   - aad: AAD lengths 0..300;
+//   - offsets: input and output offsets 0..63.
+func TestAsmEdges(t *testing.T) {
+	forEachAsm(t, func(t *testing.T, name string) {
+		t.Run("edges", func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, 11))
+			aadLens := []int{0, 13, 15, 16, 17, 127, 128, 129, 300}
+			cuts := []int{1, 13, 15, 16, 17, 127, 128, 129}
+			for i, n := range edgeLengths() {
+				c := newAsmCase(t, r, name, []int{16, 24, 32}[i%3])
+				c.check(t, n, aadLens[i%len(aadLens)], i%16, (i*7)%16, cuts)
+			}
+		})
+
+		r := rand.New(rand.NewPCG(17, 23))
+		cs := []*asmCase{newAsmCase(t, r, name, 16), newAsmCase(t, r, name, 24), newAsmCase(t, r, name, 32)}
+		cuts := []int{1, 15, 16, 17, 100, 128, 129}
+		i := 0
+		next := func() *asmCase { i++; return cs[i%3] }
+		t.Run("remainders", func(t *testing.T) {
+			for passes := 0; passes <= 2; passes++ {
+				for blocks := 0; blocks <= 7; blocks++ {
+					for part := 0; part <= 15; part++ {
+						n := 128*passes + 16*blocks + part
+						next().check(t, n, 13, n%16, (n/16)%16, cuts)
+					}
+				}
+			}
+		})
+		t.Run("lengths", func(t *testing.T) {
+			for n := 0; n <= 1100; n++ {
+				next().check(t, n, []int{0, 13, 16, 31, 200}[n%5], n%3, n%5, cuts[:3])
+			}
+		})
+		t.Run("multiples", func(t *testing.T) {
+			for m := 16; m <= 4096; m += 16 {
+				for d := -1; d <= 1; d++ {
+					next().check(t, m+d, 13, 0, 0, []int{m / 2, m/2 + 7})
+				}
+			}
+		})
+		t.Run("aad", func(t *testing.T) {
+			for a := 0; a <= 300; a++ {
+				next().check(t, []int{0, 1, 16, 37, 300}[a%5], a, 0, 0, cuts[:2])
+			}
+		})
+		t.Run("offsets", func(t *testing.T) {
+			for in := 0; in < 64; in++ {
+				for _, out := range []int{0, 1, 31, 63, in, 63 - in} {
+					next().check(t, 200+in, 13, in, out, nil)
+				}
+			}
+		})
+	})
+}
+
+// TestAsmShort checks the one-shot short path (text up to 64 bytes, AAD up
+// to 16) and its edges against crypto/cipher: every text length 0..66 with
+// every AAD length 0..17, each key size, Seal and Open (and a tampered
+// tag).
+func TestAsmShort(t *testing.T) {
+	forEachAsm(t, func(t *testing.T, name string) {
+		r := rand.New(rand.NewPCG(3, 5))
+		for _, keySize := range []int{16, 24, 32} {
+			c := newAsmCase(t, r, name, keySize)
+			for n := 0; n <= 66; n++ {
+				for aadLen := 0; aadLen <= 17; aadLen++ {
+					nonce, pt, aad := c.rb(12), c.rb(n), c.rb(aadLen)
+					want := c.std.Seal(nil, nonce, pt, aad)
+					what := fmt.Sprintf("n=%d aad=%d key=%d", n, aadLen, keySize)
+					require.Equal(t, want, c.g.Seal(nil, nonce, pt, aad), "Seal %s", what)
+					back, err := c.g.Open(nil, nonce, want, aad)
+					require.NoError(t, err, "Open %s", what)
+					require.True(t, bytes.Equal(pt, back), "Open %s", what)
+					want[len(want)-1] ^= 1
+					_, err = c.g.Open(nil, nonce, want, aad)
+					require.Error(t, err, "Open of a tampered tag %s", what)
+				}
+			}
+		}
+	})
+}
+
+// TestAsmGather checks SealGather and the Encryptor with many pieces of
+// random sizes (empty ones, blocks split across three pieces) against
+// crypto/cipher.
+func TestAsmGather(t *testing.T) {
+	forEachAsm(t, func(t *testing.T, name string) {
+		r := rand.New(rand.NewPCG(5, 9))
+		c := newAsmCase(t, r, name, 16)
+		for iter := 0; iter < 300; iter++ {
+			n := r.IntN(2000)
+			pt, nonce, aad := c.rb(n), c.rb(12), c.rb(r.IntN(40))
+			want := c.std.Seal(nil, nonce, pt, aad)
+			var ps [][]byte
+			for rest := pt; ; {
+				k := min(len(rest), []int{0, 1, 3, 7, 15, 16, 17, 130, 300}[r.IntN(9)])
+				ps = append(ps, rest[:k])
+				rest = rest[k:]
+				if len(rest) == 0 {
+					break
+				}
+			}
+			require.Equal(t, want, c.g.SealGather(nil, nonce, ps, aad), "SealGather n=%d pieces=%d", n, len(ps))
+			e := c.g.NewEncryptor(nonce, aad)
+			var out []byte
+			for _, p := range ps {
+				out = e.Encrypt(out, p)
+			}
+			require.Equal(t, want, e.Finish(out), "Encryptor n=%d pieces=%d", n, len(ps))
+		}
+	})
+}
+
+// TestAsmCounterWrap checks the 32-bit counter wrapping inside a message
+// (possible with nonces that are not 12 bytes, whose J0 ends in an
+// arbitrary counter): each assembly backend's seal, open, sealGather and
+// stream against the generic backend (an independent implementation) for
+// J0 counters just below 2^32, across the 8-block passes, the remainder and
+// the short path.
+func TestAsmCounterWrap(t *testing.T) {
+	forEachAsm(t, func(t *testing.T, name string) {
+		r := rand.New(rand.NewPCG(3, 4))
+		for _, size := range []int{16, 24, 32} {
+			c := &asmCase{r: r}
+			key := c.rb(size)
+			v, gen := newBackendKey(t, name, key), newGenericKey(key)
+			for _, back := range []uint32{0, 1, 2, 5, 8, 17, 40} {
+				for _, n := range []int{0, 5, 16, 31, 47, 100, 128, 300, 1000} {
+					var j0 [16]byte
+					copy(j0[:12], c.rb(12))
+					binary.BigEndian.PutUint32(j0[12:], 0xffffffff-back)
+					pt, aad := c.rb(n), c.rb(13)
+					want, got := make([]byte, n), make([]byte, n)
+					wantTag := gen.seal(want, pt, aad, j0)
+					gotTag := v.seal(got, pt, aad, j0)
+					what := fmt.Sprintf("key %d counter -%d n=%d", size, back, n)
+					require.Equal(t, want, got, "seal %s", what)
+					require.Equal(t, wantTag, gotTag, "seal tag %s", what)
+					back2 := make([]byte, n)
+					require.Equal(t, wantTag, v.open(back2, want, aad, j0), "open tag %s", what)
+					require.Equal(t, pt, back2, "open %s", what)
+					clear(got)
+					k := n / 3
+					require.Equal(t, wantTag, v.sealGather(got, [][]byte{pt[:k], pt[k:]}, aad, j0), "sealGather tag %s", what)
+					require.Equal(t, want, got, "sealGather %s", what)
+					var s streamState
+					clear(got)
+					v.streamStart(&s, aad, j0)
+					v.streamEncrypt(&s, got[:k], pt[:k])
+					v.streamEncrypt(&s, got[k:], pt[k:])
+					require.Equal(t, wantTag, v.streamFinish(&s), "stream tag %s", what)
+					require.Equal(t, want, got, "stream %s", what)
+				}
+			}
+		}
+	})
+}
+
+// TestAsmStack proves with stackscratch that Seal, Open, SealGather and the
+// Encryptor of every assembly backend leave no round key, key power,
+// plaintext, keystream or E(J0) on the stack they used.
+func TestAsmStack(t *testing.T) {
+	if stackscratch.Instrumented {
+		t.Skip("the stack proof needs a build without -race, whose instrumentation spills every live value")
+	}
+	forEachAsm(t, func(t *testing.T, name string) {
+		for _, size := range []int{16, 32} {
+			key := make([]byte, size)
+			for i := range key {
+				key[i] = byte(0x41 + 3*i)
+			}
+			g, err := New(key, WithBackend(name))
+			require.NoError(t, err)
+			table, rounds := asmKeyTable(t, g)
+			nonce := []byte("nonce-12byte")
+			for _, n := range []int{5, 16, 40, 77, 200, 1000} {
+				pt := make([]byte, n)
+				for i := range pt {
+					pt[i] = byte(0x80 + 7*i)
+				}
+				aad := []byte("header-13-by")
+				sealed := g.Seal(nil, nonce, pt, aad)
+				keystream := make([]byte, n)
+				for i := range keystream {
+					keystream[i] = pt[i] ^ sealed[i]
+				}
+				blk, err := aes.NewCipher(key)
+				require.NoError(t, err)
+				var j0 [16]byte
+				copy(j0[:], nonce)
+				j0[15] = 1
+				blk.Encrypt(j0[:], j0[:])
+				patterns := stackscratch.Windows(8, table[:16*(rounds+1)], table[240:], pt, keystream, j0[:])
+				dst := make([]byte, 0, n+16)
+				scan := func(what string, f func()) {
+					res, err := stackscratch.Scan(f, patterns)
+					require.NoError(t, err)
+					require.Empty(t, res.Findings, "%s n=%d: secrets left on the stack", what, n)
+					require.NotZero(t, res.Used)
+				}
+				scan("Seal", func() { g.Seal(dst, nonce, pt, aad) })
+				scan("Open", func() {
+					if _, err := g.Open(dst, nonce, sealed, aad); err != nil {
+						panic(err)
+					}
+				})
+				ps := [][]byte{pt[:n/2], pt[n/2:], {}}
+				scan("SealGather", func() { g.SealGather(dst, nonce, ps, aad) })
+				scan("Encryptor", func() {
+					e := g.NewEncryptor(nonce, aad)
+					out := e.Encrypt(dst, pt[:n/3])
+					e.Finish(e.Encrypt(out, pt[n/3:]))
+				})
+			}
+		}
+	})
+}
+
+// checkKeyTableH checks a key table laid out as the assembly backends read
+// it: the number of rounds, round key 0 (the key's first 16 bytes, in the
+// standard byte order) and H^1 at byte 240+7*16 (times x^-1,
+// byte-reflected) against E(0) computed by crypto/aes.
+func checkKeyTableH(t *testing.T, key, table []byte, rounds int) {
+	t.Helper()
+	size := len(key)
+	require.Equal(t, size/4+6, rounds)
+	require.Equal(t, key[:16], table[:16], "round key 0 is the key")
+	blk, err := aes.NewCipher(key)
+	require.NoError(t, err)
+	var h [16]byte
+	blk.Encrypt(h[:], h[:])
+	// Undo the x^-1 multiplication: shift right by one, folding the
+	// reduction back when bit 0 was set.
+	var got [16]byte
+	for i := range got {
+		got[i] = table[240+7*16+15-i]
+	}
+	hi, lo := be64(got[:8]), be64(got[8:])
+	if lo&1 == 1 {
+		hi ^= 0xc200000000000000
+		lo ^= 1
+		lo = lo>>1 | hi<<63
+		hi = hi>>1 | 1<<63
+	} else {
+		lo = lo>>1 | hi<<63
+		hi >>= 1
+	}
+	require.Equal(t, be64(h[:8]), hi, "H high half, key size %d", size)
+	require.Equal(t, be64(h[8:]), lo, "H low half, key size %d", size)
+}
+
+func be64(b []byte) uint64 {
+	var v uint64
+	for _, c := range b {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+// TestAESNIKeyTable checks the table New builds for aesni and aesni-avx:
+// 16-byte aligned (SSE reads it as memory operands), the round keys and H^1
+// (see checkKeyTableH), and that Wipe clears it.
+func TestAESNIKeyTable(t *testing.T) {
+	forEachBackend(t, []string{"aesni", "aesni-avx"}, func(t *testing.T, name string) {
+		for _, size := range []int{16, 24, 32} {
+			key := bytes.Repeat([]byte{byte(size)}, size)
+			g, err := New(key, WithBackend(name))
+			require.NoError(t, err)
+			k := g.b.(*aesniKey)
+			require.Zero(t, uintptr(ptrOf(k.t))&15, "table not 16-byte aligned")
+			checkKeyTableH(t, key, k.t[:], k.rounds)
+			g.Wipe()
+			require.Equal(t, make([]byte, aesniTableSize), k.t[:], "Wipe left key material")
+		}
+	})
+}
+
+// TestVAESAVX2KeyTable checks the table gcmInitVAES2 completes: the round
+// keys and H^1 (see checkKeyTableH), and that Wipe clears it.
+func TestVAESAVX2KeyTable(t *testing.T) {
+	forEachBackend(t, []string{"vaes-avx2"}, func(t *testing.T, name string) {
+		for _, size := range []int{16, 24, 32} {
+			key := bytes.Repeat([]byte{byte(size)}, size)
+			g, err := New(key, WithBackend(name))
+			require.NoError(t, err)
+			k := g.b.(*vaesAVX2Key)
+			checkKeyTableH(t, key, k.t[:], k.rounds)
+			g.Wipe()
+			require.Equal(t, make([]byte, vaesTableSize), k.t[:], "Wipe left key material")
+		}
+	})
+}
