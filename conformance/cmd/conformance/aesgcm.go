@@ -12,11 +12,7 @@ import (
 // The aesgcm section: every available backend runs aes_gcm_test.json, then
 // the backends agree with each other and with crypto/cipher's GCM.
 func init() {
-	for i := range sections {
-		if sections[i].name == "aesgcm" {
-			sections[i].run = aeadRun(aesgcmBackends, agree.Config{KeySizes: []int{16, 24, 32}, NonceSizes: []int{12, 16}})
-		}
-	}
+	setRun("aesgcm", aeadRun(aesgcmBackends, agree.Config{KeySizes: []int{16, 24, 32}, NonceSizes: []int{12, 16}}))
 }
 
 // aesgcmStream adapts the append-style *aesgcm.Encryptor to agree.Encryptor.

@@ -15,16 +15,10 @@ import (
 // xchacha20_poly1305_test.json (NewX), then the backends agree with each
 // other and with golang.org/x/crypto/chacha20poly1305.
 func init() {
-	for i := range sections {
-		switch sections[i].name {
-		case "chacha20poly1305":
-			sections[i].run = aeadRun(func() ([]aeadBackend, error) { return chachaBackends(false) },
-				agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSize}})
-		case "xchacha20poly1305":
-			sections[i].run = aeadRun(func() ([]aeadBackend, error) { return chachaBackends(true) },
-				agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSizeX}})
-		}
-	}
+	setRun("chacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(false) },
+		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSize}}))
+	setRun("xchacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(true) },
+		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSizeX}}))
 }
 
 // errParams rejects a Wycheproof test whose nonce or tag length the

@@ -16,13 +16,7 @@ import (
 // parameters, PKCS #1 v1.5 and OAEP decryption, three-prime rejection), then
 // each backend agrees with the math/big reference and crypto/rsa on fresh
 // 1024- and 2048-bit keys (vectors.Agree).
-func init() {
-	for i := range sections {
-		if sections[i].name == "rsa" {
-			sections[i].run = rsaRun
-		}
-	}
-}
+func init() { setRun("rsa", rsaRun) }
 
 func rsaBackends() ([]string, error) {
 	// An invalid VG_CPU_FEATURES fails the section (rsa.NewPrivateKey

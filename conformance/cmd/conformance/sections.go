@@ -19,6 +19,18 @@ var sections = []section{
 	{name: "rsa", globs: wycheproof.RSAGlobs()},
 }
 
+// setRun sets the run of the section called name. Each algorithm's file calls
+// it from init; a name missing from the table is a bug, so it panics.
+func setRun(name string, run func([]wycheproof.VectorFile) ([]row, error)) {
+	for i := range sections {
+		if sections[i].name == name {
+			sections[i].run = run
+			return
+		}
+	}
+	panic("conformance: no section " + name)
+}
+
 // aeadBackend is one implementation an AEAD section checks.
 type aeadBackend struct {
 	// impl names the backend and builds it for the agreement driver (with
