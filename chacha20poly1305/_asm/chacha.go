@@ -116,6 +116,10 @@ func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ho
 // (stack scratch addressed from SP, so that the checks see exactly which
 // bytes are written) and dst and src are unused.
 func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
+	if v.avx {
+		v.lanePassWide(fn, l, dst, src, ks, hook)
+		return
+	}
 	g := v.g
 	var x [16]reg.VecVirtual
 	for i := range 16 {
@@ -156,6 +160,109 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 			g.MOVOU(l.S(i), t)
 			g.PADDL(t, x[i])
 		}
+		v.mov(x[i], l.X(i))
+	}
+	v.laneOutput(l, dst, src, ks)
+
+	// Next counters.
+	c := v.reg()
+	v.mov(l.S(12), c)
+	v.add(c, v.laneStep)
+	v.mov(c, l.S(12))
+}
+
+// spilled is the one state word of the avx2 lane layout that lives in the
+// scratch (X) during the rounds; the other 15 and one temporary fill the 16
+// ymm registers.
+const spilled = 11
+
+// laneRoundsWide emits the 20 rounds on the lane layout of the avx2
+// backend: every word in a register except word 11 (spilled), which is
+// read from and written back to X(11) as the quarter rounds that use it add
+// to it. All four quarter rounds of a round go step by step together, so
+// that four independent chains are in flight in every short window of the
+// code (with two at a time, the reordering window, not the vector pipes,
+// bounded the rate).
+//
+// hook, when not nil, is emitted three times in each double round: the
+// fused AEAD hashes Poly1305 blocks there, on the integer units while the
+// vector units run ChaCha20.
+func (v *vec) laneRoundsWide(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, hook func()) {
+	g := v.g
+	between := func() {
+		if hook != nil {
+			hook()
+		}
+	}
+	// step emits, for each quarter round q (word indices a, b, c, d),
+	// q[i] += q[j]; q[k] ^= q[i]; q[k] <<<= n.
+	step := func(qs [4][4]int, i, j, k, n int) {
+		var spill reg.VecVirtual
+		for _, q := range qs {
+			if q[i] == spilled {
+				spill = v.reg()
+				g.VPADDD(l.X(spilled), x[q[j]], spill)
+				g.VMOVDQU(spill, l.X(spilled))
+				continue
+			}
+			v.add(x[q[i]], x[q[j]])
+		}
+		for _, q := range qs {
+			y := x[q[i]]
+			if q[i] == spilled {
+				y = spill
+			}
+			v.xor(x[q[k]], y)
+		}
+		for _, q := range qs {
+			v.rotl(x[q[k]], n)
+		}
+	}
+	quarter := func(qs [4][4]int, mid func()) {
+		step(qs, 0, 1, 3, 16)
+		step(qs, 2, 3, 1, 12)
+		mid()
+		step(qs, 0, 1, 3, 8)
+		step(qs, 2, 3, 1, 7)
+	}
+	cnt := g.GP64()
+	g.MOVQ(operand.U32(10), cnt)
+	loop := fn.Label("lanerounds")
+	g.Label(loop)
+	quarter([4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}}, between)
+	between()
+	quarter([4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}}, between)
+	g.DECQ(cnt)
+	g.JNZ(operand.LabelRef(loop))
+}
+
+// lanePassWide is lanePassTo on the avx2 backend (laneRoundsWide's
+// layout).
+func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
+	g := v.g
+	var x [16]reg.VecVirtual
+	for i := range 16 {
+		if i == spilled {
+			t := v.reg()
+			v.mov(l.S(i), t)
+			v.mov(t, l.X(i))
+			continue
+		}
+		x[i] = v.reg()
+		v.mov(l.S(i), x[i])
+	}
+	v.laneRoundsWide(fn, l, &x, hook)
+	if hook != nil {
+		hook()
+		hook()
+	}
+	// Add the input state; everything goes to X for the transpose.
+	for i := range 16 {
+		if i == spilled {
+			x[i] = v.reg()
+			v.mov(l.X(i), x[i])
+		}
+		g.VPADDD(l.S(i), x[i], x[i])
 		v.mov(x[i], l.X(i))
 	}
 	v.laneOutput(l, dst, src, ks)
