@@ -222,7 +222,7 @@ func (e *emitter) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.
 	// The first 8 blocks are only encrypted; each later iteration encrypts
 	// 8 and hashes the 8 before; the last 8 are hashed after the loop.
 	cs := e.ctrStackInit(k, ctr, cb)
-	e.aes8(k, ctr, cs, in, out, nil, nil)
+	e.aes8(k, cs, in, out, nil, nil)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
@@ -230,12 +230,13 @@ func (e *emitter) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.
 	e.Label(loop)
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(tail))
-	e.aes8(k, ctr, cs, in, out, acc, out)
+	e.aes8(k, cs, in, out, acc, out)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
 	e.JMP(ref(loop))
 	e.Label(tail)
+	e.ctrStackSync(cs, st.Offset(stCtr), ctr)
 	e.ghash8(k.t, acc, out, -128, nil)
 	e.Label(rem)
 	save := e.label("psave")
@@ -295,16 +296,34 @@ func (e *emitter) ctrStackNext(c ctrStack, s []reg.VecVirtual) {
 	e.ADDL(operand.U8(8), c.n.As32())
 }
 
+// ctrStackSync sets ctr to the first counter block the loop did not use:
+// the counter block saved at saved (byte-reflected, counter in dword 0)
+// with its counter replaced by n. Reloading it, rather than keeping it in a
+// register through the loop, leaves the loop one more vector register.
+func (e *emitter) ctrStackSync(c ctrStack, saved operand.Mem, ctr reg.VecVirtual) {
+	t := e.xmm()
+	e.MOVL(c.n.As32(), c.n.As32())
+	e.movqIn(c.n, t)
+	e.load(saved, ctr)
+	if e.avx {
+		e.VPSRLDQ(operand.U8(4), ctr, ctr)
+		e.VPSLLDQ(operand.U8(4), ctr, ctr)
+	} else {
+		e.PSRLDQ(operand.U8(4), ctr)
+		e.PSLLDQ(operand.U8(4), ctr)
+	}
+	e.or(t, ctr, ctr)
+}
+
 // aes8 runs one 8-block CTR iteration from in to out; with acc set it also
 // hashes the 8 blocks at ghashSrc-128 (encryption, the previous output) or
 // at ghashSrc (decryption, this input), one Karatsuba multiply per round.
-func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, cs ctrStack, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
+func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
 	s := make([]reg.VecVirtual, 8)
 	for i := range s {
 		s[i] = e.xmm()
 	}
 	e.ctrStackNext(cs, s)
-	e.paddd(e.c.incs.Offset(16*8), ctr, ctr)
 	var hook func(j int)
 	var sum ghSum
 	if acc != nil {
@@ -313,22 +332,20 @@ func (e *emitter) aes8(k keyRegs, ctr reg.VecVirtual, cs ctrStack, in, out reg.R
 			disp = -128
 		}
 		sum = ghSum{e.xmm(), e.xmm(), acc}
-		bsw := e.xmm()
 		hook = func(j int) {
 			switch {
+			case j == 1:
+				// The first block carries the accumulator: vector path.
+				x := e.xmm()
+				e.load(mem(ghashSrc, disp), x)
+				e.pshufb(e.c.bswap, x, x)
+				e.xor(acc, x, x)
+				pw, kw := powMem(k.t, 0)
+				e.mulAccLoop(sum, true, x, pw, kw)
 			case j <= 8:
 				i := j - 1
-				if i == 0 {
-					e.load(e.c.bswap, bsw)
-				}
-				x := e.xmm()
-				e.load(mem(ghashSrc, disp+16*i), x)
-				e.pshufb(bsw, x, x)
-				if i == 0 {
-					e.xor(acc, x, x)
-				}
 				pw, kw := powMem(k.t, i)
-				e.mulAccLoop(sum, i == 0, x, pw, kw)
+				e.mulAccHalves(sum, mem(ghashSrc, disp+16*i), pw, kw)
 			case j == 9:
 				e.reduce0(sum)
 			}
@@ -535,12 +552,13 @@ func (e *emitter) openFunc(name string) {
 	e.JB(ref(rem))
 	cs := e.ctrStackInit(k, ctr, st.Offset(stSize))
 	e.Label(loop)
-	e.aes8(k, ctr, cs, in, out, acc, in)
+	e.aes8(k, cs, in, out, acc, in)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
 	e.CMPQ(n, operand.U8(128))
 	e.JAE(ref(loop))
+	e.ctrStackSync(cs, st.Offset(stCtr), ctr)
 	e.Label(rem)
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
@@ -662,4 +680,53 @@ func (e *emitter) mulAccLoop(s ghSum, first bool, x reg.VecVirtual, pw, kw opera
 	e.PXOR(x, t)
 	e.PCLMULQDQ(operand.U8(0x00), kw, t)
 	e.PXOR(t, s.mi)
+}
+
+// mulAccHalves adds the byte-reflected block at m times the key power at
+// pw (halves XOR at kw) to s, preparing the operands on the integer side:
+// the block's two qwords are loaded, byte-swapped and XORed (the Karatsuba
+// middle operand) in general registers and moved into the low qword of a
+// vector register for each product. On Zen 3 the vector shuffles this
+// replaces (PSHUFB for the byte swap, PSHUFD and PXOR for the halves)
+// compete with AESENC and PCLMULQDQ for the same FP pipes; the scalar
+// work runs beside them. The aesni-avx form does all three operands this
+// way; the aesni form only the middle one (measured: each is the faster of
+// the two for its encoding).
+func (e *emitter) mulAccHalves(s ghSum, m operand.Mem, pw, kw operand.Mem) {
+	t := e.xmm()
+	if !e.avx {
+		x := e.xmm()
+		e.load(m, x)
+		e.pshufb(e.c.bswap, x, x)
+		g := e.GP64()
+		e.MOVQ(m, g)
+		e.XORQ(m.Offset(8), g)
+		e.BSWAPQ(g)
+		e.MOVOU(pw, t)
+		e.PCLMULQDQ(operand.U8(0x00), x, t)
+		e.PXOR(t, s.lo)
+		e.MOVOU(pw, t)
+		e.PCLMULQDQ(operand.U8(0x11), x, t)
+		e.PXOR(t, s.hi)
+		e.MOVQ(g, t)
+		e.PCLMULQDQ(operand.U8(0x00), kw, t)
+		e.PXOR(t, s.mi)
+		return
+	}
+	lo, hi, mi := e.GP64(), e.GP64(), e.GP64()
+	e.MOVQ(m.Offset(8), lo) // the high qword of the block is the low one of its reflection
+	e.MOVQ(m, hi)
+	e.BSWAPQ(lo)
+	e.BSWAPQ(hi)
+	e.MOVQ(lo, mi)
+	e.XORQ(hi, mi)
+	e.VMOVQ(lo, t)
+	e.VPCLMULQDQ(operand.U8(0x00), pw, t, t)
+	e.VPXOR(t, s.lo, s.lo)
+	e.VMOVQ(hi, t)
+	e.VPCLMULQDQ(operand.U8(0x10), pw, t, t) // pw's high qword times hi
+	e.VPXOR(t, s.hi, s.hi)
+	e.VMOVQ(mi, t)
+	e.VPCLMULQDQ(operand.U8(0x00), kw, t, t)
+	e.VPXOR(t, s.mi, s.mi)
 }
