@@ -131,7 +131,7 @@ func TestNoSecretOnStack(t *testing.T) {
 	}
 	rng := mathrand.New(mathrand.NewPCG(25, 26))
 	for _, b := range asmBackends(t) {
-		for _, n := range []int{16, 100, 300, 700, 1350} {
+		for _, n := range []int{16, 100, 300, 700, 1350, 2500} {
 			t.Run(fmt.Sprintf("%s/%d", b, n), func(t *testing.T) {
 				key := randBytes(rng, KeySize)
 				nonce := randBytes(rng, NonceSize)
@@ -156,6 +156,70 @@ func TestNoSecretOnStack(t *testing.T) {
 					require.True(t, r.Clean(), "%s: %v", name, r)
 				}
 			})
+		}
+	}
+}
+
+// TestAsmLongPassEdges covers the switches of the avx2 long functions
+// between the general pass (keystream to the scratch, XOR through the
+// gather cursor, Poly1305 blocks counted) and the full pass (XOR from the
+// registers, 32 Poly1305 blocks at fixed offsets), which is taken when a
+// whole pass of text is left, for seal when 512 bytes of ciphertext wait to
+// be hashed and the current slice holds the whole pass: text lengths at
+// 448 + 512k ± 1 (the pass ends), gather slices ending one byte before, at
+// and after a pass end or 512 bytes into a pass, and seal and open in
+// place, against golang.org/x/crypto.
+func TestAsmLongPassEdges(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(29, 30))
+	for _, b := range asmBackends(t) {
+		key := randBytes(rng, KeySize)
+		a := mustNew(t, key, false, b.String())
+		ref, err := xchacha.New(key)
+		require.NoError(t, err)
+		var ns []int
+		for k := 0; k <= 5; k++ {
+			for d := -1; d <= 1; d++ {
+				ns = append(ns, 448+512*k+d)
+			}
+		}
+		ns = append(ns, 16384, 16384+3)
+		for _, n := range ns {
+			nonce := randBytes(rng, NonceSize)
+			pt := randBytes(rng, n)
+			ad := randBytes(rng, 13)
+			want := ref.Seal(nil, nonce, pt, ad)
+			require.Equal(t, want, a.Seal(nil, nonce, pt, ad), "%s seal n=%d", b, n)
+
+			// In place: the text at the start of the buffer that receives
+			// the ciphertext and the tag.
+			buf := make([]byte, n, n+TagSize)
+			copy(buf, pt)
+			require.Equal(t, want, a.Seal(buf[:0], nonce, buf, ad), "%s seal in place n=%d", b, n)
+			back, err := a.Open(buf[:0], nonce, buf[:n+TagSize], ad)
+			require.NoError(t, err, "%s open in place n=%d", b, n)
+			require.True(t, bytes.Equal(pt, back), "%s open in place n=%d", b, n)
+			back, err = a.Open(nil, nonce, want, ad)
+			require.NoError(t, err, "%s open n=%d", b, n)
+			require.True(t, bytes.Equal(pt, back), "%s open n=%d", b, n)
+
+			for _, cut := range []int{447, 448, 449, 511, 512, 513, 959, 960, 961, 1471, 1472, 1473} {
+				if cut > n {
+					continue
+				}
+				for _, shape := range [][]int{{cut, n - cut}, {cut, 1, n - cut - 1}, {1, cut - 1, n - cut}} {
+					if shape[len(shape)-1] < 0 || shape[0] > n {
+						continue
+					}
+					// Each slice a copy of its own, so that reading past one
+					// does not find the next.
+					parts := split(pt, shape)
+					for i, p := range parts {
+						parts[i] = append(make([]byte, 0, len(p)), p...)
+					}
+					got := a.SealGather(nil, nonce, parts, ad)
+					require.Equal(t, want, got, "%s gather n=%d shape=%v", b, n, shape)
+				}
+			}
 		}
 	}
 }

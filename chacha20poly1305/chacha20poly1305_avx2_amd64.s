@@ -2904,6 +2904,480 @@ gdone_1:
 passes_1:
 	CMPQ    n+48(FP), $0x00
 	JE      passesdone_1
+	CMPQ    n+48(FP), $0x00000200
+	JB      generalpass_1
+	CMPQ    adLen+64(FP), $0x00000200
+	JB      generalpass_1
+	MOVQ    out+0(FP), AX
+	SUBQ    nonce+16(FP), AX
+	CMPQ    AX, $0x00000200
+	JB      generalpass_1
+	MOVQ    nonce+16(FP), R8
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	VMOVDQU 256(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU 352(CX), Y11
+	VMOVDQU Y11, 864(CX)
+	VMOVDQU 384(CX), Y11
+	VMOVDQU 416(CX), Y12
+	VMOVDQU 448(CX), Y13
+	VMOVDQU 480(CX), Y14
+	MOVQ    $0x0000000a, R9
+
+lanerounds_2:
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPXOR       Y0, Y11, Y11
+	VPXOR       Y1, Y12, Y12
+	VPXOR       Y2, Y13, Y13
+	VPXOR       Y3, Y14, Y14
+	VPSHUFB     rot16<>+0(SB), Y11, Y11
+	VPSHUFB     rot16<>+0(SB), Y12, Y12
+	VPSHUFB     rot16<>+0(SB), Y13, Y13
+	VPSHUFB     rot16<>+0(SB), Y14, Y14
+	VPADDD      Y11, Y8, Y8
+	VPADDD      Y12, Y9, Y9
+	VPADDD      Y13, Y10, Y10
+	VPADDD      864(CX), Y14, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPXOR       Y8, Y4, Y4
+	VPXOR       Y9, Y5, Y5
+	VPXOR       Y10, Y6, Y6
+	VPXOR       Y15, Y7, Y7
+	VPSLLD      $0x0c, Y4, Y15
+	VPSRLD      $0x14, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	VPSLLD      $0x0c, Y5, Y15
+	VPSRLD      $0x14, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x0c, Y6, Y15
+	VPSRLD      $0x14, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x0c, Y7, Y15
+	VPSRLD      $0x14, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	ADDQ        (R8), BX
+	ADCQ        8(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPXOR       Y0, Y11, Y11
+	VPXOR       Y1, Y12, Y12
+	VPXOR       Y2, Y13, Y13
+	VPXOR       Y3, Y14, Y14
+	VPSHUFB     rot8<>+0(SB), Y11, Y11
+	VPSHUFB     rot8<>+0(SB), Y12, Y12
+	VPSHUFB     rot8<>+0(SB), Y13, Y13
+	VPSHUFB     rot8<>+0(SB), Y14, Y14
+	VPADDD      Y11, Y8, Y8
+	VPADDD      Y12, Y9, Y9
+	VPADDD      Y13, Y10, Y10
+	VPADDD      864(CX), Y14, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPXOR       Y8, Y4, Y4
+	VPXOR       Y9, Y5, Y5
+	VPXOR       Y10, Y6, Y6
+	VPXOR       Y15, Y7, Y7
+	VPSLLD      $0x07, Y4, Y15
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	VPSLLD      $0x07, Y5, Y15
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x07, Y6, Y15
+	VPSRLD      $0x19, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x07, Y7, Y15
+	VPSRLD      $0x19, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	ADDQ        16(R8), BX
+	ADCQ        24(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPXOR       Y0, Y14, Y14
+	VPXOR       Y1, Y11, Y11
+	VPXOR       Y2, Y12, Y12
+	VPXOR       Y3, Y13, Y13
+	VPSHUFB     rot16<>+0(SB), Y14, Y14
+	VPSHUFB     rot16<>+0(SB), Y11, Y11
+	VPSHUFB     rot16<>+0(SB), Y12, Y12
+	VPSHUFB     rot16<>+0(SB), Y13, Y13
+	VPADDD      Y14, Y10, Y10
+	VPADDD      864(CX), Y11, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPXOR       Y10, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y4, Y4
+	VPSLLD      $0x0c, Y5, Y15
+	VPSRLD      $0x14, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x0c, Y6, Y15
+	VPSRLD      $0x14, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x0c, Y7, Y15
+	VPSRLD      $0x14, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	VPSLLD      $0x0c, Y4, Y15
+	VPSRLD      $0x14, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	ADDQ        32(R8), BX
+	ADCQ        40(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	ADDQ        $0x30, R8
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPXOR       Y0, Y14, Y14
+	VPXOR       Y1, Y11, Y11
+	VPXOR       Y2, Y12, Y12
+	VPXOR       Y3, Y13, Y13
+	VPSHUFB     rot8<>+0(SB), Y14, Y14
+	VPSHUFB     rot8<>+0(SB), Y11, Y11
+	VPSHUFB     rot8<>+0(SB), Y12, Y12
+	VPSHUFB     rot8<>+0(SB), Y13, Y13
+	VPADDD      Y14, Y10, Y10
+	VPADDD      864(CX), Y11, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPXOR       Y10, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y4, Y4
+	VPSLLD      $0x07, Y5, Y15
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x07, Y6, Y15
+	VPSRLD      $0x19, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x07, Y7, Y15
+	VPSRLD      $0x19, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	VPSLLD      $0x07, Y4, Y15
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	DECQ        R9
+	JNZ         lanerounds_2
+	ADDQ        (R8), BX
+	ADCQ        8(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R9
+	MOVQ        DX, R10
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R11
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R9
+	ADCQ        DX, R10
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R11
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R9
+	ADCQ        $0x00, R10
+	IMULQ       1536(CX), DI
+	ADDQ        R9, SI
+	ADCQ        DI, R10
+	MOVQ        R10, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R10
+	LEAQ        (R10)(R10*4), BX
+	ADDQ        R11, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	ADDQ        16(R8), BX
+	ADCQ        24(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R9
+	MOVQ        DX, R10
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R11
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R9
+	ADCQ        DX, R10
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R11
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R9
+	ADCQ        $0x00, R10
+	IMULQ       1536(CX), DI
+	ADDQ        R9, SI
+	ADCQ        DI, R10
+	MOVQ        R10, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R10
+	LEAQ        (R10)(R10*4), BX
+	ADDQ        R11, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      (CX), Y0, Y0
+	VMOVDQU     Y0, 512(CX)
+	VPADDD      32(CX), Y1, Y1
+	VMOVDQU     Y1, 544(CX)
+	VPADDD      64(CX), Y2, Y2
+	VMOVDQU     Y2, 576(CX)
+	VPADDD      96(CX), Y3, Y3
+	VMOVDQU     Y3, 608(CX)
+	VPADDD      128(CX), Y4, Y4
+	VMOVDQU     Y4, 640(CX)
+	VPADDD      160(CX), Y5, Y5
+	VMOVDQU     Y5, 672(CX)
+	VPADDD      192(CX), Y6, Y6
+	VMOVDQU     Y6, 704(CX)
+	VPADDD      224(CX), Y7, Y7
+	VMOVDQU     Y7, 736(CX)
+	VPADDD      256(CX), Y8, Y8
+	VMOVDQU     Y8, 768(CX)
+	VPADDD      288(CX), Y9, Y9
+	VMOVDQU     Y9, 800(CX)
+	VPADDD      320(CX), Y10, Y10
+	VMOVDQU     Y10, 832(CX)
+	VMOVDQU     864(CX), Y0
+	VPADDD      352(CX), Y0, Y0
+	VMOVDQU     Y0, 864(CX)
+	VPADDD      384(CX), Y11, Y11
+	VMOVDQU     Y11, 896(CX)
+	VPADDD      416(CX), Y12, Y12
+	VMOVDQU     Y12, 928(CX)
+	VPADDD      448(CX), Y13, Y13
+	VMOVDQU     Y13, 960(CX)
+	VPADDD      480(CX), Y14, Y14
+	VMOVDQU     Y14, 992(CX)
+	ADDQ        $0x20, R8
+	MOVQ        R8, nonce+16(FP)
+	MOVQ        out+0(FP), AX
+	MOVQ        key+8(FP), DX
+	VMOVDQU     512(CX), Y0
+	VMOVDQU     544(CX), Y1
+	VMOVDQU     576(CX), Y2
+	VMOVDQU     608(CX), Y3
+	VPUNPCKLDQ  Y1, Y0, Y4
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y4, Y3
+	VPUNPCKHQDQ Y1, Y4, Y4
+	VPUNPCKLQDQ Y2, Y0, Y1
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VMOVDQU     640(CX), Y2
+	VMOVDQU     672(CX), Y5
+	VMOVDQU     704(CX), Y6
+	VMOVDQU     736(CX), Y7
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y8, Y7
+	VPUNPCKHQDQ Y5, Y8, Y8
+	VPUNPCKLQDQ Y6, Y2, Y5
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPXOR       (DX), Y6, Y6
+	VMOVDQU     Y6, (AX)
+	VPERM2I128  $0x31, Y7, Y3, Y6
+	VPXOR       256(DX), Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPERM2I128  $0x20, Y8, Y4, Y3
+	VPXOR       64(DX), Y3, Y3
+	VMOVDQU     Y3, 64(AX)
+	VPERM2I128  $0x31, Y8, Y4, Y3
+	VPXOR       320(DX), Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPERM2I128  $0x20, Y5, Y1, Y3
+	VPXOR       128(DX), Y3, Y3
+	VMOVDQU     Y3, 128(AX)
+	VPERM2I128  $0x31, Y5, Y1, Y3
+	VPXOR       384(DX), Y3, Y3
+	VMOVDQU     Y3, 384(AX)
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VPXOR       192(DX), Y1, Y1
+	VMOVDQU     Y1, 192(AX)
+	VPERM2I128  $0x31, Y2, Y0, Y1
+	VPXOR       448(DX), Y1, Y1
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     768(CX), Y0
+	VMOVDQU     800(CX), Y1
+	VMOVDQU     832(CX), Y2
+	VMOVDQU     864(CX), Y3
+	VPUNPCKLDQ  Y1, Y0, Y4
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y4, Y3
+	VPUNPCKHQDQ Y1, Y4, Y4
+	VPUNPCKLQDQ Y2, Y0, Y1
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VMOVDQU     896(CX), Y2
+	VMOVDQU     928(CX), Y5
+	VMOVDQU     960(CX), Y6
+	VMOVDQU     992(CX), Y7
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y8, Y7
+	VPUNPCKHQDQ Y5, Y8, Y8
+	VPUNPCKLQDQ Y6, Y2, Y5
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPXOR       32(DX), Y6, Y6
+	VMOVDQU     Y6, 32(AX)
+	VPERM2I128  $0x31, Y7, Y3, Y6
+	VPXOR       288(DX), Y6, Y6
+	VMOVDQU     Y6, 288(AX)
+	VPERM2I128  $0x20, Y8, Y4, Y3
+	VPXOR       96(DX), Y3, Y3
+	VMOVDQU     Y3, 96(AX)
+	VPERM2I128  $0x31, Y8, Y4, Y3
+	VPXOR       352(DX), Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPERM2I128  $0x20, Y5, Y1, Y3
+	VPXOR       160(DX), Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPERM2I128  $0x31, Y5, Y1, Y3
+	VPXOR       416(DX), Y3, Y3
+	VMOVDQU     Y3, 416(AX)
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VPXOR       224(DX), Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	VPERM2I128  $0x31, Y2, Y0, Y1
+	VPXOR       480(DX), Y1, Y1
+	VMOVDQU     Y1, 480(AX)
+	ADDQ        $0x00000200, AX
+	ADDQ        $0x00000200, DX
+	VMOVDQU     384(CX), Y0
+	VPADDD      lanestep<>+0(SB), Y0, Y0
+	VMOVDQU     Y0, 384(CX)
+	MOVQ        AX, out+0(FP)
+	MOVQ        DX, key+8(FP)
+	SUBQ        $0x00000200, n+48(FP)
+	SUBQ        $0x00000200, adLen+64(FP)
+	JMP         passes_1
+
+generalpass_1:
 	MOVQ    nonce+16(FP), R8
 	MOVQ    out+0(FP), R9
 	SUBQ    R8, R9
@@ -2927,7 +3401,7 @@ passes_1:
 	VMOVDQU 480(CX), Y14
 	MOVQ    $0x0000000a, R10
 
-lanerounds_2:
+lanerounds_3:
 	VPADDD  Y4, Y0, Y0
 	VPADDD  Y5, Y1, Y1
 	VPADDD  Y6, Y2, Y2
@@ -3190,7 +3664,7 @@ nohash_3:
 	VPSRLD  $0x19, Y4, Y4
 	VPOR    Y15, Y4, Y4
 	DECQ    R10
-	JNZ     lanerounds_2
+	JNZ     lanerounds_3
 	CMPQ    R9, $0x10
 	JB      nohash_4
 	ADDQ    (R8), BX
@@ -4439,6 +4913,473 @@ xrno_4:
 passes_1:
 	CMPQ    n+32(FP), $0x00
 	JE      passesdone_1
+	CMPQ    n+32(FP), $0x00000200
+	JB      generalpass_1
+	MOVQ    nonce+16(FP), R8
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	VMOVDQU 256(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU 352(CX), Y11
+	VMOVDQU Y11, 864(CX)
+	VMOVDQU 384(CX), Y11
+	VMOVDQU 416(CX), Y12
+	VMOVDQU 448(CX), Y13
+	VMOVDQU 480(CX), Y14
+	MOVQ    $0x0000000a, R9
+
+lanerounds_2:
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPXOR       Y0, Y11, Y11
+	VPXOR       Y1, Y12, Y12
+	VPXOR       Y2, Y13, Y13
+	VPXOR       Y3, Y14, Y14
+	VPSHUFB     rot16<>+0(SB), Y11, Y11
+	VPSHUFB     rot16<>+0(SB), Y12, Y12
+	VPSHUFB     rot16<>+0(SB), Y13, Y13
+	VPSHUFB     rot16<>+0(SB), Y14, Y14
+	VPADDD      Y11, Y8, Y8
+	VPADDD      Y12, Y9, Y9
+	VPADDD      Y13, Y10, Y10
+	VPADDD      864(CX), Y14, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPXOR       Y8, Y4, Y4
+	VPXOR       Y9, Y5, Y5
+	VPXOR       Y10, Y6, Y6
+	VPXOR       Y15, Y7, Y7
+	VPSLLD      $0x0c, Y4, Y15
+	VPSRLD      $0x14, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	VPSLLD      $0x0c, Y5, Y15
+	VPSRLD      $0x14, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x0c, Y6, Y15
+	VPSRLD      $0x14, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x0c, Y7, Y15
+	VPSRLD      $0x14, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	ADDQ        (R8), BX
+	ADCQ        8(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPXOR       Y0, Y11, Y11
+	VPXOR       Y1, Y12, Y12
+	VPXOR       Y2, Y13, Y13
+	VPXOR       Y3, Y14, Y14
+	VPSHUFB     rot8<>+0(SB), Y11, Y11
+	VPSHUFB     rot8<>+0(SB), Y12, Y12
+	VPSHUFB     rot8<>+0(SB), Y13, Y13
+	VPSHUFB     rot8<>+0(SB), Y14, Y14
+	VPADDD      Y11, Y8, Y8
+	VPADDD      Y12, Y9, Y9
+	VPADDD      Y13, Y10, Y10
+	VPADDD      864(CX), Y14, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPXOR       Y8, Y4, Y4
+	VPXOR       Y9, Y5, Y5
+	VPXOR       Y10, Y6, Y6
+	VPXOR       Y15, Y7, Y7
+	VPSLLD      $0x07, Y4, Y15
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	VPSLLD      $0x07, Y5, Y15
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x07, Y6, Y15
+	VPSRLD      $0x19, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x07, Y7, Y15
+	VPSRLD      $0x19, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	ADDQ        16(R8), BX
+	ADCQ        24(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPXOR       Y0, Y14, Y14
+	VPXOR       Y1, Y11, Y11
+	VPXOR       Y2, Y12, Y12
+	VPXOR       Y3, Y13, Y13
+	VPSHUFB     rot16<>+0(SB), Y14, Y14
+	VPSHUFB     rot16<>+0(SB), Y11, Y11
+	VPSHUFB     rot16<>+0(SB), Y12, Y12
+	VPSHUFB     rot16<>+0(SB), Y13, Y13
+	VPADDD      Y14, Y10, Y10
+	VPADDD      864(CX), Y11, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPXOR       Y10, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y4, Y4
+	VPSLLD      $0x0c, Y5, Y15
+	VPSRLD      $0x14, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x0c, Y6, Y15
+	VPSRLD      $0x14, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x0c, Y7, Y15
+	VPSRLD      $0x14, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	VPSLLD      $0x0c, Y4, Y15
+	VPSRLD      $0x14, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	ADDQ        32(R8), BX
+	ADCQ        40(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R10
+	MOVQ        DX, R11
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R12
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R10
+	ADCQ        DX, R11
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R12
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R10
+	ADCQ        $0x00, R11
+	IMULQ       1536(CX), DI
+	ADDQ        R10, SI
+	ADCQ        DI, R11
+	MOVQ        R11, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R11
+	LEAQ        (R11)(R11*4), BX
+	ADDQ        R12, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	ADDQ        $0x30, R8
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPXOR       Y0, Y14, Y14
+	VPXOR       Y1, Y11, Y11
+	VPXOR       Y2, Y12, Y12
+	VPXOR       Y3, Y13, Y13
+	VPSHUFB     rot8<>+0(SB), Y14, Y14
+	VPSHUFB     rot8<>+0(SB), Y11, Y11
+	VPSHUFB     rot8<>+0(SB), Y12, Y12
+	VPSHUFB     rot8<>+0(SB), Y13, Y13
+	VPADDD      Y14, Y10, Y10
+	VPADDD      864(CX), Y11, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPXOR       Y10, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y4, Y4
+	VPSLLD      $0x07, Y5, Y15
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x07, Y6, Y15
+	VPSRLD      $0x19, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x07, Y7, Y15
+	VPSRLD      $0x19, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	VPSLLD      $0x07, Y4, Y15
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	DECQ        R9
+	JNZ         lanerounds_2
+	ADDQ        (R8), BX
+	ADCQ        8(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R9
+	MOVQ        DX, R10
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R11
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R9
+	ADCQ        DX, R10
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R11
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R9
+	ADCQ        $0x00, R10
+	IMULQ       1536(CX), DI
+	ADDQ        R9, SI
+	ADCQ        DI, R10
+	MOVQ        R10, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R10
+	LEAQ        (R10)(R10*4), BX
+	ADDQ        R11, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	ADDQ        16(R8), BX
+	ADCQ        24(R8), SI
+	ADCQ        $0x01, DI
+	MOVQ        1536(CX), AX
+	MULQ        SI
+	MOVQ        AX, R9
+	MOVQ        DX, R10
+	MOVQ        1552(CX), AX
+	MULQ        SI
+	MOVQ        AX, R11
+	MOVQ        DX, SI
+	MOVQ        1544(CX), AX
+	MULQ        BX
+	ADDQ        AX, R9
+	ADCQ        DX, R10
+	MOVQ        1536(CX), AX
+	MULQ        BX
+	ADDQ        AX, R11
+	ADCQ        DX, SI
+	MOVQ        1552(CX), BX
+	IMULQ       DI, BX
+	ADDQ        BX, R9
+	ADCQ        $0x00, R10
+	IMULQ       1536(CX), DI
+	ADDQ        R9, SI
+	ADCQ        DI, R10
+	MOVQ        R10, DI
+	ANDQ        $0x03, DI
+	SHRQ        $0x02, R10
+	LEAQ        (R10)(R10*4), BX
+	ADDQ        R11, BX
+	ADCQ        $0x00, SI
+	ADCQ        $0x00, DI
+	VPADDD      (CX), Y0, Y0
+	VMOVDQU     Y0, 512(CX)
+	VPADDD      32(CX), Y1, Y1
+	VMOVDQU     Y1, 544(CX)
+	VPADDD      64(CX), Y2, Y2
+	VMOVDQU     Y2, 576(CX)
+	VPADDD      96(CX), Y3, Y3
+	VMOVDQU     Y3, 608(CX)
+	VPADDD      128(CX), Y4, Y4
+	VMOVDQU     Y4, 640(CX)
+	VPADDD      160(CX), Y5, Y5
+	VMOVDQU     Y5, 672(CX)
+	VPADDD      192(CX), Y6, Y6
+	VMOVDQU     Y6, 704(CX)
+	VPADDD      224(CX), Y7, Y7
+	VMOVDQU     Y7, 736(CX)
+	VPADDD      256(CX), Y8, Y8
+	VMOVDQU     Y8, 768(CX)
+	VPADDD      288(CX), Y9, Y9
+	VMOVDQU     Y9, 800(CX)
+	VPADDD      320(CX), Y10, Y10
+	VMOVDQU     Y10, 832(CX)
+	VMOVDQU     864(CX), Y0
+	VPADDD      352(CX), Y0, Y0
+	VMOVDQU     Y0, 864(CX)
+	VPADDD      384(CX), Y11, Y11
+	VMOVDQU     Y11, 896(CX)
+	VPADDD      416(CX), Y12, Y12
+	VMOVDQU     Y12, 928(CX)
+	VPADDD      448(CX), Y13, Y13
+	VMOVDQU     Y13, 960(CX)
+	VPADDD      480(CX), Y14, Y14
+	VMOVDQU     Y14, 992(CX)
+	ADDQ        $0x20, R8
+	MOVQ        R8, nonce+16(FP)
+	MOVQ        out+0(FP), AX
+	MOVQ        src+24(FP), DX
+	VMOVDQU     512(CX), Y0
+	VMOVDQU     544(CX), Y1
+	VMOVDQU     576(CX), Y2
+	VMOVDQU     608(CX), Y3
+	VPUNPCKLDQ  Y1, Y0, Y4
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y4, Y3
+	VPUNPCKHQDQ Y1, Y4, Y4
+	VPUNPCKLQDQ Y2, Y0, Y1
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VMOVDQU     640(CX), Y2
+	VMOVDQU     672(CX), Y5
+	VMOVDQU     704(CX), Y6
+	VMOVDQU     736(CX), Y7
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y8, Y7
+	VPUNPCKHQDQ Y5, Y8, Y8
+	VPUNPCKLQDQ Y6, Y2, Y5
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPXOR       (DX), Y6, Y6
+	VMOVDQU     Y6, (AX)
+	VPERM2I128  $0x31, Y7, Y3, Y6
+	VPXOR       256(DX), Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPERM2I128  $0x20, Y8, Y4, Y3
+	VPXOR       64(DX), Y3, Y3
+	VMOVDQU     Y3, 64(AX)
+	VPERM2I128  $0x31, Y8, Y4, Y3
+	VPXOR       320(DX), Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPERM2I128  $0x20, Y5, Y1, Y3
+	VPXOR       128(DX), Y3, Y3
+	VMOVDQU     Y3, 128(AX)
+	VPERM2I128  $0x31, Y5, Y1, Y3
+	VPXOR       384(DX), Y3, Y3
+	VMOVDQU     Y3, 384(AX)
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VPXOR       192(DX), Y1, Y1
+	VMOVDQU     Y1, 192(AX)
+	VPERM2I128  $0x31, Y2, Y0, Y1
+	VPXOR       448(DX), Y1, Y1
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     768(CX), Y0
+	VMOVDQU     800(CX), Y1
+	VMOVDQU     832(CX), Y2
+	VMOVDQU     864(CX), Y3
+	VPUNPCKLDQ  Y1, Y0, Y4
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y4, Y3
+	VPUNPCKHQDQ Y1, Y4, Y4
+	VPUNPCKLQDQ Y2, Y0, Y1
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VMOVDQU     896(CX), Y2
+	VMOVDQU     928(CX), Y5
+	VMOVDQU     960(CX), Y6
+	VMOVDQU     992(CX), Y7
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y8, Y7
+	VPUNPCKHQDQ Y5, Y8, Y8
+	VPUNPCKLQDQ Y6, Y2, Y5
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPXOR       32(DX), Y6, Y6
+	VMOVDQU     Y6, 32(AX)
+	VPERM2I128  $0x31, Y7, Y3, Y6
+	VPXOR       288(DX), Y6, Y6
+	VMOVDQU     Y6, 288(AX)
+	VPERM2I128  $0x20, Y8, Y4, Y3
+	VPXOR       96(DX), Y3, Y3
+	VMOVDQU     Y3, 96(AX)
+	VPERM2I128  $0x31, Y8, Y4, Y3
+	VPXOR       352(DX), Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPERM2I128  $0x20, Y5, Y1, Y3
+	VPXOR       160(DX), Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPERM2I128  $0x31, Y5, Y1, Y3
+	VPXOR       416(DX), Y3, Y3
+	VMOVDQU     Y3, 416(AX)
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VPXOR       224(DX), Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	VPERM2I128  $0x31, Y2, Y0, Y1
+	VPXOR       480(DX), Y1, Y1
+	VMOVDQU     Y1, 480(AX)
+	ADDQ        $0x00000200, AX
+	ADDQ        $0x00000200, DX
+	VMOVDQU     384(CX), Y0
+	VPADDD      lanestep<>+0(SB), Y0, Y0
+	VMOVDQU     Y0, 384(CX)
+	MOVQ        AX, out+0(FP)
+	MOVQ        DX, src+24(FP)
+	SUBQ        $0x00000200, n+32(FP)
+	JMP         passes_1
+
+generalpass_1:
 	MOVQ    nonce+16(FP), R8
 	MOVQ    n+32(FP), R9
 	MOVQ    $0x00000200, AX
@@ -4464,7 +5405,7 @@ passes_1:
 	VMOVDQU 480(CX), Y14
 	MOVQ    $0x0000000a, R10
 
-lanerounds_2:
+lanerounds_3:
 	VPADDD  Y4, Y0, Y0
 	VPADDD  Y5, Y1, Y1
 	VPADDD  Y6, Y2, Y2
@@ -4727,7 +5668,7 @@ nohash_3:
 	VPSRLD  $0x19, Y4, Y4
 	VPOR    Y15, Y4, Y4
 	DECQ    R10
-	JNZ     lanerounds_2
+	JNZ     lanerounds_3
 	CMPQ    R9, $0x10
 	JB      nohash_4
 	ADDQ    (R8), BX

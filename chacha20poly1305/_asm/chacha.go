@@ -117,7 +117,7 @@ func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ho
 // bytes are written) and dst and src are unused.
 func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
 	if v.avx {
-		v.lanePassWide(fn, l, dst, src, ks, hook)
+		v.lanePassWide(fn, l, func() (reg.Register, reg.Register) { return dst, src }, ks, hook)
 		return
 	}
 	g := v.g
@@ -237,8 +237,9 @@ func (v *vec) laneRoundsWide(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtu
 }
 
 // lanePassWide is lanePassTo on the avx2 backend (laneRoundsWide's
-// layout).
-func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
+// layout), with dst and src returned by io, which is called after the
+// rounds (so that registers it loads are not live across them).
+func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, io func() (dst, src reg.Register), ks *operand.Mem, hook func()) {
 	g := v.g
 	var x [16]reg.VecVirtual
 	for i := range 16 {
@@ -264,6 +265,10 @@ func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, dst, src reg.Register
 		}
 		g.VPADDD(l.S(i), x[i], x[i])
 		v.mov(x[i], l.X(i))
+	}
+	var dst, src reg.Register
+	if ks == nil {
+		dst, src = io()
 	}
 	v.laneOutput(l, dst, src, ks)
 

@@ -195,6 +195,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	g.Label(loop)
 	g.CMPQ(arg(g, slotRem), operand.U8(0))
 	g.JE(operand.LabelRef(done))
+	v.fullPass(fn, lay, l, p, open, loop)
 	{
 		hp, hcnt := g.GP64(), g.GP64()
 		g.MOVQ(arg(g, slotHP), hp)
@@ -259,6 +260,68 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	g.CMOVQEQ(one, ok)
 	g.Store(ok, g.ReturnIndex(0))
 	fn.Ret()
+}
+
+// fullPass emits the steady-state pass, taken when a whole pass of text
+// remains, its 32 Poly1305 blocks are ready (seal: 512 bytes written and not
+// hashed; open: this pass's ciphertext) and, for seal, the current gather
+// slice holds the whole pass: the keystream is XORed with the text straight
+// from the registers (no keystream scratch, no cursor), and the hashing has
+// neither counts nor branches (the blocks at fixed offsets from one
+// pointer, advanced once per double round). It jumps back to loop when
+// done, and falls through (to the general pass) when the conditions, all on
+// public lengths, do not hold.
+func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, open bool, loop string) {
+	g := v.g
+	passBytes := 64 * v.lanes()
+	general := fn.Label("generalpass")
+	g.CMPQ(arg(g, slotRem), operand.U32(passBytes))
+	g.JB(operand.LabelRef(general))
+	srcSlot := slotSrc
+	if !open {
+		srcSlot = slotSP
+		g.CMPQ(arg(g, slotSN), operand.U32(passBytes))
+		g.JB(operand.LabelRef(general))
+		t := g.GP64()
+		g.MOVQ(arg(g, slotOut), t)
+		g.SUBQ(arg(g, slotHP), t)
+		g.CMPQ(t, operand.U32(passBytes))
+		g.JB(operand.LabelRef(general))
+	}
+	hp := g.GP64()
+	g.MOVQ(arg(g, slotHP), hp)
+	k := 0
+	flush := func() {
+		if k > 0 {
+			g.ADDQ(operand.U8(16*k), hp)
+			k = 0
+		}
+	}
+	hook := func() {
+		p.blockLean(operand.Mem{Base: hp, Disp: 16 * k}, operand.Mem{Base: hp, Disp: 16*k + 8})
+		k++
+		if k == 3 {
+			flush()
+		}
+	}
+	var dst, src reg.GPVirtual
+	io := func() (reg.Register, reg.Register) {
+		flush()
+		g.MOVQ(hp, arg(g, slotHP))
+		dst, src = g.GP64(), g.GP64()
+		g.MOVQ(arg(g, slotOut), dst)
+		g.MOVQ(arg(g, srcSlot), src)
+		return dst, src
+	}
+	v.lanePassWide(fn, l, io, nil, hook)
+	g.MOVQ(dst, arg(g, slotOut))
+	g.MOVQ(src, arg(g, srcSlot))
+	g.SUBQ(operand.U32(passBytes), arg(g, slotRem))
+	if !open {
+		g.SUBQ(operand.U32(passBytes), arg(g, slotSN))
+	}
+	g.JMP(operand.LabelRef(loop))
+	g.Label(general)
 }
 
 // openHashRegion emits, for open, the hashing of the ciphertext of the

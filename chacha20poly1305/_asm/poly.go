@@ -121,6 +121,59 @@ func (p *poly) mulReduce() {
 	g.ADCQ(operand.U8(0), p.h2)
 }
 
+// blockLean is block with the products taken in the order that needs the
+// fewest instructions (37 against 42: no register moves after the products,
+// the fold's 5·(d3>>2) by one LEA):
+// in the fused long pass the vector and integer work share the dispatch
+// width, so instructions, not the chain's latency, set the rate. The
+// arithmetic and bounds are mulReduce's.
+func (p *poly) blockLean(lo, hi operand.Op) {
+	g := p.g
+	g.ADDQ(lo, p.h0)
+	g.ADCQ(hi, p.h1)
+	g.ADCQ(operand.U8(1), p.h2)
+	d2, d3, t0 := g.GP64(), g.GP64(), g.GP64()
+	ax, dx := reg.RAX, reg.RDX
+	// (d2, d3) = h1·r0.
+	g.MOVQ(p.r0, ax)
+	g.MULQ(p.h1)
+	g.MOVQ(ax, d2)
+	g.MOVQ(dx, d3)
+	// (t0, h1) = h1·s1.
+	g.MOVQ(p.s1, ax)
+	g.MULQ(p.h1)
+	g.MOVQ(ax, t0)
+	g.MOVQ(dx, p.h1)
+	// (d2, d3) += h0·r1.
+	g.MOVQ(p.r1, ax)
+	g.MULQ(p.h0)
+	g.ADDQ(ax, d2)
+	g.ADCQ(dx, d3)
+	// (t0, h1) += h0·r0.
+	g.MOVQ(p.r0, ax)
+	g.MULQ(p.h0)
+	g.ADDQ(ax, t0)
+	g.ADCQ(dx, p.h1)
+	// (d2, d3) += h2·s1 (h0 is free); h2 = h2·r0.
+	g.MOVQ(p.s1, p.h0)
+	g.IMULQ(p.h2, p.h0)
+	g.ADDQ(p.h0, d2)
+	g.ADCQ(operand.U8(0), d3)
+	g.IMULQ(p.r0, p.h2)
+	// h1 += d2, its carry and h2·r0 into the top word d3.
+	g.ADDQ(d2, p.h1)
+	g.ADCQ(p.h2, d3)
+	// Fold the bits above 2¹³⁰ back in, times 5, then the low word.
+	// 5·(d3>>2) (below 2⁶⁴, see poly) by one LEA.
+	g.MOVQ(d3, p.h2)
+	g.ANDQ(operand.U8(3), p.h2)
+	g.SHRQ(operand.U8(2), d3)
+	g.LEAQ(operand.Mem{Base: d3, Index: d3, Scale: 4}, p.h0)
+	g.ADDQ(t0, p.h0)
+	g.ADCQ(operand.U8(0), p.h1)
+	g.ADCQ(operand.U8(0), p.h2)
+}
+
 // s1Of sets s1 = r1 + r1/4 from r1.
 func s1Of(g *asmgen.Generator, r1, s1 reg.GPVirtual) {
 	g.MOVQ(r1, s1)
