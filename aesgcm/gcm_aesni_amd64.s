@@ -50,7 +50,7 @@ DATA onesMask<>+16(SB)/8, $0x0000000000000000
 DATA onesMask<>+24(SB)/8, $0x0000000000000000
 GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 
-// func gcmInitAESNI(t *[496]byte, rounds int)
+// func gcmInitAESNI(t *[752]byte, rounds int)
 // Requires: AES, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmInitAESNI(SB), NOSPLIT, $0-16
 	MOVQ   t+0(FP), AX
@@ -238,6 +238,198 @@ aesmid_1:
 	MOVOU      X3, 384(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 240(AX)
+	MOVOU      X3, 368(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 608(AX)
+	MOVOU      X3, 736(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 592(AX)
+	MOVOU      X3, 720(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 576(AX)
+	MOVOU      X3, 704(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 560(AX)
+	MOVOU      X3, 688(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 544(AX)
+	MOVOU      X3, 672(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 528(AX)
+	MOVOU      X3, 656(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 512(AX)
+	MOVOU      X3, 640(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
 	MOVOU      X2, X4
 	PCLMULQDQ  $0x11, X0, X4
 	PSHUFD     $0x4e, X2, X0
@@ -258,8 +450,8 @@ aesmid_1:
 	MOVOU      X4, X2
 	PSHUFD     $0x4e, X2, X0
 	PXOR       X2, X0
-	MOVOU      X2, 240(AX)
-	MOVOU      X0, 368(AX)
+	MOVOU      X2, 496(AX)
+	MOVOU      X0, 624(AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0
@@ -270,7 +462,7 @@ aesmid_1:
 	PXOR X5, X5
 	RET
 
-// func gcmNonceAESNI(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
+// func gcmNonceAESNI(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmNonceAESNI(SB), NOSPLIT, $0-32
 	MOVQ t+0(FP), AX
@@ -554,7 +746,7 @@ ghdone_1:
 	PXOR X6, X6
 	RET
 
-// func gcmSealAESNI(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// func gcmSealAESNI(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AES, CMOV, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
 	MOVQ   t+0(FP), AX
@@ -2126,17 +2318,17 @@ aesmid_4:
 	ADDQ       $0x80, BX
 	SUBQ       $0x80, R10
 
-ploop_1:
-	CMPQ   R10, $0x80
-	JB     ptail_1
-	MOVOU  80(SP), X1
-	MOVOU  96(SP), X2
-	MOVOU  112(SP), X3
-	MOVOU  128(SP), X4
-	MOVOU  144(SP), X5
-	MOVOU  160(SP), X6
-	MOVOU  176(SP), X7
-	MOVOU  192(SP), X8
+loop16_1:
+	CMPQ   R10, $0x00000100
+	JB     loop8_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
 	LEAL   8(R11), R13
 	BSWAPL R13
 	XORL   R12, R13
@@ -2172,79 +2364,391 @@ ploop_1:
 	ADDL   $0x08, R11
 	CMPQ   CX, $0x0a
 	JE     aesmid_5
-	MOVOU  16(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  32(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 	CMPQ   CX, $0x0c
 	JE     aesmid_5
-	MOVOU  48(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  64(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 
 aesmid_5:
-	MOVOU      16(DX), X9
-	AESENC     X9, X1
-	AESENC     X9, X2
-	AESENC     X9, X3
-	AESENC     X9, X4
-	AESENC     X9, X5
-	AESENC     X9, X6
-	AESENC     X9, X7
-	AESENC     X9, X8
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
 	MOVOU      32(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -128(BX), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X9
-	PCLMULQDQ  $0x00, X12, X9
-	MOVOU      240(AX), X0
+	MOVOU      496(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      496(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
-	PSHUFD     $0x4e, X12, X10
-	PXOR       X12, X10
-	PCLMULQDQ  $0x00, 368(AX), X10
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 624(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(BX), R13
+	XORQ       -104(BX), R13
+	BSWAPQ     R13
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 640(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(BX), R13
+	XORQ       -88(BX), R13
+	BSWAPQ     R13
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 656(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(BX), R13
+	XORQ       -72(BX), R13
+	BSWAPQ     R13
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 672(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(BX), R13
+	XORQ       -56(BX), R13
+	BSWAPQ     R13
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 688(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(BX), R13
+	XORQ       -40(BX), R13
+	BSWAPQ     R13
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 704(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(BX), R13
+	XORQ       -24(BX), R13
+	BSWAPQ     R13
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 720(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(BX), R13
+	XORQ       -8(BX), R13
+	BSWAPQ     R13
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 736(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      160(DX), X11
+	MOVOU      (R9), X12
+	PXOR       X11, X12
+	AESENCLAST X12, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(R9), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X10
+	MOVOU      X10, 112(BX)
+	ADDQ       $0x80, R9
+	ADDQ       $0x80, BX
+	SUBQ       $0x80, R10
+	MOVOU      80(SP), X3
+	MOVOU      96(SP), X4
+	MOVOU      112(SP), X5
+	MOVOU      128(SP), X6
+	MOVOU      144(SP), X7
+	MOVOU      160(SP), X8
+	MOVOU      176(SP), X9
+	MOVOU      192(SP), X10
+	LEAL       8(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 92(SP)
+	LEAL       9(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 108(SP)
+	LEAL       10(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 124(SP)
+	LEAL       11(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 140(SP)
+	LEAL       12(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 156(SP)
+	LEAL       13(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 172(SP)
+	LEAL       14(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 188(SP)
+	LEAL       15(R11), R13
+	BSWAPL     R13
+	XORL       R12, R13
+	MOVL       R13, 204(SP)
+	ADDL       $0x08, R11
+	CMPQ       CX, $0x0a
+	JE         aesmid_6
+	MOVOU      16(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
 	AESENC     X11, X7
 	AESENC     X11, X8
-	MOVOU      48(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	CMPQ       CX, $0x0c
+	JE         aesmid_6
+	MOVOU      48(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+
+aesmid_6:
+	MOVOU      16(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -128(BX), R13
+	XORQ       -120(BX), R13
+	BSWAPQ     R13
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R13, X12
+	PCLMULQDQ  $0x00, 368(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -112(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -112(BX), R13
@@ -2252,22 +2756,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 384(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      64(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -96(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -96(BX), R13
@@ -2275,22 +2779,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 400(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      80(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -80(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -80(BX), R13
@@ -2298,22 +2802,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 416(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      96(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -64(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -64(BX), R13
@@ -2321,22 +2825,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 432(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      112(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -48(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -48(BX), R13
@@ -2344,22 +2848,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 448(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      128(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -32(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -32(BX), R13
@@ -2367,22 +2871,22 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 464(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      144(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -16(BX), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -16(BX), R13
@@ -2390,68 +2894,392 @@ aesmid_5:
 	BSWAPQ     R13
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
 	PCLMULQDQ  $0x00, 480(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
-	PXOR       X9, X10
-	PXOR       X0, X10
-	MOVOU      X9, X11
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
 	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
-	PSHUFD     $0x4e, X9, X9
-	PXOR       X9, X10
-	PXOR       X11, X10
-	MOVOU      X10, X9
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X9
-	PSHUFD     $0x4e, X10, X10
-	PXOR       X10, X0
-	PXOR       X9, X0
-	MOVOU      160(DX), X9
-	MOVOU      (R9), X10
-	PXOR       X9, X10
-	AESENCLAST X10, X1
-	MOVOU      X1, (BX)
-	MOVOU      16(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X2
-	MOVOU      X2, 16(BX)
-	MOVOU      32(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X3
-	MOVOU      X3, 32(BX)
-	MOVOU      48(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X4
-	MOVOU      X4, 48(BX)
-	MOVOU      64(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X5
-	MOVOU      X5, 64(BX)
-	MOVOU      80(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X6
-	MOVOU      X6, 80(BX)
-	MOVOU      96(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X7
-	MOVOU      X7, 96(BX)
-	MOVOU      112(R9), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X8
-	MOVOU      X8, 112(BX)
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(BX)
 	ADDQ       $0x80, R9
 	ADDQ       $0x80, BX
 	SUBQ       $0x80, R10
-	JMP        ploop_1
+	JMP        loop16_1
 
-ptail_1:
+loop8_1:
+	CMPQ   R10, $0x80
+	JB     loopdone_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
+	LEAL   8(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 92(SP)
+	LEAL   9(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 108(SP)
+	LEAL   10(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 124(SP)
+	LEAL   11(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 140(SP)
+	LEAL   12(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 156(SP)
+	LEAL   13(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 172(SP)
+	LEAL   14(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 188(SP)
+	LEAL   15(R11), R13
+	BSWAPL R13
+	XORL   R12, R13
+	MOVL   R13, 204(SP)
+	ADDL   $0x08, R11
+	CMPQ   CX, $0x0a
+	JE     aesmid_7
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	CMPQ   CX, $0x0c
+	JE     aesmid_7
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+
+aesmid_7:
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(BX), X12
+	PSHUFB     bswapMask<>+0(SB), X12
+	PXOR       X0, X12
+	MOVOU      240(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      240(AX), X0
+	PCLMULQDQ  $0x11, X12, X0
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 368(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(BX), R12
+	XORQ       -104(BX), R12
+	BSWAPQ     R12
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 384(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(BX), R12
+	XORQ       -88(BX), R12
+	BSWAPQ     R12
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 400(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(BX), R12
+	XORQ       -72(BX), R12
+	BSWAPQ     R12
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 416(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(BX), R12
+	XORQ       -56(BX), R12
+	BSWAPQ     R12
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 432(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(BX), R12
+	XORQ       -40(BX), R12
+	BSWAPQ     R12
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 448(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(BX), R12
+	XORQ       -24(BX), R12
+	BSWAPQ     R12
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 464(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(BX), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(BX), R12
+	XORQ       -8(BX), R12
+	BSWAPQ     R12
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R12, X12
+	PCLMULQDQ  $0x00, 480(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(R9), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(BX)
+	ADDQ       $0x80, R9
+	ADDQ       $0x80, BX
+	SUBQ       $0x80, R10
+
+loopdone_1:
 	MOVQ      R11, X2
 	MOVOU     16(SP), X1
 	PSRLDQ    $0x04, X1
@@ -2589,7 +3417,7 @@ prem_1:
 	MOVQ   R8, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_6
+	JE     aesmid_8
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -2599,7 +3427,7 @@ prem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_6
+	JE     aesmid_8
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -2609,7 +3437,7 @@ prem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_6:
+aesmid_8:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -2903,7 +3731,7 @@ rem8_1:
 	MOVQ   R8, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_7
+	JE     aesmid_9
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -2921,7 +3749,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_7
+	JE     aesmid_9
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -2939,7 +3767,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_7:
+aesmid_9:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -3441,7 +4269,7 @@ findone_1:
 	MOVOU X0, 192(SP)
 	RET
 
-// func gcmOpenAESNI(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
 // Requires: AES, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-72
 	MOVQ   t+0(FP), AX
@@ -4625,15 +5453,17 @@ aaddone_1:
 	MOVQ   X1, R8
 	MOVL   12(AX), R9
 
-oloop_1:
-	MOVOU  80(SP), X1
-	MOVOU  96(SP), X2
-	MOVOU  112(SP), X3
-	MOVOU  128(SP), X4
-	MOVOU  144(SP), X5
-	MOVOU  160(SP), X6
-	MOVOU  176(SP), X7
-	MOVOU  192(SP), X8
+loop16_1:
+	CMPQ   DI, $0x00000100
+	JB     loop8_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
 	LEAL   8(R8), R10
 	BSWAPL R10
 	XORL   R9, R10
@@ -4669,79 +5499,391 @@ oloop_1:
 	ADDL   $0x08, R8
 	CMPQ   CX, $0x0a
 	JE     aesmid_4
-	MOVOU  16(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  32(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 	CMPQ   CX, $0x0c
 	JE     aesmid_4
-	MOVOU  48(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  64(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 
 aesmid_4:
-	MOVOU      16(DX), X9
-	AESENC     X9, X1
-	AESENC     X9, X2
-	AESENC     X9, X3
-	AESENC     X9, X4
-	AESENC     X9, X5
-	AESENC     X9, X6
-	AESENC     X9, X7
-	AESENC     X9, X8
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
 	MOVOU      32(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      (SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X9
-	PCLMULQDQ  $0x00, X12, X9
-	MOVOU      240(AX), X0
+	MOVOU      496(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      496(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
-	PSHUFD     $0x4e, X12, X10
-	PXOR       X12, X10
-	PCLMULQDQ  $0x00, 368(AX), X10
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 624(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       16(SI), R10
+	XORQ       24(SI), R10
+	BSWAPQ     R10
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 640(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       32(SI), R10
+	XORQ       40(SI), R10
+	BSWAPQ     R10
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 656(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       48(SI), R10
+	XORQ       56(SI), R10
+	BSWAPQ     R10
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 672(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       64(SI), R10
+	XORQ       72(SI), R10
+	BSWAPQ     R10
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 688(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       80(SI), R10
+	XORQ       88(SI), R10
+	BSWAPQ     R10
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 704(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       96(SI), R10
+	XORQ       104(SI), R10
+	BSWAPQ     R10
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 720(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       112(SI), R10
+	XORQ       120(SI), R10
+	BSWAPQ     R10
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 736(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      160(DX), X11
+	MOVOU      (SI), X12
+	PXOR       X11, X12
+	AESENCLAST X12, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(SI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X10
+	MOVOU      X10, 112(BX)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, BX
+	SUBQ       $0x80, DI
+	MOVOU      80(SP), X3
+	MOVOU      96(SP), X4
+	MOVOU      112(SP), X5
+	MOVOU      128(SP), X6
+	MOVOU      144(SP), X7
+	MOVOU      160(SP), X8
+	MOVOU      176(SP), X9
+	MOVOU      192(SP), X10
+	LEAL       8(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 92(SP)
+	LEAL       9(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 108(SP)
+	LEAL       10(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 124(SP)
+	LEAL       11(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 140(SP)
+	LEAL       12(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 156(SP)
+	LEAL       13(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 172(SP)
+	LEAL       14(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 188(SP)
+	LEAL       15(R8), R10
+	BSWAPL     R10
+	XORL       R9, R10
+	MOVL       R10, 204(SP)
+	ADDL       $0x08, R8
+	CMPQ       CX, $0x0a
+	JE         aesmid_5
+	MOVOU      16(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
 	AESENC     X11, X7
 	AESENC     X11, X8
-	MOVOU      48(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	CMPQ       CX, $0x0c
+	JE         aesmid_5
+	MOVOU      48(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+
+aesmid_5:
+	MOVOU      16(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      (SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       (SI), R10
+	XORQ       8(SI), R10
+	BSWAPQ     R10
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 368(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      16(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       16(SI), R10
@@ -4749,22 +5891,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 384(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      64(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      32(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       32(SI), R10
@@ -4772,22 +5914,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 400(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      80(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      48(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       48(SI), R10
@@ -4795,22 +5937,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 416(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      96(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      64(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       64(SI), R10
@@ -4818,22 +5960,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 432(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      112(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      80(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       80(SI), R10
@@ -4841,22 +5983,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 448(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      128(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      96(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       96(SI), R10
@@ -4864,22 +6006,22 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 464(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      144(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      112(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       112(SI), R10
@@ -4887,72 +6029,397 @@ aesmid_4:
 	BSWAPQ     R10
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
 	PCLMULQDQ  $0x00, 480(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
-	PXOR       X9, X10
-	PXOR       X0, X10
-	MOVOU      X9, X11
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
 	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
-	PSHUFD     $0x4e, X9, X9
-	PXOR       X9, X10
-	PXOR       X11, X10
-	MOVOU      X10, X9
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X9
-	PSHUFD     $0x4e, X10, X10
-	PXOR       X10, X0
-	PXOR       X9, X0
-	MOVOU      160(DX), X9
-	MOVOU      (SI), X10
-	PXOR       X9, X10
-	AESENCLAST X10, X1
-	MOVOU      X1, (BX)
-	MOVOU      16(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X2
-	MOVOU      X2, 16(BX)
-	MOVOU      32(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X3
-	MOVOU      X3, 32(BX)
-	MOVOU      48(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X4
-	MOVOU      X4, 48(BX)
-	MOVOU      64(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X5
-	MOVOU      X5, 64(BX)
-	MOVOU      80(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X6
-	MOVOU      X6, 80(BX)
-	MOVOU      96(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X7
-	MOVOU      X7, 96(BX)
-	MOVOU      112(SI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X8
-	MOVOU      X8, 112(BX)
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(BX)
 	ADDQ       $0x80, SI
 	ADDQ       $0x80, BX
 	SUBQ       $0x80, DI
-	CMPQ       DI, $0x80
-	JAE        oloop_1
-	MOVQ       R8, X2
-	MOVOU      16(SP), X1
-	PSRLDQ     $0x04, X1
-	PSLLDQ     $0x04, X1
-	POR        X2, X1
+	JMP        loop16_1
+
+loop8_1:
+	CMPQ   DI, $0x80
+	JB     loopdone_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
+	LEAL   8(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 92(SP)
+	LEAL   9(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 108(SP)
+	LEAL   10(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 124(SP)
+	LEAL   11(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 140(SP)
+	LEAL   12(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 156(SP)
+	LEAL   13(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 172(SP)
+	LEAL   14(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 188(SP)
+	LEAL   15(R8), R10
+	BSWAPL R10
+	XORL   R9, R10
+	MOVL   R10, 204(SP)
+	ADDL   $0x08, R8
+	CMPQ   CX, $0x0a
+	JE     aesmid_6
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	CMPQ   CX, $0x0c
+	JE     aesmid_6
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+
+aesmid_6:
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      (SI), X12
+	PSHUFB     bswapMask<>+0(SB), X12
+	PXOR       X0, X12
+	MOVOU      240(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      240(AX), X0
+	PCLMULQDQ  $0x11, X12, X0
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 368(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       16(SI), R9
+	XORQ       24(SI), R9
+	BSWAPQ     R9
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 384(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       32(SI), R9
+	XORQ       40(SI), R9
+	BSWAPQ     R9
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 400(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       48(SI), R9
+	XORQ       56(SI), R9
+	BSWAPQ     R9
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 416(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       64(SI), R9
+	XORQ       72(SI), R9
+	BSWAPQ     R9
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 432(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       80(SI), R9
+	XORQ       88(SI), R9
+	BSWAPQ     R9
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 448(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       96(SI), R9
+	XORQ       104(SI), R9
+	BSWAPQ     R9
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 464(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       112(SI), R9
+	XORQ       120(SI), R9
+	BSWAPQ     R9
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R9, X12
+	PCLMULQDQ  $0x00, 480(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (BX)
+	MOVOU      16(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(BX)
+	MOVOU      32(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(BX)
+	MOVOU      48(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(BX)
+	MOVOU      64(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(BX)
+	MOVOU      80(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(BX)
+	MOVOU      96(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(BX)
+	MOVOU      112(SI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(BX)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, BX
+	SUBQ       $0x80, DI
+
+loopdone_1:
+	MOVQ   R8, X2
+	MOVOU  16(SP), X1
+	PSRLDQ $0x04, X1
+	PSLLDQ $0x04, X1
+	POR    X2, X1
 
 orem_1:
 	TESTQ  DI, DI
@@ -4979,7 +6446,7 @@ orem_1:
 	MOVQ   R8, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_5
+	JE     aesmid_7
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -4989,7 +6456,7 @@ orem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_5
+	JE     aesmid_7
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -4999,7 +6466,7 @@ orem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_5:
+aesmid_7:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -5300,7 +6767,7 @@ rem8_1:
 	MOVQ   R8, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_6
+	JE     aesmid_8
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -5318,7 +6785,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_6
+	JE     aesmid_8
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -5336,7 +6803,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_6:
+aesmid_8:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -5834,7 +7301,7 @@ findone_1:
 	MOVOU X0, 192(SP)
 	RET
 
-// func gcmStreamStartAESNI(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+// func gcmStreamStartAESNI(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 // Requires: AES, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmStreamStartAESNI(SB), NOSPLIT, $0-48
 	MOVQ   t+0(FP), AX
@@ -6208,7 +7675,7 @@ aaddone_1:
 	PXOR X6, X6
 	RET
 
-// func gcmStreamEncryptAESNI(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+// func gcmStreamEncryptAESNI(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AES, CMOV, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmStreamEncryptAESNI(SB), NOSPLIT, $128-56
 	MOVQ    t+0(FP), AX
@@ -6637,17 +8104,17 @@ aesmid_1:
 	ADDQ       $0x80, SI
 	SUBQ       $0x80, R8
 
-ploop_1:
-	CMPQ   R8, $0x80
-	JB     ptail_1
-	MOVOU  (SP), X1
-	MOVOU  16(SP), X2
-	MOVOU  32(SP), X3
-	MOVOU  48(SP), X4
-	MOVOU  64(SP), X5
-	MOVOU  80(SP), X6
-	MOVOU  96(SP), X7
-	MOVOU  112(SP), X8
+loop16_1:
+	CMPQ   R8, $0x00000100
+	JB     loop8_1
+	MOVOU  (SP), X3
+	MOVOU  16(SP), X4
+	MOVOU  32(SP), X5
+	MOVOU  48(SP), X6
+	MOVOU  64(SP), X7
+	MOVOU  80(SP), X8
+	MOVOU  96(SP), X9
+	MOVOU  112(SP), X10
 	LEAL   8(R9), R11
 	BSWAPL R11
 	XORL   R10, R11
@@ -6683,79 +8150,391 @@ ploop_1:
 	ADDL   $0x08, R9
 	CMPQ   CX, $0x0a
 	JE     aesmid_2
-	MOVOU  16(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  32(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 	CMPQ   CX, $0x0c
 	JE     aesmid_2
-	MOVOU  48(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
-	MOVOU  64(AX), X9
-	AESENC X9, X1
-	AESENC X9, X2
-	AESENC X9, X3
-	AESENC X9, X4
-	AESENC X9, X5
-	AESENC X9, X6
-	AESENC X9, X7
-	AESENC X9, X8
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
 
 aesmid_2:
-	MOVOU      16(DX), X9
-	AESENC     X9, X1
-	AESENC     X9, X2
-	AESENC     X9, X3
-	AESENC     X9, X4
-	AESENC     X9, X5
-	AESENC     X9, X6
-	AESENC     X9, X7
-	AESENC     X9, X8
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
 	MOVOU      32(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -128(SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X9
-	PCLMULQDQ  $0x00, X12, X9
-	MOVOU      240(AX), X0
+	MOVOU      496(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      496(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
-	PSHUFD     $0x4e, X12, X10
-	PXOR       X12, X10
-	PCLMULQDQ  $0x00, 368(AX), X10
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 624(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(SI), R11
+	XORQ       -104(SI), R11
+	BSWAPQ     R11
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      512(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 640(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(SI), R11
+	XORQ       -88(SI), R11
+	BSWAPQ     R11
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      528(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 656(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(SI), R11
+	XORQ       -72(SI), R11
+	BSWAPQ     R11
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      544(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 672(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(SI), R11
+	XORQ       -56(SI), R11
+	BSWAPQ     R11
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      560(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 688(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(SI), R11
+	XORQ       -40(SI), R11
+	BSWAPQ     R11
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      576(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 704(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(SI), R11
+	XORQ       -24(SI), R11
+	BSWAPQ     R11
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      592(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 720(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(SI), R11
+	XORQ       -8(SI), R11
+	BSWAPQ     R11
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      608(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 736(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      160(DX), X11
+	MOVOU      (DI), X12
+	PXOR       X11, X12
+	AESENCLAST X12, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X10
+	MOVOU      X10, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+	MOVOU      (SP), X3
+	MOVOU      16(SP), X4
+	MOVOU      32(SP), X5
+	MOVOU      48(SP), X6
+	MOVOU      64(SP), X7
+	MOVOU      80(SP), X8
+	MOVOU      96(SP), X9
+	MOVOU      112(SP), X10
+	LEAL       8(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 12(SP)
+	LEAL       9(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 28(SP)
+	LEAL       10(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 44(SP)
+	LEAL       11(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 60(SP)
+	LEAL       12(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 76(SP)
+	LEAL       13(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 92(SP)
+	LEAL       14(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 108(SP)
+	LEAL       15(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 124(SP)
+	ADDL       $0x08, R9
+	CMPQ       CX, $0x0a
+	JE         aesmid_3
+	MOVOU      16(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
 	AESENC     X11, X7
 	AESENC     X11, X8
-	MOVOU      48(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	CMPQ       CX, $0x0c
+	JE         aesmid_3
+	MOVOU      48(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+
+aesmid_3:
+	MOVOU      16(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -128(SI), R11
+	XORQ       -120(SI), R11
+	BSWAPQ     R11
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      240(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 368(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -112(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -112(SI), R11
@@ -6763,22 +8542,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 384(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      64(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -96(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -96(SI), R11
@@ -6786,22 +8565,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 400(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      80(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -80(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -80(SI), R11
@@ -6809,22 +8588,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 416(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      96(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -64(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -64(SI), R11
@@ -6832,22 +8611,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 432(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      112(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -48(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -48(SI), R11
@@ -6855,22 +8634,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 448(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      128(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -32(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -32(SI), R11
@@ -6878,22 +8657,22 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 464(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
 	MOVOU      144(DX), X11
-	AESENC     X11, X1
-	AESENC     X11, X2
 	AESENC     X11, X3
 	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
 	MOVOU      -16(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
 	MOVQ       -16(SI), R11
@@ -6901,68 +8680,392 @@ aesmid_2:
 	BSWAPQ     R11
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
-	PXOR       X12, X9
+	PXOR       X12, X1
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
 	PCLMULQDQ  $0x00, 480(AX), X12
-	PXOR       X12, X10
-	AESENC     X11, X5
-	AESENC     X11, X6
+	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
-	PXOR       X9, X10
-	PXOR       X0, X10
-	MOVOU      X9, X11
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
 	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
-	PSHUFD     $0x4e, X9, X9
-	PXOR       X9, X10
-	PXOR       X11, X10
-	MOVOU      X10, X9
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X9
-	PSHUFD     $0x4e, X10, X10
-	PXOR       X10, X0
-	PXOR       X9, X0
-	MOVOU      160(DX), X9
-	MOVOU      (DI), X10
-	PXOR       X9, X10
-	AESENCLAST X10, X1
-	MOVOU      X1, (SI)
-	MOVOU      16(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X2
-	MOVOU      X2, 16(SI)
-	MOVOU      32(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X3
-	MOVOU      X3, 32(SI)
-	MOVOU      48(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X4
-	MOVOU      X4, 48(SI)
-	MOVOU      64(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X5
-	MOVOU      X5, 64(SI)
-	MOVOU      80(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X6
-	MOVOU      X6, 80(SI)
-	MOVOU      96(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X7
-	MOVOU      X7, 96(SI)
-	MOVOU      112(DI), X1
-	PXOR       X9, X1
-	AESENCLAST X1, X8
-	MOVOU      X8, 112(SI)
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(SI)
 	ADDQ       $0x80, DI
 	ADDQ       $0x80, SI
 	SUBQ       $0x80, R8
-	JMP        ploop_1
+	JMP        loop16_1
 
-ptail_1:
+loop8_1:
+	CMPQ   R8, $0x80
+	JB     loopdone_1
+	MOVOU  (SP), X3
+	MOVOU  16(SP), X4
+	MOVOU  32(SP), X5
+	MOVOU  48(SP), X6
+	MOVOU  64(SP), X7
+	MOVOU  80(SP), X8
+	MOVOU  96(SP), X9
+	MOVOU  112(SP), X10
+	LEAL   8(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 12(SP)
+	LEAL   9(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 28(SP)
+	LEAL   10(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 44(SP)
+	LEAL   11(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 60(SP)
+	LEAL   12(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 76(SP)
+	LEAL   13(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 92(SP)
+	LEAL   14(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 108(SP)
+	LEAL   15(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 124(SP)
+	ADDL   $0x08, R9
+	CMPQ   CX, $0x0a
+	JE     aesmid_4
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	CMPQ   CX, $0x0c
+	JE     aesmid_4
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+
+aesmid_4:
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(SI), X12
+	PSHUFB     bswapMask<>+0(SB), X12
+	PXOR       X0, X12
+	MOVOU      240(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      240(AX), X0
+	PCLMULQDQ  $0x11, X12, X0
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 368(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(SI), R10
+	XORQ       -104(SI), R10
+	BSWAPQ     R10
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 384(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(SI), R10
+	XORQ       -88(SI), R10
+	BSWAPQ     R10
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 400(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(SI), R10
+	XORQ       -72(SI), R10
+	BSWAPQ     R10
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 416(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(SI), R10
+	XORQ       -56(SI), R10
+	BSWAPQ     R10
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 432(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(SI), R10
+	XORQ       -40(SI), R10
+	BSWAPQ     R10
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 448(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(SI), R10
+	XORQ       -24(SI), R10
+	BSWAPQ     R10
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 464(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(SI), R10
+	XORQ       -8(SI), R10
+	BSWAPQ     R10
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 480(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+
+loopdone_1:
 	MOVQ      R9, X2
 	MOVOU     16(BX), X1
 	PSRLDQ    $0x04, X1
@@ -7100,7 +9203,7 @@ prem_1:
 	MOVQ   R9, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -7110,7 +9213,7 @@ prem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_3
+	JE     aesmid_5
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -7120,7 +9223,7 @@ prem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_3:
+aesmid_5:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -7414,7 +9517,7 @@ rem8_1:
 	MOVQ   R9, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -7432,7 +9535,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_4
+	JE     aesmid_6
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -7450,7 +9553,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_4:
+aesmid_6:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -7881,7 +9984,7 @@ pdone_1:
 	MOVOU X0, 112(SP)
 	RET
 
-// func gcmStreamFinishAESNI(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+// func gcmStreamFinishAESNI(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmStreamFinishAESNI(SB), NOSPLIT, $0-48
 	MOVQ       t+0(FP), AX

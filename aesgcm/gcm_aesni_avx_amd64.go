@@ -4,51 +4,51 @@
 
 package aesgcm
 
-// gcmInitAVX computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitAVX computes the GHASH key powers of the key table t from its round keys: H^8..H^1 and H^16..H^9, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmInitAVX(t *[496]byte, rounds int)
+func gcmInitAVX(t *[752]byte, rounds int)
 
 // gcmNonceAVX sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
 //
 // Secret: t. Public: nonce, n, j0. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmNonceAVX(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
+func gcmNonceAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 
 // gcmSealAVX encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
 //
 // Secret: t, out, pieces (slice headers public, their elements secret), aad, tag. Public: rounds, count, aadLen, j0, textLen. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmSealAVX(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+func gcmSealAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 
 // gcmOpenAVX decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry.
 //
 // Secret: t, out, in, aad, tag. Public: rounds, n, aadLen, j0. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmOpenAVX(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
 
 // gcmStreamStartAVX starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
 //
 // Secret: t, st, aad. Public: rounds, aadLen, j0. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamStartAVX(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+func gcmStreamStartAVX(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 
 // gcmStreamEncryptAVX encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
 //
 // Secret: t, st, out, in. Public: rounds, n, nopen. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamEncryptAVX(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+func gcmStreamEncryptAVX(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 
 // gcmStreamFinishAVX sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
 //
 // Secret: t, st, tag. Public: nopen, aadLen, textLen. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamFinishAVX(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+func gcmStreamFinishAVX(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)

@@ -29,8 +29,8 @@ func (e *emitter) gp(name string) reg.GPVirtual {
 // initFunc: the round keys are in the table; compute H = E(0), the powers
 // H^1..H^8 times x^-1 and their Karatsuba halves.
 func (e *emitter) initFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, rounds int)",
-		asmgen.Doc(name+" computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves."),
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int)",
+		asmgen.Doc(name+" computes the GHASH key powers of the key table t from its round keys: H^8..H^1 and H^16..H^9, each times x^-1, byte-reflected, and their Karatsuba halves."),
 		asmgen.Secret("t"), asmgen.Public("rounds"))
 	k := e.loadKey("t", "rounds")
 	h := e.xmm()
@@ -64,12 +64,23 @@ func (e *emitter) initFunc(name string) {
 		e.store(cur, mem(k.t, offPow+16*i))
 		e.store(ck, mem(k.t, offKar+16*i))
 	}
+	for i := 7; i >= 0; i-- {
+		s := ghSum{e.xmm(), e.xmm(), e.xmm()}
+		e.mulAcc(s, true, cur, h, hk)
+		e.reduce(s)
+		e.mov(s.hi, cur)
+		ck := e.xmm()
+		e.pshufd(0x4e, cur, ck)
+		e.xor(cur, ck, ck)
+		e.store(cur, mem(k.t, offPow16+16*i))
+		e.store(ck, mem(k.t, offKar16+16*i))
+	}
 	e.fn.Ret()
 }
 
 // nonceFunc: J0 for a nonce that is not 12 bytes.
 func (e *emitter) nonceFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, nonce *byte, n int, j0 *[16]byte)",
+	e.fn = e.Func(name, "func(t *[752]byte, nonce *byte, n int, j0 *[16]byte)",
 		asmgen.Doc(name+" sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce."),
 		asmgen.Secret("t"), asmgen.Public("nonce", "n", "j0"))
 	t := e.gp("t")
@@ -219,23 +230,14 @@ func (e *emitter) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.
 	rem := e.label("prem")
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(rem))
-	// The first 8 blocks are only encrypted; each later iteration encrypts
-	// 8 and hashes the 8 before; the last 8 are hashed after the loop.
+	// The first 8 blocks are only encrypted; each later batch encrypts 8
+	// and hashes the 8 before; the last 8 are hashed after the loop.
 	cs := e.ctrStackInit(k, ctr, cb)
-	e.aes8(k, cs, in, out, nil, nil)
+	e.aes8(k, cs, in, out, nil)
 	e.ADDQ(operand.U8(128), in)
 	e.ADDQ(operand.U8(128), out)
 	e.SUBQ(operand.U8(128), n)
-	loop, tail := e.label("ploop"), e.label("ptail")
-	e.Label(loop)
-	e.CMPQ(n, operand.U8(128))
-	e.JB(ref(tail))
-	e.aes8(k, cs, in, out, acc, out)
-	e.ADDQ(operand.U8(128), in)
-	e.ADDQ(operand.U8(128), out)
-	e.SUBQ(operand.U8(128), n)
-	e.JMP(ref(loop))
-	e.Label(tail)
+	e.bulkLoop(k, cs, in, out, n, acc, out, -128)
 	e.ctrStackSync(cs, st.Offset(stCtr), ctr)
 	e.ghash8(k.t, acc, out, -128, nil)
 	e.Label(rem)
@@ -315,45 +317,79 @@ func (e *emitter) ctrStackSync(c ctrStack, saved operand.Mem, ctr reg.VecVirtual
 	e.or(t, ctr, ctr)
 }
 
-// aes8 runs one 8-block CTR iteration from in to out; with acc set it also
-// hashes the 8 blocks at ghashSrc-128 (encryption, the previous output) or
-// at ghashSrc (decryption, this input), one Karatsuba multiply per round.
-func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, acc reg.VecVirtual, ghashSrc reg.Register) {
+// ghPass is the GHASH work one 8-block batch carries: the 8 blocks at
+// src+disp times the key powers at pow (Karatsuba halves at kar), added to
+// sum (whose hi is the accumulator). With first, block 0 takes the
+// accumulator in and the batch starts the sum; with reduce, the batch ends
+// with the sum reduced into the accumulator.
+type ghPass struct {
+	sum           ghSum
+	src           reg.Register
+	disp          int
+	pow, kar      int
+	first, reduce bool
+}
+
+// bulkLoop runs the 8-block batches while n >= 128 (at least one): pairs
+// of batches hash 16 blocks with H^16..H^1 and one reduction, an odd last
+// batch 8 blocks with H^8..H^1. Each batch hashes the 8 blocks at
+// src+disp (the previous batch's output when encrypting, disp -128, or its
+// own input when decrypting, disp 0). in, out and n are advanced.
+func (e *emitter) bulkLoop(k keyRegs, cs ctrStack, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int) {
+	sum := ghSum{e.xmm(), e.xmm(), acc}
+	next := func() {
+		e.ADDQ(operand.U8(128), in)
+		e.ADDQ(operand.U8(128), out)
+		e.SUBQ(operand.U8(128), n)
+	}
+	loop, single, done := e.label("loop16"), e.label("loop8"), e.label("loopdone")
+	e.Label(loop)
+	e.CMPQ(n, operand.U32(256))
+	e.JB(ref(single))
+	e.aes8(k, cs, in, out, &ghPass{sum: sum, src: src, disp: disp, pow: offPow16, kar: offKar16, first: true})
+	next()
+	e.aes8(k, cs, in, out, &ghPass{sum: sum, src: src, disp: disp, pow: offPow, kar: offKar, reduce: true})
+	next()
+	e.JMP(ref(loop))
+	e.Label(single)
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(done))
+	e.aes8(k, cs, in, out, &ghPass{sum: sum, src: src, disp: disp, pow: offPow, kar: offKar, first: true, reduce: true})
+	next()
+	e.Label(done)
+}
+
+// aes8 runs one 8-block CTR batch from in to out, with the GHASH work of
+// g (if not nil) spread over its rounds: one block's Karatsuba products per
+// round, the first fold after round 9 and the second before the last round.
+func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, g *ghPass) {
 	s := make([]reg.VecVirtual, 8)
 	for i := range s {
 		s[i] = e.xmm()
 	}
 	e.ctrStackNext(cs, s)
 	var hook func(j int)
-	var sum ghSum
-	if acc != nil {
-		disp := 0
-		if ghashSrc == out {
-			disp = -128
-		}
-		sum = ghSum{e.xmm(), e.xmm(), acc}
+	if g != nil {
 		hook = func(j int) {
+			i := j - 1
 			switch {
-			case j == 1:
+			case j == 1 && g.first:
 				// The first block carries the accumulator: vector path.
 				x := e.xmm()
-				e.load(mem(ghashSrc, disp), x)
+				e.load(mem(g.src, g.disp), x)
 				e.pshufb(e.c.bswap, x, x)
-				e.xor(acc, x, x)
-				pw, kw := powMem(k.t, 0)
-				e.mulAccLoop(sum, true, x, pw, kw)
+				e.xor(g.sum.hi, x, x)
+				e.mulAccLoop(g.sum, true, x, mem(k.t, g.pow), mem(k.t, g.kar))
 			case j <= 8:
-				i := j - 1
-				pw, kw := powMem(k.t, i)
-				e.mulAccHalves(sum, mem(ghashSrc, disp+16*i), pw, kw)
-			case j == 9:
-				e.reduce0(sum)
+				e.mulAccHalves(g.sum, mem(g.src, g.disp+16*i), mem(k.t, g.pow+16*i), mem(k.t, g.kar+16*i))
+			case j == 9 && g.reduce:
+				e.reduce0(g.sum)
 			}
 		}
 	}
 	e.aesRoundsReg(k, s, hook)
-	if acc != nil {
-		e.reduce1(sum)
+	if g != nil && g.reduce {
+		e.reduce1(g.sum)
 	}
 	last := e.xmm()
 	e.load(mem(k.rkm, 160), last)
@@ -488,7 +524,7 @@ func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.
 
 // sealFunc: one-shot seal of a gathered text, state in stack scratch.
 func (e *emitter) sealFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place."),
 		asmgen.Secret("t", "out", "aad", "tag"), asmgen.SecretSlices("pieces"),
 		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(stSize+128))
@@ -525,7 +561,7 @@ func (e *emitter) sealFunc(name string) {
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
 func (e *emitter) openFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
 		asmgen.Doc(name+" decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry."),
 		asmgen.Secret("t", "out", "in", "aad", "tag"),
 		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(stSize+128))
@@ -547,17 +583,11 @@ func (e *emitter) openFunc(name string) {
 	acc, ctr := e.xmm(), e.xmm()
 	e.load(st.Offset(stY), acc)
 	e.load(st.Offset(stCtr), ctr)
-	loop, rem, fin := e.label("oloop"), e.label("orem"), e.label("ofin")
+	rem, fin := e.label("orem"), e.label("ofin")
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(rem))
 	cs := e.ctrStackInit(k, ctr, st.Offset(stSize))
-	e.Label(loop)
-	e.aes8(k, cs, in, out, acc, in)
-	e.ADDQ(operand.U8(128), in)
-	e.ADDQ(operand.U8(128), out)
-	e.SUBQ(operand.U8(128), n)
-	e.CMPQ(n, operand.U8(128))
-	e.JAE(ref(loop))
+	e.bulkLoop(k, cs, in, out, n, acc, in, 0)
 	e.ctrStackSync(cs, st.Offset(stCtr), ctr)
 	e.Label(rem)
 	e.TESTQ(n, n)
@@ -572,7 +602,7 @@ func (e *emitter) openFunc(name string) {
 }
 
 func (e *emitter) streamStartFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
 		asmgen.Doc(name+" starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block."),
 		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"))
 	k := e.loadKey("t", "rounds")
@@ -587,7 +617,7 @@ func (e *emitter) streamStartFunc(name string) {
 }
 
 func (e *emitter) streamEncryptFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
 		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
 		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"), asmgen.Scratch(128))
 	k := e.loadKey("t", "rounds")
@@ -597,7 +627,7 @@ func (e *emitter) streamEncryptFunc(name string) {
 }
 
 func (e *emitter) streamFinishFunc(name string) {
-	e.fn = e.Func(name, "func(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
+	e.fn = e.Func(name, "func(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block)."),
 		asmgen.Secret("t", "st", "tag"), asmgen.Public("nopen", "aadLen", "textLen"))
 	t := e.gp("t")

@@ -15,10 +15,14 @@ import (
 
 // Key table layout (16-byte aligned; the Go side's aesniTable).
 const (
-	offRK   = 0             // 15 round keys, standard byte order
-	offPow  = 15 * 16       // H^8, H^7, ..., H^1 (each times x^-1), byte-reflected
-	offKar  = offPow + 8*16 // for each power, hL^hH in both qwords
-	tabSize = offKar + 8*16
+	offRK  = 0             // 15 round keys, standard byte order
+	offPow = 15 * 16       // H^8, H^7, ..., H^1 (each times x^-1), byte-reflected
+	offKar = offPow + 8*16 // for each power, hL^hH in both qwords
+	// H^16, ..., H^9 and their halves, for the 8-block loops that hash 16
+	// blocks per reduction.
+	offPow16 = offKar + 8*16
+	offKar16 = offPow16 + 8*16
+	tabSize  = offKar16 + 8*16
 )
 
 // Stream state layout (the Go side's aesniStream; unaligned).
