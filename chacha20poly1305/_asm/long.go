@@ -195,7 +195,10 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	g.Label(loop)
 	g.CMPQ(arg(g, slotRem), operand.U8(0))
 	g.JE(operand.LabelRef(done))
-	v.fullPass(fn, lay, l, p, open, loop)
+	v.fullPass(fn, lay, l, p, open, loop, false)
+	if !open {
+		v.fullPass(fn, lay, l, p, open, loop, true)
+	}
 	{
 		hp, hcnt := g.GP64(), g.GP64()
 		g.MOVQ(arg(g, slotHP), hp)
@@ -216,7 +219,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 			skip := fn.Label("nohash")
 			g.CMPQ(hcnt, operand.U8(16))
 			g.JB(operand.LabelRef(skip))
-			p.block(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
+			p.blockLean(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
 			g.ADDQ(operand.U8(16), hp)
 			g.SUBQ(operand.U8(16), hcnt)
 			g.Label(skip)
@@ -271,7 +274,12 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 // pointer, advanced once per double round). It jumps back to loop when
 // done, and falls through (to the general pass) when the conditions, all on
 // public lengths, do not hold.
-func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, open bool, loop string) {
+//
+// With counted, the seal's variant for fewer than 512 bytes waiting to be
+// hashed (the second pass, after the 448 bytes of the first, and after a
+// gather slice ends): the XOR is the same, the hashing is the general
+// pass's, each block behind a check of the count.
+func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, open bool, loop string, counted bool) {
 	g := v.g
 	passBytes := 64 * v.lanes()
 	general := fn.Label("generalpass")
@@ -282,14 +290,24 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 		srcSlot = slotSP
 		g.CMPQ(arg(g, slotSN), operand.U32(passBytes))
 		g.JB(operand.LabelRef(general))
-		t := g.GP64()
-		g.MOVQ(arg(g, slotOut), t)
-		g.SUBQ(arg(g, slotHP), t)
-		g.CMPQ(t, operand.U32(passBytes))
-		g.JB(operand.LabelRef(general))
+		if !counted {
+			t := g.GP64()
+			g.MOVQ(arg(g, slotOut), t)
+			g.SUBQ(arg(g, slotHP), t)
+			g.CMPQ(t, operand.U32(passBytes))
+			g.JB(operand.LabelRef(general))
+		}
 	}
 	hp := g.GP64()
 	g.MOVQ(arg(g, slotHP), hp)
+	var hcnt reg.GPVirtual
+	if counted {
+		// Whole blocks written and not hashed: fewer than 32 here.
+		hcnt = g.GP64()
+		g.MOVQ(arg(g, slotOut), hcnt)
+		g.SUBQ(hp, hcnt)
+		g.ANDQ(operand.I8(-16), hcnt)
+	}
 	k := 0
 	flush := func() {
 		if k > 0 {
@@ -302,6 +320,17 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 		k++
 		if k == 3 {
 			flush()
+		}
+	}
+	if counted {
+		hook = func() {
+			skip := fn.Label("nohashc")
+			g.CMPQ(hcnt, operand.U8(16))
+			g.JB(operand.LabelRef(skip))
+			p.blockLean(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
+			g.ADDQ(operand.U8(16), hp)
+			g.SUBQ(operand.U8(16), hcnt)
+			g.Label(skip)
 		}
 	}
 	var dst, src reg.GPVirtual
