@@ -165,7 +165,8 @@ func (c *asmCase) check(t *testing.T, n, aadLen, inOff, outOff int, cuts []int) 
 }
 
 // edgeLengths are the lengths at the edges of the AES-NI assembly's paths:
-// around the 8-block (128-byte) loop and its first and last iterations,
+// around the 8-block (128-byte) batches, their pairs (256 bytes, hashed
+// with one reduction) and the first and last iterations,
 // around the 4-block (64-byte) and 8-block remainder batches, and every
 // partial block length after 0, 1, 7 and 8 whole blocks.
 func edgeLengths() []int {
@@ -190,7 +191,9 @@ func edgeLengths() []int {
 //     own edges (0, 13, 15, 16, 17, 127, 128, 129, 300), input and output
 //     offsets 0..15, cuts around blocks and the 8-block pass;
 //   - remainders: every remainder of 0..7 whole blocks and 0..15 bytes
-//     after 0, 1 and 2 passes of 128 bytes;
+//     after 0..4 passes of 128 bytes (the bulk loops hash pairs of passes
+//     with one reduction and a last odd pass alone, so this covers no
+//     pair, one pair, and a pair followed by an odd pass);
 //   - lengths: every length 0..1100;
 //   - multiples: every multiple of 16 up to 4 KiB and its neighbours;
 //   - aad: AAD lengths 0..300;
@@ -213,7 +216,7 @@ func TestAsmEdges(t *testing.T) {
 		i := 0
 		next := func() *asmCase { i++; return cs[i%3] }
 		t.Run("remainders", func(t *testing.T) {
-			for passes := 0; passes <= 2; passes++ {
+			for passes := 0; passes <= 4; passes++ {
 				for blocks := 0; blocks <= 7; blocks++ {
 					for part := 0; part <= 15; part++ {
 						n := 128*passes + 16*blocks + part
