@@ -8,7 +8,7 @@ package rsa
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 224 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -17,7 +17,7 @@ func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 352 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -26,7 +26,7 @@ func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 480 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -35,7 +35,7 @@ func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 608 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -44,7 +44,7 @@ func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 48 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 864 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 768 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -53,7 +53,7 @@ func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 64 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 1120 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 1024 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -62,7 +62,7 @@ func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // m < R with m0inv = -m^-1 mod 2^64, all of 128 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
-// Secret: z, x, y, m, m0inv. Wipes its 2144 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, y, m, m0inv. Wipes its 2048 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
@@ -70,7 +70,7 @@ func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // montSqrADX8 sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery squaring). z may alias x.
 //
-// Secret: z, x, m, m0inv. Wipes its 224 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montSqrADX8(z *uint64, x *uint64, m *uint64, m0inv uint64)
@@ -78,7 +78,7 @@ func montSqrADX8(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // montSqrADX16 sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery squaring). z may alias x.
 //
-// Secret: z, x, m, m0inv. Wipes its 352 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montSqrADX16(z *uint64, x *uint64, m *uint64, m0inv uint64)
@@ -86,7 +86,7 @@ func montSqrADX16(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // montSqrADX24 sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery squaring). z may alias x.
 //
-// Secret: z, x, m, m0inv. Wipes its 480 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montSqrADX24(z *uint64, x *uint64, m *uint64, m0inv uint64)
@@ -94,7 +94,7 @@ func montSqrADX24(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // montSqrADX32 sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery squaring). z may alias x.
 //
-// Secret: z, x, m, m0inv. Wipes its 608 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: z, x, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
 func montSqrADX32(z *uint64, x *uint64, m *uint64, m0inv uint64)

@@ -76,258 +76,8 @@ func row(g *asmgen.Generator, a func(j int) operand.Mem, t func(j int) operand.M
 	return his[(n-1)%2]
 }
 
-// frame is a kernel's stack scratch: the 2n-limb accumulator T, then the
-// slots of the blocked sweeps (frameExtra bytes): the k multipliers of the
-// current block, the carry saved between chunks, the reduction's top carry
-// and m0inv.
-type frame struct {
-	T operand.Mem
-	n int
-}
-
-// frameExtra is the stack scratch past T, in bytes (a multiple of 16).
-const frameExtra = 8*maxBlock + 32
-
-// maxBlock is the largest number of rows a sweep handles per block.
-const maxBlock = 8
-
-func (f frame) t(j int) operand.Mem    { return f.T.Offset(8 * j) }
-func (f frame) q(r int) operand.Mem    { return f.T.Offset(16*f.n + 8*r) }
-func (f frame) cy() operand.Mem        { return f.T.Offset(16*f.n + 8*maxBlock) }
-func (f frame) top() operand.Mem       { return f.T.Offset(16*f.n + 8*maxBlock + 8) }
-func (f frame) m0invSlot() operand.Mem { return f.T.Offset(16*f.n + 8*maxBlock + 16) }
-
-// blockRows returns the rows per block of a sweep over size limbs with rows
-// rows: 8 (the window then takes 9 of the 14 allocatable registers) when
-// both are multiples of 8, else 4.
-func blockRows(size, rows int) int {
-	if size%8 == 0 && rows%8 == 0 {
-		return 8
-	}
-	if size%4 != 0 || rows%4 != 0 {
-		panic(fmt.Sprintf("no block size for %d limbs and %d rows", size, rows))
-	}
-	return 4
-}
-
-// sweepKind says where a sweep's multipliers come from and what its last
-// window meets.
-type sweepKind int
-
-const (
-	// productSweep: the multipliers are limbs in memory (their pointer in
-	// an XMM register, advanced by block), and the k limbs past each
-	// block's last chunk are written fresh.
-	productSweep sweepKind = iota
-	// reductionSweep: the multipliers are q = T[i]*m0inv, computed in each
-	// block's corner; the limbs past the last chunk are added to T
-	// together with the top carry of the previous block.
-	reductionSweep
-)
-
-// sweep emits rows rows of T[tOff+i...] += a * y_i * 2^(64i) over the size
-// limbs of a (pointer ap, restored on exit), blocked k = blockRows rows at
-// a time so that each limb of T is loaded and stored once per block
-// instead of once per row (the structure of OpenSSL's mulx4x and
-// sqrx8x_reduction, ALGORITHMS.md §3.2).
-//
-// A block keeps a window of k limbs of T in registers (k+1 registers,
-// rotating: the limb at position p past the chunk start lives in W[p mod
-// (k+1)]). Its first chunk (the corner, operand limbs 0..k-1) loads the
-// window from T and runs the k rows in turn: row r adds y_r*a[0..k-1] at
-// positions r..r+k-1 with the carry limb written fresh at r+k, after which
-// position r is final and stored (a reduction's is zero and not stored; its
-// q_r, computed from position r just before the row, goes to a stack slot
-// for the later chunks). Each later chunk (operand limbs c..c+k-1) adds the
-// next k limbs of T to the window (an ADC chain whose carry out, which
-// belongs to the first limb of the next chunk, waits in a stack slot) and
-// runs the k rows again with the same multipliers. After the last chunk the
-// window holds the k limbs past the operand: added to T with the saved
-// carries (reduction) or stored fresh (product).
-//
-// One row, with the window in registers (c1 the CF chain of the low words,
-// c2 the OF chain of the high words, w[k] the fresh top limb):
-//
-//	for j := range k {
-//		hi, lo := bits.Mul64(a[c+j], y_r)
-//		w[j], c1 = bits.Add64(w[j], lo, c1)
-//		if j < k-1 {
-//			w[j+1], c2 = bits.Add64(w[j+1], hi, c2)
-//		} else {
-//			w[k] = hi + c1 + c2 // the row's k+1 limbs hold its sum
-//		}
-//	}
-func sweep(g *asmgen.Generator, fn *asmgen.Func, f frame, kind sweepKind, size, rows, tOff int, ap reg.GPVirtual, yv reg.VecVirtual) {
-	k := blockRows(size, rows)
-	chunks, blocks := size/k, rows/k
-	W := make([]reg.GPVirtual, k+1)
-	for i := range W {
-		W[i] = g.GP64()
-	}
-	w := func(p int) reg.GPVirtual { return W[p%(k+1)] }
-	lo, hi, tp := g.GP64(), g.GP64(), g.GP64()
-	a := func(j int) operand.Mem { return limb(ap, j) }
-	t := func(j int) operand.Mem { return limb(tp, j) }
-	multiplier := func(r int, corner bool) {
-		switch {
-		case kind == productSweep:
-			g.MOVQ(yv, reg.RDX)
-			g.MOVQ(limb(reg.RDX, r), reg.RDX)
-		case corner:
-			g.MOVQ(w(r), reg.RDX)
-			g.IMULQ(f.m0invSlot(), reg.RDX)
-			g.MOVQ(reg.RDX, f.q(r))
-		default:
-			g.MOVQ(f.q(r), reg.RDX)
-		}
-	}
-	// count emits the end of a loop counted in the XMM register c.
-	count := func(c reg.VecVirtual, label string) {
-		g.MOVQ(c, lo)
-		g.DECQ(lo)
-		g.MOVQ(lo, c)
-		g.JNZ(operand.LabelRef(label))
-	}
-
-	g.LEAQ(f.t(tOff), tp)
-	if kind == reductionSweep {
-		g.MOVQ(operand.U32(0), f.top())
-	}
-	var blockLabel string
-	var bcnt reg.VecVirtual
-	if blocks > 1 {
-		bcnt = g.XMM()
-		g.MOVQ(operand.U32(blocks), lo)
-		g.MOVQ(lo, bcnt)
-		blockLabel = fn.Label("block")
-		g.Label(blockLabel)
-	}
-
-	g.Comment(fmt.Sprintf("Corner: %d rows over the first %d limbs, the window loaded from T.", k, k))
-	for j := range k {
-		g.MOVQ(t(j), W[j])
-	}
-	for r := range k {
-		multiplier(r, true)
-		sweepRow(g, a, w, lo, hi, k, r)
-		if kind == productSweep {
-			g.MOVQ(w(r), t(r))
-		}
-	}
-
-	if chunks > 1 {
-		g.MOVQ(operand.U32(0), f.cy())
-		var chunkLabel string
-		var ccnt reg.VecVirtual
-		if chunks > 2 {
-			ccnt = g.XMM()
-			g.MOVQ(operand.U32(chunks-1), lo)
-			g.MOVQ(lo, ccnt)
-			chunkLabel = fn.Label("chunk")
-			g.Label(chunkLabel)
-		}
-		g.Comment("Next chunk: rotate the window back to W[0..k), add the next k limbs of T with the saved carry.")
-		g.ADDQ(operand.U32(8*k), ap)
-		g.ADDQ(operand.U32(8*k), tp)
-		for j := k - 1; j >= 1; j-- {
-			g.MOVQ(W[j-1], W[j])
-		}
-		g.MOVQ(W[k], W[0])
-		g.MOVQ(f.cy(), lo)
-		g.ADDQ(lo, lo) // CF = saved carry (the slot holds 0 or all ones)
-		for j := range k {
-			g.ADCQ(t(j), W[j])
-		}
-		g.SBBQ(lo, lo)
-		g.MOVQ(lo, f.cy())
-		for r := range k {
-			multiplier(r, false)
-			sweepRow(g, a, w, lo, hi, k, r)
-			g.MOVQ(w(r), t(r))
-		}
-		if chunks > 2 {
-			count(ccnt, chunkLabel)
-		}
-	}
-
-	g.ADDQ(operand.U32(8*k), tp)
-	if kind == reductionSweep {
-		g.Comment("Last window: add the next k limbs of T, the saved carry (CF) and the previous block's top (OF).")
-		if chunks > 1 {
-			g.MOVQ(f.cy(), lo)
-		} else {
-			g.MOVQ(operand.U32(0), lo)
-		}
-		g.MOVQ(f.top(), hi)
-		g.XORQ(reg.RDX, reg.RDX)
-		g.ADCXQ(lo, lo)
-		g.ADOXQ(hi, hi)
-		for j := range k {
-			x := w(k + j)
-			g.ADCXQ(t(j), x)
-			g.ADOXQ(reg.RDX, x)
-			g.MOVQ(x, t(j))
-		}
-		// The block's value fits in n+k limbs and one bit: at most one
-		// of the two carries out is set.
-		g.MOVQ(operand.U32(0), lo)
-		g.ADCXQ(reg.RDX, lo)
-		g.ADOXQ(reg.RDX, lo)
-		g.NEGQ(lo)
-		g.MOVQ(lo, f.top())
-	} else {
-		g.Comment("Last window: the saved carry added, stored fresh (the block's sum fits).")
-		if chunks > 1 {
-			g.MOVQ(f.cy(), lo)
-			g.ADDQ(lo, lo)
-		}
-		for j := range k {
-			x := w(k + j)
-			if chunks > 1 {
-				g.ADCQ(operand.U8(0), x)
-			}
-			g.MOVQ(x, t(j))
-		}
-	}
-	if chunks > 1 {
-		g.SUBQ(operand.U32(8*(size-k)), ap)
-	}
-	if blocks > 1 {
-		if chunks > 1 {
-			g.SUBQ(operand.U32(8*(size-k)), tp)
-		}
-		if kind == productSweep {
-			g.MOVQ(yv, lo)
-			g.ADDQ(operand.U32(8*k), lo)
-			g.MOVQ(lo, yv)
-		}
-		count(bcnt, blockLabel)
-	}
-}
-
-// sweepRow emits row r of a chunk (see sweep): window positions r..r+k-1
-// += RDX * a[0..k-1], the carry limb written fresh at position r+k. Both
-// carries are consumed: the flags are free afterwards.
-func sweepRow(g *asmgen.Generator, a func(int) operand.Mem, w func(int) reg.GPVirtual, lo, hi reg.GPVirtual, k, r int) {
-	g.XORQ(lo, lo)
-	for j := range k {
-		if j < k-1 {
-			g.MULXQ(a(j), lo, hi)
-			g.ADCXQ(lo, w(r+j))
-			g.ADOXQ(hi, w(r+j+1))
-			continue
-		}
-		top := w(r + k)
-		g.MULXQ(a(j), lo, top)
-		g.ADCXQ(lo, w(r+j))
-		g.MOVQ(operand.U32(0), hi) // MOV keeps the flags
-		g.ADCXQ(hi, top)
-		g.ADOXQ(hi, top)
-	}
-}
-
-// montMul declares montMulADX<n>: the product x*y (2n limbs, blocked
-// sweeps) into stack scratch, then the Montgomery reduction (reduce).
+// montMul declares montMulADX<n>: the product x*y (2n limbs, row by row)
+// into stack scratch, then the Montgomery reduction (reduce).
 func montMul(g *asmgen.Generator, n int) {
 	name := fmt.Sprintf("montMulADX%d", n)
 	fn := g.Func(name, "func(z, x, y, m *uint64, m0inv uint64)",
@@ -335,23 +85,40 @@ func montMul(g *asmgen.Generator, n int) {
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*y/R modulo m, for x, y < R and an odd", name, 64*n),
 			fmt.Sprintf("m < R with m0inv = -m^-1 mod 2^64, all of %d limbs (almost Montgomery multiplication:", n),
 			"the result is not reduced below m). z may alias x or y."),
-		asmgen.Secret("z", "x", "y", "m", "m0inv"), asmgen.Scratch(16*n+frameExtra))
-	f := frame{fn.Scratch(), n}
-	xp, tmp := g.GP64(), g.GP64()
-	yv := g.XMM()
+		asmgen.Secret("z", "x", "y", "m", "m0inv"), asmgen.Scratch(16*n))
+	T := fn.Scratch()
+	at := func(j int) operand.Mem { return T.Offset(8 * j) }
+	xp, yp := g.GP64(), g.GP64()
 	g.Load(g.Param("x"), xp)
-	g.Load(g.Param("y"), tmp)
-	g.MOVQ(tmp, yv)
-	g.Load(g.Param("m0inv"), tmp)
-	g.MOVQ(tmp, f.m0invSlot())
+	g.Load(g.Param("y"), yp)
+	x := func(j int) operand.Mem { return limb(xp, j) }
+	zero := g.GP64()
 
-	g.Comment("T[0..n) = 0, then T[0..2n) = x*y in blocks of rows.")
-	for j := range n {
-		g.MOVQ(operand.U32(0), f.t(j))
-	}
-	sweep(g, fn, f, productSweep, n, n, 0, xp, yv)
+	g.Comment("Row 0: T[0..n] = x * y[0].")
+	g.MOVQ(limb(yp, 0), reg.RDX)
+	g.XORQ(zero, zero)
+	hi := row(g, x, at, n, false, false)
+	g.ADCXQ(zero, hi)
+	g.MOVQ(hi, at(n))
 
-	reduce(g, fn, f)
+	g.Comment("Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.")
+	tp, cnt := g.GP64(), g.GP64()
+	g.LEAQ(T.Offset(8), tp)
+	g.MOVQ(operand.U32(n-1), cnt)
+	loop := fn.Label("mulrow")
+	g.Label(loop)
+	g.ADDQ(operand.U8(8), yp)
+	g.MOVQ(limb(yp, 0), reg.RDX)
+	g.XORQ(zero, zero)
+	hi = row(g, x, func(j int) operand.Mem { return limb(tp, j) }, n, true, false)
+	g.ADCXQ(zero, hi)
+	g.ADOXQ(zero, hi)
+	g.MOVQ(hi, limb(tp, n))
+	g.ADDQ(operand.U8(8), tp)
+	g.DECQ(cnt)
+	g.JNZ(operand.LabelRef(loop))
+
+	reduce(g, fn, n, T)
 	fn.Ret()
 }
 
@@ -365,34 +132,43 @@ func montSqr(g *asmgen.Generator, n int) {
 		asmgen.Doc(
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*x/R modulo m, for x < R and an odd", name, 64*n),
 			fmt.Sprintf("m < R with m0inv = -m^-1 mod 2^64, all of %d limbs (almost Montgomery squaring). z may alias x.", n)),
-		asmgen.Secret("z", "x", "m", "m0inv"), asmgen.Scratch(16*n+frameExtra))
-	f := frame{fn.Scratch(), n}
-	T := f.T
-	at := f.t
+		asmgen.Secret("z", "x", "m", "m0inv"), asmgen.Scratch(16*n))
+	T := fn.Scratch()
+	at := func(j int) operand.Mem { return T.Offset(8 * j) }
 	xp := g.GP64()
 	g.Load(g.Param("x"), xp)
 	zero := g.GP64()
-	g.Load(g.Param("m0inv"), zero)
-	g.MOVQ(zero, f.m0invSlot())
 
 	if n < splitSqr {
 		g.Comment("Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].")
 		triangle(g, xp, T, zero, 0, 0, n, true)
 	} else {
 		// With x = L + H*2^(64h), h = n/2: the triangles of L and of H
-		// unrolled, and L*H in between as a blocked sweep. In this order
-		// every row adds only to limbs already written and writes its
-		// carry limbs fresh, as in the single triangle, and the code
-		// stays a quarter of the size.
+		// unrolled, and L*H in between as h looped rows of h limbs. In
+		// this order every row adds only to limbs already written and
+		// writes its carry limb fresh, as in the single triangle, and the
+		// code stays a quarter of the size.
 		h := n / 2
 		g.Comment("Cross products of the low half: T[1..n-2].")
 		triangle(g, xp, T, zero, 0, 0, h, true)
-		g.MOVQ(operand.U32(0), at(n-1))
-		g.Comment("Low half times high half: T[h..n+h) += L*H, in blocks of rows.")
-		yv := g.XMM()
-		g.LEAQ(limb(xp, h), zero)
-		g.MOVQ(zero, yv)
-		sweep(g, fn, f, productSweep, h, h, h, xp, yv)
+		g.MOVQ(zero, at(n-1))
+		g.Comment("Low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh.")
+		tp, yp, cnt := g.GP64(), g.GP64(), g.GP64()
+		g.LEAQ(at(h), tp)
+		g.LEAQ(limb(xp, h), yp)
+		g.MOVQ(operand.U32(h), cnt)
+		loop := fn.Label("sqrrow")
+		g.Label(loop)
+		g.MOVQ(limb(yp, 0), reg.RDX)
+		g.XORQ(zero, zero)
+		hi := row(g, func(j int) operand.Mem { return limb(xp, j) }, func(j int) operand.Mem { return limb(tp, j) }, h, true, false)
+		g.ADCXQ(zero, hi)
+		g.ADOXQ(zero, hi)
+		g.MOVQ(hi, limb(tp, h))
+		g.ADDQ(operand.U8(8), yp)
+		g.ADDQ(operand.U8(8), tp)
+		g.DECQ(cnt)
+		g.JNZ(operand.LabelRef(loop))
 		g.Comment("Cross products of the high half: T[n+1..2n-2].")
 		triangle(g, xp, T, zero, h, n, h, false)
 	}
@@ -423,7 +199,7 @@ func montSqr(g *asmgen.Generator, n int) {
 		g.MOVQ(a, at(2*i+1))
 	}
 
-	reduce(g, fn, f)
+	reduce(g, fn, n, T)
 	fn.Ret()
 }
 
@@ -451,27 +227,50 @@ func triangle(g *asmgen.Generator, xp reg.Register, T operand.Mem, zero reg.Regi
 }
 
 // reduce emits the Montgomery reduction of the 2n-limb T (< R²) and the
-// store of the result to z: a reduction sweep adds Q*m to T, with Q =
-// sum of q_i*2^(64i), q_i = T[i]*m0inv mod 2^64 computed as the sweep
-// reaches limb i, which clears T[0..n). T[n..2n) + top*R is then (T +
-// Q*m)/R < R + m; m is subtracted once, masked by top (as m*top, with MULX,
-// which leaves the flags alone), so z < R.
-func reduce(g *asmgen.Generator, fn *asmgen.Func, f frame) {
-	n := f.n
-	mp := g.GP64()
+// store of the result to z: n rows T += m * q_i * 2^(64i) with q_i = T[i] *
+// m0inv mod 2^64, each clearing limb i, the carry out of row i added at limb
+// i+n together with the one-bit carry top pending from the previous row.
+// T[n..2n) + top*R is then below R + m; m is subtracted once, masked by top
+// (as m*top, with MULX, which leaves the flags alone), so z < R.
+func reduce(g *asmgen.Generator, fn *asmgen.Func, n int, T operand.Mem) {
+	mp, m0inv := g.GP64(), g.GP64()
 	g.Load(g.Param("m"), mp)
-	g.Comment("Montgomery reduction: T += Q*m in blocks of rows.")
-	sweep(g, fn, f, reductionSweep, n, n, 0, mp, nil)
+	g.Load(g.Param("m0inv"), m0inv)
+	m := func(j int) operand.Mem { return limb(mp, j) }
+	tp, cnt, top, zero := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+
+	g.Comment("Montgomery reduction, one row per limb of T.")
+	g.LEAQ(T, tp)
+	g.MOVQ(operand.U32(n), cnt)
+	g.XORQ(top, top)
+	loop := fn.Label("redrow")
+	g.Label(loop)
+	g.MOVQ(limb(tp, 0), reg.RDX)
+	g.IMULQ(m0inv, reg.RDX)
+	g.XORQ(zero, zero)
+	hi := row(g, m, func(j int) operand.Mem { return limb(tp, j) }, n, true, true)
+	// Limb i+n gets the row's carries and the previous top on the two
+	// chains; their carries out (at most one of them is set: the sum
+	// stays below 2^65) make the new top.
+	g.ADCXQ(limb(tp, n), hi)
+	g.ADOXQ(top, hi)
+	g.MOVQ(hi, limb(tp, n))
+	g.MOVQ(operand.U32(0), top) // MOV keeps the flags
+	g.ADCXQ(zero, top)
+	g.ADOXQ(zero, top)
+	g.ADDQ(operand.U8(8), tp)
+	g.DECQ(cnt)
+	g.JNZ(operand.LabelRef(loop))
 
 	g.Comment("z = T[n..2n) - m*top.")
-	m := func(j int) operand.Mem { return limb(mp, j) }
-	a, zp, lo, dead := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	a := g.GP64()
+	zp := g.GP64()
 	g.Load(g.Param("z"), zp)
-	g.MOVQ(f.top(), reg.RDX)
-	g.NEGQ(reg.RDX) // 0 or 1
+	g.MOVQ(top, reg.RDX)
+	lo, dead := g.GP64(), g.GP64()
 	for j := range n {
 		g.MULXQ(m(j), lo, dead)
-		g.MOVQ(f.t(n+j), a)
+		g.MOVQ(T.Offset(8*(n+j)), a)
 		if j == 0 {
 			g.SUBQ(lo, a)
 		} else {
