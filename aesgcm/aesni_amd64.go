@@ -14,9 +14,9 @@ import (
 
 // aesniTableSize is the size of the key table the AES-NI backends' assembly
 // reads (see _asm/ghash.go): 15 round keys in the standard byte order, then
-// H^8..H^1 (each times x^-1, byte-reflected), then for each power the XOR
-// of its halves, for Karatsuba, then H^16..H^9 and their halves (the bulk
-// loops hash 16 blocks per reduction).
+// H^16..H^1 (each times x^-1, byte-reflected; the bulk loops hash 16 blocks
+// per reduction), then for each power the XOR of its halves, for
+// Karatsuba.
 const aesniTableSize = 752
 
 // aesniKey is a key prepared for the backends "aesni" and "aesni-avx". The

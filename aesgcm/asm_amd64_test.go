@@ -417,9 +417,9 @@ func TestAsmStack(t *testing.T) {
 
 // checkKeyTableH checks a key table laid out as the assembly backends read
 // it: the number of rounds, round key 0 (the key's first 16 bytes, in the
-// standard byte order) and H^1 at byte 240+7*16 (times x^-1,
-// byte-reflected) against E(0) computed by crypto/aes.
-func checkKeyTableH(t *testing.T, key, table []byte, rounds int) {
+// standard byte order) and H^1 at byte hOff (times x^-1, byte-reflected)
+// against E(0) computed by crypto/aes.
+func checkKeyTableH(t *testing.T, key, table []byte, rounds, hOff int) {
 	t.Helper()
 	size := len(key)
 	require.Equal(t, size/4+6, rounds)
@@ -432,7 +432,7 @@ func checkKeyTableH(t *testing.T, key, table []byte, rounds int) {
 	// reduction back when bit 0 was set.
 	var got [16]byte
 	for i := range got {
-		got[i] = table[240+7*16+15-i]
+		got[i] = table[hOff+15-i]
 	}
 	hi, lo := be64(got[:8]), be64(got[8:])
 	if lo&1 == 1 {
@@ -467,7 +467,8 @@ func TestAESNIKeyTable(t *testing.T) {
 			require.NoError(t, err)
 			k := g.b.(*aesniKey)
 			require.Zero(t, uintptr(ptrOf(k.t))&15, "table not 16-byte aligned")
-			checkKeyTableH(t, key, k.t[:], k.rounds)
+			// H^16..H^1 follow the 15 round keys.
+			checkKeyTableH(t, key, k.t[:], k.rounds, 15*16+15*16)
 			g.Wipe()
 			require.Equal(t, make([]byte, aesniTableSize), k.t[:], "Wipe left key material")
 		}
@@ -483,7 +484,7 @@ func TestVAESAVX2KeyTable(t *testing.T) {
 			g, err := New(key, WithBackend(name))
 			require.NoError(t, err)
 			k := g.b.(*vaesAVX2Key)
-			checkKeyTableH(t, key, k.t[:], k.rounds)
+			checkKeyTableH(t, key, k.t[:], k.rounds, 240+7*16)
 			g.Wipe()
 			require.Equal(t, make([]byte, vaesTableSize), k.t[:], "Wipe left key material")
 		}

@@ -89,8 +89,8 @@ aesmid_1:
 	PXOR       X1, X0
 	PSHUFD     $0x4e, X0, X1
 	PXOR       X0, X1
-	MOVOU      X0, 352(AX)
-	MOVOU      X1, 480(AX)
+	MOVOU      X0, 480(AX)
+	MOVOU      X1, 736(AX)
 	MOVOU      X0, X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -114,199 +114,7 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 336(AX)
-	MOVOU      X3, 464(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 320(AX)
-	MOVOU      X3, 448(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 304(AX)
-	MOVOU      X3, 432(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 288(AX)
-	MOVOU      X3, 416(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 272(AX)
-	MOVOU      X3, 400(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 256(AX)
-	MOVOU      X3, 384(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 240(AX)
-	MOVOU      X3, 368(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 608(AX)
-	MOVOU      X3, 736(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 592(AX)
+	MOVOU      X2, 464(AX)
 	MOVOU      X3, 720(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -330,7 +138,7 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 576(AX)
+	MOVOU      X2, 448(AX)
 	MOVOU      X3, 704(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -354,7 +162,7 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 560(AX)
+	MOVOU      X2, 432(AX)
 	MOVOU      X3, 688(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -378,7 +186,7 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 544(AX)
+	MOVOU      X2, 416(AX)
 	MOVOU      X3, 672(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -402,7 +210,7 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 528(AX)
+	MOVOU      X2, 400(AX)
 	MOVOU      X3, 656(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
@@ -426,8 +234,200 @@ aesmid_1:
 	MOVOU      X5, X2
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	MOVOU      X2, 512(AX)
+	MOVOU      X2, 384(AX)
 	MOVOU      X3, 640(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 368(AX)
+	MOVOU      X3, 624(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 352(AX)
+	MOVOU      X3, 608(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 336(AX)
+	MOVOU      X3, 592(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 320(AX)
+	MOVOU      X3, 576(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 304(AX)
+	MOVOU      X3, 560(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 288(AX)
+	MOVOU      X3, 544(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 272(AX)
+	MOVOU      X3, 528(AX)
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, X0, X3
+	MOVOU      X2, X5
+	PCLMULQDQ  $0x11, X0, X5
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, X1, X4
+	PXOR       X3, X4
+	PXOR       X5, X4
+	MOVOU      X3, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X2, X4
+	MOVOU      X4, X2
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X5
+	PXOR       X2, X5
+	MOVOU      X5, X2
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	MOVOU      X2, 256(AX)
+	MOVOU      X3, 512(AX)
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, X0, X3
 	MOVOU      X2, X4
@@ -450,8 +450,8 @@ aesmid_1:
 	MOVOU      X4, X2
 	PSHUFD     $0x4e, X2, X0
 	PXOR       X2, X0
-	MOVOU      X2, 496(AX)
-	MOVOU      X0, 624(AX)
+	MOVOU      X2, 240(AX)
+	MOVOU      X0, 496(AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0
@@ -477,95 +477,95 @@ gh8_1:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	MOVOU     X3, X1
-	PCLMULQDQ $0x00, 240(AX), X1
+	PCLMULQDQ $0x00, 368(AX), X1
 	MOVOU     X3, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X3, X2
 	PXOR      X3, X2
-	PCLMULQDQ $0x00, 368(AX), X2
+	PCLMULQDQ $0x00, 624(AX), X2
 	MOVOU     16(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 256(AX), X4
+	PCLMULQDQ $0x00, 384(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 256(AX), X4
+	PCLMULQDQ $0x11, 384(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 384(AX), X4
+	PCLMULQDQ $0x00, 640(AX), X4
 	PXOR      X4, X2
 	MOVOU     32(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 272(AX), X4
+	PCLMULQDQ $0x00, 400(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 272(AX), X4
+	PCLMULQDQ $0x11, 400(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 400(AX), X4
+	PCLMULQDQ $0x00, 656(AX), X4
 	PXOR      X4, X2
 	MOVOU     48(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 288(AX), X4
+	PCLMULQDQ $0x00, 416(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 288(AX), X4
+	PCLMULQDQ $0x11, 416(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 416(AX), X4
+	PCLMULQDQ $0x00, 672(AX), X4
 	PXOR      X4, X2
 	MOVOU     64(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 304(AX), X4
+	PCLMULQDQ $0x00, 432(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 304(AX), X4
+	PCLMULQDQ $0x11, 432(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 432(AX), X4
+	PCLMULQDQ $0x00, 688(AX), X4
 	PXOR      X4, X2
 	MOVOU     80(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 320(AX), X4
+	PCLMULQDQ $0x00, 448(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 320(AX), X4
+	PCLMULQDQ $0x11, 448(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 448(AX), X4
+	PCLMULQDQ $0x00, 704(AX), X4
 	PXOR      X4, X2
 	MOVOU     96(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 336(AX), X4
+	PCLMULQDQ $0x00, 464(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 336(AX), X4
+	PCLMULQDQ $0x11, 464(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 464(AX), X4
+	PCLMULQDQ $0x00, 720(AX), X4
 	PXOR      X4, X2
 	MOVOU     112(CX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 352(AX), X4
+	PCLMULQDQ $0x00, 480(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 352(AX), X4
+	PCLMULQDQ $0x11, 480(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 480(AX), X4
+	PCLMULQDQ $0x00, 736(AX), X4
 	PXOR      X4, X2
 	PXOR      X1, X2
 	PXOR      X0, X2
@@ -603,14 +603,14 @@ ghblk_1:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(BX), X5
+	PCLMULQDQ $0x00, 496(BX), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(BX), X5
+	PCLMULQDQ $0x11, 496(BX), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(BX), X5
+	PCLMULQDQ $0x00, 752(BX), X5
 	PXOR      X5, X2
 	ADDQ      $0x10, CX
 	ADDQ      $0x10, BX
@@ -679,14 +679,14 @@ lddone_1:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(BX), X5
+	PCLMULQDQ $0x00, 496(BX), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(BX), X5
+	PCLMULQDQ $0x11, 496(BX), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(BX), X5
+	PCLMULQDQ $0x00, 752(BX), X5
 	PXOR      X5, X2
 
 ghred_1:
@@ -714,12 +714,12 @@ ghdone_1:
 	PUNPCKLQDQ X2, X1
 	PXOR       X0, X1
 	MOVOU      X1, X2
-	PCLMULQDQ  $0x00, 352(AX), X2
+	PCLMULQDQ  $0x00, 480(AX), X2
 	MOVOU      X1, X0
-	PCLMULQDQ  $0x11, 352(AX), X0
+	PCLMULQDQ  $0x11, 480(AX), X0
 	PSHUFD     $0x4e, X1, X3
 	PXOR       X1, X3
-	PCLMULQDQ  $0x00, 480(AX), X3
+	PCLMULQDQ  $0x00, 736(AX), X3
 	PXOR       X2, X3
 	PXOR       X0, X3
 	MOVOU      X2, X1
@@ -822,12 +822,12 @@ aesmid_1:
 	MOVQ       CX, X2
 	PUNPCKLQDQ X2, X5
 	MOVOU      X5, X2
-	PCLMULQDQ  $0x00, 352(AX), X2
+	PCLMULQDQ  $0x00, 480(AX), X2
 	MOVOU      X5, X4
-	PCLMULQDQ  $0x11, 352(AX), X4
+	PCLMULQDQ  $0x11, 480(AX), X4
 	PSHUFD     $0x4e, X5, X3
 	PXOR       X5, X3
-	PCLMULQDQ  $0x00, 480(AX), X3
+	PCLMULQDQ  $0x00, 736(AX), X3
 	LEAQ       15(SI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
@@ -900,14 +900,14 @@ sfullaad_1:
 saad_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X6
-	PCLMULQDQ $0x00, 336(CX), X6
+	PCLMULQDQ $0x00, 464(CX), X6
 	PXOR      X6, X2
 	MOVOU     X5, X6
-	PCLMULQDQ $0x11, 336(CX), X6
+	PCLMULQDQ $0x11, 464(CX), X6
 	PXOR      X6, X4
 	PSHUFD    $0x4e, X5, X6
 	PXOR      X5, X6
-	PCLMULQDQ $0x00, 464(CX), X6
+	PCLMULQDQ $0x00, 720(CX), X6
 	PXOR      X6, X3
 
 snoaad_1:
@@ -919,14 +919,14 @@ snoaad_1:
 	MOVOU     X5, (R8)
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 352(CX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 352(CX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 480(CX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, R8
@@ -1047,14 +1047,14 @@ st1_1:
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 352(AX), X1
+	PCLMULQDQ $0x00, 480(AX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 352(AX), X1
+	PCLMULQDQ $0x11, 480(AX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 736(AX), X1
 	PXOR      X1, X3
 
 sred_1:
@@ -1180,12 +1180,12 @@ aesmid_2:
 	MOVQ       CX, X5
 	PUNPCKLQDQ X5, X8
 	MOVOU      X8, X5
-	PCLMULQDQ  $0x00, 352(AX), X5
+	PCLMULQDQ  $0x00, 480(AX), X5
 	MOVOU      X8, X7
-	PCLMULQDQ  $0x11, 352(AX), X7
+	PCLMULQDQ  $0x11, 480(AX), X7
 	PSHUFD     $0x4e, X8, X6
 	PXOR       X8, X6
-	PCLMULQDQ  $0x00, 480(AX), X6
+	PCLMULQDQ  $0x00, 736(AX), X6
 	LEAQ       15(SI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
@@ -1258,14 +1258,14 @@ sfullaad_2:
 saad_2:
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X9
-	PCLMULQDQ $0x00, 336(CX), X9
+	PCLMULQDQ $0x00, 464(CX), X9
 	PXOR      X9, X5
 	MOVOU     X8, X9
-	PCLMULQDQ $0x11, 336(CX), X9
+	PCLMULQDQ $0x11, 464(CX), X9
 	PXOR      X9, X7
 	PSHUFD    $0x4e, X8, X9
 	PXOR      X8, X9
-	PCLMULQDQ $0x00, 464(CX), X9
+	PCLMULQDQ $0x00, 720(CX), X9
 	PXOR      X9, X6
 
 snoaad_2:
@@ -1277,14 +1277,14 @@ snoaad_2:
 	MOVOU     X8, (R8)
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X1
-	PCLMULQDQ $0x00, 352(CX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X5
 	MOVOU     X8, X1
-	PCLMULQDQ $0x11, 352(CX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X8, X1
 	PXOR      X8, X1
-	PCLMULQDQ $0x00, 480(CX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, R8
@@ -1297,14 +1297,14 @@ snoaad_2:
 	MOVOU     X1, (R8)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 368(CX), X2
+	PCLMULQDQ $0x00, 496(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 368(CX), X2
+	PCLMULQDQ $0x11, 496(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 496(CX), X2
+	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, R8
@@ -1317,14 +1317,14 @@ snoaad_2:
 	MOVOU     X1, (R8)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 384(CX), X2
+	PCLMULQDQ $0x00, 512(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 384(CX), X2
+	PCLMULQDQ $0x11, 512(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 512(CX), X2
+	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, R8
@@ -1337,14 +1337,14 @@ snoaad_2:
 	MOVOU     X1, (R8)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 400(CX), X2
+	PCLMULQDQ $0x00, 528(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 400(CX), X2
+	PCLMULQDQ $0x11, 528(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 528(CX), X2
+	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, R8
@@ -1482,14 +1482,14 @@ st1_2:
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
 	MOVOU     X2, X1
-	PCLMULQDQ $0x00, 352(AX), X1
+	PCLMULQDQ $0x00, 480(AX), X1
 	PXOR      X1, X5
 	MOVOU     X2, X1
-	PCLMULQDQ $0x11, 352(AX), X1
+	PCLMULQDQ $0x11, 480(AX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X2, X1
 	PXOR      X2, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 736(AX), X1
 	PXOR      X1, X6
 
 sred_2:
@@ -1633,12 +1633,12 @@ ld1_5:
 lddone_5:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -1661,95 +1661,95 @@ gh8_1:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	MOVOU     X3, X1
-	PCLMULQDQ $0x00, 240(AX), X1
+	PCLMULQDQ $0x00, 368(AX), X1
 	MOVOU     X3, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X3, X2
 	PXOR      X3, X2
-	PCLMULQDQ $0x00, 368(AX), X2
+	PCLMULQDQ $0x00, 624(AX), X2
 	MOVOU     16(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 256(AX), X4
+	PCLMULQDQ $0x00, 384(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 256(AX), X4
+	PCLMULQDQ $0x11, 384(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 384(AX), X4
+	PCLMULQDQ $0x00, 640(AX), X4
 	PXOR      X4, X2
 	MOVOU     32(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 272(AX), X4
+	PCLMULQDQ $0x00, 400(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 272(AX), X4
+	PCLMULQDQ $0x11, 400(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 400(AX), X4
+	PCLMULQDQ $0x00, 656(AX), X4
 	PXOR      X4, X2
 	MOVOU     48(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 288(AX), X4
+	PCLMULQDQ $0x00, 416(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 288(AX), X4
+	PCLMULQDQ $0x11, 416(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 416(AX), X4
+	PCLMULQDQ $0x00, 672(AX), X4
 	PXOR      X4, X2
 	MOVOU     64(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 304(AX), X4
+	PCLMULQDQ $0x00, 432(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 304(AX), X4
+	PCLMULQDQ $0x11, 432(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 432(AX), X4
+	PCLMULQDQ $0x00, 688(AX), X4
 	PXOR      X4, X2
 	MOVOU     80(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 320(AX), X4
+	PCLMULQDQ $0x00, 448(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 320(AX), X4
+	PCLMULQDQ $0x11, 448(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 448(AX), X4
+	PCLMULQDQ $0x00, 704(AX), X4
 	PXOR      X4, X2
 	MOVOU     96(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 336(AX), X4
+	PCLMULQDQ $0x00, 464(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 336(AX), X4
+	PCLMULQDQ $0x11, 464(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 464(AX), X4
+	PCLMULQDQ $0x00, 720(AX), X4
 	PXOR      X4, X2
 	MOVOU     112(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 352(AX), X4
+	PCLMULQDQ $0x00, 480(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 352(AX), X4
+	PCLMULQDQ $0x11, 480(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 480(AX), X4
+	PCLMULQDQ $0x00, 736(AX), X4
 	PXOR      X4, X2
 	PXOR      X1, X2
 	PXOR      X0, X2
@@ -1787,14 +1787,14 @@ ghblk_1:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(DI), X5
+	PCLMULQDQ $0x00, 496(DI), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(DI), X5
+	PCLMULQDQ $0x11, 496(DI), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 752(DI), X5
 	PXOR      X5, X2
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, DI
@@ -1863,14 +1863,14 @@ lddone_6:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(DI), X5
+	PCLMULQDQ $0x00, 496(DI), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(DI), X5
+	PCLMULQDQ $0x11, 496(DI), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 752(DI), X5
 	PXOR      X5, X2
 
 ghred_1:
@@ -2044,12 +2044,12 @@ openfull_1:
 	PSHUFB    bswapMask<>+0(SB), X1
 	PXOR      X0, X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -2421,13 +2421,13 @@ aesmid_5:
 	MOVOU      -128(BX), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      496(AX), X1
+	MOVOU      240(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      496(AX), X0
+	MOVOU      240(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 624(AX), X2
+	PCLMULQDQ  $0x00, 496(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -2442,14 +2442,14 @@ aesmid_5:
 	MOVQ       -112(BX), R13
 	XORQ       -104(BX), R13
 	BSWAPQ     R13
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 640(AX), X12
+	PCLMULQDQ  $0x00, 512(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2465,14 +2465,14 @@ aesmid_5:
 	MOVQ       -96(BX), R13
 	XORQ       -88(BX), R13
 	BSWAPQ     R13
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 656(AX), X12
+	PCLMULQDQ  $0x00, 528(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2488,14 +2488,14 @@ aesmid_5:
 	MOVQ       -80(BX), R13
 	XORQ       -72(BX), R13
 	BSWAPQ     R13
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 672(AX), X12
+	PCLMULQDQ  $0x00, 544(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2511,14 +2511,14 @@ aesmid_5:
 	MOVQ       -64(BX), R13
 	XORQ       -56(BX), R13
 	BSWAPQ     R13
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 688(AX), X12
+	PCLMULQDQ  $0x00, 560(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2534,14 +2534,14 @@ aesmid_5:
 	MOVQ       -48(BX), R13
 	XORQ       -40(BX), R13
 	BSWAPQ     R13
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 704(AX), X12
+	PCLMULQDQ  $0x00, 576(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2557,14 +2557,14 @@ aesmid_5:
 	MOVQ       -32(BX), R13
 	XORQ       -24(BX), R13
 	BSWAPQ     R13
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 720(AX), X12
+	PCLMULQDQ  $0x00, 592(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2580,14 +2580,14 @@ aesmid_5:
 	MOVQ       -16(BX), R13
 	XORQ       -8(BX), R13
 	BSWAPQ     R13
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 736(AX), X12
+	PCLMULQDQ  $0x00, 608(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2731,14 +2731,14 @@ aesmid_6:
 	MOVQ       -128(BX), R13
 	XORQ       -120(BX), R13
 	BSWAPQ     R13
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 368(AX), X12
+	PCLMULQDQ  $0x00, 624(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2754,14 +2754,14 @@ aesmid_6:
 	MOVQ       -112(BX), R13
 	XORQ       -104(BX), R13
 	BSWAPQ     R13
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2777,14 +2777,14 @@ aesmid_6:
 	MOVQ       -96(BX), R13
 	XORQ       -88(BX), R13
 	BSWAPQ     R13
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2800,14 +2800,14 @@ aesmid_6:
 	MOVQ       -80(BX), R13
 	XORQ       -72(BX), R13
 	BSWAPQ     R13
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2823,14 +2823,14 @@ aesmid_6:
 	MOVQ       -64(BX), R13
 	XORQ       -56(BX), R13
 	BSWAPQ     R13
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2846,14 +2846,14 @@ aesmid_6:
 	MOVQ       -48(BX), R13
 	XORQ       -40(BX), R13
 	BSWAPQ     R13
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2869,14 +2869,14 @@ aesmid_6:
 	MOVQ       -32(BX), R13
 	XORQ       -24(BX), R13
 	BSWAPQ     R13
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -2892,14 +2892,14 @@ aesmid_6:
 	MOVQ       -16(BX), R13
 	XORQ       -8(BX), R13
 	BSWAPQ     R13
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R13, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3058,13 +3058,13 @@ aesmid_7:
 	MOVOU      -128(BX), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X1
+	MOVOU      368(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      240(AX), X0
+	MOVOU      368(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 368(AX), X2
+	PCLMULQDQ  $0x00, 624(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -3079,14 +3079,14 @@ aesmid_7:
 	MOVQ       -112(BX), R12
 	XORQ       -104(BX), R12
 	BSWAPQ     R12
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3102,14 +3102,14 @@ aesmid_7:
 	MOVQ       -96(BX), R12
 	XORQ       -88(BX), R12
 	BSWAPQ     R12
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3125,14 +3125,14 @@ aesmid_7:
 	MOVQ       -80(BX), R12
 	XORQ       -72(BX), R12
 	BSWAPQ     R12
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3148,14 +3148,14 @@ aesmid_7:
 	MOVQ       -64(BX), R12
 	XORQ       -56(BX), R12
 	BSWAPQ     R12
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3171,14 +3171,14 @@ aesmid_7:
 	MOVQ       -48(BX), R12
 	XORQ       -40(BX), R12
 	BSWAPQ     R12
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3194,14 +3194,14 @@ aesmid_7:
 	MOVQ       -32(BX), R12
 	XORQ       -24(BX), R12
 	BSWAPQ     R12
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3217,14 +3217,14 @@ aesmid_7:
 	MOVQ       -16(BX), R12
 	XORQ       -8(BX), R12
 	BSWAPQ     R12
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R12, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -3289,95 +3289,95 @@ loopdone_1:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	MOVOU     X4, X2
-	PCLMULQDQ $0x00, 240(AX), X2
+	PCLMULQDQ $0x00, 368(AX), X2
 	MOVOU     X4, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X4, X3
 	PXOR      X4, X3
-	PCLMULQDQ $0x00, 368(AX), X3
+	PCLMULQDQ $0x00, 624(AX), X3
 	MOVOU     -112(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 256(AX), X5
+	PCLMULQDQ $0x00, 384(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 256(AX), X5
+	PCLMULQDQ $0x11, 384(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 384(AX), X5
+	PCLMULQDQ $0x00, 640(AX), X5
 	PXOR      X5, X3
 	MOVOU     -96(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 272(AX), X5
+	PCLMULQDQ $0x00, 400(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 272(AX), X5
+	PCLMULQDQ $0x11, 400(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 400(AX), X5
+	PCLMULQDQ $0x00, 656(AX), X5
 	PXOR      X5, X3
 	MOVOU     -80(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 288(AX), X5
+	PCLMULQDQ $0x00, 416(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 288(AX), X5
+	PCLMULQDQ $0x11, 416(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 416(AX), X5
+	PCLMULQDQ $0x00, 672(AX), X5
 	PXOR      X5, X3
 	MOVOU     -64(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 304(AX), X5
+	PCLMULQDQ $0x00, 432(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 304(AX), X5
+	PCLMULQDQ $0x11, 432(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 432(AX), X5
+	PCLMULQDQ $0x00, 688(AX), X5
 	PXOR      X5, X3
 	MOVOU     -48(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 320(AX), X5
+	PCLMULQDQ $0x00, 448(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 320(AX), X5
+	PCLMULQDQ $0x11, 448(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 448(AX), X5
+	PCLMULQDQ $0x00, 704(AX), X5
 	PXOR      X5, X3
 	MOVOU     -32(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 336(AX), X5
+	PCLMULQDQ $0x00, 464(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 336(AX), X5
+	PCLMULQDQ $0x11, 464(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 464(AX), X5
+	PCLMULQDQ $0x00, 720(AX), X5
 	PXOR      X5, X3
 	MOVOU     -16(BX), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 352(AX), X5
+	PCLMULQDQ $0x00, 480(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 352(AX), X5
+	PCLMULQDQ $0x11, 480(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 480(AX), X5
+	PCLMULQDQ $0x00, 736(AX), X5
 	PXOR      X5, X3
 	PXOR      X2, X3
 	PXOR      X0, X3
@@ -3495,14 +3495,14 @@ aesmid_8:
 	PXOR       X0, X9
 	PXOR       X0, X0
 	MOVOU      X9, X2
-	PCLMULQDQ  $0x00, 368(R8), X2
+	PCLMULQDQ  $0x00, 496(R8), X2
 	PXOR       X2, X6
 	MOVOU      X9, X2
-	PCLMULQDQ  $0x11, 368(R8), X2
+	PCLMULQDQ  $0x11, 496(R8), X2
 	PXOR       X2, X8
 	PSHUFD     $0x4e, X9, X2
 	PXOR       X9, X2
-	PCLMULQDQ  $0x00, 496(R8), X2
+	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X7
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3515,14 +3515,14 @@ aesmid_8:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(R8), X3
+	PCLMULQDQ  $0x00, 512(R8), X3
 	PXOR       X3, X6
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(R8), X3
+	PCLMULQDQ  $0x11, 512(R8), X3
 	PXOR       X3, X8
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(R8), X3
+	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X7
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3535,14 +3535,14 @@ aesmid_8:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(R8), X3
+	PCLMULQDQ  $0x00, 528(R8), X3
 	PXOR       X3, X6
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(R8), X3
+	PCLMULQDQ  $0x11, 528(R8), X3
 	PXOR       X3, X8
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(R8), X3
+	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X7
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3865,14 +3865,14 @@ aesmid_9:
 	PXOR       X0, X13
 	PXOR       X0, X0
 	MOVOU      X13, X2
-	PCLMULQDQ  $0x00, 368(R8), X2
+	PCLMULQDQ  $0x00, 496(R8), X2
 	PXOR       X2, X10
 	MOVOU      X13, X2
-	PCLMULQDQ  $0x11, 368(R8), X2
+	PCLMULQDQ  $0x11, 496(R8), X2
 	PXOR       X2, X12
 	PSHUFD     $0x4e, X13, X2
 	PXOR       X13, X2
-	PCLMULQDQ  $0x00, 496(R8), X2
+	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3885,14 +3885,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(R8), X3
+	PCLMULQDQ  $0x00, 512(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(R8), X3
+	PCLMULQDQ  $0x11, 512(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(R8), X3
+	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3905,14 +3905,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(R8), X3
+	PCLMULQDQ  $0x00, 528(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(R8), X3
+	PCLMULQDQ  $0x11, 528(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(R8), X3
+	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3925,14 +3925,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 416(R8), X3
+	PCLMULQDQ  $0x00, 544(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 416(R8), X3
+	PCLMULQDQ  $0x11, 544(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 544(R8), X3
+	PCLMULQDQ  $0x00, 800(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3945,14 +3945,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 432(R8), X3
+	PCLMULQDQ  $0x00, 560(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 432(R8), X3
+	PCLMULQDQ  $0x11, 560(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 560(R8), X3
+	PCLMULQDQ  $0x00, 816(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3965,14 +3965,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 448(R8), X3
+	PCLMULQDQ  $0x00, 576(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 448(R8), X3
+	PCLMULQDQ  $0x11, 576(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 576(R8), X3
+	PCLMULQDQ  $0x00, 832(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -3985,14 +3985,14 @@ aesmid_9:
 	MOVOU      X2, (BX)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 464(R8), X3
+	PCLMULQDQ  $0x00, 592(R8), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 464(R8), X3
+	PCLMULQDQ  $0x11, 592(R8), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 592(R8), X3
+	PCLMULQDQ  $0x00, 848(R8), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, R9
 	ADDQ       $0x10, BX
@@ -4193,33 +4193,33 @@ slicesdone_1:
 	PSHUFB     bswapMask<>+0(SB), X4
 	PXOR       X0, X4
 	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 336(AX), X2
+	PCLMULQDQ  $0x00, 464(AX), X2
 	MOVOU      X4, X0
-	PCLMULQDQ  $0x11, 336(AX), X0
+	PCLMULQDQ  $0x11, 464(AX), X0
 	PSHUFD     $0x4e, X4, X3
 	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 464(AX), X3
+	PCLMULQDQ  $0x00, 720(AX), X3
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 352(AX), X4
+	PCLMULQDQ  $0x00, 480(AX), X4
 	PXOR       X4, X2
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 352(AX), X4
+	PCLMULQDQ  $0x11, 480(AX), X4
 	PXOR       X4, X0
 	PSHUFD     $0x4e, X1, X4
 	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
+	PCLMULQDQ  $0x00, 736(AX), X4
 	PXOR       X4, X3
 	JMP        findone_1
 
 fin1_1:
 	PXOR      X0, X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 
 findone_1:
 	PXOR      X2, X3
@@ -4341,12 +4341,12 @@ aesmid_1:
 	MOVQ       CX, X2
 	PUNPCKLQDQ X2, X5
 	MOVOU      X5, X2
-	PCLMULQDQ  $0x00, 352(AX), X2
+	PCLMULQDQ  $0x00, 480(AX), X2
 	MOVOU      X5, X4
-	PCLMULQDQ  $0x11, 352(AX), X4
+	PCLMULQDQ  $0x11, 480(AX), X4
 	PSHUFD     $0x4e, X5, X3
 	PXOR       X5, X3
-	PCLMULQDQ  $0x00, 480(AX), X3
+	PCLMULQDQ  $0x00, 736(AX), X3
 	LEAQ       15(BX), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
@@ -4419,14 +4419,14 @@ sfullaad_1:
 saad_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X6
-	PCLMULQDQ $0x00, 336(CX), X6
+	PCLMULQDQ $0x00, 464(CX), X6
 	PXOR      X6, X2
 	MOVOU     X5, X6
-	PCLMULQDQ $0x11, 336(CX), X6
+	PCLMULQDQ $0x11, 464(CX), X6
 	PXOR      X6, X4
 	PSHUFD    $0x4e, X5, X6
 	PXOR      X5, X6
-	PCLMULQDQ $0x00, 464(CX), X6
+	PCLMULQDQ $0x00, 720(CX), X6
 	PXOR      X6, X3
 
 snoaad_1:
@@ -4438,14 +4438,14 @@ snoaad_1:
 	MOVOU     X6, (DI)
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 352(CX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 352(CX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 480(CX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 	ADDQ      $0x10, R8
 	ADDQ      $0x10, DI
@@ -4562,14 +4562,14 @@ st1_1:
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 352(AX), X1
+	PCLMULQDQ $0x00, 480(AX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 352(AX), X1
+	PCLMULQDQ $0x11, 480(AX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 736(AX), X1
 	PXOR      X1, X3
 
 sred_1:
@@ -4695,12 +4695,12 @@ aesmid_2:
 	MOVQ       CX, X5
 	PUNPCKLQDQ X5, X8
 	MOVOU      X8, X5
-	PCLMULQDQ  $0x00, 352(AX), X5
+	PCLMULQDQ  $0x00, 480(AX), X5
 	MOVOU      X8, X7
-	PCLMULQDQ  $0x11, 352(AX), X7
+	PCLMULQDQ  $0x11, 480(AX), X7
 	PSHUFD     $0x4e, X8, X6
 	PXOR       X8, X6
-	PCLMULQDQ  $0x00, 480(AX), X6
+	PCLMULQDQ  $0x00, 736(AX), X6
 	LEAQ       15(BX), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
@@ -4773,14 +4773,14 @@ sfullaad_2:
 saad_2:
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X9
-	PCLMULQDQ $0x00, 336(CX), X9
+	PCLMULQDQ $0x00, 464(CX), X9
 	PXOR      X9, X5
 	MOVOU     X8, X9
-	PCLMULQDQ $0x11, 336(CX), X9
+	PCLMULQDQ $0x11, 464(CX), X9
 	PXOR      X9, X7
 	PSHUFD    $0x4e, X8, X9
 	PXOR      X8, X9
-	PCLMULQDQ $0x00, 464(CX), X9
+	PCLMULQDQ $0x00, 720(CX), X9
 	PXOR      X9, X6
 
 snoaad_2:
@@ -4792,14 +4792,14 @@ snoaad_2:
 	MOVOU     X9, (DI)
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X1
-	PCLMULQDQ $0x00, 352(CX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X5
 	MOVOU     X8, X1
-	PCLMULQDQ $0x11, 352(CX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X8, X1
 	PXOR      X8, X1
-	PCLMULQDQ $0x00, 480(CX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 	ADDQ      $0x10, R8
 	ADDQ      $0x10, DI
@@ -4812,14 +4812,14 @@ snoaad_2:
 	MOVOU     X8, (DI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 368(CX), X2
+	PCLMULQDQ $0x00, 496(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 368(CX), X2
+	PCLMULQDQ $0x11, 496(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 496(CX), X2
+	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, R8
 	ADDQ      $0x10, DI
@@ -4832,14 +4832,14 @@ snoaad_2:
 	MOVOU     X2, (DI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 384(CX), X2
+	PCLMULQDQ $0x00, 512(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 384(CX), X2
+	PCLMULQDQ $0x11, 512(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 512(CX), X2
+	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, R8
 	ADDQ      $0x10, DI
@@ -4852,14 +4852,14 @@ snoaad_2:
 	MOVOU     X2, (DI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 400(CX), X2
+	PCLMULQDQ $0x00, 528(CX), X2
 	PXOR      X2, X5
 	MOVOU     X1, X2
-	PCLMULQDQ $0x11, 400(CX), X2
+	PCLMULQDQ $0x11, 528(CX), X2
 	PXOR      X2, X7
 	PSHUFD    $0x4e, X1, X2
 	PXOR      X1, X2
-	PCLMULQDQ $0x00, 528(CX), X2
+	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, R8
 	ADDQ      $0x10, DI
@@ -4993,14 +4993,14 @@ st1_2:
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
 	MOVOU     X2, X1
-	PCLMULQDQ $0x00, 352(AX), X1
+	PCLMULQDQ $0x00, 480(AX), X1
 	PXOR      X1, X5
 	MOVOU     X2, X1
-	PCLMULQDQ $0x11, 352(AX), X1
+	PCLMULQDQ $0x11, 480(AX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X2, X1
 	PXOR      X2, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 736(AX), X1
 	PXOR      X1, X6
 
 sred_2:
@@ -5036,6 +5036,7 @@ sdone_1:
 	PXOR  X11, X11
 	PXOR  X12, X12
 	PXOR  X13, X13
+	PXOR  X14, X14
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
 	MOVOU X0, 32(SP)
@@ -5144,12 +5145,12 @@ ld1_5:
 lddone_5:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -5172,95 +5173,95 @@ gh8_1:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	MOVOU     X3, X1
-	PCLMULQDQ $0x00, 240(AX), X1
+	PCLMULQDQ $0x00, 368(AX), X1
 	MOVOU     X3, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X3, X2
 	PXOR      X3, X2
-	PCLMULQDQ $0x00, 368(AX), X2
+	PCLMULQDQ $0x00, 624(AX), X2
 	MOVOU     16(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 256(AX), X4
+	PCLMULQDQ $0x00, 384(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 256(AX), X4
+	PCLMULQDQ $0x11, 384(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 384(AX), X4
+	PCLMULQDQ $0x00, 640(AX), X4
 	PXOR      X4, X2
 	MOVOU     32(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 272(AX), X4
+	PCLMULQDQ $0x00, 400(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 272(AX), X4
+	PCLMULQDQ $0x11, 400(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 400(AX), X4
+	PCLMULQDQ $0x00, 656(AX), X4
 	PXOR      X4, X2
 	MOVOU     48(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 288(AX), X4
+	PCLMULQDQ $0x00, 416(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 288(AX), X4
+	PCLMULQDQ $0x11, 416(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 416(AX), X4
+	PCLMULQDQ $0x00, 672(AX), X4
 	PXOR      X4, X2
 	MOVOU     64(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 304(AX), X4
+	PCLMULQDQ $0x00, 432(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 304(AX), X4
+	PCLMULQDQ $0x11, 432(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 432(AX), X4
+	PCLMULQDQ $0x00, 688(AX), X4
 	PXOR      X4, X2
 	MOVOU     80(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 320(AX), X4
+	PCLMULQDQ $0x00, 448(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 320(AX), X4
+	PCLMULQDQ $0x11, 448(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 448(AX), X4
+	PCLMULQDQ $0x00, 704(AX), X4
 	PXOR      X4, X2
 	MOVOU     96(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 336(AX), X4
+	PCLMULQDQ $0x00, 464(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 336(AX), X4
+	PCLMULQDQ $0x11, 464(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 464(AX), X4
+	PCLMULQDQ $0x00, 720(AX), X4
 	PXOR      X4, X2
 	MOVOU     112(BX), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 352(AX), X4
+	PCLMULQDQ $0x00, 480(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 352(AX), X4
+	PCLMULQDQ $0x11, 480(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 480(AX), X4
+	PCLMULQDQ $0x00, 736(AX), X4
 	PXOR      X4, X2
 	PXOR      X1, X2
 	PXOR      X0, X2
@@ -5298,14 +5299,14 @@ ghblk_1:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(DI), X5
+	PCLMULQDQ $0x00, 496(DI), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(DI), X5
+	PCLMULQDQ $0x11, 496(DI), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 752(DI), X5
 	PXOR      X5, X2
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, DI
@@ -5374,14 +5375,14 @@ lddone_6:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(DI), X5
+	PCLMULQDQ $0x00, 496(DI), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(DI), X5
+	PCLMULQDQ $0x11, 496(DI), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 752(DI), X5
 	PXOR      X5, X2
 
 ghred_1:
@@ -5556,13 +5557,13 @@ aesmid_4:
 	MOVOU      (SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      496(AX), X1
+	MOVOU      240(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      496(AX), X0
+	MOVOU      240(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 624(AX), X2
+	PCLMULQDQ  $0x00, 496(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -5577,14 +5578,14 @@ aesmid_4:
 	MOVQ       16(SI), R10
 	XORQ       24(SI), R10
 	BSWAPQ     R10
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 640(AX), X12
+	PCLMULQDQ  $0x00, 512(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5600,14 +5601,14 @@ aesmid_4:
 	MOVQ       32(SI), R10
 	XORQ       40(SI), R10
 	BSWAPQ     R10
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 656(AX), X12
+	PCLMULQDQ  $0x00, 528(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5623,14 +5624,14 @@ aesmid_4:
 	MOVQ       48(SI), R10
 	XORQ       56(SI), R10
 	BSWAPQ     R10
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 672(AX), X12
+	PCLMULQDQ  $0x00, 544(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5646,14 +5647,14 @@ aesmid_4:
 	MOVQ       64(SI), R10
 	XORQ       72(SI), R10
 	BSWAPQ     R10
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 688(AX), X12
+	PCLMULQDQ  $0x00, 560(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5669,14 +5670,14 @@ aesmid_4:
 	MOVQ       80(SI), R10
 	XORQ       88(SI), R10
 	BSWAPQ     R10
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 704(AX), X12
+	PCLMULQDQ  $0x00, 576(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5692,14 +5693,14 @@ aesmid_4:
 	MOVQ       96(SI), R10
 	XORQ       104(SI), R10
 	BSWAPQ     R10
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 720(AX), X12
+	PCLMULQDQ  $0x00, 592(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5715,14 +5716,14 @@ aesmid_4:
 	MOVQ       112(SI), R10
 	XORQ       120(SI), R10
 	BSWAPQ     R10
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 736(AX), X12
+	PCLMULQDQ  $0x00, 608(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5866,14 +5867,14 @@ aesmid_5:
 	MOVQ       (SI), R10
 	XORQ       8(SI), R10
 	BSWAPQ     R10
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 368(AX), X12
+	PCLMULQDQ  $0x00, 624(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5889,14 +5890,14 @@ aesmid_5:
 	MOVQ       16(SI), R10
 	XORQ       24(SI), R10
 	BSWAPQ     R10
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5912,14 +5913,14 @@ aesmid_5:
 	MOVQ       32(SI), R10
 	XORQ       40(SI), R10
 	BSWAPQ     R10
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5935,14 +5936,14 @@ aesmid_5:
 	MOVQ       48(SI), R10
 	XORQ       56(SI), R10
 	BSWAPQ     R10
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5958,14 +5959,14 @@ aesmid_5:
 	MOVQ       64(SI), R10
 	XORQ       72(SI), R10
 	BSWAPQ     R10
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -5981,14 +5982,14 @@ aesmid_5:
 	MOVQ       80(SI), R10
 	XORQ       88(SI), R10
 	BSWAPQ     R10
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6004,14 +6005,14 @@ aesmid_5:
 	MOVQ       96(SI), R10
 	XORQ       104(SI), R10
 	BSWAPQ     R10
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6027,14 +6028,14 @@ aesmid_5:
 	MOVQ       112(SI), R10
 	XORQ       120(SI), R10
 	BSWAPQ     R10
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6193,13 +6194,13 @@ aesmid_6:
 	MOVOU      (SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X1
+	MOVOU      368(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      240(AX), X0
+	MOVOU      368(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 368(AX), X2
+	PCLMULQDQ  $0x00, 624(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -6214,14 +6215,14 @@ aesmid_6:
 	MOVQ       16(SI), R9
 	XORQ       24(SI), R9
 	BSWAPQ     R9
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6237,14 +6238,14 @@ aesmid_6:
 	MOVQ       32(SI), R9
 	XORQ       40(SI), R9
 	BSWAPQ     R9
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6260,14 +6261,14 @@ aesmid_6:
 	MOVQ       48(SI), R9
 	XORQ       56(SI), R9
 	BSWAPQ     R9
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6283,14 +6284,14 @@ aesmid_6:
 	MOVQ       64(SI), R9
 	XORQ       72(SI), R9
 	BSWAPQ     R9
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6306,14 +6307,14 @@ aesmid_6:
 	MOVQ       80(SI), R9
 	XORQ       88(SI), R9
 	BSWAPQ     R9
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6329,14 +6330,14 @@ aesmid_6:
 	MOVQ       96(SI), R9
 	XORQ       104(SI), R9
 	BSWAPQ     R9
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6352,14 +6353,14 @@ aesmid_6:
 	MOVQ       112(SI), R9
 	XORQ       120(SI), R9
 	BSWAPQ     R9
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R9, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -6422,176 +6423,184 @@ loopdone_1:
 	POR    X2, X1
 
 orem_1:
-	TESTQ  DI, DI
-	JZ     ofin_1
-	CMPQ   DI, $0x40
-	JAE    rem8_1
-	MOVOU  X1, X2
-	PSHUFB bswapMask<>+0(SB), X2
-	PXOR   (AX), X2
-	MOVOU  X1, X3
-	PADDL  ctrIncs<>+16(SB), X3
-	PSHUFB bswapMask<>+0(SB), X3
-	PXOR   (AX), X3
-	MOVOU  X1, X4
-	PADDL  ctrIncs<>+32(SB), X4
-	PSHUFB bswapMask<>+0(SB), X4
-	PXOR   (AX), X4
-	MOVOU  X1, X5
-	PADDL  ctrIncs<>+48(SB), X5
-	PSHUFB bswapMask<>+0(SB), X5
-	PXOR   (AX), X5
-	LEAQ   15(DI), R8
-	SHRQ   $0x04, R8
-	MOVQ   R8, X6
-	PADDL  X6, X1
-	CMPQ   CX, $0x0a
-	JE     aesmid_7
-	AESENC 16(AX), X2
-	AESENC 16(AX), X3
-	AESENC 16(AX), X4
-	AESENC 16(AX), X5
-	AESENC 32(AX), X2
-	AESENC 32(AX), X3
-	AESENC 32(AX), X4
-	AESENC 32(AX), X5
-	CMPQ   CX, $0x0c
-	JE     aesmid_7
-	AESENC 48(AX), X2
-	AESENC 48(AX), X3
-	AESENC 48(AX), X4
-	AESENC 48(AX), X5
-	AESENC 64(AX), X2
-	AESENC 64(AX), X3
-	AESENC 64(AX), X4
-	AESENC 64(AX), X5
+	TESTQ      DI, DI
+	JZ         ofin_1
+	MOVQ       aadLen+48(FP), R8
+	MOVQ       n+32(FP), R9
+	SHLQ       $0x03, R8
+	SHLQ       $0x03, R9
+	MOVQ       R9, X2
+	MOVQ       R8, X3
+	PUNPCKLQDQ X3, X2
+	CMPQ       DI, $0x40
+	JAE        rem8_1
+	MOVOU      X1, X3
+	PSHUFB     bswapMask<>+0(SB), X3
+	PXOR       (AX), X3
+	MOVOU      X1, X4
+	PADDL      ctrIncs<>+16(SB), X4
+	PSHUFB     bswapMask<>+0(SB), X4
+	PXOR       (AX), X4
+	MOVOU      X1, X5
+	PADDL      ctrIncs<>+32(SB), X5
+	PSHUFB     bswapMask<>+0(SB), X5
+	PXOR       (AX), X5
+	MOVOU      X1, X6
+	PADDL      ctrIncs<>+48(SB), X6
+	PSHUFB     bswapMask<>+0(SB), X6
+	PXOR       (AX), X6
+	LEAQ       15(DI), R8
+	SHRQ       $0x04, R8
+	MOVQ       R8, X7
+	PADDL      X7, X1
+	CMPQ       CX, $0x0a
+	JE         aesmid_7
+	AESENC     16(AX), X3
+	AESENC     16(AX), X4
+	AESENC     16(AX), X5
+	AESENC     16(AX), X6
+	AESENC     32(AX), X3
+	AESENC     32(AX), X4
+	AESENC     32(AX), X5
+	AESENC     32(AX), X6
+	CMPQ       CX, $0x0c
+	JE         aesmid_7
+	AESENC     48(AX), X3
+	AESENC     48(AX), X4
+	AESENC     48(AX), X5
+	AESENC     48(AX), X6
+	AESENC     64(AX), X3
+	AESENC     64(AX), X4
+	AESENC     64(AX), X5
+	AESENC     64(AX), X6
 
 aesmid_7:
-	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
 	AESENC     16(DX), X5
-	AESENC     32(DX), X2
+	AESENC     16(DX), X6
 	AESENC     32(DX), X3
 	AESENC     32(DX), X4
 	AESENC     32(DX), X5
-	AESENC     48(DX), X2
+	AESENC     32(DX), X6
 	AESENC     48(DX), X3
 	AESENC     48(DX), X4
 	AESENC     48(DX), X5
-	AESENC     64(DX), X2
+	AESENC     48(DX), X6
 	AESENC     64(DX), X3
 	AESENC     64(DX), X4
 	AESENC     64(DX), X5
-	AESENC     80(DX), X2
+	AESENC     64(DX), X6
 	AESENC     80(DX), X3
 	AESENC     80(DX), X4
 	AESENC     80(DX), X5
-	AESENC     96(DX), X2
+	AESENC     80(DX), X6
 	AESENC     96(DX), X3
 	AESENC     96(DX), X4
 	AESENC     96(DX), X5
-	AESENC     112(DX), X2
+	AESENC     96(DX), X6
 	AESENC     112(DX), X3
 	AESENC     112(DX), X4
 	AESENC     112(DX), X5
-	AESENC     128(DX), X2
+	AESENC     112(DX), X6
 	AESENC     128(DX), X3
 	AESENC     128(DX), X4
 	AESENC     128(DX), X5
-	AESENC     144(DX), X2
+	AESENC     128(DX), X6
 	AESENC     144(DX), X3
 	AESENC     144(DX), X4
 	AESENC     144(DX), X5
-	AESENCLAST 160(DX), X2
+	AESENC     144(DX), X6
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
+	AESENCLAST 160(DX), X6
 	SHLQ       $0x04, R8
 	MOVQ       R8, CX
+	ADDQ       $0x10, CX
 	NEGQ       CX
 	ADDQ       AX, CX
 	PXOR       X1, X1
-	PXOR       X6, X6
 	PXOR       X7, X7
+	PXOR       X8, X8
 	CMPQ       DI, $0x10
 	JB         rpart_1
-	MOVOU      (SI), X8
-	MOVOU      X8, X9
-	PXOR       X2, X9
-	MOVOU      X9, (BX)
-	PSHUFB     bswapMask<>+0(SB), X8
-	PXOR       X0, X8
+	MOVOU      (SI), X9
+	MOVOU      X9, X10
+	PXOR       X3, X10
+	MOVOU      X10, (BX)
+	PSHUFB     bswapMask<>+0(SB), X9
+	PXOR       X0, X9
 	PXOR       X0, X0
-	MOVOU      X8, X2
-	PCLMULQDQ  $0x00, 368(CX), X2
-	PXOR       X2, X1
-	MOVOU      X8, X2
-	PCLMULQDQ  $0x11, 368(CX), X2
-	PXOR       X2, X7
-	PSHUFD     $0x4e, X8, X2
-	PXOR       X8, X2
-	PCLMULQDQ  $0x00, 496(CX), X2
-	PXOR       X2, X6
+	MOVOU      X9, X3
+	PCLMULQDQ  $0x00, 496(CX), X3
+	PXOR       X3, X1
+	MOVOU      X9, X3
+	PCLMULQDQ  $0x11, 496(CX), X3
+	PXOR       X3, X8
+	PSHUFD     $0x4e, X9, X3
+	PXOR       X9, X3
+	PCLMULQDQ  $0x00, 752(CX), X3
+	PXOR       X3, X7
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_2
-	MOVOU      (SI), X2
-	MOVOU      X2, X8
-	PXOR       X3, X8
-	MOVOU      X8, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(CX), X3
-	PXOR       X3, X7
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(CX), X3
-	PXOR       X3, X6
+	MOVOU      (SI), X3
+	MOVOU      X3, X9
+	PXOR       X4, X9
+	MOVOU      X9, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 512(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 512(CX), X4
+	PXOR       X4, X8
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 768(CX), X4
+	PXOR       X4, X7
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_3
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X4, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(CX), X3
-	PXOR       X3, X7
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(CX), X3
-	PXOR       X3, X6
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X5, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 528(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 528(CX), X4
+	PXOR       X4, X8
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 784(CX), X4
+	PXOR       X4, X7
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
-	MOVOU      X5, X2
+	MOVOU      X6, X3
 	LEAQ       48(CX), CX
 	JMP        rcommon_1
 
 rpart_3:
-	MOVOU X4, X2
+	MOVOU X5, X3
 	LEAQ  32(CX), CX
 	JMP   rcommon_1
 
 rpart_2:
-	MOVOU X3, X2
+	MOVOU X4, X3
 	LEAQ  16(CX), CX
 	JMP   rcommon_1
 
 rpart_1:
-	MOVOU X2, X2
+	MOVOU X3, X3
 	LEAQ  (CX), CX
 
 rcommon_1:
@@ -6600,70 +6609,70 @@ rcommon_1:
 	CMPQ   DI, $0x08
 	JB     ld4_7
 	MOVQ   (SI), DX
-	MOVQ   DX, X3
+	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
 	MOVQ   (DX), DX
-	MOVQ   DX, X4
+	MOVQ   DX, X5
 	LEAQ   slideShuf<>+0(SB), DX
 	NEGQ   DX
 	ADDQ   DI, DX
 	NEGQ   DX
-	MOVOU  24(DX), X5
-	PSHUFB X5, X4
-	POR    X4, X3
+	MOVOU  24(DX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
 	JMP    lddone_7
 
 ld4_7:
 	CMPQ   DI, $0x04
 	JB     ld2_7
 	MOVL   (SI), DX
-	MOVQ   DX, X3
+	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
 	MOVL   (DX), DX
-	MOVQ   DX, X4
+	MOVQ   DX, X5
 	LEAQ   slideShuf<>+0(SB), DX
 	NEGQ   DX
 	ADDQ   DI, DX
 	NEGQ   DX
-	MOVOU  20(DX), X5
-	PSHUFB X5, X4
-	POR    X4, X3
+	MOVOU  20(DX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
 	JMP    lddone_7
 
 ld2_7:
 	CMPQ    DI, $0x02
 	JB      ld1_7
 	MOVWQZX (SI), DX
-	MOVQ    DX, X3
+	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
 	MOVWQZX (DX), DX
-	MOVQ    DX, X4
+	MOVQ    DX, X5
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    DI, DX
 	NEGQ    DX
-	MOVOU   18(DX), X5
-	PSHUFB  X5, X4
-	POR     X4, X3
+	MOVOU   18(DX), X6
+	PSHUFB  X6, X5
+	POR     X5, X4
 	JMP     lddone_7
 
 ld1_7:
 	MOVBQZX (SI), DX
-	MOVQ    DX, X3
+	MOVQ    DX, X4
 
 lddone_7:
-	MOVOU  X3, X4
-	PXOR   X2, X4
-	MOVQ   X4, DX
+	MOVOU  X4, X5
+	PXOR   X3, X5
+	MOVQ   X5, DX
 	CMPQ   DI, $0x08
 	JB     st4_3
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  8(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  8(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
 	JMP    stdone_3
@@ -6674,10 +6683,10 @@ st4_3:
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  12(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  12(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
 	JMP    stdone_3
@@ -6688,10 +6697,10 @@ st2_3:
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  14(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  14(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
 	JMP    stdone_3
@@ -6700,75 +6709,84 @@ st1_3:
 	MOVB DL, (BX)
 
 stdone_3:
-	PSHUFB    bswapMask<>+0(SB), X3
-	PXOR      X0, X3
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
 	PXOR      X0, X0
-	MOVOU     X3, X2
-	PCLMULQDQ $0x00, 368(CX), X2
-	PXOR      X2, X1
-	MOVOU     X3, X2
-	PCLMULQDQ $0x11, 368(CX), X2
-	PXOR      X2, X7
-	PSHUFD    $0x4e, X3, X2
-	PXOR      X3, X2
-	PCLMULQDQ $0x00, 496(CX), X2
-	PXOR      X2, X6
+	MOVOU     X4, X3
+	PCLMULQDQ $0x00, 496(CX), X3
+	PXOR      X3, X1
+	MOVOU     X4, X3
+	PCLMULQDQ $0x11, 496(CX), X3
+	PXOR      X3, X8
+	PSHUFD    $0x4e, X4, X3
+	PXOR      X4, X3
+	PCLMULQDQ $0x00, 752(CX), X3
+	PXOR      X3, X7
 
 rred_1:
-	PXOR      X1, X6
-	PXOR      X7, X6
+	MOVOU     X2, X3
+	PCLMULQDQ $0x00, 480(AX), X3
+	PXOR      X3, X1
+	MOVOU     X2, X3
+	PCLMULQDQ $0x11, 480(AX), X3
+	PXOR      X3, X8
+	PSHUFD    $0x4e, X2, X3
+	PXOR      X2, X3
+	PCLMULQDQ $0x00, 736(AX), X3
+	PXOR      X3, X7
+	PXOR      X1, X7
+	PXOR      X8, X7
 	MOVOU     X1, X2
 	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
 	PSHUFD    $0x4e, X1, X1
-	PXOR      X1, X6
-	PXOR      X2, X6
-	MOVOU     X6, X1
-	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
-	PSHUFD    $0x4e, X6, X6
-	PXOR      X6, X7
 	PXOR      X1, X7
-	PXOR      X7, X0
+	PXOR      X2, X7
+	MOVOU     X7, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X7, X7
+	PXOR      X7, X8
+	PXOR      X1, X8
+	PXOR      X8, X0
 	JMP       remdone_1
 
 rem8_1:
-	MOVOU  X1, X2
-	PSHUFB bswapMask<>+0(SB), X2
-	PXOR   (AX), X2
 	MOVOU  X1, X3
-	PADDL  ctrIncs<>+16(SB), X3
 	PSHUFB bswapMask<>+0(SB), X3
 	PXOR   (AX), X3
 	MOVOU  X1, X4
-	PADDL  ctrIncs<>+32(SB), X4
+	PADDL  ctrIncs<>+16(SB), X4
 	PSHUFB bswapMask<>+0(SB), X4
 	PXOR   (AX), X4
 	MOVOU  X1, X5
-	PADDL  ctrIncs<>+48(SB), X5
+	PADDL  ctrIncs<>+32(SB), X5
 	PSHUFB bswapMask<>+0(SB), X5
 	PXOR   (AX), X5
 	MOVOU  X1, X6
-	PADDL  ctrIncs<>+64(SB), X6
+	PADDL  ctrIncs<>+48(SB), X6
 	PSHUFB bswapMask<>+0(SB), X6
 	PXOR   (AX), X6
 	MOVOU  X1, X7
-	PADDL  ctrIncs<>+80(SB), X7
+	PADDL  ctrIncs<>+64(SB), X7
 	PSHUFB bswapMask<>+0(SB), X7
 	PXOR   (AX), X7
 	MOVOU  X1, X8
-	PADDL  ctrIncs<>+96(SB), X8
+	PADDL  ctrIncs<>+80(SB), X8
 	PSHUFB bswapMask<>+0(SB), X8
 	PXOR   (AX), X8
 	MOVOU  X1, X9
-	PADDL  ctrIncs<>+112(SB), X9
+	PADDL  ctrIncs<>+96(SB), X9
 	PSHUFB bswapMask<>+0(SB), X9
 	PXOR   (AX), X9
+	MOVOU  X1, X10
+	PADDL  ctrIncs<>+112(SB), X10
+	PSHUFB bswapMask<>+0(SB), X10
+	PXOR   (AX), X10
 	LEAQ   15(DI), R8
 	SHRQ   $0x04, R8
-	MOVQ   R8, X10
-	PADDL  X10, X1
+	MOVQ   R8, X11
+	PADDL  X11, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_8
-	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
 	AESENC 16(AX), X5
@@ -6776,7 +6794,7 @@ rem8_1:
 	AESENC 16(AX), X7
 	AESENC 16(AX), X8
 	AESENC 16(AX), X9
-	AESENC 32(AX), X2
+	AESENC 16(AX), X10
 	AESENC 32(AX), X3
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
@@ -6784,9 +6802,9 @@ rem8_1:
 	AESENC 32(AX), X7
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
+	AESENC 32(AX), X10
 	CMPQ   CX, $0x0c
 	JE     aesmid_8
-	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
 	AESENC 48(AX), X5
@@ -6794,7 +6812,7 @@ rem8_1:
 	AESENC 48(AX), X7
 	AESENC 48(AX), X8
 	AESENC 48(AX), X9
-	AESENC 64(AX), X2
+	AESENC 48(AX), X10
 	AESENC 64(AX), X3
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
@@ -6802,9 +6820,9 @@ rem8_1:
 	AESENC 64(AX), X7
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
+	AESENC 64(AX), X10
 
 aesmid_8:
-	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
 	AESENC     16(DX), X5
@@ -6812,7 +6830,7 @@ aesmid_8:
 	AESENC     16(DX), X7
 	AESENC     16(DX), X8
 	AESENC     16(DX), X9
-	AESENC     32(DX), X2
+	AESENC     16(DX), X10
 	AESENC     32(DX), X3
 	AESENC     32(DX), X4
 	AESENC     32(DX), X5
@@ -6820,7 +6838,7 @@ aesmid_8:
 	AESENC     32(DX), X7
 	AESENC     32(DX), X8
 	AESENC     32(DX), X9
-	AESENC     48(DX), X2
+	AESENC     32(DX), X10
 	AESENC     48(DX), X3
 	AESENC     48(DX), X4
 	AESENC     48(DX), X5
@@ -6828,7 +6846,7 @@ aesmid_8:
 	AESENC     48(DX), X7
 	AESENC     48(DX), X8
 	AESENC     48(DX), X9
-	AESENC     64(DX), X2
+	AESENC     48(DX), X10
 	AESENC     64(DX), X3
 	AESENC     64(DX), X4
 	AESENC     64(DX), X5
@@ -6836,7 +6854,7 @@ aesmid_8:
 	AESENC     64(DX), X7
 	AESENC     64(DX), X8
 	AESENC     64(DX), X9
-	AESENC     80(DX), X2
+	AESENC     64(DX), X10
 	AESENC     80(DX), X3
 	AESENC     80(DX), X4
 	AESENC     80(DX), X5
@@ -6844,7 +6862,7 @@ aesmid_8:
 	AESENC     80(DX), X7
 	AESENC     80(DX), X8
 	AESENC     80(DX), X9
-	AESENC     96(DX), X2
+	AESENC     80(DX), X10
 	AESENC     96(DX), X3
 	AESENC     96(DX), X4
 	AESENC     96(DX), X5
@@ -6852,7 +6870,7 @@ aesmid_8:
 	AESENC     96(DX), X7
 	AESENC     96(DX), X8
 	AESENC     96(DX), X9
-	AESENC     112(DX), X2
+	AESENC     96(DX), X10
 	AESENC     112(DX), X3
 	AESENC     112(DX), X4
 	AESENC     112(DX), X5
@@ -6860,7 +6878,7 @@ aesmid_8:
 	AESENC     112(DX), X7
 	AESENC     112(DX), X8
 	AESENC     112(DX), X9
-	AESENC     128(DX), X2
+	AESENC     112(DX), X10
 	AESENC     128(DX), X3
 	AESENC     128(DX), X4
 	AESENC     128(DX), X5
@@ -6868,7 +6886,7 @@ aesmid_8:
 	AESENC     128(DX), X7
 	AESENC     128(DX), X8
 	AESENC     128(DX), X9
-	AESENC     144(DX), X2
+	AESENC     128(DX), X10
 	AESENC     144(DX), X3
 	AESENC     144(DX), X4
 	AESENC     144(DX), X5
@@ -6876,7 +6894,7 @@ aesmid_8:
 	AESENC     144(DX), X7
 	AESENC     144(DX), X8
 	AESENC     144(DX), X9
-	AESENCLAST 160(DX), X2
+	AESENC     144(DX), X10
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
@@ -6884,191 +6902,193 @@ aesmid_8:
 	AESENCLAST 160(DX), X7
 	AESENCLAST 160(DX), X8
 	AESENCLAST 160(DX), X9
+	AESENCLAST 160(DX), X10
 	SHLQ       $0x04, R8
 	MOVQ       R8, CX
+	ADDQ       $0x10, CX
 	NEGQ       CX
 	ADDQ       AX, CX
 	PXOR       X1, X1
-	PXOR       X10, X10
 	PXOR       X11, X11
+	PXOR       X12, X12
 	CMPQ       DI, $0x10
 	JB         rpart_5
-	MOVOU      (SI), X12
-	MOVOU      X12, X13
-	PXOR       X2, X13
-	MOVOU      X13, (BX)
-	PSHUFB     bswapMask<>+0(SB), X12
-	PXOR       X0, X12
+	MOVOU      (SI), X13
+	MOVOU      X13, X14
+	PXOR       X3, X14
+	MOVOU      X14, (BX)
+	PSHUFB     bswapMask<>+0(SB), X13
+	PXOR       X0, X13
 	PXOR       X0, X0
-	MOVOU      X12, X2
-	PCLMULQDQ  $0x00, 368(CX), X2
-	PXOR       X2, X1
-	MOVOU      X12, X2
-	PCLMULQDQ  $0x11, 368(CX), X2
-	PXOR       X2, X11
-	PSHUFD     $0x4e, X12, X2
-	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 496(CX), X2
-	PXOR       X2, X10
+	MOVOU      X13, X3
+	PCLMULQDQ  $0x00, 496(CX), X3
+	PXOR       X3, X1
+	MOVOU      X13, X3
+	PCLMULQDQ  $0x11, 496(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X13, X3
+	PXOR       X13, X3
+	PCLMULQDQ  $0x00, 752(CX), X3
+	PXOR       X3, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_6
-	MOVOU      (SI), X2
-	MOVOU      X2, X12
-	PXOR       X3, X12
-	MOVOU      X12, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X13
+	PXOR       X4, X13
+	MOVOU      X13, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 512(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 512(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 768(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_7
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X4, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X5, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 528(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 528(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 784(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_8
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X5, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 416(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 416(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 544(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X6, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 544(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 544(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 800(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_9
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X6, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 432(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 432(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 560(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X7, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 560(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 560(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 816(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_10
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X7, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 448(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 448(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 576(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X8, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 576(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 576(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 832(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
 	JB         rpart_11
-	MOVOU      (SI), X2
-	MOVOU      X2, X3
-	PXOR       X8, X3
-	MOVOU      X3, (BX)
-	PSHUFB     bswapMask<>+0(SB), X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 464(CX), X3
-	PXOR       X3, X1
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 464(CX), X3
-	PXOR       X3, X11
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 592(CX), X3
-	PXOR       X3, X10
+	MOVOU      (SI), X3
+	MOVOU      X3, X4
+	PXOR       X9, X4
+	MOVOU      X4, (BX)
+	PSHUFB     bswapMask<>+0(SB), X3
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x00, 592(CX), X4
+	PXOR       X4, X1
+	MOVOU      X3, X4
+	PCLMULQDQ  $0x11, 592(CX), X4
+	PXOR       X4, X12
+	PSHUFD     $0x4e, X3, X4
+	PXOR       X3, X4
+	PCLMULQDQ  $0x00, 848(CX), X4
+	PXOR       X4, X11
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
-	MOVOU      X9, X2
+	MOVOU      X10, X3
 	LEAQ       112(CX), CX
 	JMP        rcommon_2
 
 rpart_11:
-	MOVOU X8, X2
+	MOVOU X9, X3
 	LEAQ  96(CX), CX
 	JMP   rcommon_2
 
 rpart_10:
-	MOVOU X7, X2
+	MOVOU X8, X3
 	LEAQ  80(CX), CX
 	JMP   rcommon_2
 
 rpart_9:
-	MOVOU X6, X2
+	MOVOU X7, X3
 	LEAQ  64(CX), CX
 	JMP   rcommon_2
 
 rpart_8:
-	MOVOU X5, X2
+	MOVOU X6, X3
 	LEAQ  48(CX), CX
 	JMP   rcommon_2
 
 rpart_7:
-	MOVOU X4, X2
+	MOVOU X5, X3
 	LEAQ  32(CX), CX
 	JMP   rcommon_2
 
 rpart_6:
-	MOVOU X3, X2
+	MOVOU X4, X3
 	LEAQ  16(CX), CX
 	JMP   rcommon_2
 
 rpart_5:
-	MOVOU X2, X2
+	MOVOU X3, X3
 	LEAQ  (CX), CX
 
 rcommon_2:
@@ -7077,70 +7097,70 @@ rcommon_2:
 	CMPQ   DI, $0x08
 	JB     ld4_8
 	MOVQ   (SI), DX
-	MOVQ   DX, X3
+	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
 	MOVQ   (DX), DX
-	MOVQ   DX, X4
+	MOVQ   DX, X5
 	LEAQ   slideShuf<>+0(SB), DX
 	NEGQ   DX
 	ADDQ   DI, DX
 	NEGQ   DX
-	MOVOU  24(DX), X5
-	PSHUFB X5, X4
-	POR    X4, X3
+	MOVOU  24(DX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
 	JMP    lddone_8
 
 ld4_8:
 	CMPQ   DI, $0x04
 	JB     ld2_8
 	MOVL   (SI), DX
-	MOVQ   DX, X3
+	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
 	MOVL   (DX), DX
-	MOVQ   DX, X4
+	MOVQ   DX, X5
 	LEAQ   slideShuf<>+0(SB), DX
 	NEGQ   DX
 	ADDQ   DI, DX
 	NEGQ   DX
-	MOVOU  20(DX), X5
-	PSHUFB X5, X4
-	POR    X4, X3
+	MOVOU  20(DX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
 	JMP    lddone_8
 
 ld2_8:
 	CMPQ    DI, $0x02
 	JB      ld1_8
 	MOVWQZX (SI), DX
-	MOVQ    DX, X3
+	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
 	MOVWQZX (DX), DX
-	MOVQ    DX, X4
+	MOVQ    DX, X5
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    DI, DX
 	NEGQ    DX
-	MOVOU   18(DX), X5
-	PSHUFB  X5, X4
-	POR     X4, X3
+	MOVOU   18(DX), X6
+	PSHUFB  X6, X5
+	POR     X5, X4
 	JMP     lddone_8
 
 ld1_8:
 	MOVBQZX (SI), DX
-	MOVQ    DX, X3
+	MOVQ    DX, X4
 
 lddone_8:
-	MOVOU  X3, X4
-	PXOR   X2, X4
-	MOVQ   X4, DX
+	MOVOU  X4, X5
+	PXOR   X3, X5
+	MOVQ   X5, DX
 	CMPQ   DI, $0x08
 	JB     st4_4
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  8(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  8(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
 	JMP    stdone_4
@@ -7151,10 +7171,10 @@ st4_4:
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  12(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  12(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
 	JMP    stdone_4
@@ -7165,10 +7185,10 @@ st2_4:
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
-	MOVOU  14(DX), X2
-	MOVOU  X4, X4
-	PSHUFB X2, X4
-	MOVQ   X4, DX
+	MOVOU  14(DX), X3
+	MOVOU  X5, X5
+	PSHUFB X3, X5
+	MOVQ   X5, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
 	JMP    stdone_4
@@ -7177,36 +7197,83 @@ st1_4:
 	MOVB DL, (BX)
 
 stdone_4:
-	PSHUFB    bswapMask<>+0(SB), X3
-	PXOR      X0, X3
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
 	PXOR      X0, X0
-	MOVOU     X3, X2
-	PCLMULQDQ $0x00, 368(CX), X2
-	PXOR      X2, X1
-	MOVOU     X3, X2
-	PCLMULQDQ $0x11, 368(CX), X2
-	PXOR      X2, X11
-	PSHUFD    $0x4e, X3, X2
-	PXOR      X3, X2
-	PCLMULQDQ $0x00, 496(CX), X2
-	PXOR      X2, X10
+	MOVOU     X4, X3
+	PCLMULQDQ $0x00, 496(CX), X3
+	PXOR      X3, X1
+	MOVOU     X4, X3
+	PCLMULQDQ $0x11, 496(CX), X3
+	PXOR      X3, X12
+	PSHUFD    $0x4e, X4, X3
+	PXOR      X4, X3
+	PCLMULQDQ $0x00, 752(CX), X3
+	PXOR      X3, X11
 
 rred_2:
-	PXOR      X1, X10
-	PXOR      X11, X10
+	MOVOU     X2, X3
+	PCLMULQDQ $0x00, 480(AX), X3
+	PXOR      X3, X1
+	MOVOU     X2, X3
+	PCLMULQDQ $0x11, 480(AX), X3
+	PXOR      X3, X12
+	PSHUFD    $0x4e, X2, X3
+	PXOR      X2, X3
+	PCLMULQDQ $0x00, 736(AX), X3
+	PXOR      X3, X11
+	PXOR      X1, X11
+	PXOR      X12, X11
 	MOVOU     X1, X2
 	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
 	PSHUFD    $0x4e, X1, X1
-	PXOR      X1, X10
-	PXOR      X2, X10
-	MOVOU     X10, X1
-	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
-	PSHUFD    $0x4e, X10, X10
-	PXOR      X10, X11
 	PXOR      X1, X11
-	PXOR      X11, X0
+	PXOR      X2, X11
+	MOVOU     X11, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X11, X11
+	PXOR      X11, X12
+	PXOR      X1, X12
+	PXOR      X12, X0
 
 remdone_1:
+	PSHUFB bswapMask<>+0(SB), X0
+	MOVOU  32(SP), X1
+	PXOR   X1, X0
+	MOVQ   tag+64(FP), AX
+	MOVOU  X0, (AX)
+
+	// asmgen: wipe stack scratch and vector registers
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	PXOR  X14, X14
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
+	MOVOU X0, 192(SP)
+	RET
+
 ofin_1:
 	MOVOU      X0, (SP)
 	XORQ       CX, CX
@@ -7225,33 +7292,33 @@ ofin_1:
 	PSHUFB     bswapMask<>+0(SB), X4
 	PXOR       X0, X4
 	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 336(AX), X2
+	PCLMULQDQ  $0x00, 464(AX), X2
 	MOVOU      X4, X0
-	PCLMULQDQ  $0x11, 336(AX), X0
+	PCLMULQDQ  $0x11, 464(AX), X0
 	PSHUFD     $0x4e, X4, X3
 	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 464(AX), X3
+	PCLMULQDQ  $0x00, 720(AX), X3
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 352(AX), X4
+	PCLMULQDQ  $0x00, 480(AX), X4
 	PXOR       X4, X2
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 352(AX), X4
+	PCLMULQDQ  $0x11, 480(AX), X4
 	PXOR       X4, X0
 	PSHUFD     $0x4e, X1, X4
 	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
+	PCLMULQDQ  $0x00, 736(AX), X4
 	PXOR       X4, X3
 	JMP        findone_1
 
 fin1_1:
 	PXOR      X0, X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 
 findone_1:
 	PXOR      X2, X3
@@ -7286,6 +7353,7 @@ findone_1:
 	PXOR  X11, X11
 	PXOR  X12, X12
 	PXOR  X13, X13
+	PXOR  X14, X14
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
 	MOVOU X0, 32(SP)
@@ -7403,12 +7471,12 @@ ld1_1:
 lddone_1:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -7431,95 +7499,95 @@ gh8_1:
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	MOVOU     X3, X1
-	PCLMULQDQ $0x00, 240(AX), X1
+	PCLMULQDQ $0x00, 368(AX), X1
 	MOVOU     X3, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X3, X2
 	PXOR      X3, X2
-	PCLMULQDQ $0x00, 368(AX), X2
+	PCLMULQDQ $0x00, 624(AX), X2
 	MOVOU     16(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 256(AX), X4
+	PCLMULQDQ $0x00, 384(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 256(AX), X4
+	PCLMULQDQ $0x11, 384(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 384(AX), X4
+	PCLMULQDQ $0x00, 640(AX), X4
 	PXOR      X4, X2
 	MOVOU     32(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 272(AX), X4
+	PCLMULQDQ $0x00, 400(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 272(AX), X4
+	PCLMULQDQ $0x11, 400(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 400(AX), X4
+	PCLMULQDQ $0x00, 656(AX), X4
 	PXOR      X4, X2
 	MOVOU     48(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 288(AX), X4
+	PCLMULQDQ $0x00, 416(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 288(AX), X4
+	PCLMULQDQ $0x11, 416(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 416(AX), X4
+	PCLMULQDQ $0x00, 672(AX), X4
 	PXOR      X4, X2
 	MOVOU     64(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 304(AX), X4
+	PCLMULQDQ $0x00, 432(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 304(AX), X4
+	PCLMULQDQ $0x11, 432(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 432(AX), X4
+	PCLMULQDQ $0x00, 688(AX), X4
 	PXOR      X4, X2
 	MOVOU     80(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 320(AX), X4
+	PCLMULQDQ $0x00, 448(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 320(AX), X4
+	PCLMULQDQ $0x11, 448(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 448(AX), X4
+	PCLMULQDQ $0x00, 704(AX), X4
 	PXOR      X4, X2
 	MOVOU     96(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 336(AX), X4
+	PCLMULQDQ $0x00, 464(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 336(AX), X4
+	PCLMULQDQ $0x11, 464(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 464(AX), X4
+	PCLMULQDQ $0x00, 720(AX), X4
 	PXOR      X4, X2
 	MOVOU     112(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
-	PCLMULQDQ $0x00, 352(AX), X4
+	PCLMULQDQ $0x00, 480(AX), X4
 	PXOR      X4, X1
 	MOVOU     X3, X4
-	PCLMULQDQ $0x11, 352(AX), X4
+	PCLMULQDQ $0x11, 480(AX), X4
 	PXOR      X4, X0
 	PSHUFD    $0x4e, X3, X4
 	PXOR      X3, X4
-	PCLMULQDQ $0x00, 480(AX), X4
+	PCLMULQDQ $0x00, 736(AX), X4
 	PXOR      X4, X2
 	PXOR      X1, X2
 	PXOR      X0, X2
@@ -7557,14 +7625,14 @@ ghblk_1:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(CX), X5
+	PCLMULQDQ $0x00, 496(CX), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(CX), X5
+	PCLMULQDQ $0x11, 496(CX), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(CX), X5
+	PCLMULQDQ $0x00, 752(CX), X5
 	PXOR      X5, X2
 	ADDQ      $0x10, SI
 	ADDQ      $0x10, CX
@@ -7633,14 +7701,14 @@ lddone_2:
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 368(CX), X5
+	PCLMULQDQ $0x00, 496(CX), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 368(CX), X5
+	PCLMULQDQ $0x11, 496(CX), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 496(CX), X5
+	PCLMULQDQ $0x00, 752(CX), X5
 	PXOR      X5, X2
 
 ghred_1:
@@ -7830,12 +7898,12 @@ openfull_1:
 	PSHUFB    bswapMask<>+0(SB), X1
 	PXOR      X0, X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -8207,13 +8275,13 @@ aesmid_2:
 	MOVOU      -128(SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      496(AX), X1
+	MOVOU      240(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      496(AX), X0
+	MOVOU      240(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 624(AX), X2
+	PCLMULQDQ  $0x00, 496(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -8228,14 +8296,14 @@ aesmid_2:
 	MOVQ       -112(SI), R11
 	XORQ       -104(SI), R11
 	BSWAPQ     R11
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      512(AX), X12
+	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 640(AX), X12
+	PCLMULQDQ  $0x00, 512(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8251,14 +8319,14 @@ aesmid_2:
 	MOVQ       -96(SI), R11
 	XORQ       -88(SI), R11
 	BSWAPQ     R11
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      528(AX), X12
+	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 656(AX), X12
+	PCLMULQDQ  $0x00, 528(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8274,14 +8342,14 @@ aesmid_2:
 	MOVQ       -80(SI), R11
 	XORQ       -72(SI), R11
 	BSWAPQ     R11
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      544(AX), X12
+	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 672(AX), X12
+	PCLMULQDQ  $0x00, 544(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8297,14 +8365,14 @@ aesmid_2:
 	MOVQ       -64(SI), R11
 	XORQ       -56(SI), R11
 	BSWAPQ     R11
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      560(AX), X12
+	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 688(AX), X12
+	PCLMULQDQ  $0x00, 560(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8320,14 +8388,14 @@ aesmid_2:
 	MOVQ       -48(SI), R11
 	XORQ       -40(SI), R11
 	BSWAPQ     R11
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      576(AX), X12
+	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 704(AX), X12
+	PCLMULQDQ  $0x00, 576(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8343,14 +8411,14 @@ aesmid_2:
 	MOVQ       -32(SI), R11
 	XORQ       -24(SI), R11
 	BSWAPQ     R11
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      592(AX), X12
+	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 720(AX), X12
+	PCLMULQDQ  $0x00, 592(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8366,14 +8434,14 @@ aesmid_2:
 	MOVQ       -16(SI), R11
 	XORQ       -8(SI), R11
 	BSWAPQ     R11
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      608(AX), X12
+	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 736(AX), X12
+	PCLMULQDQ  $0x00, 608(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8517,14 +8585,14 @@ aesmid_3:
 	MOVQ       -128(SI), R11
 	XORQ       -120(SI), R11
 	BSWAPQ     R11
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      240(AX), X12
+	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 368(AX), X12
+	PCLMULQDQ  $0x00, 624(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8540,14 +8608,14 @@ aesmid_3:
 	MOVQ       -112(SI), R11
 	XORQ       -104(SI), R11
 	BSWAPQ     R11
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8563,14 +8631,14 @@ aesmid_3:
 	MOVQ       -96(SI), R11
 	XORQ       -88(SI), R11
 	BSWAPQ     R11
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8586,14 +8654,14 @@ aesmid_3:
 	MOVQ       -80(SI), R11
 	XORQ       -72(SI), R11
 	BSWAPQ     R11
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8609,14 +8677,14 @@ aesmid_3:
 	MOVQ       -64(SI), R11
 	XORQ       -56(SI), R11
 	BSWAPQ     R11
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8632,14 +8700,14 @@ aesmid_3:
 	MOVQ       -48(SI), R11
 	XORQ       -40(SI), R11
 	BSWAPQ     R11
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8655,14 +8723,14 @@ aesmid_3:
 	MOVQ       -32(SI), R11
 	XORQ       -24(SI), R11
 	BSWAPQ     R11
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8678,14 +8746,14 @@ aesmid_3:
 	MOVQ       -16(SI), R11
 	XORQ       -8(SI), R11
 	BSWAPQ     R11
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R11, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8844,13 +8912,13 @@ aesmid_4:
 	MOVOU      -128(SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
-	MOVOU      240(AX), X1
+	MOVOU      368(AX), X1
 	PCLMULQDQ  $0x00, X12, X1
-	MOVOU      240(AX), X0
+	MOVOU      368(AX), X0
 	PCLMULQDQ  $0x11, X12, X0
 	PSHUFD     $0x4e, X12, X2
 	PXOR       X12, X2
-	PCLMULQDQ  $0x00, 368(AX), X2
+	PCLMULQDQ  $0x00, 624(AX), X2
 	AESENC     X11, X7
 	AESENC     X11, X8
 	AESENC     X11, X9
@@ -8865,14 +8933,14 @@ aesmid_4:
 	MOVQ       -112(SI), R10
 	XORQ       -104(SI), R10
 	BSWAPQ     R10
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      256(AX), X12
+	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 384(AX), X12
+	PCLMULQDQ  $0x00, 640(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8888,14 +8956,14 @@ aesmid_4:
 	MOVQ       -96(SI), R10
 	XORQ       -88(SI), R10
 	BSWAPQ     R10
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      272(AX), X12
+	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 400(AX), X12
+	PCLMULQDQ  $0x00, 656(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8911,14 +8979,14 @@ aesmid_4:
 	MOVQ       -80(SI), R10
 	XORQ       -72(SI), R10
 	BSWAPQ     R10
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      288(AX), X12
+	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 416(AX), X12
+	PCLMULQDQ  $0x00, 672(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8934,14 +9002,14 @@ aesmid_4:
 	MOVQ       -64(SI), R10
 	XORQ       -56(SI), R10
 	BSWAPQ     R10
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      304(AX), X12
+	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 432(AX), X12
+	PCLMULQDQ  $0x00, 688(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8957,14 +9025,14 @@ aesmid_4:
 	MOVQ       -48(SI), R10
 	XORQ       -40(SI), R10
 	BSWAPQ     R10
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      320(AX), X12
+	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 448(AX), X12
+	PCLMULQDQ  $0x00, 704(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -8980,14 +9048,14 @@ aesmid_4:
 	MOVQ       -32(SI), R10
 	XORQ       -24(SI), R10
 	BSWAPQ     R10
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      336(AX), X12
+	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 464(AX), X12
+	PCLMULQDQ  $0x00, 720(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -9003,14 +9071,14 @@ aesmid_4:
 	MOVQ       -16(SI), R10
 	XORQ       -8(SI), R10
 	BSWAPQ     R10
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X1
-	MOVOU      352(AX), X12
+	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x11, X13, X12
 	PXOR       X12, X0
 	MOVQ       R10, X12
-	PCLMULQDQ  $0x00, 480(AX), X12
+	PCLMULQDQ  $0x00, 736(AX), X12
 	PXOR       X12, X2
 	AESENC     X11, X7
 	AESENC     X11, X8
@@ -9075,95 +9143,95 @@ loopdone_1:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	MOVOU     X4, X2
-	PCLMULQDQ $0x00, 240(AX), X2
+	PCLMULQDQ $0x00, 368(AX), X2
 	MOVOU     X4, X0
-	PCLMULQDQ $0x11, 240(AX), X0
+	PCLMULQDQ $0x11, 368(AX), X0
 	PSHUFD    $0x4e, X4, X3
 	PXOR      X4, X3
-	PCLMULQDQ $0x00, 368(AX), X3
+	PCLMULQDQ $0x00, 624(AX), X3
 	MOVOU     -112(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 256(AX), X5
+	PCLMULQDQ $0x00, 384(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 256(AX), X5
+	PCLMULQDQ $0x11, 384(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 384(AX), X5
+	PCLMULQDQ $0x00, 640(AX), X5
 	PXOR      X5, X3
 	MOVOU     -96(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 272(AX), X5
+	PCLMULQDQ $0x00, 400(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 272(AX), X5
+	PCLMULQDQ $0x11, 400(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 400(AX), X5
+	PCLMULQDQ $0x00, 656(AX), X5
 	PXOR      X5, X3
 	MOVOU     -80(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 288(AX), X5
+	PCLMULQDQ $0x00, 416(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 288(AX), X5
+	PCLMULQDQ $0x11, 416(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 416(AX), X5
+	PCLMULQDQ $0x00, 672(AX), X5
 	PXOR      X5, X3
 	MOVOU     -64(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 304(AX), X5
+	PCLMULQDQ $0x00, 432(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 304(AX), X5
+	PCLMULQDQ $0x11, 432(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 432(AX), X5
+	PCLMULQDQ $0x00, 688(AX), X5
 	PXOR      X5, X3
 	MOVOU     -48(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 320(AX), X5
+	PCLMULQDQ $0x00, 448(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 320(AX), X5
+	PCLMULQDQ $0x11, 448(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 448(AX), X5
+	PCLMULQDQ $0x00, 704(AX), X5
 	PXOR      X5, X3
 	MOVOU     -32(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 336(AX), X5
+	PCLMULQDQ $0x00, 464(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 336(AX), X5
+	PCLMULQDQ $0x11, 464(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 464(AX), X5
+	PCLMULQDQ $0x00, 720(AX), X5
 	PXOR      X5, X3
 	MOVOU     -16(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 352(AX), X5
+	PCLMULQDQ $0x00, 480(AX), X5
 	PXOR      X5, X2
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 352(AX), X5
+	PCLMULQDQ $0x11, 480(AX), X5
 	PXOR      X5, X0
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 480(AX), X5
+	PCLMULQDQ $0x00, 736(AX), X5
 	PXOR      X5, X3
 	PXOR      X2, X3
 	PXOR      X0, X3
@@ -9281,14 +9349,14 @@ aesmid_5:
 	PXOR       X0, X9
 	PXOR       X0, X0
 	MOVOU      X9, X2
-	PCLMULQDQ  $0x00, 368(CX), X2
+	PCLMULQDQ  $0x00, 496(CX), X2
 	PXOR       X2, X6
 	MOVOU      X9, X2
-	PCLMULQDQ  $0x11, 368(CX), X2
+	PCLMULQDQ  $0x11, 496(CX), X2
 	PXOR       X2, X8
 	PSHUFD     $0x4e, X9, X2
 	PXOR       X9, X2
-	PCLMULQDQ  $0x00, 496(CX), X2
+	PCLMULQDQ  $0x00, 752(CX), X2
 	PXOR       X2, X7
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9301,14 +9369,14 @@ aesmid_5:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(CX), X3
+	PCLMULQDQ  $0x00, 512(CX), X3
 	PXOR       X3, X6
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(CX), X3
+	PCLMULQDQ  $0x11, 512(CX), X3
 	PXOR       X3, X8
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(CX), X3
+	PCLMULQDQ  $0x00, 768(CX), X3
 	PXOR       X3, X7
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9321,14 +9389,14 @@ aesmid_5:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(CX), X3
+	PCLMULQDQ  $0x00, 528(CX), X3
 	PXOR       X3, X6
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(CX), X3
+	PCLMULQDQ  $0x11, 528(CX), X3
 	PXOR       X3, X8
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(CX), X3
+	PCLMULQDQ  $0x00, 784(CX), X3
 	PXOR       X3, X7
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9651,14 +9719,14 @@ aesmid_6:
 	PXOR       X0, X13
 	PXOR       X0, X0
 	MOVOU      X13, X2
-	PCLMULQDQ  $0x00, 368(CX), X2
+	PCLMULQDQ  $0x00, 496(CX), X2
 	PXOR       X2, X10
 	MOVOU      X13, X2
-	PCLMULQDQ  $0x11, 368(CX), X2
+	PCLMULQDQ  $0x11, 496(CX), X2
 	PXOR       X2, X12
 	PSHUFD     $0x4e, X13, X2
 	PXOR       X13, X2
-	PCLMULQDQ  $0x00, 496(CX), X2
+	PCLMULQDQ  $0x00, 752(CX), X2
 	PXOR       X2, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9671,14 +9739,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 384(CX), X3
+	PCLMULQDQ  $0x00, 512(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 384(CX), X3
+	PCLMULQDQ  $0x11, 512(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 512(CX), X3
+	PCLMULQDQ  $0x00, 768(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9691,14 +9759,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 400(CX), X3
+	PCLMULQDQ  $0x00, 528(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 400(CX), X3
+	PCLMULQDQ  $0x11, 528(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 528(CX), X3
+	PCLMULQDQ  $0x00, 784(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9711,14 +9779,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 416(CX), X3
+	PCLMULQDQ  $0x00, 544(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 416(CX), X3
+	PCLMULQDQ  $0x11, 544(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 544(CX), X3
+	PCLMULQDQ  $0x00, 800(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9731,14 +9799,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 432(CX), X3
+	PCLMULQDQ  $0x00, 560(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 432(CX), X3
+	PCLMULQDQ  $0x11, 560(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 560(CX), X3
+	PCLMULQDQ  $0x00, 816(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9751,14 +9819,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 448(CX), X3
+	PCLMULQDQ  $0x00, 576(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 448(CX), X3
+	PCLMULQDQ  $0x11, 576(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 576(CX), X3
+	PCLMULQDQ  $0x00, 832(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -9771,14 +9839,14 @@ aesmid_6:
 	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, 464(CX), X3
+	PCLMULQDQ  $0x00, 592(CX), X3
 	PXOR       X3, X10
 	MOVOU      X2, X3
-	PCLMULQDQ  $0x11, 464(CX), X3
+	PCLMULQDQ  $0x11, 592(CX), X3
 	PXOR       X3, X12
 	PSHUFD     $0x4e, X2, X3
 	PXOR       X2, X3
-	PCLMULQDQ  $0x00, 592(CX), X3
+	PCLMULQDQ  $0x00, 848(CX), X3
 	PXOR       X3, X11
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
@@ -10005,33 +10073,33 @@ TEXT ·gcmStreamFinishAESNI(SB), NOSPLIT, $0-48
 	PSHUFB     bswapMask<>+0(SB), X4
 	PXOR       X0, X4
 	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 336(AX), X2
+	PCLMULQDQ  $0x00, 464(AX), X2
 	MOVOU      X4, X0
-	PCLMULQDQ  $0x11, 336(AX), X0
+	PCLMULQDQ  $0x11, 464(AX), X0
 	PSHUFD     $0x4e, X4, X3
 	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 464(AX), X3
+	PCLMULQDQ  $0x00, 720(AX), X3
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 352(AX), X4
+	PCLMULQDQ  $0x00, 480(AX), X4
 	PXOR       X4, X2
 	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 352(AX), X4
+	PCLMULQDQ  $0x11, 480(AX), X4
 	PXOR       X4, X0
 	PSHUFD     $0x4e, X1, X4
 	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
+	PCLMULQDQ  $0x00, 736(AX), X4
 	PXOR       X4, X3
 	JMP        findone_1
 
 fin1_1:
 	PXOR      X0, X1
 	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 352(AX), X2
+	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 352(AX), X0
+	PCLMULQDQ $0x11, 480(AX), X0
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
-	PCLMULQDQ $0x00, 480(AX), X3
+	PCLMULQDQ $0x00, 736(AX), X3
 
 findone_1:
 	PXOR      X2, X3

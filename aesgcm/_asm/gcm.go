@@ -244,7 +244,7 @@ func (e *emitter) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.
 	save := e.label("psave")
 	e.TESTQ(n, n)
 	e.JZ(ref(save))
-	e.remainder(k, ctr, acc, in, out, n, false, st)
+	e.remainder(k, ctr, acc, in, out, n, false, st, nil)
 	// remainder left the partial block open: nopen = n mod 16
 	e.MOVQ(n, nopen)
 	e.ADDQ(n, in)
@@ -414,18 +414,18 @@ func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, g *ghPass) 
 // ciphertext) for a later piece or the finish. ctr is advanced past the
 // blocks used; in and out are advanced past the whole blocks and n is left
 // at the partial length.
-func (e *emitter) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem) {
+func (e *emitter) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
 	big, done := e.label("rem8"), e.label("remdone")
 	e.CMPQ(n, operand.U8(64))
 	e.JAE(ref(big))
-	e.remainderN(k, ctr, acc, in, out, n, dec, st, 4)
+	e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, 4)
 	e.JMP(ref(done))
 	e.Label(big)
-	e.remainderN(k, ctr, acc, in, out, n, dec, st, 8)
+	e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, 8)
 	e.Label(done)
 }
 
-func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, nks int) {
+func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual, nks int) {
 	ks := make([]reg.VecVirtual, nks)
 	for i := range ks {
 		ks[i] = e.xmm()
@@ -447,6 +447,9 @@ func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.
 	if dec {
 		e.SHLQ(operand.U8(4), nb)
 		e.MOVQ(nb, hp)
+		if lens != nil {
+			e.ADDQ(operand.U8(16), hp) // the lengths block follows: one power more
+		}
 	} else {
 		e.MOVQ(n, hp)
 		e.ANDQ(operand.I8(-16), hp)
@@ -518,6 +521,10 @@ func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.
 		e.store(ksP, st.Offset(stKS))
 	}
 	e.Label(red)
+	if lens != nil {
+		pw, kw := powMem(k.t, 7)
+		e.mulAcc(s, false, lens, pw, kw)
+	}
 	e.reduce(s)
 	e.xor(s.hi, acc, acc)
 }
@@ -592,7 +599,15 @@ func (e *emitter) openFunc(name string) {
 	e.Label(rem)
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
-	e.remainder(k, ctr, acc, in, out, n, true, st)
+	// The remainder hashes the lengths block too, in its one reduction.
+	l := e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
+	e.remainder(k, ctr, acc, in, out, n, true, st, l)
+	e.pshufb(e.c.bswap, acc, acc)
+	m := e.xmm()
+	e.load(st.Offset(stMask), m)
+	e.xor(m, acc, acc)
+	e.store(acc, mem(e.gp("tag"), 0))
+	e.fn.Ret()
 	e.Label(fin)
 	e.store(acc, st.Offset(stY))
 	zero := e.GP64()

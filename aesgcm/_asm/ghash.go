@@ -13,16 +13,16 @@ import (
 // (LO = aL*bL, HI = aH*bH, MI = (aL^aH)*(bL^bH)) with the (bL^bH) of each key
 // power precomputed; several products are summed unreduced and reduced once.
 
-// Key table layout (16-byte aligned; the Go side's aesniTable).
+// Key table layout (16-byte aligned; the Go side's aesniTable). The powers
+// H^16..H^1 are contiguous, and so are their halves, so that a run of
+// consecutive powers can be walked with one pointer.
 const (
-	offRK  = 0             // 15 round keys, standard byte order
-	offPow = 15 * 16       // H^8, H^7, ..., H^1 (each times x^-1), byte-reflected
-	offKar = offPow + 8*16 // for each power, hL^hH in both qwords
-	// H^16, ..., H^9 and their halves, for the 8-block loops that hash 16
-	// blocks per reduction.
-	offPow16 = offKar + 8*16
-	offKar16 = offPow16 + 8*16
-	tabSize  = offKar16 + 8*16
+	offRK    = 0               // 15 round keys, standard byte order
+	offPow16 = 15 * 16         // H^16, ..., H^9 (each times x^-1), byte-reflected
+	offPow   = offPow16 + 8*16 // H^8, H^7, ..., H^1
+	offKar16 = offPow + 8*16   // for each power, hL^hH in both qwords
+	offKar   = offKar16 + 8*16
+	tabSize  = offKar + 8*16
 )
 
 // Stream state layout (the Go side's aesniStream; unaligned).
