@@ -215,16 +215,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 			g.SUBQ(hp, hcnt)
 		}
 		g.ANDQ(operand.I8(-16), hcnt)
-		hook := func() {
-			skip := fn.Label("nohash")
-			g.CMPQ(hcnt, operand.U8(16))
-			g.JB(operand.LabelRef(skip))
-			p.blockLean(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
-			g.ADDQ(operand.U8(16), hp)
-			g.SUBQ(operand.U8(16), hcnt)
-			g.Label(skip)
-		}
-		v.lanePassTo(fn, l, nil, nil, &ksMem, hook)
+		v.lanePassTo(fn, l, nil, nil, &ksMem, countedHash(fn, p, hp, hcnt, "nohash"))
 		g.MOVQ(hp, arg(g, slotHP))
 	}
 	if open {
@@ -316,22 +307,14 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 		}
 	}
 	hook := func() {
-		p.blockLean(operand.Mem{Base: hp, Disp: 16 * k}, operand.Mem{Base: hp, Disp: 16*k + 8})
+		p.block(operand.Mem{Base: hp, Disp: 16 * k}, operand.Mem{Base: hp, Disp: 16*k + 8})
 		k++
 		if k == 3 {
 			flush()
 		}
 	}
 	if counted {
-		hook = func() {
-			skip := fn.Label("nohashc")
-			g.CMPQ(hcnt, operand.U8(16))
-			g.JB(operand.LabelRef(skip))
-			p.blockLean(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
-			g.ADDQ(operand.U8(16), hp)
-			g.SUBQ(operand.U8(16), hcnt)
-			g.Label(skip)
-		}
+		hook = countedHash(fn, p, hp, hcnt, "nohashc")
 	}
 	var dst, src reg.GPVirtual
 	io := func() (reg.Register, reg.Register) {
@@ -416,5 +399,21 @@ func (v *vec) xorRegion(fn *asmgen.Func, lay longLayout, from, avail int, open b
 		g.MOVQ(cur.sp, arg(g, slotSP))
 		g.MOVQ(cur.sn, arg(g, slotSN))
 		g.MOVQ(cur.dp, arg(g, slotDP))
+	}
+}
+
+// countedHash returns a round hook that absorbs the block at hp and
+// advances hp when hcnt (public, a multiple of 16) holds at least one more,
+// and does nothing otherwise; label names its skip target.
+func countedHash(fn *asmgen.Func, p *poly, hp, hcnt reg.Register, label string) func() {
+	g := p.g
+	return func() {
+		skip := fn.Label(label)
+		g.CMPQ(hcnt, operand.U8(16))
+		g.JB(operand.LabelRef(skip))
+		p.block(operand.Mem{Base: hp}, operand.Mem{Base: hp, Disp: 8})
+		g.ADDQ(operand.U8(16), hp)
+		g.SUBQ(operand.U8(16), hcnt)
+		g.Label(skip)
 	}
 }

@@ -62,72 +62,18 @@ func (p *poly) store(m operand.Mem) {
 }
 
 // block absorbs one full 16-byte block m = lo + hi·2⁶⁴:
-// h = (h + m + 2¹²⁸)·r mod 2¹³⁰-5, partially reduced.
+// h = (h + m + 2¹²⁸)·r mod 2¹³⁰-5, partially reduced. With d = h·r as
+// two-word columns d0 (h0·r0 + h1·s1), d1 (h0·r1 + h1·r0 + h2·s1) and d2
+// (h2·r0, one word: h2 ≤ 7), where s1 = r1 + r1/4 stands for r1·2¹²⁸ ≡
+// 5·r1/4 (r1 is a multiple of 4 after clamping): h = d0 + d1·2⁶⁴ + d2·2¹²⁸
+// with the bits above 2¹³⁰ folded back in times 5.
+//
+// The products are taken in the order that needs the fewest instructions
+// (no register moves after them, 5·(d3>>2) by one LEA): in the fused long
+// pass the vector and integer work share the dispatch width, so
+// instructions, not the chain's latency, set the rate, and serial hashing
+// is bound by the multiplier, not the chain (see the README).
 func (p *poly) block(lo, hi operand.Op) {
-	g := p.g
-	g.ADDQ(lo, p.h0)
-	g.ADCQ(hi, p.h1)
-	g.ADCQ(operand.U8(1), p.h2)
-	p.mulReduce()
-}
-
-// mulReduce sets h = h·r mod 2¹³⁰-5, partially reduced.
-func (p *poly) mulReduce() {
-	g := p.g
-	d0, d1, d2, d3, t := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
-	ax, dx := reg.RAX, reg.RDX
-
-	// d1 (two words d2, d3): h0·r1.
-	g.MOVQ(p.r1, ax)
-	g.MULQ(p.h0)
-	g.MOVQ(ax, d2)
-	g.MOVQ(dx, d3)
-	// d0 (two words d0, d1): h0·r0.
-	g.MOVQ(p.r0, ax)
-	g.MULQ(p.h0)
-	g.MOVQ(ax, d0)
-	g.MOVQ(dx, d1)
-	// d1 += h1·r0.
-	g.MOVQ(p.r0, ax)
-	g.MULQ(p.h1)
-	g.ADDQ(ax, d2)
-	g.ADCQ(dx, d3)
-	// d0 += h1·s1.
-	g.MOVQ(p.s1, ax)
-	g.MULQ(p.h1)
-	g.ADDQ(ax, d0)
-	g.ADCQ(dx, d1)
-	// d1 += h2·s1; d2 = h2·r0 (h2 ≤ 7: one word each).
-	g.MOVQ(p.s1, t)
-	g.IMULQ(p.h2, t)
-	g.ADDQ(t, d2)
-	g.ADCQ(operand.U8(0), d3)
-	g.MOVQ(p.r0, t)
-	g.IMULQ(p.h2, t)
-	// h = d0 + (d1 + d0's high word)·2⁶⁴ + (d1's high word + d2)·2¹²⁸.
-	g.MOVQ(d0, p.h0)
-	g.MOVQ(d1, p.h1)
-	g.ADDQ(d2, p.h1)
-	g.ADCQ(t, d3)
-	// Fold the bits above 2¹³⁰ back in, times 5.
-	g.MOVQ(d3, p.h2)
-	g.ANDQ(operand.U8(3), p.h2)
-	g.MOVQ(d3, t)
-	g.ANDQ(operand.I8(-4), t)
-	g.SHRQ(operand.U8(2), d3)
-	g.ADDQ(d3, t)
-	g.ADDQ(t, p.h0)
-	g.ADCQ(operand.U8(0), p.h1)
-	g.ADCQ(operand.U8(0), p.h2)
-}
-
-// blockLean is block with the products taken in the order that needs the
-// fewest instructions (37 against 42: no register moves after the products,
-// the fold's 5·(d3>>2) by one LEA):
-// in the fused long pass the vector and integer work share the dispatch
-// width, so instructions, not the chain's latency, set the rate. The
-// arithmetic and bounds are mulReduce's.
-func (p *poly) blockLean(lo, hi operand.Op) {
 	g := p.g
 	g.ADDQ(lo, p.h0)
 	g.ADCQ(hi, p.h1)
