@@ -86,12 +86,18 @@
 //
 // # Shared building blocks
 //
-// Used by more than one algorithm and written once, all SSE2 and branching
-// only on lengths: [Func.CopyBytes] (the gather copy loop: 64, then 16, then 1
-// byte), [Func.XORBytes] (16 bytes at a time, then bytes), [Func.LoadPartial]
-// and [Func.StorePartial] (fewer than 16 bytes, never touching memory past the
-// buffer), [Func.ForEachSlice] (the walk over a descriptor array) and
-// [Func.GatherCopy] (both together).
+// Written once, SSE2 or their VEX forms where the backend allows AVX, and
+// branching only on lengths: [Func.LoadPartialGP] and [Func.StorePartialGP]
+// (fewer than 16 bytes in two general registers, in at most four pieces,
+// never touching memory outside the buffer; ChaCha20-Poly1305 absorbs and
+// writes its partial blocks with them), [Func.LoadPartial] and
+// [Func.StorePartial] (the same through a vector register),
+// [Func.ForEachSlice] (the walk over a descriptor array; AES-GCM's gather
+// seal), [Func.CopyBytes] (the copy loop: 64, then 16 bytes, then the
+// partial tail), [Func.XORBytes] (16 bytes at a time, then the tail) and
+// [Func.GatherCopy] (a walk with a copy). AES-GCM keeps its own partial
+// block load and store, vector-native (two overlapping loads and a PSHUFB
+// slide), since its partial blocks live in vector registers.
 //
 // # Determinism
 //

@@ -1177,9 +1177,9 @@ ghave_1:
 	SUBQ    R11, CX
 	SUBQ    R11, DX
 
-xr128_1:
-	CMPQ    R11, $0x80
-	JB      xr32_1
+xor128_1:
+	CMPQ    R11, $0x00000080
+	JB      xor32_1
 	VMOVDQU (R14), Y0
 	VPXOR   (AX), Y0, Y0
 	VMOVDQU Y0, (R9)
@@ -1193,38 +1193,37 @@ xr128_1:
 	VPXOR   96(AX), Y0, Y0
 	VMOVDQU Y0, 96(R9)
 	ADDQ    $0x00000080, R14
-	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, R9
 	SUBQ    $0x00000080, R11
-	JMP     xr128_1
+	JMP     xor128_1
 
-xr32_1:
-	CMPQ    R11, $0x20
-	JB      xr16_1
+xor32_1:
+	CMPQ    R11, $0x00000020
+	JB      xor16_1
 	VMOVDQU (R14), Y0
 	VPXOR   (AX), Y0, Y0
 	VMOVDQU Y0, (R9)
-	ADDQ    $0x20, R14
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	SUBQ    $0x20, R11
-	JMP     xr32_1
+	ADDQ    $0x00000020, R14
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, R9
+	SUBQ    $0x00000020, R11
+	JMP     xor32_1
 
-xr16_1:
+xor16_1:
 	CMPQ    R11, $0x10
-	JB      xrtail_1
+	JB      xortail_1
 	VMOVDQU (R14), X0
-	VMOVDQU (AX), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (AX), X0, X0
 	VMOVDQU X0, (R9)
-	ADDQ    $0x10, R14
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	SUBQ    $0x10, R11
+	ADDQ    $0x00000010, R14
+	ADDQ    $0x00000010, AX
+	ADDQ    $0x00000010, R9
+	SUBQ    $0x00000010, R11
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, R11
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R14), R12
 	XORQ  (AX), R12
 	MOVQ  R12, (R9)
@@ -1232,9 +1231,9 @@ xrtail_1:
 	ADDQ  $0x08, AX
 	ADDQ  $0x08, R9
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, R11
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R14), R12
 	XORL  (AX), R12
 	MOVL  R12, (R9)
@@ -1242,9 +1241,9 @@ xrno_1:
 	ADDQ  $0x04, AX
 	ADDQ  $0x04, R9
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, R11
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R14), R12
 	XORW  (AX), R12
 	MOVW  R12, (R9)
@@ -1252,9 +1251,9 @@ xrno_2:
 	ADDQ  $0x02, AX
 	ADDQ  $0x02, R9
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, R11
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R14), R12
 	XORB  (AX), R12
 	MOVB  R12, (R9)
@@ -1262,7 +1261,7 @@ xrno_3:
 	ADDQ  $0x01, AX
 	ADDQ  $0x01, R9
 
-xrno_4:
+piece_4:
 	XORQ R11, R11
 	JMP  gloop_1
 
@@ -2156,9 +2155,9 @@ paddone_2:
 	MOVQ BX, DX
 	MOVQ src+24(FP), R9
 
-xr128_1:
-	CMPQ    CX, $0x80
-	JB      xr32_1
+xor128_1:
+	CMPQ    CX, $0x00000080
+	JB      xor32_1
 	VMOVDQU (R9), Y0
 	VPXOR   (DX), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -2172,38 +2171,37 @@ xr128_1:
 	VPXOR   96(DX), Y0, Y0
 	VMOVDQU Y0, 96(AX)
 	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, CX
-	JMP     xr128_1
+	JMP     xor128_1
 
-xr32_1:
-	CMPQ    CX, $0x20
-	JB      xr16_1
+xor32_1:
+	CMPQ    CX, $0x00000020
+	JB      xor16_1
 	VMOVDQU (R9), Y0
 	VPXOR   (DX), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x20, CX
-	JMP     xr32_1
+	ADDQ    $0x00000020, R9
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, CX
+	JMP     xor32_1
 
-xr16_1:
+xor16_1:
 	CMPQ    CX, $0x10
-	JB      xrtail_1
+	JB      xortail_1
 	VMOVDQU (R9), X0
-	VMOVDQU (DX), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (DX), X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x10, CX
+	ADDQ    $0x00000010, R9
+	ADDQ    $0x00000010, DX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, CX
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, CX
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R9), R10
 	XORQ  (DX), R10
 	MOVQ  R10, (AX)
@@ -2211,9 +2209,9 @@ xrtail_1:
 	ADDQ  $0x08, DX
 	ADDQ  $0x08, AX
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, CX
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R9), R10
 	XORL  (DX), R10
 	MOVL  R10, (AX)
@@ -2221,9 +2219,9 @@ xrno_1:
 	ADDQ  $0x04, DX
 	ADDQ  $0x04, AX
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, CX
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R9), R10
 	XORW  (DX), R10
 	MOVW  R10, (AX)
@@ -2231,9 +2229,9 @@ xrno_2:
 	ADDQ  $0x02, DX
 	ADDQ  $0x02, AX
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, CX
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R9), R10
 	XORB  (DX), R10
 	MOVB  R10, (AX)
@@ -2241,7 +2239,7 @@ xrno_3:
 	ADDQ  $0x01, DX
 	ADDQ  $0x01, AX
 
-xrno_4:
+piece_4:
 	XORQ    CX, CX
 	ADDQ    368(BX), SI
 	ADCQ    376(BX), DI
@@ -2817,9 +2815,9 @@ ghave_1:
 	SUBQ    R12, DX
 	SUBQ    R12, R10
 
-xr128_1:
-	CMPQ    R12, $0x80
-	JB      xr32_1
+xor128_1:
+	CMPQ    R12, $0x00000080
+	JB      xor32_1
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -2833,38 +2831,37 @@ xr128_1:
 	VPXOR   96(R8), Y0, Y0
 	VMOVDQU Y0, 96(AX)
 	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, R12
-	JMP     xr128_1
+	JMP     xor128_1
 
-xr32_1:
-	CMPQ    R12, $0x20
-	JB      xr16_1
+xor32_1:
+	CMPQ    R12, $0x00000020
+	JB      xor16_1
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	ADDQ    $0x20, R8
-	SUBQ    $0x20, R12
-	JMP     xr32_1
+	ADDQ    $0x00000020, R9
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, R12
+	JMP     xor32_1
 
-xr16_1:
+xor16_1:
 	CMPQ    R12, $0x10
-	JB      xrtail_1
+	JB      xortail_1
 	VMOVDQU (R9), X0
-	VMOVDQU (R8), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (R8), X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, R8
-	SUBQ    $0x10, R12
+	ADDQ    $0x00000010, R9
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, R12
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, R12
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R9), R13
 	XORQ  (R8), R13
 	MOVQ  R13, (AX)
@@ -2872,9 +2869,9 @@ xrtail_1:
 	ADDQ  $0x08, R8
 	ADDQ  $0x08, AX
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, R12
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R9), R13
 	XORL  (R8), R13
 	MOVL  R13, (AX)
@@ -2882,9 +2879,9 @@ xrno_1:
 	ADDQ  $0x04, R8
 	ADDQ  $0x04, AX
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, R12
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R9), R13
 	XORW  (R8), R13
 	MOVW  R13, (AX)
@@ -2892,9 +2889,9 @@ xrno_2:
 	ADDQ  $0x02, R8
 	ADDQ  $0x02, AX
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, R12
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R9), R13
 	XORB  (R8), R13
 	MOVB  R13, (AX)
@@ -2902,7 +2899,7 @@ xrno_3:
 	ADDQ  $0x01, R8
 	ADDQ  $0x01, AX
 
-xrno_4:
+piece_4:
 	XORQ R12, R12
 	JMP  gloop_1
 
@@ -4390,9 +4387,9 @@ ghave_2:
 	SUBQ    R12, DX
 	SUBQ    R12, R10
 
-xr128_2:
-	CMPQ    R12, $0x80
-	JB      xr32_2
+xor128_2:
+	CMPQ    R12, $0x00000080
+	JB      xor32_2
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -4406,38 +4403,37 @@ xr128_2:
 	VPXOR   96(R8), Y0, Y0
 	VMOVDQU Y0, 96(AX)
 	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, R12
-	JMP     xr128_2
+	JMP     xor128_2
 
-xr32_2:
-	CMPQ    R12, $0x20
-	JB      xr16_2
+xor32_2:
+	CMPQ    R12, $0x00000020
+	JB      xor16_2
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	ADDQ    $0x20, R8
-	SUBQ    $0x20, R12
-	JMP     xr32_2
+	ADDQ    $0x00000020, R9
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, R12
+	JMP     xor32_2
 
-xr16_2:
+xor16_2:
 	CMPQ    R12, $0x10
-	JB      xrtail_2
+	JB      xortail_2
 	VMOVDQU (R9), X0
-	VMOVDQU (R8), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (R8), X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, R8
-	SUBQ    $0x10, R12
+	ADDQ    $0x00000010, R9
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, R12
 
-xrtail_2:
+xortail_2:
 	TESTQ $0x00000008, R12
-	JZ    xrno_5
+	JZ    piece_5
 	MOVQ  (R9), R13
 	XORQ  (R8), R13
 	MOVQ  R13, (AX)
@@ -4445,9 +4441,9 @@ xrtail_2:
 	ADDQ  $0x08, R8
 	ADDQ  $0x08, AX
 
-xrno_5:
+piece_5:
 	TESTQ $0x00000004, R12
-	JZ    xrno_6
+	JZ    piece_6
 	MOVL  (R9), R13
 	XORL  (R8), R13
 	MOVL  R13, (AX)
@@ -4455,9 +4451,9 @@ xrno_5:
 	ADDQ  $0x04, R8
 	ADDQ  $0x04, AX
 
-xrno_6:
+piece_6:
 	TESTQ $0x00000002, R12
-	JZ    xrno_7
+	JZ    piece_7
 	MOVW  (R9), R13
 	XORW  (R8), R13
 	MOVW  R13, (AX)
@@ -4465,9 +4461,9 @@ xrno_6:
 	ADDQ  $0x02, R8
 	ADDQ  $0x02, AX
 
-xrno_7:
+piece_7:
 	TESTQ $0x00000001, R12
-	JZ    xrno_8
+	JZ    piece_8
 	MOVB  (R9), R13
 	XORB  (R8), R13
 	MOVB  R13, (AX)
@@ -4475,7 +4471,7 @@ xrno_7:
 	ADDQ  $0x01, R8
 	ADDQ  $0x01, AX
 
-xrno_8:
+piece_8:
 	XORQ R12, R12
 	JMP  gloop_2
 
@@ -5326,9 +5322,9 @@ nopartial_1:
 	LEAQ    1088(CX), R8
 	MOVQ    src+24(FP), R9
 
-xr128_1:
-	CMPQ    DX, $0x80
-	JB      xr32_1
+xor128_1:
+	CMPQ    DX, $0x00000080
+	JB      xor32_1
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -5342,38 +5338,37 @@ xr128_1:
 	VPXOR   96(R8), Y0, Y0
 	VMOVDQU Y0, 96(AX)
 	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, DX
-	JMP     xr128_1
+	JMP     xor128_1
 
-xr32_1:
-	CMPQ    DX, $0x20
-	JB      xr16_1
+xor32_1:
+	CMPQ    DX, $0x00000020
+	JB      xor16_1
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	ADDQ    $0x20, R8
-	SUBQ    $0x20, DX
-	JMP     xr32_1
+	ADDQ    $0x00000020, R9
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     xor32_1
 
-xr16_1:
+xor16_1:
 	CMPQ    DX, $0x10
-	JB      xrtail_1
+	JB      xortail_1
 	VMOVDQU (R9), X0
-	VMOVDQU (R8), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (R8), X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, R8
-	SUBQ    $0x10, DX
+	ADDQ    $0x00000010, R9
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, DX
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R9), R10
 	XORQ  (R8), R10
 	MOVQ  R10, (AX)
@@ -5381,9 +5376,9 @@ xrtail_1:
 	ADDQ  $0x08, R8
 	ADDQ  $0x08, AX
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, DX
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R9), R10
 	XORL  (R8), R10
 	MOVL  R10, (AX)
@@ -5391,9 +5386,9 @@ xrno_1:
 	ADDQ  $0x04, R8
 	ADDQ  $0x04, AX
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, DX
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R9), R10
 	XORW  (R8), R10
 	MOVW  R10, (AX)
@@ -5401,9 +5396,9 @@ xrno_2:
 	ADDQ  $0x02, R8
 	ADDQ  $0x02, AX
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, DX
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R9), R10
 	XORB  (R8), R10
 	MOVB  R10, (AX)
@@ -5411,7 +5406,7 @@ xrno_3:
 	ADDQ  $0x01, R8
 	ADDQ  $0x01, AX
 
-xrno_4:
+piece_4:
 	XORQ DX, DX
 	MOVQ AX, out+0(FP)
 	MOVQ R9, src+24(FP)
@@ -6452,9 +6447,9 @@ nopartial_2:
 	LEAQ    1024(CX), R8
 	MOVQ    src+24(FP), R9
 
-xr128_2:
-	CMPQ    DX, $0x80
-	JB      xr32_2
+xor128_2:
+	CMPQ    DX, $0x00000080
+	JB      xor32_2
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -6468,38 +6463,37 @@ xr128_2:
 	VPXOR   96(R8), Y0, Y0
 	VMOVDQU Y0, 96(AX)
 	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, DX
-	JMP     xr128_2
+	JMP     xor128_2
 
-xr32_2:
-	CMPQ    DX, $0x20
-	JB      xr16_2
+xor32_2:
+	CMPQ    DX, $0x00000020
+	JB      xor16_2
 	VMOVDQU (R9), Y0
 	VPXOR   (R8), Y0, Y0
 	VMOVDQU Y0, (AX)
-	ADDQ    $0x20, R9
-	ADDQ    $0x20, AX
-	ADDQ    $0x20, R8
-	SUBQ    $0x20, DX
-	JMP     xr32_2
+	ADDQ    $0x00000020, R9
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     xor32_2
 
-xr16_2:
+xor16_2:
 	CMPQ    DX, $0x10
-	JB      xrtail_2
+	JB      xortail_2
 	VMOVDQU (R9), X0
-	VMOVDQU (R8), X1
-	VPXOR   X1, X0, X0
+	VPXOR   (R8), X0, X0
 	VMOVDQU X0, (AX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, AX
-	ADDQ    $0x10, R8
-	SUBQ    $0x10, DX
+	ADDQ    $0x00000010, R9
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
 
-xrtail_2:
+xortail_2:
 	TESTQ $0x00000008, DX
-	JZ    xrno_5
+	JZ    piece_5
 	MOVQ  (R9), R10
 	XORQ  (R8), R10
 	MOVQ  R10, (AX)
@@ -6507,9 +6501,9 @@ xrtail_2:
 	ADDQ  $0x08, R8
 	ADDQ  $0x08, AX
 
-xrno_5:
+piece_5:
 	TESTQ $0x00000004, DX
-	JZ    xrno_6
+	JZ    piece_6
 	MOVL  (R9), R10
 	XORL  (R8), R10
 	MOVL  R10, (AX)
@@ -6517,9 +6511,9 @@ xrno_5:
 	ADDQ  $0x04, R8
 	ADDQ  $0x04, AX
 
-xrno_6:
+piece_6:
 	TESTQ $0x00000002, DX
-	JZ    xrno_7
+	JZ    piece_7
 	MOVW  (R9), R10
 	XORW  (R8), R10
 	MOVW  R10, (AX)
@@ -6527,9 +6521,9 @@ xrno_6:
 	ADDQ  $0x02, R8
 	ADDQ  $0x02, AX
 
-xrno_7:
+piece_7:
 	TESTQ $0x00000001, DX
-	JZ    xrno_8
+	JZ    piece_8
 	MOVB  (R9), R10
 	XORB  (R8), R10
 	MOVB  R10, (AX)
@@ -6537,7 +6531,7 @@ xrno_7:
 	ADDQ  $0x01, R8
 	ADDQ  $0x01, AX
 
-xrno_8:
+piece_8:
 	XORQ DX, DX
 	MOVQ AX, out+0(FP)
 	MOVQ R9, src+24(FP)

@@ -1138,22 +1138,22 @@ ghave_1:
 	SUBQ    R11, CX
 	SUBQ    R11, DX
 
-xr16_1:
-	CMPQ  R11, $0x10
-	JB    xrtail_1
+xor16_1:
+	CMPQ  R11, $0x00000010
+	JB    xortail_1
 	MOVOU (R14), X0
 	MOVOU (AX), X1
 	PXOR  X1, X0
 	MOVOU X0, (R9)
-	ADDQ  $0x10, R14
-	ADDQ  $0x10, R9
-	ADDQ  $0x10, AX
-	SUBQ  $0x10, R11
-	JMP   xr16_1
+	ADDQ  $0x00000010, R14
+	ADDQ  $0x00000010, AX
+	ADDQ  $0x00000010, R9
+	SUBQ  $0x00000010, R11
+	JMP   xor16_1
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, R11
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R14), R12
 	XORQ  (AX), R12
 	MOVQ  R12, (R9)
@@ -1161,9 +1161,9 @@ xrtail_1:
 	ADDQ  $0x08, AX
 	ADDQ  $0x08, R9
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, R11
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R14), R12
 	XORL  (AX), R12
 	MOVL  R12, (R9)
@@ -1171,9 +1171,9 @@ xrno_1:
 	ADDQ  $0x04, AX
 	ADDQ  $0x04, R9
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, R11
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R14), R12
 	XORW  (AX), R12
 	MOVW  R12, (R9)
@@ -1181,9 +1181,9 @@ xrno_2:
 	ADDQ  $0x02, AX
 	ADDQ  $0x02, R9
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, R11
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R14), R12
 	XORB  (AX), R12
 	MOVB  R12, (R9)
@@ -1191,7 +1191,7 @@ xrno_3:
 	ADDQ  $0x01, AX
 	ADDQ  $0x01, R9
 
-xrno_4:
+piece_4:
 	XORQ R11, R11
 	JMP  gloop_1
 
@@ -2004,22 +2004,22 @@ paddone_2:
 	MOVQ BX, DX
 	MOVQ src+24(FP), R9
 
-xr16_1:
-	CMPQ  CX, $0x10
-	JB    xrtail_1
+xor16_1:
+	CMPQ  CX, $0x00000010
+	JB    xortail_1
 	MOVOU (R9), X0
 	MOVOU (DX), X1
 	PXOR  X1, X0
 	MOVOU X0, (AX)
-	ADDQ  $0x10, R9
-	ADDQ  $0x10, AX
-	ADDQ  $0x10, DX
-	SUBQ  $0x10, CX
-	JMP   xr16_1
+	ADDQ  $0x00000010, R9
+	ADDQ  $0x00000010, DX
+	ADDQ  $0x00000010, AX
+	SUBQ  $0x00000010, CX
+	JMP   xor16_1
 
-xrtail_1:
+xortail_1:
 	TESTQ $0x00000008, CX
-	JZ    xrno_1
+	JZ    piece_1
 	MOVQ  (R9), R10
 	XORQ  (DX), R10
 	MOVQ  R10, (AX)
@@ -2027,9 +2027,9 @@ xrtail_1:
 	ADDQ  $0x08, DX
 	ADDQ  $0x08, AX
 
-xrno_1:
+piece_1:
 	TESTQ $0x00000004, CX
-	JZ    xrno_2
+	JZ    piece_2
 	MOVL  (R9), R10
 	XORL  (DX), R10
 	MOVL  R10, (AX)
@@ -2037,9 +2037,9 @@ xrno_1:
 	ADDQ  $0x04, DX
 	ADDQ  $0x04, AX
 
-xrno_2:
+piece_2:
 	TESTQ $0x00000002, CX
-	JZ    xrno_3
+	JZ    piece_3
 	MOVW  (R9), R10
 	XORW  (DX), R10
 	MOVW  R10, (AX)
@@ -2047,9 +2047,9 @@ xrno_2:
 	ADDQ  $0x02, DX
 	ADDQ  $0x02, AX
 
-xrno_3:
+piece_3:
 	TESTQ $0x00000001, CX
-	JZ    xrno_4
+	JZ    piece_4
 	MOVB  (R9), R10
 	XORB  (DX), R10
 	MOVB  R10, (AX)
@@ -2057,7 +2057,7 @@ xrno_3:
 	ADDQ  $0x01, DX
 	ADDQ  $0x01, AX
 
-xrno_4:
+piece_4:
 	XORQ    CX, CX
 	ADDQ    176(BX), SI
 	ADCQ    184(BX), DI

@@ -362,7 +362,7 @@ func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int
 	g.JA(operand.LabelRef(done))
 	g.ANDQ(operand.U8(15), rem)
 	g.JZ(operand.LabelRef(done))
-	lo, hi := loadPartialGP(fn, g, hp, rem)
+	lo, hi := fn.LoadPartialGP(hp, rem)
 	p.block(lo, hi)
 	g.ADDQ(rem, hp)
 	g.Label(done)

@@ -152,7 +152,7 @@ func (p *poly) padded(fn *asmgen.Func, msg, n reg.Register) {
 	done := fn.Label("paddone")
 	g.TESTQ(n, n)
 	g.JZ(operand.LabelRef(done))
-	lo, hi := loadPartialGP(fn, g, msg, n)
+	lo, hi := fn.LoadPartialGP(msg, n)
 	p.block(lo, hi)
 	g.Label(done)
 }

@@ -74,7 +74,9 @@ func TestGatherCopy(t *testing.T) {
 
 func TestXORBytes(t *testing.T) {
 	forEach(t, func(t *testing.T, im impl) {
-		for n := 0; n <= 70; n++ {
+		// Every length through two 128-byte passes, the 32- and 16-byte
+		// steps and every tail; out of place and in place (dst = a).
+		for n := 0; n <= 300; n++ {
 			a, b := random(t, n+1), random(t, n+1)
 			dst := make([]byte, n+1)
 			dst[n] = 0xa5
@@ -83,6 +85,12 @@ func TestXORBytes(t *testing.T) {
 				require.Equal(t, a[i]^b[i], dst[i], "n=%d i=%d", n, i)
 			}
 			require.Equal(t, byte(0xa5), dst[n], "n=%d: wrote past n", n)
+
+			want := bytes.Clone(dst[:n])
+			a[n] = 0x5a
+			im.xorBytes(&a[0], &a[0], &b[0], n)
+			require.Equal(t, want, a[:n], "in place, n=%d", n)
+			require.Equal(t, byte(0x5a), a[n], "in place, n=%d: wrote past n", n)
 		}
 	})
 }

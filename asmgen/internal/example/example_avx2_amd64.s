@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func gatherCopyAVX2(dst []byte, srcs [][]byte)
-// Requires: AVX, SSE2
+// Requires: AVX
 TEXT ·gatherCopyAVX2(SB), NOSPLIT, $0-48
 	MOVQ dst_base+0(FP), AX
 	MOVQ srcs_base+24(FP), CX
@@ -18,42 +18,65 @@ slices_1:
 	MOVQ  8(CX), SI
 
 copy64_1:
-	CMPQ  SI, $0x40
-	JB    copy16_1
-	MOVOU (BX), X0
-	MOVOU 16(BX), X1
-	MOVOU 32(BX), X2
-	MOVOU 48(BX), X3
-	MOVOU X0, (AX)
-	MOVOU X1, 16(AX)
-	MOVOU X2, 32(AX)
-	MOVOU X3, 48(AX)
-	ADDQ  $0x40, BX
-	ADDQ  $0x40, AX
-	SUBQ  $0x40, SI
-	JMP   copy64_1
+	CMPQ    SI, $0x40
+	JB      copy16_1
+	VMOVDQU (BX), X0
+	VMOVDQU 16(BX), X1
+	VMOVDQU 32(BX), X2
+	VMOVDQU 48(BX), X3
+	VMOVDQU X0, (AX)
+	VMOVDQU X1, 16(AX)
+	VMOVDQU X2, 32(AX)
+	VMOVDQU X3, 48(AX)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	SUBQ    $0x40, SI
+	JMP     copy64_1
 
 copy16_1:
-	CMPQ  SI, $0x10
-	JB    copy1_1
-	MOVOU (BX), X0
-	MOVOU X0, (AX)
-	ADDQ  $0x10, BX
-	ADDQ  $0x10, AX
-	SUBQ  $0x10, SI
-	JMP   copy16_1
+	CMPQ    SI, $0x10
+	JB      copytail_1
+	VMOVDQU (BX), X0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, AX
+	SUBQ    $0x10, SI
+	JMP     copy16_1
 
-copy1_1:
-	TESTQ   SI, SI
-	JZ      copydone_1
-	MOVBLZX (BX), DI
-	MOVB    DI, (AX)
-	INCQ    BX
-	INCQ    AX
-	DECQ    SI
-	JMP     copy1_1
+copytail_1:
+	TESTQ $0x00000008, SI
+	JZ    piece_1
+	MOVQ  (BX), DI
+	MOVQ  DI, (AX)
+	ADDQ  $0x08, BX
+	ADDQ  $0x08, AX
 
-copydone_1:
+piece_1:
+	TESTQ $0x00000004, SI
+	JZ    piece_2
+	MOVL  (BX), DI
+	MOVL  DI, (AX)
+	ADDQ  $0x04, BX
+	ADDQ  $0x04, AX
+
+piece_2:
+	TESTQ $0x00000002, SI
+	JZ    piece_3
+	MOVW  (BX), DI
+	MOVW  DI, (AX)
+	ADDQ  $0x02, BX
+	ADDQ  $0x02, AX
+
+piece_3:
+	TESTQ $0x00000001, SI
+	JZ    piece_4
+	MOVB  (BX), DI
+	MOVB  DI, (AX)
+	ADDQ  $0x01, BX
+	ADDQ  $0x01, AX
+
+piece_4:
+	XORQ SI, SI
 	ADDQ $0x18, CX
 	DECQ DX
 	JMP  slices_1
@@ -68,43 +91,102 @@ slicesdone_1:
 	RET
 
 // func xorBytesAVX2(dst *byte, a *byte, b *byte, n int)
-// Requires: AVX, SSE2
+// Requires: AVX, AVX2
 TEXT ·xorBytesAVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), AX
 	MOVQ a+8(FP), CX
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), BX
 
+xor128_1:
+	CMPQ    BX, $0x00000080
+	JB      xor32_1
+	VMOVDQU (CX), Y0
+	VPXOR   (DX), Y0, Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPXOR   32(DX), Y0, Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VPXOR   64(DX), Y0, Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VPXOR   96(DX), Y0, Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, BX
+	JMP     xor128_1
+
+xor32_1:
+	CMPQ    BX, $0x00000020
+	JB      xor16_1
+	VMOVDQU (CX), Y0
+	VPXOR   (DX), Y0, Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, BX
+	JMP     xor32_1
+
 xor16_1:
-	CMPQ  BX, $0x10
-	JB    xor1_1
-	MOVOU (CX), X0
-	MOVOU (DX), X1
-	PXOR  X1, X0
-	MOVOU X0, (AX)
-	ADDQ  $0x10, CX
-	ADDQ  $0x10, DX
-	ADDQ  $0x10, AX
-	SUBQ  $0x10, BX
-	JMP   xor16_1
+	CMPQ    BX, $0x10
+	JB      xortail_1
+	VMOVDQU (CX), X0
+	VPXOR   (DX), X0, X0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000010, CX
+	ADDQ    $0x00000010, DX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, BX
 
-xor1_1:
-	TESTQ   BX, BX
-	JZ      xordone_1
-	MOVBLZX (CX), SI
-	MOVBLZX (DX), DI
-	XORL    DI, SI
-	MOVB    SI, (AX)
-	INCQ    CX
-	INCQ    DX
-	INCQ    AX
-	DECQ    BX
-	JMP     xor1_1
+xortail_1:
+	TESTQ $0x00000008, BX
+	JZ    piece_1
+	MOVQ  (CX), SI
+	XORQ  (DX), SI
+	MOVQ  SI, (AX)
+	ADDQ  $0x08, CX
+	ADDQ  $0x08, DX
+	ADDQ  $0x08, AX
 
-xordone_1:
+piece_1:
+	TESTQ $0x00000004, BX
+	JZ    piece_2
+	MOVL  (CX), SI
+	XORL  (DX), SI
+	MOVL  SI, (AX)
+	ADDQ  $0x04, CX
+	ADDQ  $0x04, DX
+	ADDQ  $0x04, AX
+
+piece_2:
+	TESTQ $0x00000002, BX
+	JZ    piece_3
+	MOVW  (CX), SI
+	XORW  (DX), SI
+	MOVW  SI, (AX)
+	ADDQ  $0x02, CX
+	ADDQ  $0x02, DX
+	ADDQ  $0x02, AX
+
+piece_3:
+	TESTQ $0x00000001, BX
+	JZ    piece_4
+	MOVB  (CX), SI
+	XORB  (DX), SI
+	MOVB  SI, (AX)
+	ADDQ  $0x01, CX
+	ADDQ  $0x01, DX
+	ADDQ  $0x01, AX
+
+piece_4:
+	XORQ BX, BX
+
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
 	VZEROUPPER
 	RET
 
@@ -114,105 +196,139 @@ TEXT ·loadPartialAVX2(SB), NOSPLIT, $0-24
 	MOVQ block+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
-	MOVQ DX, BX
+	XORQ BX, BX
 	XORQ SI, SI
-	CMPQ BX, $0x08
-	JB   ldpartloop_1
-	MOVQ (CX), SI
-	ADDQ $0x08, CX
-	SUBQ $0x08, BX
-
-ldpartloop_1:
-	XORQ DI, DI
-
-ldpartbyte_1:
-	TESTQ   BX, BX
-	JZ      ldpartdone_1
-	SHLQ    $0x08, DI
-	MOVBQZX -1(CX)(BX*1), R8
-	ORQ     R8, DI
-	DECQ    BX
-	JMP     ldpartbyte_1
-
-ldpartdone_1:
+	MOVQ CX, DI
+	MOVQ DX, R8
 	CMPQ DX, $0x08
-	JAE  ldpart8_1
-	MOVQ DI, SI
-	XORQ DI, DI
+	JB   ldsmall_1
+	MOVQ (CX), BX
+	ADDQ $0x08, DI
+	SUBQ $0x08, R8
 
-ldpart8_1:
-	MOVQ       SI, X0
-	MOVQ       DI, X1
-	PUNPCKLQDQ X1, X0
-	MOVOU      X0, (AX)
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R8
+	JZ      ldno1_1
+	MOVBQZX -1(DI)(R8*1), CX
+
+ldno1_1:
+	TESTQ   $0x00000002, R8
+	JZ      ldno2_1
+	MOVQ    R8, R9
+	ANDQ    $0x04, R9
+	MOVWQZX (DI)(R9*1), R9
+	SHLQ    $0x10, CX
+	ORQ     R9, CX
+
+ldno2_1:
+	TESTQ $0x00000004, R8
+	JZ    ldno4_1
+	MOVL  (DI), R9
+	SHLQ  $0x20, CX
+	ORQ   R9, CX
+
+ldno4_1:
+	CMPQ DX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, BX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, SI
+
+lddone_1:
+	VMOVQ   BX, X0
+	VPINSRQ $0x01, SI, X0, X0
+	MOVOU   X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
 	VZEROUPPER
 	RET
 
 // func copyPartialAVX2(dst *byte, src *byte, n int)
-// Requires: AVX, SSE2
+// Requires: AVX
 TEXT ·copyPartialAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
-	MOVQ DX, BX
+	XORQ BX, BX
 	XORQ SI, SI
-	CMPQ BX, $0x08
-	JB   ldpartloop_1
-	MOVQ (CX), SI
-	ADDQ $0x08, CX
-	SUBQ $0x08, BX
-
-ldpartloop_1:
-	XORQ DI, DI
-
-ldpartbyte_1:
-	TESTQ   BX, BX
-	JZ      ldpartdone_1
-	SHLQ    $0x08, DI
-	MOVBQZX -1(CX)(BX*1), R8
-	ORQ     R8, DI
-	DECQ    BX
-	JMP     ldpartbyte_1
-
-ldpartdone_1:
+	MOVQ CX, DI
+	MOVQ DX, R8
 	CMPQ DX, $0x08
-	JAE  ldpart8_1
-	MOVQ DI, SI
-	XORQ DI, DI
+	JB   ldsmall_1
+	MOVQ (CX), BX
+	ADDQ $0x08, DI
+	SUBQ $0x08, R8
 
-ldpart8_1:
-	MOVQ       SI, X0
-	MOVQ       DI, X1
-	PUNPCKLQDQ X1, X0
-	MOVQ       DX, CX
-	MOVQ       X0, DX
-	CMPQ       CX, $0x08
-	JB         stpartsmall_1
-	MOVQ       DX, (AX)
-	ADDQ       $0x08, AX
-	SUBQ       $0x08, CX
-	MOVOU      X0, X0
-	PSRLDQ     $0x08, X0
-	MOVQ       X0, DX
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R8
+	JZ      ldno1_1
+	MOVBQZX -1(DI)(R8*1), CX
 
-stpartsmall_1:
-stpartloop_1:
-	TESTQ CX, CX
-	JZ    stpartdone_1
-	MOVB  DL, (AX)
-	SHRQ  $0x08, DX
-	INCQ  AX
-	DECQ  CX
-	JMP   stpartloop_1
+ldno1_1:
+	TESTQ   $0x00000002, R8
+	JZ      ldno2_1
+	MOVQ    R8, R9
+	ANDQ    $0x04, R9
+	MOVWQZX (DI)(R9*1), R9
+	SHLQ    $0x10, CX
+	ORQ     R9, CX
 
-stpartdone_1:
+ldno2_1:
+	TESTQ $0x00000004, R8
+	JZ    ldno4_1
+	MOVL  (DI), R9
+	SHLQ  $0x20, CX
+	ORQ   R9, CX
+
+ldno4_1:
+	CMPQ DX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, BX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, SI
+
+lddone_1:
+	VMOVQ   BX, X0
+	VPINSRQ $0x01, SI, X0, X0
+	VMOVQ   X0, CX
+	VPEXTRQ $0x01, X0, BX
+	MOVQ    DX, SI
+	CMPQ    DX, $0x08
+	JB      stsmall_1
+	MOVQ    CX, (AX)
+	ADDQ    $0x08, AX
+	SUBQ    $0x08, SI
+	MOVQ    BX, CX
+
+stsmall_1:
+	TESTQ $0x00000004, SI
+	JZ    stno4_1
+	MOVL  CX, (AX)
+	SHRQ  $0x20, CX
+	ADDQ  $0x04, AX
+
+stno4_1:
+	TESTQ $0x00000002, SI
+	JZ    stno2_1
+	MOVW  CX, (AX)
+	SHRQ  $0x10, CX
+	ADDQ  $0x02, AX
+
+stno2_1:
+	TESTQ $0x00000001, SI
+	JZ    stno1_1
+	MOVB  CL, (AX)
+
+stno1_1:
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
 	VZEROUPPER
 	RET
 

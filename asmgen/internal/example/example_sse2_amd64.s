@@ -35,7 +35,7 @@ copy64_1:
 
 copy16_1:
 	CMPQ  SI, $0x10
-	JB    copy1_1
+	JB    copytail_1
 	MOVOU (BX), X0
 	MOVOU X0, (AX)
 	ADDQ  $0x10, BX
@@ -43,17 +43,40 @@ copy16_1:
 	SUBQ  $0x10, SI
 	JMP   copy16_1
 
-copy1_1:
-	TESTQ   SI, SI
-	JZ      copydone_1
-	MOVBLZX (BX), DI
-	MOVB    DI, (AX)
-	INCQ    BX
-	INCQ    AX
-	DECQ    SI
-	JMP     copy1_1
+copytail_1:
+	TESTQ $0x00000008, SI
+	JZ    piece_1
+	MOVQ  (BX), DI
+	MOVQ  DI, (AX)
+	ADDQ  $0x08, BX
+	ADDQ  $0x08, AX
 
-copydone_1:
+piece_1:
+	TESTQ $0x00000004, SI
+	JZ    piece_2
+	MOVL  (BX), DI
+	MOVL  DI, (AX)
+	ADDQ  $0x04, BX
+	ADDQ  $0x04, AX
+
+piece_2:
+	TESTQ $0x00000002, SI
+	JZ    piece_3
+	MOVW  (BX), DI
+	MOVW  DI, (AX)
+	ADDQ  $0x02, BX
+	ADDQ  $0x02, AX
+
+piece_3:
+	TESTQ $0x00000001, SI
+	JZ    piece_4
+	MOVB  (BX), DI
+	MOVB  DI, (AX)
+	ADDQ  $0x01, BX
+	ADDQ  $0x01, AX
+
+piece_4:
+	XORQ SI, SI
 	ADDQ $0x18, CX
 	DECQ DX
 	JMP  slices_1
@@ -75,32 +98,61 @@ TEXT ·xorBytesSSE2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), BX
 
 xor16_1:
-	CMPQ  BX, $0x10
-	JB    xor1_1
+	CMPQ  BX, $0x00000010
+	JB    xortail_1
 	MOVOU (CX), X0
 	MOVOU (DX), X1
 	PXOR  X1, X0
 	MOVOU X0, (AX)
-	ADDQ  $0x10, CX
-	ADDQ  $0x10, DX
-	ADDQ  $0x10, AX
-	SUBQ  $0x10, BX
+	ADDQ  $0x00000010, CX
+	ADDQ  $0x00000010, DX
+	ADDQ  $0x00000010, AX
+	SUBQ  $0x00000010, BX
 	JMP   xor16_1
 
-xor1_1:
-	TESTQ   BX, BX
-	JZ      xordone_1
-	MOVBLZX (CX), SI
-	MOVBLZX (DX), DI
-	XORL    DI, SI
-	MOVB    SI, (AX)
-	INCQ    CX
-	INCQ    DX
-	INCQ    AX
-	DECQ    BX
-	JMP     xor1_1
+xortail_1:
+	TESTQ $0x00000008, BX
+	JZ    piece_1
+	MOVQ  (CX), SI
+	XORQ  (DX), SI
+	MOVQ  SI, (AX)
+	ADDQ  $0x08, CX
+	ADDQ  $0x08, DX
+	ADDQ  $0x08, AX
 
-xordone_1:
+piece_1:
+	TESTQ $0x00000004, BX
+	JZ    piece_2
+	MOVL  (CX), SI
+	XORL  (DX), SI
+	MOVL  SI, (AX)
+	ADDQ  $0x04, CX
+	ADDQ  $0x04, DX
+	ADDQ  $0x04, AX
+
+piece_2:
+	TESTQ $0x00000002, BX
+	JZ    piece_3
+	MOVW  (CX), SI
+	XORW  (DX), SI
+	MOVW  SI, (AX)
+	ADDQ  $0x02, CX
+	ADDQ  $0x02, DX
+	ADDQ  $0x02, AX
+
+piece_3:
+	TESTQ $0x00000001, BX
+	JZ    piece_4
+	MOVB  (CX), SI
+	XORB  (DX), SI
+	MOVB  SI, (AX)
+	ADDQ  $0x01, CX
+	ADDQ  $0x01, DX
+	ADDQ  $0x01, AX
+
+piece_4:
+	XORQ BX, BX
+
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0
 	PXOR X1, X1
@@ -112,35 +164,50 @@ TEXT ·loadPartialSSE2(SB), NOSPLIT, $0-24
 	MOVQ block+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
-	MOVQ DX, BX
+	XORQ BX, BX
 	XORQ SI, SI
-	CMPQ BX, $0x08
-	JB   ldpartloop_1
-	MOVQ (CX), SI
-	ADDQ $0x08, CX
-	SUBQ $0x08, BX
-
-ldpartloop_1:
-	XORQ DI, DI
-
-ldpartbyte_1:
-	TESTQ   BX, BX
-	JZ      ldpartdone_1
-	SHLQ    $0x08, DI
-	MOVBQZX -1(CX)(BX*1), R8
-	ORQ     R8, DI
-	DECQ    BX
-	JMP     ldpartbyte_1
-
-ldpartdone_1:
+	MOVQ CX, DI
+	MOVQ DX, R8
 	CMPQ DX, $0x08
-	JAE  ldpart8_1
-	MOVQ DI, SI
-	XORQ DI, DI
+	JB   ldsmall_1
+	MOVQ (CX), BX
+	ADDQ $0x08, DI
+	SUBQ $0x08, R8
 
-ldpart8_1:
-	MOVQ       SI, X0
-	MOVQ       DI, X1
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R8
+	JZ      ldno1_1
+	MOVBQZX -1(DI)(R8*1), CX
+
+ldno1_1:
+	TESTQ   $0x00000002, R8
+	JZ      ldno2_1
+	MOVQ    R8, R9
+	ANDQ    $0x04, R9
+	MOVWQZX (DI)(R9*1), R9
+	SHLQ    $0x10, CX
+	ORQ     R9, CX
+
+ldno2_1:
+	TESTQ $0x00000004, R8
+	JZ    ldno4_1
+	MOVL  (DI), R9
+	SHLQ  $0x20, CX
+	ORQ   R9, CX
+
+ldno4_1:
+	CMPQ DX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, BX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, SI
+
+lddone_1:
+	MOVQ       BX, X0
+	MOVQ       SI, X1
 	PUNPCKLQDQ X1, X0
 	MOVOU      X0, (AX)
 
@@ -155,58 +222,82 @@ TEXT ·copyPartialSSE2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
-	MOVQ DX, BX
+	XORQ BX, BX
 	XORQ SI, SI
-	CMPQ BX, $0x08
-	JB   ldpartloop_1
-	MOVQ (CX), SI
-	ADDQ $0x08, CX
-	SUBQ $0x08, BX
-
-ldpartloop_1:
-	XORQ DI, DI
-
-ldpartbyte_1:
-	TESTQ   BX, BX
-	JZ      ldpartdone_1
-	SHLQ    $0x08, DI
-	MOVBQZX -1(CX)(BX*1), R8
-	ORQ     R8, DI
-	DECQ    BX
-	JMP     ldpartbyte_1
-
-ldpartdone_1:
+	MOVQ CX, DI
+	MOVQ DX, R8
 	CMPQ DX, $0x08
-	JAE  ldpart8_1
-	MOVQ DI, SI
-	XORQ DI, DI
+	JB   ldsmall_1
+	MOVQ (CX), BX
+	ADDQ $0x08, DI
+	SUBQ $0x08, R8
 
-ldpart8_1:
-	MOVQ       SI, X0
-	MOVQ       DI, X1
+ldsmall_1:
+	XORQ    CX, CX
+	TESTQ   $0x00000001, R8
+	JZ      ldno1_1
+	MOVBQZX -1(DI)(R8*1), CX
+
+ldno1_1:
+	TESTQ   $0x00000002, R8
+	JZ      ldno2_1
+	MOVQ    R8, R9
+	ANDQ    $0x04, R9
+	MOVWQZX (DI)(R9*1), R9
+	SHLQ    $0x10, CX
+	ORQ     R9, CX
+
+ldno2_1:
+	TESTQ $0x00000004, R8
+	JZ    ldno4_1
+	MOVL  (DI), R9
+	SHLQ  $0x20, CX
+	ORQ   R9, CX
+
+ldno4_1:
+	CMPQ DX, $0x08
+	JAE  ldhi_1
+	MOVQ CX, BX
+	JMP  lddone_1
+
+ldhi_1:
+	MOVQ CX, SI
+
+lddone_1:
+	MOVQ       BX, X0
+	MOVQ       SI, X1
 	PUNPCKLQDQ X1, X0
-	MOVQ       DX, CX
-	MOVQ       X0, DX
-	CMPQ       CX, $0x08
-	JB         stpartsmall_1
-	MOVQ       DX, (AX)
+	MOVQ       X0, CX
+	PSHUFD     $0xee, X0, X0
+	MOVQ       X0, BX
+	MOVQ       DX, SI
+	CMPQ       DX, $0x08
+	JB         stsmall_1
+	MOVQ       CX, (AX)
 	ADDQ       $0x08, AX
-	SUBQ       $0x08, CX
-	MOVOU      X0, X0
-	PSRLDQ     $0x08, X0
-	MOVQ       X0, DX
+	SUBQ       $0x08, SI
+	MOVQ       BX, CX
 
-stpartsmall_1:
-stpartloop_1:
-	TESTQ CX, CX
-	JZ    stpartdone_1
-	MOVB  DL, (AX)
-	SHRQ  $0x08, DX
-	INCQ  AX
-	DECQ  CX
-	JMP   stpartloop_1
+stsmall_1:
+	TESTQ $0x00000004, SI
+	JZ    stno4_1
+	MOVL  CX, (AX)
+	SHRQ  $0x20, CX
+	ADDQ  $0x04, AX
 
-stpartdone_1:
+stno4_1:
+	TESTQ $0x00000002, SI
+	JZ    stno2_1
+	MOVW  CX, (AX)
+	SHRQ  $0x10, CX
+	ADDQ  $0x02, AX
+
+stno2_1:
+	TESTQ $0x00000001, SI
+	JZ    stno1_1
+	MOVB  CL, (AX)
+
+stno1_1:
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0
 	PXOR X1, X1

@@ -35,7 +35,7 @@ func TestNothingPastTheEnd(t *testing.T) {
 			im.copyPartial(&dst[0], &src[0], n)
 			require.Equal(t, src, dst)
 		}
-		for _, n := range []int{1, 15, 16, 17, 63, 64, 65, 100} {
+		for _, n := range []int{1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 175} {
 			a, b, dst := guarded(t, n), guarded(t, n), guarded(t, n)
 			copy(a, random(t, n))
 			copy(b, random(t, n))
