@@ -58,7 +58,12 @@
 // parent, same GOMAXPROCS). CAND is a pattern (path.Match), so one run
 // compares every backend with the standard library; a bare REF means *=REF.
 // The table adds a speed-up column, REF/CAND for times and CAND/REF for
-// throughputs, so 2.00x means twice as fast as REF:
+// throughputs, so 2.00x means twice as fast as REF, of the two medians; and
+// a per-round column: in each round CAND and REF run in the same process
+// moments apart, so the ratio of round i's two results cancels the slow
+// drifts of a shared host that widen each side's own spread. It shows the
+// median of those per-round speed-ups and their quartiles; on a noisy host
+// it is the number to quote:
 //
 //	go run ./ci/cmd/benchcmp -pair stdlib -bench Seal ./aesgcm
 //	go run ./ci/cmd/benchcmp -pair 'vg-*=stdlib' -bench 'Seal/(16|1350)/' ./aesgcm
@@ -70,10 +75,10 @@
 // the candidate when there is only one):
 //
 //	pkg: github.com/vgcrypto/vg/chacha20poly1305
-//	sec/op               xcrypto       generic      vs xcrypto              speed-up
-//	Seal/64/generic    191.0n ± 2%    318.3n ± 2%    +66.61% (p=0.002 n=6)     0.60x
-//	Seal/1350/generic  906.9n ± 1%   2813.6n ± 1%   +210.26% (p=0.002 n=6)     0.32x
-//	geomean            416.2n         946.3n        +127.36%                   0.44x
+//	sec/op               xcrypto       generic      vs xcrypto              speed-up          per round
+//	Seal/64/generic    191.0n ± 2%    318.3n ± 2%    +66.61% (p=0.002 n=6)     0.60x  0.60x (0.59–0.61)
+//	Seal/1350/generic  906.9n ± 1%   2813.6n ± 1%   +210.26% (p=0.002 n=6)     0.32x  0.32x (0.32–0.33)
+//	geomean            416.2n         946.3n        +127.36%                   0.44x              0.44x
 //
 // # Saved results
 //

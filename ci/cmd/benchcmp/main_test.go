@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -280,12 +281,20 @@ func TestEndToEnd(t *testing.T) {
 		assert.Contains(t, report, "build: head (working tree at ")
 		// fast does 1/40 of slow's work: its speed-up is far above 1.
 		f := row(t, report, "sec/op", "Pair/fast")
-		require.Len(t, f, 5, f)
+		require.Len(t, f, 6, f)
 		assert.True(t, strings.HasPrefix(f[3], "-"), "fast is faster than slow: %v", f)
 		assert.Contains(t, f[3], "(p=0.029 n=4)")
 		x, err := strconv.ParseFloat(strings.TrimSuffix(f[4], "x"), 64)
 		require.NoError(t, err, f)
 		assert.Greater(t, x, 5.0, f)
+		// The per-round column: the median of the 4 rounds' own ratios,
+		// with their quartiles, all far above 1 too.
+		var med, q1, q3 float64
+		_, err = fmt.Sscanf(f[5], "%fx (%f–%f)", &med, &q1, &q3)
+		require.NoError(t, err, f)
+		assert.Greater(t, q1, 5.0, f)
+		assert.LessOrEqual(t, q1, med, f)
+		assert.LessOrEqual(t, med, q3, f)
 	})
 
 	t.Run("no match", func(t *testing.T) {
@@ -392,7 +401,8 @@ func TestLoadErrors(t *testing.T) {
 	report, _, err := runCmd(context.Background(), dir, "-load", f, "-pair", "x=y")
 	require.NoError(t, err)
 	fields := row(t, report, "sec/op", "A/x")
-	assert.Equal(t, "3.00x", fields[len(fields)-1], report)
+	assert.Equal(t, "3.00x", fields[len(fields)-2], report)
+	assert.Equal(t, "3.00x (3.00–3.00)", fields[len(fields)-1], report)
 
 	_, _, err = runCmd(context.Background(), dir, "-load", filepath.Join(dir, "missing.txt"))
 	assert.True(t, errors.Is(err, os.ErrNotExist), "%v", err)

@@ -96,7 +96,9 @@ func pairReport(set *resultSet, specs []pairSpec, meta benchfmt.UnitMetadataMap)
 					if len(r) == 0 && len(c) == 0 {
 						continue
 					}
-					rows = append(rows, compare(p.Cand.Name, r, c))
+					row := compare(p.Cand.Name, r, c)
+					row.paired = pairedSpeedups(r, c, meta.GetBetter(unit))
+					rows = append(rows, row)
 					cands = orderedUnion(cands, []string{splitName(p.Cand.Name).Elem})
 				}
 				if len(rows) == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -52,6 +53,8 @@ type comparison struct {
 	ref, cand *summary
 	// cmp is valid when both ref and cand are present.
 	cmp benchmath.Comparison
+	// paired are the per-round speed-ups (pair mode; see pairedSpeedups).
+	paired []float64
 }
 
 // compare summarizes ref and cand and tests whether they come from the same
@@ -99,6 +102,51 @@ func speedup(ref, cand float64, dir int) (x float64, ok bool) {
 		return cand / ref, true
 	}
 	return 0, false
+}
+
+// pairedSpeedups returns the speed-up of each round, ref[i] against cand[i]
+// (see speedup). In pair mode both were measured in round i by the same run
+// of the test binary, moments apart, so their ratio cancels the slow drifts
+// of a shared host that widen each side's own spread. It returns nil when
+// the sides have different counts (the rounds cannot be matched) or a ratio
+// is undefined.
+func pairedSpeedups(ref, cand []float64, dir int) []float64 {
+	if len(ref) == 0 || len(ref) != len(cand) {
+		return nil
+	}
+	xs := make([]float64, len(ref))
+	for i := range ref {
+		x, ok := speedup(ref[i], cand[i], dir)
+		if !ok {
+			return nil
+		}
+		xs[i] = x
+	}
+	return xs
+}
+
+// quartiles returns the first quartile, the median and the third quartile
+// of xs (not empty), interpolating linearly between order statistics.
+func quartiles(xs []float64) (q1, med, q3 float64) {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	at := func(q float64) float64 {
+		pos := q * float64(len(s)-1)
+		i := int(pos)
+		if i+1 >= len(s) {
+			return s[len(s)-1]
+		}
+		f := pos - float64(i)
+		return s[i]*(1-f) + s[i+1]*f
+	}
+	return at(0.25), at(0.5), at(0.75)
+}
+
+// formatPaired formats per-round speed-ups as their median and quartiles,
+// "1.12x (1.05–1.18)".
+func formatPaired(xs []float64) string {
+	q1, med, q3 := quartiles(xs)
+	return fmt.Sprintf("%.2fx (%.2f–%.2f)", med, q1, q3)
 }
 
 // formatSpeedup formats a speed-up factor as "1.67x".

@@ -11,7 +11,9 @@ import (
 // table is the comparison of one metric (one unit) across a group of
 // benchmarks: one row per benchmark with the reference and candidate
 // medians, their confidence intervals, the change and its p-value, and in
-// pair mode the speed-up. A geomean row follows when there are several rows.
+// pair mode the speed-up (of the medians) and the per-round speed-up (the
+// median and quartiles of the rounds' own ratios). A geomean row follows
+// when there are several rows.
 type table struct {
 	unit      string // tidied unit, e.g. "sec/op"
 	refName   string // column header of the reference ("base", "stdlib")
@@ -32,6 +34,7 @@ const (
 	colDelta
 	colNote
 	colSpeedup
+	colPaired
 	numCols
 )
 
@@ -116,7 +119,7 @@ func (t *table) write(w io.Writer) error {
 	aligns[colLabel], aligns[colNote] = alignLeft, alignLeft
 	margins[colRefCenter], margins[colRefRange] = "  ", " ± "
 	margins[colCandCenter], margins[colCandRange] = "   ", " ± "
-	margins[colDelta], margins[colNote], margins[colSpeedup] = "   ", " ", "  "
+	margins[colDelta], margins[colNote], margins[colSpeedup], margins[colPaired] = "   ", " ", "  ", "  "
 	cols := numCols
 	if !t.speedup {
 		cols = colSpeedup
@@ -131,12 +134,14 @@ func (t *table) write(w io.Writer) error {
 		{text: t.deltaName, span: 2, align: alignLeft},
 	}
 	if t.speedup {
-		header = append(header, textCell{text: "speed-up", span: 1, align: alignRight})
+		header = append(header, textCell{text: "speed-up", span: 1, align: alignRight},
+			textCell{text: "per round", span: 1, align: alignRight})
 	}
 	tt.spanRow(header...)
 
 	var notes footnotes
-	var refCenters, candCenters, ratios, speedups []float64
+	var refCenters, candCenters, ratios, speedups, pairedMedians []float64
+	pairedRows := 0
 	missing := 0
 	for _, r := range t.rows {
 		cells := make([]string, cols)
@@ -178,6 +183,12 @@ func (t *table) write(w io.Writer) error {
 					cells[colSpeedup] = formatSpeedup(x)
 					speedups = append(speedups, x)
 				}
+				if len(r.paired) > 0 {
+					cells[colPaired] = formatPaired(r.paired)
+					_, med, _ := quartiles(r.paired)
+					pairedMedians = append(pairedMedians, med)
+					pairedRows++
+				}
 			}
 		case r.ref != nil:
 			cells[colNote] = "(" + t.refName + " only)" + marks
@@ -212,6 +223,9 @@ func (t *table) write(w io.Writer) error {
 		if t.speedup {
 			if gm, ok := geomean(speedups); ok {
 				cells[colSpeedup] = formatSpeedup(gm)
+			}
+			if gm, ok := geomean(pairedMedians); ok && pairedRows == len(refCenters) {
+				cells[colPaired] = formatSpeedup(gm)
 			}
 		}
 		tt.row(cells...)

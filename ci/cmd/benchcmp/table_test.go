@@ -104,7 +104,7 @@ func TestTablePairSpeedup(t *testing.T) {
 	require.NoError(t, tab.write(&b))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 4, b.String())
-	assert.Regexp(t, `^sec/op +stdlib +vg-generic +vs stdlib +speed-up$`, lines[0])
+	assert.Regexp(t, `^sec/op +stdlib +vg-generic +vs stdlib +speed-up +per round$`, lines[0])
 	// 402.5/102.5 = 3.93x faster than the reference.
 	assert.Regexp(t, `^Seal/16/vg-generic +402\.5n ± 1% +102\.5n ± 2% +-74\.53% \(p=0\.002 n=6\) +3\.93x$`, lines[1])
 	// 102.5/202.5 = 0.51x: slower than the reference.
@@ -124,6 +124,27 @@ func TestTablePairSpeedup(t *testing.T) {
 	lines = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 2, b.String())
 	assert.Regexp(t, `^Seal/16/vg +976\.6Ki ± 0% +2929\.7Ki ± 0% +\+200\.00% \(p=0\.002 n=6\) +3\.00x$`, lines[1])
+}
+
+func TestTablePerRound(t *testing.T) {
+	// Round i of the reference against round i of the candidate: the
+	// reference drifts from 400 to 800 ns while the candidate stays at half
+	// of it, so each side's spread is wide but every round says 2x.
+	ref, cand := ns(400, 500, 600, 700, 800, 450), ns(200, 250, 300, 350, 400, 225)
+	row := compare("Seal/16/vg", ref, cand)
+	row.paired = pairedSpeedups(ref, cand, -1)
+	tab := &table{unit: "sec/op", refName: "stdlib", candName: "vg", deltaName: "vs stdlib", dir: -1, speedup: true,
+		rows: []comparison{row}}
+	var b strings.Builder
+	require.NoError(t, tab.write(&b))
+	assert.Regexp(t, `(?m)^Seal/16/vg .* 2\.00x +2\.00x \(2\.00–2\.00\)$`, b.String())
+
+	// Unmatched counts give no per-round column; quartiles interpolate.
+	assert.Nil(t, pairedSpeedups(ns(1, 2), ns(1), -1))
+	q1, med, q3 := quartiles([]float64{4, 1, 3, 2, 5})
+	assert.Equal(t, []float64{2, 3, 4}, []float64{q1, med, q3})
+	q1, med, q3 = quartiles([]float64{1, 2})
+	assert.InDeltaSlice(t, []float64{1.25, 1.5, 1.75}, []float64{q1, med, q3}, 1e-12)
 }
 
 func TestTableAllZero(t *testing.T) {
