@@ -663,23 +663,105 @@ ghdone_1:
 // func gcmSealAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AES, AVX, CMOV, PCLMULQDQ
 TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    count+32(FP), BX
-	MOVQ    textLen+64(FP), SI
-	MOVQ    aadLen+48(FP), DI
-	CMPQ    BX, $0x01
-	JNE     long_1
-	CMPQ    SI, $0x40
-	JA      long_1
-	CMPQ    DI, $0x10
-	JA      long_1
-	MOVQ    pieces+24(FP), BX
-	MOVQ    (BX), BX
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ count+32(FP), BX
+	MOVQ textLen+64(FP), SI
+	MOVQ aadLen+48(FP), DI
+	CMPQ SI, $0x40
+	JA   long_1
+	CMPQ DI, $0x10
+	JA   long_1
+	CMPQ BX, $0x01
+	JNE  shortgather_1
+	MOVQ pieces+24(FP), BX
+	MOVQ (BX), BX
+	JMP  shortrun_1
+
+shortgather_1:
+	MOVQ out+16(FP), R8
+	MOVQ pieces+24(FP), R9
+	MOVQ R8, R10
+	MOVQ BX, BX
+
+slices_1:
+	TESTQ BX, BX
+	JZ    slicesdone_1
+	MOVQ  (R9), R11
+	MOVQ  8(R9), R12
+
+copy64_1:
+	CMPQ    R12, $0x40
+	JB      copy16_1
+	VMOVDQU (R11), X0
+	VMOVDQU 16(R11), X1
+	VMOVDQU 32(R11), X2
+	VMOVDQU 48(R11), X3
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, 16(R10)
+	VMOVDQU X2, 32(R10)
+	VMOVDQU X3, 48(R10)
+	ADDQ    $0x40, R11
+	ADDQ    $0x40, R10
+	SUBQ    $0x40, R12
+	JMP     copy64_1
+
+copy16_1:
+	CMPQ    R12, $0x10
+	JB      copytail_1
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (R10)
+	ADDQ    $0x10, R11
+	ADDQ    $0x10, R10
+	SUBQ    $0x10, R12
+	JMP     copy16_1
+
+copytail_1:
+	TESTQ $0x00000008, R12
+	JZ    piece_1
+	MOVQ  (R11), R13
+	MOVQ  R13, (R10)
+	ADDQ  $0x08, R11
+	ADDQ  $0x08, R10
+
+piece_1:
+	TESTQ $0x00000004, R12
+	JZ    piece_2
+	MOVL  (R11), R13
+	MOVL  R13, (R10)
+	ADDQ  $0x04, R11
+	ADDQ  $0x04, R10
+
+piece_2:
+	TESTQ $0x00000002, R12
+	JZ    piece_3
+	MOVW  (R11), R13
+	MOVW  R13, (R10)
+	ADDQ  $0x02, R11
+	ADDQ  $0x02, R10
+
+piece_3:
+	TESTQ $0x00000001, R12
+	JZ    piece_4
+	MOVB  (R11), R13
+	MOVB  R13, (R10)
+	ADDQ  $0x01, R11
+	ADDQ  $0x01, R10
+
+piece_4:
+	XORQ R12, R12
+	ADDQ $0x18, R9
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ R8, BX
+
+shortrun_1:
 	MOVQ    out+16(FP), R8
 	MOVQ    aad+40(FP), R9
 	MOVQ    j0+56(FP), R10
@@ -1732,9 +1814,9 @@ aaddone_1:
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
 
-slices_1:
+slices_2:
 	TESTQ   DI, DI
-	JZ      slicesdone_1
+	JZ      slicesdone_2
 	MOVQ    (SI), R9
 	MOVQ    8(SI), R10
 	TESTQ   R10, R10
@@ -3904,9 +3986,9 @@ psave_1:
 pdone_1:
 	ADDQ $0x18, SI
 	DECQ DI
-	JMP  slices_1
+	JMP  slices_2
 
-slicesdone_1:
+slicesdone_2:
 	MOVQ        aadLen+48(FP), CX
 	MOVQ        textLen+64(FP), DX
 	MOVQ        tag+72(FP), BX

@@ -554,21 +554,101 @@ vghdone_1:
 // func gcmSealVAES2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
 TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
-	MOVQ           t+0(FP), AX
-	MOVQ           rounds+8(FP), CX
-	MOVQ           CX, DX
-	SHLQ           $0x04, DX
-	ADDQ           AX, DX
-	SUBQ           $0x000000a0, DX
-	MOVQ           out+16(FP), BX
-	MOVQ           pieces+24(FP), SI
-	MOVQ           count+32(FP), DI
-	MOVQ           textLen+64(FP), R8
-	CMPQ           R8, $0x20
-	JAE            vsgeneral_1
-	CMPQ           DI, $0x01
-	JNE            vsgeneral_1
-	MOVQ           (SI), SI
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ out+16(FP), BX
+	MOVQ pieces+24(FP), SI
+	MOVQ count+32(FP), DI
+	MOVQ textLen+64(FP), R8
+	CMPQ R8, $0x20
+	JAE  vsgeneral_1
+	CMPQ DI, $0x01
+	JNE  vsshortgather_1
+	MOVQ (SI), SI
+	JMP  vsshortrun_1
+
+vsshortgather_1:
+	MOVQ BX, R9
+	MOVQ DI, DI
+
+slices_1:
+	TESTQ DI, DI
+	JZ    slicesdone_1
+	MOVQ  (SI), R10
+	MOVQ  8(SI), R11
+
+copy64_1:
+	CMPQ    R11, $0x40
+	JB      copy16_1
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
+	VMOVDQU 32(R10), X2
+	VMOVDQU 48(R10), X3
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, 16(R9)
+	VMOVDQU X2, 32(R9)
+	VMOVDQU X3, 48(R9)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, R11
+	JMP     copy64_1
+
+copy16_1:
+	CMPQ    R11, $0x10
+	JB      copytail_1
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, R11
+	JMP     copy16_1
+
+copytail_1:
+	TESTQ $0x00000008, R11
+	JZ    piece_1
+	MOVQ  (R10), R12
+	MOVQ  R12, (R9)
+	ADDQ  $0x08, R10
+	ADDQ  $0x08, R9
+
+piece_1:
+	TESTQ $0x00000004, R11
+	JZ    piece_2
+	MOVL  (R10), R12
+	MOVL  R12, (R9)
+	ADDQ  $0x04, R10
+	ADDQ  $0x04, R9
+
+piece_2:
+	TESTQ $0x00000002, R11
+	JZ    piece_3
+	MOVW  (R10), R12
+	MOVW  R12, (R9)
+	ADDQ  $0x02, R10
+	ADDQ  $0x02, R9
+
+piece_3:
+	TESTQ $0x00000001, R11
+	JZ    piece_4
+	MOVB  (R10), R12
+	MOVB  R12, (R9)
+	ADDQ  $0x01, R10
+	ADDQ  $0x01, R9
+
+piece_4:
+	XORQ R11, R11
+	ADDQ $0x18, SI
+	DECQ DI
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ BX, SI
+
+vsshortrun_1:
 	MOVQ           aad+40(FP), DI
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10
@@ -1471,9 +1551,9 @@ vaaddone_2:
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
 
-slices_1:
+slices_2:
 	TESTQ   DI, DI
-	JZ      slicesdone_1
+	JZ      slicesdone_2
 	MOVQ    (SI), R9
 	MOVQ    8(SI), R10
 	TESTQ   R10, R10
@@ -2935,9 +3015,9 @@ vpsave_1:
 vpdone_1:
 	ADDQ $0x18, SI
 	DECQ DI
-	JMP  slices_1
+	JMP  slices_2
 
-slicesdone_1:
+slicesdone_2:
 	MOVQ         aadLen+48(FP), CX
 	MOVQ         textLen+64(FP), DX
 	MOVQ         tag+72(FP), BX
