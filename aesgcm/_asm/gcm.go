@@ -53,7 +53,9 @@ func (e *emitter) initFunc(name string) {
 	e.store(hk, mem(k.t, offKar+7*16))
 	cur := e.xmm()
 	e.mov(h, cur)
-	for i := 6; i >= 0; i-- {
+	// next sets cur to the next power (cur·H) and stores it and its
+	// Karatsuba half at slot i of the given regions.
+	next := func(pow, kar, i int) {
 		s := ghSum{e.xmm(), e.xmm(), e.xmm()}
 		e.mulAcc(s, true, cur, h, hk)
 		e.reduce(s)
@@ -61,19 +63,14 @@ func (e *emitter) initFunc(name string) {
 		ck := e.xmm()
 		e.pshufd(0x4e, cur, ck)
 		e.xor(cur, ck, ck)
-		e.store(cur, mem(k.t, offPow+16*i))
-		e.store(ck, mem(k.t, offKar+16*i))
+		e.store(cur, mem(k.t, pow+16*i))
+		e.store(ck, mem(k.t, kar+16*i))
+	}
+	for i := 6; i >= 0; i-- {
+		next(offPow, offKar, i)
 	}
 	for i := 7; i >= 0; i-- {
-		s := ghSum{e.xmm(), e.xmm(), e.xmm()}
-		e.mulAcc(s, true, cur, h, hk)
-		e.reduce(s)
-		e.mov(s.hi, cur)
-		ck := e.xmm()
-		e.pshufd(0x4e, cur, ck)
-		e.xor(cur, ck, ck)
-		e.store(cur, mem(k.t, offPow16+16*i))
-		e.store(ck, mem(k.t, offKar16+16*i))
+		next(offPow16, offKar16, i)
 	}
 	e.fn.Ret()
 }
