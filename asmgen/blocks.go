@@ -246,34 +246,17 @@ func (fn *Func) loadUpTo7(p, c reg.Register) reg.GPVirtual {
 // are clobbered.
 func (fn *Func) StorePartialGP(dst, n reg.Register, lo, hi reg.GPVirtual) {
 	g := fn.g
-	p, c := g.GP64(), g.GP64()
-	small := fn.Label("stsmall")
+	p := g.GP64()
 	g.MOVQ(dst, p)
-	g.MOVQ(n, c)
-	g.CMPQ(n, operand.U8(8))
-	g.JB(operand.LabelRef(small))
-	g.MOVQ(lo, operand.Mem{Base: p})
-	g.ADDQ(operand.U8(8), p)
-	g.SUBQ(operand.U8(8), c)
-	g.MOVQ(hi, lo)
-	g.Label(small)
-	no4, no2, no1 := fn.Label("stno4"), fn.Label("stno2"), fn.Label("stno1")
-	g.TESTQ(operand.U32(4), c)
-	g.JZ(operand.LabelRef(no4))
-	g.MOVL(lo.As32(), operand.Mem{Base: p})
-	g.SHRQ(operand.U8(32), lo)
-	g.ADDQ(operand.U8(4), p)
-	g.Label(no4)
-	g.TESTQ(operand.U32(2), c)
-	g.JZ(operand.LabelRef(no2))
-	g.MOVW(lo.As16(), operand.Mem{Base: p})
-	g.SHRQ(operand.U8(16), lo)
-	g.ADDQ(operand.U8(2), p)
-	g.Label(no2)
-	g.TESTQ(operand.U32(1), c)
-	g.JZ(operand.LabelRef(no1))
-	g.MOVB(lo.As8(), operand.Mem{Base: p})
-	g.Label(no1)
+	fn.byPieces(n, []reg.Register{p}, func(w int) {
+		fn.pieceOp(w, "MOV", lo, operand.Mem{Base: p})
+		switch {
+		case w == 8:
+			g.MOVQ(hi, lo)
+		case w > 1:
+			g.SHRQ(operand.U8(8*w), lo)
+		}
+	})
 }
 
 // LoadPartial emits a load of n bytes (0 <= n < 16) from src into the low

@@ -270,34 +270,33 @@ lddone_1:
 	MOVQ       X0, CX
 	PSHUFD     $0xee, X0, X0
 	MOVQ       X0, BX
-	MOVQ       DX, SI
-	CMPQ       DX, $0x08
-	JB         stsmall_1
+	TESTQ      $0x00000008, DX
+	JZ         piece_1
 	MOVQ       CX, (AX)
-	ADDQ       $0x08, AX
-	SUBQ       $0x08, SI
 	MOVQ       BX, CX
+	ADDQ       $0x08, AX
 
-stsmall_1:
-	TESTQ $0x00000004, SI
-	JZ    stno4_1
+piece_1:
+	TESTQ $0x00000004, DX
+	JZ    piece_2
 	MOVL  CX, (AX)
 	SHRQ  $0x20, CX
 	ADDQ  $0x04, AX
 
-stno4_1:
-	TESTQ $0x00000002, SI
-	JZ    stno2_1
+piece_2:
+	TESTQ $0x00000002, DX
+	JZ    piece_3
 	MOVW  CX, (AX)
 	SHRQ  $0x10, CX
 	ADDQ  $0x02, AX
 
-stno2_1:
-	TESTQ $0x00000001, SI
-	JZ    stno1_1
+piece_3:
+	TESTQ $0x00000001, DX
+	JZ    piece_4
 	MOVB  CL, (AX)
+	ADDQ  $0x01, AX
 
-stno1_1:
+piece_4:
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0
 	PXOR X1, X1
