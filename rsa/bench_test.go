@@ -128,3 +128,50 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPrivateOps puts each backend's private-key operations side by
+// side as siblings, so that benchcmp's per-round ratio compares decryption
+// with signing in the same rounds (the "decrypt within 5% of sign"):
+//
+//	go run ./ci/cmd/benchcmp -pair 'decrypt-*=sign-pkcs1' -bench PrivateOps ./rsa
+func BenchmarkPrivateOps(b *testing.B) {
+	d := sha256.Sum256([]byte("benchmark"))
+	msg := make([]byte, 32)
+	for _, bits := range []int{2048, 3072, 4096} {
+		std := benchKey(b, bits)
+		ctPKCS1, err := stdrsa.EncryptPKCS1v15(rand.Reader, &std.PublicKey, msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctOAEP, err := stdrsa.EncryptOAEP(sha256.New(), rand.Reader, &std.PublicKey, msg, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, name := range availableBackends(b) {
+			priv, err := rsa.NewPrivateKey(std, rsa.WithBackend(name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ops := []struct {
+				name string
+				op   func() error
+			}{
+				{"sign-pkcs1", func() error { _, err := priv.Sign(rand.Reader, d[:], crypto.SHA256); return err }},
+				{"decrypt-pkcs1", func() error { _, err := priv.Decrypt(rand.Reader, ctPKCS1, nil); return err }},
+				{"decrypt-oaep", func() error {
+					_, err := priv.Decrypt(rand.Reader, ctOAEP, &stdrsa.OAEPOptions{Hash: crypto.SHA256})
+					return err
+				}},
+			}
+			for _, o := range ops {
+				b.Run(fmt.Sprintf("%d/%s/%s", bits, name, o.name), func(b *testing.B) {
+					for b.Loop() {
+						if err := o.op(); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
