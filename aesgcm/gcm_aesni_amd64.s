@@ -1979,25 +1979,110 @@ aaddone_1:
 	XORQ  R8, R8
 	PXOR  X0, X0
 	MOVOU X0, 64(SP)
+	MOVQ  textLen+64(FP), R9
+	MOVQ  DI, R10
+	CMPQ  R10, $0x01
+	JBE   gslices_1
+	CMPQ  R9, $0x00000080
+	JA    gslices_1
+	MOVQ  BX, DI
+	MOVQ  SI, R11
 
 slices_2:
-	TESTQ   DI, DI
-	JZ      slicesdone_2
-	MOVQ    (SI), R9
-	MOVQ    8(SI), R10
-	TESTQ   R10, R10
+	TESTQ R10, R10
+	JZ    slicesdone_2
+	MOVQ  (R11), R12
+	MOVQ  8(R11), R13
+
+copy64_2:
+	CMPQ  R13, $0x40
+	JB    copy16_2
+	MOVOU (R12), X0
+	MOVOU 16(R12), X1
+	MOVOU 32(R12), X2
+	MOVOU 48(R12), X3
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	ADDQ  $0x40, R12
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R13
+	JMP   copy64_2
+
+copy16_2:
+	CMPQ  R13, $0x10
+	JB    copytail_2
+	MOVOU (R12), X0
+	MOVOU X0, (DI)
+	ADDQ  $0x10, R12
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R13
+	JMP   copy16_2
+
+copytail_2:
+	TESTQ $0x00000008, R13
+	JZ    piece_5
+	MOVQ  (R12), R14
+	MOVQ  R14, (DI)
+	ADDQ  $0x08, R12
+	ADDQ  $0x08, DI
+
+piece_5:
+	TESTQ $0x00000004, R13
+	JZ    piece_6
+	MOVL  (R12), R14
+	MOVL  R14, (DI)
+	ADDQ  $0x04, R12
+	ADDQ  $0x04, DI
+
+piece_6:
+	TESTQ $0x00000002, R13
+	JZ    piece_7
+	MOVW  (R12), R14
+	MOVW  R14, (DI)
+	ADDQ  $0x02, R12
+	ADDQ  $0x02, DI
+
+piece_7:
+	TESTQ $0x00000001, R13
+	JZ    piece_8
+	MOVB  (R12), R14
+	MOVB  R14, (DI)
+	ADDQ  $0x01, R12
+	ADDQ  $0x01, DI
+
+piece_8:
+	XORQ R13, R13
+	ADDQ $0x18, R11
+	DECQ R10
+	JMP  slices_2
+
+slicesdone_2:
+	MOVQ BX, DI
+	MOVQ $0x00000001, R10
+	JMP  gslicebody_1
+
+gslices_1:
+	TESTQ R10, R10
+	JZ    gslicesdone_1
+	MOVQ  (SI), DI
+	MOVQ  8(SI), R9
+
+gslicebody_1:
+	TESTQ   R9, R9
 	JZ      pdone_1
 	TESTQ   R8, R8
 	JZ      pbulk_1
 	MOVQ    $0x00000010, R11
 	SUBQ    R8, R11
-	CMPQ    R10, R11
-	CMOVQLT R10, R11
+	CMPQ    R9, R11
+	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
 	JB      ld4_7
-	MOVQ    (R9), R12
+	MOVQ    (DI), R12
 	MOVQ    R12, X0
-	LEAQ    -8(R9)(R11*1), R12
+	LEAQ    -8(DI)(R11*1), R12
 	MOVQ    (R12), R12
 	MOVQ    R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2012,9 +2097,9 @@ slices_2:
 ld4_7:
 	CMPQ   R11, $0x04
 	JB     ld2_7
-	MOVL   (R9), R12
+	MOVL   (DI), R12
 	MOVQ   R12, X0
-	LEAQ   -4(R9)(R11*1), R12
+	LEAQ   -4(DI)(R11*1), R12
 	MOVL   (R12), R12
 	MOVQ   R12, X1
 	LEAQ   slideShuf<>+0(SB), R12
@@ -2029,9 +2114,9 @@ ld4_7:
 ld2_7:
 	CMPQ    R11, $0x02
 	JB      ld1_7
-	MOVWQZX (R9), R12
+	MOVWQZX (DI), R12
 	MOVQ    R12, X0
-	LEAQ    -2(R9)(R11*1), R12
+	LEAQ    -2(DI)(R11*1), R12
 	MOVWQZX (R12), R12
 	MOVQ    R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2044,7 +2129,7 @@ ld2_7:
 	JMP     lddone_7
 
 ld1_7:
-	MOVBQZX (R9), R12
+	MOVBQZX (DI), R12
 	MOVQ    R12, X0
 
 lddone_7:
@@ -2113,9 +2198,9 @@ stdone_3:
 	MOVOU  64(SP), X1
 	POR    X0, X1
 	ADDQ   R11, R8
-	ADDQ   R11, R9
+	ADDQ   R11, DI
 	ADDQ   R11, BX
-	SUBQ   R11, R10
+	SUBQ   R11, R9
 	CMPQ   R8, $0x10
 	JE     openfull_1
 	MOVOU  X1, 64(SP)
@@ -2150,11 +2235,11 @@ openfull_1:
 	XORQ      R8, R8
 
 pbulk_1:
-	TESTQ  R10, R10
+	TESTQ  R9, R9
 	JZ     pdone_1
 	MOVOU  (SP), X0
 	MOVOU  16(SP), X1
-	CMPQ   R10, $0x80
+	CMPQ   R9, $0x80
 	JB     prem_1
 	MOVOU  (AX), X2
 	MOVOU  X1, X3
@@ -2364,44 +2449,44 @@ aesmid_4:
 	AESENC     X9, X7
 	AESENC     X9, X8
 	MOVOU      160(DX), X9
-	MOVOU      (R9), X10
+	MOVOU      (DI), X10
 	PXOR       X9, X10
 	AESENCLAST X10, X1
 	MOVOU      X1, (BX)
-	MOVOU      16(R9), X1
+	MOVOU      16(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X2
 	MOVOU      X2, 16(BX)
-	MOVOU      32(R9), X1
+	MOVOU      32(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X3
 	MOVOU      X3, 32(BX)
-	MOVOU      48(R9), X1
+	MOVOU      48(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X4
 	MOVOU      X4, 48(BX)
-	MOVOU      64(R9), X1
+	MOVOU      64(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X5
 	MOVOU      X5, 64(BX)
-	MOVOU      80(R9), X1
+	MOVOU      80(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X6
 	MOVOU      X6, 80(BX)
-	MOVOU      96(R9), X1
+	MOVOU      96(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X7
 	MOVOU      X7, 96(BX)
-	MOVOU      112(R9), X1
+	MOVOU      112(DI), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X8
 	MOVOU      X8, 112(BX)
-	ADDQ       $0x80, R9
+	ADDQ       $0x80, DI
 	ADDQ       $0x80, BX
-	SUBQ       $0x80, R10
+	SUBQ       $0x80, R9
 
 loop16_1:
-	CMPQ   R10, $0x00000100
+	CMPQ   R9, $0x00000100
 	JB     loop8_1
 	MOVOU  80(SP), X3
 	MOVOU  96(SP), X4
@@ -2676,41 +2761,41 @@ aesmid_5:
 	AESENC     X11, X9
 	AESENC     X11, X10
 	MOVOU      160(DX), X11
-	MOVOU      (R9), X12
+	MOVOU      (DI), X12
 	PXOR       X11, X12
 	AESENCLAST X12, X3
 	MOVOU      X3, (BX)
-	MOVOU      16(R9), X3
+	MOVOU      16(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X4
 	MOVOU      X4, 16(BX)
-	MOVOU      32(R9), X3
+	MOVOU      32(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X5
 	MOVOU      X5, 32(BX)
-	MOVOU      48(R9), X3
+	MOVOU      48(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X6
 	MOVOU      X6, 48(BX)
-	MOVOU      64(R9), X3
+	MOVOU      64(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X7
 	MOVOU      X7, 64(BX)
-	MOVOU      80(R9), X3
+	MOVOU      80(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X8
 	MOVOU      X8, 80(BX)
-	MOVOU      96(R9), X3
+	MOVOU      96(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X9
 	MOVOU      X9, 96(BX)
-	MOVOU      112(R9), X3
+	MOVOU      112(DI), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X10
 	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, R9
+	ADDQ       $0x80, DI
 	ADDQ       $0x80, BX
-	SUBQ       $0x80, R10
+	SUBQ       $0x80, R9
 	MOVOU      80(SP), X3
 	MOVOU      96(SP), X4
 	MOVOU      112(SP), X5
@@ -3000,45 +3085,45 @@ aesmid_6:
 	PXOR       X2, X0
 	PXOR       X1, X0
 	MOVOU      160(DX), X1
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X3
 	MOVOU      X3, (BX)
-	MOVOU      16(R9), X2
+	MOVOU      16(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X4
 	MOVOU      X4, 16(BX)
-	MOVOU      32(R9), X2
+	MOVOU      32(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X5
 	MOVOU      X5, 32(BX)
-	MOVOU      48(R9), X2
+	MOVOU      48(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X6
 	MOVOU      X6, 48(BX)
-	MOVOU      64(R9), X2
+	MOVOU      64(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X7
 	MOVOU      X7, 64(BX)
-	MOVOU      80(R9), X2
+	MOVOU      80(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X8
 	MOVOU      X8, 80(BX)
-	MOVOU      96(R9), X2
+	MOVOU      96(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X9
 	MOVOU      X9, 96(BX)
-	MOVOU      112(R9), X2
+	MOVOU      112(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X10
 	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, R9
+	ADDQ       $0x80, DI
 	ADDQ       $0x80, BX
-	SUBQ       $0x80, R10
+	SUBQ       $0x80, R9
 	JMP        loop16_1
 
 loop8_1:
-	CMPQ   R10, $0x80
+	CMPQ   R9, $0x80
 	JB     loopdone_1
 	MOVOU  80(SP), X3
 	MOVOU  96(SP), X4
@@ -3325,41 +3410,41 @@ aesmid_7:
 	PXOR       X2, X0
 	PXOR       X1, X0
 	MOVOU      160(DX), X1
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X3
 	MOVOU      X3, (BX)
-	MOVOU      16(R9), X2
+	MOVOU      16(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X4
 	MOVOU      X4, 16(BX)
-	MOVOU      32(R9), X2
+	MOVOU      32(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X5
 	MOVOU      X5, 32(BX)
-	MOVOU      48(R9), X2
+	MOVOU      48(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X6
 	MOVOU      X6, 48(BX)
-	MOVOU      64(R9), X2
+	MOVOU      64(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X7
 	MOVOU      X7, 64(BX)
-	MOVOU      80(R9), X2
+	MOVOU      80(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X8
 	MOVOU      X8, 80(BX)
-	MOVOU      96(R9), X2
+	MOVOU      96(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X9
 	MOVOU      X9, 96(BX)
-	MOVOU      112(R9), X2
+	MOVOU      112(DI), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X10
 	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, R9
+	ADDQ       $0x80, DI
 	ADDQ       $0x80, BX
-	SUBQ       $0x80, R10
+	SUBQ       $0x80, R9
 
 loopdone_1:
 	MOVQ      R11, X2
@@ -3475,9 +3560,9 @@ loopdone_1:
 	PXOR      X2, X0
 
 prem_1:
-	TESTQ  R10, R10
+	TESTQ  R9, R9
 	JZ     psave_1
-	CMPQ   R10, $0x40
+	CMPQ   R9, $0x40
 	JAE    rem8_1
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
@@ -3494,7 +3579,7 @@ prem_1:
 	PADDL  ctrIncs<>+48(SB), X5
 	PSHUFB bswapMask<>+0(SB), X5
 	PXOR   (AX), X5
-	LEAQ   15(R10), R8
+	LEAQ   15(R9), R8
 	SHRQ   $0x04, R8
 	MOVQ   R8, X6
 	PADDL  X6, X1
@@ -3560,16 +3645,16 @@ aesmid_8:
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
-	MOVQ       R10, R8
+	MOVQ       R9, R8
 	ANDQ       $-16, R8
 	NEGQ       R8
 	ADDQ       AX, R8
 	PXOR       X6, X6
 	PXOR       X7, X7
 	PXOR       X8, X8
-	CMPQ       R10, $0x10
+	CMPQ       R9, $0x10
 	JB         rpart_1
-	MOVOU      (R9), X9
+	MOVOU      (DI), X9
 	MOVOU      X9, X9
 	PXOR       X2, X9
 	MOVOU      X9, (BX)
@@ -3586,12 +3671,12 @@ aesmid_8:
 	PXOR       X9, X2
 	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X7
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_2
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
 	MOVOU      X2, (BX)
@@ -3606,12 +3691,12 @@ aesmid_8:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X7
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_3
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
 	MOVOU      X2, (BX)
@@ -3626,9 +3711,9 @@ aesmid_8:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X7
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
+	SUBQ       $0x10, R9
 	MOVOU      X5, X2
 	LEAQ       48(R8), R8
 	JMP        rcommon_1
@@ -3648,18 +3733,18 @@ rpart_1:
 	LEAQ  (R8), R8
 
 rcommon_1:
-	TESTQ  R10, R10
+	TESTQ  R9, R9
 	JZ     rred_1
-	CMPQ   R10, $0x08
+	CMPQ   R9, $0x08
 	JB     ld4_8
-	MOVQ   (R9), R8
+	MOVQ   (DI), R8
 	MOVQ   R8, X3
-	LEAQ   -8(R9)(R10*1), R8
+	LEAQ   -8(DI)(R9*1), R8
 	MOVQ   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
 	NEGQ   R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	NEGQ   R8
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
@@ -3667,16 +3752,16 @@ rcommon_1:
 	JMP    lddone_8
 
 ld4_8:
-	CMPQ   R10, $0x04
+	CMPQ   R9, $0x04
 	JB     ld2_8
-	MOVL   (R9), R8
+	MOVL   (DI), R8
 	MOVQ   R8, X3
-	LEAQ   -4(R9)(R10*1), R8
+	LEAQ   -4(DI)(R9*1), R8
 	MOVL   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
 	NEGQ   R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	NEGQ   R8
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
@@ -3684,16 +3769,16 @@ ld4_8:
 	JMP    lddone_8
 
 ld2_8:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_8
-	MOVWQZX (R9), R8
+	MOVWQZX (DI), R8
 	MOVQ    R8, X3
-	LEAQ    -2(R9)(R10*1), R8
+	LEAQ    -2(DI)(R9*1), R8
 	MOVWQZX (R8), R8
 	MOVQ    R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
@@ -3701,55 +3786,55 @@ ld2_8:
 	JMP     lddone_8
 
 ld1_8:
-	MOVBQZX (R9), R8
+	MOVBQZX (DI), R8
 	MOVQ    R8, X3
 
 lddone_8:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
-	SUBQ   R10, R8
+	SUBQ   R9, R8
 	MOVOU  16(R8), X4
 	PAND   X4, X3
 	MOVQ   X3, R11
-	CMPQ   R10, $0x08
+	CMPQ   R9, $0x08
 	JB     st4_4
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  8(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -8(BX)(R10*1), R8
+	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   R11, (R8)
 	JMP    stdone_4
 
 st4_4:
-	CMPQ   R10, $0x04
+	CMPQ   R9, $0x04
 	JB     st2_4
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  12(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -4(BX)(R10*1), R8
+	LEAQ   -4(BX)(R9*1), R8
 	MOVL   R11, (R8)
 	JMP    stdone_4
 
 st2_4:
-	CMPQ   R10, $0x02
+	CMPQ   R9, $0x02
 	JB     st1_4
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  14(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -2(BX)(R10*1), R8
+	LEAQ   -2(BX)(R9*1), R8
 	MOVW   R11, (R8)
 	JMP    stdone_4
 
@@ -3808,7 +3893,7 @@ rem8_1:
 	PADDL  ctrIncs<>+112(SB), X9
 	PSHUFB bswapMask<>+0(SB), X9
 	PXOR   (AX), X9
-	LEAQ   15(R10), R8
+	LEAQ   15(R9), R8
 	SHRQ   $0x04, R8
 	MOVQ   R8, X10
 	PADDL  X10, X1
@@ -3930,16 +4015,16 @@ aesmid_9:
 	AESENCLAST 160(DX), X7
 	AESENCLAST 160(DX), X8
 	AESENCLAST 160(DX), X9
-	MOVQ       R10, R8
+	MOVQ       R9, R8
 	ANDQ       $-16, R8
 	NEGQ       R8
 	ADDQ       AX, R8
 	PXOR       X10, X10
 	PXOR       X11, X11
 	PXOR       X12, X12
-	CMPQ       R10, $0x10
+	CMPQ       R9, $0x10
 	JB         rpart_5
-	MOVOU      (R9), X13
+	MOVOU      (DI), X13
 	MOVOU      X13, X13
 	PXOR       X2, X13
 	MOVOU      X13, (BX)
@@ -3956,12 +4041,12 @@ aesmid_9:
 	PXOR       X13, X2
 	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_6
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
 	MOVOU      X2, (BX)
@@ -3976,12 +4061,12 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_7
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
 	MOVOU      X2, (BX)
@@ -3996,12 +4081,12 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_8
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X5, X2
 	MOVOU      X2, (BX)
@@ -4016,12 +4101,12 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 800(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_9
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X6, X2
 	MOVOU      X2, (BX)
@@ -4036,12 +4121,12 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 816(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_10
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X7, X2
 	MOVOU      X2, (BX)
@@ -4056,12 +4141,12 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 832(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
-	CMPQ       R10, $0x10
+	SUBQ       $0x10, R9
+	CMPQ       R9, $0x10
 	JB         rpart_11
-	MOVOU      (R9), X2
+	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X8, X2
 	MOVOU      X2, (BX)
@@ -4076,9 +4161,9 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 848(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, R9
+	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
-	SUBQ       $0x10, R10
+	SUBQ       $0x10, R9
 	MOVOU      X9, X2
 	LEAQ       112(R8), R8
 	JMP        rcommon_2
@@ -4118,18 +4203,18 @@ rpart_5:
 	LEAQ  (R8), R8
 
 rcommon_2:
-	TESTQ  R10, R10
+	TESTQ  R9, R9
 	JZ     rred_2
-	CMPQ   R10, $0x08
+	CMPQ   R9, $0x08
 	JB     ld4_9
-	MOVQ   (R9), R8
+	MOVQ   (DI), R8
 	MOVQ   R8, X3
-	LEAQ   -8(R9)(R10*1), R8
+	LEAQ   -8(DI)(R9*1), R8
 	MOVQ   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
 	NEGQ   R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	NEGQ   R8
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
@@ -4137,16 +4222,16 @@ rcommon_2:
 	JMP    lddone_9
 
 ld4_9:
-	CMPQ   R10, $0x04
+	CMPQ   R9, $0x04
 	JB     ld2_9
-	MOVL   (R9), R8
+	MOVL   (DI), R8
 	MOVQ   R8, X3
-	LEAQ   -4(R9)(R10*1), R8
+	LEAQ   -4(DI)(R9*1), R8
 	MOVL   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
 	NEGQ   R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	NEGQ   R8
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
@@ -4154,16 +4239,16 @@ ld4_9:
 	JMP    lddone_9
 
 ld2_9:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_9
-	MOVWQZX (R9), R8
+	MOVWQZX (DI), R8
 	MOVQ    R8, X3
-	LEAQ    -2(R9)(R10*1), R8
+	LEAQ    -2(DI)(R9*1), R8
 	MOVWQZX (R8), R8
 	MOVQ    R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
@@ -4171,55 +4256,55 @@ ld2_9:
 	JMP     lddone_9
 
 ld1_9:
-	MOVBQZX (R9), R8
+	MOVBQZX (DI), R8
 	MOVQ    R8, X3
 
 lddone_9:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
-	SUBQ   R10, R8
+	SUBQ   R9, R8
 	MOVOU  16(R8), X4
 	PAND   X4, X3
 	MOVQ   X3, R11
-	CMPQ   R10, $0x08
+	CMPQ   R9, $0x08
 	JB     st4_5
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  8(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -8(BX)(R10*1), R8
+	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   R11, (R8)
 	JMP    stdone_5
 
 st4_5:
-	CMPQ   R10, $0x04
+	CMPQ   R9, $0x04
 	JB     st2_5
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  12(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -4(BX)(R10*1), R8
+	LEAQ   -4(BX)(R9*1), R8
 	MOVL   R11, (R8)
 	JMP    stdone_5
 
 st2_5:
-	CMPQ   R10, $0x02
+	CMPQ   R9, $0x02
 	JB     st1_5
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
-	ADDQ   R10, R8
+	ADDQ   R9, R8
 	MOVOU  14(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -2(BX)(R10*1), R8
+	LEAQ   -2(BX)(R9*1), R8
 	MOVW   R11, (R8)
 	JMP    stdone_5
 
@@ -4246,9 +4331,9 @@ rred_2:
 	PXOR      X12, X0
 
 remdone_1:
-	MOVQ R10, R8
-	ADDQ R10, R9
-	ADDQ R10, BX
+	MOVQ R9, R8
+	ADDQ R9, DI
+	ADDQ R9, BX
 
 psave_1:
 	MOVOU X0, (SP)
@@ -4256,10 +4341,10 @@ psave_1:
 
 pdone_1:
 	ADDQ $0x18, SI
-	DECQ DI
-	JMP  slices_2
+	DECQ R10
+	JMP  gslices_1
 
-slicesdone_2:
+gslicesdone_1:
 	MOVQ       aadLen+48(FP), CX
 	MOVQ       textLen+64(FP), DX
 	MOVQ       tag+72(FP), BX

@@ -1813,25 +1813,110 @@ aaddone_1:
 	XORQ    R8, R8
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
+	MOVQ    textLen+64(FP), R9
+	MOVQ    DI, R10
+	CMPQ    R10, $0x01
+	JBE     gslices_1
+	CMPQ    R9, $0x00000080
+	JA      gslices_1
+	MOVQ    BX, DI
+	MOVQ    SI, R11
 
 slices_2:
-	TESTQ   DI, DI
-	JZ      slicesdone_2
-	MOVQ    (SI), R9
-	MOVQ    8(SI), R10
-	TESTQ   R10, R10
+	TESTQ R10, R10
+	JZ    slicesdone_2
+	MOVQ  (R11), R12
+	MOVQ  8(R11), R13
+
+copy64_2:
+	CMPQ    R13, $0x40
+	JB      copy16_2
+	VMOVDQU (R12), X0
+	VMOVDQU 16(R12), X1
+	VMOVDQU 32(R12), X2
+	VMOVDQU 48(R12), X3
+	VMOVDQU X0, (DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	ADDQ    $0x40, R12
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R13
+	JMP     copy64_2
+
+copy16_2:
+	CMPQ    R13, $0x10
+	JB      copytail_2
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (DI)
+	ADDQ    $0x10, R12
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R13
+	JMP     copy16_2
+
+copytail_2:
+	TESTQ $0x00000008, R13
+	JZ    piece_5
+	MOVQ  (R12), R14
+	MOVQ  R14, (DI)
+	ADDQ  $0x08, R12
+	ADDQ  $0x08, DI
+
+piece_5:
+	TESTQ $0x00000004, R13
+	JZ    piece_6
+	MOVL  (R12), R14
+	MOVL  R14, (DI)
+	ADDQ  $0x04, R12
+	ADDQ  $0x04, DI
+
+piece_6:
+	TESTQ $0x00000002, R13
+	JZ    piece_7
+	MOVW  (R12), R14
+	MOVW  R14, (DI)
+	ADDQ  $0x02, R12
+	ADDQ  $0x02, DI
+
+piece_7:
+	TESTQ $0x00000001, R13
+	JZ    piece_8
+	MOVB  (R12), R14
+	MOVB  R14, (DI)
+	ADDQ  $0x01, R12
+	ADDQ  $0x01, DI
+
+piece_8:
+	XORQ R13, R13
+	ADDQ $0x18, R11
+	DECQ R10
+	JMP  slices_2
+
+slicesdone_2:
+	MOVQ BX, DI
+	MOVQ $0x00000001, R10
+	JMP  gslicebody_1
+
+gslices_1:
+	TESTQ R10, R10
+	JZ    gslicesdone_1
+	MOVQ  (SI), DI
+	MOVQ  8(SI), R9
+
+gslicebody_1:
+	TESTQ   R9, R9
 	JZ      pdone_1
 	TESTQ   R8, R8
 	JZ      pbulk_1
 	MOVQ    $0x00000010, R11
 	SUBQ    R8, R11
-	CMPQ    R10, R11
-	CMOVQLT R10, R11
+	CMPQ    R9, R11
+	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
 	JB      ld4_7
-	MOVQ    (R9), R12
+	MOVQ    (DI), R12
 	VMOVQ   R12, X0
-	LEAQ    -8(R9)(R11*1), R12
+	LEAQ    -8(DI)(R11*1), R12
 	MOVQ    (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -1846,9 +1931,9 @@ slices_2:
 ld4_7:
 	CMPQ    R11, $0x04
 	JB      ld2_7
-	MOVL    (R9), R12
+	MOVL    (DI), R12
 	VMOVQ   R12, X0
-	LEAQ    -4(R9)(R11*1), R12
+	LEAQ    -4(DI)(R11*1), R12
 	MOVL    (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -1863,9 +1948,9 @@ ld4_7:
 ld2_7:
 	CMPQ    R11, $0x02
 	JB      ld1_7
-	MOVWQZX (R9), R12
+	MOVWQZX (DI), R12
 	VMOVQ   R12, X0
-	LEAQ    -2(R9)(R11*1), R12
+	LEAQ    -2(DI)(R11*1), R12
 	MOVWQZX (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -1878,7 +1963,7 @@ ld2_7:
 	JMP     lddone_7
 
 ld1_7:
-	MOVBQZX (R9), R12
+	MOVBQZX (DI), R12
 	VMOVQ   R12, X0
 
 lddone_7:
@@ -1944,9 +2029,9 @@ stdone_3:
 	VMOVDQU 64(SP), X1
 	VPOR    X0, X1, X1
 	ADDQ    R11, R8
-	ADDQ    R11, R9
+	ADDQ    R11, DI
 	ADDQ    R11, BX
-	SUBQ    R11, R10
+	SUBQ    R11, R9
 	CMPQ    R8, $0x10
 	JE      openfull_1
 	VMOVDQU X1, 64(SP)
@@ -1977,11 +2062,11 @@ openfull_1:
 	XORQ       R8, R8
 
 pbulk_1:
-	TESTQ   R10, R10
+	TESTQ   R9, R9
 	JZ      pdone_1
 	VMOVDQU (SP), X0
 	VMOVDQU 16(SP), X1
-	CMPQ    R10, $0x80
+	CMPQ    R9, $0x80
 	JB      prem_1
 	VMOVDQU (AX), X2
 	VPADDD  ctrIncs<>+0(SB), X1, X3
@@ -2183,36 +2268,36 @@ aesmid_4:
 	VAESENC     X9, X7, X7
 	VAESENC     X9, X8, X8
 	VMOVDQU     160(DX), X9
-	VPXOR       (R9), X9, X10
+	VPXOR       (DI), X9, X10
 	VAESENCLAST X10, X1, X1
 	VMOVDQU     X1, (BX)
-	VPXOR       16(R9), X9, X1
+	VPXOR       16(DI), X9, X1
 	VAESENCLAST X1, X2, X2
 	VMOVDQU     X2, 16(BX)
-	VPXOR       32(R9), X9, X1
+	VPXOR       32(DI), X9, X1
 	VAESENCLAST X1, X3, X3
 	VMOVDQU     X3, 32(BX)
-	VPXOR       48(R9), X9, X1
+	VPXOR       48(DI), X9, X1
 	VAESENCLAST X1, X4, X4
 	VMOVDQU     X4, 48(BX)
-	VPXOR       64(R9), X9, X1
+	VPXOR       64(DI), X9, X1
 	VAESENCLAST X1, X5, X5
 	VMOVDQU     X5, 64(BX)
-	VPXOR       80(R9), X9, X1
+	VPXOR       80(DI), X9, X1
 	VAESENCLAST X1, X6, X6
 	VMOVDQU     X6, 80(BX)
-	VPXOR       96(R9), X9, X1
+	VPXOR       96(DI), X9, X1
 	VAESENCLAST X1, X7, X7
 	VMOVDQU     X7, 96(BX)
-	VPXOR       112(R9), X9, X1
+	VPXOR       112(DI), X9, X1
 	VAESENCLAST X1, X8, X8
 	VMOVDQU     X8, 112(BX)
-	ADDQ        $0x80, R9
+	ADDQ        $0x80, DI
 	ADDQ        $0x80, BX
-	SUBQ        $0x80, R10
+	SUBQ        $0x80, R9
 
 loop16_1:
-	CMPQ    R10, $0x00000100
+	CMPQ    R9, $0x00000100
 	JB      loop8_1
 	VMOVDQU 80(SP), X3
 	VMOVDQU 96(SP), X4
@@ -2492,33 +2577,33 @@ aesmid_5:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 	VMOVDQU     160(DX), X11
-	VPXOR       (R9), X11, X12
+	VPXOR       (DI), X11, X12
 	VAESENCLAST X12, X3, X3
 	VMOVDQU     X3, (BX)
-	VPXOR       16(R9), X11, X3
+	VPXOR       16(DI), X11, X3
 	VAESENCLAST X3, X4, X4
 	VMOVDQU     X4, 16(BX)
-	VPXOR       32(R9), X11, X3
+	VPXOR       32(DI), X11, X3
 	VAESENCLAST X3, X5, X5
 	VMOVDQU     X5, 32(BX)
-	VPXOR       48(R9), X11, X3
+	VPXOR       48(DI), X11, X3
 	VAESENCLAST X3, X6, X6
 	VMOVDQU     X6, 48(BX)
-	VPXOR       64(R9), X11, X3
+	VPXOR       64(DI), X11, X3
 	VAESENCLAST X3, X7, X7
 	VMOVDQU     X7, 64(BX)
-	VPXOR       80(R9), X11, X3
+	VPXOR       80(DI), X11, X3
 	VAESENCLAST X3, X8, X8
 	VMOVDQU     X8, 80(BX)
-	VPXOR       96(R9), X11, X3
+	VPXOR       96(DI), X11, X3
 	VAESENCLAST X3, X9, X9
 	VMOVDQU     X9, 96(BX)
-	VPXOR       112(R9), X11, X3
+	VPXOR       112(DI), X11, X3
 	VAESENCLAST X3, X10, X10
 	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, R9
+	ADDQ        $0x80, DI
 	ADDQ        $0x80, BX
-	SUBQ        $0x80, R10
+	SUBQ        $0x80, R9
 	VMOVDQU     80(SP), X3
 	VMOVDQU     96(SP), X4
 	VMOVDQU     112(SP), X5
@@ -2814,37 +2899,37 @@ aesmid_6:
 	VPXOR       X2, X0, X0
 	VPXOR       X1, X0, X0
 	VMOVDQU     160(DX), X1
-	VPXOR       (R9), X1, X2
+	VPXOR       (DI), X1, X2
 	VAESENCLAST X2, X3, X3
 	VMOVDQU     X3, (BX)
-	VPXOR       16(R9), X1, X2
+	VPXOR       16(DI), X1, X2
 	VAESENCLAST X2, X4, X4
 	VMOVDQU     X4, 16(BX)
-	VPXOR       32(R9), X1, X2
+	VPXOR       32(DI), X1, X2
 	VAESENCLAST X2, X5, X5
 	VMOVDQU     X5, 32(BX)
-	VPXOR       48(R9), X1, X2
+	VPXOR       48(DI), X1, X2
 	VAESENCLAST X2, X6, X6
 	VMOVDQU     X6, 48(BX)
-	VPXOR       64(R9), X1, X2
+	VPXOR       64(DI), X1, X2
 	VAESENCLAST X2, X7, X7
 	VMOVDQU     X7, 64(BX)
-	VPXOR       80(R9), X1, X2
+	VPXOR       80(DI), X1, X2
 	VAESENCLAST X2, X8, X8
 	VMOVDQU     X8, 80(BX)
-	VPXOR       96(R9), X1, X2
+	VPXOR       96(DI), X1, X2
 	VAESENCLAST X2, X9, X9
 	VMOVDQU     X9, 96(BX)
-	VPXOR       112(R9), X1, X1
+	VPXOR       112(DI), X1, X1
 	VAESENCLAST X1, X10, X10
 	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, R9
+	ADDQ        $0x80, DI
 	ADDQ        $0x80, BX
-	SUBQ        $0x80, R10
+	SUBQ        $0x80, R9
 	JMP         loop16_1
 
 loop8_1:
-	CMPQ    R10, $0x80
+	CMPQ    R9, $0x80
 	JB      loopdone_1
 	VMOVDQU 80(SP), X3
 	VMOVDQU 96(SP), X4
@@ -3134,33 +3219,33 @@ aesmid_7:
 	VPXOR       X2, X0, X0
 	VPXOR       X1, X0, X0
 	VMOVDQU     160(DX), X1
-	VPXOR       (R9), X1, X2
+	VPXOR       (DI), X1, X2
 	VAESENCLAST X2, X3, X3
 	VMOVDQU     X3, (BX)
-	VPXOR       16(R9), X1, X2
+	VPXOR       16(DI), X1, X2
 	VAESENCLAST X2, X4, X4
 	VMOVDQU     X4, 16(BX)
-	VPXOR       32(R9), X1, X2
+	VPXOR       32(DI), X1, X2
 	VAESENCLAST X2, X5, X5
 	VMOVDQU     X5, 32(BX)
-	VPXOR       48(R9), X1, X2
+	VPXOR       48(DI), X1, X2
 	VAESENCLAST X2, X6, X6
 	VMOVDQU     X6, 48(BX)
-	VPXOR       64(R9), X1, X2
+	VPXOR       64(DI), X1, X2
 	VAESENCLAST X2, X7, X7
 	VMOVDQU     X7, 64(BX)
-	VPXOR       80(R9), X1, X2
+	VPXOR       80(DI), X1, X2
 	VAESENCLAST X2, X8, X8
 	VMOVDQU     X8, 80(BX)
-	VPXOR       96(R9), X1, X2
+	VPXOR       96(DI), X1, X2
 	VAESENCLAST X2, X9, X9
 	VMOVDQU     X9, 96(BX)
-	VPXOR       112(R9), X1, X1
+	VPXOR       112(DI), X1, X1
 	VAESENCLAST X1, X10, X10
 	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, R9
+	ADDQ        $0x80, DI
 	ADDQ        $0x80, BX
-	SUBQ        $0x80, R10
+	SUBQ        $0x80, R9
 
 loopdone_1:
 	VMOVQ      R11, X2
@@ -3258,9 +3343,9 @@ loopdone_1:
 	VPXOR      X2, X0, X0
 
 prem_1:
-	TESTQ   R10, R10
+	TESTQ   R9, R9
 	JZ      psave_1
-	CMPQ    R10, $0x40
+	CMPQ    R9, $0x40
 	JAE     rem8_1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPXOR   (AX), X2, X2
@@ -3273,7 +3358,7 @@ prem_1:
 	VPADDD  ctrIncs<>+48(SB), X1, X5
 	VPSHUFB bswapMask<>+0(SB), X5, X5
 	VPXOR   (AX), X5, X5
-	LEAQ    15(R10), R8
+	LEAQ    15(R9), R8
 	SHRQ    $0x04, R8
 	VMOVQ   R8, X6
 	VPADDD  X6, X1, X1
@@ -3339,16 +3424,16 @@ aesmid_8:
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
-	MOVQ        R10, R8
+	MOVQ        R9, R8
 	ANDQ        $-16, R8
 	NEGQ        R8
 	ADDQ        AX, R8
 	VPXOR       X6, X6, X6
 	VPXOR       X7, X7, X7
 	VPXOR       X8, X8, X8
-	CMPQ        R10, $0x10
+	CMPQ        R9, $0x10
 	JB          rpart_1
-	VMOVDQU     (R9), X9
+	VMOVDQU     (DI), X9
 	VPXOR       X2, X9, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3362,12 +3447,12 @@ aesmid_8:
 	VPXOR       X2, X9, X9
 	VPCLMULQDQ  $0x00, 752(R8), X9, X9
 	VPXOR       X9, X7, X7
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_2
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X3, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3379,12 +3464,12 @@ aesmid_8:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 768(R8), X3, X3
 	VPXOR       X3, X7, X7
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_3
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X4, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3396,9 +3481,9 @@ aesmid_8:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 784(R8), X3, X3
 	VPXOR       X3, X7, X7
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
+	SUBQ        $0x10, R9
 	VMOVDQA     X5, X2
 	LEAQ        48(R8), R8
 	JMP         rcommon_1
@@ -3418,18 +3503,18 @@ rpart_1:
 	LEAQ    (R8), R8
 
 rcommon_1:
-	TESTQ   R10, R10
+	TESTQ   R9, R9
 	JZ      rred_1
-	CMPQ    R10, $0x08
+	CMPQ    R9, $0x08
 	JB      ld4_8
-	MOVQ    (R9), R8
+	MOVQ    (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -8(R9)(R10*1), R8
+	LEAQ    -8(DI)(R9*1), R8
 	MOVQ    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3437,16 +3522,16 @@ rcommon_1:
 	JMP     lddone_8
 
 ld4_8:
-	CMPQ    R10, $0x04
+	CMPQ    R9, $0x04
 	JB      ld2_8
-	MOVL    (R9), R8
+	MOVL    (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -4(R9)(R10*1), R8
+	LEAQ    -4(DI)(R9*1), R8
 	MOVL    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3454,16 +3539,16 @@ ld4_8:
 	JMP     lddone_8
 
 ld2_8:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_8
-	MOVWQZX (R9), R8
+	MOVWQZX (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -2(R9)(R10*1), R8
+	LEAQ    -2(DI)(R9*1), R8
 	MOVWQZX (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3471,51 +3556,51 @@ ld2_8:
 	JMP     lddone_8
 
 ld1_8:
-	MOVBQZX (R9), R8
+	MOVBQZX (DI), R8
 	VMOVQ   R8, X3
 
 lddone_8:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
-	SUBQ    R10, R8
+	SUBQ    R9, R8
 	VMOVDQU 16(R8), X4
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
-	CMPQ    R10, $0x08
+	CMPQ    R9, $0x08
 	JB      st4_4
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 8(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -8(BX)(R10*1), R8
+	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_4
 
 st4_4:
-	CMPQ    R10, $0x04
+	CMPQ    R9, $0x04
 	JB      st2_4
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 12(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -4(BX)(R10*1), R8
+	LEAQ    -4(BX)(R9*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_4
 
 st2_4:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      st1_4
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 14(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -2(BX)(R10*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_4
 
@@ -3564,7 +3649,7 @@ rem8_1:
 	VPADDD  ctrIncs<>+112(SB), X1, X9
 	VPSHUFB bswapMask<>+0(SB), X9, X9
 	VPXOR   (AX), X9, X9
-	LEAQ    15(R10), R8
+	LEAQ    15(R9), R8
 	SHRQ    $0x04, R8
 	VMOVQ   R8, X10
 	VPADDD  X10, X1, X1
@@ -3686,16 +3771,16 @@ aesmid_9:
 	VAESENCLAST 160(DX), X7, X7
 	VAESENCLAST 160(DX), X8, X8
 	VAESENCLAST 160(DX), X9, X9
-	MOVQ        R10, R8
+	MOVQ        R9, R8
 	ANDQ        $-16, R8
 	NEGQ        R8
 	ADDQ        AX, R8
 	VPXOR       X10, X10, X10
 	VPXOR       X11, X11, X11
 	VPXOR       X12, X12, X12
-	CMPQ        R10, $0x10
+	CMPQ        R9, $0x10
 	JB          rpart_5
-	VMOVDQU     (R9), X13
+	VMOVDQU     (DI), X13
 	VPXOR       X2, X13, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3709,12 +3794,12 @@ aesmid_9:
 	VPXOR       X2, X13, X13
 	VPCLMULQDQ  $0x00, 752(R8), X13, X13
 	VPXOR       X13, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_6
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X3, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3726,12 +3811,12 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 768(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_7
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X4, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3743,12 +3828,12 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 784(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_8
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X5, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3760,12 +3845,12 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 800(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_9
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X6, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3777,12 +3862,12 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 816(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_10
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X7, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3794,12 +3879,12 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 832(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
-	CMPQ        R10, $0x10
+	SUBQ        $0x10, R9
+	CMPQ        R9, $0x10
 	JB          rpart_11
-	VMOVDQU     (R9), X2
+	VMOVDQU     (DI), X2
 	VPXOR       X8, X2, X2
 	VMOVDQU     X2, (BX)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
@@ -3811,9 +3896,9 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 848(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, R9
+	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
-	SUBQ        $0x10, R10
+	SUBQ        $0x10, R9
 	VMOVDQA     X9, X2
 	LEAQ        112(R8), R8
 	JMP         rcommon_2
@@ -3853,18 +3938,18 @@ rpart_5:
 	LEAQ    (R8), R8
 
 rcommon_2:
-	TESTQ   R10, R10
+	TESTQ   R9, R9
 	JZ      rred_2
-	CMPQ    R10, $0x08
+	CMPQ    R9, $0x08
 	JB      ld4_9
-	MOVQ    (R9), R8
+	MOVQ    (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -8(R9)(R10*1), R8
+	LEAQ    -8(DI)(R9*1), R8
 	MOVQ    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3872,16 +3957,16 @@ rcommon_2:
 	JMP     lddone_9
 
 ld4_9:
-	CMPQ    R10, $0x04
+	CMPQ    R9, $0x04
 	JB      ld2_9
-	MOVL    (R9), R8
+	MOVL    (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -4(R9)(R10*1), R8
+	LEAQ    -4(DI)(R9*1), R8
 	MOVL    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3889,16 +3974,16 @@ ld4_9:
 	JMP     lddone_9
 
 ld2_9:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_9
-	MOVWQZX (R9), R8
+	MOVWQZX (DI), R8
 	VMOVQ   R8, X3
-	LEAQ    -2(R9)(R10*1), R8
+	LEAQ    -2(DI)(R9*1), R8
 	MOVWQZX (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
 	NEGQ    R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	NEGQ    R8
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
@@ -3906,51 +3991,51 @@ ld2_9:
 	JMP     lddone_9
 
 ld1_9:
-	MOVBQZX (R9), R8
+	MOVBQZX (DI), R8
 	VMOVQ   R8, X3
 
 lddone_9:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
-	SUBQ    R10, R8
+	SUBQ    R9, R8
 	VMOVDQU 16(R8), X4
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
-	CMPQ    R10, $0x08
+	CMPQ    R9, $0x08
 	JB      st4_5
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 8(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -8(BX)(R10*1), R8
+	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_5
 
 st4_5:
-	CMPQ    R10, $0x04
+	CMPQ    R9, $0x04
 	JB      st2_5
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 12(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -4(BX)(R10*1), R8
+	LEAQ    -4(BX)(R9*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_5
 
 st2_5:
-	CMPQ    R10, $0x02
+	CMPQ    R9, $0x02
 	JB      st1_5
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
-	ADDQ    R10, R8
+	ADDQ    R9, R8
 	VMOVDQU 14(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -2(BX)(R10*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_5
 
@@ -3975,9 +4060,9 @@ rred_2:
 	VPXOR      X12, X0, X0
 
 remdone_1:
-	MOVQ R10, R8
-	ADDQ R10, R9
-	ADDQ R10, BX
+	MOVQ R9, R8
+	ADDQ R9, DI
+	ADDQ R9, BX
 
 psave_1:
 	VMOVDQU X0, (SP)
@@ -3985,10 +4070,10 @@ psave_1:
 
 pdone_1:
 	ADDQ $0x18, SI
-	DECQ DI
-	JMP  slices_2
+	DECQ R10
+	JMP  gslices_1
 
-slicesdone_2:
+gslicesdone_1:
 	MOVQ        aadLen+48(FP), CX
 	MOVQ        textLen+64(FP), DX
 	MOVQ        tag+72(FP), BX

@@ -316,6 +316,48 @@ func (fn *Func) ForEachSlice(descs, count reg.Register, body func(ptr, n reg.GPV
 	g.Label(done)
 }
 
+// ForEachSliceGathered is [Func.ForEachSlice] with a shortcut for short
+// gathered texts: when there are two or more slices and their total
+// length textLen (public, the sum of the lengths) is at most limit, the
+// slices are first copied one after the other to dst ([Func.GatherCopy])
+// and body runs once, on dst and textLen, so that it works in place there.
+// For a text of a few blocks one copy costs less than body's per-slice work
+// (finishing a block split across slices, a keystream batch per slice).
+// The caller must make sure the copy cannot clobber a slice not yet read:
+// every slice is either exactly its own part of dst or disjoint from it.
+// descs is advanced past the array when it is walked; count is kept.
+func (fn *Func) ForEachSliceGathered(descs, count, dst, textLen reg.Register, limit int, body func(ptr, n reg.GPVirtual)) {
+	g := fn.g
+	ptr, n, cnt := g.GP64(), g.GP64(), g.GP64()
+	loop, run, done := fn.Label("gslices"), fn.Label("gslicebody"), fn.Label("gslicesdone")
+	g.MOVQ(count, cnt)
+	g.CMPQ(cnt, operand.U8(1))
+	g.JBE(operand.LabelRef(loop))
+	g.CMPQ(textLen, operand.U32(limit))
+	g.JA(operand.LabelRef(loop))
+	d, ds, c := g.GP64(), g.GP64(), g.GP64()
+	g.MOVQ(dst, d)
+	g.MOVQ(descs, ds)
+	g.MOVQ(cnt, c)
+	fn.GatherCopy(d, ds, c)
+	g.MOVQ(dst, ptr)
+	g.MOVQ(textLen, n)
+	g.MOVQ(operand.U32(1), cnt)
+	g.JMP(operand.LabelRef(run))
+
+	g.Label(loop)
+	g.TESTQ(cnt, cnt)
+	g.JZ(operand.LabelRef(done))
+	g.MOVQ(operand.Mem{Base: descs}, ptr)
+	g.MOVQ(operand.Mem{Base: descs, Disp: 8}, n)
+	g.Label(run)
+	body(ptr, n)
+	g.ADDQ(operand.U8(SliceHeaderSize), descs)
+	g.DECQ(cnt)
+	g.JMP(operand.LabelRef(loop))
+	g.Label(done)
+}
+
 // GatherCopy emits the gather: copy the bytes of count slices described at
 // descs (see [Func.ForEachSlice]) one after the other to dst, with the copy
 // loop of [Func.CopyBytes]. dst is advanced past the bytes written.
