@@ -746,16 +746,23 @@ func (e *emitter) mulAccLoop(s ghSum, first bool, x reg.VecVirtual, pw, kw opera
 		return
 	}
 	t := e.xmm()
+	e.sseLoHi(s, x, pw, t)
+	e.PSHUFD(operand.U8(0x4e), x, t)
+	e.PXOR(x, t)
+	e.PCLMULQDQ(operand.U8(0x00), kw, t)
+	e.PXOR(t, s.mi)
+}
+
+// sseLoHi adds the low and high Karatsuba products of x and the key power
+// at pw to s (legacy SSE form: each product formed on a fresh load of the
+// power into t, which it clobbers).
+func (e *emitter) sseLoHi(s ghSum, x reg.VecVirtual, pw operand.Mem, t reg.VecVirtual) {
 	e.MOVOU(pw, t)
 	e.PCLMULQDQ(operand.U8(0x00), x, t)
 	e.PXOR(t, s.lo)
 	e.MOVOU(pw, t)
 	e.PCLMULQDQ(operand.U8(0x11), x, t)
 	e.PXOR(t, s.hi)
-	e.PSHUFD(operand.U8(0x4e), x, t)
-	e.PXOR(x, t)
-	e.PCLMULQDQ(operand.U8(0x00), kw, t)
-	e.PXOR(t, s.mi)
 }
 
 // mulAccHalves adds the byte-reflected block at m times the key power at
@@ -778,12 +785,7 @@ func (e *emitter) mulAccHalves(s ghSum, m operand.Mem, pw, kw operand.Mem) {
 		e.MOVQ(m, g)
 		e.XORQ(m.Offset(8), g)
 		e.BSWAPQ(g)
-		e.MOVOU(pw, t)
-		e.PCLMULQDQ(operand.U8(0x00), x, t)
-		e.PXOR(t, s.lo)
-		e.MOVOU(pw, t)
-		e.PCLMULQDQ(operand.U8(0x11), x, t)
-		e.PXOR(t, s.hi)
+		e.sseLoHi(s, x, pw, t)
 		e.MOVQ(g, t)
 		e.PCLMULQDQ(operand.U8(0x00), kw, t)
 		e.PXOR(t, s.mi)
