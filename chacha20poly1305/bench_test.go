@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
 // The benchmark sizes of DESIGN.md, and the 13-byte additional data of a
@@ -25,17 +24,7 @@ func benchAEADs(b *testing.B, x bool) ([]string, map[string]cipher.AEAD) {
 	for _, name := range names {
 		m[name] = mustNew(b, key, x, name)
 	}
-	var ref cipher.AEAD
-	var err error
-	if x {
-		ref, err = xchacha.NewX(key)
-	} else {
-		ref, err = xchacha.New(key)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	m["xcrypto"] = ref
+	m["xcrypto"] = xcryptoAEAD(b, key, x)
 	return append(names, "xcrypto"), m
 }
 

@@ -38,6 +38,21 @@ func forEachBackend(t *testing.T, f func(t *testing.T, name string)) {
 	}
 }
 
+// xcryptoAEAD returns golang.org/x/crypto's ChaCha20-Poly1305 (x false) or
+// XChaCha20-Poly1305 (x true), the reference of the agreement tests.
+func xcryptoAEAD(t testing.TB, key []byte, x bool) cipher.AEAD {
+	t.Helper()
+	var ref cipher.AEAD
+	var err error
+	if x {
+		ref, err = xchacha.NewX(key)
+	} else {
+		ref, err = xchacha.New(key)
+	}
+	require.NoError(t, err)
+	return ref
+}
+
 func mustNew(t testing.TB, key []byte, x bool, name string) *AEAD {
 	t.Helper()
 	var a *AEAD
@@ -148,14 +163,7 @@ func TestAgainstXCrypto(t *testing.T) {
 		for _, x := range []bool{false, true} {
 			key := randBytes(rng, KeySize)
 			a := mustNew(t, key, x, name)
-			var ref cipher.AEAD
-			var err error
-			if x {
-				ref, err = xchacha.NewX(key)
-			} else {
-				ref, err = xchacha.New(key)
-			}
-			require.NoError(t, err)
+			ref := xcryptoAEAD(t, key, x)
 			for _, n := range lengths {
 				nonce := randBytes(rng, a.NonceSize())
 				pt := randBytes(rng, n)

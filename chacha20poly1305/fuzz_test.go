@@ -2,12 +2,10 @@ package chacha20poly1305
 
 import (
 	"bytes"
-	"crypto/cipher"
 	"crypto/sha256"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
 // expand derives n bytes from seed (SHA-256 in counter mode), so that the
@@ -49,14 +47,7 @@ func FuzzAgreement(f *testing.F) {
 	backends := available(f)
 	f.Fuzz(func(t *testing.T, x bool, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
 		key := expand(keySeed, KeySize)
-		var ref cipher.AEAD
-		var err error
-		if x {
-			ref, err = xchacha.NewX(key)
-		} else {
-			ref, err = xchacha.New(key)
-		}
-		require.NoError(t, err)
+		ref := xcryptoAEAD(t, key, x)
 		nonce := expand(nonceSeed, ref.NonceSize())
 		want := ref.Seal(nil, nonce, pt, aad)
 		shape := fuzzShape(cuts, len(pt))
