@@ -4,7 +4,6 @@ import (
 	"crypto/cipher"
 	"strconv"
 	"testing"
-
 )
 
 // The benchmark sizes of DESIGN.md, and the 13-byte additional data of a
