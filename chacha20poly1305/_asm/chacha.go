@@ -120,7 +120,6 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 		v.lanePassWide(fn, l, func() (reg.Register, reg.Register) { return dst, src }, ks, hook)
 		return
 	}
-	g := v.g
 	var x [16]reg.VecVirtual
 	for i := range 16 {
 		if i >= 8 && i < 12 {
@@ -144,14 +143,24 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 		hook()
 	}
 
-	// Add the input state; everything goes to X for the transpose.
+	// The c words go back to X, where laneFinish reads them.
 	v.mov(cA, l.X(8))
 	v.mov(cB, l.X(9))
+	v.laneFinish(l, &x, func() (reg.Register, reg.Register) { return dst, src }, ks)
+}
+
+// laneFinish ends a lane-layout pass after its rounds: it adds the input
+// state S to each word (x[i], or X(i) where x[i] is nil), stores all 16
+// words to X for the transpose, writes the keystream (laneOutput, to ks, or
+// XORed from src into dst as returned by io, called only then so that the
+// registers it loads are not live across the rounds), and advances the
+// counters in S.
+func (v *vec) laneFinish(l laneScratch, x *[16]reg.VecVirtual, io func() (dst, src reg.Register), ks *operand.Mem) {
+	g := v.g
 	for i := range 16 {
-		if i >= 8 && i < 12 {
-			r := v.reg()
-			v.mov(l.X(i), r)
-			x[i] = r
+		if x[i] == nil {
+			x[i] = v.reg()
+			v.mov(l.X(i), x[i])
 		}
 		if v.avx {
 			g.VPADDD(l.S(i), x[i], x[i])
@@ -161,6 +170,10 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 			g.PADDL(t, x[i])
 		}
 		v.mov(x[i], l.X(i))
+	}
+	var dst, src reg.Register
+	if ks == nil {
+		dst, src = io()
 	}
 	v.laneOutput(l, dst, src, ks)
 
@@ -240,7 +253,6 @@ func (v *vec) laneRoundsWide(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtu
 // layout), with dst and src returned by io, which is called after the
 // rounds (so that registers it loads are not live across them).
 func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, io func() (dst, src reg.Register), ks *operand.Mem, hook func()) {
-	g := v.g
 	var x [16]reg.VecVirtual
 	for i := range 16 {
 		if i == spilled {
@@ -257,26 +269,8 @@ func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, io func() (dst, src r
 		hook()
 		hook()
 	}
-	// Add the input state; everything goes to X for the transpose.
-	for i := range 16 {
-		if i == spilled {
-			x[i] = v.reg()
-			v.mov(l.X(i), x[i])
-		}
-		g.VPADDD(l.S(i), x[i], x[i])
-		v.mov(x[i], l.X(i))
-	}
-	var dst, src reg.Register
-	if ks == nil {
-		dst, src = io()
-	}
-	v.laneOutput(l, dst, src, ks)
-
-	// Next counters.
-	c := v.reg()
-	v.mov(l.S(12), c)
-	v.add(c, v.laneStep)
-	v.mov(c, l.S(12))
+	x[spilled] = nil // in X: laneFinish reads it there
+	v.laneFinish(l, &x, io, ks)
 }
 
 // transpose4 transposes the 4×4 matrix of 32-bit words in a, b, c, d
