@@ -676,23 +676,22 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
 	JA   long_1
 	CMPQ DI, $0x10
 	JA   long_1
+	MOVQ pieces+24(FP), R8
+	MOVQ out+16(FP), R9
 	CMPQ BX, $0x01
-	JNE  shortgather_1
-	MOVQ pieces+24(FP), BX
-	MOVQ (BX), BX
-	JMP  shortrun_1
+	JNE  join_1
+	MOVQ (R8), BX
+	JMP  joined_1
 
-shortgather_1:
-	MOVQ out+16(FP), R8
-	MOVQ pieces+24(FP), R9
-	MOVQ R8, R10
+join_1:
+	MOVQ R9, R10
 	MOVQ BX, BX
 
 slices_1:
 	TESTQ BX, BX
 	JZ    slicesdone_1
-	MOVQ  (R9), R11
-	MOVQ  8(R9), R12
+	MOVQ  (R8), R11
+	MOVQ  8(R8), R12
 
 copy64_1:
 	CMPQ    R12, $0x40
@@ -754,14 +753,14 @@ piece_3:
 
 piece_4:
 	XORQ R12, R12
-	ADDQ $0x18, R9
+	ADDQ $0x18, R8
 	DECQ BX
 	JMP  slices_1
 
 slicesdone_1:
-	MOVQ R8, BX
+	MOVQ R9, BX
 
-shortrun_1:
+joined_1:
 	MOVQ    out+16(FP), R8
 	MOVQ    aad+40(FP), R9
 	MOVQ    j0+56(FP), R10
@@ -1815,12 +1814,18 @@ aaddone_1:
 	VMOVDQU X0, 64(SP)
 	MOVQ    textLen+64(FP), R9
 	MOVQ    DI, R10
-	CMPQ    R10, $0x01
-	JBE     gslices_1
+	TESTQ   R10, R10
+	JZ      gslicesdone_1
 	CMPQ    R9, $0x00000080
 	JA      gslices_1
-	MOVQ    BX, DI
-	MOVQ    SI, R11
+	CMPQ    R10, $0x01
+	JNE     join_2
+	MOVQ    (SI), DI
+	JMP     joined_2
+
+join_2:
+	MOVQ BX, DI
+	MOVQ SI, R11
 
 slices_2:
 	TESTQ R10, R10
@@ -1894,6 +1899,9 @@ piece_8:
 
 slicesdone_2:
 	MOVQ BX, DI
+
+joined_2:
+	MOVQ R9, R9
 	MOVQ $0x00000001, R10
 	JMP  gslicebody_1
 

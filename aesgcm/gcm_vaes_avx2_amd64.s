@@ -567,11 +567,11 @@ TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
 	CMPQ R8, $0x20
 	JAE  vsgeneral_1
 	CMPQ DI, $0x01
-	JNE  vsshortgather_1
+	JNE  join_1
 	MOVQ (SI), SI
-	JMP  vsshortrun_1
+	JMP  joined_1
 
-vsshortgather_1:
+join_1:
 	MOVQ BX, R9
 	MOVQ DI, DI
 
@@ -648,7 +648,7 @@ piece_4:
 slicesdone_1:
 	MOVQ BX, SI
 
-vsshortrun_1:
+joined_1:
 	MOVQ           aad+40(FP), DI
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10

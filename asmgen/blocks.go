@@ -316,31 +316,49 @@ func (fn *Func) ForEachSlice(descs, count reg.Register, body func(ptr, n reg.GPV
 	g.Label(done)
 }
 
+// JoinSlices returns a register pointing at the text of count (public)
+// slices described at descs as one run of bytes: the only slice's pointer
+// when count is 1, else dst after the slices are copied there one after the
+// other ([Func.GatherCopy]; none when count is 0). For a short text one
+// copy costs less than handling the slices one by one. The caller must make
+// sure the copy cannot clobber a slice not yet read: every slice is either
+// exactly its own part of dst or disjoint from it. descs, count and dst are
+// kept.
+func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
+	g := fn.g
+	ptr := g.GP64()
+	copyIn, done := fn.Label("join"), fn.Label("joined")
+	g.CMPQ(count, operand.U8(1))
+	g.JNE(operand.LabelRef(copyIn))
+	g.MOVQ(operand.Mem{Base: descs}, ptr)
+	g.JMP(operand.LabelRef(done))
+	g.Label(copyIn)
+	d, ds, c := g.GP64(), g.GP64(), g.GP64()
+	g.MOVQ(dst, d)
+	g.MOVQ(descs, ds)
+	g.MOVQ(count, c)
+	fn.GatherCopy(d, ds, c)
+	g.MOVQ(dst, ptr)
+	g.Label(done)
+	return ptr
+}
+
 // ForEachSliceGathered is [Func.ForEachSlice] with a shortcut for short
-// gathered texts: when there are two or more slices and their total
-// length textLen (public, the sum of the lengths) is at most limit, the
-// slices are first copied one after the other to dst ([Func.GatherCopy])
-// and body runs once, on dst and textLen, so that it works in place there.
-// For a text of a few blocks one copy costs less than body's per-slice work
-// (finishing a block split across slices, a keystream batch per slice).
-// The caller must make sure the copy cannot clobber a slice not yet read:
-// every slice is either exactly its own part of dst or disjoint from it.
-// descs is advanced past the array when it is walked; count is kept.
+// texts: when there is at least one slice and their total length textLen
+// (public, the sum of the lengths) is at most limit, body runs once, on
+// the text joined by [Func.JoinSlices] (copied to dst unless it is one
+// slice) and textLen; the caller's duty is JoinSlices's. descs is advanced
+// past the array when it is walked; count is kept.
 func (fn *Func) ForEachSliceGathered(descs, count, dst, textLen reg.Register, limit int, body func(ptr, n reg.GPVirtual)) {
 	g := fn.g
 	ptr, n, cnt := g.GP64(), g.GP64(), g.GP64()
 	loop, run, done := fn.Label("gslices"), fn.Label("gslicebody"), fn.Label("gslicesdone")
 	g.MOVQ(count, cnt)
-	g.CMPQ(cnt, operand.U8(1))
-	g.JBE(operand.LabelRef(loop))
+	g.TESTQ(cnt, cnt)
+	g.JZ(operand.LabelRef(done))
 	g.CMPQ(textLen, operand.U32(limit))
 	g.JA(operand.LabelRef(loop))
-	d, ds, c := g.GP64(), g.GP64(), g.GP64()
-	g.MOVQ(dst, d)
-	g.MOVQ(descs, ds)
-	g.MOVQ(cnt, c)
-	fn.GatherCopy(d, ds, c)
-	g.MOVQ(dst, ptr)
+	g.MOVQ(fn.JoinSlices(descs, cnt, dst), ptr)
 	g.MOVQ(textLen, n)
 	g.MOVQ(operand.U32(1), cnt)
 	g.JMP(operand.LabelRef(run))

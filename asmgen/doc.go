@@ -93,8 +93,9 @@
 // writes its partial blocks with them), [Func.LoadPartial] and
 // [Func.StorePartial] (the same through a vector register),
 // [Func.ForEachSlice] (the walk over a descriptor array; AES-GCM's gather
-// seal) and [Func.ForEachSliceGathered] (the same, with short texts copied
-// into place first and handled as one slice), [Func.CopyBytes] (the copy loop: 64, then 16 bytes, then the
+// seal), [Func.JoinSlices] (the slices as one run, copied into place
+// unless there is one) and [Func.ForEachSliceGathered] (the walk, or one
+// joined run for a short text), [Func.CopyBytes] (the copy loop: 64, then 16 bytes, then the
 // partial tail), [Func.XORBytes] (16 bytes at a time, then the tail) and
 // [Func.GatherCopy] (a walk with a copy). AES-GCM keeps its own partial
 // block load and store, vector-native (two overlapping loads and a PSHUFB

@@ -865,21 +865,13 @@ func (v *vx) sealFunc(name string) {
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
 	out, descs, count := v.gp("out"), v.gp("pieces"), v.gp("count")
-	// Under 32 bytes (every short Seal, and a short gathered text copied
-	// into out first, see gatherShort): the short path.
+	// Under 32 bytes (every short Seal, and a short gathered text joined
+	// in out first, as on aesni): the short path.
 	general := v.label("vsgeneral")
 	textLen := v.gp("textLen")
 	v.CMPQ(textLen, operand.U8(32))
 	v.JAE(ref(general))
-	in := v.GP64()
-	gather, run := v.label("vsshortgather"), v.label("vsshortrun")
-	v.CMPQ(count, operand.U8(1))
-	v.JNE(ref(gather))
-	v.MOVQ(mem(descs, 0), in)
-	v.JMP(ref(run))
-	v.Label(gather)
-	v.gatherShort(out, descs, count, in)
-	v.Label(run)
+	in := v.fn.JoinSlices(descs, count, out)
 	v.short(k, in, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), false)
 	v.fn.Ret()
 	v.Label(general)
