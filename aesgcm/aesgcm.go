@@ -36,6 +36,7 @@ package aesgcm
 
 import (
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -234,12 +235,9 @@ func (a *AEAD) check(nonce []byte) {
 
 // counterBlock returns the pre-counter block J0 for nonce (SP 800-38D,
 // section 7.1, step 2).
-func (a *AEAD) counterBlock(nonce []byte) [16]byte {
-	var j0 [16]byte
+func (a *AEAD) counterBlock(nonce []byte) counter {
 	if len(nonce) == NonceSize {
-		copy(j0[:], nonce)
-		j0[15] = 1
-		return j0
+		return counter{binary.LittleEndian.Uint64(nonce), uint64(binary.LittleEndian.Uint32(nonce[8:])) | 1<<56}
 	}
 	return a.b.ghashNonce(nonce)
 }
@@ -324,18 +322,6 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	tag := a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce))
 	copy(out[n:], tag[:a.tagSize])
 	return ret
-}
-
-// checkGatherOverlap panics unless every piece either is exactly its own
-// part of out or does not overlap out at all.
-func checkGatherOverlap(out []byte, pieces [][]byte) {
-	off := 0
-	for _, p := range pieces {
-		if anyOverlap(out, p) && !sameSlice(out[off:off+len(p)], p) {
-			panic("aesgcm: invalid buffer overlap of output and input")
-		}
-		off += len(p)
-	}
 }
 
 // sliceForAppend extends in by n bytes, reallocating if needed, and returns

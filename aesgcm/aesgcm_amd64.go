@@ -2,6 +2,8 @@
 
 package aesgcm
 
+import "unsafe"
+
 // implementations lists the backends compiled into this build. The assembly
 // backends vaes-avx2 and vaes-avx512 join this list as they land; New picks
 // among them with cpufeat.Select.
@@ -11,3 +13,7 @@ var implementations = []implementation{
 	{name: "aesni", newKey: newAESNIKey(false)},
 	{name: "generic", newKey: newGenericKey},
 }
+
+// ptr returns J0 as the assembly reads it: the 16 bytes of the two
+// little-endian words, in memory order (amd64 is little-endian).
+func (c *counter) ptr() *[16]byte { return (*[16]byte)(unsafe.Pointer(c)) }

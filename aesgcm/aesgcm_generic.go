@@ -2,7 +2,7 @@ package aesgcm
 
 import (
 	"crypto/subtle"
-	"encoding/binary"
+	"math/bits"
 	"runtime"
 )
 
@@ -34,20 +34,19 @@ func (k *genericKey) wipe() {
 	runtime.KeepAlive(k)
 }
 
-func (k *genericKey) ghashNonce(nonce []byte) [16]byte {
+func (k *genericKey) ghashNonce(nonce []byte) counter {
 	var y ghashElem
 	k.gh.update(&y, nonce)
 	k.gh.updateLengths(&y, 0, uint64(len(nonce)))
 	var j0 [16]byte
 	y.store(j0[:])
-	return j0
+	return counterOf(&j0)
 }
 
 // splitCounter returns J0's first 12 bytes as little-endian words and its
 // 32-bit counter.
-func splitCounter(j0 *[16]byte) (lo, hi uint64, ctr uint32) {
-	return binary.LittleEndian.Uint64(j0[:8]), uint64(binary.LittleEndian.Uint32(j0[8:12])),
-		binary.BigEndian.Uint32(j0[12:])
+func splitCounter(j0 counter) (lo, hi uint64, ctr uint32) {
+	return j0.lo, j0.hi & 0xffffffff, bits.ReverseBytes32(uint32(j0.hi >> 32))
 }
 
 // crypt is seal (decrypt false) or open (decrypt true). The first AES pass
@@ -55,10 +54,10 @@ func splitCounter(j0 *[16]byte) (lo, hi uint64, ctr uint32) {
 // up to 48 bytes costs one pass; then each pass makes 64 bytes of keystream,
 // and GHASH takes the ciphertext of each pass as it is produced (before it
 // is overwritten, when opening in place).
-func (k *genericKey) crypt(out, in, aad []byte, j0 [16]byte, decrypt bool) [16]byte {
+func (k *genericKey) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]byte {
 	var y ghashElem
 	k.gh.update(&y, aad)
-	lo, hi, ctr := splitCounter(&j0)
+	lo, hi, ctr := splitCounter(j0)
 	var ks [64]byte
 	k.aes.ctr4(&ks, lo, hi, ctr)
 	ctr += 4
@@ -92,18 +91,18 @@ func (k *genericKey) crypt(out, in, aad []byte, j0 [16]byte, decrypt bool) [16]b
 	return tag
 }
 
-func (k *genericKey) seal(out, text, aad []byte, j0 [16]byte) [16]byte {
+func (k *genericKey) seal(out, text, aad []byte, j0 counter) [16]byte {
 	return k.crypt(out, text, aad, j0, false)
 }
 
-func (k *genericKey) open(out, ciphertext, aad []byte, j0 [16]byte) [16]byte {
+func (k *genericKey) open(out, ciphertext, aad []byte, j0 counter) [16]byte {
 	return k.crypt(out, ciphertext, aad, j0, true)
 }
 
 // sealGather copies the pieces into out and seals there: for this backend
 // the copy costs little beside the AES, and sealing in one call keeps the
 // four-block passes full.
-func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]byte) [16]byte {
+func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) [16]byte {
 	off := 0
 	for _, p := range pieces {
 		off += copy(out[off:], p)
@@ -111,13 +110,13 @@ func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]
 	return k.crypt(out, out, aad, j0, false)
 }
 
-func (k *genericKey) streamStart(s *streamState, aad []byte, j0 [16]byte) {
+func (k *genericKey) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{}
 	var y ghashElem
 	k.gh.update(&y, aad)
 	y.store(s.y[:])
 	s.aadLen = uint64(len(aad))
-	s.prefixLo, s.prefixHi, s.ctr = splitCounter(&j0)
+	s.prefixLo, s.prefixHi, s.ctr = splitCounter(j0)
 	// The first batch is J0 and three counter blocks, as in crypt.
 	k.aes.ctr4(&s.ks, s.prefixLo, s.prefixHi, s.ctr)
 	s.ctr += 4

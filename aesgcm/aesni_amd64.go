@@ -56,51 +56,51 @@ func newAESNIKey(avx bool) func(key []byte) backend {
 // assembly reads nothing through it when len(b) is 0.
 func ptr(b []byte) *byte { return unsafe.SliceData(b) }
 
-func (k *aesniKey) ghashNonce(nonce []byte) (j0 [16]byte) {
+func (k *aesniKey) ghashNonce(nonce []byte) (j0 counter) {
 	if k.avx {
-		gcmNonceAVX(k.t, ptr(nonce), len(nonce), &j0)
+		gcmNonceAVX(k.t, ptr(nonce), len(nonce), j0.ptr())
 	} else {
-		gcmNonceAESNI(k.t, ptr(nonce), len(nonce), &j0)
+		gcmNonceAESNI(k.t, ptr(nonce), len(nonce), j0.ptr())
 	}
 	return
 }
 
-func (k *aesniKey) seal(out, text, aad []byte, j0 [16]byte) (tag [16]byte) {
+func (k *aesniKey) seal(out, text, aad []byte, j0 counter) (tag [16]byte) {
 	pieces := [1][]byte{text}
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), &j0, len(text), &tag)
+		gcmSealAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
 	} else {
-		gcmSealAESNI(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), &j0, len(text), &tag)
+		gcmSealAESNI(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
 	}
 	return
 }
 
-func (k *aesniKey) open(out, ciphertext, aad []byte, j0 [16]byte) (tag [16]byte) {
+func (k *aesniKey) open(out, ciphertext, aad []byte, j0 counter) (tag [16]byte) {
 	if k.avx {
-		gcmOpenAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), &j0, &tag)
+		gcmOpenAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
 	} else {
-		gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), &j0, &tag)
+		gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
 	}
 	return
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
-func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]byte) (tag [16]byte) {
+func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) (tag [16]byte) {
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), &j0, len(out), &tag)
+		gcmSealAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
 	} else {
-		gcmSealAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), &j0, len(out), &tag)
+		gcmSealAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
 	}
 	return
 }
 
-func (k *aesniKey) streamStart(s *streamState, aad []byte, j0 [16]byte) {
+func (k *aesniKey) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
 	if k.avx {
-		gcmStreamStartAVX(k.t, k.rounds, &s.ni, ptr(aad), len(aad), &j0)
+		gcmStreamStartAVX(k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 	} else {
-		gcmStreamStartAESNI(k.t, k.rounds, &s.ni, ptr(aad), len(aad), &j0)
+		gcmStreamStartAESNI(k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 	}
 }
 

@@ -25,3 +25,19 @@ func inexactOverlap(x, y []byte) bool {
 func sameSlice(x, y []byte) bool {
 	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
+
+// checkGatherOverlap panics unless every piece either is exactly its own
+// part of out or does not overlap out at all. It compares addresses once per
+// piece: it runs for every TLS record.
+func checkGatherOverlap(out []byte, pieces [][]byte) {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
+	hi := lo + uintptr(len(out))
+	at := lo // where the piece's own part of out starts
+	for _, p := range pieces {
+		s, n := uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p))
+		if n != 0 && s < hi && lo < s+n && s != at {
+			panic("aesgcm: invalid buffer overlap of output and input")
+		}
+		at += n
+	}
+}

@@ -325,9 +325,10 @@ func TestAsmCounterWrap(t *testing.T) {
 			v, gen := newBackendKey(t, name, key), newGenericKey(key)
 			for _, back := range []uint32{0, 1, 2, 5, 8, 17, 40} {
 				for _, n := range []int{0, 5, 16, 31, 47, 100, 128, 300, 1000} {
-					var j0 [16]byte
-					copy(j0[:12], c.rb(12))
-					binary.BigEndian.PutUint32(j0[12:], 0xffffffff-back)
+					var b [16]byte
+					copy(b[:12], c.rb(12))
+					binary.BigEndian.PutUint32(b[12:], 0xffffffff-back)
+					j0 := counterOf(&b)
 					pt, aad := c.rb(n), c.rb(13)
 					want, got := make([]byte, n), make([]byte, n)
 					wantTag := gen.seal(want, pt, aad, j0)

@@ -747,113 +747,29 @@ ghdone_1:
 	RET
 
 // func gcmSealAESNI(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AES, CMOV, PCLMULQDQ, SSE2, SSSE3
+// Requires: AES, CMOV, PCLMULQDQ, SSE, SSE2, SSSE3
 TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
-	MOVQ t+0(FP), AX
-	MOVQ rounds+8(FP), CX
-	MOVQ CX, DX
-	SHLQ $0x04, DX
-	ADDQ AX, DX
-	SUBQ $0x000000a0, DX
-	MOVQ count+32(FP), BX
-	MOVQ textLen+64(FP), SI
-	MOVQ aadLen+48(FP), DI
-	CMPQ SI, $0x40
-	JA   long_1
-	CMPQ DI, $0x10
-	JA   long_1
-	MOVQ pieces+24(FP), R8
-	MOVQ out+16(FP), R9
-	CMPQ BX, $0x01
-	JNE  join_1
-	MOVQ (R8), BX
-	JMP  joined_1
-
-join_1:
-	MOVQ R9, R10
-	MOVQ BX, BX
-
-slices_1:
-	TESTQ BX, BX
-	JZ    slicesdone_1
-	MOVQ  (R8), R11
-	MOVQ  8(R8), R12
-
-copy64_1:
-	CMPQ  R12, $0x40
-	JB    copy16_1
-	MOVOU (R11), X0
-	MOVOU 16(R11), X1
-	MOVOU 32(R11), X2
-	MOVOU 48(R11), X3
-	MOVOU X0, (R10)
-	MOVOU X1, 16(R10)
-	MOVOU X2, 32(R10)
-	MOVOU X3, 48(R10)
-	ADDQ  $0x40, R11
-	ADDQ  $0x40, R10
-	SUBQ  $0x40, R12
-	JMP   copy64_1
-
-copy16_1:
-	CMPQ  R12, $0x10
-	JB    copytail_1
-	MOVOU (R11), X0
-	MOVOU X0, (R10)
-	ADDQ  $0x10, R11
-	ADDQ  $0x10, R10
-	SUBQ  $0x10, R12
-	JMP   copy16_1
-
-copytail_1:
-	TESTQ $0x00000008, R12
-	JZ    piece_1
-	MOVQ  (R11), R13
-	MOVQ  R13, (R10)
-	ADDQ  $0x08, R11
-	ADDQ  $0x08, R10
-
-piece_1:
-	TESTQ $0x00000004, R12
-	JZ    piece_2
-	MOVL  (R11), R13
-	MOVL  R13, (R10)
-	ADDQ  $0x04, R11
-	ADDQ  $0x04, R10
-
-piece_2:
-	TESTQ $0x00000002, R12
-	JZ    piece_3
-	MOVW  (R11), R13
-	MOVW  R13, (R10)
-	ADDQ  $0x02, R11
-	ADDQ  $0x02, R10
-
-piece_3:
-	TESTQ $0x00000001, R12
-	JZ    piece_4
-	MOVB  (R11), R13
-	MOVB  R13, (R10)
-	ADDQ  $0x01, R11
-	ADDQ  $0x01, R10
-
-piece_4:
-	XORQ R12, R12
-	ADDQ $0x18, R8
-	DECQ BX
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ R9, BX
-
-joined_1:
+	MOVQ   t+0(FP), AX
+	MOVQ   rounds+8(FP), CX
+	MOVQ   CX, DX
+	SHLQ   $0x04, DX
+	ADDQ   AX, DX
+	SUBQ   $0x000000a0, DX
+	MOVQ   count+32(FP), BX
+	MOVQ   textLen+64(FP), SI
+	MOVQ   aadLen+48(FP), DI
+	CMPQ   SI, $0x40
+	JA     long_1
+	CMPQ   DI, $0x10
+	JA     long_1
 	MOVQ   out+16(FP), R8
 	MOVQ   aad+40(FP), R9
 	MOVQ   j0+56(FP), R10
 	MOVQ   tag+72(FP), R11
 	CMPQ   SI, $0x10
 	JA     sbig_1
-	MOVOU  (R10), X0
+	MOVQ   (R10), X0
+	MOVHPS 8(R10), X0
 	MOVOU  X0, X1
 	PSHUFB bswapMask<>+0(SB), X1
 	MOVOU  X1, X1
@@ -992,9 +908,251 @@ saad_1:
 	PXOR      X6, X3
 
 snoaad_1:
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_1
+	MOVQ (AX), AX
+	JMP  joined_1
+
+join_1:
+	MOVQ  DX, DI
+	CMPQ  BX, $0x02
+	JNE   joinwalk_1
+	MOVQ  (AX), BX
+	MOVQ  8(AX), R9
+	CMPQ  R9, $0x10
+	JB    copysmall_1
+	MOVOU -16(BX)(R9*1), X5
+	MOVOU X5, -16(DI)(R9*1)
+	CMPQ  R9, $0x40
+	JA    copy64_1
+
+copy16_1:
+	CMPQ  R9, $0x10
+	JBE   copydone_1
+	MOVOU (BX), X5
+	MOVOU X5, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R9
+	JMP   copy16_1
+
+copy64_1:
+	MOVOU (BX), X5
+	MOVOU 16(BX), X6
+	MOVOU 32(BX), X7
+	MOVOU 48(BX), X8
+	MOVOU X5, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X7, 32(DI)
+	MOVOU X8, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R9
+	CMPQ  R9, $0x40
+	JA    copy64_1
+	JMP   copy16_1
+
+copysmall_1:
+	CMPQ  R9, $0x04
+	JAE   copyge4_1
+	CMPQ  R9, $0x02
+	JAE   copyge2_1
+	TESTQ R9, R9
+	JZ    copydone_1
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R12
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R12, (DI)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R9, $0x08
+	JAE  copyge8_1
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R12
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R12, (DI)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R12
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R12, (DI)
+
+copydone_1:
+	ADDQ  R9, BX
+	ADDQ  R9, DI
+	XORQ  R9, R9
+	MOVQ  24(AX), BX
+	MOVQ  32(AX), AX
+	CMPQ  AX, $0x10
+	JB    copysmall_2
+	MOVOU -16(BX)(AX*1), X5
+	MOVOU X5, -16(DI)(AX*1)
+	CMPQ  AX, $0x40
+	JA    copy64_2
+
+copy16_2:
+	CMPQ  AX, $0x10
+	JBE   copydone_2
+	MOVOU (BX), X5
+	MOVOU X5, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, AX
+	JMP   copy16_2
+
+copy64_2:
+	MOVOU (BX), X5
+	MOVOU 16(BX), X6
+	MOVOU 32(BX), X7
+	MOVOU 48(BX), X8
+	MOVOU X5, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X7, 32(DI)
+	MOVOU X8, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, AX
+	CMPQ  AX, $0x40
+	JA    copy64_2
+	JMP   copy16_2
+
+copysmall_2:
+	CMPQ  AX, $0x04
+	JAE   copyge4_2
+	CMPQ  AX, $0x02
+	JAE   copyge2_2
+	TESTQ AX, AX
+	JZ    copydone_2
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ AX, $0x08
+	JAE  copyge8_2
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_2:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_1
+
+joinwalk_1:
+slices_1:
+	TESTQ BX, BX
+	JZ    slicesdone_1
+	MOVQ  (AX), R9
+	MOVQ  8(AX), R10
+	CMPQ  R10, $0x10
+	JB    copysmall_3
+	MOVOU -16(R9)(R10*1), X5
+	MOVOU X5, -16(DI)(R10*1)
+	CMPQ  R10, $0x40
+	JA    copy64_3
+
+copy16_3:
+	CMPQ  R10, $0x10
+	JBE   copydone_3
+	MOVOU (R9), X5
+	MOVOU X5, (DI)
+	ADDQ  $0x10, R9
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R10
+	JMP   copy16_3
+
+copy64_3:
+	MOVOU (R9), X5
+	MOVOU 16(R9), X6
+	MOVOU 32(R9), X7
+	MOVOU 48(R9), X8
+	MOVOU X5, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X7, 32(DI)
+	MOVOU X8, 48(DI)
+	ADDQ  $0x40, R9
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R10
+	CMPQ  R10, $0x40
+	JA    copy64_3
+	JMP   copy16_3
+
+copysmall_3:
+	CMPQ  R10, $0x04
+	JAE   copyge4_3
+	CMPQ  R10, $0x02
+	JAE   copyge2_3
+	TESTQ R10, R10
+	JZ    copydone_3
+	MOVB  (R9), R12
+	MOVB  R12, (DI)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R9)(R10*1), R12
+	MOVW (R9), R13
+	MOVW R12, -2(DI)(R10*1)
+	MOVW R13, (DI)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ R10, $0x08
+	JAE  copyge8_3
+	MOVL -4(R9)(R10*1), R12
+	MOVL (R9), R13
+	MOVL R12, -4(DI)(R10*1)
+	MOVL R13, (DI)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R9)(R10*1), R12
+	MOVQ (R9), R13
+	MOVQ R12, -8(DI)(R10*1)
+	MOVQ R13, (DI)
+
+copydone_3:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ DX, AX
+
+joined_1:
 	CMPQ      SI, $0x10
 	JB        spart_1
-	MOVOU     (BX), X5
+	MOVOU     (AX), X5
 	MOVOU     X5, X5
 	PXOR      X1, X5
 	MOVOU     X5, (R8)
@@ -1009,28 +1167,28 @@ snoaad_1:
 	PXOR      X5, X1
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
-	ADDQ      $0x10, BX
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
 	JMP       sred_1
 
 spart_1:
 	MOVOU  X1, X1
-	LEAQ   (CX), AX
+	LEAQ   (CX), CX
 	TESTQ  SI, SI
 	JZ     sred_1
 	CMPQ   SI, $0x08
 	JB     ld4_2
-	MOVQ   (BX), CX
-	MOVQ   CX, X5
-	LEAQ   -8(BX)(SI*1), CX
-	MOVQ   (CX), CX
-	MOVQ   CX, X6
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   SI, CX
-	NEGQ   CX
-	MOVOU  24(CX), X7
+	MOVQ   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -8(AX)(SI*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  24(AX), X7
 	PSHUFB X7, X6
 	POR    X6, X5
 	JMP    lddone_2
@@ -1038,16 +1196,16 @@ spart_1:
 ld4_2:
 	CMPQ   SI, $0x04
 	JB     ld2_2
-	MOVL   (BX), CX
-	MOVQ   CX, X5
-	LEAQ   -4(BX)(SI*1), CX
-	MOVL   (CX), CX
-	MOVQ   CX, X6
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   SI, CX
-	NEGQ   CX
-	MOVOU  20(CX), X7
+	MOVL   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -4(AX)(SI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
 	PSHUFB X7, X6
 	POR    X6, X5
 	JMP    lddone_2
@@ -1055,87 +1213,87 @@ ld4_2:
 ld2_2:
 	CMPQ    SI, $0x02
 	JB      ld1_2
-	MOVWQZX (BX), CX
-	MOVQ    CX, X5
-	LEAQ    -2(BX)(SI*1), CX
-	MOVWQZX (CX), CX
-	MOVQ    CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	MOVOU   18(CX), X7
+	MOVWQZX (AX), DX
+	MOVQ    DX, X5
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
 	PSHUFB  X7, X6
 	POR     X6, X5
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (BX), CX
-	MOVQ    CX, X5
+	MOVBQZX (AX), DX
+	MOVQ    DX, X5
 
 lddone_2:
 	MOVOU  X5, X5
 	PXOR   X1, X5
-	LEAQ   onesMask<>+0(SB), CX
-	SUBQ   SI, CX
-	MOVOU  16(CX), X1
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   SI, AX
+	MOVOU  16(AX), X1
 	PAND   X1, X5
-	MOVQ   X5, CX
+	MOVQ   X5, AX
 	CMPQ   SI, $0x08
 	JB     st4_1
-	MOVQ   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  8(CX), X6
+	MOVQ   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  8(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -8(R8)(SI*1), DX
-	MOVQ   CX, (DX)
+	MOVQ   AX, (DX)
 	JMP    stdone_1
 
 st4_1:
 	CMPQ   SI, $0x04
 	JB     st2_1
-	MOVL   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  12(CX), X6
+	MOVL   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  12(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -4(R8)(SI*1), DX
-	MOVL   CX, (DX)
+	MOVL   AX, (DX)
 	JMP    stdone_1
 
 st2_1:
 	CMPQ   SI, $0x02
 	JB     st1_1
-	MOVW   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  14(CX), X6
+	MOVW   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  14(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -2(R8)(SI*1), DX
-	MOVW   CX, (DX)
+	MOVW   AX, (DX)
 	JMP    stdone_1
 
 st1_1:
-	MOVB CL, (R8)
+	MOVB AL, (R8)
 
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 480(AX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 736(AX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 
 sred_1:
@@ -1157,7 +1315,8 @@ sred_1:
 	JMP       sdone_1
 
 sbig_1:
-	MOVOU  (R10), X0
+	MOVQ   (R10), X0
+	MOVHPS 8(R10), X0
 	MOVOU  X0, X4
 	PSHUFB bswapMask<>+0(SB), X4
 	MOVOU  X4, X1
@@ -1350,9 +1509,251 @@ saad_2:
 	PXOR      X9, X6
 
 snoaad_2:
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_2
+	MOVQ (AX), AX
+	JMP  joined_2
+
+join_2:
+	MOVQ  DX, DI
+	CMPQ  BX, $0x02
+	JNE   joinwalk_2
+	MOVQ  (AX), BX
+	MOVQ  8(AX), R9
+	CMPQ  R9, $0x10
+	JB    copysmall_4
+	MOVOU -16(BX)(R9*1), X8
+	MOVOU X8, -16(DI)(R9*1)
+	CMPQ  R9, $0x40
+	JA    copy64_4
+
+copy16_4:
+	CMPQ  R9, $0x10
+	JBE   copydone_4
+	MOVOU (BX), X8
+	MOVOU X8, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R9
+	JMP   copy16_4
+
+copy64_4:
+	MOVOU (BX), X8
+	MOVOU 16(BX), X9
+	MOVOU 32(BX), X10
+	MOVOU 48(BX), X11
+	MOVOU X8, (DI)
+	MOVOU X9, 16(DI)
+	MOVOU X10, 32(DI)
+	MOVOU X11, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R9
+	CMPQ  R9, $0x40
+	JA    copy64_4
+	JMP   copy16_4
+
+copysmall_4:
+	CMPQ  R9, $0x04
+	JAE   copyge4_4
+	CMPQ  R9, $0x02
+	JAE   copyge2_4
+	TESTQ R9, R9
+	JZ    copydone_4
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_4
+
+copyge2_4:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R12
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R12, (DI)
+	JMP  copydone_4
+
+copyge4_4:
+	CMPQ R9, $0x08
+	JAE  copyge8_4
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R12
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R12, (DI)
+	JMP  copydone_4
+
+copyge8_4:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R12
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R12, (DI)
+
+copydone_4:
+	ADDQ  R9, BX
+	ADDQ  R9, DI
+	XORQ  R9, R9
+	MOVQ  24(AX), BX
+	MOVQ  32(AX), AX
+	CMPQ  AX, $0x10
+	JB    copysmall_5
+	MOVOU -16(BX)(AX*1), X8
+	MOVOU X8, -16(DI)(AX*1)
+	CMPQ  AX, $0x40
+	JA    copy64_5
+
+copy16_5:
+	CMPQ  AX, $0x10
+	JBE   copydone_5
+	MOVOU (BX), X8
+	MOVOU X8, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, AX
+	JMP   copy16_5
+
+copy64_5:
+	MOVOU (BX), X8
+	MOVOU 16(BX), X9
+	MOVOU 32(BX), X10
+	MOVOU 48(BX), X11
+	MOVOU X8, (DI)
+	MOVOU X9, 16(DI)
+	MOVOU X10, 32(DI)
+	MOVOU X11, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, AX
+	CMPQ  AX, $0x40
+	JA    copy64_5
+	JMP   copy16_5
+
+copysmall_5:
+	CMPQ  AX, $0x04
+	JAE   copyge4_5
+	CMPQ  AX, $0x02
+	JAE   copyge2_5
+	TESTQ AX, AX
+	JZ    copydone_5
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_5
+
+copyge2_5:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_5
+
+copyge4_5:
+	CMPQ AX, $0x08
+	JAE  copyge8_5
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_5
+
+copyge8_5:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_5:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_2
+
+joinwalk_2:
+slices_2:
+	TESTQ BX, BX
+	JZ    slicesdone_2
+	MOVQ  (AX), R9
+	MOVQ  8(AX), R10
+	CMPQ  R10, $0x10
+	JB    copysmall_6
+	MOVOU -16(R9)(R10*1), X8
+	MOVOU X8, -16(DI)(R10*1)
+	CMPQ  R10, $0x40
+	JA    copy64_6
+
+copy16_6:
+	CMPQ  R10, $0x10
+	JBE   copydone_6
+	MOVOU (R9), X8
+	MOVOU X8, (DI)
+	ADDQ  $0x10, R9
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R10
+	JMP   copy16_6
+
+copy64_6:
+	MOVOU (R9), X8
+	MOVOU 16(R9), X9
+	MOVOU 32(R9), X10
+	MOVOU 48(R9), X11
+	MOVOU X8, (DI)
+	MOVOU X9, 16(DI)
+	MOVOU X10, 32(DI)
+	MOVOU X11, 48(DI)
+	ADDQ  $0x40, R9
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R10
+	CMPQ  R10, $0x40
+	JA    copy64_6
+	JMP   copy16_6
+
+copysmall_6:
+	CMPQ  R10, $0x04
+	JAE   copyge4_6
+	CMPQ  R10, $0x02
+	JAE   copyge2_6
+	TESTQ R10, R10
+	JZ    copydone_6
+	MOVB  (R9), R12
+	MOVB  R12, (DI)
+	JMP   copydone_6
+
+copyge2_6:
+	MOVW -2(R9)(R10*1), R12
+	MOVW (R9), R13
+	MOVW R12, -2(DI)(R10*1)
+	MOVW R13, (DI)
+	JMP  copydone_6
+
+copyge4_6:
+	CMPQ R10, $0x08
+	JAE  copyge8_6
+	MOVL -4(R9)(R10*1), R12
+	MOVL (R9), R13
+	MOVL R12, -4(DI)(R10*1)
+	MOVL R13, (DI)
+	JMP  copydone_6
+
+copyge8_6:
+	MOVQ -8(R9)(R10*1), R12
+	MOVQ (R9), R13
+	MOVQ R12, -8(DI)(R10*1)
+	MOVQ R13, (DI)
+
+copydone_6:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_2
+
+slicesdone_2:
+	MOVQ DX, AX
+
+joined_2:
 	CMPQ      SI, $0x10
 	JB        spart_2
-	MOVOU     (BX), X8
+	MOVOU     (AX), X8
 	MOVOU     X8, X8
 	PXOR      X1, X8
 	MOVOU     X8, (R8)
@@ -1367,12 +1768,12 @@ snoaad_2:
 	PXOR      X8, X1
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
-	ADDQ      $0x10, BX
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_3
-	MOVOU     (BX), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X2, X1
 	MOVOU     X1, (R8)
@@ -1387,12 +1788,12 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, BX
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_4
-	MOVOU     (BX), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X3, X1
 	MOVOU     X1, (R8)
@@ -1407,12 +1808,12 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, BX
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_5
-	MOVOU     (BX), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X4, X1
 	MOVOU     X1, (R8)
@@ -1427,45 +1828,45 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, BX
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
 	JMP       sred_2
 
 spart_5:
 	MOVOU X4, X1
-	LEAQ  48(CX), AX
+	LEAQ  48(CX), CX
 	JMP   scommon_2
 
 spart_4:
 	MOVOU X3, X1
-	LEAQ  32(CX), AX
+	LEAQ  32(CX), CX
 	JMP   scommon_2
 
 spart_3:
 	MOVOU X2, X1
-	LEAQ  16(CX), AX
+	LEAQ  16(CX), CX
 	JMP   scommon_2
 
 spart_2:
 	MOVOU X1, X1
-	LEAQ  (CX), AX
+	LEAQ  (CX), CX
 
 scommon_2:
 	TESTQ  SI, SI
 	JZ     sred_2
 	CMPQ   SI, $0x08
 	JB     ld4_4
-	MOVQ   (BX), CX
-	MOVQ   CX, X2
-	LEAQ   -8(BX)(SI*1), CX
-	MOVQ   (CX), CX
-	MOVQ   CX, X3
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   SI, CX
-	NEGQ   CX
-	MOVOU  24(CX), X4
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -8(AX)(SI*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  24(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
 	JMP    lddone_4
@@ -1473,16 +1874,16 @@ scommon_2:
 ld4_4:
 	CMPQ   SI, $0x04
 	JB     ld2_4
-	MOVL   (BX), CX
-	MOVQ   CX, X2
-	LEAQ   -4(BX)(SI*1), CX
-	MOVL   (CX), CX
-	MOVQ   CX, X3
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   SI, CX
-	NEGQ   CX
-	MOVOU  20(CX), X4
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(SI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
 	JMP    lddone_4
@@ -1490,87 +1891,87 @@ ld4_4:
 ld2_4:
 	CMPQ    SI, $0x02
 	JB      ld1_4
-	MOVWQZX (BX), CX
-	MOVQ    CX, X2
-	LEAQ    -2(BX)(SI*1), CX
-	MOVWQZX (CX), CX
-	MOVQ    CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	MOVOU   18(CX), X4
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
 	POR     X3, X2
 	JMP     lddone_4
 
 ld1_4:
-	MOVBQZX (BX), CX
-	MOVQ    CX, X2
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
 
 lddone_4:
 	MOVOU  X2, X2
 	PXOR   X1, X2
-	LEAQ   onesMask<>+0(SB), CX
-	SUBQ   SI, CX
-	MOVOU  16(CX), X1
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   SI, AX
+	MOVOU  16(AX), X1
 	PAND   X1, X2
-	MOVQ   X2, CX
+	MOVQ   X2, AX
 	CMPQ   SI, $0x08
 	JB     st4_2
-	MOVQ   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  8(CX), X3
+	MOVQ   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  8(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -8(R8)(SI*1), DX
-	MOVQ   CX, (DX)
+	MOVQ   AX, (DX)
 	JMP    stdone_2
 
 st4_2:
 	CMPQ   SI, $0x04
 	JB     st2_2
-	MOVL   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  12(CX), X3
+	MOVL   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  12(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -4(R8)(SI*1), DX
-	MOVL   CX, (DX)
+	MOVL   AX, (DX)
 	JMP    stdone_2
 
 st2_2:
 	CMPQ   SI, $0x02
 	JB     st1_2
-	MOVW   CX, (R8)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   SI, CX
-	MOVOU  14(CX), X3
+	MOVW   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  14(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
-	MOVQ   X1, CX
+	MOVQ   X1, AX
 	LEAQ   -2(R8)(SI*1), DX
-	MOVW   CX, (DX)
+	MOVW   AX, (DX)
 	JMP    stdone_2
 
 st1_2:
-	MOVB CL, (R8)
+	MOVB AL, (R8)
 
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
 	MOVOU     X2, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X5
 	MOVOU     X2, X1
-	PCLMULQDQ $0x11, 480(AX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X2, X1
 	PXOR      X2, X1
-	PCLMULQDQ $0x00, 736(AX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 
 sred_2:
@@ -1626,7 +2027,8 @@ long_1:
 	MOVQ   aadLen+48(FP), SI
 	MOVQ   j0+56(FP), DI
 	PXOR   X0, X0
-	MOVOU  (DI), X1
+	MOVQ   (DI), X1
+	MOVHPS 8(DI), X1
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PADDL  ctrIncs<>+16(SB), X2
@@ -1985,23 +2387,186 @@ aaddone_1:
 	CMPQ  R9, $0x00000080
 	JA    gslices_1
 	CMPQ  R10, $0x01
-	JNE   join_2
+	JNE   join_3
 	MOVQ  (SI), DI
-	JMP   joined_2
+	JMP   joined_3
 
-join_2:
+join_3:
+	MOVQ  BX, DI
+	MOVQ  SI, R11
+	CMPQ  R10, $0x02
+	JNE   joinwalk_3
+	MOVQ  (R11), R10
+	MOVQ  8(R11), R12
+	CMPQ  R12, $0x10
+	JB    copysmall_7
+	MOVOU -16(R10)(R12*1), X0
+	MOVOU X0, -16(DI)(R12*1)
+	CMPQ  R12, $0x40
+	JA    copy64_7
+
+copy16_7:
+	CMPQ  R12, $0x10
+	JBE   copydone_7
+	MOVOU (R10), X0
+	MOVOU X0, (DI)
+	ADDQ  $0x10, R10
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R12
+	JMP   copy16_7
+
+copy64_7:
+	MOVOU (R10), X0
+	MOVOU 16(R10), X1
+	MOVOU 32(R10), X2
+	MOVOU 48(R10), X3
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	ADDQ  $0x40, R10
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R12
+	CMPQ  R12, $0x40
+	JA    copy64_7
+	JMP   copy16_7
+
+copysmall_7:
+	CMPQ  R12, $0x04
+	JAE   copyge4_7
+	CMPQ  R12, $0x02
+	JAE   copyge2_7
+	TESTQ R12, R12
+	JZ    copydone_7
+	MOVB  (R10), R13
+	MOVB  R13, (DI)
+	JMP   copydone_7
+
+copyge2_7:
+	MOVW -2(R10)(R12*1), R13
+	MOVW (R10), R14
+	MOVW R13, -2(DI)(R12*1)
+	MOVW R14, (DI)
+	JMP  copydone_7
+
+copyge4_7:
+	CMPQ R12, $0x08
+	JAE  copyge8_7
+	MOVL -4(R10)(R12*1), R13
+	MOVL (R10), R14
+	MOVL R13, -4(DI)(R12*1)
+	MOVL R14, (DI)
+	JMP  copydone_7
+
+copyge8_7:
+	MOVQ -8(R10)(R12*1), R13
+	MOVQ (R10), R14
+	MOVQ R13, -8(DI)(R12*1)
+	MOVQ R14, (DI)
+
+copydone_7:
+	ADDQ  R12, R10
+	ADDQ  R12, DI
+	XORQ  R12, R12
+	MOVQ  24(R11), R10
+	MOVQ  32(R11), R11
+	CMPQ  R11, $0x10
+	JB    copysmall_8
+	MOVOU -16(R10)(R11*1), X0
+	MOVOU X0, -16(DI)(R11*1)
+	CMPQ  R11, $0x40
+	JA    copy64_8
+
+copy16_8:
+	CMPQ  R11, $0x10
+	JBE   copydone_8
+	MOVOU (R10), X0
+	MOVOU X0, (DI)
+	ADDQ  $0x10, R10
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R11
+	JMP   copy16_8
+
+copy64_8:
+	MOVOU (R10), X0
+	MOVOU 16(R10), X1
+	MOVOU 32(R10), X2
+	MOVOU 48(R10), X3
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	ADDQ  $0x40, R10
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R11
+	CMPQ  R11, $0x40
+	JA    copy64_8
+	JMP   copy16_8
+
+copysmall_8:
+	CMPQ  R11, $0x04
+	JAE   copyge4_8
+	CMPQ  R11, $0x02
+	JAE   copyge2_8
+	TESTQ R11, R11
+	JZ    copydone_8
+	MOVB  (R10), R12
+	MOVB  R12, (DI)
+	JMP   copydone_8
+
+copyge2_8:
+	MOVW -2(R10)(R11*1), R12
+	MOVW (R10), R13
+	MOVW R12, -2(DI)(R11*1)
+	MOVW R13, (DI)
+	JMP  copydone_8
+
+copyge4_8:
+	CMPQ R11, $0x08
+	JAE  copyge8_8
+	MOVL -4(R10)(R11*1), R12
+	MOVL (R10), R13
+	MOVL R12, -4(DI)(R11*1)
+	MOVL R13, (DI)
+	JMP  copydone_8
+
+copyge8_8:
+	MOVQ -8(R10)(R11*1), R12
+	MOVQ (R10), R13
+	MOVQ R12, -8(DI)(R11*1)
+	MOVQ R13, (DI)
+
+copydone_8:
+	ADDQ R11, R10
+	ADDQ R11, DI
+	XORQ R11, R11
 	MOVQ BX, DI
-	MOVQ SI, R11
+	JMP  joined_3
 
-slices_2:
+joinwalk_3:
+slices_3:
 	TESTQ R10, R10
-	JZ    slicesdone_2
+	JZ    slicesdone_3
 	MOVQ  (R11), R12
 	MOVQ  8(R11), R13
-
-copy64_2:
+	CMPQ  R13, $0x10
+	JB    copysmall_9
+	MOVOU -16(R12)(R13*1), X0
+	MOVOU X0, -16(DI)(R13*1)
 	CMPQ  R13, $0x40
-	JB    copy16_2
+	JA    copy64_9
+
+copy16_9:
+	CMPQ  R13, $0x10
+	JBE   copydone_9
+	MOVOU (R12), X0
+	MOVOU X0, (DI)
+	ADDQ  $0x10, R12
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R13
+	JMP   copy16_9
+
+copy64_9:
 	MOVOU (R12), X0
 	MOVOU 16(R12), X1
 	MOVOU 32(R12), X2
@@ -2013,60 +2578,55 @@ copy64_2:
 	ADDQ  $0x40, R12
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R13
-	JMP   copy64_2
+	CMPQ  R13, $0x40
+	JA    copy64_9
+	JMP   copy16_9
 
-copy16_2:
-	CMPQ  R13, $0x10
-	JB    copytail_2
-	MOVOU (R12), X0
-	MOVOU X0, (DI)
-	ADDQ  $0x10, R12
-	ADDQ  $0x10, DI
-	SUBQ  $0x10, R13
-	JMP   copy16_2
-
-copytail_2:
-	TESTQ $0x00000008, R13
-	JZ    piece_5
-	MOVQ  (R12), R14
-	MOVQ  R14, (DI)
-	ADDQ  $0x08, R12
-	ADDQ  $0x08, DI
-
-piece_5:
-	TESTQ $0x00000004, R13
-	JZ    piece_6
-	MOVL  (R12), R14
-	MOVL  R14, (DI)
-	ADDQ  $0x04, R12
-	ADDQ  $0x04, DI
-
-piece_6:
-	TESTQ $0x00000002, R13
-	JZ    piece_7
-	MOVW  (R12), R14
-	MOVW  R14, (DI)
-	ADDQ  $0x02, R12
-	ADDQ  $0x02, DI
-
-piece_7:
-	TESTQ $0x00000001, R13
-	JZ    piece_8
+copysmall_9:
+	CMPQ  R13, $0x04
+	JAE   copyge4_9
+	CMPQ  R13, $0x02
+	JAE   copyge2_9
+	TESTQ R13, R13
+	JZ    copydone_9
 	MOVB  (R12), R14
 	MOVB  R14, (DI)
-	ADDQ  $0x01, R12
-	ADDQ  $0x01, DI
+	JMP   copydone_9
 
-piece_8:
+copyge2_9:
+	MOVW -2(R12)(R13*1), R14
+	MOVW (R12), R15
+	MOVW R14, -2(DI)(R13*1)
+	MOVW R15, (DI)
+	JMP  copydone_9
+
+copyge4_9:
+	CMPQ R13, $0x08
+	JAE  copyge8_9
+	MOVL -4(R12)(R13*1), R14
+	MOVL (R12), R15
+	MOVL R14, -4(DI)(R13*1)
+	MOVL R15, (DI)
+	JMP  copydone_9
+
+copyge8_9:
+	MOVQ -8(R12)(R13*1), R14
+	MOVQ (R12), R15
+	MOVQ R14, -8(DI)(R13*1)
+	MOVQ R15, (DI)
+
+copydone_9:
+	ADDQ R13, R12
+	ADDQ R13, DI
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
-	JMP  slices_2
+	JMP  slices_3
 
-slicesdone_2:
+slicesdone_3:
 	MOVQ BX, DI
 
-joined_2:
+joined_3:
 	MOVQ R9, R9
 	MOVQ $0x00000001, R10
 	JMP  gslicebody_1
@@ -4445,7 +5005,7 @@ findone_1:
 	RET
 
 // func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
-// Requires: AES, PCLMULQDQ, SSE2, SSSE3
+// Requires: AES, PCLMULQDQ, SSE, SSE2, SSSE3
 TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-72
 	MOVQ   t+0(FP), AX
 	MOVQ   rounds+8(FP), CX
@@ -4460,13 +5020,13 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-72
 	CMPQ   SI, $0x10
 	JA     long_1
 	MOVQ   out+16(FP), DI
-	MOVQ   in+24(FP), R8
-	MOVQ   aad+40(FP), R9
-	MOVQ   j0+56(FP), R10
-	MOVQ   tag+64(FP), R11
+	MOVQ   aad+40(FP), R8
+	MOVQ   j0+56(FP), R9
+	MOVQ   tag+64(FP), R10
 	CMPQ   BX, $0x10
 	JA     sbig_1
-	MOVOU  (R10), X0
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
 	MOVOU  X0, X1
 	PSHUFB bswapMask<>+0(SB), X1
 	MOVOU  X1, X1
@@ -4533,9 +5093,9 @@ aesmid_1:
 	JE         sfullaad_1
 	CMPQ       SI, $0x08
 	JB         ld4_1
-	MOVQ       (R9), AX
+	MOVQ       (R8), AX
 	MOVQ       AX, X5
-	LEAQ       -8(R9)(SI*1), AX
+	LEAQ       -8(R8)(SI*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X6
 	LEAQ       slideShuf<>+0(SB), AX
@@ -4550,9 +5110,9 @@ aesmid_1:
 ld4_1:
 	CMPQ   SI, $0x04
 	JB     ld2_1
-	MOVL   (R9), AX
+	MOVL   (R8), AX
 	MOVQ   AX, X5
-	LEAQ   -4(R9)(SI*1), AX
+	LEAQ   -4(R8)(SI*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X6
 	LEAQ   slideShuf<>+0(SB), AX
@@ -4567,9 +5127,9 @@ ld4_1:
 ld2_1:
 	CMPQ    SI, $0x02
 	JB      ld1_1
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	MOVQ    AX, X5
-	LEAQ    -2(R9)(SI*1), AX
+	LEAQ    -2(R8)(SI*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4582,14 +5142,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	MOVQ    AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	MOVOU (R9), X5
+	MOVOU (R8), X5
 
 saad_1:
 	PSHUFB    bswapMask<>+0(SB), X5
@@ -4605,9 +5165,10 @@ saad_1:
 	PXOR      X6, X3
 
 snoaad_1:
+	MOVQ      in+24(FP), AX
 	CMPQ      BX, $0x10
 	JB        spart_1
-	MOVOU     (R8), X5
+	MOVOU     (AX), X5
 	MOVOU     X5, X6
 	PXOR      X1, X6
 	MOVOU     X6, (DI)
@@ -4622,28 +5183,28 @@ snoaad_1:
 	PXOR      X5, X1
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
 	JMP       sred_1
 
 spart_1:
 	MOVOU  X1, X1
-	LEAQ   (CX), AX
+	LEAQ   (CX), CX
 	TESTQ  BX, BX
 	JZ     sred_1
 	CMPQ   BX, $0x08
 	JB     ld4_2
-	MOVQ   (R8), CX
-	MOVQ   CX, X5
-	LEAQ   -8(R8)(BX*1), CX
-	MOVQ   (CX), CX
-	MOVQ   CX, X6
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   BX, CX
-	NEGQ   CX
-	MOVOU  24(CX), X7
+	MOVQ   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -8(AX)(BX*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  24(AX), X7
 	PSHUFB X7, X6
 	POR    X6, X5
 	JMP    lddone_2
@@ -4651,16 +5212,16 @@ spart_1:
 ld4_2:
 	CMPQ   BX, $0x04
 	JB     ld2_2
-	MOVL   (R8), CX
-	MOVQ   CX, X5
-	LEAQ   -4(R8)(BX*1), CX
-	MOVL   (CX), CX
-	MOVQ   CX, X6
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   BX, CX
-	NEGQ   CX
-	MOVOU  20(CX), X7
+	MOVL   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -4(AX)(BX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
 	PSHUFB X7, X6
 	POR    X6, X5
 	JMP    lddone_2
@@ -4668,83 +5229,83 @@ ld4_2:
 ld2_2:
 	CMPQ    BX, $0x02
 	JB      ld1_2
-	MOVWQZX (R8), CX
-	MOVQ    CX, X5
-	LEAQ    -2(R8)(BX*1), CX
-	MOVWQZX (CX), CX
-	MOVQ    CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	MOVOU   18(CX), X7
+	MOVWQZX (AX), DX
+	MOVQ    DX, X5
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
 	PSHUFB  X7, X6
 	POR     X6, X5
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (R8), CX
-	MOVQ    CX, X5
+	MOVBQZX (AX), DX
+	MOVQ    DX, X5
 
 lddone_2:
 	MOVOU  X5, X6
 	PXOR   X1, X6
-	MOVQ   X6, CX
+	MOVQ   X6, AX
 	CMPQ   BX, $0x08
 	JB     st4_1
-	MOVQ   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  8(CX), X1
+	MOVQ   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  8(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
-	MOVQ   X6, CX
+	MOVQ   X6, AX
 	LEAQ   -8(DI)(BX*1), DX
-	MOVQ   CX, (DX)
+	MOVQ   AX, (DX)
 	JMP    stdone_1
 
 st4_1:
 	CMPQ   BX, $0x04
 	JB     st2_1
-	MOVL   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  12(CX), X1
+	MOVL   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  12(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
-	MOVQ   X6, CX
+	MOVQ   X6, AX
 	LEAQ   -4(DI)(BX*1), DX
-	MOVL   CX, (DX)
+	MOVL   AX, (DX)
 	JMP    stdone_1
 
 st2_1:
 	CMPQ   BX, $0x02
 	JB     st1_1
-	MOVW   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  14(CX), X1
+	MOVW   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  14(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
-	MOVQ   X6, CX
+	MOVQ   X6, AX
 	LEAQ   -2(DI)(BX*1), DX
-	MOVW   CX, (DX)
+	MOVW   AX, (DX)
 	JMP    stdone_1
 
 st1_1:
-	MOVB CL, (DI)
+	MOVB AL, (DI)
 
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X2
 	MOVOU     X5, X1
-	PCLMULQDQ $0x11, 480(AX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X4
 	PSHUFD    $0x4e, X5, X1
 	PXOR      X5, X1
-	PCLMULQDQ $0x00, 736(AX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 
 sred_1:
@@ -4762,11 +5323,12 @@ sred_1:
 	PXOR      X1, X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
-	MOVOU     X4, (R11)
+	MOVOU     X4, (R10)
 	JMP       sdone_1
 
 sbig_1:
-	MOVOU  (R10), X0
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
 	MOVOU  X0, X4
 	PSHUFB bswapMask<>+0(SB), X4
 	MOVOU  X4, X1
@@ -4887,9 +5449,9 @@ aesmid_2:
 	JE         sfullaad_2
 	CMPQ       SI, $0x08
 	JB         ld4_3
-	MOVQ       (R9), AX
+	MOVQ       (R8), AX
 	MOVQ       AX, X8
-	LEAQ       -8(R9)(SI*1), AX
+	LEAQ       -8(R8)(SI*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X9
 	LEAQ       slideShuf<>+0(SB), AX
@@ -4904,9 +5466,9 @@ aesmid_2:
 ld4_3:
 	CMPQ   SI, $0x04
 	JB     ld2_3
-	MOVL   (R9), AX
+	MOVL   (R8), AX
 	MOVQ   AX, X8
-	LEAQ   -4(R9)(SI*1), AX
+	LEAQ   -4(R8)(SI*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X9
 	LEAQ   slideShuf<>+0(SB), AX
@@ -4921,9 +5483,9 @@ ld4_3:
 ld2_3:
 	CMPQ    SI, $0x02
 	JB      ld1_3
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	MOVQ    AX, X8
-	LEAQ    -2(R9)(SI*1), AX
+	LEAQ    -2(R8)(SI*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4936,14 +5498,14 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	MOVQ    AX, X8
 
 lddone_3:
 	JMP saad_2
 
 sfullaad_2:
-	MOVOU (R9), X8
+	MOVOU (R8), X8
 
 saad_2:
 	PSHUFB    bswapMask<>+0(SB), X8
@@ -4959,9 +5521,10 @@ saad_2:
 	PXOR      X9, X6
 
 snoaad_2:
+	MOVQ      in+24(FP), AX
 	CMPQ      BX, $0x10
 	JB        spart_2
-	MOVOU     (R8), X8
+	MOVOU     (AX), X8
 	MOVOU     X8, X9
 	PXOR      X1, X9
 	MOVOU     X9, (DI)
@@ -4976,12 +5539,12 @@ snoaad_2:
 	PXOR      X8, X1
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
 	CMPQ      BX, $0x10
 	JB        spart_3
-	MOVOU     (R8), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X8
 	PXOR      X2, X8
 	MOVOU     X8, (DI)
@@ -4996,12 +5559,12 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
 	CMPQ      BX, $0x10
 	JB        spart_4
-	MOVOU     (R8), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X3, X2
 	MOVOU     X2, (DI)
@@ -5016,12 +5579,12 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
 	CMPQ      BX, $0x10
 	JB        spart_5
-	MOVOU     (R8), X1
+	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X4, X2
 	MOVOU     X2, (DI)
@@ -5036,45 +5599,45 @@ snoaad_2:
 	PXOR      X1, X2
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
 	JMP       sred_2
 
 spart_5:
 	MOVOU X4, X1
-	LEAQ  48(CX), AX
+	LEAQ  48(CX), CX
 	JMP   scommon_2
 
 spart_4:
 	MOVOU X3, X1
-	LEAQ  32(CX), AX
+	LEAQ  32(CX), CX
 	JMP   scommon_2
 
 spart_3:
 	MOVOU X2, X1
-	LEAQ  16(CX), AX
+	LEAQ  16(CX), CX
 	JMP   scommon_2
 
 spart_2:
 	MOVOU X1, X1
-	LEAQ  (CX), AX
+	LEAQ  (CX), CX
 
 scommon_2:
 	TESTQ  BX, BX
 	JZ     sred_2
 	CMPQ   BX, $0x08
 	JB     ld4_4
-	MOVQ   (R8), CX
-	MOVQ   CX, X2
-	LEAQ   -8(R8)(BX*1), CX
-	MOVQ   (CX), CX
-	MOVQ   CX, X3
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   BX, CX
-	NEGQ   CX
-	MOVOU  24(CX), X4
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -8(AX)(BX*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  24(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
 	JMP    lddone_4
@@ -5082,16 +5645,16 @@ scommon_2:
 ld4_4:
 	CMPQ   BX, $0x04
 	JB     ld2_4
-	MOVL   (R8), CX
-	MOVQ   CX, X2
-	LEAQ   -4(R8)(BX*1), CX
-	MOVL   (CX), CX
-	MOVQ   CX, X3
-	LEAQ   slideShuf<>+0(SB), CX
-	NEGQ   CX
-	ADDQ   BX, CX
-	NEGQ   CX
-	MOVOU  20(CX), X4
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(BX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
 	JMP    lddone_4
@@ -5099,83 +5662,83 @@ ld4_4:
 ld2_4:
 	CMPQ    BX, $0x02
 	JB      ld1_4
-	MOVWQZX (R8), CX
-	MOVQ    CX, X2
-	LEAQ    -2(R8)(BX*1), CX
-	MOVWQZX (CX), CX
-	MOVQ    CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	MOVOU   18(CX), X4
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
 	POR     X3, X2
 	JMP     lddone_4
 
 ld1_4:
-	MOVBQZX (R8), CX
-	MOVQ    CX, X2
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
 
 lddone_4:
 	MOVOU  X2, X3
 	PXOR   X1, X3
-	MOVQ   X3, CX
+	MOVQ   X3, AX
 	CMPQ   BX, $0x08
 	JB     st4_2
-	MOVQ   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  8(CX), X1
+	MOVQ   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  8(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
-	MOVQ   X3, CX
+	MOVQ   X3, AX
 	LEAQ   -8(DI)(BX*1), DX
-	MOVQ   CX, (DX)
+	MOVQ   AX, (DX)
 	JMP    stdone_2
 
 st4_2:
 	CMPQ   BX, $0x04
 	JB     st2_2
-	MOVL   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  12(CX), X1
+	MOVL   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  12(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
-	MOVQ   X3, CX
+	MOVQ   X3, AX
 	LEAQ   -4(DI)(BX*1), DX
-	MOVL   CX, (DX)
+	MOVL   AX, (DX)
 	JMP    stdone_2
 
 st2_2:
 	CMPQ   BX, $0x02
 	JB     st1_2
-	MOVW   CX, (DI)
-	LEAQ   slideShuf<>+0(SB), CX
-	ADDQ   BX, CX
-	MOVOU  14(CX), X1
+	MOVW   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  14(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
-	MOVQ   X3, CX
+	MOVQ   X3, AX
 	LEAQ   -2(DI)(BX*1), DX
-	MOVW   CX, (DX)
+	MOVW   AX, (DX)
 	JMP    stdone_2
 
 st1_2:
-	MOVB CL, (DI)
+	MOVB AL, (DI)
 
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
 	MOVOU     X2, X1
-	PCLMULQDQ $0x00, 480(AX), X1
+	PCLMULQDQ $0x00, 480(CX), X1
 	PXOR      X1, X5
 	MOVOU     X2, X1
-	PCLMULQDQ $0x11, 480(AX), X1
+	PCLMULQDQ $0x11, 480(CX), X1
 	PXOR      X1, X7
 	PSHUFD    $0x4e, X2, X1
 	PXOR      X2, X1
-	PCLMULQDQ $0x00, 736(AX), X1
+	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 
 sred_2:
@@ -5193,7 +5756,7 @@ sred_2:
 	PXOR      X1, X7
 	PSHUFB    bswapMask<>+0(SB), X7
 	PXOR      X0, X7
-	MOVOU     X7, (R11)
+	MOVOU     X7, (R10)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -5232,7 +5795,8 @@ long_1:
 	MOVQ   aadLen+48(FP), SI
 	MOVQ   j0+56(FP), DI
 	PXOR   X0, X0
-	MOVOU  (DI), X1
+	MOVQ   (DI), X1
+	MOVHPS 8(DI), X1
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PADDL  ctrIncs<>+16(SB), X2
@@ -7545,7 +8109,7 @@ findone_1:
 	RET
 
 // func gcmStreamStartAESNI(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
-// Requires: AES, PCLMULQDQ, SSE2, SSSE3
+// Requires: AES, PCLMULQDQ, SSE, SSE2, SSSE3
 TEXT ·gcmStreamStartAESNI(SB), NOSPLIT, $0-48
 	MOVQ   t+0(FP), AX
 	MOVQ   rounds+8(FP), CX
@@ -7558,7 +8122,8 @@ TEXT ·gcmStreamStartAESNI(SB), NOSPLIT, $0-48
 	MOVQ   aadLen+32(FP), DI
 	MOVQ   j0+40(FP), R8
 	PXOR   X0, X0
-	MOVOU  (R8), X1
+	MOVQ   (R8), X1
+	MOVHPS 8(R8), X1
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PADDL  ctrIncs<>+16(SB), X2

@@ -663,111 +663,27 @@ ghdone_1:
 // func gcmSealAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AES, AVX, CMOV, PCLMULQDQ
 TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
-	MOVQ t+0(FP), AX
-	MOVQ rounds+8(FP), CX
-	MOVQ CX, DX
-	SHLQ $0x04, DX
-	ADDQ AX, DX
-	SUBQ $0x000000a0, DX
-	MOVQ count+32(FP), BX
-	MOVQ textLen+64(FP), SI
-	MOVQ aadLen+48(FP), DI
-	CMPQ SI, $0x40
-	JA   long_1
-	CMPQ DI, $0x10
-	JA   long_1
-	MOVQ pieces+24(FP), R8
-	MOVQ out+16(FP), R9
-	CMPQ BX, $0x01
-	JNE  join_1
-	MOVQ (R8), BX
-	JMP  joined_1
-
-join_1:
-	MOVQ R9, R10
-	MOVQ BX, BX
-
-slices_1:
-	TESTQ BX, BX
-	JZ    slicesdone_1
-	MOVQ  (R8), R11
-	MOVQ  8(R8), R12
-
-copy64_1:
-	CMPQ    R12, $0x40
-	JB      copy16_1
-	VMOVDQU (R11), X0
-	VMOVDQU 16(R11), X1
-	VMOVDQU 32(R11), X2
-	VMOVDQU 48(R11), X3
-	VMOVDQU X0, (R10)
-	VMOVDQU X1, 16(R10)
-	VMOVDQU X2, 32(R10)
-	VMOVDQU X3, 48(R10)
-	ADDQ    $0x40, R11
-	ADDQ    $0x40, R10
-	SUBQ    $0x40, R12
-	JMP     copy64_1
-
-copy16_1:
-	CMPQ    R12, $0x10
-	JB      copytail_1
-	VMOVDQU (R11), X0
-	VMOVDQU X0, (R10)
-	ADDQ    $0x10, R11
-	ADDQ    $0x10, R10
-	SUBQ    $0x10, R12
-	JMP     copy16_1
-
-copytail_1:
-	TESTQ $0x00000008, R12
-	JZ    piece_1
-	MOVQ  (R11), R13
-	MOVQ  R13, (R10)
-	ADDQ  $0x08, R11
-	ADDQ  $0x08, R10
-
-piece_1:
-	TESTQ $0x00000004, R12
-	JZ    piece_2
-	MOVL  (R11), R13
-	MOVL  R13, (R10)
-	ADDQ  $0x04, R11
-	ADDQ  $0x04, R10
-
-piece_2:
-	TESTQ $0x00000002, R12
-	JZ    piece_3
-	MOVW  (R11), R13
-	MOVW  R13, (R10)
-	ADDQ  $0x02, R11
-	ADDQ  $0x02, R10
-
-piece_3:
-	TESTQ $0x00000001, R12
-	JZ    piece_4
-	MOVB  (R11), R13
-	MOVB  R13, (R10)
-	ADDQ  $0x01, R11
-	ADDQ  $0x01, R10
-
-piece_4:
-	XORQ R12, R12
-	ADDQ $0x18, R8
-	DECQ BX
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ R9, BX
-
-joined_1:
+	MOVQ    t+0(FP), AX
+	MOVQ    rounds+8(FP), CX
+	MOVQ    CX, DX
+	SHLQ    $0x04, DX
+	ADDQ    AX, DX
+	SUBQ    $0x000000a0, DX
+	MOVQ    count+32(FP), BX
+	MOVQ    textLen+64(FP), SI
+	MOVQ    aadLen+48(FP), DI
+	CMPQ    SI, $0x40
+	JA      long_1
+	CMPQ    DI, $0x10
+	JA      long_1
 	MOVQ    out+16(FP), R8
 	MOVQ    aad+40(FP), R9
 	MOVQ    j0+56(FP), R10
 	MOVQ    tag+72(FP), R11
 	CMPQ    SI, $0x10
 	JA      sbig_1
-	VMOVDQU (R10), X0
+	VMOVQ   (R10), X0
+	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X1
 	VPADDD  ctrIncs<>+16(SB), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X1
@@ -900,9 +816,251 @@ saad_1:
 	VPXOR      X6, X3, X3
 
 snoaad_1:
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_1
+	MOVQ (AX), AX
+	JMP  joined_1
+
+join_1:
+	MOVQ    DX, DI
+	CMPQ    BX, $0x02
+	JNE     joinwalk_1
+	MOVQ    (AX), BX
+	MOVQ    8(AX), R9
+	CMPQ    R9, $0x10
+	JB      copysmall_1
+	VMOVDQU -16(BX)(R9*1), X5
+	VMOVDQU X5, -16(DI)(R9*1)
+	CMPQ    R9, $0x40
+	JA      copy64_1
+
+copy16_1:
+	CMPQ    R9, $0x10
+	JBE     copydone_1
+	VMOVDQU (BX), X5
+	VMOVDQU X5, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R9
+	JMP     copy16_1
+
+copy64_1:
+	VMOVDQU (BX), X5
+	VMOVDQU 16(BX), X6
+	VMOVDQU 32(BX), X7
+	VMOVDQU 48(BX), X8
+	VMOVDQU X5, (DI)
+	VMOVDQU X6, 16(DI)
+	VMOVDQU X7, 32(DI)
+	VMOVDQU X8, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R9
+	CMPQ    R9, $0x40
+	JA      copy64_1
+	JMP     copy16_1
+
+copysmall_1:
+	CMPQ  R9, $0x04
+	JAE   copyge4_1
+	CMPQ  R9, $0x02
+	JAE   copyge2_1
+	TESTQ R9, R9
+	JZ    copydone_1
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R12
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R12, (DI)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R9, $0x08
+	JAE  copyge8_1
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R12
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R12, (DI)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R12
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R12, (DI)
+
+copydone_1:
+	ADDQ    R9, BX
+	ADDQ    R9, DI
+	XORQ    R9, R9
+	MOVQ    24(AX), BX
+	MOVQ    32(AX), AX
+	CMPQ    AX, $0x10
+	JB      copysmall_2
+	VMOVDQU -16(BX)(AX*1), X5
+	VMOVDQU X5, -16(DI)(AX*1)
+	CMPQ    AX, $0x40
+	JA      copy64_2
+
+copy16_2:
+	CMPQ    AX, $0x10
+	JBE     copydone_2
+	VMOVDQU (BX), X5
+	VMOVDQU X5, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, AX
+	JMP     copy16_2
+
+copy64_2:
+	VMOVDQU (BX), X5
+	VMOVDQU 16(BX), X6
+	VMOVDQU 32(BX), X7
+	VMOVDQU 48(BX), X8
+	VMOVDQU X5, (DI)
+	VMOVDQU X6, 16(DI)
+	VMOVDQU X7, 32(DI)
+	VMOVDQU X8, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, AX
+	CMPQ    AX, $0x40
+	JA      copy64_2
+	JMP     copy16_2
+
+copysmall_2:
+	CMPQ  AX, $0x04
+	JAE   copyge4_2
+	CMPQ  AX, $0x02
+	JAE   copyge2_2
+	TESTQ AX, AX
+	JZ    copydone_2
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ AX, $0x08
+	JAE  copyge8_2
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_2:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_1
+
+joinwalk_1:
+slices_1:
+	TESTQ   BX, BX
+	JZ      slicesdone_1
+	MOVQ    (AX), R9
+	MOVQ    8(AX), R10
+	CMPQ    R10, $0x10
+	JB      copysmall_3
+	VMOVDQU -16(R9)(R10*1), X5
+	VMOVDQU X5, -16(DI)(R10*1)
+	CMPQ    R10, $0x40
+	JA      copy64_3
+
+copy16_3:
+	CMPQ    R10, $0x10
+	JBE     copydone_3
+	VMOVDQU (R9), X5
+	VMOVDQU X5, (DI)
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R10
+	JMP     copy16_3
+
+copy64_3:
+	VMOVDQU (R9), X5
+	VMOVDQU 16(R9), X6
+	VMOVDQU 32(R9), X7
+	VMOVDQU 48(R9), X8
+	VMOVDQU X5, (DI)
+	VMOVDQU X6, 16(DI)
+	VMOVDQU X7, 32(DI)
+	VMOVDQU X8, 48(DI)
+	ADDQ    $0x40, R9
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R10
+	CMPQ    R10, $0x40
+	JA      copy64_3
+	JMP     copy16_3
+
+copysmall_3:
+	CMPQ  R10, $0x04
+	JAE   copyge4_3
+	CMPQ  R10, $0x02
+	JAE   copyge2_3
+	TESTQ R10, R10
+	JZ    copydone_3
+	MOVB  (R9), R12
+	MOVB  R12, (DI)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R9)(R10*1), R12
+	MOVW (R9), R13
+	MOVW R12, -2(DI)(R10*1)
+	MOVW R13, (DI)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ R10, $0x08
+	JAE  copyge8_3
+	MOVL -4(R9)(R10*1), R12
+	MOVL (R9), R13
+	MOVL R12, -4(DI)(R10*1)
+	MOVL R13, (DI)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R9)(R10*1), R12
+	MOVQ (R9), R13
+	MOVQ R12, -8(DI)(R10*1)
+	MOVQ R13, (DI)
+
+copydone_3:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ DX, AX
+
+joined_1:
 	CMPQ       SI, $0x10
 	JB         spart_1
-	VMOVDQU    (BX), X5
+	VMOVDQU    (AX), X5
 	VPXOR      X1, X5, X1
 	VMOVDQU    X1, (R8)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -914,28 +1072,28 @@ snoaad_1:
 	VPXOR      X1, X5, X5
 	VPCLMULQDQ $0x00, 736(CX), X5, X5
 	VPXOR      X5, X3, X3
-	ADDQ       $0x10, BX
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
 	JMP        sred_1
 
 spart_1:
 	VMOVDQA X1, X1
-	LEAQ    (CX), AX
+	LEAQ    (CX), CX
 	TESTQ   SI, SI
 	JZ      sred_1
 	CMPQ    SI, $0x08
 	JB      ld4_2
-	MOVQ    (BX), CX
-	VMOVQ   CX, X5
-	LEAQ    -8(BX)(SI*1), CX
-	MOVQ    (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 24(CX), X7
+	MOVQ    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
@@ -943,16 +1101,16 @@ spart_1:
 ld4_2:
 	CMPQ    SI, $0x04
 	JB      ld2_2
-	MOVL    (BX), CX
-	VMOVQ   CX, X5
-	LEAQ    -4(BX)(SI*1), CX
-	MOVL    (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 20(CX), X7
+	MOVL    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -4(AX)(SI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
@@ -960,81 +1118,81 @@ ld4_2:
 ld2_2:
 	CMPQ    SI, $0x02
 	JB      ld1_2
-	MOVWQZX (BX), CX
-	VMOVQ   CX, X5
-	LEAQ    -2(BX)(SI*1), CX
-	MOVWQZX (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 18(CX), X7
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (BX), CX
-	VMOVQ   CX, X5
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
 
 lddone_2:
 	VPXOR   X1, X5, X1
-	LEAQ    onesMask<>+0(SB), CX
-	SUBQ    SI, CX
-	VMOVDQU 16(CX), X5
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    SI, AX
+	VMOVDQU 16(AX), X5
 	VPAND   X5, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	CMPQ    SI, $0x08
 	JB      st4_1
-	MOVQ    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 8(CX), X5
+	MOVQ    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 8(AX), X5
 	VPSHUFB X5, X1, X5
-	VMOVQ   X5, CX
+	VMOVQ   X5, AX
 	LEAQ    -8(R8)(SI*1), DX
-	MOVQ    CX, (DX)
+	MOVQ    AX, (DX)
 	JMP     stdone_1
 
 st4_1:
 	CMPQ    SI, $0x04
 	JB      st2_1
-	MOVL    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 12(CX), X5
+	MOVL    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 12(AX), X5
 	VPSHUFB X5, X1, X5
-	VMOVQ   X5, CX
+	VMOVQ   X5, AX
 	LEAQ    -4(R8)(SI*1), DX
-	MOVL    CX, (DX)
+	MOVL    AX, (DX)
 	JMP     stdone_1
 
 st2_1:
 	CMPQ    SI, $0x02
 	JB      st1_1
-	MOVW    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 14(CX), X5
+	MOVW    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 14(AX), X5
 	VPSHUFB X5, X1, X5
-	VMOVQ   X5, CX
+	VMOVQ   X5, AX
 	LEAQ    -2(R8)(SI*1), DX
-	MOVW    CX, (DX)
+	MOVW    AX, (DX)
 	JMP     stdone_1
 
 st1_1:
-	MOVB CL, (R8)
+	MOVB AL, (R8)
 
 stdone_1:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
-	VPCLMULQDQ $0x00, 480(AX), X1, X5
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
 	VPXOR      X5, X2, X2
-	VPCLMULQDQ $0x11, 480(AX), X1, X5
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
 	VPXOR      X5, X4, X4
 	VPSHUFD    $0x4e, X1, X5
 	VPXOR      X1, X5, X5
-	VPCLMULQDQ $0x00, 736(AX), X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
 	VPXOR      X5, X3, X3
 
 sred_1:
@@ -1054,7 +1212,8 @@ sred_1:
 	JMP        sdone_1
 
 sbig_1:
-	VMOVDQU (R10), X0
+	VMOVQ   (R10), X0
+	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
 	VPADDD  ctrIncs<>+16(SB), X4, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X1
@@ -1238,9 +1397,251 @@ saad_2:
 	VPXOR      X9, X6, X6
 
 snoaad_2:
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_2
+	MOVQ (AX), AX
+	JMP  joined_2
+
+join_2:
+	MOVQ    DX, DI
+	CMPQ    BX, $0x02
+	JNE     joinwalk_2
+	MOVQ    (AX), BX
+	MOVQ    8(AX), R9
+	CMPQ    R9, $0x10
+	JB      copysmall_4
+	VMOVDQU -16(BX)(R9*1), X8
+	VMOVDQU X8, -16(DI)(R9*1)
+	CMPQ    R9, $0x40
+	JA      copy64_4
+
+copy16_4:
+	CMPQ    R9, $0x10
+	JBE     copydone_4
+	VMOVDQU (BX), X8
+	VMOVDQU X8, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R9
+	JMP     copy16_4
+
+copy64_4:
+	VMOVDQU (BX), X8
+	VMOVDQU 16(BX), X9
+	VMOVDQU 32(BX), X10
+	VMOVDQU 48(BX), X11
+	VMOVDQU X8, (DI)
+	VMOVDQU X9, 16(DI)
+	VMOVDQU X10, 32(DI)
+	VMOVDQU X11, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R9
+	CMPQ    R9, $0x40
+	JA      copy64_4
+	JMP     copy16_4
+
+copysmall_4:
+	CMPQ  R9, $0x04
+	JAE   copyge4_4
+	CMPQ  R9, $0x02
+	JAE   copyge2_4
+	TESTQ R9, R9
+	JZ    copydone_4
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_4
+
+copyge2_4:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R12
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R12, (DI)
+	JMP  copydone_4
+
+copyge4_4:
+	CMPQ R9, $0x08
+	JAE  copyge8_4
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R12
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R12, (DI)
+	JMP  copydone_4
+
+copyge8_4:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R12
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R12, (DI)
+
+copydone_4:
+	ADDQ    R9, BX
+	ADDQ    R9, DI
+	XORQ    R9, R9
+	MOVQ    24(AX), BX
+	MOVQ    32(AX), AX
+	CMPQ    AX, $0x10
+	JB      copysmall_5
+	VMOVDQU -16(BX)(AX*1), X8
+	VMOVDQU X8, -16(DI)(AX*1)
+	CMPQ    AX, $0x40
+	JA      copy64_5
+
+copy16_5:
+	CMPQ    AX, $0x10
+	JBE     copydone_5
+	VMOVDQU (BX), X8
+	VMOVDQU X8, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, AX
+	JMP     copy16_5
+
+copy64_5:
+	VMOVDQU (BX), X8
+	VMOVDQU 16(BX), X9
+	VMOVDQU 32(BX), X10
+	VMOVDQU 48(BX), X11
+	VMOVDQU X8, (DI)
+	VMOVDQU X9, 16(DI)
+	VMOVDQU X10, 32(DI)
+	VMOVDQU X11, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, AX
+	CMPQ    AX, $0x40
+	JA      copy64_5
+	JMP     copy16_5
+
+copysmall_5:
+	CMPQ  AX, $0x04
+	JAE   copyge4_5
+	CMPQ  AX, $0x02
+	JAE   copyge2_5
+	TESTQ AX, AX
+	JZ    copydone_5
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_5
+
+copyge2_5:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_5
+
+copyge4_5:
+	CMPQ AX, $0x08
+	JAE  copyge8_5
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_5
+
+copyge8_5:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_5:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_2
+
+joinwalk_2:
+slices_2:
+	TESTQ   BX, BX
+	JZ      slicesdone_2
+	MOVQ    (AX), R9
+	MOVQ    8(AX), R10
+	CMPQ    R10, $0x10
+	JB      copysmall_6
+	VMOVDQU -16(R9)(R10*1), X8
+	VMOVDQU X8, -16(DI)(R10*1)
+	CMPQ    R10, $0x40
+	JA      copy64_6
+
+copy16_6:
+	CMPQ    R10, $0x10
+	JBE     copydone_6
+	VMOVDQU (R9), X8
+	VMOVDQU X8, (DI)
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R10
+	JMP     copy16_6
+
+copy64_6:
+	VMOVDQU (R9), X8
+	VMOVDQU 16(R9), X9
+	VMOVDQU 32(R9), X10
+	VMOVDQU 48(R9), X11
+	VMOVDQU X8, (DI)
+	VMOVDQU X9, 16(DI)
+	VMOVDQU X10, 32(DI)
+	VMOVDQU X11, 48(DI)
+	ADDQ    $0x40, R9
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R10
+	CMPQ    R10, $0x40
+	JA      copy64_6
+	JMP     copy16_6
+
+copysmall_6:
+	CMPQ  R10, $0x04
+	JAE   copyge4_6
+	CMPQ  R10, $0x02
+	JAE   copyge2_6
+	TESTQ R10, R10
+	JZ    copydone_6
+	MOVB  (R9), R12
+	MOVB  R12, (DI)
+	JMP   copydone_6
+
+copyge2_6:
+	MOVW -2(R9)(R10*1), R12
+	MOVW (R9), R13
+	MOVW R12, -2(DI)(R10*1)
+	MOVW R13, (DI)
+	JMP  copydone_6
+
+copyge4_6:
+	CMPQ R10, $0x08
+	JAE  copyge8_6
+	MOVL -4(R9)(R10*1), R12
+	MOVL (R9), R13
+	MOVL R12, -4(DI)(R10*1)
+	MOVL R13, (DI)
+	JMP  copydone_6
+
+copyge8_6:
+	MOVQ -8(R9)(R10*1), R12
+	MOVQ (R9), R13
+	MOVQ R12, -8(DI)(R10*1)
+	MOVQ R13, (DI)
+
+copydone_6:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_2
+
+slicesdone_2:
+	MOVQ DX, AX
+
+joined_2:
 	CMPQ       SI, $0x10
 	JB         spart_2
-	VMOVDQU    (BX), X8
+	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
 	VMOVDQU    X1, (R8)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1252,12 +1653,12 @@ snoaad_2:
 	VPXOR      X1, X8, X8
 	VPCLMULQDQ $0x00, 736(CX), X8, X8
 	VPXOR      X8, X6, X6
-	ADDQ       $0x10, BX
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_3
-	VMOVDQU    (BX), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X1
 	VMOVDQU    X1, (R8)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1269,12 +1670,12 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, BX
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_4
-	VMOVDQU    (BX), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X1
 	VMOVDQU    X1, (R8)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1286,12 +1687,12 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, BX
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_5
-	VMOVDQU    (BX), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X1
 	VMOVDQU    X1, (R8)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1303,45 +1704,45 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, BX
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
 	JMP        sred_2
 
 spart_5:
 	VMOVDQA X4, X1
-	LEAQ    48(CX), AX
+	LEAQ    48(CX), CX
 	JMP     scommon_2
 
 spart_4:
 	VMOVDQA X3, X1
-	LEAQ    32(CX), AX
+	LEAQ    32(CX), CX
 	JMP     scommon_2
 
 spart_3:
 	VMOVDQA X2, X1
-	LEAQ    16(CX), AX
+	LEAQ    16(CX), CX
 	JMP     scommon_2
 
 spart_2:
 	VMOVDQA X1, X1
-	LEAQ    (CX), AX
+	LEAQ    (CX), CX
 
 scommon_2:
 	TESTQ   SI, SI
 	JZ      sred_2
 	CMPQ    SI, $0x08
 	JB      ld4_4
-	MOVQ    (BX), CX
-	VMOVQ   CX, X2
-	LEAQ    -8(BX)(SI*1), CX
-	MOVQ    (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 24(CX), X4
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
@@ -1349,16 +1750,16 @@ scommon_2:
 ld4_4:
 	CMPQ    SI, $0x04
 	JB      ld2_4
-	MOVL    (BX), CX
-	VMOVQ   CX, X2
-	LEAQ    -4(BX)(SI*1), CX
-	MOVL    (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 20(CX), X4
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(SI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
@@ -1366,81 +1767,81 @@ ld4_4:
 ld2_4:
 	CMPQ    SI, $0x02
 	JB      ld1_4
-	MOVWQZX (BX), CX
-	VMOVQ   CX, X2
-	LEAQ    -2(BX)(SI*1), CX
-	MOVWQZX (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    SI, CX
-	NEGQ    CX
-	VMOVDQU 18(CX), X4
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
 
 ld1_4:
-	MOVBQZX (BX), CX
-	VMOVQ   CX, X2
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
 
 lddone_4:
 	VPXOR   X1, X2, X1
-	LEAQ    onesMask<>+0(SB), CX
-	SUBQ    SI, CX
-	VMOVDQU 16(CX), X2
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    SI, AX
+	VMOVDQU 16(AX), X2
 	VPAND   X2, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	CMPQ    SI, $0x08
 	JB      st4_2
-	MOVQ    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 8(CX), X2
+	MOVQ    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 8(AX), X2
 	VPSHUFB X2, X1, X2
-	VMOVQ   X2, CX
+	VMOVQ   X2, AX
 	LEAQ    -8(R8)(SI*1), DX
-	MOVQ    CX, (DX)
+	MOVQ    AX, (DX)
 	JMP     stdone_2
 
 st4_2:
 	CMPQ    SI, $0x04
 	JB      st2_2
-	MOVL    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 12(CX), X2
+	MOVL    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 12(AX), X2
 	VPSHUFB X2, X1, X2
-	VMOVQ   X2, CX
+	VMOVQ   X2, AX
 	LEAQ    -4(R8)(SI*1), DX
-	MOVL    CX, (DX)
+	MOVL    AX, (DX)
 	JMP     stdone_2
 
 st2_2:
 	CMPQ    SI, $0x02
 	JB      st1_2
-	MOVW    CX, (R8)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    SI, CX
-	VMOVDQU 14(CX), X2
+	MOVW    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 14(AX), X2
 	VPSHUFB X2, X1, X2
-	VMOVQ   X2, CX
+	VMOVQ   X2, AX
 	LEAQ    -2(R8)(SI*1), DX
-	MOVW    CX, (DX)
+	MOVW    AX, (DX)
 	JMP     stdone_2
 
 st1_2:
-	MOVB CL, (R8)
+	MOVB AL, (R8)
 
 stdone_2:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
-	VPCLMULQDQ $0x00, 480(AX), X1, X2
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
 	VPXOR      X2, X5, X5
-	VPCLMULQDQ $0x11, 480(AX), X1, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
 	VPXOR      X2, X7, X7
 	VPSHUFD    $0x4e, X1, X2
 	VPXOR      X1, X2, X2
-	VPCLMULQDQ $0x00, 736(AX), X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
 	VPXOR      X2, X6, X6
 
 sred_2:
@@ -1489,7 +1890,8 @@ long_1:
 	MOVQ    aadLen+48(FP), SI
 	MOVQ    j0+56(FP), DI
 	VPXOR   X0, X0, X0
-	VMOVDQU (DI), X1
+	VMOVQ   (DI), X1
+	VPINSRQ $0x01, 8(DI), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPADDD  ctrIncs<>+16(SB), X2, X2
 	VMOVDQU X2, 16(SP)
@@ -1819,23 +2221,186 @@ aaddone_1:
 	CMPQ    R9, $0x00000080
 	JA      gslices_1
 	CMPQ    R10, $0x01
-	JNE     join_2
+	JNE     join_3
 	MOVQ    (SI), DI
-	JMP     joined_2
+	JMP     joined_3
 
-join_2:
+join_3:
+	MOVQ    BX, DI
+	MOVQ    SI, R11
+	CMPQ    R10, $0x02
+	JNE     joinwalk_3
+	MOVQ    (R11), R10
+	MOVQ    8(R11), R12
+	CMPQ    R12, $0x10
+	JB      copysmall_7
+	VMOVDQU -16(R10)(R12*1), X0
+	VMOVDQU X0, -16(DI)(R12*1)
+	CMPQ    R12, $0x40
+	JA      copy64_7
+
+copy16_7:
+	CMPQ    R12, $0x10
+	JBE     copydone_7
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (DI)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R12
+	JMP     copy16_7
+
+copy64_7:
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
+	VMOVDQU 32(R10), X2
+	VMOVDQU 48(R10), X3
+	VMOVDQU X0, (DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R12
+	CMPQ    R12, $0x40
+	JA      copy64_7
+	JMP     copy16_7
+
+copysmall_7:
+	CMPQ  R12, $0x04
+	JAE   copyge4_7
+	CMPQ  R12, $0x02
+	JAE   copyge2_7
+	TESTQ R12, R12
+	JZ    copydone_7
+	MOVB  (R10), R13
+	MOVB  R13, (DI)
+	JMP   copydone_7
+
+copyge2_7:
+	MOVW -2(R10)(R12*1), R13
+	MOVW (R10), R14
+	MOVW R13, -2(DI)(R12*1)
+	MOVW R14, (DI)
+	JMP  copydone_7
+
+copyge4_7:
+	CMPQ R12, $0x08
+	JAE  copyge8_7
+	MOVL -4(R10)(R12*1), R13
+	MOVL (R10), R14
+	MOVL R13, -4(DI)(R12*1)
+	MOVL R14, (DI)
+	JMP  copydone_7
+
+copyge8_7:
+	MOVQ -8(R10)(R12*1), R13
+	MOVQ (R10), R14
+	MOVQ R13, -8(DI)(R12*1)
+	MOVQ R14, (DI)
+
+copydone_7:
+	ADDQ    R12, R10
+	ADDQ    R12, DI
+	XORQ    R12, R12
+	MOVQ    24(R11), R10
+	MOVQ    32(R11), R11
+	CMPQ    R11, $0x10
+	JB      copysmall_8
+	VMOVDQU -16(R10)(R11*1), X0
+	VMOVDQU X0, -16(DI)(R11*1)
+	CMPQ    R11, $0x40
+	JA      copy64_8
+
+copy16_8:
+	CMPQ    R11, $0x10
+	JBE     copydone_8
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (DI)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R11
+	JMP     copy16_8
+
+copy64_8:
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
+	VMOVDQU 32(R10), X2
+	VMOVDQU 48(R10), X3
+	VMOVDQU X0, (DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R11
+	CMPQ    R11, $0x40
+	JA      copy64_8
+	JMP     copy16_8
+
+copysmall_8:
+	CMPQ  R11, $0x04
+	JAE   copyge4_8
+	CMPQ  R11, $0x02
+	JAE   copyge2_8
+	TESTQ R11, R11
+	JZ    copydone_8
+	MOVB  (R10), R12
+	MOVB  R12, (DI)
+	JMP   copydone_8
+
+copyge2_8:
+	MOVW -2(R10)(R11*1), R12
+	MOVW (R10), R13
+	MOVW R12, -2(DI)(R11*1)
+	MOVW R13, (DI)
+	JMP  copydone_8
+
+copyge4_8:
+	CMPQ R11, $0x08
+	JAE  copyge8_8
+	MOVL -4(R10)(R11*1), R12
+	MOVL (R10), R13
+	MOVL R12, -4(DI)(R11*1)
+	MOVL R13, (DI)
+	JMP  copydone_8
+
+copyge8_8:
+	MOVQ -8(R10)(R11*1), R12
+	MOVQ (R10), R13
+	MOVQ R12, -8(DI)(R11*1)
+	MOVQ R13, (DI)
+
+copydone_8:
+	ADDQ R11, R10
+	ADDQ R11, DI
+	XORQ R11, R11
 	MOVQ BX, DI
-	MOVQ SI, R11
+	JMP  joined_3
 
-slices_2:
-	TESTQ R10, R10
-	JZ    slicesdone_2
-	MOVQ  (R11), R12
-	MOVQ  8(R11), R13
-
-copy64_2:
+joinwalk_3:
+slices_3:
+	TESTQ   R10, R10
+	JZ      slicesdone_3
+	MOVQ    (R11), R12
+	MOVQ    8(R11), R13
+	CMPQ    R13, $0x10
+	JB      copysmall_9
+	VMOVDQU -16(R12)(R13*1), X0
+	VMOVDQU X0, -16(DI)(R13*1)
 	CMPQ    R13, $0x40
-	JB      copy16_2
+	JA      copy64_9
+
+copy16_9:
+	CMPQ    R13, $0x10
+	JBE     copydone_9
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (DI)
+	ADDQ    $0x10, R12
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R13
+	JMP     copy16_9
+
+copy64_9:
 	VMOVDQU (R12), X0
 	VMOVDQU 16(R12), X1
 	VMOVDQU 32(R12), X2
@@ -1847,60 +2412,55 @@ copy64_2:
 	ADDQ    $0x40, R12
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R13
-	JMP     copy64_2
+	CMPQ    R13, $0x40
+	JA      copy64_9
+	JMP     copy16_9
 
-copy16_2:
-	CMPQ    R13, $0x10
-	JB      copytail_2
-	VMOVDQU (R12), X0
-	VMOVDQU X0, (DI)
-	ADDQ    $0x10, R12
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R13
-	JMP     copy16_2
-
-copytail_2:
-	TESTQ $0x00000008, R13
-	JZ    piece_5
-	MOVQ  (R12), R14
-	MOVQ  R14, (DI)
-	ADDQ  $0x08, R12
-	ADDQ  $0x08, DI
-
-piece_5:
-	TESTQ $0x00000004, R13
-	JZ    piece_6
-	MOVL  (R12), R14
-	MOVL  R14, (DI)
-	ADDQ  $0x04, R12
-	ADDQ  $0x04, DI
-
-piece_6:
-	TESTQ $0x00000002, R13
-	JZ    piece_7
-	MOVW  (R12), R14
-	MOVW  R14, (DI)
-	ADDQ  $0x02, R12
-	ADDQ  $0x02, DI
-
-piece_7:
-	TESTQ $0x00000001, R13
-	JZ    piece_8
+copysmall_9:
+	CMPQ  R13, $0x04
+	JAE   copyge4_9
+	CMPQ  R13, $0x02
+	JAE   copyge2_9
+	TESTQ R13, R13
+	JZ    copydone_9
 	MOVB  (R12), R14
 	MOVB  R14, (DI)
-	ADDQ  $0x01, R12
-	ADDQ  $0x01, DI
+	JMP   copydone_9
 
-piece_8:
+copyge2_9:
+	MOVW -2(R12)(R13*1), R14
+	MOVW (R12), R15
+	MOVW R14, -2(DI)(R13*1)
+	MOVW R15, (DI)
+	JMP  copydone_9
+
+copyge4_9:
+	CMPQ R13, $0x08
+	JAE  copyge8_9
+	MOVL -4(R12)(R13*1), R14
+	MOVL (R12), R15
+	MOVL R14, -4(DI)(R13*1)
+	MOVL R15, (DI)
+	JMP  copydone_9
+
+copyge8_9:
+	MOVQ -8(R12)(R13*1), R14
+	MOVQ (R12), R15
+	MOVQ R14, -8(DI)(R13*1)
+	MOVQ R15, (DI)
+
+copydone_9:
+	ADDQ R13, R12
+	ADDQ R13, DI
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
-	JMP  slices_2
+	JMP  slices_3
 
-slicesdone_2:
+slicesdone_3:
 	MOVQ BX, DI
 
-joined_2:
+joined_3:
 	MOVQ R9, R9
 	MOVQ $0x00000001, R10
 	JMP  gslicebody_1
@@ -4176,13 +4736,13 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-72
 	CMPQ    SI, $0x10
 	JA      long_1
 	MOVQ    out+16(FP), DI
-	MOVQ    in+24(FP), R8
-	MOVQ    aad+40(FP), R9
-	MOVQ    j0+56(FP), R10
-	MOVQ    tag+64(FP), R11
+	MOVQ    aad+40(FP), R8
+	MOVQ    j0+56(FP), R9
+	MOVQ    tag+64(FP), R10
 	CMPQ    BX, $0x10
 	JA      sbig_1
-	VMOVDQU (R10), X0
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X1
 	VPADDD  ctrIncs<>+16(SB), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X1
@@ -4245,9 +4805,9 @@ aesmid_1:
 	JE          sfullaad_1
 	CMPQ        SI, $0x08
 	JB          ld4_1
-	MOVQ        (R9), AX
+	MOVQ        (R8), AX
 	VMOVQ       AX, X5
-	LEAQ        -8(R9)(SI*1), AX
+	LEAQ        -8(R8)(SI*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X6
 	LEAQ        slideShuf<>+0(SB), AX
@@ -4262,9 +4822,9 @@ aesmid_1:
 ld4_1:
 	CMPQ    SI, $0x04
 	JB      ld2_1
-	MOVL    (R9), AX
+	MOVL    (R8), AX
 	VMOVQ   AX, X5
-	LEAQ    -4(R9)(SI*1), AX
+	LEAQ    -4(R8)(SI*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4279,9 +4839,9 @@ ld4_1:
 ld2_1:
 	CMPQ    SI, $0x02
 	JB      ld1_1
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	VMOVQ   AX, X5
-	LEAQ    -2(R9)(SI*1), AX
+	LEAQ    -2(R8)(SI*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4294,14 +4854,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	VMOVQ   AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	VMOVDQU (R9), X5
+	VMOVDQU (R8), X5
 
 saad_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
@@ -4315,9 +4875,10 @@ saad_1:
 	VPXOR      X6, X3, X3
 
 snoaad_1:
+	MOVQ       in+24(FP), AX
 	CMPQ       BX, $0x10
 	JB         spart_1
-	VMOVDQU    (R8), X5
+	VMOVDQU    (AX), X5
 	VPXOR      X1, X5, X1
 	VMOVDQU    X1, (DI)
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
@@ -4329,28 +4890,28 @@ snoaad_1:
 	VPXOR      X5, X1, X1
 	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X3, X3
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
 	JMP        sred_1
 
 spart_1:
 	VMOVDQA X1, X1
-	LEAQ    (CX), AX
+	LEAQ    (CX), CX
 	TESTQ   BX, BX
 	JZ      sred_1
 	CMPQ    BX, $0x08
 	JB      ld4_2
-	MOVQ    (R8), CX
-	VMOVQ   CX, X5
-	LEAQ    -8(R8)(BX*1), CX
-	MOVQ    (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 24(CX), X7
+	MOVQ    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -8(AX)(BX*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
@@ -4358,16 +4919,16 @@ spart_1:
 ld4_2:
 	CMPQ    BX, $0x04
 	JB      ld2_2
-	MOVL    (R8), CX
-	VMOVQ   CX, X5
-	LEAQ    -4(R8)(BX*1), CX
-	MOVL    (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 20(CX), X7
+	MOVL    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -4(AX)(BX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
@@ -4375,77 +4936,77 @@ ld4_2:
 ld2_2:
 	CMPQ    BX, $0x02
 	JB      ld1_2
-	MOVWQZX (R8), CX
-	VMOVQ   CX, X5
-	LEAQ    -2(R8)(BX*1), CX
-	MOVWQZX (CX), CX
-	VMOVQ   CX, X6
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 18(CX), X7
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (R8), CX
-	VMOVQ   CX, X5
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
 
 lddone_2:
 	VPXOR   X1, X5, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	CMPQ    BX, $0x08
 	JB      st4_1
-	MOVQ    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 8(CX), X6
+	MOVQ    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 8(AX), X6
 	VPSHUFB X6, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -8(DI)(BX*1), DX
-	MOVQ    CX, (DX)
+	MOVQ    AX, (DX)
 	JMP     stdone_1
 
 st4_1:
 	CMPQ    BX, $0x04
 	JB      st2_1
-	MOVL    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 12(CX), X6
+	MOVL    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 12(AX), X6
 	VPSHUFB X6, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -4(DI)(BX*1), DX
-	MOVL    CX, (DX)
+	MOVL    AX, (DX)
 	JMP     stdone_1
 
 st2_1:
 	CMPQ    BX, $0x02
 	JB      st1_1
-	MOVW    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 14(CX), X6
+	MOVW    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 14(AX), X6
 	VPSHUFB X6, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -2(DI)(BX*1), DX
-	MOVW    CX, (DX)
+	MOVW    AX, (DX)
 	JMP     stdone_1
 
 st1_1:
-	MOVB CL, (DI)
+	MOVB AL, (DI)
 
 stdone_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
-	VPCLMULQDQ $0x00, 480(AX), X5, X1
+	VPCLMULQDQ $0x00, 480(CX), X5, X1
 	VPXOR      X1, X2, X2
-	VPCLMULQDQ $0x11, 480(AX), X5, X1
+	VPCLMULQDQ $0x11, 480(CX), X5, X1
 	VPXOR      X1, X4, X4
 	VPSHUFD    $0x4e, X5, X1
 	VPXOR      X5, X1, X1
-	VPCLMULQDQ $0x00, 736(AX), X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X3, X3
 
 sred_1:
@@ -4461,11 +5022,12 @@ sred_1:
 	VPXOR      X1, X4, X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
-	VMOVDQU    X4, (R11)
+	VMOVDQU    X4, (R10)
 	JMP        sdone_1
 
 sbig_1:
-	VMOVDQU (R10), X0
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
 	VPADDD  ctrIncs<>+16(SB), X4, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X1
@@ -4579,9 +5141,9 @@ aesmid_2:
 	JE          sfullaad_2
 	CMPQ        SI, $0x08
 	JB          ld4_3
-	MOVQ        (R9), AX
+	MOVQ        (R8), AX
 	VMOVQ       AX, X8
-	LEAQ        -8(R9)(SI*1), AX
+	LEAQ        -8(R8)(SI*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X9
 	LEAQ        slideShuf<>+0(SB), AX
@@ -4596,9 +5158,9 @@ aesmid_2:
 ld4_3:
 	CMPQ    SI, $0x04
 	JB      ld2_3
-	MOVL    (R9), AX
+	MOVL    (R8), AX
 	VMOVQ   AX, X8
-	LEAQ    -4(R9)(SI*1), AX
+	LEAQ    -4(R8)(SI*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4613,9 +5175,9 @@ ld4_3:
 ld2_3:
 	CMPQ    SI, $0x02
 	JB      ld1_3
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	VMOVQ   AX, X8
-	LEAQ    -2(R9)(SI*1), AX
+	LEAQ    -2(R8)(SI*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
@@ -4628,14 +5190,14 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	VMOVQ   AX, X8
 
 lddone_3:
 	JMP saad_2
 
 sfullaad_2:
-	VMOVDQU (R9), X8
+	VMOVDQU (R8), X8
 
 saad_2:
 	VPSHUFB    bswapMask<>+0(SB), X8, X8
@@ -4649,9 +5211,10 @@ saad_2:
 	VPXOR      X9, X6, X6
 
 snoaad_2:
+	MOVQ       in+24(FP), AX
 	CMPQ       BX, $0x10
 	JB         spart_2
-	VMOVDQU    (R8), X8
+	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
 	VMOVDQU    X1, (DI)
 	VPSHUFB    bswapMask<>+0(SB), X8, X8
@@ -4663,12 +5226,12 @@ snoaad_2:
 	VPXOR      X8, X1, X1
 	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X6, X6
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
 	CMPQ       BX, $0x10
 	JB         spart_3
-	VMOVDQU    (R8), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X2
 	VMOVDQU    X2, (DI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -4680,12 +5243,12 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
 	CMPQ       BX, $0x10
 	JB         spart_4
-	VMOVDQU    (R8), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X2
 	VMOVDQU    X2, (DI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -4697,12 +5260,12 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
 	CMPQ       BX, $0x10
 	JB         spart_5
-	VMOVDQU    (R8), X1
+	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X2
 	VMOVDQU    X2, (DI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -4714,45 +5277,45 @@ snoaad_2:
 	VPXOR      X1, X2, X2
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X6, X6
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
 	JMP        sred_2
 
 spart_5:
 	VMOVDQA X4, X1
-	LEAQ    48(CX), AX
+	LEAQ    48(CX), CX
 	JMP     scommon_2
 
 spart_4:
 	VMOVDQA X3, X1
-	LEAQ    32(CX), AX
+	LEAQ    32(CX), CX
 	JMP     scommon_2
 
 spart_3:
 	VMOVDQA X2, X1
-	LEAQ    16(CX), AX
+	LEAQ    16(CX), CX
 	JMP     scommon_2
 
 spart_2:
 	VMOVDQA X1, X1
-	LEAQ    (CX), AX
+	LEAQ    (CX), CX
 
 scommon_2:
 	TESTQ   BX, BX
 	JZ      sred_2
 	CMPQ    BX, $0x08
 	JB      ld4_4
-	MOVQ    (R8), CX
-	VMOVQ   CX, X2
-	LEAQ    -8(R8)(BX*1), CX
-	MOVQ    (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 24(CX), X4
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(BX*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
@@ -4760,16 +5323,16 @@ scommon_2:
 ld4_4:
 	CMPQ    BX, $0x04
 	JB      ld2_4
-	MOVL    (R8), CX
-	VMOVQ   CX, X2
-	LEAQ    -4(R8)(BX*1), CX
-	MOVL    (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 20(CX), X4
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(BX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
@@ -4777,77 +5340,77 @@ ld4_4:
 ld2_4:
 	CMPQ    BX, $0x02
 	JB      ld1_4
-	MOVWQZX (R8), CX
-	VMOVQ   CX, X2
-	LEAQ    -2(R8)(BX*1), CX
-	MOVWQZX (CX), CX
-	VMOVQ   CX, X3
-	LEAQ    slideShuf<>+0(SB), CX
-	NEGQ    CX
-	ADDQ    BX, CX
-	NEGQ    CX
-	VMOVDQU 18(CX), X4
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
 	JMP     lddone_4
 
 ld1_4:
-	MOVBQZX (R8), CX
-	VMOVQ   CX, X2
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
 
 lddone_4:
 	VPXOR   X1, X2, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	CMPQ    BX, $0x08
 	JB      st4_2
-	MOVQ    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 8(CX), X3
+	MOVQ    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 8(AX), X3
 	VPSHUFB X3, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -8(DI)(BX*1), DX
-	MOVQ    CX, (DX)
+	MOVQ    AX, (DX)
 	JMP     stdone_2
 
 st4_2:
 	CMPQ    BX, $0x04
 	JB      st2_2
-	MOVL    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 12(CX), X3
+	MOVL    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 12(AX), X3
 	VPSHUFB X3, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -4(DI)(BX*1), DX
-	MOVL    CX, (DX)
+	MOVL    AX, (DX)
 	JMP     stdone_2
 
 st2_2:
 	CMPQ    BX, $0x02
 	JB      st1_2
-	MOVW    CX, (DI)
-	LEAQ    slideShuf<>+0(SB), CX
-	ADDQ    BX, CX
-	VMOVDQU 14(CX), X3
+	MOVW    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 14(AX), X3
 	VPSHUFB X3, X1, X1
-	VMOVQ   X1, CX
+	VMOVQ   X1, AX
 	LEAQ    -2(DI)(BX*1), DX
-	MOVW    CX, (DX)
+	MOVW    AX, (DX)
 	JMP     stdone_2
 
 st1_2:
-	MOVB CL, (DI)
+	MOVB AL, (DI)
 
 stdone_2:
 	VPSHUFB    bswapMask<>+0(SB), X2, X2
-	VPCLMULQDQ $0x00, 480(AX), X2, X1
+	VPCLMULQDQ $0x00, 480(CX), X2, X1
 	VPXOR      X1, X5, X5
-	VPCLMULQDQ $0x11, 480(AX), X2, X1
+	VPCLMULQDQ $0x11, 480(CX), X2, X1
 	VPXOR      X1, X7, X7
 	VPSHUFD    $0x4e, X2, X1
 	VPXOR      X2, X1, X1
-	VPCLMULQDQ $0x00, 736(AX), X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X6, X6
 
 sred_2:
@@ -4863,7 +5426,7 @@ sred_2:
 	VPXOR      X1, X7, X7
 	VPSHUFB    bswapMask<>+0(SB), X7, X7
 	VPXOR      X0, X7, X7
-	VMOVDQU    X7, (R11)
+	VMOVDQU    X7, (R10)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -4896,7 +5459,8 @@ long_1:
 	MOVQ    aadLen+48(FP), SI
 	MOVQ    j0+56(FP), DI
 	VPXOR   X0, X0, X0
-	VMOVDQU (DI), X1
+	VMOVQ   (DI), X1
+	VPINSRQ $0x01, 8(DI), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPADDD  ctrIncs<>+16(SB), X2, X2
 	VMOVDQU X2, 16(SP)
@@ -7093,7 +7657,8 @@ TEXT ·gcmStreamStartAVX(SB), NOSPLIT, $0-48
 	MOVQ    aadLen+32(FP), DI
 	MOVQ    j0+40(FP), R8
 	VPXOR   X0, X0, X0
-	VMOVDQU (R8), X1
+	VMOVQ   (R8), X1
+	VPINSRQ $0x01, 8(R8), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPADDD  ctrIncs<>+16(SB), X2, X2
 	VMOVDQU X2, 16(BX)

@@ -554,106 +554,25 @@ vghdone_1:
 // func gcmSealVAES2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
 TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
-	MOVQ t+0(FP), AX
-	MOVQ rounds+8(FP), CX
-	MOVQ CX, DX
-	SHLQ $0x04, DX
-	ADDQ AX, DX
-	SUBQ $0x000000a0, DX
-	MOVQ out+16(FP), BX
-	MOVQ pieces+24(FP), SI
-	MOVQ count+32(FP), DI
-	MOVQ textLen+64(FP), R8
-	CMPQ R8, $0x20
-	JAE  vsgeneral_1
-	CMPQ DI, $0x01
-	JNE  join_1
-	MOVQ (SI), SI
-	JMP  joined_1
-
-join_1:
-	MOVQ BX, R9
-	MOVQ DI, DI
-
-slices_1:
-	TESTQ DI, DI
-	JZ    slicesdone_1
-	MOVQ  (SI), R10
-	MOVQ  8(SI), R11
-
-copy64_1:
-	CMPQ    R11, $0x40
-	JB      copy16_1
-	VMOVDQU (R10), X0
-	VMOVDQU 16(R10), X1
-	VMOVDQU 32(R10), X2
-	VMOVDQU 48(R10), X3
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, 16(R9)
-	VMOVDQU X2, 32(R9)
-	VMOVDQU X3, 48(R9)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, R11
-	JMP     copy64_1
-
-copy16_1:
-	CMPQ    R11, $0x10
-	JB      copytail_1
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (R9)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, R9
-	SUBQ    $0x10, R11
-	JMP     copy16_1
-
-copytail_1:
-	TESTQ $0x00000008, R11
-	JZ    piece_1
-	MOVQ  (R10), R12
-	MOVQ  R12, (R9)
-	ADDQ  $0x08, R10
-	ADDQ  $0x08, R9
-
-piece_1:
-	TESTQ $0x00000004, R11
-	JZ    piece_2
-	MOVL  (R10), R12
-	MOVL  R12, (R9)
-	ADDQ  $0x04, R10
-	ADDQ  $0x04, R9
-
-piece_2:
-	TESTQ $0x00000002, R11
-	JZ    piece_3
-	MOVW  (R10), R12
-	MOVW  R12, (R9)
-	ADDQ  $0x02, R10
-	ADDQ  $0x02, R9
-
-piece_3:
-	TESTQ $0x00000001, R11
-	JZ    piece_4
-	MOVB  (R10), R12
-	MOVB  R12, (R9)
-	ADDQ  $0x01, R10
-	ADDQ  $0x01, R9
-
-piece_4:
-	XORQ R11, R11
-	ADDQ $0x18, SI
-	DECQ DI
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ BX, SI
-
-joined_1:
-	MOVQ           aad+40(FP), DI
-	MOVQ           aadLen+48(FP), R9
-	MOVQ           j0+56(FP), R10
-	MOVQ           tag+72(FP), R11
-	VBROADCASTI128 (R10), Y0
+	MOVQ           t+0(FP), AX
+	MOVQ           rounds+8(FP), CX
+	MOVQ           CX, DX
+	SHLQ           $0x04, DX
+	ADDQ           AX, DX
+	SUBQ           $0x000000a0, DX
+	MOVQ           out+16(FP), BX
+	MOVQ           pieces+24(FP), SI
+	MOVQ           count+32(FP), DI
+	MOVQ           textLen+64(FP), R8
+	CMPQ           R8, $0x20
+	JAE            vsgeneral_1
+	MOVQ           aad+40(FP), R9
+	MOVQ           aadLen+48(FP), R10
+	MOVQ           j0+56(FP), R11
+	MOVQ           tag+72(FP), R12
+	VMOVQ          (R11), X0
+	VPINSRQ        $0x01, 8(R11), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
 	VPSHUFB        vBswap<>+0(SB), Y0, Y0
 	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
 	VBROADCASTI128 (AX), Y2
@@ -710,7 +629,7 @@ vmid_1:
 	VBROADCASTI128 160(DX), Y2
 	VAESENCLAST    Y2, Y1, Y1
 	VAESENCLAST    Y2, Y0, Y0
-	MOVQ           R9, CX
+	MOVQ           R10, CX
 	VPXOR          Y2, Y2, Y2
 	TESTQ          CX, CX
 	JZ             vaaddone_1
@@ -718,9 +637,9 @@ vmid_1:
 	JAE            vaadlong_1
 	CMPQ           CX, $0x08
 	JB             ld4_1
-	MOVQ           (DI), DX
+	MOVQ           (R9), DX
 	VMOVQ          DX, X3
-	LEAQ           -8(DI)(CX*1), DX
+	LEAQ           -8(R9)(CX*1), DX
 	MOVQ           (DX), DX
 	VMOVQ          DX, X4
 	LEAQ           slideShuf<>+0(SB), DX
@@ -735,9 +654,9 @@ vmid_1:
 ld4_1:
 	CMPQ    CX, $0x04
 	JB      ld2_1
-	MOVL    (DI), DX
+	MOVL    (R9), DX
 	VMOVQ   DX, X3
-	LEAQ    -4(DI)(CX*1), DX
+	LEAQ    -4(R9)(CX*1), DX
 	MOVL    (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -752,9 +671,9 @@ ld4_1:
 ld2_1:
 	CMPQ    CX, $0x02
 	JB      ld1_1
-	MOVWQZX (DI), DX
+	MOVWQZX (R9), DX
 	VMOVQ   DX, X3
-	LEAQ    -2(DI)(CX*1), DX
+	LEAQ    -2(R9)(CX*1), DX
 	MOVWQZX (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -767,7 +686,7 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (DI), DX
+	MOVBQZX (R9), DX
 	VMOVQ   DX, X3
 
 lddone_1:
@@ -798,7 +717,7 @@ vaadlong_1:
 vgh8_1:
 	CMPQ         CX, $0x80
 	JB           vghrest_1
-	VMOVDQU      (DI), Y4
+	VMOVDQU      (R9), Y4
 	VPSHUFB      vBswap<>+0(SB), Y4, Y4
 	VPXOR        Y2, Y4, Y4
 	VPCLMULQDQ   $0x00, 240(AX), Y4, Y2
@@ -806,7 +725,7 @@ vgh8_1:
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
 	VPCLMULQDQ   $0x00, 368(AX), Y5, Y5
-	VMOVDQU      32(DI), Y4
+	VMOVDQU      32(R9), Y4
 	VPSHUFB      vBswap<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y6
 	VPXOR        Y6, Y2, Y2
@@ -816,7 +735,7 @@ vgh8_1:
 	VPXOR        Y4, Y6, Y6
 	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
 	VPXOR        Y6, Y5, Y5
-	VMOVDQU      64(DI), Y4
+	VMOVDQU      64(R9), Y4
 	VPSHUFB      vBswap<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 304(AX), Y4, Y6
 	VPXOR        Y6, Y2, Y2
@@ -826,7 +745,7 @@ vgh8_1:
 	VPXOR        Y4, Y6, Y6
 	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
 	VPXOR        Y6, Y5, Y5
-	VMOVDQU      96(DI), Y4
+	VMOVDQU      96(R9), Y4
 	VPSHUFB      vBswap<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 336(AX), Y4, Y6
 	VPXOR        Y6, Y2, Y2
@@ -850,7 +769,7 @@ vgh8_1:
 	VEXTRACTI128 $0x01, Y3, X4
 	VPXOR        X4, X3, X4
 	VPXOR        X4, X2, X2
-	ADDQ         $0x80, DI
+	ADDQ         $0x80, R9
 	SUBQ         $0x80, CX
 	JMP          vgh8_1
 
@@ -870,7 +789,7 @@ vghrest_1:
 vghpair_1:
 	CMPQ       CX, $0x20
 	JB         vgh1_1
-	VMOVDQU    (DI), Y6
+	VMOVDQU    (R9), Y6
 	VPSHUFB    vBswap<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
@@ -882,7 +801,7 @@ vghpair_1:
 	VPXOR      Y6, Y7, Y7
 	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
-	ADDQ       $0x20, DI
+	ADDQ       $0x20, R9
 	ADDQ       $0x20, DX
 	SUBQ       $0x20, CX
 	JMP        vghpair_1
@@ -890,7 +809,7 @@ vghpair_1:
 vgh1_1:
 	CMPQ           CX, $0x10
 	JB             vghpart_1
-	VMOVDQU        (DI), X6
+	VMOVDQU        (R9), X6
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
@@ -904,7 +823,7 @@ vgh1_1:
 	VPXOR          Y6, Y9, Y9
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
-	ADDQ           $0x10, DI
+	ADDQ           $0x10, R9
 	ADDQ           $0x10, DX
 	SUBQ           $0x10, CX
 
@@ -913,16 +832,16 @@ vghpart_1:
 	JZ      vghred_1
 	CMPQ    CX, $0x08
 	JB      ld4_2
-	MOVQ    (DI), R10
-	VMOVQ   R10, X6
-	LEAQ    -8(DI)(CX*1), DI
-	MOVQ    (DI), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), DI
-	NEGQ    DI
-	ADDQ    CX, DI
-	NEGQ    DI
-	VMOVDQU 24(DI), X8
+	MOVQ    (R9), R11
+	VMOVQ   R11, X6
+	LEAQ    -8(R9)(CX*1), R9
+	MOVQ    (R9), R11
+	VMOVQ   R11, X7
+	LEAQ    slideShuf<>+0(SB), R9
+	NEGQ    R9
+	ADDQ    CX, R9
+	NEGQ    R9
+	VMOVDQU 24(R9), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -930,16 +849,16 @@ vghpart_1:
 ld4_2:
 	CMPQ    CX, $0x04
 	JB      ld2_2
-	MOVL    (DI), R10
-	VMOVQ   R10, X6
-	LEAQ    -4(DI)(CX*1), DI
-	MOVL    (DI), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), DI
-	NEGQ    DI
-	ADDQ    CX, DI
-	NEGQ    DI
-	VMOVDQU 20(DI), X8
+	MOVL    (R9), R11
+	VMOVQ   R11, X6
+	LEAQ    -4(R9)(CX*1), R9
+	MOVL    (R9), R11
+	VMOVQ   R11, X7
+	LEAQ    slideShuf<>+0(SB), R9
+	NEGQ    R9
+	ADDQ    CX, R9
+	NEGQ    R9
+	VMOVDQU 20(R9), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -947,23 +866,23 @@ ld4_2:
 ld2_2:
 	CMPQ    CX, $0x02
 	JB      ld1_2
-	MOVWQZX (DI), R10
-	VMOVQ   R10, X6
-	LEAQ    -2(DI)(CX*1), DI
-	MOVWQZX (DI), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), DI
-	NEGQ    DI
-	ADDQ    CX, DI
-	NEGQ    DI
-	VMOVDQU 18(DI), X8
+	MOVWQZX (R9), R11
+	VMOVQ   R11, X6
+	LEAQ    -2(R9)(CX*1), R9
+	MOVWQZX (R9), R11
+	VMOVQ   R11, X7
+	LEAQ    slideShuf<>+0(SB), R9
+	NEGQ    R9
+	ADDQ    CX, R9
+	NEGQ    R9
+	VMOVDQU 18(R9), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (DI), R10
-	VMOVQ   R10, X6
+	MOVBQZX (R9), R11
+	VMOVQ   R11, X6
 
 lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
@@ -997,21 +916,261 @@ vghred_1:
 
 vghdone_1:
 vaaddone_1:
-	LEAQ           31(R8), CX
-	SHRQ           $0x04, CX
-	SHLQ           $0x04, CX
-	NEGQ           CX
-	ADDQ           AX, CX
-	MOVQ           R8, AX
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y4, Y4, Y4
-	VPXOR          Y5, Y5, Y5
+	LEAQ  31(R8), CX
+	SHRQ  $0x04, CX
+	SHLQ  $0x04, CX
+	NEGQ  CX
+	ADDQ  AX, CX
+	MOVQ  R8, AX
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	CMPQ  DI, $0x01
+	JNE   join_1
+	MOVQ  (SI), DX
+	JMP   joined_1
+
+join_1:
+	MOVQ    BX, DX
+	CMPQ    DI, $0x02
+	JNE     joinwalk_1
+	MOVQ    (SI), DI
+	MOVQ    8(SI), R9
+	CMPQ    R9, $0x10
+	JB      copysmall_1
+	VMOVDQU -16(DI)(R9*1), X6
+	VMOVDQU X6, -16(DX)(R9*1)
+	CMPQ    R9, $0x40
+	JA      copy64_1
+
+copy16_1:
+	CMPQ    R9, $0x10
+	JBE     copydone_1
+	VMOVDQU (DI), X6
+	VMOVDQU X6, (DX)
+	ADDQ    $0x10, DI
+	ADDQ    $0x10, DX
+	SUBQ    $0x10, R9
+	JMP     copy16_1
+
+copy64_1:
+	VMOVDQU (DI), X6
+	VMOVDQU 16(DI), X7
+	VMOVDQU 32(DI), X8
+	VMOVDQU 48(DI), X9
+	VMOVDQU X6, (DX)
+	VMOVDQU X7, 16(DX)
+	VMOVDQU X8, 32(DX)
+	VMOVDQU X9, 48(DX)
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, DX
+	SUBQ    $0x40, R9
+	CMPQ    R9, $0x40
+	JA      copy64_1
+	JMP     copy16_1
+
+copysmall_1:
+	CMPQ  R9, $0x04
+	JAE   copyge4_1
+	CMPQ  R9, $0x02
+	JAE   copyge2_1
+	TESTQ R9, R9
+	JZ    copydone_1
+	MOVB  (DI), R11
+	MOVB  R11, (DX)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(DI)(R9*1), R11
+	MOVW (DI), R13
+	MOVW R11, -2(DX)(R9*1)
+	MOVW R13, (DX)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R9, $0x08
+	JAE  copyge8_1
+	MOVL -4(DI)(R9*1), R11
+	MOVL (DI), R13
+	MOVL R11, -4(DX)(R9*1)
+	MOVL R13, (DX)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(DI)(R9*1), R11
+	MOVQ (DI), R13
+	MOVQ R11, -8(DX)(R9*1)
+	MOVQ R13, (DX)
+
+copydone_1:
+	ADDQ    R9, DI
+	ADDQ    R9, DX
+	XORQ    R9, R9
+	MOVQ    24(SI), DI
+	MOVQ    32(SI), SI
+	CMPQ    SI, $0x10
+	JB      copysmall_2
+	VMOVDQU -16(DI)(SI*1), X6
+	VMOVDQU X6, -16(DX)(SI*1)
+	CMPQ    SI, $0x40
+	JA      copy64_2
+
+copy16_2:
+	CMPQ    SI, $0x10
+	JBE     copydone_2
+	VMOVDQU (DI), X6
+	VMOVDQU X6, (DX)
+	ADDQ    $0x10, DI
+	ADDQ    $0x10, DX
+	SUBQ    $0x10, SI
+	JMP     copy16_2
+
+copy64_2:
+	VMOVDQU (DI), X6
+	VMOVDQU 16(DI), X7
+	VMOVDQU 32(DI), X8
+	VMOVDQU 48(DI), X9
+	VMOVDQU X6, (DX)
+	VMOVDQU X7, 16(DX)
+	VMOVDQU X8, 32(DX)
+	VMOVDQU X9, 48(DX)
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, DX
+	SUBQ    $0x40, SI
+	CMPQ    SI, $0x40
+	JA      copy64_2
+	JMP     copy16_2
+
+copysmall_2:
+	CMPQ  SI, $0x04
+	JAE   copyge4_2
+	CMPQ  SI, $0x02
+	JAE   copyge2_2
+	TESTQ SI, SI
+	JZ    copydone_2
+	MOVB  (DI), R9
+	MOVB  R9, (DX)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(DI)(SI*1), R9
+	MOVW (DI), R11
+	MOVW R9, -2(DX)(SI*1)
+	MOVW R11, (DX)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ SI, $0x08
+	JAE  copyge8_2
+	MOVL -4(DI)(SI*1), R9
+	MOVL (DI), R11
+	MOVL R9, -4(DX)(SI*1)
+	MOVL R11, (DX)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(DI)(SI*1), R9
+	MOVQ (DI), R11
+	MOVQ R9, -8(DX)(SI*1)
+	MOVQ R11, (DX)
+
+copydone_2:
+	ADDQ SI, DI
+	ADDQ SI, DX
+	XORQ SI, SI
+	MOVQ BX, DX
+	JMP  joined_1
+
+joinwalk_1:
+slices_1:
+	TESTQ   DI, DI
+	JZ      slicesdone_1
+	MOVQ    (SI), R9
+	MOVQ    8(SI), R11
+	CMPQ    R11, $0x10
+	JB      copysmall_3
+	VMOVDQU -16(R9)(R11*1), X6
+	VMOVDQU X6, -16(DX)(R11*1)
+	CMPQ    R11, $0x40
+	JA      copy64_3
+
+copy16_3:
+	CMPQ    R11, $0x10
+	JBE     copydone_3
+	VMOVDQU (R9), X6
+	VMOVDQU X6, (DX)
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, DX
+	SUBQ    $0x10, R11
+	JMP     copy16_3
+
+copy64_3:
+	VMOVDQU (R9), X6
+	VMOVDQU 16(R9), X7
+	VMOVDQU 32(R9), X8
+	VMOVDQU 48(R9), X9
+	VMOVDQU X6, (DX)
+	VMOVDQU X7, 16(DX)
+	VMOVDQU X8, 32(DX)
+	VMOVDQU X9, 48(DX)
+	ADDQ    $0x40, R9
+	ADDQ    $0x40, DX
+	SUBQ    $0x40, R11
+	CMPQ    R11, $0x40
+	JA      copy64_3
+	JMP     copy16_3
+
+copysmall_3:
+	CMPQ  R11, $0x04
+	JAE   copyge4_3
+	CMPQ  R11, $0x02
+	JAE   copyge2_3
+	TESTQ R11, R11
+	JZ    copydone_3
+	MOVB  (R9), R13
+	MOVB  R13, (DX)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R9)(R11*1), R13
+	MOVW (R9), R14
+	MOVW R13, -2(DX)(R11*1)
+	MOVW R14, (DX)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ R11, $0x08
+	JAE  copyge8_3
+	MOVL -4(R9)(R11*1), R13
+	MOVL (R9), R14
+	MOVL R13, -4(DX)(R11*1)
+	MOVL R14, (DX)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R9)(R11*1), R13
+	MOVQ (R9), R14
+	MOVQ R13, -8(DX)(R11*1)
+	MOVQ R14, (DX)
+
+copydone_3:
+	ADDQ R11, R9
+	ADDQ R11, DX
+	XORQ R11, R11
+	ADDQ $0x18, SI
+	DECQ DI
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ BX, DX
+
+joined_1:
 	CMPQ           AX, $0x10
 	JB             vslt16_1
 	VPXOR          Y7, Y7, Y7
 	VPXOR          Y6, Y6, Y6
 	VEXTRACTI128   $0x01, Y1, X6
-	VMOVDQU        (SI), X7
+	VMOVDQU        (DX), X7
 	VPXOR          X6, X7, X6
 	VMOVDQU        X6, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
@@ -1029,7 +1188,7 @@ vaaddone_1:
 	VPXOR          Y9, Y4, Y4
 	ADDQ           $0x10, CX
 	VMOVDQA        X0, X6
-	ADDQ           $0x10, SI
+	ADDQ           $0x10, DX
 	ADDQ           $0x10, BX
 	SUBQ           $0x10, AX
 	JMP            vspart_1
@@ -1044,11 +1203,11 @@ vspart_1:
 	VPXOR   Y0, Y0, Y0
 	CMPQ    AX, $0x08
 	JB      ld4_3
-	MOVQ    (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -8(SI)(AX*1), DX
-	MOVQ    (DX), DX
-	VMOVQ   DX, X7
+	MOVQ    (DX), SI
+	VMOVQ   SI, X0
+	LEAQ    -8(DX)(AX*1), DX
+	MOVQ    (DX), SI
+	VMOVQ   SI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1061,11 +1220,11 @@ vspart_1:
 ld4_3:
 	CMPQ    AX, $0x04
 	JB      ld2_3
-	MOVL    (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(SI)(AX*1), DX
-	MOVL    (DX), DX
-	VMOVQ   DX, X7
+	MOVL    (DX), SI
+	VMOVQ   SI, X0
+	LEAQ    -4(DX)(AX*1), DX
+	MOVL    (DX), SI
+	VMOVQ   SI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1078,11 +1237,11 @@ ld4_3:
 ld2_3:
 	CMPQ    AX, $0x02
 	JB      ld1_3
-	MOVWQZX (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(SI)(AX*1), DX
-	MOVWQZX (DX), DX
-	VMOVQ   DX, X7
+	MOVWQZX (DX), SI
+	VMOVQ   SI, X0
+	LEAQ    -2(DX)(AX*1), DX
+	MOVWQZX (DX), SI
+	VMOVQ   SI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1093,8 +1252,8 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (SI), DX
-	VMOVQ   DX, X0
+	MOVBQZX (DX), SI
+	VMOVQ   SI, X0
 
 lddone_3:
 	VPXOR   X6, X0, X0
@@ -1160,7 +1319,7 @@ stdone_1:
 	ADDQ           $0x10, CX
 
 vslens_1:
-	MOVQ           R9, AX
+	MOVQ           R10, AX
 	SHLQ           $0x03, AX
 	MOVQ           R8, DX
 	SHLQ           $0x03, DX
@@ -1195,7 +1354,7 @@ vslens_1:
 	VPXOR          X0, X2, X2
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
 	VPXOR          X1, X2, X2
-	VMOVDQU        X2, (R11)
+	VMOVDQU        X2, (R12)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -1219,7 +1378,8 @@ vsgeneral_1:
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10
 	VPXOR          Y0, Y0, Y0
-	VMOVDQU        (R10), X0
+	VMOVQ          (R10), X0
+	VPINSRQ        $0x01, 8(R10), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
 	VPADDD         vCtrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
@@ -3118,7 +3278,9 @@ TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-72
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10
 	MOVQ           tag+64(FP), R11
-	VBROADCASTI128 (R10), Y0
+	VMOVQ          (R10), X0
+	VPINSRQ        $0x01, 8(R10), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
 	VPSHUFB        vBswap<>+0(SB), Y0, Y0
 	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
 	VBROADCASTI128 (AX), Y2
@@ -3681,7 +3843,8 @@ vogeneral_1:
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10
 	VPXOR          Y0, Y0, Y0
-	VMOVDQU        (R10), X0
+	VMOVQ          (R10), X0
+	VPINSRQ        $0x01, 8(R10), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
 	VPADDD         vCtrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
@@ -5257,7 +5420,8 @@ TEXT ·gcmStreamStartVAES2(SB), NOSPLIT, $0-48
 	MOVQ           aadLen+32(FP), DI
 	MOVQ           j0+40(FP), R8
 	VPXOR          Y0, Y0, Y0
-	VMOVDQU        (R8), X0
+	VMOVQ          (R8), X0
+	VPINSRQ        $0x01, 8(R8), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
 	VPADDD         vCtrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(BX)

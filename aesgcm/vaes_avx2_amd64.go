@@ -36,35 +36,35 @@ func newVAESAVX2Key(key []byte) backend {
 	return k
 }
 
-func (k *vaesAVX2Key) ghashNonce(nonce []byte) (j0 [16]byte) {
-	gcmNonceVAES2(&k.t, ptr(nonce), len(nonce), &j0)
+func (k *vaesAVX2Key) ghashNonce(nonce []byte) (j0 counter) {
+	gcmNonceVAES2(&k.t, ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
-func (k *vaesAVX2Key) seal(out, text, aad []byte, j0 [16]byte) (tag [16]byte) {
+func (k *vaesAVX2Key) seal(out, text, aad []byte, j0 counter) (tag [16]byte) {
 	pieces := [1][]byte{text}
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), &j0, len(text), &tag)
+	gcmSealVAES2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
 	return
 }
 
-func (k *vaesAVX2Key) open(out, ciphertext, aad []byte, j0 [16]byte) (tag [16]byte) {
-	gcmOpenVAES2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), &j0, &tag)
+func (k *vaesAVX2Key) open(out, ciphertext, aad []byte, j0 counter) (tag [16]byte) {
+	gcmOpenVAES2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
 	return
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
-func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 [16]byte) (tag [16]byte) {
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), &j0, len(out), &tag)
+func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) (tag [16]byte) {
+	gcmSealVAES2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
 	return
 }
 
 // The stream state lives in streamState.ni, laid out like the AES-NI
 // backends' (y, counter, E(J0), keystream and ciphertext of the open
 // block) but written and read only by the vaes-avx2 functions.
-func (k *vaesAVX2Key) streamStart(s *streamState, aad []byte, j0 [16]byte) {
+func (k *vaesAVX2Key) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartVAES2(&k.t, k.rounds, &s.ni, ptr(aad), len(aad), &j0)
+	gcmStreamStartVAES2(&k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *vaesAVX2Key) streamEncrypt(s *streamState, out, in []byte) {

@@ -32,45 +32,88 @@ func (fn *Func) movou(src, dst operand.Op) {
 	}
 }
 
-// CopyBytes emits the gather copy loop: copy n bytes from src to dst, 64 bytes
-// at a time, then 16, then the rest in pieces of 8, 4, 2 and 1 bytes by the
-// bits of the count. It advances dst and src by n and leaves n zero. It reads exactly [src, src+n) and writes exactly
-// [dst, dst+n).
+// CopyBytes emits a copy of n bytes from src to dst with few branches, few
+// of them taken on short runs. From 16 bytes: the last 16 bytes of the run
+// first, then 64 and 16 bytes at a time from the front while more than 64,
+// then 16, bytes remain (the tail store covers the rest; it overlaps the
+// stores after it unless n is a multiple of 16). Under 16 bytes: the first
+// and the last 8, 4 or 2 bytes (ranges that may overlap), or the one byte.
+// Whichever store overlaps another comes first, so a later load of a
+// 16-byte block of the run, or of its tail, lies within the youngest store
+// to its bytes and is forwarded from it (a load spanning two stores waits
+// for both to reach the cache). It reads exactly [src, src+n) and writes
+// exactly [dst, dst+n); src may equal dst (bytes rewritten with their own
+// value). It advances dst and src by n and leaves n zero.
 func (fn *Func) CopyBytes(dst, src, n reg.Register) {
 	g := fn.g
-	l64, l16, tail := fn.Label("copy64"), fn.Label("copy16"), fn.Label("copytail")
+	l64, l16, small, done := fn.Label("copy64"), fn.Label("copy16"), fn.Label("copysmall"), fn.Label("copydone")
 	x := [4]reg.VecVirtual{g.XMM(), g.XMM(), g.XMM(), g.XMM()}
+	at := func(p reg.Register, disp int) operand.Mem { return operand.Mem{Base: p, Disp: disp} }
+	end := func(p reg.Register, disp int) operand.Mem {
+		return operand.Mem{Base: p, Index: n, Scale: 1, Disp: disp}
+	}
+	step := func(w int) {
+		for k := range w / 16 {
+			fn.movou(at(src, 16*k), x[k])
+		}
+		for k := range w / 16 {
+			fn.movou(x[k], at(dst, 16*k))
+		}
+		g.ADDQ(operand.U8(w), src)
+		g.ADDQ(operand.U8(w), dst)
+		g.SUBQ(operand.U8(w), n)
+	}
 
-	g.Label(l64)
+	g.CMPQ(n, operand.U8(16))
+	g.JB(operand.LabelRef(small))
+	fn.movou(end(src, -16), x[0])
+	fn.movou(x[0], end(dst, -16))
 	g.CMPQ(n, operand.U8(64))
-	g.JB(operand.LabelRef(l16))
-	for k := range x {
-		fn.movou(operand.Mem{Base: src, Disp: 16 * k}, x[k])
-	}
-	for k := range x {
-		fn.movou(x[k], operand.Mem{Base: dst, Disp: 16 * k})
-	}
-	g.ADDQ(operand.U8(64), src)
-	g.ADDQ(operand.U8(64), dst)
-	g.SUBQ(operand.U8(64), n)
-	g.JMP(operand.LabelRef(l64))
-
+	g.JA(operand.LabelRef(l64))
 	g.Label(l16)
 	g.CMPQ(n, operand.U8(16))
-	g.JB(operand.LabelRef(tail))
-	fn.movou(operand.Mem{Base: src}, x[0])
-	fn.movou(x[0], operand.Mem{Base: dst})
-	g.ADDQ(operand.U8(16), src)
-	g.ADDQ(operand.U8(16), dst)
-	g.SUBQ(operand.U8(16), n)
+	g.JBE(operand.LabelRef(done))
+	step(16)
+	g.JMP(operand.LabelRef(l16))
+	g.Label(l64)
+	step(64)
+	g.CMPQ(n, operand.U8(64))
+	g.JA(operand.LabelRef(l64))
 	g.JMP(operand.LabelRef(l16))
 
-	g.Label(tail)
-	t := g.GP64()
-	fn.byPieces(n, []reg.Register{src, dst}, func(w int) {
-		fn.pieceOp(w, "MOV", operand.Mem{Base: src}, t)
-		fn.pieceOp(w, "MOV", t, operand.Mem{Base: dst})
-	})
+	// Under 16 bytes: the two ends of width w when n >= w, the last first;
+	// one byte falls through with a single taken branch.
+	g.Label(small)
+	t, u := g.GP64(), g.GP64()
+	ge8, ge4, ge2 := fn.Label("copyge8"), fn.Label("copyge4"), fn.Label("copyge2")
+	ends := func(w int) {
+		fn.pieceOp(w, "MOV", end(src, -w), t)
+		fn.pieceOp(w, "MOV", at(src, 0), u)
+		fn.pieceOp(w, "MOV", t, end(dst, -w))
+		fn.pieceOp(w, "MOV", u, at(dst, 0))
+		g.JMP(operand.LabelRef(done))
+	}
+	g.CMPQ(n, operand.U8(4))
+	g.JAE(operand.LabelRef(ge4))
+	g.CMPQ(n, operand.U8(2))
+	g.JAE(operand.LabelRef(ge2))
+	g.TESTQ(n, n)
+	g.JZ(operand.LabelRef(done))
+	fn.pieceOp(1, "MOV", at(src, 0), t)
+	fn.pieceOp(1, "MOV", t, at(dst, 0))
+	g.JMP(operand.LabelRef(done))
+	g.Label(ge2)
+	ends(2)
+	g.Label(ge4)
+	g.CMPQ(n, operand.U8(8))
+	g.JAE(operand.LabelRef(ge8))
+	ends(4)
+	g.Label(ge8)
+	ends(8)
+
+	g.Label(done)
+	g.ADDQ(n, src)
+	g.ADDQ(n, dst)
 	g.XORQ(n, n)
 }
 
@@ -336,6 +379,20 @@ func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
 	d, ds, c := g.GP64(), g.GP64(), g.GP64()
 	g.MOVQ(dst, d)
 	g.MOVQ(descs, ds)
+	// Two slices (the TLS 1.3 record: payload and content type) are
+	// copied without the walk's loop.
+	walk := fn.Label("joinwalk")
+	g.CMPQ(count, operand.U8(2))
+	g.JNE(operand.LabelRef(walk))
+	for i := range 2 {
+		p, n := g.GP64(), g.GP64()
+		g.MOVQ(operand.Mem{Base: ds, Disp: SliceHeaderSize * i}, p)
+		g.MOVQ(operand.Mem{Base: ds, Disp: SliceHeaderSize*i + 8}, n)
+		fn.CopyBytes(d, p, n)
+	}
+	g.MOVQ(dst, ptr)
+	g.JMP(operand.LabelRef(done))
+	g.Label(walk)
 	g.MOVQ(count, c)
 	fn.GatherCopy(d, ds, c)
 	g.MOVQ(dst, ptr)

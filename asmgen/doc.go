@@ -95,8 +95,8 @@
 // [Func.ForEachSlice] (the walk over a descriptor array; AES-GCM's gather
 // seal), [Func.JoinSlices] (the slices as one run, copied into place
 // unless there is one) and [Func.ForEachSliceGathered] (the walk, or one
-// joined run for a short text), [Func.CopyBytes] (the copy loop: 64, then 16 bytes, then the
-// partial tail), [Func.XORBytes] (16 bytes at a time, then the tail) and
+// joined run for a short text), [Func.CopyBytes] (the tail's last 16
+// bytes, then 64 and 16 bytes at a time; under 16 bytes the two ends), [Func.XORBytes] (16 bytes at a time, then the tail) and
 // [Func.GatherCopy] (a walk with a copy). AES-GCM keeps its own partial
 // block load and store, vector-native (two overlapping loads and a PSHUFB
 // slide), since its partial blocks live in vector registers.

@@ -82,6 +82,20 @@ func (e *emitter) load(m operand.Op, x reg.VecVirtual) {
 	}
 }
 
+// loadJ0 loads the 16-byte pre-counter block at j0 as two 8-byte loads:
+// the Go side writes it as two words (aesgcm's counter type), and a
+// 16-byte load of two 8-byte stores would wait for them to reach the cache
+// instead of being forwarded from them.
+func (e *emitter) loadJ0(j0 reg.Register, x reg.VecVirtual) {
+	if e.avx {
+		e.VMOVQ(mem(j0, 0), x)
+		e.VPINSRQ(operand.U8(1), mem(j0, 8), x, x)
+	} else {
+		e.MOVQ(mem(j0, 0), x)
+		e.MOVHPS(mem(j0, 8), x)
+	}
+}
+
 func (e *emitter) store(x reg.VecVirtual, m operand.Op) {
 	if e.avx {
 		e.VMOVDQU(x, m)

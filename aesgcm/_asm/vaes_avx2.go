@@ -402,7 +402,7 @@ func (v *vx) nonceFunc(name string) {
 // E(J0).
 func (v *vx) start(k vkey, st operand.Mem, aad, aadLen, j0 reg.GPVirtual) {
 	j, ctr := v.zy(), v.XMM()
-	v.VMOVDQU(mem(j0, 0), lo(j))
+	v.loadJ0(j0, lo(j))
 	v.VPSHUFB(v.c.bswap, lo(j), ctr)
 	v.VPADDD(v.incs.Offset(16), ctr, ctr)
 	v.VMOVDQU(ctr, st.Offset(vStCtr))
@@ -454,9 +454,13 @@ func (v *vx) lengthsBlock(aadLen, textLen reg.Register) reg.VecVirtual {
 // blocks in one AES pass of two registers ([J0, J0+1], [J0+2, J0+3]), the
 // AAD hashed meanwhile, then the text blocks and the lengths block each
 // times its own power (H^m..H^1) and one reduction.
-func (v *vx) short(k vkey, in, out, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
+//
+// in is emitted by inAt after the AES rounds and the AAD (as in the aesni
+// short path): a gathered text's join overlaps them.
+func (v *vx) short(k vkey, inAt func() reg.GPVirtual, out, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
 	ctr := v.ymm()
-	v.VBROADCASTI128(mem(j0, 0), ctr)
+	v.loadJ0(j0, lo(ctr))
+	v.VINSERTI128(operand.U8(1), lo(ctr), ctr, ctr)
 	v.VPSHUFB(v.bswap, ctr, ctr)
 	v.VPADDD(v.incs, ctr, ctr)
 	a, b := v.ymm(), v.ymm()
@@ -491,6 +495,7 @@ func (v *vx) short(k vkey, in, out, n, aad, aadLen, j0, tag reg.GPVirtual, dec b
 		v.mulAcc1(s, false, h, mem(hp, vOffPow+128), mem(hp, vOffKar+128))
 		v.ADDQ(operand.U8(16), hp)
 	}
+	in := inAt()
 	v.CMPQ(nr, operand.U8(16))
 	v.JB(ref(lt16))
 	{
@@ -871,8 +876,8 @@ func (v *vx) sealFunc(name string) {
 	textLen := v.gp("textLen")
 	v.CMPQ(textLen, operand.U8(32))
 	v.JAE(ref(general))
-	in := v.fn.JoinSlices(descs, count, out)
-	v.short(k, in, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), false)
+	join := func() reg.GPVirtual { return v.fn.JoinSlices(descs, count, out) }
+	v.short(k, join, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), false)
 	v.fn.Ret()
 	v.Label(general)
 	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
@@ -900,7 +905,7 @@ func (v *vx) openFunc(name string) {
 	general := v.label("vogeneral")
 	v.CMPQ(n, operand.U8(32))
 	v.JAE(ref(general))
-	v.short(k, in, out, n, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), true)
+	v.short(k, func() reg.GPVirtual { return in }, out, n, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), true)
 	v.fn.Ret()
 	v.Label(general)
 	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))

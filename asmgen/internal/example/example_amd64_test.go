@@ -55,7 +55,13 @@ func random(t *testing.T, n int) []byte {
 
 func TestGatherCopy(t *testing.T) {
 	forEach(t, func(t *testing.T, im impl) {
-		for _, shape := range [][]int{{}, {0}, {1}, {15, 16, 17}, {64, 0, 65}, {200}, {3, 1, 4, 1, 5, 9, 2, 6}, {127, 129}} {
+		shapes := [][]int{{}, {0}, {1}, {15, 16, 17}, {64, 0, 65}, {200}, {3, 1, 4, 1, 5, 9, 2, 6}, {127, 129}}
+		// Every piece length up to 150 (each size class of the copy and
+		// the overlapping ends), alone and between two odd pieces.
+		for n := range 151 {
+			shapes = append(shapes, []int{n}, []int{3, n, 5})
+		}
+		for _, shape := range shapes {
 			var srcs [][]byte
 			want := []byte{}
 			for _, n := range shape {

@@ -16,10 +16,24 @@ slices_1:
 	JZ    slicesdone_1
 	MOVQ  (CX), BX
 	MOVQ  8(CX), SI
+	CMPQ  SI, $0x10
+	JB    copysmall_1
+	MOVOU -16(BX)(SI*1), X0
+	MOVOU X0, -16(AX)(SI*1)
+	CMPQ  SI, $0x40
+	JA    copy64_1
+
+copy16_1:
+	CMPQ  SI, $0x10
+	JBE   copydone_1
+	MOVOU (BX), X0
+	MOVOU X0, (AX)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, AX
+	SUBQ  $0x10, SI
+	JMP   copy16_1
 
 copy64_1:
-	CMPQ  SI, $0x40
-	JB    copy16_1
 	MOVOU (BX), X0
 	MOVOU 16(BX), X1
 	MOVOU 32(BX), X2
@@ -31,51 +45,46 @@ copy64_1:
 	ADDQ  $0x40, BX
 	ADDQ  $0x40, AX
 	SUBQ  $0x40, SI
-	JMP   copy64_1
-
-copy16_1:
-	CMPQ  SI, $0x10
-	JB    copytail_1
-	MOVOU (BX), X0
-	MOVOU X0, (AX)
-	ADDQ  $0x10, BX
-	ADDQ  $0x10, AX
-	SUBQ  $0x10, SI
+	CMPQ  SI, $0x40
+	JA    copy64_1
 	JMP   copy16_1
 
-copytail_1:
-	TESTQ $0x00000008, SI
-	JZ    piece_1
-	MOVQ  (BX), DI
-	MOVQ  DI, (AX)
-	ADDQ  $0x08, BX
-	ADDQ  $0x08, AX
-
-piece_1:
-	TESTQ $0x00000004, SI
-	JZ    piece_2
-	MOVL  (BX), DI
-	MOVL  DI, (AX)
-	ADDQ  $0x04, BX
-	ADDQ  $0x04, AX
-
-piece_2:
-	TESTQ $0x00000002, SI
-	JZ    piece_3
-	MOVW  (BX), DI
-	MOVW  DI, (AX)
-	ADDQ  $0x02, BX
-	ADDQ  $0x02, AX
-
-piece_3:
-	TESTQ $0x00000001, SI
-	JZ    piece_4
+copysmall_1:
+	CMPQ  SI, $0x04
+	JAE   copyge4_1
+	CMPQ  SI, $0x02
+	JAE   copyge2_1
+	TESTQ SI, SI
+	JZ    copydone_1
 	MOVB  (BX), DI
 	MOVB  DI, (AX)
-	ADDQ  $0x01, BX
-	ADDQ  $0x01, AX
+	JMP   copydone_1
 
-piece_4:
+copyge2_1:
+	MOVW -2(BX)(SI*1), DI
+	MOVW (BX), R8
+	MOVW DI, -2(AX)(SI*1)
+	MOVW R8, (AX)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ SI, $0x08
+	JAE  copyge8_1
+	MOVL -4(BX)(SI*1), DI
+	MOVL (BX), R8
+	MOVL DI, -4(AX)(SI*1)
+	MOVL R8, (AX)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(BX)(SI*1), DI
+	MOVQ (BX), R8
+	MOVQ DI, -8(AX)(SI*1)
+	MOVQ R8, (AX)
+
+copydone_1:
+	ADDQ SI, BX
+	ADDQ SI, AX
 	XORQ SI, SI
 	ADDQ $0x18, CX
 	DECQ DX
