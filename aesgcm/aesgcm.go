@@ -306,16 +306,15 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // does an overlap of the output with additionalData.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
 	a.check(nonce)
-	var total uint64
-	for _, p := range plaintext {
-		total += uint64(len(p))
-	}
+	total, touches := gatherLength(dst, plaintext)
 	if total > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
 	n := int(total)
 	ret, out := sliceForAppend(dst, n+a.tagSize)
-	checkGatherOverlap(out[:n], plaintext)
+	if touches {
+		checkGatherOverlap(out[:n], plaintext)
+	}
 	if anyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}

@@ -41,3 +41,19 @@ func checkGatherOverlap(out []byte, pieces [][]byte) {
 		at += n
 	}
 }
+
+// gatherLength returns the total length of pieces and whether any piece
+// touches dst's spare capacity, where SealGather's output goes unless dst
+// has to grow (fresh memory, which no piece can overlap). One pass: the
+// exact test, checkGatherOverlap, runs only for a piece there (in-place
+// sealing), not on every record.
+func gatherLength(dst []byte, pieces [][]byte) (total uint64, touches bool) {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) + uintptr(len(dst))
+	hi := lo + uintptr(cap(dst)-len(dst))
+	for _, p := range pieces {
+		s, n := uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p))
+		total += uint64(n)
+		touches = touches || (n != 0 && s < hi && lo < s+n)
+	}
+	return total, touches
+}
