@@ -137,6 +137,7 @@ func BenchmarkVerify(b *testing.B) {
 func BenchmarkPrivateOps(b *testing.B) {
 	d := sha256.Sum256([]byte("benchmark"))
 	msg := make([]byte, 32)
+	pss := &stdrsa.PSSOptions{Hash: crypto.SHA256, SaltLength: stdrsa.PSSSaltLengthEqualsHash}
 	for _, bits := range []int{2048, 3072, 4096} {
 		std := benchKey(b, bits)
 		ctPKCS1, err := stdrsa.EncryptPKCS1v15(rand.Reader, &std.PublicKey, msg)
@@ -157,6 +158,7 @@ func BenchmarkPrivateOps(b *testing.B) {
 				op   func() error
 			}{
 				{"sign-pkcs1", func() error { _, err := priv.Sign(rand.Reader, d[:], crypto.SHA256); return err }},
+				{"sign-pss", func() error { _, err := priv.Sign(rand.Reader, d[:], pss); return err }},
 				{"decrypt-pkcs1", func() error { _, err := priv.Decrypt(rand.Reader, ctPKCS1, nil); return err }},
 				{"decrypt-oaep", func() error {
 					_, err := priv.Decrypt(rand.Reader, ctOAEP, &stdrsa.OAEPOptions{Hash: crypto.SHA256})
