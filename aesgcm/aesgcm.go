@@ -261,7 +261,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	tag := a.b.seal(out[:len(plaintext)], plaintext, additionalData, a.counterBlock(nonce))
-	copy(out[len(plaintext):], tag[:a.tagSize])
+	putTag(out[len(plaintext):], &tag)
 	return ret
 }
 
@@ -319,8 +319,18 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	tag := a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce))
-	copy(out[n:], tag[:a.tagSize])
+	putTag(out[n:], &tag)
 	return ret
+}
+
+// putTag writes the len(dst) <= 16 leading bytes of tag to dst: the full tag
+// as one 16-byte move, not a call to memmove (a few ns of a short Seal).
+func putTag(dst []byte, tag *[16]byte) {
+	if len(dst) == TagSize {
+		*(*[TagSize]byte)(dst) = *tag
+		return
+	}
+	copy(dst, tag[:])
 }
 
 // sliceForAppend extends in by n bytes, reallocating if needed, and returns
