@@ -35,7 +35,6 @@
 package aesgcm
 
 import (
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -260,8 +259,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if anyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
-	tag := a.b.seal(out[:len(plaintext)], plaintext, additionalData, a.counterBlock(nonce))
-	putTag(out[len(plaintext):], &tag)
+	a.b.seal(out[:len(plaintext)], plaintext, additionalData, a.counterBlock(nonce), out[len(plaintext):])
 	return ret
 }
 
@@ -290,8 +288,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if anyOverlap(out, additionalData) || anyOverlap(out, tag) {
 		panic("aesgcm: invalid buffer overlap of output and additional data or tag")
 	}
-	want := a.b.open(out, ciphertext, additionalData, a.counterBlock(nonce))
-	if subtle.ConstantTimeCompare(want[:a.tagSize], tag) != 1 {
+	if !a.b.open(out, ciphertext, additionalData, a.counterBlock(nonce), tag) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -318,19 +315,8 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	if anyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
-	tag := a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce))
-	putTag(out[n:], &tag)
+	a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce), out[n:])
 	return ret
-}
-
-// putTag writes the len(dst) <= 16 leading bytes of tag to dst: the full tag
-// as one 16-byte move, not a call to memmove (a few ns of a short Seal).
-func putTag(dst []byte, tag *[16]byte) {
-	if len(dst) == TagSize {
-		*(*[TagSize]byte)(dst) = *tag
-		return
-	}
-	copy(dst, tag[:])
 }
 
 // sliceForAppend extends in by n bytes, reallocating if needed, and returns

@@ -17,3 +17,21 @@ var implementations = []implementation{
 // ptr returns J0 as the assembly reads it: the 16 bytes of the two
 // little-endian words, in memory order (amd64 is little-endian).
 func (c *counter) ptr() *[16]byte { return (*[16]byte)(unsafe.Pointer(c)) }
+
+// tagDst returns where the assembly writes the 16-byte tag of a seal: the
+// output's tag itself when it is 16 bytes (no copy in Go, where a 16-byte
+// store read back in pieces may wait for the cache), else buf, whose first
+// len(tag) bytes finishTag then copies.
+func tagDst(tag []byte, buf *[16]byte) *[16]byte {
+	if len(tag) == TagSize {
+		return (*[16]byte)(tag)
+	}
+	return buf
+}
+
+// finishTag copies a short tag from buf (see tagDst).
+func finishTag(tag []byte, buf *[16]byte) {
+	if len(tag) < TagSize {
+		copy(tag, buf[:])
+	}
+}

@@ -91,23 +91,26 @@ func (k *genericKey) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]by
 	return tag
 }
 
-func (k *genericKey) seal(out, text, aad []byte, j0 counter) [16]byte {
-	return k.crypt(out, text, aad, j0, false)
+func (k *genericKey) seal(out, text, aad []byte, j0 counter, tag []byte) {
+	t := k.crypt(out, text, aad, j0, false)
+	copy(tag, t[:])
 }
 
-func (k *genericKey) open(out, ciphertext, aad []byte, j0 counter) [16]byte {
-	return k.crypt(out, ciphertext, aad, j0, true)
+func (k *genericKey) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
+	t := k.crypt(out, ciphertext, aad, j0, true)
+	return subtle.ConstantTimeCompare(t[:len(tag)], tag) == 1
 }
 
 // sealGather copies the pieces into out and seals there: for this backend
 // the copy costs little beside the AES, and sealing in one call keeps the
 // four-block passes full.
-func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) [16]byte {
+func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	off := 0
 	for _, p := range pieces {
 		off += copy(out[off:], p)
 	}
-	return k.crypt(out, out, aad, j0, false)
+	t := k.crypt(out, out, aad, j0, false)
+	copy(tag, t[:])
 }
 
 func (k *genericKey) streamStart(s *streamState, aad []byte, j0 counter) {

@@ -65,34 +65,39 @@ func (k *aesniKey) ghashNonce(nonce []byte) (j0 counter) {
 	return
 }
 
-func (k *aesniKey) seal(out, text, aad []byte, j0 counter) (tag [16]byte) {
+// seal is sealGather of one piece, with the assembly called from here: one
+// call less on the path of every Seal.
+func (k *aesniKey) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	pieces := [1][]byte{text}
+	var buf [16]byte
+	t := tagDst(tag, &buf)
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
+		gcmSealAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), t)
 	} else {
-		gcmSealAESNI(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
+		gcmSealAESNI(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), t)
 	}
-	return
+	finishTag(tag, &buf)
 }
 
-func (k *aesniKey) open(out, ciphertext, aad []byte, j0 counter) (tag [16]byte) {
+// open compares the tag in the assembly (see _asm's tagCheck).
+func (k *aesniKey) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
 	if k.avx {
-		gcmOpenAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
-	} else {
-		gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
+		return gcmOpenAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 	}
-	return
+	return gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
-func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) (tag [16]byte) {
+func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
+	var buf [16]byte
+	t := tagDst(tag, &buf)
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
+		gcmSealAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), t)
 	} else {
-		gcmSealAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
+		gcmSealAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), t)
 	}
-	return
+	finishTag(tag, &buf)
 }
 
 func (k *aesniKey) streamStart(s *streamState, aad []byte, j0 counter) {

@@ -331,18 +331,31 @@ func TestAsmCounterWrap(t *testing.T) {
 					j0 := counterOf(&b)
 					pt, aad := c.rb(n), c.rb(13)
 					want, got := make([]byte, n), make([]byte, n)
-					wantTag := gen.seal(want, pt, aad, j0)
-					gotTag := v.seal(got, pt, aad, j0)
+					var wantTag, gotTag [16]byte
+					gen.seal(want, pt, aad, j0, wantTag[:])
+					v.seal(got, pt, aad, j0, gotTag[:])
 					what := fmt.Sprintf("key %d counter -%d n=%d", size, back, n)
 					require.Equal(t, want, got, "seal %s", what)
 					require.Equal(t, wantTag, gotTag, "seal tag %s", what)
 					back2 := make([]byte, n)
-					require.Equal(t, wantTag, v.open(back2, want, aad, j0), "open tag %s", what)
+					require.True(t, v.open(back2, want, aad, j0, wantTag[:]), "open tag %s", what)
 					require.Equal(t, pt, back2, "open %s", what)
+					// Every tag length, and a wrong byte at each position of it.
+					for tl := MinTagSize; tl <= TagSize; tl++ {
+						require.True(t, v.open(back2, want, aad, j0, wantTag[:tl]), "open tag[:%d] %s", tl, what)
+						bad := wantTag
+						bad[(n+tl)%tl] ^= 0x80
+						require.False(t, v.open(back2, want, aad, j0, bad[:tl]), "open bad tag[:%d] %s", tl, what)
+					}
 					clear(got)
 					k := n / 3
-					require.Equal(t, wantTag, v.sealGather(got, [][]byte{pt[:k], pt[k:]}, aad, j0), "sealGather tag %s", what)
+					var gatherTag [16]byte
+					v.sealGather(got, [][]byte{pt[:k], pt[k:]}, aad, j0, gatherTag[:])
+					require.Equal(t, wantTag, gatherTag, "sealGather tag %s", what)
 					require.Equal(t, want, got, "sealGather %s", what)
+					short := make([]byte, 12)
+					v.seal(got, pt, aad, j0, short)
+					require.Equal(t, wantTag[:12], short, "seal 12-byte tag %s", what)
 					var s streamState
 					clear(got)
 					v.streamStart(&s, aad, j0)

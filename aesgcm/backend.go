@@ -23,18 +23,19 @@ type backend interface {
 	ghashNonce(nonce []byte) counter
 
 	// seal encrypts text into out with the counter blocks inc32(J0),
-	// inc32^2(J0), ..., and returns E(J0) ^ GHASH(aad, out).
-	seal(out, text, aad []byte, j0 counter) [16]byte
+	// inc32^2(J0), ..., and writes the first len(tag) bytes (12 to 16) of
+	// E(J0) ^ GHASH(aad, out) to tag, which does not overlap out.
+	seal(out, text, aad []byte, j0 counter, tag []byte)
 
-	// open decrypts ciphertext into out like seal and returns the tag the
-	// ciphertext should carry, E(J0) ^ GHASH(aad, ciphertext). The caller
-	// compares and zeroes out on a mismatch.
-	open(out, ciphertext, aad []byte, j0 counter) [16]byte
+	// open decrypts ciphertext into out like seal and reports, in constant
+	// time, whether tag (12 to 16 bytes) is the first len(tag) bytes of
+	// E(J0) ^ GHASH(aad, ciphertext). The caller zeroes out on false.
+	open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool
 
 	// sealGather is seal of the concatenation of pieces; len(out) is the
 	// sum of their lengths. A piece is either exactly its part of out or
 	// disjoint from out.
-	sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) [16]byte
+	sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte)
 
 	// streamStart prepares s for a message with this aad and J0.
 	streamStart(s *streamState, aad []byte, j0 counter)

@@ -765,7 +765,6 @@ TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
 	MOVQ   out+16(FP), R8
 	MOVQ   aad+40(FP), R9
 	MOVQ   j0+56(FP), R10
-	MOVQ   tag+72(FP), R11
 	CMPQ   SI, $0x10
 	JA     sbig_1
 	MOVQ   (R10), X0
@@ -967,25 +966,25 @@ copysmall_1:
 
 copyge2_1:
 	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R12
+	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
-	MOVW R12, (DI)
+	MOVW R11, (DI)
 	JMP  copydone_1
 
 copyge4_1:
 	CMPQ R9, $0x08
 	JAE  copyge8_1
 	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R12
+	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
-	MOVL R12, (DI)
+	MOVL R11, (DI)
 	JMP  copydone_1
 
 copyge8_1:
 	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R12
+	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R12, (DI)
+	MOVQ R11, (DI)
 
 copydone_1:
 	ADDQ  R9, BX
@@ -1112,31 +1111,31 @@ copysmall_3:
 	JAE   copyge2_3
 	TESTQ R10, R10
 	JZ    copydone_3
-	MOVB  (R9), R12
-	MOVB  R12, (DI)
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
 	JMP   copydone_3
 
 copyge2_3:
-	MOVW -2(R9)(R10*1), R12
-	MOVW (R9), R13
-	MOVW R12, -2(DI)(R10*1)
-	MOVW R13, (DI)
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
 	JMP  copydone_3
 
 copyge4_3:
 	CMPQ R10, $0x08
 	JAE  copyge8_3
-	MOVL -4(R9)(R10*1), R12
-	MOVL (R9), R13
-	MOVL R12, -4(DI)(R10*1)
-	MOVL R13, (DI)
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
 	JMP  copydone_3
 
 copyge8_3:
-	MOVQ -8(R9)(R10*1), R12
-	MOVQ (R9), R13
-	MOVQ R12, -8(DI)(R10*1)
-	MOVQ R13, (DI)
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
 
 copydone_3:
 	ADDQ R10, R9
@@ -1311,7 +1310,8 @@ sred_1:
 	PXOR      X1, X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
-	MOVOU     X4, (R11)
+	MOVQ      tag+72(FP), AX
+	MOVOU     X4, (AX)
 	JMP       sdone_1
 
 sbig_1:
@@ -1568,25 +1568,25 @@ copysmall_4:
 
 copyge2_4:
 	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R12
+	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
-	MOVW R12, (DI)
+	MOVW R11, (DI)
 	JMP  copydone_4
 
 copyge4_4:
 	CMPQ R9, $0x08
 	JAE  copyge8_4
 	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R12
+	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
-	MOVL R12, (DI)
+	MOVL R11, (DI)
 	JMP  copydone_4
 
 copyge8_4:
 	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R12
+	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R12, (DI)
+	MOVQ R11, (DI)
 
 copydone_4:
 	ADDQ  R9, BX
@@ -1713,31 +1713,31 @@ copysmall_6:
 	JAE   copyge2_6
 	TESTQ R10, R10
 	JZ    copydone_6
-	MOVB  (R9), R12
-	MOVB  R12, (DI)
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
 	JMP   copydone_6
 
 copyge2_6:
-	MOVW -2(R9)(R10*1), R12
-	MOVW (R9), R13
-	MOVW R12, -2(DI)(R10*1)
-	MOVW R13, (DI)
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
 	JMP  copydone_6
 
 copyge4_6:
 	CMPQ R10, $0x08
 	JAE  copyge8_6
-	MOVL -4(R9)(R10*1), R12
-	MOVL (R9), R13
-	MOVL R12, -4(DI)(R10*1)
-	MOVL R13, (DI)
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
 	JMP  copydone_6
 
 copyge8_6:
-	MOVQ -8(R9)(R10*1), R12
-	MOVQ (R9), R13
-	MOVQ R12, -8(DI)(R10*1)
-	MOVQ R13, (DI)
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
 
 copydone_6:
 	ADDQ R10, R9
@@ -1989,7 +1989,8 @@ sred_2:
 	PXOR      X1, X7
 	PSHUFB    bswapMask<>+0(SB), X7
 	PXOR      X0, X7
-	MOVOU     X7, (R11)
+	MOVQ      tag+72(FP), AX
+	MOVOU     X7, (AX)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -4915,7 +4916,6 @@ pdone_1:
 gslicesdone_1:
 	MOVQ       aadLen+48(FP), CX
 	MOVQ       textLen+64(FP), DX
-	MOVQ       tag+72(FP), BX
 	MOVOU      (SP), X0
 	SHLQ       $0x03, CX
 	SHLQ       $0x03, DX
@@ -4972,7 +4972,8 @@ findone_1:
 	PSHUFB    bswapMask<>+0(SB), X0
 	MOVOU     32(SP), X1
 	PXOR      X1, X0
-	MOVOU     X0, (BX)
+	MOVQ      tag+72(FP), AX
+	MOVOU     X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR  X0, X0
@@ -5004,9 +5005,9 @@ findone_1:
 	MOVOU X0, 192(SP)
 	RET
 
-// func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AES, PCLMULQDQ, SSE, SSE2, SSSE3
-TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-72
+TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-88
 	MOVQ   t+0(FP), AX
 	MOVQ   rounds+8(FP), CX
 	MOVQ   CX, DX
@@ -5022,7 +5023,6 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-72
 	MOVQ   out+16(FP), DI
 	MOVQ   aad+40(FP), R8
 	MOVQ   j0+56(FP), R9
-	MOVQ   tag+64(FP), R10
 	CMPQ   BX, $0x10
 	JA     sbig_1
 	MOVQ   (R9), X0
@@ -5323,8 +5323,84 @@ sred_1:
 	PXOR      X1, X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
-	MOVOU     X4, (R10)
-	JMP       sdone_1
+	MOVQ      tag+64(FP), AX
+	MOVQ      tagLen+72(FP), CX
+	CMPQ      CX, $0x10
+	JE        tagfull_1
+	CMPQ      CX, $0x08
+	JB        ld4_3
+	MOVQ      (AX), DX
+	MOVQ      DX, X0
+	LEAQ      -8(AX)(CX*1), AX
+	MOVQ      (AX), DX
+	MOVQ      DX, X1
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      CX, AX
+	NEGQ      AX
+	MOVOU     24(AX), X2
+	PSHUFB    X2, X1
+	POR       X1, X0
+	JMP       lddone_3
+
+ld4_3:
+	CMPQ   CX, $0x04
+	JB     ld2_3
+	MOVL   (AX), DX
+	MOVQ   DX, X0
+	LEAQ   -4(AX)(CX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X2
+	PSHUFB X2, X1
+	POR    X1, X0
+	JMP    lddone_3
+
+ld2_3:
+	CMPQ    CX, $0x02
+	JB      ld1_3
+	MOVWQZX (AX), DX
+	MOVQ    DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X2
+	PSHUFB  X2, X1
+	POR     X1, X0
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X0
+
+lddone_3:
+	LEAQ  onesMask<>+0(SB), AX
+	SUBQ  CX, AX
+	MOVOU 16(AX), X1
+	PAND  X1, X4
+	JMP   tagloaded_1
+
+tagfull_1:
+	MOVOU (AX), X0
+
+tagloaded_1:
+	PXOR     X0, X4
+	PXOR     X0, X0
+	PCMPEQB  X0, X4
+	PMOVMSKB X4, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
+	JMP      sdone_1
 
 sbig_1:
 	MOVQ   (R9), X0
@@ -5448,7 +5524,7 @@ aesmid_2:
 	CMPQ       SI, $0x10
 	JE         sfullaad_2
 	CMPQ       SI, $0x08
-	JB         ld4_3
+	JB         ld4_4
 	MOVQ       (R8), AX
 	MOVQ       AX, X8
 	LEAQ       -8(R8)(SI*1), AX
@@ -5461,11 +5537,11 @@ aesmid_2:
 	MOVOU      24(AX), X10
 	PSHUFB     X10, X9
 	POR        X9, X8
-	JMP        lddone_3
+	JMP        lddone_4
 
-ld4_3:
+ld4_4:
 	CMPQ   SI, $0x04
-	JB     ld2_3
+	JB     ld2_4
 	MOVL   (R8), AX
 	MOVQ   AX, X8
 	LEAQ   -4(R8)(SI*1), AX
@@ -5478,11 +5554,11 @@ ld4_3:
 	MOVOU  20(AX), X10
 	PSHUFB X10, X9
 	POR    X9, X8
-	JMP    lddone_3
+	JMP    lddone_4
 
-ld2_3:
+ld2_4:
 	CMPQ    SI, $0x02
-	JB      ld1_3
+	JB      ld1_4
 	MOVWQZX (R8), AX
 	MOVQ    AX, X8
 	LEAQ    -2(R8)(SI*1), AX
@@ -5495,13 +5571,13 @@ ld2_3:
 	MOVOU   18(AX), X10
 	PSHUFB  X10, X9
 	POR     X9, X8
-	JMP     lddone_3
+	JMP     lddone_4
 
-ld1_3:
+ld1_4:
 	MOVBQZX (R8), AX
 	MOVQ    AX, X8
 
-lddone_3:
+lddone_4:
 	JMP saad_2
 
 sfullaad_2:
@@ -5627,7 +5703,7 @@ scommon_2:
 	TESTQ  BX, BX
 	JZ     sred_2
 	CMPQ   BX, $0x08
-	JB     ld4_4
+	JB     ld4_5
 	MOVQ   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -8(AX)(BX*1), AX
@@ -5640,11 +5716,11 @@ scommon_2:
 	MOVOU  24(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
-	JMP    lddone_4
+	JMP    lddone_5
 
-ld4_4:
+ld4_5:
 	CMPQ   BX, $0x04
-	JB     ld2_4
+	JB     ld2_5
 	MOVL   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -4(AX)(BX*1), AX
@@ -5657,11 +5733,11 @@ ld4_4:
 	MOVOU  20(AX), X4
 	PSHUFB X4, X3
 	POR    X3, X2
-	JMP    lddone_4
+	JMP    lddone_5
 
-ld2_4:
+ld2_5:
 	CMPQ    BX, $0x02
-	JB      ld1_4
+	JB      ld1_5
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -5674,13 +5750,13 @@ ld2_4:
 	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
 	POR     X3, X2
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld1_4:
+ld1_5:
 	MOVBQZX (AX), DX
 	MOVQ    DX, X2
 
-lddone_4:
+lddone_5:
 	MOVOU  X2, X3
 	PXOR   X1, X3
 	MOVQ   X3, AX
@@ -5756,7 +5832,83 @@ sred_2:
 	PXOR      X1, X7
 	PSHUFB    bswapMask<>+0(SB), X7
 	PXOR      X0, X7
-	MOVOU     X7, (R10)
+	MOVQ      tag+64(FP), AX
+	MOVQ      tagLen+72(FP), CX
+	CMPQ      CX, $0x10
+	JE        tagfull_2
+	CMPQ      CX, $0x08
+	JB        ld4_6
+	MOVQ      (AX), DX
+	MOVQ      DX, X0
+	LEAQ      -8(AX)(CX*1), AX
+	MOVQ      (AX), DX
+	MOVQ      DX, X1
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      CX, AX
+	NEGQ      AX
+	MOVOU     24(AX), X2
+	PSHUFB    X2, X1
+	POR       X1, X0
+	JMP       lddone_6
+
+ld4_6:
+	CMPQ   CX, $0x04
+	JB     ld2_6
+	MOVL   (AX), DX
+	MOVQ   DX, X0
+	LEAQ   -4(AX)(CX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X2
+	PSHUFB X2, X1
+	POR    X1, X0
+	JMP    lddone_6
+
+ld2_6:
+	CMPQ    CX, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	MOVQ    DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X2
+	PSHUFB  X2, X1
+	POR     X1, X0
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X0
+
+lddone_6:
+	LEAQ  onesMask<>+0(SB), AX
+	SUBQ  CX, AX
+	MOVOU 16(AX), X1
+	PAND  X1, X7
+	JMP   tagloaded_2
+
+tagfull_2:
+	MOVOU (AX), X0
+
+tagloaded_2:
+	PXOR     X0, X7
+	PXOR     X0, X0
+	PCMPEQB  X0, X7
+	PMOVMSKB X7, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -5828,7 +5980,7 @@ aesmid_3:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_5
+	JB         ld4_7
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -5841,11 +5993,11 @@ aesmid_3:
 	MOVOU      24(BX), X2
 	PSHUFB     X2, X0
 	POR        X0, X1
-	JMP        lddone_5
+	JMP        lddone_7
 
-ld4_5:
+ld4_7:
 	CMPQ   SI, $0x04
-	JB     ld2_5
+	JB     ld2_7
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -5858,11 +6010,11 @@ ld4_5:
 	MOVOU  20(BX), X2
 	PSHUFB X2, X0
 	POR    X0, X1
-	JMP    lddone_5
+	JMP    lddone_7
 
-ld2_5:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_5
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -5875,13 +6027,13 @@ ld2_5:
 	MOVOU   18(BX), X2
 	PSHUFB  X2, X0
 	POR     X0, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld1_5:
+ld1_7:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
-lddone_5:
+lddone_7:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
@@ -6056,7 +6208,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_6
+	JB     ld4_8
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -6069,11 +6221,11 @@ ghpart_1:
 	MOVOU  24(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_6
+	JMP    lddone_8
 
-ld4_6:
+ld4_8:
 	CMPQ   SI, $0x04
-	JB     ld2_6
+	JB     ld2_8
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -6086,11 +6238,11 @@ ld4_6:
 	MOVOU  20(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_6
+	JMP    lddone_8
 
-ld2_6:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_6
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -6103,13 +6255,13 @@ ld2_6:
 	MOVOU   18(BX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld1_6:
+ld1_8:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
-lddone_6:
+lddone_8:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -7346,7 +7498,7 @@ rcommon_1:
 	TESTQ  DI, DI
 	JZ     rred_1
 	CMPQ   DI, $0x08
-	JB     ld4_7
+	JB     ld4_9
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -7359,11 +7511,11 @@ rcommon_1:
 	MOVOU  24(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_7
+	JMP    lddone_9
 
-ld4_7:
+ld4_9:
 	CMPQ   DI, $0x04
-	JB     ld2_7
+	JB     ld2_9
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -7376,11 +7528,11 @@ ld4_7:
 	MOVOU  20(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_7
+	JMP    lddone_9
 
-ld2_7:
+ld2_9:
 	CMPQ    DI, $0x02
-	JB      ld1_7
+	JB      ld1_9
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7393,13 +7545,13 @@ ld2_7:
 	MOVOU   18(DX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld1_7:
+ld1_9:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
-lddone_7:
+lddone_9:
 	MOVOU  X4, X5
 	PXOR   X3, X5
 	MOVQ   X5, DX
@@ -7834,7 +7986,7 @@ rcommon_2:
 	TESTQ  DI, DI
 	JZ     rred_2
 	CMPQ   DI, $0x08
-	JB     ld4_8
+	JB     ld4_10
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -7847,11 +7999,11 @@ rcommon_2:
 	MOVOU  24(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_8
+	JMP    lddone_10
 
-ld4_8:
+ld4_10:
 	CMPQ   DI, $0x04
-	JB     ld2_8
+	JB     ld2_10
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -7864,11 +8016,11 @@ ld4_8:
 	MOVOU  20(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_8
+	JMP    lddone_10
 
-ld2_8:
+ld2_10:
 	CMPQ    DI, $0x02
-	JB      ld1_8
+	JB      ld1_10
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7881,13 +8033,13 @@ ld2_8:
 	MOVOU   18(DX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld1_8:
+ld1_10:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
-lddone_8:
+lddone_10:
 	MOVOU  X4, X5
 	PXOR   X3, X5
 	MOVQ   X5, DX
@@ -7980,7 +8132,82 @@ remdone_1:
 	MOVOU  32(SP), X1
 	PXOR   X1, X0
 	MOVQ   tag+64(FP), AX
-	MOVOU  X0, (AX)
+	MOVQ   tagLen+72(FP), CX
+	CMPQ   CX, $0x10
+	JE     tagfull_3
+	CMPQ   CX, $0x08
+	JB     ld4_11
+	MOVQ   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   -8(AX)(CX*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  24(AX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_11
+
+ld4_11:
+	CMPQ   CX, $0x04
+	JB     ld2_11
+	MOVL   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   -4(AX)(CX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_11
+
+ld2_11:
+	CMPQ    CX, $0x02
+	JB      ld1_11
+	MOVWQZX (AX), DX
+	MOVQ    DX, X1
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
+	JMP     lddone_11
+
+ld1_11:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X1
+
+lddone_11:
+	LEAQ  onesMask<>+0(SB), AX
+	SUBQ  CX, AX
+	MOVOU 16(AX), X2
+	PAND  X2, X0
+	JMP   tagloaded_3
+
+tagfull_3:
+	MOVOU (AX), X1
+
+tagloaded_3:
+	PXOR     X1, X0
+	PXOR     X1, X1
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR  X0, X0
@@ -8018,7 +8245,6 @@ ofin_1:
 	XORQ       CX, CX
 	MOVQ       aadLen+48(FP), DX
 	MOVQ       n+32(FP), BX
-	MOVQ       tag+64(FP), SI
 	MOVOU      (SP), X0
 	SHLQ       $0x03, DX
 	SHLQ       $0x03, BX
@@ -8075,7 +8301,83 @@ findone_1:
 	PSHUFB    bswapMask<>+0(SB), X0
 	MOVOU     32(SP), X1
 	PXOR      X1, X0
-	MOVOU     X0, (SI)
+	MOVQ      tag+64(FP), AX
+	MOVQ      tagLen+72(FP), CX
+	CMPQ      CX, $0x10
+	JE        tagfull_4
+	CMPQ      CX, $0x08
+	JB        ld4_12
+	MOVQ      (AX), DX
+	MOVQ      DX, X1
+	LEAQ      -8(AX)(CX*1), AX
+	MOVQ      (AX), DX
+	MOVQ      DX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      CX, AX
+	NEGQ      AX
+	MOVOU     24(AX), X3
+	PSHUFB    X3, X2
+	POR       X2, X1
+	JMP       lddone_12
+
+ld4_12:
+	CMPQ   CX, $0x04
+	JB     ld2_12
+	MOVL   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   -4(AX)(CX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_12
+
+ld2_12:
+	CMPQ    CX, $0x02
+	JB      ld1_12
+	MOVWQZX (AX), DX
+	MOVQ    DX, X1
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
+	JMP     lddone_12
+
+ld1_12:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X1
+
+lddone_12:
+	LEAQ  onesMask<>+0(SB), AX
+	SUBQ  CX, AX
+	MOVOU 16(AX), X2
+	PAND  X2, X0
+	JMP   tagloaded_4
+
+tagfull_4:
+	MOVOU (AX), X1
+
+tagloaded_4:
+	PXOR     X1, X0
+	PXOR     X1, X1
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR  X0, X0
@@ -10800,7 +11102,6 @@ TEXT ·gcmStreamFinishAESNI(SB), NOSPLIT, $0-48
 	MOVQ       nopen+16(FP), DX
 	MOVQ       aadLen+24(FP), BX
 	MOVQ       textLen+32(FP), SI
-	MOVQ       tag+40(FP), DI
 	MOVOU      (CX), X0
 	SHLQ       $0x03, BX
 	SHLQ       $0x03, SI
@@ -10857,7 +11158,8 @@ findone_1:
 	PSHUFB    bswapMask<>+0(SB), X0
 	MOVOU     32(CX), X1
 	PXOR      X1, X0
-	MOVOU     X0, (DI)
+	MOVQ      tag+40(FP), AX
+	MOVOU     X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	PXOR X0, X0

@@ -25,12 +25,12 @@ func gcmNonceAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 //go:noescape
 func gcmSealAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 
-// gcmOpenAVX decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry.
+// gcmOpenAVX decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
 //
-// Secret: t, out, in, aad, tag. Public: rounds, n, aadLen, j0. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: t, out, in, aad. Public: rounds, n, aadLen, j0, tag, tagLen. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 
 // gcmStreamStartAVX starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
 //

@@ -679,7 +679,6 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
 	MOVQ    out+16(FP), R8
 	MOVQ    aad+40(FP), R9
 	MOVQ    j0+56(FP), R10
-	MOVQ    tag+72(FP), R11
 	CMPQ    SI, $0x10
 	JA      sbig_1
 	VMOVQ   (R10), X0
@@ -875,25 +874,25 @@ copysmall_1:
 
 copyge2_1:
 	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R12
+	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
-	MOVW R12, (DI)
+	MOVW R11, (DI)
 	JMP  copydone_1
 
 copyge4_1:
 	CMPQ R9, $0x08
 	JAE  copyge8_1
 	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R12
+	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
-	MOVL R12, (DI)
+	MOVL R11, (DI)
 	JMP  copydone_1
 
 copyge8_1:
 	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R12
+	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R12, (DI)
+	MOVQ R11, (DI)
 
 copydone_1:
 	ADDQ    R9, BX
@@ -1020,31 +1019,31 @@ copysmall_3:
 	JAE   copyge2_3
 	TESTQ R10, R10
 	JZ    copydone_3
-	MOVB  (R9), R12
-	MOVB  R12, (DI)
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
 	JMP   copydone_3
 
 copyge2_3:
-	MOVW -2(R9)(R10*1), R12
-	MOVW (R9), R13
-	MOVW R12, -2(DI)(R10*1)
-	MOVW R13, (DI)
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
 	JMP  copydone_3
 
 copyge4_3:
 	CMPQ R10, $0x08
 	JAE  copyge8_3
-	MOVL -4(R9)(R10*1), R12
-	MOVL (R9), R13
-	MOVL R12, -4(DI)(R10*1)
-	MOVL R13, (DI)
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
 	JMP  copydone_3
 
 copyge8_3:
-	MOVQ -8(R9)(R10*1), R12
-	MOVQ (R9), R13
-	MOVQ R12, -8(DI)(R10*1)
-	MOVQ R13, (DI)
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
 
 copydone_3:
 	ADDQ R10, R9
@@ -1208,7 +1207,8 @@ sred_1:
 	VPXOR      X1, X4, X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
-	VMOVDQU    X4, (R11)
+	MOVQ       tag+72(FP), AX
+	VMOVDQU    X4, (AX)
 	JMP        sdone_1
 
 sbig_1:
@@ -1456,25 +1456,25 @@ copysmall_4:
 
 copyge2_4:
 	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R12
+	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
-	MOVW R12, (DI)
+	MOVW R11, (DI)
 	JMP  copydone_4
 
 copyge4_4:
 	CMPQ R9, $0x08
 	JAE  copyge8_4
 	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R12
+	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
-	MOVL R12, (DI)
+	MOVL R11, (DI)
 	JMP  copydone_4
 
 copyge8_4:
 	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R12
+	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R12, (DI)
+	MOVQ R11, (DI)
 
 copydone_4:
 	ADDQ    R9, BX
@@ -1601,31 +1601,31 @@ copysmall_6:
 	JAE   copyge2_6
 	TESTQ R10, R10
 	JZ    copydone_6
-	MOVB  (R9), R12
-	MOVB  R12, (DI)
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
 	JMP   copydone_6
 
 copyge2_6:
-	MOVW -2(R9)(R10*1), R12
-	MOVW (R9), R13
-	MOVW R12, -2(DI)(R10*1)
-	MOVW R13, (DI)
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
 	JMP  copydone_6
 
 copyge4_6:
 	CMPQ R10, $0x08
 	JAE  copyge8_6
-	MOVL -4(R9)(R10*1), R12
-	MOVL (R9), R13
-	MOVL R12, -4(DI)(R10*1)
-	MOVL R13, (DI)
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
 	JMP  copydone_6
 
 copyge8_6:
-	MOVQ -8(R9)(R10*1), R12
-	MOVQ (R9), R13
-	MOVQ R12, -8(DI)(R10*1)
-	MOVQ R13, (DI)
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
 
 copydone_6:
 	ADDQ R10, R9
@@ -1857,7 +1857,8 @@ sred_2:
 	VPXOR      X1, X7, X7
 	VPSHUFB    bswapMask<>+0(SB), X7, X7
 	VPXOR      X0, X7, X7
-	VMOVDQU    X7, (R11)
+	MOVQ       tag+72(FP), AX
+	VMOVDQU    X7, (AX)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -4644,7 +4645,6 @@ pdone_1:
 gslicesdone_1:
 	MOVQ        aadLen+48(FP), CX
 	MOVQ        textLen+64(FP), DX
-	MOVQ        tag+72(FP), BX
 	VMOVDQU     (SP), X0
 	SHLQ        $0x03, CX
 	SHLQ        $0x03, DX
@@ -4693,7 +4693,8 @@ findone_1:
 	VPSHUFB    bswapMask<>+0(SB), X0, X0
 	VMOVDQU    32(SP), X1
 	VPXOR      X1, X0, X0
-	VMOVDQU    X0, (BX)
+	MOVQ       tag+72(FP), AX
+	VMOVDQU    X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -4720,9 +4721,9 @@ findone_1:
 	VZEROUPPER
 	RET
 
-// func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-72
+TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-88
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -4738,7 +4739,6 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-72
 	MOVQ    out+16(FP), DI
 	MOVQ    aad+40(FP), R8
 	MOVQ    j0+56(FP), R9
-	MOVQ    tag+64(FP), R10
 	CMPQ    BX, $0x10
 	JA      sbig_1
 	VMOVQ   (R9), X0
@@ -5022,8 +5022,84 @@ sred_1:
 	VPXOR      X1, X4, X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
-	VMOVDQU    X4, (R10)
-	JMP        sdone_1
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_1
+	CMPQ       CX, $0x08
+	JB         ld4_3
+	MOVQ       (AX), DX
+	VMOVQ      DX, X0
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU    24(AX), X2
+	VPSHUFB    X2, X1, X1
+	VPOR       X1, X0, X0
+	JMP        lddone_3
+
+ld4_3:
+	CMPQ    CX, $0x04
+	JB      ld2_3
+	MOVL    (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    CX, $0x02
+	JB      ld1_3
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X0
+
+lddone_3:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X1
+	VPAND   X1, X4, X4
+	JMP     tagloaded_1
+
+tagfull_1:
+	VMOVDQU (AX), X0
+
+tagloaded_1:
+	VPXOR     X0, X4, X4
+	VPXOR     X0, X0, X0
+	VPCMPEQB  X0, X4, X4
+	VPMOVMSKB X4, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
+	JMP       sdone_1
 
 sbig_1:
 	VMOVQ   (R9), X0
@@ -5140,7 +5216,7 @@ aesmid_2:
 	CMPQ        SI, $0x10
 	JE          sfullaad_2
 	CMPQ        SI, $0x08
-	JB          ld4_3
+	JB          ld4_4
 	MOVQ        (R8), AX
 	VMOVQ       AX, X8
 	LEAQ        -8(R8)(SI*1), AX
@@ -5153,11 +5229,11 @@ aesmid_2:
 	VMOVDQU     24(AX), X10
 	VPSHUFB     X10, X9, X9
 	VPOR        X9, X8, X8
-	JMP         lddone_3
+	JMP         lddone_4
 
-ld4_3:
+ld4_4:
 	CMPQ    SI, $0x04
-	JB      ld2_3
+	JB      ld2_4
 	MOVL    (R8), AX
 	VMOVQ   AX, X8
 	LEAQ    -4(R8)(SI*1), AX
@@ -5170,11 +5246,11 @@ ld4_3:
 	VMOVDQU 20(AX), X10
 	VPSHUFB X10, X9, X9
 	VPOR    X9, X8, X8
-	JMP     lddone_3
+	JMP     lddone_4
 
-ld2_3:
+ld2_4:
 	CMPQ    SI, $0x02
-	JB      ld1_3
+	JB      ld1_4
 	MOVWQZX (R8), AX
 	VMOVQ   AX, X8
 	LEAQ    -2(R8)(SI*1), AX
@@ -5187,13 +5263,13 @@ ld2_3:
 	VMOVDQU 18(AX), X10
 	VPSHUFB X10, X9, X9
 	VPOR    X9, X8, X8
-	JMP     lddone_3
+	JMP     lddone_4
 
-ld1_3:
+ld1_4:
 	MOVBQZX (R8), AX
 	VMOVQ   AX, X8
 
-lddone_3:
+lddone_4:
 	JMP saad_2
 
 sfullaad_2:
@@ -5305,7 +5381,7 @@ scommon_2:
 	TESTQ   BX, BX
 	JZ      sred_2
 	CMPQ    BX, $0x08
-	JB      ld4_4
+	JB      ld4_5
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -8(AX)(BX*1), AX
@@ -5318,11 +5394,11 @@ scommon_2:
 	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld4_4:
+ld4_5:
 	CMPQ    BX, $0x04
-	JB      ld2_4
+	JB      ld2_5
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -4(AX)(BX*1), AX
@@ -5335,11 +5411,11 @@ ld4_4:
 	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld2_4:
+ld2_5:
 	CMPQ    BX, $0x02
-	JB      ld1_4
+	JB      ld1_5
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -5352,13 +5428,13 @@ ld2_4:
 	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
 	VPOR    X3, X2, X2
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld1_4:
+ld1_5:
 	MOVBQZX (AX), DX
 	VMOVQ   DX, X2
 
-lddone_4:
+lddone_5:
 	VPXOR   X1, X2, X1
 	VMOVQ   X1, AX
 	CMPQ    BX, $0x08
@@ -5426,7 +5502,83 @@ sred_2:
 	VPXOR      X1, X7, X7
 	VPSHUFB    bswapMask<>+0(SB), X7, X7
 	VPXOR      X0, X7, X7
-	VMOVDQU    X7, (R10)
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_2
+	CMPQ       CX, $0x08
+	JB         ld4_6
+	MOVQ       (AX), DX
+	VMOVQ      DX, X0
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU    24(AX), X2
+	VPSHUFB    X2, X1, X1
+	VPOR       X1, X0, X0
+	JMP        lddone_6
+
+ld4_6:
+	CMPQ    CX, $0x04
+	JB      ld2_6
+	MOVL    (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_6
+
+ld2_6:
+	CMPQ    CX, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X0
+
+lddone_6:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X1
+	VPAND   X1, X7, X7
+	JMP     tagloaded_2
+
+tagfull_2:
+	VMOVDQU (AX), X0
+
+tagloaded_2:
+	VPXOR     X0, X7, X7
+	VPXOR     X0, X0, X0
+	VPCMPEQB  X0, X7, X7
+	VPMOVMSKB X7, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -5491,7 +5643,7 @@ aesmid_3:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_5
+	JB          ld4_7
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -5504,11 +5656,11 @@ aesmid_3:
 	VMOVDQU     24(BX), X2
 	VPSHUFB     X2, X0, X0
 	VPOR        X0, X1, X1
-	JMP         lddone_5
+	JMP         lddone_7
 
-ld4_5:
+ld4_7:
 	CMPQ    SI, $0x04
-	JB      ld2_5
+	JB      ld2_7
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -5521,11 +5673,11 @@ ld4_5:
 	VMOVDQU 20(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld2_5:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_5
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -5538,13 +5690,13 @@ ld2_5:
 	VMOVDQU 18(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld1_5:
+ld1_7:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
-lddone_5:
+lddone_7:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
@@ -5695,7 +5847,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_6
+	JB      ld4_8
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -5708,11 +5860,11 @@ ghpart_1:
 	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld4_6:
+ld4_8:
 	CMPQ    SI, $0x04
-	JB      ld2_6
+	JB      ld2_8
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -5725,11 +5877,11 @@ ld4_6:
 	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld2_6:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_6
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -5742,13 +5894,13 @@ ld2_6:
 	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld1_6:
+ld1_8:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
-lddone_6:
+lddone_8:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -6950,7 +7102,7 @@ rcommon_1:
 	TESTQ   DI, DI
 	JZ      rred_1
 	CMPQ    DI, $0x08
-	JB      ld4_7
+	JB      ld4_9
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -6963,11 +7115,11 @@ rcommon_1:
 	VMOVDQU 24(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld4_7:
+ld4_9:
 	CMPQ    DI, $0x04
-	JB      ld2_7
+	JB      ld2_9
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -6980,11 +7132,11 @@ ld4_7:
 	VMOVDQU 20(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld2_7:
+ld2_9:
 	CMPQ    DI, $0x02
-	JB      ld1_7
+	JB      ld1_9
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -6997,13 +7149,13 @@ ld2_7:
 	VMOVDQU 18(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld1_7:
+ld1_9:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
-lddone_7:
+lddone_9:
 	VPXOR   X3, X4, X3
 	VMOVQ   X3, DX
 	CMPQ    DI, $0x08
@@ -7399,7 +7551,7 @@ rcommon_2:
 	TESTQ   DI, DI
 	JZ      rred_2
 	CMPQ    DI, $0x08
-	JB      ld4_8
+	JB      ld4_10
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -7412,11 +7564,11 @@ rcommon_2:
 	VMOVDQU 24(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld4_8:
+ld4_10:
 	CMPQ    DI, $0x04
-	JB      ld2_8
+	JB      ld2_10
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -7429,11 +7581,11 @@ ld4_8:
 	VMOVDQU 20(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld2_8:
+ld2_10:
 	CMPQ    DI, $0x02
-	JB      ld1_8
+	JB      ld1_10
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7446,13 +7598,13 @@ ld2_8:
 	VMOVDQU 18(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld1_8:
+ld1_10:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
-lddone_8:
+lddone_10:
 	VPXOR   X3, X4, X3
 	VMOVQ   X3, DX
 	CMPQ    DI, $0x08
@@ -7535,7 +7687,82 @@ remdone_1:
 	VMOVDQU 32(SP), X1
 	VPXOR   X1, X0, X0
 	MOVQ    tag+64(FP), AX
-	VMOVDQU X0, (AX)
+	MOVQ    tagLen+72(FP), CX
+	CMPQ    CX, $0x10
+	JE      tagfull_3
+	CMPQ    CX, $0x08
+	JB      ld4_11
+	MOVQ    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -8(AX)(CX*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_11
+
+ld4_11:
+	CMPQ    CX, $0x04
+	JB      ld2_11
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_11
+
+ld2_11:
+	CMPQ    CX, $0x02
+	JB      ld1_11
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_11
+
+ld1_11:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X1
+
+lddone_11:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X2
+	VPAND   X2, X0, X0
+	JMP     tagloaded_3
+
+tagfull_3:
+	VMOVDQU (AX), X1
+
+tagloaded_3:
+	VPXOR     X1, X0, X0
+	VPXOR     X1, X1, X1
+	VPCMPEQB  X1, X0, X0
+	VPMOVMSKB X0, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -7567,7 +7794,6 @@ ofin_1:
 	XORQ        CX, CX
 	MOVQ        aadLen+48(FP), DX
 	MOVQ        n+32(FP), BX
-	MOVQ        tag+64(FP), SI
 	VMOVDQU     (SP), X0
 	SHLQ        $0x03, DX
 	SHLQ        $0x03, BX
@@ -7616,7 +7842,83 @@ findone_1:
 	VPSHUFB    bswapMask<>+0(SB), X0, X0
 	VMOVDQU    32(SP), X1
 	VPXOR      X1, X0, X0
-	VMOVDQU    X0, (SI)
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_4
+	CMPQ       CX, $0x08
+	JB         ld4_12
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X2
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU    24(AX), X3
+	VPSHUFB    X3, X2, X2
+	VPOR       X2, X1, X1
+	JMP        lddone_12
+
+ld4_12:
+	CMPQ    CX, $0x04
+	JB      ld2_12
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_12
+
+ld2_12:
+	CMPQ    CX, $0x02
+	JB      ld1_12
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_12
+
+ld1_12:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X1
+
+lddone_12:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X2
+	VPAND   X2, X0, X0
+	JMP     tagloaded_4
+
+tagfull_4:
+	VMOVDQU (AX), X1
+
+tagloaded_4:
+	VPXOR     X1, X0, X0
+	VPXOR     X1, X1, X1
+	VPCMPEQB  X1, X0, X0
+	VPMOVMSKB X0, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -10199,7 +10501,6 @@ TEXT ·gcmStreamFinishAVX(SB), NOSPLIT, $0-48
 	MOVQ        nopen+16(FP), DX
 	MOVQ        aadLen+24(FP), BX
 	MOVQ        textLen+32(FP), SI
-	MOVQ        tag+40(FP), DI
 	VMOVDQU     (CX), X0
 	SHLQ        $0x03, BX
 	SHLQ        $0x03, SI
@@ -10248,7 +10549,8 @@ findone_1:
 	VPSHUFB    bswapMask<>+0(SB), X0, X0
 	VMOVDQU    32(CX), X1
 	VPXOR      X1, X0, X0
-	VMOVDQU    X0, (DI)
+	MOVQ       tag+40(FP), AX
+	VMOVDQU    X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR X0, X0, X0

@@ -569,7 +569,6 @@ TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
 	MOVQ           aad+40(FP), R9
 	MOVQ           aadLen+48(FP), R10
 	MOVQ           j0+56(FP), R11
-	MOVQ           tag+72(FP), R12
 	VMOVQ          (R11), X0
 	VPINSRQ        $0x01, 8(R11), X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
@@ -982,25 +981,25 @@ copysmall_1:
 
 copyge2_1:
 	MOVW -2(DI)(R9*1), R11
-	MOVW (DI), R13
+	MOVW (DI), R12
 	MOVW R11, -2(DX)(R9*1)
-	MOVW R13, (DX)
+	MOVW R12, (DX)
 	JMP  copydone_1
 
 copyge4_1:
 	CMPQ R9, $0x08
 	JAE  copyge8_1
 	MOVL -4(DI)(R9*1), R11
-	MOVL (DI), R13
+	MOVL (DI), R12
 	MOVL R11, -4(DX)(R9*1)
-	MOVL R13, (DX)
+	MOVL R12, (DX)
 	JMP  copydone_1
 
 copyge8_1:
 	MOVQ -8(DI)(R9*1), R11
-	MOVQ (DI), R13
+	MOVQ (DI), R12
 	MOVQ R11, -8(DX)(R9*1)
-	MOVQ R13, (DX)
+	MOVQ R12, (DX)
 
 copydone_1:
 	ADDQ    R9, DI
@@ -1127,31 +1126,31 @@ copysmall_3:
 	JAE   copyge2_3
 	TESTQ R11, R11
 	JZ    copydone_3
-	MOVB  (R9), R13
-	MOVB  R13, (DX)
+	MOVB  (R9), R12
+	MOVB  R12, (DX)
 	JMP   copydone_3
 
 copyge2_3:
-	MOVW -2(R9)(R11*1), R13
-	MOVW (R9), R14
-	MOVW R13, -2(DX)(R11*1)
-	MOVW R14, (DX)
+	MOVW -2(R9)(R11*1), R12
+	MOVW (R9), R13
+	MOVW R12, -2(DX)(R11*1)
+	MOVW R13, (DX)
 	JMP  copydone_3
 
 copyge4_3:
 	CMPQ R11, $0x08
 	JAE  copyge8_3
-	MOVL -4(R9)(R11*1), R13
-	MOVL (R9), R14
-	MOVL R13, -4(DX)(R11*1)
-	MOVL R14, (DX)
+	MOVL -4(R9)(R11*1), R12
+	MOVL (R9), R13
+	MOVL R12, -4(DX)(R11*1)
+	MOVL R13, (DX)
 	JMP  copydone_3
 
 copyge8_3:
-	MOVQ -8(R9)(R11*1), R13
-	MOVQ (R9), R14
-	MOVQ R13, -8(DX)(R11*1)
-	MOVQ R14, (DX)
+	MOVQ -8(R9)(R11*1), R12
+	MOVQ (R9), R13
+	MOVQ R12, -8(DX)(R11*1)
+	MOVQ R13, (DX)
 
 copydone_3:
 	ADDQ R11, R9
@@ -1354,7 +1353,8 @@ vslens_1:
 	VPXOR          X0, X2, X2
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
 	VPXOR          X1, X2, X2
-	VMOVDQU        X2, (R12)
+	MOVQ           tag+72(FP), AX
+	VMOVDQU        X2, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -3180,7 +3180,6 @@ vpdone_1:
 slicesdone_2:
 	MOVQ         aadLen+48(FP), CX
 	MOVQ         textLen+64(FP), DX
-	MOVQ         tag+72(FP), BX
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      (SP), X0
 	SHLQ         $0x03, CX
@@ -3241,7 +3240,8 @@ vfin1_1:
 vfindone_1:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VPXOR   32(SP), X0, X0
-	VMOVDQU X0, (BX)
+	MOVQ    tag+72(FP), AX
+	VMOVDQU X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -3260,9 +3260,9 @@ vfindone_1:
 	VZEROUPPER
 	RET
 
-// func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
-TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-72
+TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-88
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -3277,7 +3277,6 @@ TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-72
 	MOVQ           aad+40(FP), R8
 	MOVQ           aadLen+48(FP), R9
 	MOVQ           j0+56(FP), R10
-	MOVQ           tag+64(FP), R11
 	VMOVQ          (R10), X0
 	VPINSRQ        $0x01, 8(R10), X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
@@ -3819,7 +3818,83 @@ vslens_1:
 	VPXOR          X0, X2, X2
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
 	VPXOR          X1, X2, X2
-	VMOVDQU        X2, (R11)
+	MOVQ           tag+64(FP), AX
+	MOVQ           tagLen+72(FP), CX
+	CMPQ           CX, $0x10
+	JE             tagfull_1
+	CMPQ           CX, $0x08
+	JB             ld4_4
+	MOVQ           (AX), DX
+	VMOVQ          DX, X0
+	LEAQ           -8(AX)(CX*1), AX
+	MOVQ           (AX), DX
+	VMOVQ          DX, X1
+	LEAQ           slideShuf<>+0(SB), AX
+	NEGQ           AX
+	ADDQ           CX, AX
+	NEGQ           AX
+	VMOVDQU        24(AX), X3
+	VPSHUFB        X3, X1, X1
+	VPOR           X1, X0, X0
+	JMP            lddone_4
+
+ld4_4:
+	CMPQ    CX, $0x04
+	JB      ld2_4
+	MOVL    (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X3
+	VPSHUFB X3, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_4
+
+ld2_4:
+	CMPQ    CX, $0x02
+	JB      ld1_4
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X3
+	VPSHUFB X3, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X0
+
+lddone_4:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X1
+	VPAND   X1, X2, X2
+	JMP     tagloaded_1
+
+tagfull_1:
+	VMOVDQU (AX), X0
+
+tagloaded_1:
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X0, X0
+	VPCMPEQB  X0, X2, X2
+	VPMOVMSKB X2, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -3891,7 +3966,7 @@ vmid_2:
 	CMPQ           R9, $0x10
 	JAE            vaadlong_2
 	CMPQ           R9, $0x08
-	JB             ld4_4
+	JB             ld4_5
 	MOVQ           (R8), R10
 	VMOVQ          R10, X1
 	LEAQ           -8(R8)(R9*1), R8
@@ -3904,11 +3979,11 @@ vmid_2:
 	VMOVDQU        24(R8), X3
 	VPSHUFB        X3, X2, X2
 	VPOR           X2, X1, X1
-	JMP            lddone_4
+	JMP            lddone_5
 
-ld4_4:
+ld4_5:
 	CMPQ    R9, $0x04
-	JB      ld2_4
+	JB      ld2_5
 	MOVL    (R8), R10
 	VMOVQ   R10, X1
 	LEAQ    -4(R8)(R9*1), R8
@@ -3921,11 +3996,11 @@ ld4_4:
 	VMOVDQU 20(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld2_4:
+ld2_5:
 	CMPQ    R9, $0x02
-	JB      ld1_4
+	JB      ld1_5
 	MOVWQZX (R8), R10
 	VMOVQ   R10, X1
 	LEAQ    -2(R8)(R9*1), R8
@@ -3938,13 +4013,13 @@ ld2_4:
 	VMOVDQU 18(R8), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_4
+	JMP     lddone_5
 
-ld1_4:
+ld1_5:
 	MOVBQZX (R8), R10
 	VMOVQ   R10, X1
 
-lddone_4:
+lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
@@ -4086,7 +4161,7 @@ vghpart_2:
 	TESTQ   R9, R9
 	JZ      vghred_2
 	CMPQ    R9, $0x08
-	JB      ld4_5
+	JB      ld4_6
 	MOVQ    (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -8(R8)(R9*1), R8
@@ -4099,11 +4174,11 @@ vghpart_2:
 	VMOVDQU 24(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_5
+	JMP     lddone_6
 
-ld4_5:
+ld4_6:
 	CMPQ    R9, $0x04
-	JB      ld2_5
+	JB      ld2_6
 	MOVL    (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -4(R8)(R9*1), R8
@@ -4116,11 +4191,11 @@ ld4_5:
 	VMOVDQU 20(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_5
+	JMP     lddone_6
 
-ld2_5:
+ld2_6:
 	CMPQ    R9, $0x02
-	JB      ld1_5
+	JB      ld1_6
 	MOVWQZX (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -2(R8)(R9*1), R8
@@ -4133,13 +4208,13 @@ ld2_5:
 	VMOVDQU 18(R8), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_5
+	JMP     lddone_6
 
-ld1_5:
+ld1_6:
 	MOVBQZX (R8), R11
 	VMOVQ   R11, X4
 
-lddone_5:
+lddone_6:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
@@ -4445,7 +4520,7 @@ vrcommon_1:
 	VPXOR   Y5, Y5, Y5
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_6
+	JB      ld4_7
 	MOVQ    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -8(SI)(DI*1), DX
@@ -4458,11 +4533,11 @@ vrcommon_1:
 	VMOVDQU 24(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_6
+	JMP     lddone_7
 
-ld4_6:
+ld4_7:
 	CMPQ    DI, $0x04
-	JB      ld2_6
+	JB      ld2_7
 	MOVL    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -4(SI)(DI*1), DX
@@ -4475,11 +4550,11 @@ ld4_6:
 	VMOVDQU 20(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_6
+	JMP     lddone_7
 
-ld2_6:
+ld2_7:
 	CMPQ    DI, $0x02
-	JB      ld1_6
+	JB      ld1_7
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -2(SI)(DI*1), DX
@@ -4492,13 +4567,13 @@ ld2_6:
 	VMOVDQU 18(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X5, X5
-	JMP     lddone_6
+	JMP     lddone_7
 
-ld1_6:
+ld1_7:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X5
 
-lddone_6:
+lddone_7:
 	VPXOR   X2, X5, X6
 	VMOVQ   X6, DX
 	CMPQ    DI, $0x08
@@ -4751,7 +4826,7 @@ vrcommon_2:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_7
+	JB      ld4_8
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -4764,11 +4839,11 @@ vrcommon_2:
 	VMOVDQU 24(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_7
+	JMP     lddone_8
 
-ld4_7:
+ld4_8:
 	CMPQ    DI, $0x04
-	JB      ld2_7
+	JB      ld2_8
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -4781,11 +4856,11 @@ ld4_7:
 	VMOVDQU 20(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_7
+	JMP     lddone_8
 
-ld2_7:
+ld2_8:
 	CMPQ    DI, $0x02
-	JB      ld1_7
+	JB      ld1_8
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -4798,13 +4873,13 @@ ld2_7:
 	VMOVDQU 18(DX), X7
 	VPSHUFB X7, X6, X6
 	VPOR    X6, X3, X3
-	JMP     lddone_7
+	JMP     lddone_8
 
-ld1_7:
+ld1_8:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_7:
+lddone_8:
 	VPXOR   X2, X3, X6
 	VMOVQ   X6, DX
 	CMPQ    DI, $0x08
@@ -5193,7 +5268,7 @@ vrcommon_3:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y4, Y4, Y4
 	CMPQ    DI, $0x08
-	JB      ld4_8
+	JB      ld4_9
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -5206,11 +5281,11 @@ vrcommon_3:
 	VMOVDQU 24(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_9
 
-ld4_8:
+ld4_9:
 	CMPQ    DI, $0x04
-	JB      ld2_8
+	JB      ld2_9
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -5223,11 +5298,11 @@ ld4_8:
 	VMOVDQU 20(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_9
 
-ld2_8:
+ld2_9:
 	CMPQ    DI, $0x02
-	JB      ld1_8
+	JB      ld1_9
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -5240,13 +5315,13 @@ ld2_8:
 	VMOVDQU 18(DX), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_9
 
-ld1_8:
+ld1_9:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
-lddone_8:
+lddone_9:
 	VPXOR   X2, X3, X4
 	VMOVQ   X4, DX
 	CMPQ    DI, $0x08
@@ -5326,7 +5401,6 @@ vofin_1:
 	XORQ         CX, CX
 	MOVQ         aadLen+48(FP), DX
 	MOVQ         n+32(FP), BX
-	MOVQ         tag+64(FP), SI
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      (SP), X0
 	SHLQ         $0x03, DX
@@ -5387,7 +5461,83 @@ vfin1_1:
 vfindone_1:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VPXOR   32(SP), X0, X0
-	VMOVDQU X0, (SI)
+	MOVQ    tag+64(FP), AX
+	MOVQ    tagLen+72(FP), CX
+	CMPQ    CX, $0x10
+	JE      tagfull_2
+	CMPQ    CX, $0x08
+	JB      ld4_10
+	MOVQ    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -8(AX)(CX*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_10
+
+ld4_10:
+	CMPQ    CX, $0x04
+	JB      ld2_10
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_10
+
+ld2_10:
+	CMPQ    CX, $0x02
+	JB      ld1_10
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_10
+
+ld1_10:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X1
+
+lddone_10:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X2
+	VPAND   X2, X0, X0
+	JMP     tagloaded_2
+
+tagfull_2:
+	VMOVDQU (AX), X1
+
+tagloaded_2:
+	VPXOR     X1, X0, X0
+	VPXOR     X1, X1, X1
+	VPCMPEQB  X1, X0, X0
+	VPMOVMSKB X0, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
@@ -7258,7 +7408,6 @@ TEXT ·gcmStreamFinishVAES2(SB), NOSPLIT, $0-48
 	MOVQ         nopen+16(FP), DX
 	MOVQ         aadLen+24(FP), BX
 	MOVQ         textLen+32(FP), SI
-	MOVQ         tag+40(FP), DI
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      (CX), X0
 	SHLQ         $0x03, BX
@@ -7319,7 +7468,8 @@ vfin1_1:
 vfindone_1:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VPXOR   32(CX), X0, X0
-	VMOVDQU X0, (DI)
+	MOVQ    tag+40(FP), AX
+	VMOVDQU X0, (AX)
 
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR X0, X0, X0

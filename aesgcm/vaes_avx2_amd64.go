@@ -41,22 +41,25 @@ func (k *vaesAVX2Key) ghashNonce(nonce []byte) (j0 counter) {
 	return
 }
 
-func (k *vaesAVX2Key) seal(out, text, aad []byte, j0 counter) (tag [16]byte) {
+// seal is sealGather of one piece, with the assembly called from here.
+func (k *vaesAVX2Key) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	pieces := [1][]byte{text}
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(text), &tag)
-	return
+	var buf [16]byte
+	gcmSealVAES2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	finishTag(tag, &buf)
 }
 
-func (k *vaesAVX2Key) open(out, ciphertext, aad []byte, j0 counter) (tag [16]byte) {
-	gcmOpenVAES2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), &tag)
-	return
+// open compares the tag in the assembly (see _asm's tagCheck).
+func (k *vaesAVX2Key) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
+	return gcmOpenVAES2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
-func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter) (tag [16]byte) {
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), &tag)
-	return
+func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
+	var buf [16]byte
+	gcmSealVAES2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	finishTag(tag, &buf)
 }
 
 // The stream state lives in streamState.ni, laid out like the AES-NI

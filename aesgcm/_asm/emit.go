@@ -82,6 +82,56 @@ func (e *emitter) load(m operand.Op, x reg.VecVirtual) {
 	}
 }
 
+// tagStore returns the tag output of a seal: the 16 bytes stored at the
+// parameter "tag".
+func (e *emitter) tagStore() func(x reg.VecVirtual) {
+	return func(x reg.VecVirtual) { e.store(x, mem(e.gp("tag"), 0)) }
+}
+
+// tagCheck returns the tag output of an open: the function returns 1 if the
+// first tagLen bytes of x (the parameter "tagLen", 12 to 16, public) equal
+// the tagLen bytes at the parameter "tag", else 0. The comparison is in
+// registers and constant time: the expected tag is loaded (a partial load
+// below 16 bytes, which zero-pads), x masked to tagLen bytes, the two XORed,
+// the 16 byte comparisons with zero gathered by PMOVMSKB and compared with
+// 0xffff by SETEQ. Comparing here rather than in Go keeps the computed tag
+// out of memory: a 16-byte store read back by smaller loads is forwarded
+// or not depending on where the stack slot falls (Open of 16 bytes measured
+// 57 and 85 ns in two builds that differed only elsewhere).
+func (e *emitter) tagCheck() func(x reg.VecVirtual) {
+	return func(x reg.VecVirtual) {
+		tag, tagLen := e.gp("tag"), e.gp("tagLen")
+		want := e.xmm()
+		full, loaded := e.label("tagfull"), e.label("tagloaded")
+		e.CMPQ(tagLen, operand.U8(16))
+		e.JE(ref(full))
+		e.loadPartial(tag, tagLen, want)
+		o, m := e.GP64(), e.xmm()
+		e.LEAQ(e.c.ones, o)
+		e.SUBQ(tagLen, o)
+		e.load(mem(o, 16), m)
+		e.and(m, x, x)
+		e.JMP(ref(loaded))
+		e.Label(full)
+		e.load(mem(tag, 0), want)
+		e.Label(loaded)
+		e.xor(want, x, x)
+		z, bits, ok := e.xmm(), e.GP32(), e.GP64()
+		e.zero(z)
+		if e.avx {
+			e.VPCMPEQB(z, x, x)
+			e.VPMOVMSKB(x, bits)
+		} else {
+			e.PCMPEQB(z, x)
+			e.PMOVMSKB(x, bits)
+		}
+		e.XORQ(ok, ok)
+		e.CMPL(bits, operand.U32(0xffff))
+		e.SETEQ(ok.As8())
+		e.Store(ok, e.ReturnIndex(0))
+	}
+}
+
 // loadJ0 loads the 16-byte pre-counter block at j0 as two 8-byte loads:
 // the Go side writes it as two words (aesgcm's counter type), and a
 // 16-byte load of two 8-byte stores would wait for them to reach the cache

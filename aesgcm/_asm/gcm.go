@@ -133,7 +133,7 @@ func (e *emitter) start(k keyRegs, st operand.Mem, aad, aadLen reg.GPVirtual, j0
 
 // finish hashes the block left open (nopen bytes at st's open) and the
 // lengths, and stores the tag.
-func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.Register, tag reg.Register) {
+func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.Register, tagOut func(reg.VecVirtual)) {
 	acc := e.xmm()
 	e.load(st.Offset(stY), acc)
 	l := e.lengthsBlock(aadLen, textLen)
@@ -159,7 +159,7 @@ func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.R
 	m := e.xmm()
 	e.load(st.Offset(stMask), m)
 	e.xor(m, acc, acc)
-	e.store(acc, mem(tag, 0))
+	tagOut(acc)
 }
 
 // encPiece encrypts the n bytes at in to out, continuing the stream at st
@@ -558,7 +558,7 @@ func (e *emitter) sealFunc(name string) {
 		// two pieces) at 16 bytes the general path was 0.7x of Seal. The
 		// join is emitted after the keystream's AES rounds (see short).
 		join := func() reg.GPVirtual { return e.fn.JoinSlices(e.gp("pieces"), count, e.gp("out")) }
-		e.short(k, e.gp("out"), join, textLen, e.gp("aad"), aadLen, e.gp("j0"), e.gp("tag"), false)
+		e.short(k, e.gp("out"), join, textLen, e.gp("aad"), aadLen, e.gp("j0"), e.tagStore(), false)
 		e.fn.Ret()
 		e.Label(long)
 	}
@@ -572,16 +572,16 @@ func (e *emitter) sealFunc(name string) {
 	e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), gatherMax, func(ptr, n reg.GPVirtual) {
 		e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen)
 	})
-	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
+	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
 	e.fn.Ret()
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
 func (e *emitter) openFunc(name string) {
-	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
-		asmgen.Doc(name+" decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry."),
-		asmgen.Secret("t", "out", "in", "aad", "tag"),
-		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(stSize+128))
+	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int",
+		asmgen.Doc(name+" decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time)."),
+		asmgen.Secret("t", "out", "in", "aad"),
+		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"), asmgen.Scratch(stSize+128))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	{
@@ -592,7 +592,7 @@ func (e *emitter) openFunc(name string) {
 		e.CMPQ(aadLen, operand.U8(shortMaxAAD))
 		e.JA(ref(long))
 		in := func() reg.GPVirtual { return e.gp("in") }
-		e.short(k, e.gp("out"), in, n, e.gp("aad"), aadLen, e.gp("j0"), e.gp("tag"), true)
+		e.short(k, e.gp("out"), in, n, e.gp("aad"), aadLen, e.gp("j0"), e.tagCheck(), true)
 		e.fn.Ret()
 		e.Label(long)
 	}
@@ -617,13 +617,13 @@ func (e *emitter) openFunc(name string) {
 	m := e.xmm()
 	e.load(st.Offset(stMask), m)
 	e.xor(m, acc, acc)
-	e.store(acc, mem(e.gp("tag"), 0))
+	e.tagCheck()(acc)
 	e.fn.Ret()
 	e.Label(fin)
 	e.store(acc, st.Offset(stY))
 	zero := e.GP64()
 	e.XORQ(zero, zero)
-	e.finish(k, st, zero, e.gp("aadLen"), e.gp("n"), e.gp("tag"))
+	e.finish(k, st, zero, e.gp("aadLen"), e.gp("n"), e.tagCheck())
 	e.fn.Ret()
 }
 
@@ -659,7 +659,7 @@ func (e *emitter) streamFinishFunc(name string) {
 	t := e.gp("t")
 	k := keyRegs{t: t}
 	stp := e.gp("st")
-	e.finish(k, mem(stp, 0), e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.gp("tag"))
+	e.finish(k, mem(stp, 0), e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.tagStore())
 	e.fn.Ret()
 }
 

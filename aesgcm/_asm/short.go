@@ -24,23 +24,24 @@ const (
 
 // short seals (dec false: out gets in's ciphertext, tag is over out) or
 // opens (dec true: tag is over in) the n <= 64 bytes at in, with aadLen <= 16
-// bytes of AAD at aad, and stores the full tag at tag. in is emitted by
+// bytes of AAD at aad, and hands the full tag to tagOut (tagStore or
+// tagCheck). in is emitted by
 // inAt where the text is first needed, after the keystream and the AAD's
 // GHASH product: a gathered text is joined there (asmgen's JoinSlices), its
 // copy overlapping the AES rounds instead of delaying their start.
-func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
+func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	big, done := e.label("sbig"), e.label("sdone")
 	e.CMPQ(n, operand.U8(16))
 	e.JA(ref(big))
-	e.shortN(k, out, inAt, n, aad, aadLen, j0, tag, dec, 1)
+	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 1)
 	e.JMP(ref(done))
 	e.Label(big)
-	e.shortN(k, out, inAt, n, aad, aadLen, j0, tag, dec, 4)
+	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 4)
 	e.Label(done)
 }
 
 // shortN is short for n <= 16*nks.
-func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool, nks int) {
+func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks int) {
 	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
 	ks := make([]reg.VecVirtual, nks+1)
 	for i := range ks {
@@ -146,5 +147,5 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual
 	e.reduce(s)
 	e.pshufb(e.c.bswap, s.hi, s.hi)
 	e.xor(ks[0], s.hi, s.hi)
-	e.store(s.hi, mem(tag, 0))
+	tagOut(s.hi)
 }

@@ -457,7 +457,7 @@ func (v *vx) lengthsBlock(aadLen, textLen reg.Register) reg.VecVirtual {
 //
 // in is emitted by inAt after the AES rounds and the AAD (as in the aesni
 // short path): a gathered text's join overlaps them.
-func (v *vx) short(k vkey, inAt func() reg.GPVirtual, out, n, aad, aadLen, j0, tag reg.GPVirtual, dec bool) {
+func (v *vx) short(k vkey, inAt func() reg.GPVirtual, out, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	ctr := v.ymm()
 	v.loadJ0(j0, lo(ctr))
 	v.VINSERTI128(operand.U8(1), lo(ctr), ctr, ctr)
@@ -540,12 +540,12 @@ func (v *vx) short(k vkey, inAt func() reg.GPVirtual, out, n, aad, aadLen, j0, t
 	v.fold(s, acc)
 	v.VPSHUFB(v.c.bswap, lo(acc), lo(acc))
 	v.VPXOR(lo(a), lo(acc), lo(acc))
-	v.VMOVDQU(lo(acc), mem(tag, 0))
+	tagOut(lo(acc))
 }
 
 // finish hashes the block left open (nopen bytes at st's open) and the
 // lengths, and stores the tag.
-func (v *vx) finish(t reg.Register, st operand.Mem, nopen, aadLen, textLen, tag reg.Register) {
+func (v *vx) finish(t reg.Register, st operand.Mem, nopen, aadLen, textLen reg.Register, tagOut func(reg.VecVirtual)) {
 	acc := v.zy()
 	v.VMOVDQU(st.Offset(vStY), lo(acc))
 	l := v.lengthsBlock(aadLen, textLen)
@@ -570,7 +570,7 @@ func (v *vx) finish(t reg.Register, st operand.Mem, nopen, aadLen, textLen, tag 
 	v.Label(done)
 	v.VPSHUFB(v.c.bswap, lo(acc), lo(acc))
 	v.VPXOR(st.Offset(vStMask), lo(acc), lo(acc))
-	v.VMOVDQU(lo(acc), mem(tag, 0))
+	tagOut(lo(acc))
 }
 
 // aes8 runs one 8-block CTR pass from in to out (4 registers of 2
@@ -877,7 +877,7 @@ func (v *vx) sealFunc(name string) {
 	v.CMPQ(textLen, operand.U8(32))
 	v.JAE(ref(general))
 	join := func() reg.GPVirtual { return v.fn.JoinSlices(descs, count, out) }
-	v.short(k, join, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), false)
+	v.short(k, join, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.tagStore(), false)
 	v.fn.Ret()
 	v.Label(general)
 	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
@@ -889,23 +889,23 @@ func (v *vx) sealFunc(name string) {
 	v.fn.ForEachSlice(descs, count, func(ptr, n reg.GPVirtual) {
 		v.encPiece(k, st, out, ptr, n, nopen)
 	})
-	v.finish(k.t, st, nopen, v.gp("aadLen"), v.gp("textLen"), v.gp("tag"))
+	v.finish(k.t, st, nopen, v.gp("aadLen"), v.gp("textLen"), v.tagStore())
 	v.fn.Ret()
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
 func (v *vx) openFunc(name string) {
-	v.fn = v.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
-		asmgen.Doc(name+" decrypts the n bytes at in to out and sets tag to E(J0) ^ GHASH(aad, in), the tag the ciphertext should carry."),
-		asmgen.Secret("t", "out", "in", "aad", "tag"),
-		asmgen.Public("rounds", "n", "aadLen", "j0"), asmgen.Scratch(vStSize))
+	v.fn = v.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int",
+		asmgen.Doc(name+" decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time)."),
+		asmgen.Secret("t", "out", "in", "aad"),
+		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"), asmgen.Scratch(vStSize))
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
 	out, in, n := v.gp("out"), v.gp("in"), v.gp("n")
 	general := v.label("vogeneral")
 	v.CMPQ(n, operand.U8(32))
 	v.JAE(ref(general))
-	v.short(k, func() reg.GPVirtual { return in }, out, n, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.gp("tag"), true)
+	v.short(k, func() reg.GPVirtual { return in }, out, n, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.tagCheck(), true)
 	v.fn.Ret()
 	v.Label(general)
 	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
@@ -929,7 +929,7 @@ func (v *vx) openFunc(name string) {
 	v.VMOVDQU(lo(acc), st.Offset(vStY))
 	zero := v.GP64()
 	v.XORQ(zero, zero)
-	v.finish(k.t, st, zero, v.gp("aadLen"), v.gp("n"), v.gp("tag"))
+	v.finish(k.t, st, zero, v.gp("aadLen"), v.gp("n"), v.tagCheck())
 	v.fn.Ret()
 }
 
@@ -963,6 +963,6 @@ func (v *vx) streamFinishFunc(name string) {
 		asmgen.Secret("t", "st", "tag"), asmgen.Public("nopen", "aadLen", "textLen"))
 	t := v.gp("t")
 	st := mem(v.gp("st"), 0)
-	v.finish(t, st, v.gp("nopen"), v.gp("aadLen"), v.gp("textLen"), v.gp("tag"))
+	v.finish(t, st, v.gp("nopen"), v.gp("aadLen"), v.gp("textLen"), v.tagStore())
 	v.fn.Ret()
 }
