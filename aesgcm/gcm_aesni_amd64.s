@@ -758,7 +758,7 @@ TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
 	MOVQ   count+32(FP), BX
 	MOVQ   textLen+64(FP), SI
 	MOVQ   aadLen+48(FP), DI
-	CMPQ   SI, $0x40
+	CMPQ   SI, $0x50
 	JA     long_1
 	CMPQ   DI, $0x10
 	JA     long_1
@@ -907,6 +907,8 @@ saad_1:
 	PXOR      X6, X3
 
 snoaad_1:
+	CMPQ BX, $0x02
+	JE   sgtwo_1
 	MOVQ pieces+24(FP), AX
 	MOVQ out+16(FP), DX
 	CMPQ BX, $0x01
@@ -1149,8 +1151,168 @@ slicesdone_1:
 	MOVQ DX, AX
 
 joined_1:
+	LEAQ 80(AX), DX
+	JMP  sgdone_1
+
+sgtwo_1:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
+	CMPQ  R11, $0x10
+	JB    copysmall_4
+	MOVOU -16(R10)(R11*1), X5
+	MOVOU X5, -16(R9)(R11*1)
+	CMPQ  R11, $0x40
+	JA    copy64_4
+
+copy16_4:
+	CMPQ  R11, $0x10
+	JBE   copydone_4
+	MOVOU (R10), X5
+	MOVOU X5, (R9)
+	ADDQ  $0x10, R10
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R11
+	JMP   copy16_4
+
+copy64_4:
+	MOVOU (R10), X5
+	MOVOU 16(R10), X6
+	MOVOU 32(R10), X7
+	MOVOU 48(R10), X8
+	MOVOU X5, (R9)
+	MOVOU X6, 16(R9)
+	MOVOU X7, 32(R9)
+	MOVOU X8, 48(R9)
+	ADDQ  $0x40, R10
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, R11
+	CMPQ  R11, $0x40
+	JA    copy64_4
+	JMP   copy16_4
+
+copysmall_4:
+	CMPQ  R11, $0x04
+	JAE   copyge4_4
+	CMPQ  R11, $0x02
+	JAE   copyge2_4
+	TESTQ R11, R11
+	JZ    copydone_4
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_4
+
+copyge2_4:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_4
+
+copyge4_4:
+	CMPQ R11, $0x08
+	JAE  copyge8_4
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_4
+
+copyge8_4:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_4:
+	ADDQ  R11, R10
+	ADDQ  R11, R9
+	XORQ  R11, R11
+	MOVQ  24(BX), DI
+	MOVQ  32(BX), BX
+	CMPQ  BX, $0x10
+	JB    copysmall_5
+	MOVOU -16(DI)(BX*1), X5
+	MOVOU X5, -16(R9)(BX*1)
+	CMPQ  BX, $0x40
+	JA    copy64_5
+
+copy16_5:
+	CMPQ  BX, $0x10
+	JBE   copydone_5
+	MOVOU (DI), X5
+	MOVOU X5, (R9)
+	ADDQ  $0x10, DI
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, BX
+	JMP   copy16_5
+
+copy64_5:
+	MOVOU (DI), X5
+	MOVOU 16(DI), X6
+	MOVOU 32(DI), X7
+	MOVOU 48(DI), X8
+	MOVOU X5, (R9)
+	MOVOU X6, 16(R9)
+	MOVOU X7, 32(R9)
+	MOVOU X8, 48(R9)
+	ADDQ  $0x40, DI
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, BX
+	CMPQ  BX, $0x40
+	JA    copy64_5
+	JMP   copy16_5
+
+copysmall_5:
+	CMPQ  BX, $0x04
+	JAE   copyge4_5
+	CMPQ  BX, $0x02
+	JAE   copyge2_5
+	TESTQ BX, BX
+	JZ    copydone_5
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_5
+
+copyge2_5:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_5
+
+copyge4_5:
+	CMPQ BX, $0x08
+	JAE  copyge8_5
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_5
+
+copyge8_5:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_5:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_1:
 	CMPQ      SI, $0x10
 	JB        spart_1
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
 	MOVOU     (AX), X5
 	MOVOU     X5, X5
 	PXOR      X1, X5
@@ -1172,25 +1334,27 @@ joined_1:
 	JMP       sred_1
 
 spart_1:
-	MOVOU  X1, X1
-	LEAQ   (CX), CX
-	TESTQ  SI, SI
-	JZ     sred_1
-	CMPQ   SI, $0x08
-	JB     ld4_2
-	MOVQ   (AX), DX
-	MOVQ   DX, X5
-	LEAQ   -8(AX)(SI*1), AX
-	MOVQ   (AX), DX
-	MOVQ   DX, X6
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   SI, AX
-	NEGQ   AX
-	MOVOU  24(AX), X7
-	PSHUFB X7, X6
-	POR    X6, X5
-	JMP    lddone_2
+	MOVOU   X1, X1
+	LEAQ    (CX), CX
+	TESTQ   SI, SI
+	JZ      sred_1
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
+	CMPQ    SI, $0x08
+	JB      ld4_2
+	MOVQ    (AX), DX
+	MOVQ    DX, X5
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	MOVQ    DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   24(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_2
 
 ld4_2:
 	CMPQ   SI, $0x04
@@ -1315,6 +1479,8 @@ sred_1:
 	JMP       sdone_1
 
 sbig_1:
+	CMPQ   SI, $0x40
+	JA     sbigger_1
 	MOVQ   (R10), X0
 	MOVHPS 8(R10), X0
 	MOVOU  X0, X4
@@ -1509,6 +1675,8 @@ saad_2:
 	PXOR      X9, X6
 
 snoaad_2:
+	CMPQ BX, $0x02
+	JE   sgtwo_2
 	MOVQ pieces+24(FP), AX
 	MOVQ out+16(FP), DX
 	CMPQ BX, $0x01
@@ -1523,23 +1691,23 @@ join_2:
 	MOVQ  (AX), BX
 	MOVQ  8(AX), R9
 	CMPQ  R9, $0x10
-	JB    copysmall_4
+	JB    copysmall_6
 	MOVOU -16(BX)(R9*1), X8
 	MOVOU X8, -16(DI)(R9*1)
 	CMPQ  R9, $0x40
-	JA    copy64_4
+	JA    copy64_6
 
-copy16_4:
+copy16_6:
 	CMPQ  R9, $0x10
-	JBE   copydone_4
+	JBE   copydone_6
 	MOVOU (BX), X8
 	MOVOU X8, (DI)
 	ADDQ  $0x10, BX
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R9
-	JMP   copy16_4
+	JMP   copy16_6
 
-copy64_4:
+copy64_6:
 	MOVOU (BX), X8
 	MOVOU 16(BX), X9
 	MOVOU 32(BX), X10
@@ -1552,66 +1720,66 @@ copy64_4:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R9
 	CMPQ  R9, $0x40
-	JA    copy64_4
-	JMP   copy16_4
+	JA    copy64_6
+	JMP   copy16_6
 
-copysmall_4:
+copysmall_6:
 	CMPQ  R9, $0x04
-	JAE   copyge4_4
+	JAE   copyge4_6
 	CMPQ  R9, $0x02
-	JAE   copyge2_4
+	JAE   copyge2_6
 	TESTQ R9, R9
-	JZ    copydone_4
+	JZ    copydone_6
 	MOVB  (BX), R10
 	MOVB  R10, (DI)
-	JMP   copydone_4
+	JMP   copydone_6
 
-copyge2_4:
+copyge2_6:
 	MOVW -2(BX)(R9*1), R10
 	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
 	MOVW R11, (DI)
-	JMP  copydone_4
+	JMP  copydone_6
 
-copyge4_4:
+copyge4_6:
 	CMPQ R9, $0x08
-	JAE  copyge8_4
+	JAE  copyge8_6
 	MOVL -4(BX)(R9*1), R10
 	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
 	MOVL R11, (DI)
-	JMP  copydone_4
+	JMP  copydone_6
 
-copyge8_4:
+copyge8_6:
 	MOVQ -8(BX)(R9*1), R10
 	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
 	MOVQ R11, (DI)
 
-copydone_4:
+copydone_6:
 	ADDQ  R9, BX
 	ADDQ  R9, DI
 	XORQ  R9, R9
 	MOVQ  24(AX), BX
 	MOVQ  32(AX), AX
 	CMPQ  AX, $0x10
-	JB    copysmall_5
+	JB    copysmall_7
 	MOVOU -16(BX)(AX*1), X8
 	MOVOU X8, -16(DI)(AX*1)
 	CMPQ  AX, $0x40
-	JA    copy64_5
+	JA    copy64_7
 
-copy16_5:
+copy16_7:
 	CMPQ  AX, $0x10
-	JBE   copydone_5
+	JBE   copydone_7
 	MOVOU (BX), X8
 	MOVOU X8, (DI)
 	ADDQ  $0x10, BX
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, AX
-	JMP   copy16_5
+	JMP   copy16_7
 
-copy64_5:
+copy64_7:
 	MOVOU (BX), X8
 	MOVOU 16(BX), X9
 	MOVOU 32(BX), X10
@@ -1624,43 +1792,43 @@ copy64_5:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, AX
 	CMPQ  AX, $0x40
-	JA    copy64_5
-	JMP   copy16_5
+	JA    copy64_7
+	JMP   copy16_7
 
-copysmall_5:
+copysmall_7:
 	CMPQ  AX, $0x04
-	JAE   copyge4_5
+	JAE   copyge4_7
 	CMPQ  AX, $0x02
-	JAE   copyge2_5
+	JAE   copyge2_7
 	TESTQ AX, AX
-	JZ    copydone_5
+	JZ    copydone_7
 	MOVB  (BX), R9
 	MOVB  R9, (DI)
-	JMP   copydone_5
+	JMP   copydone_7
 
-copyge2_5:
+copyge2_7:
 	MOVW -2(BX)(AX*1), R9
 	MOVW (BX), R10
 	MOVW R9, -2(DI)(AX*1)
 	MOVW R10, (DI)
-	JMP  copydone_5
+	JMP  copydone_7
 
-copyge4_5:
+copyge4_7:
 	CMPQ AX, $0x08
-	JAE  copyge8_5
+	JAE  copyge8_7
 	MOVL -4(BX)(AX*1), R9
 	MOVL (BX), R10
 	MOVL R9, -4(DI)(AX*1)
 	MOVL R10, (DI)
-	JMP  copydone_5
+	JMP  copydone_7
 
-copyge8_5:
+copyge8_7:
 	MOVQ -8(BX)(AX*1), R9
 	MOVQ (BX), R10
 	MOVQ R9, -8(DI)(AX*1)
 	MOVQ R10, (DI)
 
-copydone_5:
+copydone_7:
 	ADDQ AX, BX
 	ADDQ AX, DI
 	XORQ AX, AX
@@ -1674,23 +1842,23 @@ slices_2:
 	MOVQ  (AX), R9
 	MOVQ  8(AX), R10
 	CMPQ  R10, $0x10
-	JB    copysmall_6
+	JB    copysmall_8
 	MOVOU -16(R9)(R10*1), X8
 	MOVOU X8, -16(DI)(R10*1)
 	CMPQ  R10, $0x40
-	JA    copy64_6
+	JA    copy64_8
 
-copy16_6:
+copy16_8:
 	CMPQ  R10, $0x10
-	JBE   copydone_6
+	JBE   copydone_8
 	MOVOU (R9), X8
 	MOVOU X8, (DI)
 	ADDQ  $0x10, R9
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R10
-	JMP   copy16_6
+	JMP   copy16_8
 
-copy64_6:
+copy64_8:
 	MOVOU (R9), X8
 	MOVOU 16(R9), X9
 	MOVOU 32(R9), X10
@@ -1703,43 +1871,43 @@ copy64_6:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R10
 	CMPQ  R10, $0x40
-	JA    copy64_6
-	JMP   copy16_6
+	JA    copy64_8
+	JMP   copy16_8
 
-copysmall_6:
+copysmall_8:
 	CMPQ  R10, $0x04
-	JAE   copyge4_6
+	JAE   copyge4_8
 	CMPQ  R10, $0x02
-	JAE   copyge2_6
+	JAE   copyge2_8
 	TESTQ R10, R10
-	JZ    copydone_6
+	JZ    copydone_8
 	MOVB  (R9), R11
 	MOVB  R11, (DI)
-	JMP   copydone_6
+	JMP   copydone_8
 
-copyge2_6:
+copyge2_8:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
 	MOVW R11, -2(DI)(R10*1)
 	MOVW R12, (DI)
-	JMP  copydone_6
+	JMP  copydone_8
 
-copyge4_6:
+copyge4_8:
 	CMPQ R10, $0x08
-	JAE  copyge8_6
+	JAE  copyge8_8
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
 	MOVL R11, -4(DI)(R10*1)
 	MOVL R12, (DI)
-	JMP  copydone_6
+	JMP  copydone_8
 
-copyge8_6:
+copyge8_8:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
 	MOVQ R11, -8(DI)(R10*1)
 	MOVQ R12, (DI)
 
-copydone_6:
+copydone_8:
 	ADDQ R10, R9
 	ADDQ R10, DI
 	XORQ R10, R10
@@ -1751,8 +1919,168 @@ slicesdone_2:
 	MOVQ DX, AX
 
 joined_2:
+	LEAQ 80(AX), DX
+	JMP  sgdone_2
+
+sgtwo_2:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
+	CMPQ  R11, $0x10
+	JB    copysmall_9
+	MOVOU -16(R10)(R11*1), X8
+	MOVOU X8, -16(R9)(R11*1)
+	CMPQ  R11, $0x40
+	JA    copy64_9
+
+copy16_9:
+	CMPQ  R11, $0x10
+	JBE   copydone_9
+	MOVOU (R10), X8
+	MOVOU X8, (R9)
+	ADDQ  $0x10, R10
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R11
+	JMP   copy16_9
+
+copy64_9:
+	MOVOU (R10), X8
+	MOVOU 16(R10), X9
+	MOVOU 32(R10), X10
+	MOVOU 48(R10), X11
+	MOVOU X8, (R9)
+	MOVOU X9, 16(R9)
+	MOVOU X10, 32(R9)
+	MOVOU X11, 48(R9)
+	ADDQ  $0x40, R10
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, R11
+	CMPQ  R11, $0x40
+	JA    copy64_9
+	JMP   copy16_9
+
+copysmall_9:
+	CMPQ  R11, $0x04
+	JAE   copyge4_9
+	CMPQ  R11, $0x02
+	JAE   copyge2_9
+	TESTQ R11, R11
+	JZ    copydone_9
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_9
+
+copyge2_9:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_9
+
+copyge4_9:
+	CMPQ R11, $0x08
+	JAE  copyge8_9
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_9
+
+copyge8_9:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_9:
+	ADDQ  R11, R10
+	ADDQ  R11, R9
+	XORQ  R11, R11
+	MOVQ  24(BX), DI
+	MOVQ  32(BX), BX
+	CMPQ  BX, $0x10
+	JB    copysmall_10
+	MOVOU -16(DI)(BX*1), X8
+	MOVOU X8, -16(R9)(BX*1)
+	CMPQ  BX, $0x40
+	JA    copy64_10
+
+copy16_10:
+	CMPQ  BX, $0x10
+	JBE   copydone_10
+	MOVOU (DI), X8
+	MOVOU X8, (R9)
+	ADDQ  $0x10, DI
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, BX
+	JMP   copy16_10
+
+copy64_10:
+	MOVOU (DI), X8
+	MOVOU 16(DI), X9
+	MOVOU 32(DI), X10
+	MOVOU 48(DI), X11
+	MOVOU X8, (R9)
+	MOVOU X9, 16(R9)
+	MOVOU X10, 32(R9)
+	MOVOU X11, 48(R9)
+	ADDQ  $0x40, DI
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, BX
+	CMPQ  BX, $0x40
+	JA    copy64_10
+	JMP   copy16_10
+
+copysmall_10:
+	CMPQ  BX, $0x04
+	JAE   copyge4_10
+	CMPQ  BX, $0x02
+	JAE   copyge2_10
+	TESTQ BX, BX
+	JZ    copydone_10
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_10
+
+copyge2_10:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_10
+
+copyge4_10:
+	CMPQ BX, $0x08
+	JAE  copyge8_10
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_10
+
+copyge8_10:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_10:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_2:
 	CMPQ      SI, $0x10
 	JB        spart_2
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
 	MOVOU     (AX), X8
 	MOVOU     X8, X8
 	PXOR      X1, X8
@@ -1773,6 +2101,8 @@ joined_2:
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_3
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X2, X1
@@ -1793,6 +2123,8 @@ joined_2:
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_4
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X3, X1
@@ -1813,6 +2145,8 @@ joined_2:
 	SUBQ      $0x10, SI
 	CMPQ      SI, $0x10
 	JB        spart_5
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X4, X1
@@ -1853,23 +2187,25 @@ spart_2:
 	LEAQ  (CX), CX
 
 scommon_2:
-	TESTQ  SI, SI
-	JZ     sred_2
-	CMPQ   SI, $0x08
-	JB     ld4_4
-	MOVQ   (AX), DX
-	MOVQ   DX, X2
-	LEAQ   -8(AX)(SI*1), AX
-	MOVQ   (AX), DX
-	MOVQ   DX, X3
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   SI, AX
-	NEGQ   AX
-	MOVOU  24(AX), X4
-	PSHUFB X4, X3
-	POR    X3, X2
-	JMP    lddone_4
+	TESTQ   SI, SI
+	JZ      sred_2
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
+	CMPQ    SI, $0x08
+	JB      ld4_4
+	MOVQ    (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   24(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_4
 
 ld4_4:
 	CMPQ   SI, $0x04
@@ -1991,6 +2327,900 @@ sred_2:
 	PXOR      X0, X7
 	MOVQ      tag+72(FP), AX
 	MOVOU     X7, (AX)
+	JMP       sdone_1
+
+sbigger_1:
+	MOVQ   (R10), X0
+	MOVHPS 8(R10), X0
+	MOVOU  X0, X5
+	PSHUFB bswapMask<>+0(SB), X5
+	MOVOU  X5, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X5, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X5, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X5, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X5, X5
+	PADDL  ctrIncs<>+80(SB), X5
+	PSHUFB bswapMask<>+0(SB), X5
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	PXOR   (AX), X5
+	CMPQ   CX, $0x0a
+	JE     aesmid_3
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 16(AX), X5
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	AESENC 32(AX), X5
+	CMPQ   CX, $0x0c
+	JE     aesmid_3
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 48(AX), X5
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+	AESENC 64(AX), X5
+
+aesmid_3:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     16(DX), X5
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     32(DX), X5
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     48(DX), X5
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     64(DX), X5
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     80(DX), X5
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     96(DX), X5
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     112(DX), X5
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     128(DX), X5
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENC     144(DX), X5
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	AESENCLAST 160(DX), X5
+	MOVQ       DI, CX
+	SHLQ       $0x03, CX
+	MOVQ       SI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X9
+	MOVQ       CX, X6
+	PUNPCKLQDQ X6, X9
+	MOVOU      X9, X6
+	PCLMULQDQ  $0x00, 480(AX), X6
+	MOVOU      X9, X8
+	PCLMULQDQ  $0x11, 480(AX), X8
+	PSHUFD     $0x4e, X9, X7
+	PXOR       X9, X7
+	PCLMULQDQ  $0x00, 736(AX), X7
+	LEAQ       15(SI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      DI, DI
+	JZ         snoaad_3
+	CMPQ       DI, $0x10
+	JE         sfullaad_3
+	CMPQ       DI, $0x08
+	JB         ld4_5
+	MOVQ       (R9), AX
+	MOVQ       AX, X9
+	LEAQ       -8(R9)(DI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X10
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       DI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X11
+	PSHUFB     X11, X10
+	POR        X10, X9
+	JMP        lddone_5
+
+ld4_5:
+	CMPQ   DI, $0x04
+	JB     ld2_5
+	MOVL   (R9), AX
+	MOVQ   AX, X9
+	LEAQ   -4(R9)(DI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X10
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   DI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X11
+	PSHUFB X11, X10
+	POR    X10, X9
+	JMP    lddone_5
+
+ld2_5:
+	CMPQ    DI, $0x02
+	JB      ld1_5
+	MOVWQZX (R9), AX
+	MOVQ    AX, X9
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X11
+	PSHUFB  X11, X10
+	POR     X10, X9
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (R9), AX
+	MOVQ    AX, X9
+
+lddone_5:
+	JMP saad_3
+
+sfullaad_3:
+	MOVOU (R9), X9
+
+saad_3:
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X10
+	PCLMULQDQ $0x00, 464(CX), X10
+	PXOR      X10, X6
+	MOVOU     X9, X10
+	PCLMULQDQ $0x11, 464(CX), X10
+	PXOR      X10, X8
+	PSHUFD    $0x4e, X9, X10
+	PXOR      X9, X10
+	PCLMULQDQ $0x00, 720(CX), X10
+	PXOR      X10, X7
+
+snoaad_3:
+	CMPQ BX, $0x02
+	JE   sgtwo_3
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_3
+	MOVQ (AX), AX
+	JMP  joined_3
+
+join_3:
+	MOVQ  DX, DI
+	CMPQ  BX, $0x02
+	JNE   joinwalk_3
+	MOVQ  (AX), BX
+	MOVQ  8(AX), R9
+	CMPQ  R9, $0x10
+	JB    copysmall_11
+	MOVOU -16(BX)(R9*1), X9
+	MOVOU X9, -16(DI)(R9*1)
+	CMPQ  R9, $0x40
+	JA    copy64_11
+
+copy16_11:
+	CMPQ  R9, $0x10
+	JBE   copydone_11
+	MOVOU (BX), X9
+	MOVOU X9, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R9
+	JMP   copy16_11
+
+copy64_11:
+	MOVOU (BX), X9
+	MOVOU 16(BX), X10
+	MOVOU 32(BX), X11
+	MOVOU 48(BX), X12
+	MOVOU X9, (DI)
+	MOVOU X10, 16(DI)
+	MOVOU X11, 32(DI)
+	MOVOU X12, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R9
+	CMPQ  R9, $0x40
+	JA    copy64_11
+	JMP   copy16_11
+
+copysmall_11:
+	CMPQ  R9, $0x04
+	JAE   copyge4_11
+	CMPQ  R9, $0x02
+	JAE   copyge2_11
+	TESTQ R9, R9
+	JZ    copydone_11
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_11
+
+copyge2_11:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R11
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R11, (DI)
+	JMP  copydone_11
+
+copyge4_11:
+	CMPQ R9, $0x08
+	JAE  copyge8_11
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R11
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R11, (DI)
+	JMP  copydone_11
+
+copyge8_11:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R11
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R11, (DI)
+
+copydone_11:
+	ADDQ  R9, BX
+	ADDQ  R9, DI
+	XORQ  R9, R9
+	MOVQ  24(AX), BX
+	MOVQ  32(AX), AX
+	CMPQ  AX, $0x10
+	JB    copysmall_12
+	MOVOU -16(BX)(AX*1), X9
+	MOVOU X9, -16(DI)(AX*1)
+	CMPQ  AX, $0x40
+	JA    copy64_12
+
+copy16_12:
+	CMPQ  AX, $0x10
+	JBE   copydone_12
+	MOVOU (BX), X9
+	MOVOU X9, (DI)
+	ADDQ  $0x10, BX
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, AX
+	JMP   copy16_12
+
+copy64_12:
+	MOVOU (BX), X9
+	MOVOU 16(BX), X10
+	MOVOU 32(BX), X11
+	MOVOU 48(BX), X12
+	MOVOU X9, (DI)
+	MOVOU X10, 16(DI)
+	MOVOU X11, 32(DI)
+	MOVOU X12, 48(DI)
+	ADDQ  $0x40, BX
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, AX
+	CMPQ  AX, $0x40
+	JA    copy64_12
+	JMP   copy16_12
+
+copysmall_12:
+	CMPQ  AX, $0x04
+	JAE   copyge4_12
+	CMPQ  AX, $0x02
+	JAE   copyge2_12
+	TESTQ AX, AX
+	JZ    copydone_12
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_12
+
+copyge2_12:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_12
+
+copyge4_12:
+	CMPQ AX, $0x08
+	JAE  copyge8_12
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_12
+
+copyge8_12:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_12:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_3
+
+joinwalk_3:
+slices_3:
+	TESTQ BX, BX
+	JZ    slicesdone_3
+	MOVQ  (AX), R9
+	MOVQ  8(AX), R10
+	CMPQ  R10, $0x10
+	JB    copysmall_13
+	MOVOU -16(R9)(R10*1), X9
+	MOVOU X9, -16(DI)(R10*1)
+	CMPQ  R10, $0x40
+	JA    copy64_13
+
+copy16_13:
+	CMPQ  R10, $0x10
+	JBE   copydone_13
+	MOVOU (R9), X9
+	MOVOU X9, (DI)
+	ADDQ  $0x10, R9
+	ADDQ  $0x10, DI
+	SUBQ  $0x10, R10
+	JMP   copy16_13
+
+copy64_13:
+	MOVOU (R9), X9
+	MOVOU 16(R9), X10
+	MOVOU 32(R9), X11
+	MOVOU 48(R9), X12
+	MOVOU X9, (DI)
+	MOVOU X10, 16(DI)
+	MOVOU X11, 32(DI)
+	MOVOU X12, 48(DI)
+	ADDQ  $0x40, R9
+	ADDQ  $0x40, DI
+	SUBQ  $0x40, R10
+	CMPQ  R10, $0x40
+	JA    copy64_13
+	JMP   copy16_13
+
+copysmall_13:
+	CMPQ  R10, $0x04
+	JAE   copyge4_13
+	CMPQ  R10, $0x02
+	JAE   copyge2_13
+	TESTQ R10, R10
+	JZ    copydone_13
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
+	JMP   copydone_13
+
+copyge2_13:
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
+	JMP  copydone_13
+
+copyge4_13:
+	CMPQ R10, $0x08
+	JAE  copyge8_13
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
+	JMP  copydone_13
+
+copyge8_13:
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
+
+copydone_13:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_3
+
+slicesdone_3:
+	MOVQ DX, AX
+
+joined_3:
+	LEAQ 80(AX), DX
+	JMP  sgdone_3
+
+sgtwo_3:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
+	CMPQ  R11, $0x10
+	JB    copysmall_14
+	MOVOU -16(R10)(R11*1), X9
+	MOVOU X9, -16(R9)(R11*1)
+	CMPQ  R11, $0x40
+	JA    copy64_14
+
+copy16_14:
+	CMPQ  R11, $0x10
+	JBE   copydone_14
+	MOVOU (R10), X9
+	MOVOU X9, (R9)
+	ADDQ  $0x10, R10
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, R11
+	JMP   copy16_14
+
+copy64_14:
+	MOVOU (R10), X9
+	MOVOU 16(R10), X10
+	MOVOU 32(R10), X11
+	MOVOU 48(R10), X12
+	MOVOU X9, (R9)
+	MOVOU X10, 16(R9)
+	MOVOU X11, 32(R9)
+	MOVOU X12, 48(R9)
+	ADDQ  $0x40, R10
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, R11
+	CMPQ  R11, $0x40
+	JA    copy64_14
+	JMP   copy16_14
+
+copysmall_14:
+	CMPQ  R11, $0x04
+	JAE   copyge4_14
+	CMPQ  R11, $0x02
+	JAE   copyge2_14
+	TESTQ R11, R11
+	JZ    copydone_14
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_14
+
+copyge2_14:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_14
+
+copyge4_14:
+	CMPQ R11, $0x08
+	JAE  copyge8_14
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_14
+
+copyge8_14:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_14:
+	ADDQ  R11, R10
+	ADDQ  R11, R9
+	XORQ  R11, R11
+	MOVQ  24(BX), DI
+	MOVQ  32(BX), BX
+	CMPQ  BX, $0x10
+	JB    copysmall_15
+	MOVOU -16(DI)(BX*1), X9
+	MOVOU X9, -16(R9)(BX*1)
+	CMPQ  BX, $0x40
+	JA    copy64_15
+
+copy16_15:
+	CMPQ  BX, $0x10
+	JBE   copydone_15
+	MOVOU (DI), X9
+	MOVOU X9, (R9)
+	ADDQ  $0x10, DI
+	ADDQ  $0x10, R9
+	SUBQ  $0x10, BX
+	JMP   copy16_15
+
+copy64_15:
+	MOVOU (DI), X9
+	MOVOU 16(DI), X10
+	MOVOU 32(DI), X11
+	MOVOU 48(DI), X12
+	MOVOU X9, (R9)
+	MOVOU X10, 16(R9)
+	MOVOU X11, 32(R9)
+	MOVOU X12, 48(R9)
+	ADDQ  $0x40, DI
+	ADDQ  $0x40, R9
+	SUBQ  $0x40, BX
+	CMPQ  BX, $0x40
+	JA    copy64_15
+	JMP   copy16_15
+
+copysmall_15:
+	CMPQ  BX, $0x04
+	JAE   copyge4_15
+	CMPQ  BX, $0x02
+	JAE   copyge2_15
+	TESTQ BX, BX
+	JZ    copydone_15
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_15
+
+copyge2_15:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_15
+
+copyge4_15:
+	CMPQ BX, $0x08
+	JAE  copyge8_15
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_15
+
+copyge8_15:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_15:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_3:
+	CMPQ      SI, $0x10
+	JB        spart_6
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
+	MOVOU     (AX), X9
+	MOVOU     X9, X9
+	PXOR      X1, X9
+	MOVOU     X9, (R8)
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X9, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X9, X1
+	PXOR      X9, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_7
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X2, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 496(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 752(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_8
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X3, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 512(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 768(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_9
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X4, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 528(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 784(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_10
+	CMPQ      AX, DX
+	CMOVQCC   R8, AX
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X5, X1
+	MOVOU     X1, (R8)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 544(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 544(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 800(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, SI
+	JMP       sred_3
+
+spart_10:
+	MOVOU X5, X1
+	LEAQ  64(CX), CX
+	JMP   scommon_3
+
+spart_9:
+	MOVOU X4, X1
+	LEAQ  48(CX), CX
+	JMP   scommon_3
+
+spart_8:
+	MOVOU X3, X1
+	LEAQ  32(CX), CX
+	JMP   scommon_3
+
+spart_7:
+	MOVOU X2, X1
+	LEAQ  16(CX), CX
+	JMP   scommon_3
+
+spart_6:
+	MOVOU X1, X1
+	LEAQ  (CX), CX
+
+scommon_3:
+	TESTQ   SI, SI
+	JZ      sred_3
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
+	CMPQ    SI, $0x08
+	JB      ld4_6
+	MOVQ    (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   24(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_6
+
+ld4_6:
+	CMPQ   SI, $0x04
+	JB     ld2_6
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(SI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_6
+
+ld2_6:
+	CMPQ    SI, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
+
+lddone_6:
+	MOVOU  X2, X2
+	PXOR   X1, X2
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   SI, AX
+	MOVOU  16(AX), X1
+	PAND   X1, X2
+	MOVQ   X2, AX
+	CMPQ   SI, $0x08
+	JB     st4_3
+	MOVQ   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  8(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -8(R8)(SI*1), DX
+	MOVQ   AX, (DX)
+	JMP    stdone_3
+
+st4_3:
+	CMPQ   SI, $0x04
+	JB     st2_3
+	MOVL   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  12(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -4(R8)(SI*1), DX
+	MOVL   AX, (DX)
+	JMP    stdone_3
+
+st2_3:
+	CMPQ   SI, $0x02
+	JB     st1_3
+	MOVW   AX, (R8)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  14(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -2(R8)(SI*1), DX
+	MOVW   AX, (DX)
+	JMP    stdone_3
+
+st1_3:
+	MOVB AL, (R8)
+
+stdone_3:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+
+sred_3:
+	PXOR      X6, X7
+	PXOR      X8, X7
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	MOVOU     X7, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X7, X7
+	PXOR      X7, X8
+	PXOR      X1, X8
+	PSHUFB    bswapMask<>+0(SB), X8
+	PXOR      X0, X8
+	MOVQ      tag+72(FP), AX
+	MOVOU     X8, (AX)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -2036,15 +3266,15 @@ long_1:
 	MOVOU  X2, 16(SP)
 	PXOR   (AX), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_3
+	JE     aesmid_4
 	AESENC 16(AX), X1
 	AESENC 32(AX), X1
 	CMPQ   CX, $0x0c
-	JE     aesmid_3
+	JE     aesmid_4
 	AESENC 48(AX), X1
 	AESENC 64(AX), X1
 
-aesmid_3:
+aesmid_4:
 	AESENC     16(DX), X1
 	AESENC     32(DX), X1
 	AESENC     48(DX), X1
@@ -2061,7 +3291,7 @@ aesmid_3:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_5
+	JB         ld4_7
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -2074,11 +3304,11 @@ aesmid_3:
 	MOVOU      24(BX), X2
 	PSHUFB     X2, X0
 	POR        X0, X1
-	JMP        lddone_5
+	JMP        lddone_7
 
-ld4_5:
+ld4_7:
 	CMPQ   SI, $0x04
-	JB     ld2_5
+	JB     ld2_7
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -2091,11 +3321,11 @@ ld4_5:
 	MOVOU  20(BX), X2
 	PSHUFB X2, X0
 	POR    X0, X1
-	JMP    lddone_5
+	JMP    lddone_7
 
-ld2_5:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_5
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -2108,13 +3338,13 @@ ld2_5:
 	MOVOU   18(BX), X2
 	PSHUFB  X2, X0
 	POR     X0, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld1_5:
+ld1_7:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
-lddone_5:
+lddone_7:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
@@ -2289,7 +3519,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_6
+	JB     ld4_8
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -2302,11 +3532,11 @@ ghpart_1:
 	MOVOU  24(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_6
+	JMP    lddone_8
 
-ld4_6:
+ld4_8:
 	CMPQ   SI, $0x04
-	JB     ld2_6
+	JB     ld2_8
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -2319,11 +3549,11 @@ ld4_6:
 	MOVOU  20(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_6
+	JMP    lddone_8
 
-ld2_6:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_6
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -2336,13 +3566,13 @@ ld2_6:
 	MOVOU   18(BX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld1_6:
+ld1_8:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
-lddone_6:
+lddone_8:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -2388,35 +3618,35 @@ aaddone_1:
 	CMPQ  R9, $0x00000080
 	JA    gslices_1
 	CMPQ  R10, $0x01
-	JNE   join_3
+	JNE   join_4
 	MOVQ  (SI), DI
-	JMP   joined_3
+	JMP   joined_4
 
-join_3:
+join_4:
 	MOVQ  BX, DI
 	MOVQ  SI, R11
 	CMPQ  R10, $0x02
-	JNE   joinwalk_3
+	JNE   joinwalk_4
 	MOVQ  (R11), R10
 	MOVQ  8(R11), R12
 	CMPQ  R12, $0x10
-	JB    copysmall_7
+	JB    copysmall_16
 	MOVOU -16(R10)(R12*1), X0
 	MOVOU X0, -16(DI)(R12*1)
 	CMPQ  R12, $0x40
-	JA    copy64_7
+	JA    copy64_16
 
-copy16_7:
+copy16_16:
 	CMPQ  R12, $0x10
-	JBE   copydone_7
+	JBE   copydone_16
 	MOVOU (R10), X0
 	MOVOU X0, (DI)
 	ADDQ  $0x10, R10
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R12
-	JMP   copy16_7
+	JMP   copy16_16
 
-copy64_7:
+copy64_16:
 	MOVOU (R10), X0
 	MOVOU 16(R10), X1
 	MOVOU 32(R10), X2
@@ -2429,66 +3659,66 @@ copy64_7:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R12
 	CMPQ  R12, $0x40
-	JA    copy64_7
-	JMP   copy16_7
+	JA    copy64_16
+	JMP   copy16_16
 
-copysmall_7:
+copysmall_16:
 	CMPQ  R12, $0x04
-	JAE   copyge4_7
+	JAE   copyge4_16
 	CMPQ  R12, $0x02
-	JAE   copyge2_7
+	JAE   copyge2_16
 	TESTQ R12, R12
-	JZ    copydone_7
+	JZ    copydone_16
 	MOVB  (R10), R13
 	MOVB  R13, (DI)
-	JMP   copydone_7
+	JMP   copydone_16
 
-copyge2_7:
+copyge2_16:
 	MOVW -2(R10)(R12*1), R13
 	MOVW (R10), R14
 	MOVW R13, -2(DI)(R12*1)
 	MOVW R14, (DI)
-	JMP  copydone_7
+	JMP  copydone_16
 
-copyge4_7:
+copyge4_16:
 	CMPQ R12, $0x08
-	JAE  copyge8_7
+	JAE  copyge8_16
 	MOVL -4(R10)(R12*1), R13
 	MOVL (R10), R14
 	MOVL R13, -4(DI)(R12*1)
 	MOVL R14, (DI)
-	JMP  copydone_7
+	JMP  copydone_16
 
-copyge8_7:
+copyge8_16:
 	MOVQ -8(R10)(R12*1), R13
 	MOVQ (R10), R14
 	MOVQ R13, -8(DI)(R12*1)
 	MOVQ R14, (DI)
 
-copydone_7:
+copydone_16:
 	ADDQ  R12, R10
 	ADDQ  R12, DI
 	XORQ  R12, R12
 	MOVQ  24(R11), R10
 	MOVQ  32(R11), R11
 	CMPQ  R11, $0x10
-	JB    copysmall_8
+	JB    copysmall_17
 	MOVOU -16(R10)(R11*1), X0
 	MOVOU X0, -16(DI)(R11*1)
 	CMPQ  R11, $0x40
-	JA    copy64_8
+	JA    copy64_17
 
-copy16_8:
+copy16_17:
 	CMPQ  R11, $0x10
-	JBE   copydone_8
+	JBE   copydone_17
 	MOVOU (R10), X0
 	MOVOU X0, (DI)
 	ADDQ  $0x10, R10
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R11
-	JMP   copy16_8
+	JMP   copy16_17
 
-copy64_8:
+copy64_17:
 	MOVOU (R10), X0
 	MOVOU 16(R10), X1
 	MOVOU 32(R10), X2
@@ -2501,73 +3731,73 @@ copy64_8:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R11
 	CMPQ  R11, $0x40
-	JA    copy64_8
-	JMP   copy16_8
+	JA    copy64_17
+	JMP   copy16_17
 
-copysmall_8:
+copysmall_17:
 	CMPQ  R11, $0x04
-	JAE   copyge4_8
+	JAE   copyge4_17
 	CMPQ  R11, $0x02
-	JAE   copyge2_8
+	JAE   copyge2_17
 	TESTQ R11, R11
-	JZ    copydone_8
+	JZ    copydone_17
 	MOVB  (R10), R12
 	MOVB  R12, (DI)
-	JMP   copydone_8
+	JMP   copydone_17
 
-copyge2_8:
+copyge2_17:
 	MOVW -2(R10)(R11*1), R12
 	MOVW (R10), R13
 	MOVW R12, -2(DI)(R11*1)
 	MOVW R13, (DI)
-	JMP  copydone_8
+	JMP  copydone_17
 
-copyge4_8:
+copyge4_17:
 	CMPQ R11, $0x08
-	JAE  copyge8_8
+	JAE  copyge8_17
 	MOVL -4(R10)(R11*1), R12
 	MOVL (R10), R13
 	MOVL R12, -4(DI)(R11*1)
 	MOVL R13, (DI)
-	JMP  copydone_8
+	JMP  copydone_17
 
-copyge8_8:
+copyge8_17:
 	MOVQ -8(R10)(R11*1), R12
 	MOVQ (R10), R13
 	MOVQ R12, -8(DI)(R11*1)
 	MOVQ R13, (DI)
 
-copydone_8:
+copydone_17:
 	ADDQ R11, R10
 	ADDQ R11, DI
 	XORQ R11, R11
 	MOVQ BX, DI
-	JMP  joined_3
+	JMP  joined_4
 
-joinwalk_3:
-slices_3:
+joinwalk_4:
+slices_4:
 	TESTQ R10, R10
-	JZ    slicesdone_3
+	JZ    slicesdone_4
 	MOVQ  (R11), R12
 	MOVQ  8(R11), R13
 	CMPQ  R13, $0x10
-	JB    copysmall_9
+	JB    copysmall_18
 	MOVOU -16(R12)(R13*1), X0
 	MOVOU X0, -16(DI)(R13*1)
 	CMPQ  R13, $0x40
-	JA    copy64_9
+	JA    copy64_18
 
-copy16_9:
+copy16_18:
 	CMPQ  R13, $0x10
-	JBE   copydone_9
+	JBE   copydone_18
 	MOVOU (R12), X0
 	MOVOU X0, (DI)
 	ADDQ  $0x10, R12
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R13
-	JMP   copy16_9
+	JMP   copy16_18
 
-copy64_9:
+copy64_18:
 	MOVOU (R12), X0
 	MOVOU 16(R12), X1
 	MOVOU 32(R12), X2
@@ -2580,54 +3810,54 @@ copy64_9:
 	ADDQ  $0x40, DI
 	SUBQ  $0x40, R13
 	CMPQ  R13, $0x40
-	JA    copy64_9
-	JMP   copy16_9
+	JA    copy64_18
+	JMP   copy16_18
 
-copysmall_9:
+copysmall_18:
 	CMPQ  R13, $0x04
-	JAE   copyge4_9
+	JAE   copyge4_18
 	CMPQ  R13, $0x02
-	JAE   copyge2_9
+	JAE   copyge2_18
 	TESTQ R13, R13
-	JZ    copydone_9
+	JZ    copydone_18
 	MOVB  (R12), R14
 	MOVB  R14, (DI)
-	JMP   copydone_9
+	JMP   copydone_18
 
-copyge2_9:
+copyge2_18:
 	MOVW -2(R12)(R13*1), R14
 	MOVW (R12), R15
 	MOVW R14, -2(DI)(R13*1)
 	MOVW R15, (DI)
-	JMP  copydone_9
+	JMP  copydone_18
 
-copyge4_9:
+copyge4_18:
 	CMPQ R13, $0x08
-	JAE  copyge8_9
+	JAE  copyge8_18
 	MOVL -4(R12)(R13*1), R14
 	MOVL (R12), R15
 	MOVL R14, -4(DI)(R13*1)
 	MOVL R15, (DI)
-	JMP  copydone_9
+	JMP  copydone_18
 
-copyge8_9:
+copyge8_18:
 	MOVQ -8(R12)(R13*1), R14
 	MOVQ (R12), R15
 	MOVQ R14, -8(DI)(R13*1)
 	MOVQ R15, (DI)
 
-copydone_9:
+copydone_18:
 	ADDQ R13, R12
 	ADDQ R13, DI
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
-	JMP  slices_3
+	JMP  slices_4
 
-slicesdone_3:
+slicesdone_4:
 	MOVQ BX, DI
 
-joined_3:
+joined_4:
 	MOVQ R9, R9
 	MOVQ $0x00000001, R10
 	JMP  gslicebody_1
@@ -2648,7 +3878,7 @@ gslicebody_1:
 	CMPQ    R9, R11
 	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
-	JB      ld4_7
+	JB      ld4_9
 	MOVQ    (DI), R12
 	MOVQ    R12, X0
 	LEAQ    -8(DI)(R11*1), R12
@@ -2661,11 +3891,11 @@ gslicebody_1:
 	MOVOU   24(R12), X2
 	PSHUFB  X2, X1
 	POR     X1, X0
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld4_7:
+ld4_9:
 	CMPQ   R11, $0x04
-	JB     ld2_7
+	JB     ld2_9
 	MOVL   (DI), R12
 	MOVQ   R12, X0
 	LEAQ   -4(DI)(R11*1), R12
@@ -2678,11 +3908,11 @@ ld4_7:
 	MOVOU  20(R12), X2
 	PSHUFB X2, X1
 	POR    X1, X0
-	JMP    lddone_7
+	JMP    lddone_9
 
-ld2_7:
+ld2_9:
 	CMPQ    R11, $0x02
-	JB      ld1_7
+	JB      ld1_9
 	MOVWQZX (DI), R12
 	MOVQ    R12, X0
 	LEAQ    -2(DI)(R11*1), R12
@@ -2695,13 +3925,13 @@ ld2_7:
 	MOVOU   18(R12), X2
 	PSHUFB  X2, X1
 	POR     X1, X0
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld1_7:
+ld1_9:
 	MOVBQZX (DI), R12
 	MOVQ    R12, X0
 
-lddone_7:
+lddone_9:
 	MOVOU  48(SP), X1
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R8, R12
@@ -2714,7 +3944,7 @@ lddone_7:
 	PAND   X2, X0
 	MOVQ   X0, R13
 	CMPQ   R11, $0x08
-	JB     st4_3
+	JB     st4_4
 	MOVQ   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -2724,11 +3954,11 @@ lddone_7:
 	MOVQ   X1, R13
 	LEAQ   -8(BX)(R11*1), R12
 	MOVQ   R13, (R12)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st4_3:
+st4_4:
 	CMPQ   R11, $0x04
-	JB     st2_3
+	JB     st2_4
 	MOVL   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -2738,11 +3968,11 @@ st4_3:
 	MOVQ   X1, R13
 	LEAQ   -4(BX)(R11*1), R12
 	MOVL   R13, (R12)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st2_3:
+st2_4:
 	CMPQ   R11, $0x02
-	JB     st1_3
+	JB     st1_4
 	MOVW   R13, (BX)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
@@ -2752,12 +3982,12 @@ st2_3:
 	MOVQ   X1, R13
 	LEAQ   -2(BX)(R11*1), R12
 	MOVW   R13, (R12)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st1_3:
+st1_4:
 	MOVB R13, (BX)
 
-stdone_3:
+stdone_4:
 	LEAQ   slideShuf<>+0(SB), R12
 	NEGQ   R12
 	ADDQ   R8, R12
@@ -2895,7 +4125,7 @@ pbulk_1:
 	MOVL   R13, 204(SP)
 	ADDL   $0x08, R11
 	CMPQ   CX, $0x0a
-	JE     aesmid_4
+	JE     aesmid_5
 	MOVOU  16(AX), X9
 	AESENC X9, X1
 	AESENC X9, X2
@@ -2915,7 +4145,7 @@ pbulk_1:
 	AESENC X9, X7
 	AESENC X9, X8
 	CMPQ   CX, $0x0c
-	JE     aesmid_4
+	JE     aesmid_5
 	MOVOU  48(AX), X9
 	AESENC X9, X1
 	AESENC X9, X2
@@ -2935,7 +4165,7 @@ pbulk_1:
 	AESENC X9, X7
 	AESENC X9, X8
 
-aesmid_4:
+aesmid_5:
 	MOVOU      16(DX), X9
 	AESENC     X9, X1
 	AESENC     X9, X2
@@ -3099,7 +4329,7 @@ loop16_1:
 	MOVL   R13, 204(SP)
 	ADDL   $0x08, R11
 	CMPQ   CX, $0x0a
-	JE     aesmid_5
+	JE     aesmid_6
 	MOVOU  16(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -3119,7 +4349,7 @@ loop16_1:
 	AESENC X1, X9
 	AESENC X1, X10
 	CMPQ   CX, $0x0c
-	JE     aesmid_5
+	JE     aesmid_6
 	MOVOU  48(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -3139,7 +4369,7 @@ loop16_1:
 	AESENC X1, X9
 	AESENC X1, X10
 
-aesmid_5:
+aesmid_6:
 	MOVOU      16(DX), X1
 	AESENC     X1, X3
 	AESENC     X1, X4
@@ -3407,7 +4637,7 @@ aesmid_5:
 	MOVL       R13, 204(SP)
 	ADDL       $0x08, R11
 	CMPQ       CX, $0x0a
-	JE         aesmid_6
+	JE         aesmid_7
 	MOVOU      16(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -3427,7 +4657,7 @@ aesmid_5:
 	AESENC     X11, X9
 	AESENC     X11, X10
 	CMPQ       CX, $0x0c
-	JE         aesmid_6
+	JE         aesmid_7
 	MOVOU      48(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -3447,7 +4677,7 @@ aesmid_5:
 	AESENC     X11, X9
 	AESENC     X11, X10
 
-aesmid_6:
+aesmid_7:
 	MOVOU      16(DX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -3736,7 +4966,7 @@ loop8_1:
 	MOVL   R13, 204(SP)
 	ADDL   $0x08, R11
 	CMPQ   CX, $0x0a
-	JE     aesmid_7
+	JE     aesmid_8
 	MOVOU  16(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -3756,7 +4986,7 @@ loop8_1:
 	AESENC X1, X9
 	AESENC X1, X10
 	CMPQ   CX, $0x0c
-	JE     aesmid_7
+	JE     aesmid_8
 	MOVOU  48(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -3776,7 +5006,7 @@ loop8_1:
 	AESENC X1, X9
 	AESENC X1, X10
 
-aesmid_7:
+aesmid_8:
 	MOVOU      16(DX), X1
 	AESENC     X1, X3
 	AESENC     X1, X4
@@ -4153,7 +5383,7 @@ prem_1:
 	MOVQ   R8, X6
 	PADDL  X6, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_8
+	JE     aesmid_9
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -4163,7 +5393,7 @@ prem_1:
 	AESENC 32(AX), X4
 	AESENC 32(AX), X5
 	CMPQ   CX, $0x0c
-	JE     aesmid_8
+	JE     aesmid_9
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -4173,7 +5403,7 @@ prem_1:
 	AESENC 64(AX), X4
 	AESENC 64(AX), X5
 
-aesmid_8:
+aesmid_9:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -4305,7 +5535,7 @@ rcommon_1:
 	TESTQ  R9, R9
 	JZ     rred_1
 	CMPQ   R9, $0x08
-	JB     ld4_8
+	JB     ld4_10
 	MOVQ   (DI), R8
 	MOVQ   R8, X3
 	LEAQ   -8(DI)(R9*1), R8
@@ -4318,11 +5548,11 @@ rcommon_1:
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_8
+	JMP    lddone_10
 
-ld4_8:
+ld4_10:
 	CMPQ   R9, $0x04
-	JB     ld2_8
+	JB     ld2_10
 	MOVL   (DI), R8
 	MOVQ   R8, X3
 	LEAQ   -4(DI)(R9*1), R8
@@ -4335,11 +5565,11 @@ ld4_8:
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_8
+	JMP    lddone_10
 
-ld2_8:
+ld2_10:
 	CMPQ    R9, $0x02
-	JB      ld1_8
+	JB      ld1_10
 	MOVWQZX (DI), R8
 	MOVQ    R8, X3
 	LEAQ    -2(DI)(R9*1), R8
@@ -4352,13 +5582,13 @@ ld2_8:
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld1_8:
+ld1_10:
 	MOVBQZX (DI), R8
 	MOVQ    R8, X3
 
-lddone_8:
+lddone_10:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
@@ -4367,7 +5597,7 @@ lddone_8:
 	PAND   X4, X3
 	MOVQ   X3, R11
 	CMPQ   R9, $0x08
-	JB     st4_4
+	JB     st4_5
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4377,11 +5607,11 @@ lddone_8:
 	MOVQ   X4, R11
 	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   R11, (R8)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st4_4:
+st4_5:
 	CMPQ   R9, $0x04
-	JB     st2_4
+	JB     st2_5
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4391,11 +5621,11 @@ st4_4:
 	MOVQ   X4, R11
 	LEAQ   -4(BX)(R9*1), R8
 	MOVL   R11, (R8)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st2_4:
+st2_5:
 	CMPQ   R9, $0x02
-	JB     st1_4
+	JB     st1_5
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4405,12 +5635,12 @@ st2_4:
 	MOVQ   X4, R11
 	LEAQ   -2(BX)(R9*1), R8
 	MOVW   R11, (R8)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st1_4:
+st1_5:
 	MOVB R11, (BX)
 
-stdone_4:
+stdone_5:
 	MOVOU X3, 64(SP)
 	MOVOU X2, 48(SP)
 
@@ -4467,7 +5697,7 @@ rem8_1:
 	MOVQ   R8, X10
 	PADDL  X10, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_9
+	JE     aesmid_10
 	AESENC 16(AX), X2
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
@@ -4485,7 +5715,7 @@ rem8_1:
 	AESENC 32(AX), X8
 	AESENC 32(AX), X9
 	CMPQ   CX, $0x0c
-	JE     aesmid_9
+	JE     aesmid_10
 	AESENC 48(AX), X2
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
@@ -4503,7 +5733,7 @@ rem8_1:
 	AESENC 64(AX), X8
 	AESENC 64(AX), X9
 
-aesmid_9:
+aesmid_10:
 	AESENC     16(DX), X2
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
@@ -4775,7 +6005,7 @@ rcommon_2:
 	TESTQ  R9, R9
 	JZ     rred_2
 	CMPQ   R9, $0x08
-	JB     ld4_9
+	JB     ld4_11
 	MOVQ   (DI), R8
 	MOVQ   R8, X3
 	LEAQ   -8(DI)(R9*1), R8
@@ -4788,11 +6018,11 @@ rcommon_2:
 	MOVOU  24(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_9
+	JMP    lddone_11
 
-ld4_9:
+ld4_11:
 	CMPQ   R9, $0x04
-	JB     ld2_9
+	JB     ld2_11
 	MOVL   (DI), R8
 	MOVQ   R8, X3
 	LEAQ   -4(DI)(R9*1), R8
@@ -4805,11 +6035,11 @@ ld4_9:
 	MOVOU  20(R8), X5
 	PSHUFB X5, X4
 	POR    X4, X3
-	JMP    lddone_9
+	JMP    lddone_11
 
-ld2_9:
+ld2_11:
 	CMPQ    R9, $0x02
-	JB      ld1_9
+	JB      ld1_11
 	MOVWQZX (DI), R8
 	MOVQ    R8, X3
 	LEAQ    -2(DI)(R9*1), R8
@@ -4822,13 +6052,13 @@ ld2_9:
 	MOVOU   18(R8), X5
 	PSHUFB  X5, X4
 	POR     X4, X3
-	JMP     lddone_9
+	JMP     lddone_11
 
-ld1_9:
+ld1_11:
 	MOVBQZX (DI), R8
 	MOVQ    R8, X3
 
-lddone_9:
+lddone_11:
 	MOVOU  X3, X3
 	PXOR   X2, X3
 	LEAQ   onesMask<>+0(SB), R8
@@ -4837,7 +6067,7 @@ lddone_9:
 	PAND   X4, X3
 	MOVQ   X3, R11
 	CMPQ   R9, $0x08
-	JB     st4_5
+	JB     st4_6
 	MOVQ   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4847,11 +6077,11 @@ lddone_9:
 	MOVQ   X4, R11
 	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   R11, (R8)
-	JMP    stdone_5
+	JMP    stdone_6
 
-st4_5:
+st4_6:
 	CMPQ   R9, $0x04
-	JB     st2_5
+	JB     st2_6
 	MOVL   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4861,11 +6091,11 @@ st4_5:
 	MOVQ   X4, R11
 	LEAQ   -4(BX)(R9*1), R8
 	MOVL   R11, (R8)
-	JMP    stdone_5
+	JMP    stdone_6
 
-st2_5:
+st2_6:
 	CMPQ   R9, $0x02
-	JB     st1_5
+	JB     st1_6
 	MOVW   R11, (BX)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
@@ -4875,12 +6105,12 @@ st2_5:
 	MOVQ   X4, R11
 	LEAQ   -2(BX)(R9*1), R8
 	MOVW   R11, (R8)
-	JMP    stdone_5
+	JMP    stdone_6
 
-st1_5:
+st1_6:
 	MOVB R11, (BX)
 
-stdone_5:
+stdone_6:
 	MOVOU X3, 64(SP)
 	MOVOU X2, 48(SP)
 
@@ -5016,7 +6246,7 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-88
 	SUBQ   $0x000000a0, DX
 	MOVQ   n+32(FP), BX
 	MOVQ   aadLen+48(FP), SI
-	CMPQ   BX, $0x40
+	CMPQ   BX, $0x50
 	JA     long_1
 	CMPQ   SI, $0x10
 	JA     long_1
@@ -5403,6 +6633,8 @@ tagloaded_1:
 	JMP      sdone_1
 
 sbig_1:
+	CMPQ   BX, $0x40
+	JA     sbigger_1
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
 	MOVOU  X0, X4
@@ -5909,6 +7141,558 @@ tagloaded_2:
 	CMPL     AX, $0x0000ffff
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
+	JMP      sdone_1
+
+sbigger_1:
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
+	MOVOU  X0, X5
+	PSHUFB bswapMask<>+0(SB), X5
+	MOVOU  X5, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X5, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X5, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X5, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X5, X5
+	PADDL  ctrIncs<>+80(SB), X5
+	PSHUFB bswapMask<>+0(SB), X5
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	PXOR   (AX), X5
+	CMPQ   CX, $0x0a
+	JE     aesmid_3
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 16(AX), X5
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	AESENC 32(AX), X5
+	CMPQ   CX, $0x0c
+	JE     aesmid_3
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 48(AX), X5
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+	AESENC 64(AX), X5
+
+aesmid_3:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     16(DX), X5
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     32(DX), X5
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     48(DX), X5
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     64(DX), X5
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     80(DX), X5
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     96(DX), X5
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     112(DX), X5
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     128(DX), X5
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENC     144(DX), X5
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	AESENCLAST 160(DX), X5
+	MOVQ       SI, CX
+	SHLQ       $0x03, CX
+	MOVQ       BX, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X9
+	MOVQ       CX, X6
+	PUNPCKLQDQ X6, X9
+	MOVOU      X9, X6
+	PCLMULQDQ  $0x00, 480(AX), X6
+	MOVOU      X9, X8
+	PCLMULQDQ  $0x11, 480(AX), X8
+	PSHUFD     $0x4e, X9, X7
+	PXOR       X9, X7
+	PCLMULQDQ  $0x00, 736(AX), X7
+	LEAQ       15(BX), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      SI, SI
+	JZ         snoaad_3
+	CMPQ       SI, $0x10
+	JE         sfullaad_3
+	CMPQ       SI, $0x08
+	JB         ld4_7
+	MOVQ       (R8), AX
+	MOVQ       AX, X9
+	LEAQ       -8(R8)(SI*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X10
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       SI, AX
+	NEGQ       AX
+	MOVOU      24(AX), X11
+	PSHUFB     X11, X10
+	POR        X10, X9
+	JMP        lddone_7
+
+ld4_7:
+	CMPQ   SI, $0x04
+	JB     ld2_7
+	MOVL   (R8), AX
+	MOVQ   AX, X9
+	LEAQ   -4(R8)(SI*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X10
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X11
+	PSHUFB X11, X10
+	POR    X10, X9
+	JMP    lddone_7
+
+ld2_7:
+	CMPQ    SI, $0x02
+	JB      ld1_7
+	MOVWQZX (R8), AX
+	MOVQ    AX, X9
+	LEAQ    -2(R8)(SI*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X11
+	PSHUFB  X11, X10
+	POR     X10, X9
+	JMP     lddone_7
+
+ld1_7:
+	MOVBQZX (R8), AX
+	MOVQ    AX, X9
+
+lddone_7:
+	JMP saad_3
+
+sfullaad_3:
+	MOVOU (R8), X9
+
+saad_3:
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X10
+	PCLMULQDQ $0x00, 464(CX), X10
+	PXOR      X10, X6
+	MOVOU     X9, X10
+	PCLMULQDQ $0x11, 464(CX), X10
+	PXOR      X10, X8
+	PSHUFD    $0x4e, X9, X10
+	PXOR      X9, X10
+	PCLMULQDQ $0x00, 720(CX), X10
+	PXOR      X10, X7
+
+snoaad_3:
+	MOVQ      in+24(FP), AX
+	CMPQ      BX, $0x10
+	JB        spart_6
+	MOVOU     (AX), X9
+	MOVOU     X9, X10
+	PXOR      X1, X10
+	MOVOU     X10, (DI)
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X9, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X9, X1
+	PXOR      X9, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_7
+	MOVOU     (AX), X1
+	MOVOU     X1, X9
+	PXOR      X2, X9
+	MOVOU     X9, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 496(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 752(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_8
+	MOVOU     (AX), X1
+	MOVOU     X1, X2
+	PXOR      X3, X2
+	MOVOU     X2, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 512(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 768(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_9
+	MOVOU     (AX), X1
+	MOVOU     X1, X2
+	PXOR      X4, X2
+	MOVOU     X2, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 528(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 784(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	CMPQ      BX, $0x10
+	JB        spart_10
+	MOVOU     (AX), X1
+	MOVOU     X1, X2
+	PXOR      X5, X2
+	MOVOU     X2, (DI)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 544(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 544(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 800(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, BX
+	JMP       sred_3
+
+spart_10:
+	MOVOU X5, X1
+	LEAQ  64(CX), CX
+	JMP   scommon_3
+
+spart_9:
+	MOVOU X4, X1
+	LEAQ  48(CX), CX
+	JMP   scommon_3
+
+spart_8:
+	MOVOU X3, X1
+	LEAQ  32(CX), CX
+	JMP   scommon_3
+
+spart_7:
+	MOVOU X2, X1
+	LEAQ  16(CX), CX
+	JMP   scommon_3
+
+spart_6:
+	MOVOU X1, X1
+	LEAQ  (CX), CX
+
+scommon_3:
+	TESTQ  BX, BX
+	JZ     sred_3
+	CMPQ   BX, $0x08
+	JB     ld4_8
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -8(AX)(BX*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  24(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_8
+
+ld4_8:
+	CMPQ   BX, $0x04
+	JB     ld2_8
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(BX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   BX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_8
+
+ld2_8:
+	CMPQ    BX, $0x02
+	JB      ld1_8
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_8
+
+ld1_8:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
+
+lddone_8:
+	MOVOU  X2, X3
+	PXOR   X1, X3
+	MOVQ   X3, AX
+	CMPQ   BX, $0x08
+	JB     st4_3
+	MOVQ   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  8(AX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, AX
+	LEAQ   -8(DI)(BX*1), DX
+	MOVQ   AX, (DX)
+	JMP    stdone_3
+
+st4_3:
+	CMPQ   BX, $0x04
+	JB     st2_3
+	MOVL   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  12(AX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, AX
+	LEAQ   -4(DI)(BX*1), DX
+	MOVL   AX, (DX)
+	JMP    stdone_3
+
+st2_3:
+	CMPQ   BX, $0x02
+	JB     st1_3
+	MOVW   AX, (DI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   BX, AX
+	MOVOU  14(AX), X1
+	MOVOU  X3, X3
+	PSHUFB X1, X3
+	MOVQ   X3, AX
+	LEAQ   -2(DI)(BX*1), DX
+	MOVW   AX, (DX)
+	JMP    stdone_3
+
+st1_3:
+	MOVB AL, (DI)
+
+stdone_3:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+
+sred_3:
+	PXOR      X6, X7
+	PXOR      X8, X7
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	MOVOU     X7, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X7, X7
+	PXOR      X7, X8
+	PXOR      X1, X8
+	PSHUFB    bswapMask<>+0(SB), X8
+	PXOR      X0, X8
+	MOVQ      tag+64(FP), AX
+	MOVQ      tagLen+72(FP), CX
+	CMPQ      CX, $0x10
+	JE        tagfull_3
+	CMPQ      CX, $0x08
+	JB        ld4_9
+	MOVQ      (AX), DX
+	MOVQ      DX, X0
+	LEAQ      -8(AX)(CX*1), AX
+	MOVQ      (AX), DX
+	MOVQ      DX, X1
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      CX, AX
+	NEGQ      AX
+	MOVOU     24(AX), X2
+	PSHUFB    X2, X1
+	POR       X1, X0
+	JMP       lddone_9
+
+ld4_9:
+	CMPQ   CX, $0x04
+	JB     ld2_9
+	MOVL   (AX), DX
+	MOVQ   DX, X0
+	LEAQ   -4(AX)(CX*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X1
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   CX, AX
+	NEGQ   AX
+	MOVOU  20(AX), X2
+	PSHUFB X2, X1
+	POR    X1, X0
+	JMP    lddone_9
+
+ld2_9:
+	CMPQ    CX, $0x02
+	JB      ld1_9
+	MOVWQZX (AX), DX
+	MOVQ    DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	MOVOU   18(AX), X2
+	PSHUFB  X2, X1
+	POR     X1, X0
+	JMP     lddone_9
+
+ld1_9:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X0
+
+lddone_9:
+	LEAQ  onesMask<>+0(SB), AX
+	SUBQ  CX, AX
+	MOVOU 16(AX), X1
+	PAND  X1, X8
+	JMP   tagloaded_3
+
+tagfull_3:
+	MOVOU (AX), X0
+
+tagloaded_3:
+	PXOR     X0, X8
+	PXOR     X0, X0
+	PCMPEQB  X0, X8
+	PMOVMSKB X8, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -5955,15 +7739,15 @@ long_1:
 	MOVOU  X2, 16(SP)
 	PXOR   (AX), X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_3
+	JE     aesmid_4
 	AESENC 16(AX), X1
 	AESENC 32(AX), X1
 	CMPQ   CX, $0x0c
-	JE     aesmid_3
+	JE     aesmid_4
 	AESENC 48(AX), X1
 	AESENC 64(AX), X1
 
-aesmid_3:
+aesmid_4:
 	AESENC     16(DX), X1
 	AESENC     32(DX), X1
 	AESENC     48(DX), X1
@@ -5980,7 +7764,7 @@ aesmid_3:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_7
+	JB         ld4_10
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -5993,11 +7777,11 @@ aesmid_3:
 	MOVOU      24(BX), X2
 	PSHUFB     X2, X0
 	POR        X0, X1
-	JMP        lddone_7
+	JMP        lddone_10
 
-ld4_7:
+ld4_10:
 	CMPQ   SI, $0x04
-	JB     ld2_7
+	JB     ld2_10
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -6010,11 +7794,11 @@ ld4_7:
 	MOVOU  20(BX), X2
 	PSHUFB X2, X0
 	POR    X0, X1
-	JMP    lddone_7
+	JMP    lddone_10
 
-ld2_7:
+ld2_10:
 	CMPQ    SI, $0x02
-	JB      ld1_7
+	JB      ld1_10
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -6027,13 +7811,13 @@ ld2_7:
 	MOVOU   18(BX), X2
 	PSHUFB  X2, X0
 	POR     X0, X1
-	JMP     lddone_7
+	JMP     lddone_10
 
-ld1_7:
+ld1_10:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
-lddone_7:
+lddone_10:
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
@@ -6208,7 +7992,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_8
+	JB     ld4_11
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -6221,11 +8005,11 @@ ghpart_1:
 	MOVOU  24(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_8
+	JMP    lddone_11
 
-ld4_8:
+ld4_11:
 	CMPQ   SI, $0x04
-	JB     ld2_8
+	JB     ld2_11
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -6238,11 +8022,11 @@ ld4_8:
 	MOVOU  20(BX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_8
+	JMP    lddone_11
 
-ld2_8:
+ld2_11:
 	CMPQ    SI, $0x02
-	JB      ld1_8
+	JB      ld1_11
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -6255,13 +8039,13 @@ ld2_8:
 	MOVOU   18(BX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_8
+	JMP     lddone_11
 
-ld1_8:
+ld1_11:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
-lddone_8:
+lddone_11:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -6390,7 +8174,7 @@ loop16_1:
 	MOVL   R10, 204(SP)
 	ADDL   $0x08, R8
 	CMPQ   CX, $0x0a
-	JE     aesmid_4
+	JE     aesmid_5
 	MOVOU  16(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -6410,7 +8194,7 @@ loop16_1:
 	AESENC X1, X9
 	AESENC X1, X10
 	CMPQ   CX, $0x0c
-	JE     aesmid_4
+	JE     aesmid_5
 	MOVOU  48(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -6430,7 +8214,7 @@ loop16_1:
 	AESENC X1, X9
 	AESENC X1, X10
 
-aesmid_4:
+aesmid_5:
 	MOVOU      16(DX), X1
 	AESENC     X1, X3
 	AESENC     X1, X4
@@ -6698,7 +8482,7 @@ aesmid_4:
 	MOVL       R10, 204(SP)
 	ADDL       $0x08, R8
 	CMPQ       CX, $0x0a
-	JE         aesmid_5
+	JE         aesmid_6
 	MOVOU      16(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -6718,7 +8502,7 @@ aesmid_4:
 	AESENC     X11, X9
 	AESENC     X11, X10
 	CMPQ       CX, $0x0c
-	JE         aesmid_5
+	JE         aesmid_6
 	MOVOU      48(AX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -6738,7 +8522,7 @@ aesmid_4:
 	AESENC     X11, X9
 	AESENC     X11, X10
 
-aesmid_5:
+aesmid_6:
 	MOVOU      16(DX), X11
 	AESENC     X11, X3
 	AESENC     X11, X4
@@ -7027,7 +8811,7 @@ loop8_1:
 	MOVL   R10, 204(SP)
 	ADDL   $0x08, R8
 	CMPQ   CX, $0x0a
-	JE     aesmid_6
+	JE     aesmid_7
 	MOVOU  16(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -7047,7 +8831,7 @@ loop8_1:
 	AESENC X1, X9
 	AESENC X1, X10
 	CMPQ   CX, $0x0c
-	JE     aesmid_6
+	JE     aesmid_7
 	MOVOU  48(AX), X1
 	AESENC X1, X3
 	AESENC X1, X4
@@ -7067,7 +8851,7 @@ loop8_1:
 	AESENC X1, X9
 	AESENC X1, X10
 
-aesmid_6:
+aesmid_7:
 	MOVOU      16(DX), X1
 	AESENC     X1, X3
 	AESENC     X1, X4
@@ -7345,7 +9129,7 @@ orem_1:
 	MOVQ       R8, X7
 	PADDL      X7, X1
 	CMPQ       CX, $0x0a
-	JE         aesmid_7
+	JE         aesmid_8
 	AESENC     16(AX), X3
 	AESENC     16(AX), X4
 	AESENC     16(AX), X5
@@ -7355,7 +9139,7 @@ orem_1:
 	AESENC     32(AX), X5
 	AESENC     32(AX), X6
 	CMPQ       CX, $0x0c
-	JE         aesmid_7
+	JE         aesmid_8
 	AESENC     48(AX), X3
 	AESENC     48(AX), X4
 	AESENC     48(AX), X5
@@ -7365,7 +9149,7 @@ orem_1:
 	AESENC     64(AX), X5
 	AESENC     64(AX), X6
 
-aesmid_7:
+aesmid_8:
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
 	AESENC     16(DX), X5
@@ -7498,7 +9282,7 @@ rcommon_1:
 	TESTQ  DI, DI
 	JZ     rred_1
 	CMPQ   DI, $0x08
-	JB     ld4_9
+	JB     ld4_12
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -7511,11 +9295,11 @@ rcommon_1:
 	MOVOU  24(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_9
+	JMP    lddone_12
 
-ld4_9:
+ld4_12:
 	CMPQ   DI, $0x04
-	JB     ld2_9
+	JB     ld2_12
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -7528,11 +9312,11 @@ ld4_9:
 	MOVOU  20(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_9
+	JMP    lddone_12
 
-ld2_9:
+ld2_12:
 	CMPQ    DI, $0x02
-	JB      ld1_9
+	JB      ld1_12
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7545,18 +9329,18 @@ ld2_9:
 	MOVOU   18(DX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_9
+	JMP     lddone_12
 
-ld1_9:
+ld1_12:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
-lddone_9:
+lddone_12:
 	MOVOU  X4, X5
 	PXOR   X3, X5
 	MOVQ   X5, DX
 	CMPQ   DI, $0x08
-	JB     st4_3
+	JB     st4_4
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -7566,11 +9350,11 @@ lddone_9:
 	MOVQ   X5, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st4_3:
+st4_4:
 	CMPQ   DI, $0x04
-	JB     st2_3
+	JB     st2_4
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -7580,11 +9364,11 @@ st4_3:
 	MOVQ   X5, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st2_3:
+st2_4:
 	CMPQ   DI, $0x02
-	JB     st1_3
+	JB     st1_4
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -7594,12 +9378,12 @@ st2_3:
 	MOVQ   X5, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
-	JMP    stdone_3
+	JMP    stdone_4
 
-st1_3:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_3:
+stdone_4:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -7677,7 +9461,7 @@ rem8_1:
 	MOVQ   R8, X11
 	PADDL  X11, X1
 	CMPQ   CX, $0x0a
-	JE     aesmid_8
+	JE     aesmid_9
 	AESENC 16(AX), X3
 	AESENC 16(AX), X4
 	AESENC 16(AX), X5
@@ -7695,7 +9479,7 @@ rem8_1:
 	AESENC 32(AX), X9
 	AESENC 32(AX), X10
 	CMPQ   CX, $0x0c
-	JE     aesmid_8
+	JE     aesmid_9
 	AESENC 48(AX), X3
 	AESENC 48(AX), X4
 	AESENC 48(AX), X5
@@ -7713,7 +9497,7 @@ rem8_1:
 	AESENC 64(AX), X9
 	AESENC 64(AX), X10
 
-aesmid_8:
+aesmid_9:
 	AESENC     16(DX), X3
 	AESENC     16(DX), X4
 	AESENC     16(DX), X5
@@ -7986,7 +9770,7 @@ rcommon_2:
 	TESTQ  DI, DI
 	JZ     rred_2
 	CMPQ   DI, $0x08
-	JB     ld4_10
+	JB     ld4_13
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -7999,11 +9783,11 @@ rcommon_2:
 	MOVOU  24(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_10
+	JMP    lddone_13
 
-ld4_10:
+ld4_13:
 	CMPQ   DI, $0x04
-	JB     ld2_10
+	JB     ld2_13
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -8016,11 +9800,11 @@ ld4_10:
 	MOVOU  20(DX), X6
 	PSHUFB X6, X5
 	POR    X5, X4
-	JMP    lddone_10
+	JMP    lddone_13
 
-ld2_10:
+ld2_13:
 	CMPQ    DI, $0x02
-	JB      ld1_10
+	JB      ld1_13
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -8033,18 +9817,18 @@ ld2_10:
 	MOVOU   18(DX), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
-	JMP     lddone_10
+	JMP     lddone_13
 
-ld1_10:
+ld1_13:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
-lddone_10:
+lddone_13:
 	MOVOU  X4, X5
 	PXOR   X3, X5
 	MOVQ   X5, DX
 	CMPQ   DI, $0x08
-	JB     st4_4
+	JB     st4_5
 	MOVQ   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -8054,11 +9838,11 @@ lddone_10:
 	MOVQ   X5, DX
 	LEAQ   -8(BX)(DI*1), BX
 	MOVQ   DX, (BX)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st4_4:
+st4_5:
 	CMPQ   DI, $0x04
-	JB     st2_4
+	JB     st2_5
 	MOVL   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -8068,11 +9852,11 @@ st4_4:
 	MOVQ   X5, DX
 	LEAQ   -4(BX)(DI*1), BX
 	MOVL   DX, (BX)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st2_4:
+st2_5:
 	CMPQ   DI, $0x02
-	JB     st1_4
+	JB     st1_5
 	MOVW   DX, (BX)
 	LEAQ   slideShuf<>+0(SB), DX
 	ADDQ   DI, DX
@@ -8082,12 +9866,12 @@ st2_4:
 	MOVQ   X5, DX
 	LEAQ   -2(BX)(DI*1), BX
 	MOVW   DX, (BX)
-	JMP    stdone_4
+	JMP    stdone_5
 
-st1_4:
+st1_5:
 	MOVB DL, (BX)
 
-stdone_4:
+stdone_5:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
@@ -8134,9 +9918,9 @@ remdone_1:
 	MOVQ   tag+64(FP), AX
 	MOVQ   tagLen+72(FP), CX
 	CMPQ   CX, $0x10
-	JE     tagfull_3
+	JE     tagfull_4
 	CMPQ   CX, $0x08
-	JB     ld4_11
+	JB     ld4_14
 	MOVQ   (AX), DX
 	MOVQ   DX, X1
 	LEAQ   -8(AX)(CX*1), AX
@@ -8149,11 +9933,11 @@ remdone_1:
 	MOVOU  24(AX), X3
 	PSHUFB X3, X2
 	POR    X2, X1
-	JMP    lddone_11
+	JMP    lddone_14
 
-ld4_11:
+ld4_14:
 	CMPQ   CX, $0x04
-	JB     ld2_11
+	JB     ld2_14
 	MOVL   (AX), DX
 	MOVQ   DX, X1
 	LEAQ   -4(AX)(CX*1), AX
@@ -8166,11 +9950,11 @@ ld4_11:
 	MOVOU  20(AX), X3
 	PSHUFB X3, X2
 	POR    X2, X1
-	JMP    lddone_11
+	JMP    lddone_14
 
-ld2_11:
+ld2_14:
 	CMPQ    CX, $0x02
-	JB      ld1_11
+	JB      ld1_14
 	MOVWQZX (AX), DX
 	MOVQ    DX, X1
 	LEAQ    -2(AX)(CX*1), AX
@@ -8183,23 +9967,23 @@ ld2_11:
 	MOVOU   18(AX), X3
 	PSHUFB  X3, X2
 	POR     X2, X1
-	JMP     lddone_11
+	JMP     lddone_14
 
-ld1_11:
+ld1_14:
 	MOVBQZX (AX), DX
 	MOVQ    DX, X1
 
-lddone_11:
+lddone_14:
 	LEAQ  onesMask<>+0(SB), AX
 	SUBQ  CX, AX
 	MOVOU 16(AX), X2
 	PAND  X2, X0
-	JMP   tagloaded_3
+	JMP   tagloaded_4
 
-tagfull_3:
+tagfull_4:
 	MOVOU (AX), X1
 
-tagloaded_3:
+tagloaded_4:
 	PXOR     X1, X0
 	PXOR     X1, X1
 	PCMPEQB  X1, X0
@@ -8304,9 +10088,9 @@ findone_1:
 	MOVQ      tag+64(FP), AX
 	MOVQ      tagLen+72(FP), CX
 	CMPQ      CX, $0x10
-	JE        tagfull_4
+	JE        tagfull_5
 	CMPQ      CX, $0x08
-	JB        ld4_12
+	JB        ld4_15
 	MOVQ      (AX), DX
 	MOVQ      DX, X1
 	LEAQ      -8(AX)(CX*1), AX
@@ -8319,11 +10103,11 @@ findone_1:
 	MOVOU     24(AX), X3
 	PSHUFB    X3, X2
 	POR       X2, X1
-	JMP       lddone_12
+	JMP       lddone_15
 
-ld4_12:
+ld4_15:
 	CMPQ   CX, $0x04
-	JB     ld2_12
+	JB     ld2_15
 	MOVL   (AX), DX
 	MOVQ   DX, X1
 	LEAQ   -4(AX)(CX*1), AX
@@ -8336,11 +10120,11 @@ ld4_12:
 	MOVOU  20(AX), X3
 	PSHUFB X3, X2
 	POR    X2, X1
-	JMP    lddone_12
+	JMP    lddone_15
 
-ld2_12:
+ld2_15:
 	CMPQ    CX, $0x02
-	JB      ld1_12
+	JB      ld1_15
 	MOVWQZX (AX), DX
 	MOVQ    DX, X1
 	LEAQ    -2(AX)(CX*1), AX
@@ -8353,23 +10137,23 @@ ld2_12:
 	MOVOU   18(AX), X3
 	PSHUFB  X3, X2
 	POR     X2, X1
-	JMP     lddone_12
+	JMP     lddone_15
 
-ld1_12:
+ld1_15:
 	MOVBQZX (AX), DX
 	MOVQ    DX, X1
 
-lddone_12:
+lddone_15:
 	LEAQ  onesMask<>+0(SB), AX
 	SUBQ  CX, AX
 	MOVOU 16(AX), X2
 	PAND  X2, X0
-	JMP   tagloaded_4
+	JMP   tagloaded_5
 
-tagfull_4:
+tagfull_5:
 	MOVOU (AX), X1
 
-tagloaded_4:
+tagloaded_5:
 	PXOR     X1, X0
 	PXOR     X1, X1
 	PCMPEQB  X1, X0

@@ -672,7 +672,7 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
 	MOVQ    count+32(FP), BX
 	MOVQ    textLen+64(FP), SI
 	MOVQ    aadLen+48(FP), DI
-	CMPQ    SI, $0x40
+	CMPQ    SI, $0x50
 	JA      long_1
 	CMPQ    DI, $0x10
 	JA      long_1
@@ -815,6 +815,8 @@ saad_1:
 	VPXOR      X6, X3, X3
 
 snoaad_1:
+	CMPQ BX, $0x02
+	JE   sgtwo_1
 	MOVQ pieces+24(FP), AX
 	MOVQ out+16(FP), DX
 	CMPQ BX, $0x01
@@ -1057,8 +1059,168 @@ slicesdone_1:
 	MOVQ DX, AX
 
 joined_1:
+	LEAQ 80(AX), DX
+	JMP  sgdone_1
+
+sgtwo_1:
+	MOVQ    pieces+24(FP), BX
+	MOVQ    (BX), AX
+	MOVQ    8(BX), DI
+	MOVQ    DI, R11
+	ANDQ    $0x0f, R11
+	SUBQ    R11, DI
+	LEAQ    (AX)(DI*1), DX
+	MOVQ    DX, R10
+	MOVQ    out+16(FP), R9
+	ADDQ    DI, R9
+	CMPQ    R11, $0x10
+	JB      copysmall_4
+	VMOVDQU -16(R10)(R11*1), X5
+	VMOVDQU X5, -16(R9)(R11*1)
+	CMPQ    R11, $0x40
+	JA      copy64_4
+
+copy16_4:
+	CMPQ    R11, $0x10
+	JBE     copydone_4
+	VMOVDQU (R10), X5
+	VMOVDQU X5, (R9)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, R11
+	JMP     copy16_4
+
+copy64_4:
+	VMOVDQU (R10), X5
+	VMOVDQU 16(R10), X6
+	VMOVDQU 32(R10), X7
+	VMOVDQU 48(R10), X8
+	VMOVDQU X5, (R9)
+	VMOVDQU X6, 16(R9)
+	VMOVDQU X7, 32(R9)
+	VMOVDQU X8, 48(R9)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, R11
+	CMPQ    R11, $0x40
+	JA      copy64_4
+	JMP     copy16_4
+
+copysmall_4:
+	CMPQ  R11, $0x04
+	JAE   copyge4_4
+	CMPQ  R11, $0x02
+	JAE   copyge2_4
+	TESTQ R11, R11
+	JZ    copydone_4
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_4
+
+copyge2_4:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_4
+
+copyge4_4:
+	CMPQ R11, $0x08
+	JAE  copyge8_4
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_4
+
+copyge8_4:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_4:
+	ADDQ    R11, R10
+	ADDQ    R11, R9
+	XORQ    R11, R11
+	MOVQ    24(BX), DI
+	MOVQ    32(BX), BX
+	CMPQ    BX, $0x10
+	JB      copysmall_5
+	VMOVDQU -16(DI)(BX*1), X5
+	VMOVDQU X5, -16(R9)(BX*1)
+	CMPQ    BX, $0x40
+	JA      copy64_5
+
+copy16_5:
+	CMPQ    BX, $0x10
+	JBE     copydone_5
+	VMOVDQU (DI), X5
+	VMOVDQU X5, (R9)
+	ADDQ    $0x10, DI
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, BX
+	JMP     copy16_5
+
+copy64_5:
+	VMOVDQU (DI), X5
+	VMOVDQU 16(DI), X6
+	VMOVDQU 32(DI), X7
+	VMOVDQU 48(DI), X8
+	VMOVDQU X5, (R9)
+	VMOVDQU X6, 16(R9)
+	VMOVDQU X7, 32(R9)
+	VMOVDQU X8, 48(R9)
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, BX
+	CMPQ    BX, $0x40
+	JA      copy64_5
+	JMP     copy16_5
+
+copysmall_5:
+	CMPQ  BX, $0x04
+	JAE   copyge4_5
+	CMPQ  BX, $0x02
+	JAE   copyge2_5
+	TESTQ BX, BX
+	JZ    copydone_5
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_5
+
+copyge2_5:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_5
+
+copyge4_5:
+	CMPQ BX, $0x08
+	JAE  copyge8_5
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_5
+
+copyge8_5:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_5:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_1:
 	CMPQ       SI, $0x10
 	JB         spart_1
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X5
 	VPXOR      X1, X5, X1
 	VMOVDQU    X1, (R8)
@@ -1081,6 +1243,8 @@ spart_1:
 	LEAQ    (CX), CX
 	TESTQ   SI, SI
 	JZ      sred_1
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
 	CMPQ    SI, $0x08
 	JB      ld4_2
 	MOVQ    (AX), DX
@@ -1212,6 +1376,8 @@ sred_1:
 	JMP        sdone_1
 
 sbig_1:
+	CMPQ    SI, $0x40
+	JA      sbigger_1
 	VMOVQ   (R10), X0
 	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
@@ -1397,6 +1563,8 @@ saad_2:
 	VPXOR      X9, X6, X6
 
 snoaad_2:
+	CMPQ BX, $0x02
+	JE   sgtwo_2
 	MOVQ pieces+24(FP), AX
 	MOVQ out+16(FP), DX
 	CMPQ BX, $0x01
@@ -1411,23 +1579,23 @@ join_2:
 	MOVQ    (AX), BX
 	MOVQ    8(AX), R9
 	CMPQ    R9, $0x10
-	JB      copysmall_4
+	JB      copysmall_6
 	VMOVDQU -16(BX)(R9*1), X8
 	VMOVDQU X8, -16(DI)(R9*1)
 	CMPQ    R9, $0x40
-	JA      copy64_4
+	JA      copy64_6
 
-copy16_4:
+copy16_6:
 	CMPQ    R9, $0x10
-	JBE     copydone_4
+	JBE     copydone_6
 	VMOVDQU (BX), X8
 	VMOVDQU X8, (DI)
 	ADDQ    $0x10, BX
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R9
-	JMP     copy16_4
+	JMP     copy16_6
 
-copy64_4:
+copy64_6:
 	VMOVDQU (BX), X8
 	VMOVDQU 16(BX), X9
 	VMOVDQU 32(BX), X10
@@ -1440,66 +1608,66 @@ copy64_4:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R9
 	CMPQ    R9, $0x40
-	JA      copy64_4
-	JMP     copy16_4
+	JA      copy64_6
+	JMP     copy16_6
 
-copysmall_4:
+copysmall_6:
 	CMPQ  R9, $0x04
-	JAE   copyge4_4
+	JAE   copyge4_6
 	CMPQ  R9, $0x02
-	JAE   copyge2_4
+	JAE   copyge2_6
 	TESTQ R9, R9
-	JZ    copydone_4
+	JZ    copydone_6
 	MOVB  (BX), R10
 	MOVB  R10, (DI)
-	JMP   copydone_4
+	JMP   copydone_6
 
-copyge2_4:
+copyge2_6:
 	MOVW -2(BX)(R9*1), R10
 	MOVW (BX), R11
 	MOVW R10, -2(DI)(R9*1)
 	MOVW R11, (DI)
-	JMP  copydone_4
+	JMP  copydone_6
 
-copyge4_4:
+copyge4_6:
 	CMPQ R9, $0x08
-	JAE  copyge8_4
+	JAE  copyge8_6
 	MOVL -4(BX)(R9*1), R10
 	MOVL (BX), R11
 	MOVL R10, -4(DI)(R9*1)
 	MOVL R11, (DI)
-	JMP  copydone_4
+	JMP  copydone_6
 
-copyge8_4:
+copyge8_6:
 	MOVQ -8(BX)(R9*1), R10
 	MOVQ (BX), R11
 	MOVQ R10, -8(DI)(R9*1)
 	MOVQ R11, (DI)
 
-copydone_4:
+copydone_6:
 	ADDQ    R9, BX
 	ADDQ    R9, DI
 	XORQ    R9, R9
 	MOVQ    24(AX), BX
 	MOVQ    32(AX), AX
 	CMPQ    AX, $0x10
-	JB      copysmall_5
+	JB      copysmall_7
 	VMOVDQU -16(BX)(AX*1), X8
 	VMOVDQU X8, -16(DI)(AX*1)
 	CMPQ    AX, $0x40
-	JA      copy64_5
+	JA      copy64_7
 
-copy16_5:
+copy16_7:
 	CMPQ    AX, $0x10
-	JBE     copydone_5
+	JBE     copydone_7
 	VMOVDQU (BX), X8
 	VMOVDQU X8, (DI)
 	ADDQ    $0x10, BX
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, AX
-	JMP     copy16_5
+	JMP     copy16_7
 
-copy64_5:
+copy64_7:
 	VMOVDQU (BX), X8
 	VMOVDQU 16(BX), X9
 	VMOVDQU 32(BX), X10
@@ -1512,43 +1680,43 @@ copy64_5:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, AX
 	CMPQ    AX, $0x40
-	JA      copy64_5
-	JMP     copy16_5
+	JA      copy64_7
+	JMP     copy16_7
 
-copysmall_5:
+copysmall_7:
 	CMPQ  AX, $0x04
-	JAE   copyge4_5
+	JAE   copyge4_7
 	CMPQ  AX, $0x02
-	JAE   copyge2_5
+	JAE   copyge2_7
 	TESTQ AX, AX
-	JZ    copydone_5
+	JZ    copydone_7
 	MOVB  (BX), R9
 	MOVB  R9, (DI)
-	JMP   copydone_5
+	JMP   copydone_7
 
-copyge2_5:
+copyge2_7:
 	MOVW -2(BX)(AX*1), R9
 	MOVW (BX), R10
 	MOVW R9, -2(DI)(AX*1)
 	MOVW R10, (DI)
-	JMP  copydone_5
+	JMP  copydone_7
 
-copyge4_5:
+copyge4_7:
 	CMPQ AX, $0x08
-	JAE  copyge8_5
+	JAE  copyge8_7
 	MOVL -4(BX)(AX*1), R9
 	MOVL (BX), R10
 	MOVL R9, -4(DI)(AX*1)
 	MOVL R10, (DI)
-	JMP  copydone_5
+	JMP  copydone_7
 
-copyge8_5:
+copyge8_7:
 	MOVQ -8(BX)(AX*1), R9
 	MOVQ (BX), R10
 	MOVQ R9, -8(DI)(AX*1)
 	MOVQ R10, (DI)
 
-copydone_5:
+copydone_7:
 	ADDQ AX, BX
 	ADDQ AX, DI
 	XORQ AX, AX
@@ -1562,23 +1730,23 @@ slices_2:
 	MOVQ    (AX), R9
 	MOVQ    8(AX), R10
 	CMPQ    R10, $0x10
-	JB      copysmall_6
+	JB      copysmall_8
 	VMOVDQU -16(R9)(R10*1), X8
 	VMOVDQU X8, -16(DI)(R10*1)
 	CMPQ    R10, $0x40
-	JA      copy64_6
+	JA      copy64_8
 
-copy16_6:
+copy16_8:
 	CMPQ    R10, $0x10
-	JBE     copydone_6
+	JBE     copydone_8
 	VMOVDQU (R9), X8
 	VMOVDQU X8, (DI)
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R10
-	JMP     copy16_6
+	JMP     copy16_8
 
-copy64_6:
+copy64_8:
 	VMOVDQU (R9), X8
 	VMOVDQU 16(R9), X9
 	VMOVDQU 32(R9), X10
@@ -1591,43 +1759,43 @@ copy64_6:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R10
 	CMPQ    R10, $0x40
-	JA      copy64_6
-	JMP     copy16_6
+	JA      copy64_8
+	JMP     copy16_8
 
-copysmall_6:
+copysmall_8:
 	CMPQ  R10, $0x04
-	JAE   copyge4_6
+	JAE   copyge4_8
 	CMPQ  R10, $0x02
-	JAE   copyge2_6
+	JAE   copyge2_8
 	TESTQ R10, R10
-	JZ    copydone_6
+	JZ    copydone_8
 	MOVB  (R9), R11
 	MOVB  R11, (DI)
-	JMP   copydone_6
+	JMP   copydone_8
 
-copyge2_6:
+copyge2_8:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
 	MOVW R11, -2(DI)(R10*1)
 	MOVW R12, (DI)
-	JMP  copydone_6
+	JMP  copydone_8
 
-copyge4_6:
+copyge4_8:
 	CMPQ R10, $0x08
-	JAE  copyge8_6
+	JAE  copyge8_8
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
 	MOVL R11, -4(DI)(R10*1)
 	MOVL R12, (DI)
-	JMP  copydone_6
+	JMP  copydone_8
 
-copyge8_6:
+copyge8_8:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
 	MOVQ R11, -8(DI)(R10*1)
 	MOVQ R12, (DI)
 
-copydone_6:
+copydone_8:
 	ADDQ R10, R9
 	ADDQ R10, DI
 	XORQ R10, R10
@@ -1639,8 +1807,168 @@ slicesdone_2:
 	MOVQ DX, AX
 
 joined_2:
+	LEAQ 80(AX), DX
+	JMP  sgdone_2
+
+sgtwo_2:
+	MOVQ    pieces+24(FP), BX
+	MOVQ    (BX), AX
+	MOVQ    8(BX), DI
+	MOVQ    DI, R11
+	ANDQ    $0x0f, R11
+	SUBQ    R11, DI
+	LEAQ    (AX)(DI*1), DX
+	MOVQ    DX, R10
+	MOVQ    out+16(FP), R9
+	ADDQ    DI, R9
+	CMPQ    R11, $0x10
+	JB      copysmall_9
+	VMOVDQU -16(R10)(R11*1), X8
+	VMOVDQU X8, -16(R9)(R11*1)
+	CMPQ    R11, $0x40
+	JA      copy64_9
+
+copy16_9:
+	CMPQ    R11, $0x10
+	JBE     copydone_9
+	VMOVDQU (R10), X8
+	VMOVDQU X8, (R9)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, R11
+	JMP     copy16_9
+
+copy64_9:
+	VMOVDQU (R10), X8
+	VMOVDQU 16(R10), X9
+	VMOVDQU 32(R10), X10
+	VMOVDQU 48(R10), X11
+	VMOVDQU X8, (R9)
+	VMOVDQU X9, 16(R9)
+	VMOVDQU X10, 32(R9)
+	VMOVDQU X11, 48(R9)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, R11
+	CMPQ    R11, $0x40
+	JA      copy64_9
+	JMP     copy16_9
+
+copysmall_9:
+	CMPQ  R11, $0x04
+	JAE   copyge4_9
+	CMPQ  R11, $0x02
+	JAE   copyge2_9
+	TESTQ R11, R11
+	JZ    copydone_9
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_9
+
+copyge2_9:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_9
+
+copyge4_9:
+	CMPQ R11, $0x08
+	JAE  copyge8_9
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_9
+
+copyge8_9:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_9:
+	ADDQ    R11, R10
+	ADDQ    R11, R9
+	XORQ    R11, R11
+	MOVQ    24(BX), DI
+	MOVQ    32(BX), BX
+	CMPQ    BX, $0x10
+	JB      copysmall_10
+	VMOVDQU -16(DI)(BX*1), X8
+	VMOVDQU X8, -16(R9)(BX*1)
+	CMPQ    BX, $0x40
+	JA      copy64_10
+
+copy16_10:
+	CMPQ    BX, $0x10
+	JBE     copydone_10
+	VMOVDQU (DI), X8
+	VMOVDQU X8, (R9)
+	ADDQ    $0x10, DI
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, BX
+	JMP     copy16_10
+
+copy64_10:
+	VMOVDQU (DI), X8
+	VMOVDQU 16(DI), X9
+	VMOVDQU 32(DI), X10
+	VMOVDQU 48(DI), X11
+	VMOVDQU X8, (R9)
+	VMOVDQU X9, 16(R9)
+	VMOVDQU X10, 32(R9)
+	VMOVDQU X11, 48(R9)
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, BX
+	CMPQ    BX, $0x40
+	JA      copy64_10
+	JMP     copy16_10
+
+copysmall_10:
+	CMPQ  BX, $0x04
+	JAE   copyge4_10
+	CMPQ  BX, $0x02
+	JAE   copyge2_10
+	TESTQ BX, BX
+	JZ    copydone_10
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_10
+
+copyge2_10:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_10
+
+copyge4_10:
+	CMPQ BX, $0x08
+	JAE  copyge8_10
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_10
+
+copyge8_10:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_10:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_2:
 	CMPQ       SI, $0x10
 	JB         spart_2
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
 	VMOVDQU    X1, (R8)
@@ -1658,6 +1986,8 @@ joined_2:
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_3
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X1
 	VMOVDQU    X1, (R8)
@@ -1675,6 +2005,8 @@ joined_2:
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_4
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X1
 	VMOVDQU    X1, (R8)
@@ -1692,6 +2024,8 @@ joined_2:
 	SUBQ       $0x10, SI
 	CMPQ       SI, $0x10
 	JB         spart_5
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X1
 	VMOVDQU    X1, (R8)
@@ -1731,6 +2065,8 @@ spart_2:
 scommon_2:
 	TESTQ   SI, SI
 	JZ      sred_2
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
 	CMPQ    SI, $0x08
 	JB      ld4_4
 	MOVQ    (AX), DX
@@ -1859,6 +2195,867 @@ sred_2:
 	VPXOR      X0, X7, X7
 	MOVQ       tag+72(FP), AX
 	VMOVDQU    X7, (AX)
+	JMP        sdone_1
+
+sbigger_1:
+	VMOVQ   (R10), X0
+	VPINSRQ $0x01, 8(R10), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X5
+	VPADDD  ctrIncs<>+16(SB), X5, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X5, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X5, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X5, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPADDD  ctrIncs<>+80(SB), X5, X5
+	VPSHUFB bswapMask<>+0(SB), X5, X5
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	VPXOR   (AX), X5, X5
+	CMPQ    CX, $0x0a
+	JE      aesmid_3
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 16(AX), X5, X5
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	VAESENC 32(AX), X5, X5
+	CMPQ    CX, $0x0c
+	JE      aesmid_3
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 48(AX), X5, X5
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+	VAESENC 64(AX), X5, X5
+
+aesmid_3:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     16(DX), X5, X5
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     32(DX), X5, X5
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     48(DX), X5, X5
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     64(DX), X5, X5
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     80(DX), X5, X5
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     96(DX), X5, X5
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     112(DX), X5, X5
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     128(DX), X5, X5
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENC     144(DX), X5, X5
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	VAESENCLAST 160(DX), X5, X5
+	MOVQ        DI, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X9
+	VMOVQ       CX, X6
+	VPUNPCKLQDQ X6, X9, X9
+	VPCLMULQDQ  $0x00, 480(AX), X9, X6
+	VPCLMULQDQ  $0x11, 480(AX), X9, X8
+	VPSHUFD     $0x4e, X9, X7
+	VPXOR       X9, X7, X7
+	VPCLMULQDQ  $0x00, 736(AX), X7, X7
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       DI, DI
+	JZ          snoaad_3
+	CMPQ        DI, $0x10
+	JE          sfullaad_3
+	CMPQ        DI, $0x08
+	JB          ld4_5
+	MOVQ        (R9), AX
+	VMOVQ       AX, X9
+	LEAQ        -8(R9)(DI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X10
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        DI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X11
+	VPSHUFB     X11, X10, X10
+	VPOR        X10, X9, X9
+	JMP         lddone_5
+
+ld4_5:
+	CMPQ    DI, $0x04
+	JB      ld2_5
+	MOVL    (R9), AX
+	VMOVQ   AX, X9
+	LEAQ    -4(R9)(DI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_5
+
+ld2_5:
+	CMPQ    DI, $0x02
+	JB      ld1_5
+	MOVWQZX (R9), AX
+	VMOVQ   AX, X9
+	LEAQ    -2(R9)(DI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (R9), AX
+	VMOVQ   AX, X9
+
+lddone_5:
+	JMP saad_3
+
+sfullaad_3:
+	VMOVDQU (R9), X9
+
+saad_3:
+	VPSHUFB    bswapMask<>+0(SB), X9, X9
+	VPCLMULQDQ $0x00, 464(CX), X9, X10
+	VPXOR      X10, X6, X6
+	VPCLMULQDQ $0x11, 464(CX), X9, X10
+	VPXOR      X10, X8, X8
+	VPSHUFD    $0x4e, X9, X10
+	VPXOR      X9, X10, X10
+	VPCLMULQDQ $0x00, 720(CX), X10, X10
+	VPXOR      X10, X7, X7
+
+snoaad_3:
+	CMPQ BX, $0x02
+	JE   sgtwo_3
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_3
+	MOVQ (AX), AX
+	JMP  joined_3
+
+join_3:
+	MOVQ    DX, DI
+	CMPQ    BX, $0x02
+	JNE     joinwalk_3
+	MOVQ    (AX), BX
+	MOVQ    8(AX), R9
+	CMPQ    R9, $0x10
+	JB      copysmall_11
+	VMOVDQU -16(BX)(R9*1), X9
+	VMOVDQU X9, -16(DI)(R9*1)
+	CMPQ    R9, $0x40
+	JA      copy64_11
+
+copy16_11:
+	CMPQ    R9, $0x10
+	JBE     copydone_11
+	VMOVDQU (BX), X9
+	VMOVDQU X9, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R9
+	JMP     copy16_11
+
+copy64_11:
+	VMOVDQU (BX), X9
+	VMOVDQU 16(BX), X10
+	VMOVDQU 32(BX), X11
+	VMOVDQU 48(BX), X12
+	VMOVDQU X9, (DI)
+	VMOVDQU X10, 16(DI)
+	VMOVDQU X11, 32(DI)
+	VMOVDQU X12, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R9
+	CMPQ    R9, $0x40
+	JA      copy64_11
+	JMP     copy16_11
+
+copysmall_11:
+	CMPQ  R9, $0x04
+	JAE   copyge4_11
+	CMPQ  R9, $0x02
+	JAE   copyge2_11
+	TESTQ R9, R9
+	JZ    copydone_11
+	MOVB  (BX), R10
+	MOVB  R10, (DI)
+	JMP   copydone_11
+
+copyge2_11:
+	MOVW -2(BX)(R9*1), R10
+	MOVW (BX), R11
+	MOVW R10, -2(DI)(R9*1)
+	MOVW R11, (DI)
+	JMP  copydone_11
+
+copyge4_11:
+	CMPQ R9, $0x08
+	JAE  copyge8_11
+	MOVL -4(BX)(R9*1), R10
+	MOVL (BX), R11
+	MOVL R10, -4(DI)(R9*1)
+	MOVL R11, (DI)
+	JMP  copydone_11
+
+copyge8_11:
+	MOVQ -8(BX)(R9*1), R10
+	MOVQ (BX), R11
+	MOVQ R10, -8(DI)(R9*1)
+	MOVQ R11, (DI)
+
+copydone_11:
+	ADDQ    R9, BX
+	ADDQ    R9, DI
+	XORQ    R9, R9
+	MOVQ    24(AX), BX
+	MOVQ    32(AX), AX
+	CMPQ    AX, $0x10
+	JB      copysmall_12
+	VMOVDQU -16(BX)(AX*1), X9
+	VMOVDQU X9, -16(DI)(AX*1)
+	CMPQ    AX, $0x40
+	JA      copy64_12
+
+copy16_12:
+	CMPQ    AX, $0x10
+	JBE     copydone_12
+	VMOVDQU (BX), X9
+	VMOVDQU X9, (DI)
+	ADDQ    $0x10, BX
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, AX
+	JMP     copy16_12
+
+copy64_12:
+	VMOVDQU (BX), X9
+	VMOVDQU 16(BX), X10
+	VMOVDQU 32(BX), X11
+	VMOVDQU 48(BX), X12
+	VMOVDQU X9, (DI)
+	VMOVDQU X10, 16(DI)
+	VMOVDQU X11, 32(DI)
+	VMOVDQU X12, 48(DI)
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, AX
+	CMPQ    AX, $0x40
+	JA      copy64_12
+	JMP     copy16_12
+
+copysmall_12:
+	CMPQ  AX, $0x04
+	JAE   copyge4_12
+	CMPQ  AX, $0x02
+	JAE   copyge2_12
+	TESTQ AX, AX
+	JZ    copydone_12
+	MOVB  (BX), R9
+	MOVB  R9, (DI)
+	JMP   copydone_12
+
+copyge2_12:
+	MOVW -2(BX)(AX*1), R9
+	MOVW (BX), R10
+	MOVW R9, -2(DI)(AX*1)
+	MOVW R10, (DI)
+	JMP  copydone_12
+
+copyge4_12:
+	CMPQ AX, $0x08
+	JAE  copyge8_12
+	MOVL -4(BX)(AX*1), R9
+	MOVL (BX), R10
+	MOVL R9, -4(DI)(AX*1)
+	MOVL R10, (DI)
+	JMP  copydone_12
+
+copyge8_12:
+	MOVQ -8(BX)(AX*1), R9
+	MOVQ (BX), R10
+	MOVQ R9, -8(DI)(AX*1)
+	MOVQ R10, (DI)
+
+copydone_12:
+	ADDQ AX, BX
+	ADDQ AX, DI
+	XORQ AX, AX
+	MOVQ DX, AX
+	JMP  joined_3
+
+joinwalk_3:
+slices_3:
+	TESTQ   BX, BX
+	JZ      slicesdone_3
+	MOVQ    (AX), R9
+	MOVQ    8(AX), R10
+	CMPQ    R10, $0x10
+	JB      copysmall_13
+	VMOVDQU -16(R9)(R10*1), X9
+	VMOVDQU X9, -16(DI)(R10*1)
+	CMPQ    R10, $0x40
+	JA      copy64_13
+
+copy16_13:
+	CMPQ    R10, $0x10
+	JBE     copydone_13
+	VMOVDQU (R9), X9
+	VMOVDQU X9, (DI)
+	ADDQ    $0x10, R9
+	ADDQ    $0x10, DI
+	SUBQ    $0x10, R10
+	JMP     copy16_13
+
+copy64_13:
+	VMOVDQU (R9), X9
+	VMOVDQU 16(R9), X10
+	VMOVDQU 32(R9), X11
+	VMOVDQU 48(R9), X12
+	VMOVDQU X9, (DI)
+	VMOVDQU X10, 16(DI)
+	VMOVDQU X11, 32(DI)
+	VMOVDQU X12, 48(DI)
+	ADDQ    $0x40, R9
+	ADDQ    $0x40, DI
+	SUBQ    $0x40, R10
+	CMPQ    R10, $0x40
+	JA      copy64_13
+	JMP     copy16_13
+
+copysmall_13:
+	CMPQ  R10, $0x04
+	JAE   copyge4_13
+	CMPQ  R10, $0x02
+	JAE   copyge2_13
+	TESTQ R10, R10
+	JZ    copydone_13
+	MOVB  (R9), R11
+	MOVB  R11, (DI)
+	JMP   copydone_13
+
+copyge2_13:
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(DI)(R10*1)
+	MOVW R12, (DI)
+	JMP  copydone_13
+
+copyge4_13:
+	CMPQ R10, $0x08
+	JAE  copyge8_13
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(DI)(R10*1)
+	MOVL R12, (DI)
+	JMP  copydone_13
+
+copyge8_13:
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(DI)(R10*1)
+	MOVQ R12, (DI)
+
+copydone_13:
+	ADDQ R10, R9
+	ADDQ R10, DI
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_3
+
+slicesdone_3:
+	MOVQ DX, AX
+
+joined_3:
+	LEAQ 80(AX), DX
+	JMP  sgdone_3
+
+sgtwo_3:
+	MOVQ    pieces+24(FP), BX
+	MOVQ    (BX), AX
+	MOVQ    8(BX), DI
+	MOVQ    DI, R11
+	ANDQ    $0x0f, R11
+	SUBQ    R11, DI
+	LEAQ    (AX)(DI*1), DX
+	MOVQ    DX, R10
+	MOVQ    out+16(FP), R9
+	ADDQ    DI, R9
+	CMPQ    R11, $0x10
+	JB      copysmall_14
+	VMOVDQU -16(R10)(R11*1), X9
+	VMOVDQU X9, -16(R9)(R11*1)
+	CMPQ    R11, $0x40
+	JA      copy64_14
+
+copy16_14:
+	CMPQ    R11, $0x10
+	JBE     copydone_14
+	VMOVDQU (R10), X9
+	VMOVDQU X9, (R9)
+	ADDQ    $0x10, R10
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, R11
+	JMP     copy16_14
+
+copy64_14:
+	VMOVDQU (R10), X9
+	VMOVDQU 16(R10), X10
+	VMOVDQU 32(R10), X11
+	VMOVDQU 48(R10), X12
+	VMOVDQU X9, (R9)
+	VMOVDQU X10, 16(R9)
+	VMOVDQU X11, 32(R9)
+	VMOVDQU X12, 48(R9)
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, R11
+	CMPQ    R11, $0x40
+	JA      copy64_14
+	JMP     copy16_14
+
+copysmall_14:
+	CMPQ  R11, $0x04
+	JAE   copyge4_14
+	CMPQ  R11, $0x02
+	JAE   copyge2_14
+	TESTQ R11, R11
+	JZ    copydone_14
+	MOVB  (R10), DI
+	MOVB  DI, (R9)
+	JMP   copydone_14
+
+copyge2_14:
+	MOVW -2(R10)(R11*1), DI
+	MOVW (R10), R12
+	MOVW DI, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_14
+
+copyge4_14:
+	CMPQ R11, $0x08
+	JAE  copyge8_14
+	MOVL -4(R10)(R11*1), DI
+	MOVL (R10), R12
+	MOVL DI, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_14
+
+copyge8_14:
+	MOVQ -8(R10)(R11*1), DI
+	MOVQ (R10), R12
+	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_14:
+	ADDQ    R11, R10
+	ADDQ    R11, R9
+	XORQ    R11, R11
+	MOVQ    24(BX), DI
+	MOVQ    32(BX), BX
+	CMPQ    BX, $0x10
+	JB      copysmall_15
+	VMOVDQU -16(DI)(BX*1), X9
+	VMOVDQU X9, -16(R9)(BX*1)
+	CMPQ    BX, $0x40
+	JA      copy64_15
+
+copy16_15:
+	CMPQ    BX, $0x10
+	JBE     copydone_15
+	VMOVDQU (DI), X9
+	VMOVDQU X9, (R9)
+	ADDQ    $0x10, DI
+	ADDQ    $0x10, R9
+	SUBQ    $0x10, BX
+	JMP     copy16_15
+
+copy64_15:
+	VMOVDQU (DI), X9
+	VMOVDQU 16(DI), X10
+	VMOVDQU 32(DI), X11
+	VMOVDQU 48(DI), X12
+	VMOVDQU X9, (R9)
+	VMOVDQU X10, 16(R9)
+	VMOVDQU X11, 32(R9)
+	VMOVDQU X12, 48(R9)
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R9
+	SUBQ    $0x40, BX
+	CMPQ    BX, $0x40
+	JA      copy64_15
+	JMP     copy16_15
+
+copysmall_15:
+	CMPQ  BX, $0x04
+	JAE   copyge4_15
+	CMPQ  BX, $0x02
+	JAE   copyge2_15
+	TESTQ BX, BX
+	JZ    copydone_15
+	MOVB  (DI), R10
+	MOVB  R10, (R9)
+	JMP   copydone_15
+
+copyge2_15:
+	MOVW -2(DI)(BX*1), R10
+	MOVW (DI), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_15
+
+copyge4_15:
+	CMPQ BX, $0x08
+	JAE  copyge8_15
+	MOVL -4(DI)(BX*1), R10
+	MOVL (DI), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_15
+
+copyge8_15:
+	MOVQ -8(DI)(BX*1), R10
+	MOVQ (DI), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_15:
+	ADDQ BX, DI
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_3:
+	CMPQ       SI, $0x10
+	JB         spart_6
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
+	VMOVDQU    (AX), X9
+	VPXOR      X1, X9, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X9
+	VPXOR      X9, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X1, X9
+	VPXOR      X9, X8, X8
+	VPSHUFD    $0x4e, X1, X9
+	VPXOR      X1, X9, X9
+	VPCLMULQDQ $0x00, 736(CX), X9, X9
+	VPXOR      X9, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_7
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
+	VMOVDQU    (AX), X1
+	VPXOR      X2, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_8
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
+	VMOVDQU    (AX), X1
+	VPXOR      X3, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 512(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 512(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 768(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_9
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
+	VMOVDQU    (AX), X1
+	VPXOR      X4, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 528(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 528(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 784(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_10
+	CMPQ       AX, DX
+	CMOVQCC    R8, AX
+	VMOVDQU    (AX), X1
+	VPXOR      X5, X1, X1
+	VMOVDQU    X1, (R8)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 544(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 544(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 800(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, SI
+	JMP        sred_3
+
+spart_10:
+	VMOVDQA X5, X1
+	LEAQ    64(CX), CX
+	JMP     scommon_3
+
+spart_9:
+	VMOVDQA X4, X1
+	LEAQ    48(CX), CX
+	JMP     scommon_3
+
+spart_8:
+	VMOVDQA X3, X1
+	LEAQ    32(CX), CX
+	JMP     scommon_3
+
+spart_7:
+	VMOVDQA X2, X1
+	LEAQ    16(CX), CX
+	JMP     scommon_3
+
+spart_6:
+	VMOVDQA X1, X1
+	LEAQ    (CX), CX
+
+scommon_3:
+	TESTQ   SI, SI
+	JZ      sred_3
+	CMPQ    AX, DX
+	CMOVQCC R8, AX
+	CMPQ    SI, $0x08
+	JB      ld4_6
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld4_6:
+	CMPQ    SI, $0x04
+	JB      ld2_6
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(SI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld2_6:
+	CMPQ    SI, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_6:
+	VPXOR   X1, X2, X1
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    SI, AX
+	VMOVDQU 16(AX), X2
+	VPAND   X2, X1, X1
+	VMOVQ   X1, AX
+	CMPQ    SI, $0x08
+	JB      st4_3
+	MOVQ    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 8(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -8(R8)(SI*1), DX
+	MOVQ    AX, (DX)
+	JMP     stdone_3
+
+st4_3:
+	CMPQ    SI, $0x04
+	JB      st2_3
+	MOVL    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 12(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -4(R8)(SI*1), DX
+	MOVL    AX, (DX)
+	JMP     stdone_3
+
+st2_3:
+	CMPQ    SI, $0x02
+	JB      st1_3
+	MOVW    AX, (R8)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 14(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -2(R8)(SI*1), DX
+	MOVW    AX, (DX)
+	JMP     stdone_3
+
+st1_3:
+	MOVB AL, (R8)
+
+stdone_3:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
+	VPXOR      X2, X7, X7
+
+sred_3:
+	VPXOR      X6, X7, X7
+	VPXOR      X8, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X7, X1
+	VPSHUFD    $0x4e, X7, X7
+	VPXOR      X7, X8, X8
+	VPXOR      X1, X8, X8
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPXOR      X0, X8, X8
+	MOVQ       tag+72(FP), AX
+	VMOVDQU    X8, (AX)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -1898,15 +3095,15 @@ long_1:
 	VMOVDQU X2, 16(SP)
 	VPXOR   (AX), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_3
+	JE      aesmid_4
 	VAESENC 16(AX), X1, X1
 	VAESENC 32(AX), X1, X1
 	CMPQ    CX, $0x0c
-	JE      aesmid_3
+	JE      aesmid_4
 	VAESENC 48(AX), X1, X1
 	VAESENC 64(AX), X1, X1
 
-aesmid_3:
+aesmid_4:
 	VAESENC     16(DX), X1, X1
 	VAESENC     32(DX), X1, X1
 	VAESENC     48(DX), X1, X1
@@ -1923,7 +3120,7 @@ aesmid_3:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_5
+	JB          ld4_7
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -1936,11 +3133,11 @@ aesmid_3:
 	VMOVDQU     24(BX), X2
 	VPSHUFB     X2, X0, X0
 	VPOR        X0, X1, X1
-	JMP         lddone_5
+	JMP         lddone_7
 
-ld4_5:
+ld4_7:
 	CMPQ    SI, $0x04
-	JB      ld2_5
+	JB      ld2_7
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -1953,11 +3150,11 @@ ld4_5:
 	VMOVDQU 20(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld2_5:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_5
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -1970,13 +3167,13 @@ ld2_5:
 	VMOVDQU 18(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_5
+	JMP     lddone_7
 
-ld1_5:
+ld1_7:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
-lddone_5:
+lddone_7:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
@@ -2127,7 +3324,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_6
+	JB      ld4_8
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -2140,11 +3337,11 @@ ghpart_1:
 	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld4_6:
+ld4_8:
 	CMPQ    SI, $0x04
-	JB      ld2_6
+	JB      ld2_8
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -2157,11 +3354,11 @@ ld4_6:
 	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld2_6:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_6
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -2174,13 +3371,13 @@ ld2_6:
 	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_6
+	JMP     lddone_8
 
-ld1_6:
+ld1_8:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
-lddone_6:
+lddone_8:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -2222,35 +3419,35 @@ aaddone_1:
 	CMPQ    R9, $0x00000080
 	JA      gslices_1
 	CMPQ    R10, $0x01
-	JNE     join_3
+	JNE     join_4
 	MOVQ    (SI), DI
-	JMP     joined_3
+	JMP     joined_4
 
-join_3:
+join_4:
 	MOVQ    BX, DI
 	MOVQ    SI, R11
 	CMPQ    R10, $0x02
-	JNE     joinwalk_3
+	JNE     joinwalk_4
 	MOVQ    (R11), R10
 	MOVQ    8(R11), R12
 	CMPQ    R12, $0x10
-	JB      copysmall_7
+	JB      copysmall_16
 	VMOVDQU -16(R10)(R12*1), X0
 	VMOVDQU X0, -16(DI)(R12*1)
 	CMPQ    R12, $0x40
-	JA      copy64_7
+	JA      copy64_16
 
-copy16_7:
+copy16_16:
 	CMPQ    R12, $0x10
-	JBE     copydone_7
+	JBE     copydone_16
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (DI)
 	ADDQ    $0x10, R10
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R12
-	JMP     copy16_7
+	JMP     copy16_16
 
-copy64_7:
+copy64_16:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VMOVDQU 32(R10), X2
@@ -2263,66 +3460,66 @@ copy64_7:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R12
 	CMPQ    R12, $0x40
-	JA      copy64_7
-	JMP     copy16_7
+	JA      copy64_16
+	JMP     copy16_16
 
-copysmall_7:
+copysmall_16:
 	CMPQ  R12, $0x04
-	JAE   copyge4_7
+	JAE   copyge4_16
 	CMPQ  R12, $0x02
-	JAE   copyge2_7
+	JAE   copyge2_16
 	TESTQ R12, R12
-	JZ    copydone_7
+	JZ    copydone_16
 	MOVB  (R10), R13
 	MOVB  R13, (DI)
-	JMP   copydone_7
+	JMP   copydone_16
 
-copyge2_7:
+copyge2_16:
 	MOVW -2(R10)(R12*1), R13
 	MOVW (R10), R14
 	MOVW R13, -2(DI)(R12*1)
 	MOVW R14, (DI)
-	JMP  copydone_7
+	JMP  copydone_16
 
-copyge4_7:
+copyge4_16:
 	CMPQ R12, $0x08
-	JAE  copyge8_7
+	JAE  copyge8_16
 	MOVL -4(R10)(R12*1), R13
 	MOVL (R10), R14
 	MOVL R13, -4(DI)(R12*1)
 	MOVL R14, (DI)
-	JMP  copydone_7
+	JMP  copydone_16
 
-copyge8_7:
+copyge8_16:
 	MOVQ -8(R10)(R12*1), R13
 	MOVQ (R10), R14
 	MOVQ R13, -8(DI)(R12*1)
 	MOVQ R14, (DI)
 
-copydone_7:
+copydone_16:
 	ADDQ    R12, R10
 	ADDQ    R12, DI
 	XORQ    R12, R12
 	MOVQ    24(R11), R10
 	MOVQ    32(R11), R11
 	CMPQ    R11, $0x10
-	JB      copysmall_8
+	JB      copysmall_17
 	VMOVDQU -16(R10)(R11*1), X0
 	VMOVDQU X0, -16(DI)(R11*1)
 	CMPQ    R11, $0x40
-	JA      copy64_8
+	JA      copy64_17
 
-copy16_8:
+copy16_17:
 	CMPQ    R11, $0x10
-	JBE     copydone_8
+	JBE     copydone_17
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (DI)
 	ADDQ    $0x10, R10
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R11
-	JMP     copy16_8
+	JMP     copy16_17
 
-copy64_8:
+copy64_17:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VMOVDQU 32(R10), X2
@@ -2335,73 +3532,73 @@ copy64_8:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R11
 	CMPQ    R11, $0x40
-	JA      copy64_8
-	JMP     copy16_8
+	JA      copy64_17
+	JMP     copy16_17
 
-copysmall_8:
+copysmall_17:
 	CMPQ  R11, $0x04
-	JAE   copyge4_8
+	JAE   copyge4_17
 	CMPQ  R11, $0x02
-	JAE   copyge2_8
+	JAE   copyge2_17
 	TESTQ R11, R11
-	JZ    copydone_8
+	JZ    copydone_17
 	MOVB  (R10), R12
 	MOVB  R12, (DI)
-	JMP   copydone_8
+	JMP   copydone_17
 
-copyge2_8:
+copyge2_17:
 	MOVW -2(R10)(R11*1), R12
 	MOVW (R10), R13
 	MOVW R12, -2(DI)(R11*1)
 	MOVW R13, (DI)
-	JMP  copydone_8
+	JMP  copydone_17
 
-copyge4_8:
+copyge4_17:
 	CMPQ R11, $0x08
-	JAE  copyge8_8
+	JAE  copyge8_17
 	MOVL -4(R10)(R11*1), R12
 	MOVL (R10), R13
 	MOVL R12, -4(DI)(R11*1)
 	MOVL R13, (DI)
-	JMP  copydone_8
+	JMP  copydone_17
 
-copyge8_8:
+copyge8_17:
 	MOVQ -8(R10)(R11*1), R12
 	MOVQ (R10), R13
 	MOVQ R12, -8(DI)(R11*1)
 	MOVQ R13, (DI)
 
-copydone_8:
+copydone_17:
 	ADDQ R11, R10
 	ADDQ R11, DI
 	XORQ R11, R11
 	MOVQ BX, DI
-	JMP  joined_3
+	JMP  joined_4
 
-joinwalk_3:
-slices_3:
+joinwalk_4:
+slices_4:
 	TESTQ   R10, R10
-	JZ      slicesdone_3
+	JZ      slicesdone_4
 	MOVQ    (R11), R12
 	MOVQ    8(R11), R13
 	CMPQ    R13, $0x10
-	JB      copysmall_9
+	JB      copysmall_18
 	VMOVDQU -16(R12)(R13*1), X0
 	VMOVDQU X0, -16(DI)(R13*1)
 	CMPQ    R13, $0x40
-	JA      copy64_9
+	JA      copy64_18
 
-copy16_9:
+copy16_18:
 	CMPQ    R13, $0x10
-	JBE     copydone_9
+	JBE     copydone_18
 	VMOVDQU (R12), X0
 	VMOVDQU X0, (DI)
 	ADDQ    $0x10, R12
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R13
-	JMP     copy16_9
+	JMP     copy16_18
 
-copy64_9:
+copy64_18:
 	VMOVDQU (R12), X0
 	VMOVDQU 16(R12), X1
 	VMOVDQU 32(R12), X2
@@ -2414,54 +3611,54 @@ copy64_9:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R13
 	CMPQ    R13, $0x40
-	JA      copy64_9
-	JMP     copy16_9
+	JA      copy64_18
+	JMP     copy16_18
 
-copysmall_9:
+copysmall_18:
 	CMPQ  R13, $0x04
-	JAE   copyge4_9
+	JAE   copyge4_18
 	CMPQ  R13, $0x02
-	JAE   copyge2_9
+	JAE   copyge2_18
 	TESTQ R13, R13
-	JZ    copydone_9
+	JZ    copydone_18
 	MOVB  (R12), R14
 	MOVB  R14, (DI)
-	JMP   copydone_9
+	JMP   copydone_18
 
-copyge2_9:
+copyge2_18:
 	MOVW -2(R12)(R13*1), R14
 	MOVW (R12), R15
 	MOVW R14, -2(DI)(R13*1)
 	MOVW R15, (DI)
-	JMP  copydone_9
+	JMP  copydone_18
 
-copyge4_9:
+copyge4_18:
 	CMPQ R13, $0x08
-	JAE  copyge8_9
+	JAE  copyge8_18
 	MOVL -4(R12)(R13*1), R14
 	MOVL (R12), R15
 	MOVL R14, -4(DI)(R13*1)
 	MOVL R15, (DI)
-	JMP  copydone_9
+	JMP  copydone_18
 
-copyge8_9:
+copyge8_18:
 	MOVQ -8(R12)(R13*1), R14
 	MOVQ (R12), R15
 	MOVQ R14, -8(DI)(R13*1)
 	MOVQ R15, (DI)
 
-copydone_9:
+copydone_18:
 	ADDQ R13, R12
 	ADDQ R13, DI
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
-	JMP  slices_3
+	JMP  slices_4
 
-slicesdone_3:
+slicesdone_4:
 	MOVQ BX, DI
 
-joined_3:
+joined_4:
 	MOVQ R9, R9
 	MOVQ $0x00000001, R10
 	JMP  gslicebody_1
@@ -2482,7 +3679,7 @@ gslicebody_1:
 	CMPQ    R9, R11
 	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
-	JB      ld4_7
+	JB      ld4_9
 	MOVQ    (DI), R12
 	VMOVQ   R12, X0
 	LEAQ    -8(DI)(R11*1), R12
@@ -2495,11 +3692,11 @@ gslicebody_1:
 	VMOVDQU 24(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld4_7:
+ld4_9:
 	CMPQ    R11, $0x04
-	JB      ld2_7
+	JB      ld2_9
 	MOVL    (DI), R12
 	VMOVQ   R12, X0
 	LEAQ    -4(DI)(R11*1), R12
@@ -2512,11 +3709,11 @@ ld4_7:
 	VMOVDQU 20(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld2_7:
+ld2_9:
 	CMPQ    R11, $0x02
-	JB      ld1_7
+	JB      ld1_9
 	MOVWQZX (DI), R12
 	VMOVQ   R12, X0
 	LEAQ    -2(DI)(R11*1), R12
@@ -2529,13 +3726,13 @@ ld2_7:
 	VMOVDQU 18(R12), X2
 	VPSHUFB X2, X1, X1
 	VPOR    X1, X0, X0
-	JMP     lddone_7
+	JMP     lddone_9
 
-ld1_7:
+ld1_9:
 	MOVBQZX (DI), R12
 	VMOVQ   R12, X0
 
-lddone_7:
+lddone_9:
 	VMOVDQU 48(SP), X1
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R8, R12
@@ -2548,7 +3745,7 @@ lddone_7:
 	VPAND   X2, X0, X0
 	VMOVQ   X0, R13
 	CMPQ    R11, $0x08
-	JB      st4_3
+	JB      st4_4
 	MOVQ    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -2557,11 +3754,11 @@ lddone_7:
 	VMOVQ   X1, R13
 	LEAQ    -8(BX)(R11*1), R12
 	MOVQ    R13, (R12)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st4_3:
+st4_4:
 	CMPQ    R11, $0x04
-	JB      st2_3
+	JB      st2_4
 	MOVL    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -2570,11 +3767,11 @@ st4_3:
 	VMOVQ   X1, R13
 	LEAQ    -4(BX)(R11*1), R12
 	MOVL    R13, (R12)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st2_3:
+st2_4:
 	CMPQ    R11, $0x02
-	JB      st1_3
+	JB      st1_4
 	MOVW    R13, (BX)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
@@ -2583,12 +3780,12 @@ st2_3:
 	VMOVQ   X1, R13
 	LEAQ    -2(BX)(R11*1), R12
 	MOVW    R13, (R12)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st1_3:
+st1_4:
 	MOVB R13, (BX)
 
-stdone_3:
+stdone_4:
 	LEAQ    slideShuf<>+0(SB), R12
 	NEGQ    R12
 	ADDQ    R8, R12
@@ -2714,7 +3911,7 @@ pbulk_1:
 	MOVL    R13, 204(SP)
 	ADDL    $0x08, R11
 	CMPQ    CX, $0x0a
-	JE      aesmid_4
+	JE      aesmid_5
 	VMOVDQU 16(AX), X9
 	VAESENC X9, X1, X1
 	VAESENC X9, X2, X2
@@ -2734,7 +3931,7 @@ pbulk_1:
 	VAESENC X9, X7, X7
 	VAESENC X9, X8, X8
 	CMPQ    CX, $0x0c
-	JE      aesmid_4
+	JE      aesmid_5
 	VMOVDQU 48(AX), X9
 	VAESENC X9, X1, X1
 	VAESENC X9, X2, X2
@@ -2754,7 +3951,7 @@ pbulk_1:
 	VAESENC X9, X7, X7
 	VAESENC X9, X8, X8
 
-aesmid_4:
+aesmid_5:
 	VMOVDQU     16(DX), X9
 	VAESENC     X9, X1, X1
 	VAESENC     X9, X2, X2
@@ -2910,7 +4107,7 @@ loop16_1:
 	MOVL    R13, 204(SP)
 	ADDL    $0x08, R11
 	CMPQ    CX, $0x0a
-	JE      aesmid_5
+	JE      aesmid_6
 	VMOVDQU 16(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -2930,7 +4127,7 @@ loop16_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 	CMPQ    CX, $0x0c
-	JE      aesmid_5
+	JE      aesmid_6
 	VMOVDQU 48(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -2950,7 +4147,7 @@ loop16_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 
-aesmid_5:
+aesmid_6:
 	VMOVDQU     16(DX), X1
 	VAESENC     X1, X3, X3
 	VAESENC     X1, X4, X4
@@ -3215,7 +4412,7 @@ aesmid_5:
 	MOVL        R13, 204(SP)
 	ADDL        $0x08, R11
 	CMPQ        CX, $0x0a
-	JE          aesmid_6
+	JE          aesmid_7
 	VMOVDQU     16(AX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -3235,7 +4432,7 @@ aesmid_5:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 	CMPQ        CX, $0x0c
-	JE          aesmid_6
+	JE          aesmid_7
 	VMOVDQU     48(AX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -3255,7 +4452,7 @@ aesmid_5:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 
-aesmid_6:
+aesmid_7:
 	VMOVDQU     16(DX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -3542,7 +4739,7 @@ loop8_1:
 	MOVL    R13, 204(SP)
 	ADDL    $0x08, R11
 	CMPQ    CX, $0x0a
-	JE      aesmid_7
+	JE      aesmid_8
 	VMOVDQU 16(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -3562,7 +4759,7 @@ loop8_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 	CMPQ    CX, $0x0c
-	JE      aesmid_7
+	JE      aesmid_8
 	VMOVDQU 48(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -3582,7 +4779,7 @@ loop8_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 
-aesmid_7:
+aesmid_8:
 	VMOVDQU     16(DX), X1
 	VAESENC     X1, X3, X3
 	VAESENC     X1, X4, X4
@@ -3932,7 +5129,7 @@ prem_1:
 	VMOVQ   R8, X6
 	VPADDD  X6, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_8
+	JE      aesmid_9
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -3942,7 +5139,7 @@ prem_1:
 	VAESENC 32(AX), X4, X4
 	VAESENC 32(AX), X5, X5
 	CMPQ    CX, $0x0c
-	JE      aesmid_8
+	JE      aesmid_9
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -3952,7 +5149,7 @@ prem_1:
 	VAESENC 64(AX), X4, X4
 	VAESENC 64(AX), X5, X5
 
-aesmid_8:
+aesmid_9:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -4075,7 +5272,7 @@ rcommon_1:
 	TESTQ   R9, R9
 	JZ      rred_1
 	CMPQ    R9, $0x08
-	JB      ld4_8
+	JB      ld4_10
 	MOVQ    (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(DI)(R9*1), R8
@@ -4088,11 +5285,11 @@ rcommon_1:
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld4_8:
+ld4_10:
 	CMPQ    R9, $0x04
-	JB      ld2_8
+	JB      ld2_10
 	MOVL    (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(DI)(R9*1), R8
@@ -4105,11 +5302,11 @@ ld4_8:
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld2_8:
+ld2_10:
 	CMPQ    R9, $0x02
-	JB      ld1_8
+	JB      ld1_10
 	MOVWQZX (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(DI)(R9*1), R8
@@ -4122,13 +5319,13 @@ ld2_8:
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_8
+	JMP     lddone_10
 
-ld1_8:
+ld1_10:
 	MOVBQZX (DI), R8
 	VMOVQ   R8, X3
 
-lddone_8:
+lddone_10:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R9, R8
@@ -4136,7 +5333,7 @@ lddone_8:
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R9, $0x08
-	JB      st4_4
+	JB      st4_5
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4145,11 +5342,11 @@ lddone_8:
 	VMOVQ   X4, R11
 	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st4_4:
+st4_5:
 	CMPQ    R9, $0x04
-	JB      st2_4
+	JB      st2_5
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4158,11 +5355,11 @@ st4_4:
 	VMOVQ   X4, R11
 	LEAQ    -4(BX)(R9*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st2_4:
+st2_5:
 	CMPQ    R9, $0x02
-	JB      st1_4
+	JB      st1_5
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4171,12 +5368,12 @@ st2_4:
 	VMOVQ   X4, R11
 	LEAQ    -2(BX)(R9*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st1_4:
+st1_5:
 	MOVB R11, (BX)
 
-stdone_4:
+stdone_5:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -4223,7 +5420,7 @@ rem8_1:
 	VMOVQ   R8, X10
 	VPADDD  X10, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_9
+	JE      aesmid_10
 	VAESENC 16(AX), X2, X2
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
@@ -4241,7 +5438,7 @@ rem8_1:
 	VAESENC 32(AX), X8, X8
 	VAESENC 32(AX), X9, X9
 	CMPQ    CX, $0x0c
-	JE      aesmid_9
+	JE      aesmid_10
 	VAESENC 48(AX), X2, X2
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
@@ -4259,7 +5456,7 @@ rem8_1:
 	VAESENC 64(AX), X8, X8
 	VAESENC 64(AX), X9, X9
 
-aesmid_9:
+aesmid_10:
 	VAESENC     16(DX), X2, X2
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
@@ -4510,7 +5707,7 @@ rcommon_2:
 	TESTQ   R9, R9
 	JZ      rred_2
 	CMPQ    R9, $0x08
-	JB      ld4_9
+	JB      ld4_11
 	MOVQ    (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -8(DI)(R9*1), R8
@@ -4523,11 +5720,11 @@ rcommon_2:
 	VMOVDQU 24(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_9
+	JMP     lddone_11
 
-ld4_9:
+ld4_11:
 	CMPQ    R9, $0x04
-	JB      ld2_9
+	JB      ld2_11
 	MOVL    (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -4(DI)(R9*1), R8
@@ -4540,11 +5737,11 @@ ld4_9:
 	VMOVDQU 20(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_9
+	JMP     lddone_11
 
-ld2_9:
+ld2_11:
 	CMPQ    R9, $0x02
-	JB      ld1_9
+	JB      ld1_11
 	MOVWQZX (DI), R8
 	VMOVQ   R8, X3
 	LEAQ    -2(DI)(R9*1), R8
@@ -4557,13 +5754,13 @@ ld2_9:
 	VMOVDQU 18(R8), X5
 	VPSHUFB X5, X4, X4
 	VPOR    X4, X3, X3
-	JMP     lddone_9
+	JMP     lddone_11
 
-ld1_9:
+ld1_11:
 	MOVBQZX (DI), R8
 	VMOVQ   R8, X3
 
-lddone_9:
+lddone_11:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R9, R8
@@ -4571,7 +5768,7 @@ lddone_9:
 	VPAND   X4, X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R9, $0x08
-	JB      st4_5
+	JB      st4_6
 	MOVQ    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4580,11 +5777,11 @@ lddone_9:
 	VMOVQ   X4, R11
 	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    R11, (R8)
-	JMP     stdone_5
+	JMP     stdone_6
 
-st4_5:
+st4_6:
 	CMPQ    R9, $0x04
-	JB      st2_5
+	JB      st2_6
 	MOVL    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4593,11 +5790,11 @@ st4_5:
 	VMOVQ   X4, R11
 	LEAQ    -4(BX)(R9*1), R8
 	MOVL    R11, (R8)
-	JMP     stdone_5
+	JMP     stdone_6
 
-st2_5:
+st2_6:
 	CMPQ    R9, $0x02
-	JB      st1_5
+	JB      st1_6
 	MOVW    R11, (BX)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
@@ -4606,12 +5803,12 @@ st2_5:
 	VMOVQ   X4, R11
 	LEAQ    -2(BX)(R9*1), R8
 	MOVW    R11, (R8)
-	JMP     stdone_5
+	JMP     stdone_6
 
-st1_5:
+st1_6:
 	MOVB R11, (BX)
 
-stdone_5:
+stdone_6:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
@@ -4732,7 +5929,7 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-88
 	SUBQ    $0x000000a0, DX
 	MOVQ    n+32(FP), BX
 	MOVQ    aadLen+48(FP), SI
-	CMPQ    BX, $0x40
+	CMPQ    BX, $0x50
 	JA      long_1
 	CMPQ    SI, $0x10
 	JA      long_1
@@ -5102,6 +6299,8 @@ tagloaded_1:
 	JMP       sdone_1
 
 sbig_1:
+	CMPQ    BX, $0x40
+	JA      sbigger_1
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
@@ -5579,6 +6778,525 @@ tagloaded_2:
 	CMPL      AX, $0x0000ffff
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
+	JMP       sdone_1
+
+sbigger_1:
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X5
+	VPADDD  ctrIncs<>+16(SB), X5, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X5, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X5, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X5, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPADDD  ctrIncs<>+80(SB), X5, X5
+	VPSHUFB bswapMask<>+0(SB), X5, X5
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	VPXOR   (AX), X5, X5
+	CMPQ    CX, $0x0a
+	JE      aesmid_3
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 16(AX), X5, X5
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	VAESENC 32(AX), X5, X5
+	CMPQ    CX, $0x0c
+	JE      aesmid_3
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 48(AX), X5, X5
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+	VAESENC 64(AX), X5, X5
+
+aesmid_3:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     16(DX), X5, X5
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     32(DX), X5, X5
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     48(DX), X5, X5
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     64(DX), X5, X5
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     80(DX), X5, X5
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     96(DX), X5, X5
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     112(DX), X5, X5
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     128(DX), X5, X5
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENC     144(DX), X5, X5
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	VAESENCLAST 160(DX), X5, X5
+	MOVQ        SI, CX
+	SHLQ        $0x03, CX
+	MOVQ        BX, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X9
+	VMOVQ       CX, X6
+	VPUNPCKLQDQ X6, X9, X9
+	VPCLMULQDQ  $0x00, 480(AX), X9, X6
+	VPCLMULQDQ  $0x11, 480(AX), X9, X8
+	VPSHUFD     $0x4e, X9, X7
+	VPXOR       X9, X7, X7
+	VPCLMULQDQ  $0x00, 736(AX), X7, X7
+	LEAQ        15(BX), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       SI, SI
+	JZ          snoaad_3
+	CMPQ        SI, $0x10
+	JE          sfullaad_3
+	CMPQ        SI, $0x08
+	JB          ld4_7
+	MOVQ        (R8), AX
+	VMOVQ       AX, X9
+	LEAQ        -8(R8)(SI*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X10
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        SI, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X11
+	VPSHUFB     X11, X10, X10
+	VPOR        X10, X9, X9
+	JMP         lddone_7
+
+ld4_7:
+	CMPQ    SI, $0x04
+	JB      ld2_7
+	MOVL    (R8), AX
+	VMOVQ   AX, X9
+	LEAQ    -4(R8)(SI*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_7
+
+ld2_7:
+	CMPQ    SI, $0x02
+	JB      ld1_7
+	MOVWQZX (R8), AX
+	VMOVQ   AX, X9
+	LEAQ    -2(R8)(SI*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_7
+
+ld1_7:
+	MOVBQZX (R8), AX
+	VMOVQ   AX, X9
+
+lddone_7:
+	JMP saad_3
+
+sfullaad_3:
+	VMOVDQU (R8), X9
+
+saad_3:
+	VPSHUFB    bswapMask<>+0(SB), X9, X9
+	VPCLMULQDQ $0x00, 464(CX), X9, X10
+	VPXOR      X10, X6, X6
+	VPCLMULQDQ $0x11, 464(CX), X9, X10
+	VPXOR      X10, X8, X8
+	VPSHUFD    $0x4e, X9, X10
+	VPXOR      X9, X10, X10
+	VPCLMULQDQ $0x00, 720(CX), X10, X10
+	VPXOR      X10, X7, X7
+
+snoaad_3:
+	MOVQ       in+24(FP), AX
+	CMPQ       BX, $0x10
+	JB         spart_6
+	VMOVDQU    (AX), X9
+	VPXOR      X1, X9, X1
+	VMOVDQU    X1, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X9, X9
+	VPCLMULQDQ $0x00, 480(CX), X9, X1
+	VPXOR      X1, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X9, X1
+	VPXOR      X1, X8, X8
+	VPSHUFD    $0x4e, X9, X1
+	VPXOR      X9, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXOR      X1, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_7
+	VMOVDQU    (AX), X1
+	VPXOR      X2, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_8
+	VMOVDQU    (AX), X1
+	VPXOR      X3, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 512(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 512(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 768(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_9
+	VMOVDQU    (AX), X1
+	VPXOR      X4, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 528(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 528(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 784(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	CMPQ       BX, $0x10
+	JB         spart_10
+	VMOVDQU    (AX), X1
+	VPXOR      X5, X1, X2
+	VMOVDQU    X2, (DI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 544(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 544(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 800(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, BX
+	JMP        sred_3
+
+spart_10:
+	VMOVDQA X5, X1
+	LEAQ    64(CX), CX
+	JMP     scommon_3
+
+spart_9:
+	VMOVDQA X4, X1
+	LEAQ    48(CX), CX
+	JMP     scommon_3
+
+spart_8:
+	VMOVDQA X3, X1
+	LEAQ    32(CX), CX
+	JMP     scommon_3
+
+spart_7:
+	VMOVDQA X2, X1
+	LEAQ    16(CX), CX
+	JMP     scommon_3
+
+spart_6:
+	VMOVDQA X1, X1
+	LEAQ    (CX), CX
+
+scommon_3:
+	TESTQ   BX, BX
+	JZ      sred_3
+	CMPQ    BX, $0x08
+	JB      ld4_8
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(BX*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_8
+
+ld4_8:
+	CMPQ    BX, $0x04
+	JB      ld2_8
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(BX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_8
+
+ld2_8:
+	CMPQ    BX, $0x02
+	JB      ld1_8
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(BX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    BX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_8
+
+ld1_8:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_8:
+	VPXOR   X1, X2, X1
+	VMOVQ   X1, AX
+	CMPQ    BX, $0x08
+	JB      st4_3
+	MOVQ    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 8(AX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, AX
+	LEAQ    -8(DI)(BX*1), DX
+	MOVQ    AX, (DX)
+	JMP     stdone_3
+
+st4_3:
+	CMPQ    BX, $0x04
+	JB      st2_3
+	MOVL    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 12(AX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, AX
+	LEAQ    -4(DI)(BX*1), DX
+	MOVL    AX, (DX)
+	JMP     stdone_3
+
+st2_3:
+	CMPQ    BX, $0x02
+	JB      st1_3
+	MOVW    AX, (DI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    BX, AX
+	VMOVDQU 14(AX), X3
+	VPSHUFB X3, X1, X1
+	VMOVQ   X1, AX
+	LEAQ    -2(DI)(BX*1), DX
+	MOVW    AX, (DX)
+	JMP     stdone_3
+
+st1_3:
+	MOVB AL, (DI)
+
+stdone_3:
+	VPSHUFB    bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ $0x00, 480(CX), X2, X1
+	VPXOR      X1, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X2, X1
+	VPXOR      X1, X8, X8
+	VPSHUFD    $0x4e, X2, X1
+	VPXOR      X2, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXOR      X1, X7, X7
+
+sred_3:
+	VPXOR      X6, X7, X7
+	VPXOR      X8, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X7, X1
+	VPSHUFD    $0x4e, X7, X7
+	VPXOR      X7, X8, X8
+	VPXOR      X1, X8, X8
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPXOR      X0, X8, X8
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_3
+	CMPQ       CX, $0x08
+	JB         ld4_9
+	MOVQ       (AX), DX
+	VMOVQ      DX, X0
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU    24(AX), X2
+	VPSHUFB    X2, X1, X1
+	VPOR       X1, X0, X0
+	JMP        lddone_9
+
+ld4_9:
+	CMPQ    CX, $0x04
+	JB      ld2_9
+	MOVL    (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -4(AX)(CX*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_9
+
+ld2_9:
+	CMPQ    CX, $0x02
+	JB      ld1_9
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X0
+	LEAQ    -2(AX)(CX*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X1
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    CX, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X2
+	VPSHUFB X2, X1, X1
+	VPOR    X1, X0, X0
+	JMP     lddone_9
+
+ld1_9:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X0
+
+lddone_9:
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU 16(AX), X1
+	VPAND   X1, X8, X8
+	JMP     tagloaded_3
+
+tagfull_3:
+	VMOVDQU (AX), X0
+
+tagloaded_3:
+	VPXOR     X0, X8, X8
+	VPXOR     X0, X0, X0
+	VPCMPEQB  X0, X8, X8
+	VPMOVMSKB X8, AX
+	XORQ      CX, CX
+	CMPL      AX, $0x0000ffff
+	SETEQ     CL
+	MOVQ      CX, ret+80(FP)
 
 sdone_1:
 	// asmgen: wipe stack scratch and vector registers
@@ -5618,15 +7336,15 @@ long_1:
 	VMOVDQU X2, 16(SP)
 	VPXOR   (AX), X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_3
+	JE      aesmid_4
 	VAESENC 16(AX), X1, X1
 	VAESENC 32(AX), X1, X1
 	CMPQ    CX, $0x0c
-	JE      aesmid_3
+	JE      aesmid_4
 	VAESENC 48(AX), X1, X1
 	VAESENC 64(AX), X1, X1
 
-aesmid_3:
+aesmid_4:
 	VAESENC     16(DX), X1, X1
 	VAESENC     32(DX), X1, X1
 	VAESENC     48(DX), X1, X1
@@ -5643,7 +7361,7 @@ aesmid_3:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_7
+	JB          ld4_10
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -5656,11 +7374,11 @@ aesmid_3:
 	VMOVDQU     24(BX), X2
 	VPSHUFB     X2, X0, X0
 	VPOR        X0, X1, X1
-	JMP         lddone_7
+	JMP         lddone_10
 
-ld4_7:
+ld4_10:
 	CMPQ    SI, $0x04
-	JB      ld2_7
+	JB      ld2_10
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -5673,11 +7391,11 @@ ld4_7:
 	VMOVDQU 20(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_7
+	JMP     lddone_10
 
-ld2_7:
+ld2_10:
 	CMPQ    SI, $0x02
-	JB      ld1_7
+	JB      ld1_10
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -5690,13 +7408,13 @@ ld2_7:
 	VMOVDQU 18(BX), X2
 	VPSHUFB X2, X0, X0
 	VPOR    X0, X1, X1
-	JMP     lddone_7
+	JMP     lddone_10
 
-ld1_7:
+ld1_10:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
-lddone_7:
+lddone_10:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
@@ -5847,7 +7565,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_8
+	JB      ld4_11
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -5860,11 +7578,11 @@ ghpart_1:
 	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_11
 
-ld4_8:
+ld4_11:
 	CMPQ    SI, $0x04
-	JB      ld2_8
+	JB      ld2_11
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -5877,11 +7595,11 @@ ld4_8:
 	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_11
 
-ld2_8:
+ld2_11:
 	CMPQ    SI, $0x02
-	JB      ld1_8
+	JB      ld1_11
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -5894,13 +7612,13 @@ ld2_8:
 	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_8
+	JMP     lddone_11
 
-ld1_8:
+ld1_11:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
-lddone_8:
+lddone_11:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -6017,7 +7735,7 @@ loop16_1:
 	MOVL    R10, 204(SP)
 	ADDL    $0x08, R8
 	CMPQ    CX, $0x0a
-	JE      aesmid_4
+	JE      aesmid_5
 	VMOVDQU 16(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -6037,7 +7755,7 @@ loop16_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 	CMPQ    CX, $0x0c
-	JE      aesmid_4
+	JE      aesmid_5
 	VMOVDQU 48(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -6057,7 +7775,7 @@ loop16_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 
-aesmid_4:
+aesmid_5:
 	VMOVDQU     16(DX), X1
 	VAESENC     X1, X3, X3
 	VAESENC     X1, X4, X4
@@ -6322,7 +8040,7 @@ aesmid_4:
 	MOVL        R10, 204(SP)
 	ADDL        $0x08, R8
 	CMPQ        CX, $0x0a
-	JE          aesmid_5
+	JE          aesmid_6
 	VMOVDQU     16(AX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -6342,7 +8060,7 @@ aesmid_4:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 	CMPQ        CX, $0x0c
-	JE          aesmid_5
+	JE          aesmid_6
 	VMOVDQU     48(AX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -6362,7 +8080,7 @@ aesmid_4:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 
-aesmid_5:
+aesmid_6:
 	VMOVDQU     16(DX), X11
 	VAESENC     X11, X3, X3
 	VAESENC     X11, X4, X4
@@ -6649,7 +8367,7 @@ loop8_1:
 	MOVL    R10, 204(SP)
 	ADDL    $0x08, R8
 	CMPQ    CX, $0x0a
-	JE      aesmid_6
+	JE      aesmid_7
 	VMOVDQU 16(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -6669,7 +8387,7 @@ loop8_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 	CMPQ    CX, $0x0c
-	JE      aesmid_6
+	JE      aesmid_7
 	VMOVDQU 48(AX), X1
 	VAESENC X1, X3, X3
 	VAESENC X1, X4, X4
@@ -6689,7 +8407,7 @@ loop8_1:
 	VAESENC X1, X9, X9
 	VAESENC X1, X10, X10
 
-aesmid_6:
+aesmid_7:
 	VMOVDQU     16(DX), X1
 	VAESENC     X1, X3, X3
 	VAESENC     X1, X4, X4
@@ -6958,7 +8676,7 @@ orem_1:
 	VMOVQ       R8, X7
 	VPADDD      X7, X1, X1
 	CMPQ        CX, $0x0a
-	JE          aesmid_7
+	JE          aesmid_8
 	VAESENC     16(AX), X3, X3
 	VAESENC     16(AX), X4, X4
 	VAESENC     16(AX), X5, X5
@@ -6968,7 +8686,7 @@ orem_1:
 	VAESENC     32(AX), X5, X5
 	VAESENC     32(AX), X6, X6
 	CMPQ        CX, $0x0c
-	JE          aesmid_7
+	JE          aesmid_8
 	VAESENC     48(AX), X3, X3
 	VAESENC     48(AX), X4, X4
 	VAESENC     48(AX), X5, X5
@@ -6978,7 +8696,7 @@ orem_1:
 	VAESENC     64(AX), X5, X5
 	VAESENC     64(AX), X6, X6
 
-aesmid_7:
+aesmid_8:
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
 	VAESENC     16(DX), X5, X5
@@ -7102,7 +8820,7 @@ rcommon_1:
 	TESTQ   DI, DI
 	JZ      rred_1
 	CMPQ    DI, $0x08
-	JB      ld4_9
+	JB      ld4_12
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -7115,11 +8833,11 @@ rcommon_1:
 	VMOVDQU 24(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_9
+	JMP     lddone_12
 
-ld4_9:
+ld4_12:
 	CMPQ    DI, $0x04
-	JB      ld2_9
+	JB      ld2_12
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -7132,11 +8850,11 @@ ld4_9:
 	VMOVDQU 20(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_9
+	JMP     lddone_12
 
-ld2_9:
+ld2_12:
 	CMPQ    DI, $0x02
-	JB      ld1_9
+	JB      ld1_12
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7149,17 +8867,17 @@ ld2_9:
 	VMOVDQU 18(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_9
+	JMP     lddone_12
 
-ld1_9:
+ld1_12:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
-lddone_9:
+lddone_12:
 	VPXOR   X3, X4, X3
 	VMOVQ   X3, DX
 	CMPQ    DI, $0x08
-	JB      st4_3
+	JB      st4_4
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7168,11 +8886,11 @@ lddone_9:
 	VMOVQ   X3, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st4_3:
+st4_4:
 	CMPQ    DI, $0x04
-	JB      st2_3
+	JB      st2_4
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7181,11 +8899,11 @@ st4_3:
 	VMOVQ   X3, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st2_3:
+st2_4:
 	CMPQ    DI, $0x02
-	JB      st1_3
+	JB      st1_4
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7194,12 +8912,12 @@ st2_3:
 	VMOVQ   X3, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_3
+	JMP     stdone_4
 
-st1_3:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_3:
+stdone_4:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -7263,7 +8981,7 @@ rem8_1:
 	VMOVQ   R8, X11
 	VPADDD  X11, X1, X1
 	CMPQ    CX, $0x0a
-	JE      aesmid_8
+	JE      aesmid_9
 	VAESENC 16(AX), X3, X3
 	VAESENC 16(AX), X4, X4
 	VAESENC 16(AX), X5, X5
@@ -7281,7 +8999,7 @@ rem8_1:
 	VAESENC 32(AX), X9, X9
 	VAESENC 32(AX), X10, X10
 	CMPQ    CX, $0x0c
-	JE      aesmid_8
+	JE      aesmid_9
 	VAESENC 48(AX), X3, X3
 	VAESENC 48(AX), X4, X4
 	VAESENC 48(AX), X5, X5
@@ -7299,7 +9017,7 @@ rem8_1:
 	VAESENC 64(AX), X9, X9
 	VAESENC 64(AX), X10, X10
 
-aesmid_8:
+aesmid_9:
 	VAESENC     16(DX), X3, X3
 	VAESENC     16(DX), X4, X4
 	VAESENC     16(DX), X5, X5
@@ -7551,7 +9269,7 @@ rcommon_2:
 	TESTQ   DI, DI
 	JZ      rred_2
 	CMPQ    DI, $0x08
-	JB      ld4_10
+	JB      ld4_13
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -7564,11 +9282,11 @@ rcommon_2:
 	VMOVDQU 24(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_10
+	JMP     lddone_13
 
-ld4_10:
+ld4_13:
 	CMPQ    DI, $0x04
-	JB      ld2_10
+	JB      ld2_13
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -7581,11 +9299,11 @@ ld4_10:
 	VMOVDQU 20(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_10
+	JMP     lddone_13
 
-ld2_10:
+ld2_13:
 	CMPQ    DI, $0x02
-	JB      ld1_10
+	JB      ld1_13
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -7598,17 +9316,17 @@ ld2_10:
 	VMOVDQU 18(DX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
-	JMP     lddone_10
+	JMP     lddone_13
 
-ld1_10:
+ld1_13:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
-lddone_10:
+lddone_13:
 	VPXOR   X3, X4, X3
 	VMOVQ   X3, DX
 	CMPQ    DI, $0x08
-	JB      st4_4
+	JB      st4_5
 	MOVQ    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7617,11 +9335,11 @@ lddone_10:
 	VMOVQ   X3, DX
 	LEAQ    -8(BX)(DI*1), BX
 	MOVQ    DX, (BX)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st4_4:
+st4_5:
 	CMPQ    DI, $0x04
-	JB      st2_4
+	JB      st2_5
 	MOVL    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7630,11 +9348,11 @@ st4_4:
 	VMOVQ   X3, DX
 	LEAQ    -4(BX)(DI*1), BX
 	MOVL    DX, (BX)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st2_4:
+st2_5:
 	CMPQ    DI, $0x02
-	JB      st1_4
+	JB      st1_5
 	MOVW    DX, (BX)
 	LEAQ    slideShuf<>+0(SB), DX
 	ADDQ    DI, DX
@@ -7643,12 +9361,12 @@ st2_4:
 	VMOVQ   X3, DX
 	LEAQ    -2(BX)(DI*1), BX
 	MOVW    DX, (BX)
-	JMP     stdone_4
+	JMP     stdone_5
 
-st1_4:
+st1_5:
 	MOVB DL, (BX)
 
-stdone_4:
+stdone_5:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
@@ -7689,9 +9407,9 @@ remdone_1:
 	MOVQ    tag+64(FP), AX
 	MOVQ    tagLen+72(FP), CX
 	CMPQ    CX, $0x10
-	JE      tagfull_3
+	JE      tagfull_4
 	CMPQ    CX, $0x08
-	JB      ld4_11
+	JB      ld4_14
 	MOVQ    (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -8(AX)(CX*1), AX
@@ -7704,11 +9422,11 @@ remdone_1:
 	VMOVDQU 24(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_11
+	JMP     lddone_14
 
-ld4_11:
+ld4_14:
 	CMPQ    CX, $0x04
-	JB      ld2_11
+	JB      ld2_14
 	MOVL    (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -4(AX)(CX*1), AX
@@ -7721,11 +9439,11 @@ ld4_11:
 	VMOVDQU 20(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_11
+	JMP     lddone_14
 
-ld2_11:
+ld2_14:
 	CMPQ    CX, $0x02
-	JB      ld1_11
+	JB      ld1_14
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -2(AX)(CX*1), AX
@@ -7738,23 +9456,23 @@ ld2_11:
 	VMOVDQU 18(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_11
+	JMP     lddone_14
 
-ld1_11:
+ld1_14:
 	MOVBQZX (AX), DX
 	VMOVQ   DX, X1
 
-lddone_11:
+lddone_14:
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    CX, AX
 	VMOVDQU 16(AX), X2
 	VPAND   X2, X0, X0
-	JMP     tagloaded_3
+	JMP     tagloaded_4
 
-tagfull_3:
+tagfull_4:
 	VMOVDQU (AX), X1
 
-tagloaded_3:
+tagloaded_4:
 	VPXOR     X1, X0, X0
 	VPXOR     X1, X1, X1
 	VPCMPEQB  X1, X0, X0
@@ -7845,9 +9563,9 @@ findone_1:
 	MOVQ       tag+64(FP), AX
 	MOVQ       tagLen+72(FP), CX
 	CMPQ       CX, $0x10
-	JE         tagfull_4
+	JE         tagfull_5
 	CMPQ       CX, $0x08
-	JB         ld4_12
+	JB         ld4_15
 	MOVQ       (AX), DX
 	VMOVQ      DX, X1
 	LEAQ       -8(AX)(CX*1), AX
@@ -7860,11 +9578,11 @@ findone_1:
 	VMOVDQU    24(AX), X3
 	VPSHUFB    X3, X2, X2
 	VPOR       X2, X1, X1
-	JMP        lddone_12
+	JMP        lddone_15
 
-ld4_12:
+ld4_15:
 	CMPQ    CX, $0x04
-	JB      ld2_12
+	JB      ld2_15
 	MOVL    (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -4(AX)(CX*1), AX
@@ -7877,11 +9595,11 @@ ld4_12:
 	VMOVDQU 20(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_12
+	JMP     lddone_15
 
-ld2_12:
+ld2_15:
 	CMPQ    CX, $0x02
-	JB      ld1_12
+	JB      ld1_15
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -2(AX)(CX*1), AX
@@ -7894,23 +9612,23 @@ ld2_12:
 	VMOVDQU 18(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_12
+	JMP     lddone_15
 
-ld1_12:
+ld1_15:
 	MOVBQZX (AX), DX
 	VMOVQ   DX, X1
 
-lddone_12:
+lddone_15:
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    CX, AX
 	VMOVDQU 16(AX), X2
 	VPAND   X2, X0, X0
-	JMP     tagloaded_4
+	JMP     tagloaded_5
 
-tagfull_4:
+tagfull_5:
 	VMOVDQU (AX), X1
 
-tagloaded_4:
+tagloaded_5:
 	VPXOR     X1, X0, X0
 	VPXOR     X1, X1, X1
 	VPCMPEQB  X1, X0, X0

@@ -5,8 +5,9 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The one-shot path for short messages (n <= 64 bytes of text, at most one
-// block of AAD: every TLS record header, every small RPC). One keystream
+// The one-shot path for short messages (n <= 80 bytes of text, at most one
+// block of AAD: every TLS record header, every small RPC, and a 64-byte
+// payload with its TLS 1.3 content-type byte). One keystream
 // batch computes E(J0) and the text's counter blocks together, and GHASH is
 // a single aggregated sum with one reduction: with T = a + b + 1 blocks to
 // hash (a = 0 or 1 AAD block, b text blocks, the lengths block),
@@ -18,30 +19,36 @@ import (
 
 // shortMaxText and shortMaxAAD bound the short path.
 const (
-	shortMaxText = 64
+	shortMaxText = 80
 	shortMaxAAD  = 16
 )
 
 // short seals (dec false: out gets in's ciphertext, tag is over out) or
-// opens (dec true: tag is over in) the n <= 64 bytes at in, with aadLen <= 16
+// opens (dec true: tag is over in) the n <= 80 bytes at in, with aadLen <= 16
 // bytes of AAD at aad, and hands the full tag to tagOut (tagStore or
-// tagCheck). in is emitted by
-// inAt where the text is first needed, after the keystream and the AAD's
-// GHASH product: a gathered text is joined there (asmgen's JoinSlices), its
-// copy overlapping the AES rounds instead of delaying their start.
-func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
-	big, done := e.label("sbig"), e.label("sdone")
+// tagCheck): one keystream batch of 2, 5 or 6 blocks for up to 16, 64 or
+// 80 bytes. in is emitted by inAt where the text is first needed, after
+// the keystream and the AAD's GHASH product: a gathered text is joined
+// there (shortGather), its copy overlapping the AES rounds instead of
+// delaying their start.
+func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+	big, bigger, done := e.label("sbig"), e.label("sbigger"), e.label("sdone")
 	e.CMPQ(n, operand.U8(16))
 	e.JA(ref(big))
 	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 1)
 	e.JMP(ref(done))
 	e.Label(big)
+	e.CMPQ(n, operand.U8(64))
+	e.JA(ref(bigger))
 	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 4)
+	e.JMP(ref(done))
+	e.Label(bigger)
+	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 5)
 	e.Label(done)
 }
 
 // shortN is short for n <= 16*nks.
-func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks int) {
+func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks int) {
 	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
 	ks := make([]reg.VecVirtual, nks+1)
 	for i := range ks {
@@ -84,7 +91,16 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual
 	e.pshufb(e.c.bswap, x, x)
 	e.mulAcc(s, false, x, mem(hp, offPow+96), mem(hp, offKar+96))
 	e.Label(noAAD)
-	in := inAt()
+	in, end := inAt()
+	// From end on (when not nil) the text is read from out, at the same
+	// offset: a gathered text keeps its first piece's whole blocks where
+	// they are and has only the rest joined in out (see sealFunc).
+	switchIn := func() {
+		if end != nil {
+			e.CMPQ(in, end)
+			e.CMOVQCC(out, in)
+		}
+	}
 
 	part := make([]string, nks)
 	for j := range part {
@@ -95,6 +111,7 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual
 		e.CMPQ(n, operand.U8(16))
 		e.JB(ref(part[j]))
 		x, c := e.xmm(), e.xmm()
+		switchIn()
 		e.load(mem(in, 0), x)
 		e.xor(ks[j+1], x, c)
 		e.store(c, mem(out, 0))
@@ -124,6 +141,7 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() reg.GPVirtual
 	e.JZ(ref(red))
 	{
 		x, c := e.xmm(), e.xmm()
+		switchIn()
 		e.loadPartial(in, n, x)
 		e.xor(ksP, x, c)
 		if !dec {
