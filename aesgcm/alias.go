@@ -20,12 +20,6 @@ func inexactOverlap(x, y []byte) bool {
 	return anyOverlap(x, y)
 }
 
-// sameSlice reports whether x and y are the same memory (same start, same
-// length).
-func sameSlice(x, y []byte) bool {
-	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
-}
-
 // checkGatherOverlap panics unless every piece either is exactly its own
 // part of out or does not overlap out at all. It compares addresses once per
 // piece: it runs for every TLS record.

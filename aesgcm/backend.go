@@ -14,7 +14,7 @@ import "encoding/binary"
 // out and the text always have the same length and are either the same
 // memory or disjoint.
 //
-// Arguments go by value (counter, [16]byte) or as slices the caller owns, so that the
+// Arguments go by value (counter) or as slices the caller owns, so that the
 // per-message state of a backend lives on its own stack: passing a pointer
 // to a caller's local through this interface would move it to the heap.
 type backend interface {
