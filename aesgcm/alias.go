@@ -21,8 +21,9 @@ func inexactOverlap(x, y []byte) bool {
 }
 
 // checkGatherOverlap panics unless every piece either is exactly its own
-// part of out or does not overlap out at all. It compares addresses once per
-// piece: it runs for every TLS record.
+// part of out or does not overlap out at all, comparing addresses once per
+// piece. SealGather runs it only when a piece lies in dst's spare capacity
+// (gatherLength).
 func checkGatherOverlap(out []byte, pieces [][]byte) {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
 	hi := lo + uintptr(len(out))
