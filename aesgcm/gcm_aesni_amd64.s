@@ -766,7 +766,7 @@ TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
 	MOVQ   aad+40(FP), R9
 	MOVQ   j0+56(FP), R10
 	CMPQ   SI, $0x10
-	JA     sbig_1
+	JA     sizenext_1
 	MOVQ   (R10), X0
 	MOVHPS 8(R10), X0
 	MOVOU  X0, X1
@@ -1476,11 +1476,11 @@ sred_1:
 	PXOR      X0, X4
 	MOVQ      tag+72(FP), AX
 	MOVOU     X4, (AX)
-	JMP       sdone_1
+	JMP       sizedone_1
 
-sbig_1:
+sizenext_1:
 	CMPQ   SI, $0x40
-	JA     sbigger_1
+	JA     sizenext_2
 	MOVQ   (R10), X0
 	MOVHPS 8(R10), X0
 	MOVOU  X0, X4
@@ -2327,9 +2327,9 @@ sred_2:
 	PXOR      X0, X7
 	MOVQ      tag+72(FP), AX
 	MOVOU     X7, (AX)
-	JMP       sdone_1
+	JMP       sizedone_1
 
-sbigger_1:
+sizenext_2:
 	MOVQ   (R10), X0
 	MOVHPS 8(R10), X0
 	MOVOU  X0, X5
@@ -3222,7 +3222,7 @@ sred_3:
 	MOVQ      tag+72(FP), AX
 	MOVOU     X8, (AX)
 
-sdone_1:
+sizedone_1:
 	// asmgen: wipe stack scratch and vector registers
 	PXOR  X0, X0
 	PXOR  X1, X1
@@ -5361,8 +5361,8 @@ loopdone_1:
 prem_1:
 	TESTQ  R9, R9
 	JZ     psave_1
-	CMPQ   R9, $0x40
-	JAE    rem8_1
+	CMPQ   R9, $0x3f
+	JA     sizenext_3
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PXOR   (AX), X2
@@ -5658,9 +5658,9 @@ rred_1:
 	PXOR      X7, X8
 	PXOR      X2, X8
 	PXOR      X8, X0
-	JMP       remdone_1
+	JMP       sizedone_2
 
-rem8_1:
+sizenext_3:
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PXOR   (AX), X2
@@ -6129,7 +6129,7 @@ rred_2:
 	PXOR      X2, X12
 	PXOR      X12, X0
 
-remdone_1:
+sizedone_2:
 	MOVQ R9, R8
 	ADDQ R9, DI
 	ADDQ R9, BX
@@ -6254,7 +6254,7 @@ TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-88
 	MOVQ   aad+40(FP), R8
 	MOVQ   j0+56(FP), R9
 	CMPQ   BX, $0x10
-	JA     sbig_1
+	JA     sizenext_1
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
 	MOVOU  X0, X1
@@ -6630,11 +6630,11 @@ tagloaded_1:
 	CMPL     AX, $0x0000ffff
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
-	JMP      sdone_1
+	JMP      sizedone_1
 
-sbig_1:
+sizenext_1:
 	CMPQ   BX, $0x40
-	JA     sbigger_1
+	JA     sizenext_2
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
 	MOVOU  X0, X4
@@ -7141,9 +7141,9 @@ tagloaded_2:
 	CMPL     AX, $0x0000ffff
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
-	JMP      sdone_1
+	JMP      sizedone_1
 
-sbigger_1:
+sizenext_2:
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
 	MOVOU  X0, X5
@@ -7694,7 +7694,7 @@ tagloaded_3:
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
 
-sdone_1:
+sizedone_1:
 	// asmgen: wipe stack scratch and vector registers
 	PXOR  X0, X0
 	PXOR  X1, X1
@@ -9107,8 +9107,8 @@ orem_1:
 	MOVQ       R9, X2
 	MOVQ       R8, X3
 	PUNPCKLQDQ X3, X2
-	CMPQ       DI, $0x40
-	JAE        rem8_1
+	CMPQ       DI, $0x3f
+	JA         sizenext_3
 	MOVOU      X1, X3
 	PSHUFB     bswapMask<>+0(SB), X3
 	PXOR       (AX), X3
@@ -9422,9 +9422,9 @@ rred_1:
 	PXOR      X7, X8
 	PXOR      X1, X8
 	PXOR      X8, X0
-	JMP       remdone_1
+	JMP       sizedone_2
 
-rem8_1:
+sizenext_3:
 	MOVOU  X1, X3
 	PSHUFB bswapMask<>+0(SB), X3
 	PXOR   (AX), X3
@@ -9911,7 +9911,7 @@ rred_2:
 	PXOR      X1, X12
 	PXOR      X12, X0
 
-remdone_1:
+sizedone_2:
 	PSHUFB bswapMask<>+0(SB), X0
 	MOVOU  32(SP), X1
 	PXOR   X1, X0
@@ -12075,8 +12075,8 @@ loopdone_1:
 prem_1:
 	TESTQ  R8, R8
 	JZ     psave_1
-	CMPQ   R8, $0x40
-	JAE    rem8_1
+	CMPQ   R8, $0x3f
+	JA     sizenext_1
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PXOR   (AX), X2
@@ -12372,9 +12372,9 @@ rred_1:
 	PXOR      X7, X8
 	PXOR      X2, X8
 	PXOR      X8, X0
-	JMP       remdone_1
+	JMP       sizedone_1
 
-rem8_1:
+sizenext_1:
 	MOVOU  X1, X2
 	PSHUFB bswapMask<>+0(SB), X2
 	PXOR   (AX), X2
@@ -12843,7 +12843,7 @@ rred_2:
 	PXOR      X2, X12
 	PXOR      X12, X0
 
-remdone_1:
+sizedone_1:
 	MOVQ R8, R9
 	ADDQ R8, DI
 	ADDQ R8, SI

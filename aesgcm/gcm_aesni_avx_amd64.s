@@ -680,7 +680,7 @@ TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
 	MOVQ    aad+40(FP), R9
 	MOVQ    j0+56(FP), R10
 	CMPQ    SI, $0x10
-	JA      sbig_1
+	JA      sizenext_1
 	VMOVQ   (R10), X0
 	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X1
@@ -1373,11 +1373,11 @@ sred_1:
 	VPXOR      X0, X4, X4
 	MOVQ       tag+72(FP), AX
 	VMOVDQU    X4, (AX)
-	JMP        sdone_1
+	JMP        sizedone_1
 
-sbig_1:
+sizenext_1:
 	CMPQ    SI, $0x40
-	JA      sbigger_1
+	JA      sizenext_2
 	VMOVQ   (R10), X0
 	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
@@ -2195,9 +2195,9 @@ sred_2:
 	VPXOR      X0, X7, X7
 	MOVQ       tag+72(FP), AX
 	VMOVDQU    X7, (AX)
-	JMP        sdone_1
+	JMP        sizedone_1
 
-sbigger_1:
+sizenext_2:
 	VMOVQ   (R10), X0
 	VPINSRQ $0x01, 8(R10), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X5
@@ -3057,7 +3057,7 @@ sred_3:
 	MOVQ       tag+72(FP), AX
 	VMOVDQU    X8, (AX)
 
-sdone_1:
+sizedone_1:
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
@@ -5111,8 +5111,8 @@ loopdone_1:
 prem_1:
 	TESTQ   R9, R9
 	JZ      psave_1
-	CMPQ    R9, $0x40
-	JAE     rem8_1
+	CMPQ    R9, $0x3f
+	JA      sizenext_3
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPXOR   (AX), X2, X2
 	VPADDD  ctrIncs<>+16(SB), X1, X3
@@ -5389,9 +5389,9 @@ rred_1:
 	VPXOR      X7, X8, X8
 	VPXOR      X2, X8, X8
 	VPXOR      X8, X0, X0
-	JMP        remdone_1
+	JMP        sizedone_2
 
-rem8_1:
+sizenext_3:
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPXOR   (AX), X2, X2
 	VPADDD  ctrIncs<>+16(SB), X1, X3
@@ -5825,7 +5825,7 @@ rred_2:
 	VPXOR      X2, X12, X12
 	VPXOR      X12, X0, X0
 
-remdone_1:
+sizedone_2:
 	MOVQ R9, R8
 	ADDQ R9, DI
 	ADDQ R9, BX
@@ -5937,7 +5937,7 @@ TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-88
 	MOVQ    aad+40(FP), R8
 	MOVQ    j0+56(FP), R9
 	CMPQ    BX, $0x10
-	JA      sbig_1
+	JA      sizenext_1
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X1
@@ -6296,11 +6296,11 @@ tagloaded_1:
 	CMPL      AX, $0x0000ffff
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
-	JMP       sdone_1
+	JMP       sizedone_1
 
-sbig_1:
+sizenext_1:
 	CMPQ    BX, $0x40
-	JA      sbigger_1
+	JA      sizenext_2
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X4
@@ -6778,9 +6778,9 @@ tagloaded_2:
 	CMPL      AX, $0x0000ffff
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
-	JMP       sdone_1
+	JMP       sizedone_1
 
-sbigger_1:
+sizenext_2:
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X5
@@ -7298,7 +7298,7 @@ tagloaded_3:
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
 
-sdone_1:
+sizedone_1:
 	// asmgen: wipe stack scratch and vector registers
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
@@ -8658,8 +8658,8 @@ orem_1:
 	VMOVQ       R9, X2
 	VMOVQ       R8, X3
 	VPUNPCKLQDQ X3, X2, X2
-	CMPQ        DI, $0x40
-	JAE         rem8_1
+	CMPQ        DI, $0x3f
+	JA          sizenext_3
 	VPSHUFB     bswapMask<>+0(SB), X1, X3
 	VPXOR       (AX), X3, X3
 	VPADDD      ctrIncs<>+16(SB), X1, X4
@@ -8950,9 +8950,9 @@ rred_1:
 	VPXOR      X7, X8, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X8, X0, X0
-	JMP        remdone_1
+	JMP        sizedone_2
 
-rem8_1:
+sizenext_3:
 	VPSHUFB bswapMask<>+0(SB), X1, X3
 	VPXOR   (AX), X3, X3
 	VPADDD  ctrIncs<>+16(SB), X1, X4
@@ -9400,7 +9400,7 @@ rred_2:
 	VPXOR      X1, X12, X12
 	VPXOR      X12, X0, X0
 
-remdone_1:
+sizedone_2:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VMOVDQU 32(SP), X1
 	VPXOR   X1, X0, X0
@@ -11465,8 +11465,8 @@ loopdone_1:
 prem_1:
 	TESTQ   R8, R8
 	JZ      psave_1
-	CMPQ    R8, $0x40
-	JAE     rem8_1
+	CMPQ    R8, $0x3f
+	JA      sizenext_1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPXOR   (AX), X2, X2
 	VPADDD  ctrIncs<>+16(SB), X1, X3
@@ -11743,9 +11743,9 @@ rred_1:
 	VPXOR      X7, X8, X8
 	VPXOR      X2, X8, X8
 	VPXOR      X8, X0, X0
-	JMP        remdone_1
+	JMP        sizedone_1
 
-rem8_1:
+sizenext_1:
 	VPSHUFB bswapMask<>+0(SB), X1, X2
 	VPXOR   (AX), X2, X2
 	VPADDD  ctrIncs<>+16(SB), X1, X3
@@ -12179,7 +12179,7 @@ rred_2:
 	VPXOR      X2, X12, X12
 	VPXOR      X12, X0, X0
 
-remdone_1:
+sizedone_1:
 	MOVQ R8, R9
 	ADDQ R8, DI
 	ADDQ R8, SI

@@ -82,6 +82,22 @@ func (e *emitter) load(m operand.Op, x reg.VecVirtual) {
 	}
 }
 
+// bySize emits body once per size class of the public length n: with
+// nks[i] for n <= upTo[i] (upTo ascending), the last nks for the rest.
+func (e *emitter) bySize(n reg.Register, upTo, nks []int, body func(nks int)) {
+	done := e.label("sizedone")
+	for i, limit := range upTo {
+		next := e.label("sizenext")
+		e.CMPQ(n, operand.U8(limit))
+		e.JA(ref(next))
+		body(nks[i])
+		e.JMP(ref(done))
+		e.Label(next)
+	}
+	body(nks[len(nks)-1])
+	e.Label(done)
+}
+
 // tagStore returns the tag output of a seal: the 16 bytes stored at the
 // parameter "tag".
 func (e *emitter) tagStore() func(x reg.VecVirtual) {

@@ -412,14 +412,9 @@ func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, g *ghPass) 
 // blocks used; in and out are advanced past the whole blocks and n is left
 // at the partial length.
 func (e *emitter) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
-	big, done := e.label("rem8"), e.label("remdone")
-	e.CMPQ(n, operand.U8(64))
-	e.JAE(ref(big))
-	e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, 4)
-	e.JMP(ref(done))
-	e.Label(big)
-	e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, 8)
-	e.Label(done)
+	e.bySize(n, []int{63}, []int{4, 8}, func(nks int) {
+		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nks)
+	})
 }
 
 func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual, nks int) {

@@ -32,19 +32,9 @@ const (
 // there (shortGather), its copy overlapping the AES rounds instead of
 // delaying their start.
 func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
-	big, bigger, done := e.label("sbig"), e.label("sbigger"), e.label("sdone")
-	e.CMPQ(n, operand.U8(16))
-	e.JA(ref(big))
-	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 1)
-	e.JMP(ref(done))
-	e.Label(big)
-	e.CMPQ(n, operand.U8(64))
-	e.JA(ref(bigger))
-	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 4)
-	e.JMP(ref(done))
-	e.Label(bigger)
-	e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, 5)
-	e.Label(done)
+	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, func(nks int) {
+		e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, nks)
+	})
 }
 
 // shortN is short for n <= 16*nks.
