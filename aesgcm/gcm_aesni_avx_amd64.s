@@ -825,180 +825,32 @@ snoaad_1:
 	JMP  joined_1
 
 join_1:
-	MOVQ    DX, DI
-	CMPQ    BX, $0x02
-	JNE     joinwalk_1
-	MOVQ    (AX), BX
-	MOVQ    8(AX), R9
-	CMPQ    R9, $0x10
-	JB      copysmall_1
-	VMOVDQU -16(BX)(R9*1), X5
-	VMOVDQU X5, -16(DI)(R9*1)
-	CMPQ    R9, $0x40
-	JA      copy64_1
+	MOVQ DX, DI
+	MOVQ BX, BX
 
-copy16_1:
-	CMPQ    R9, $0x10
-	JBE     copydone_1
-	VMOVDQU (BX), X5
-	VMOVDQU X5, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R9
-	JMP     copy16_1
-
-copy64_1:
-	VMOVDQU (BX), X5
-	VMOVDQU 16(BX), X6
-	VMOVDQU 32(BX), X7
-	VMOVDQU 48(BX), X8
-	VMOVDQU X5, (DI)
-	VMOVDQU X6, 16(DI)
-	VMOVDQU X7, 32(DI)
-	VMOVDQU X8, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R9
-	CMPQ    R9, $0x40
-	JA      copy64_1
-	JMP     copy16_1
-
-copysmall_1:
-	CMPQ  R9, $0x04
-	JAE   copyge4_1
-	CMPQ  R9, $0x02
-	JAE   copyge2_1
-	TESTQ R9, R9
-	JZ    copydone_1
-	MOVB  (BX), R10
-	MOVB  R10, (DI)
-	JMP   copydone_1
-
-copyge2_1:
-	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R11
-	MOVW R10, -2(DI)(R9*1)
-	MOVW R11, (DI)
-	JMP  copydone_1
-
-copyge4_1:
-	CMPQ R9, $0x08
-	JAE  copyge8_1
-	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R11
-	MOVL R10, -4(DI)(R9*1)
-	MOVL R11, (DI)
-	JMP  copydone_1
-
-copyge8_1:
-	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R11
-	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R11, (DI)
-
-copydone_1:
-	ADDQ    R9, BX
-	ADDQ    R9, DI
-	XORQ    R9, R9
-	MOVQ    24(AX), BX
-	MOVQ    32(AX), AX
-	CMPQ    AX, $0x10
-	JB      copysmall_2
-	VMOVDQU -16(BX)(AX*1), X5
-	VMOVDQU X5, -16(DI)(AX*1)
-	CMPQ    AX, $0x40
-	JA      copy64_2
-
-copy16_2:
-	CMPQ    AX, $0x10
-	JBE     copydone_2
-	VMOVDQU (BX), X5
-	VMOVDQU X5, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, AX
-	JMP     copy16_2
-
-copy64_2:
-	VMOVDQU (BX), X5
-	VMOVDQU 16(BX), X6
-	VMOVDQU 32(BX), X7
-	VMOVDQU 48(BX), X8
-	VMOVDQU X5, (DI)
-	VMOVDQU X6, 16(DI)
-	VMOVDQU X7, 32(DI)
-	VMOVDQU X8, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, AX
-	CMPQ    AX, $0x40
-	JA      copy64_2
-	JMP     copy16_2
-
-copysmall_2:
-	CMPQ  AX, $0x04
-	JAE   copyge4_2
-	CMPQ  AX, $0x02
-	JAE   copyge2_2
-	TESTQ AX, AX
-	JZ    copydone_2
-	MOVB  (BX), R9
-	MOVB  R9, (DI)
-	JMP   copydone_2
-
-copyge2_2:
-	MOVW -2(BX)(AX*1), R9
-	MOVW (BX), R10
-	MOVW R9, -2(DI)(AX*1)
-	MOVW R10, (DI)
-	JMP  copydone_2
-
-copyge4_2:
-	CMPQ AX, $0x08
-	JAE  copyge8_2
-	MOVL -4(BX)(AX*1), R9
-	MOVL (BX), R10
-	MOVL R9, -4(DI)(AX*1)
-	MOVL R10, (DI)
-	JMP  copydone_2
-
-copyge8_2:
-	MOVQ -8(BX)(AX*1), R9
-	MOVQ (BX), R10
-	MOVQ R9, -8(DI)(AX*1)
-	MOVQ R10, (DI)
-
-copydone_2:
-	ADDQ AX, BX
-	ADDQ AX, DI
-	XORQ AX, AX
-	MOVQ DX, AX
-	JMP  joined_1
-
-joinwalk_1:
 slices_1:
 	TESTQ   BX, BX
 	JZ      slicesdone_1
 	MOVQ    (AX), R9
 	MOVQ    8(AX), R10
 	CMPQ    R10, $0x10
-	JB      copysmall_3
+	JB      copysmall_1
 	VMOVDQU -16(R9)(R10*1), X5
 	VMOVDQU X5, -16(DI)(R10*1)
 	CMPQ    R10, $0x40
-	JA      copy64_3
+	JA      copy64_1
 
-copy16_3:
+copy16_1:
 	CMPQ    R10, $0x10
-	JBE     copydone_3
+	JBE     copydone_1
 	VMOVDQU (R9), X5
 	VMOVDQU X5, (DI)
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R10
-	JMP     copy16_3
+	JMP     copy16_1
 
-copy64_3:
+copy64_1:
 	VMOVDQU (R9), X5
 	VMOVDQU 16(R9), X6
 	VMOVDQU 32(R9), X7
@@ -1011,43 +863,43 @@ copy64_3:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R10
 	CMPQ    R10, $0x40
-	JA      copy64_3
-	JMP     copy16_3
+	JA      copy64_1
+	JMP     copy16_1
 
-copysmall_3:
+copysmall_1:
 	CMPQ  R10, $0x04
-	JAE   copyge4_3
+	JAE   copyge4_1
 	CMPQ  R10, $0x02
-	JAE   copyge2_3
+	JAE   copyge2_1
 	TESTQ R10, R10
-	JZ    copydone_3
+	JZ    copydone_1
 	MOVB  (R9), R11
 	MOVB  R11, (DI)
-	JMP   copydone_3
+	JMP   copydone_1
 
-copyge2_3:
+copyge2_1:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
 	MOVW R11, -2(DI)(R10*1)
 	MOVW R12, (DI)
-	JMP  copydone_3
+	JMP  copydone_1
 
-copyge4_3:
+copyge4_1:
 	CMPQ R10, $0x08
-	JAE  copyge8_3
+	JAE  copyge8_1
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
 	MOVL R11, -4(DI)(R10*1)
 	MOVL R12, (DI)
-	JMP  copydone_3
+	JMP  copydone_1
 
-copyge8_3:
+copyge8_1:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
 	MOVQ R11, -8(DI)(R10*1)
 	MOVQ R12, (DI)
 
-copydone_3:
+copydone_1:
 	ADDQ R10, R9
 	ADDQ R10, DI
 	XORQ R10, R10
@@ -1074,23 +926,23 @@ sgtwo_1:
 	MOVQ    out+16(FP), R9
 	ADDQ    DI, R9
 	CMPQ    R11, $0x10
-	JB      copysmall_4
+	JB      copysmall_2
 	VMOVDQU -16(R10)(R11*1), X5
 	VMOVDQU X5, -16(R9)(R11*1)
 	CMPQ    R11, $0x40
-	JA      copy64_4
+	JA      copy64_2
 
-copy16_4:
+copy16_2:
 	CMPQ    R11, $0x10
-	JBE     copydone_4
+	JBE     copydone_2
 	VMOVDQU (R10), X5
 	VMOVDQU X5, (R9)
 	ADDQ    $0x10, R10
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, R11
-	JMP     copy16_4
+	JMP     copy16_2
 
-copy64_4:
+copy64_2:
 	VMOVDQU (R10), X5
 	VMOVDQU 16(R10), X6
 	VMOVDQU 32(R10), X7
@@ -1103,66 +955,66 @@ copy64_4:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, R11
 	CMPQ    R11, $0x40
-	JA      copy64_4
-	JMP     copy16_4
+	JA      copy64_2
+	JMP     copy16_2
 
-copysmall_4:
+copysmall_2:
 	CMPQ  R11, $0x04
-	JAE   copyge4_4
+	JAE   copyge4_2
 	CMPQ  R11, $0x02
-	JAE   copyge2_4
+	JAE   copyge2_2
 	TESTQ R11, R11
-	JZ    copydone_4
+	JZ    copydone_2
 	MOVB  (R10), DI
 	MOVB  DI, (R9)
-	JMP   copydone_4
+	JMP   copydone_2
 
-copyge2_4:
+copyge2_2:
 	MOVW -2(R10)(R11*1), DI
 	MOVW (R10), R12
 	MOVW DI, -2(R9)(R11*1)
 	MOVW R12, (R9)
-	JMP  copydone_4
+	JMP  copydone_2
 
-copyge4_4:
+copyge4_2:
 	CMPQ R11, $0x08
-	JAE  copyge8_4
+	JAE  copyge8_2
 	MOVL -4(R10)(R11*1), DI
 	MOVL (R10), R12
 	MOVL DI, -4(R9)(R11*1)
 	MOVL R12, (R9)
-	JMP  copydone_4
+	JMP  copydone_2
 
-copyge8_4:
+copyge8_2:
 	MOVQ -8(R10)(R11*1), DI
 	MOVQ (R10), R12
 	MOVQ DI, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
-copydone_4:
+copydone_2:
 	ADDQ    R11, R10
 	ADDQ    R11, R9
 	XORQ    R11, R11
 	MOVQ    24(BX), DI
 	MOVQ    32(BX), BX
 	CMPQ    BX, $0x10
-	JB      copysmall_5
+	JB      copysmall_3
 	VMOVDQU -16(DI)(BX*1), X5
 	VMOVDQU X5, -16(R9)(BX*1)
 	CMPQ    BX, $0x40
-	JA      copy64_5
+	JA      copy64_3
 
-copy16_5:
+copy16_3:
 	CMPQ    BX, $0x10
-	JBE     copydone_5
+	JBE     copydone_3
 	VMOVDQU (DI), X5
 	VMOVDQU X5, (R9)
 	ADDQ    $0x10, DI
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
-	JMP     copy16_5
+	JMP     copy16_3
 
-copy64_5:
+copy64_3:
 	VMOVDQU (DI), X5
 	VMOVDQU 16(DI), X6
 	VMOVDQU 32(DI), X7
@@ -1175,43 +1027,43 @@ copy64_5:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, BX
 	CMPQ    BX, $0x40
-	JA      copy64_5
-	JMP     copy16_5
+	JA      copy64_3
+	JMP     copy16_3
 
-copysmall_5:
+copysmall_3:
 	CMPQ  BX, $0x04
-	JAE   copyge4_5
+	JAE   copyge4_3
 	CMPQ  BX, $0x02
-	JAE   copyge2_5
+	JAE   copyge2_3
 	TESTQ BX, BX
-	JZ    copydone_5
+	JZ    copydone_3
 	MOVB  (DI), R10
 	MOVB  R10, (R9)
-	JMP   copydone_5
+	JMP   copydone_3
 
-copyge2_5:
+copyge2_3:
 	MOVW -2(DI)(BX*1), R10
 	MOVW (DI), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
-	JMP  copydone_5
+	JMP  copydone_3
 
-copyge4_5:
+copyge4_3:
 	CMPQ BX, $0x08
-	JAE  copyge8_5
+	JAE  copyge8_3
 	MOVL -4(DI)(BX*1), R10
 	MOVL (DI), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
-	JMP  copydone_5
+	JMP  copydone_3
 
-copyge8_5:
+copyge8_3:
 	MOVQ -8(DI)(BX*1), R10
 	MOVQ (DI), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
-copydone_5:
+copydone_3:
 	ADDQ BX, DI
 	ADDQ BX, R9
 	XORQ BX, BX
@@ -1573,180 +1425,32 @@ snoaad_2:
 	JMP  joined_2
 
 join_2:
-	MOVQ    DX, DI
-	CMPQ    BX, $0x02
-	JNE     joinwalk_2
-	MOVQ    (AX), BX
-	MOVQ    8(AX), R9
-	CMPQ    R9, $0x10
-	JB      copysmall_6
-	VMOVDQU -16(BX)(R9*1), X8
-	VMOVDQU X8, -16(DI)(R9*1)
-	CMPQ    R9, $0x40
-	JA      copy64_6
+	MOVQ DX, DI
+	MOVQ BX, BX
 
-copy16_6:
-	CMPQ    R9, $0x10
-	JBE     copydone_6
-	VMOVDQU (BX), X8
-	VMOVDQU X8, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R9
-	JMP     copy16_6
-
-copy64_6:
-	VMOVDQU (BX), X8
-	VMOVDQU 16(BX), X9
-	VMOVDQU 32(BX), X10
-	VMOVDQU 48(BX), X11
-	VMOVDQU X8, (DI)
-	VMOVDQU X9, 16(DI)
-	VMOVDQU X10, 32(DI)
-	VMOVDQU X11, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R9
-	CMPQ    R9, $0x40
-	JA      copy64_6
-	JMP     copy16_6
-
-copysmall_6:
-	CMPQ  R9, $0x04
-	JAE   copyge4_6
-	CMPQ  R9, $0x02
-	JAE   copyge2_6
-	TESTQ R9, R9
-	JZ    copydone_6
-	MOVB  (BX), R10
-	MOVB  R10, (DI)
-	JMP   copydone_6
-
-copyge2_6:
-	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R11
-	MOVW R10, -2(DI)(R9*1)
-	MOVW R11, (DI)
-	JMP  copydone_6
-
-copyge4_6:
-	CMPQ R9, $0x08
-	JAE  copyge8_6
-	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R11
-	MOVL R10, -4(DI)(R9*1)
-	MOVL R11, (DI)
-	JMP  copydone_6
-
-copyge8_6:
-	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R11
-	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R11, (DI)
-
-copydone_6:
-	ADDQ    R9, BX
-	ADDQ    R9, DI
-	XORQ    R9, R9
-	MOVQ    24(AX), BX
-	MOVQ    32(AX), AX
-	CMPQ    AX, $0x10
-	JB      copysmall_7
-	VMOVDQU -16(BX)(AX*1), X8
-	VMOVDQU X8, -16(DI)(AX*1)
-	CMPQ    AX, $0x40
-	JA      copy64_7
-
-copy16_7:
-	CMPQ    AX, $0x10
-	JBE     copydone_7
-	VMOVDQU (BX), X8
-	VMOVDQU X8, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, AX
-	JMP     copy16_7
-
-copy64_7:
-	VMOVDQU (BX), X8
-	VMOVDQU 16(BX), X9
-	VMOVDQU 32(BX), X10
-	VMOVDQU 48(BX), X11
-	VMOVDQU X8, (DI)
-	VMOVDQU X9, 16(DI)
-	VMOVDQU X10, 32(DI)
-	VMOVDQU X11, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, AX
-	CMPQ    AX, $0x40
-	JA      copy64_7
-	JMP     copy16_7
-
-copysmall_7:
-	CMPQ  AX, $0x04
-	JAE   copyge4_7
-	CMPQ  AX, $0x02
-	JAE   copyge2_7
-	TESTQ AX, AX
-	JZ    copydone_7
-	MOVB  (BX), R9
-	MOVB  R9, (DI)
-	JMP   copydone_7
-
-copyge2_7:
-	MOVW -2(BX)(AX*1), R9
-	MOVW (BX), R10
-	MOVW R9, -2(DI)(AX*1)
-	MOVW R10, (DI)
-	JMP  copydone_7
-
-copyge4_7:
-	CMPQ AX, $0x08
-	JAE  copyge8_7
-	MOVL -4(BX)(AX*1), R9
-	MOVL (BX), R10
-	MOVL R9, -4(DI)(AX*1)
-	MOVL R10, (DI)
-	JMP  copydone_7
-
-copyge8_7:
-	MOVQ -8(BX)(AX*1), R9
-	MOVQ (BX), R10
-	MOVQ R9, -8(DI)(AX*1)
-	MOVQ R10, (DI)
-
-copydone_7:
-	ADDQ AX, BX
-	ADDQ AX, DI
-	XORQ AX, AX
-	MOVQ DX, AX
-	JMP  joined_2
-
-joinwalk_2:
 slices_2:
 	TESTQ   BX, BX
 	JZ      slicesdone_2
 	MOVQ    (AX), R9
 	MOVQ    8(AX), R10
 	CMPQ    R10, $0x10
-	JB      copysmall_8
+	JB      copysmall_4
 	VMOVDQU -16(R9)(R10*1), X8
 	VMOVDQU X8, -16(DI)(R10*1)
 	CMPQ    R10, $0x40
-	JA      copy64_8
+	JA      copy64_4
 
-copy16_8:
+copy16_4:
 	CMPQ    R10, $0x10
-	JBE     copydone_8
+	JBE     copydone_4
 	VMOVDQU (R9), X8
 	VMOVDQU X8, (DI)
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R10
-	JMP     copy16_8
+	JMP     copy16_4
 
-copy64_8:
+copy64_4:
 	VMOVDQU (R9), X8
 	VMOVDQU 16(R9), X9
 	VMOVDQU 32(R9), X10
@@ -1759,43 +1463,43 @@ copy64_8:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R10
 	CMPQ    R10, $0x40
-	JA      copy64_8
-	JMP     copy16_8
+	JA      copy64_4
+	JMP     copy16_4
 
-copysmall_8:
+copysmall_4:
 	CMPQ  R10, $0x04
-	JAE   copyge4_8
+	JAE   copyge4_4
 	CMPQ  R10, $0x02
-	JAE   copyge2_8
+	JAE   copyge2_4
 	TESTQ R10, R10
-	JZ    copydone_8
+	JZ    copydone_4
 	MOVB  (R9), R11
 	MOVB  R11, (DI)
-	JMP   copydone_8
+	JMP   copydone_4
 
-copyge2_8:
+copyge2_4:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
 	MOVW R11, -2(DI)(R10*1)
 	MOVW R12, (DI)
-	JMP  copydone_8
+	JMP  copydone_4
 
-copyge4_8:
+copyge4_4:
 	CMPQ R10, $0x08
-	JAE  copyge8_8
+	JAE  copyge8_4
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
 	MOVL R11, -4(DI)(R10*1)
 	MOVL R12, (DI)
-	JMP  copydone_8
+	JMP  copydone_4
 
-copyge8_8:
+copyge8_4:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
 	MOVQ R11, -8(DI)(R10*1)
 	MOVQ R12, (DI)
 
-copydone_8:
+copydone_4:
 	ADDQ R10, R9
 	ADDQ R10, DI
 	XORQ R10, R10
@@ -1822,23 +1526,23 @@ sgtwo_2:
 	MOVQ    out+16(FP), R9
 	ADDQ    DI, R9
 	CMPQ    R11, $0x10
-	JB      copysmall_9
+	JB      copysmall_5
 	VMOVDQU -16(R10)(R11*1), X8
 	VMOVDQU X8, -16(R9)(R11*1)
 	CMPQ    R11, $0x40
-	JA      copy64_9
+	JA      copy64_5
 
-copy16_9:
+copy16_5:
 	CMPQ    R11, $0x10
-	JBE     copydone_9
+	JBE     copydone_5
 	VMOVDQU (R10), X8
 	VMOVDQU X8, (R9)
 	ADDQ    $0x10, R10
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, R11
-	JMP     copy16_9
+	JMP     copy16_5
 
-copy64_9:
+copy64_5:
 	VMOVDQU (R10), X8
 	VMOVDQU 16(R10), X9
 	VMOVDQU 32(R10), X10
@@ -1851,66 +1555,66 @@ copy64_9:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, R11
 	CMPQ    R11, $0x40
-	JA      copy64_9
-	JMP     copy16_9
+	JA      copy64_5
+	JMP     copy16_5
 
-copysmall_9:
+copysmall_5:
 	CMPQ  R11, $0x04
-	JAE   copyge4_9
+	JAE   copyge4_5
 	CMPQ  R11, $0x02
-	JAE   copyge2_9
+	JAE   copyge2_5
 	TESTQ R11, R11
-	JZ    copydone_9
+	JZ    copydone_5
 	MOVB  (R10), DI
 	MOVB  DI, (R9)
-	JMP   copydone_9
+	JMP   copydone_5
 
-copyge2_9:
+copyge2_5:
 	MOVW -2(R10)(R11*1), DI
 	MOVW (R10), R12
 	MOVW DI, -2(R9)(R11*1)
 	MOVW R12, (R9)
-	JMP  copydone_9
+	JMP  copydone_5
 
-copyge4_9:
+copyge4_5:
 	CMPQ R11, $0x08
-	JAE  copyge8_9
+	JAE  copyge8_5
 	MOVL -4(R10)(R11*1), DI
 	MOVL (R10), R12
 	MOVL DI, -4(R9)(R11*1)
 	MOVL R12, (R9)
-	JMP  copydone_9
+	JMP  copydone_5
 
-copyge8_9:
+copyge8_5:
 	MOVQ -8(R10)(R11*1), DI
 	MOVQ (R10), R12
 	MOVQ DI, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
-copydone_9:
+copydone_5:
 	ADDQ    R11, R10
 	ADDQ    R11, R9
 	XORQ    R11, R11
 	MOVQ    24(BX), DI
 	MOVQ    32(BX), BX
 	CMPQ    BX, $0x10
-	JB      copysmall_10
+	JB      copysmall_6
 	VMOVDQU -16(DI)(BX*1), X8
 	VMOVDQU X8, -16(R9)(BX*1)
 	CMPQ    BX, $0x40
-	JA      copy64_10
+	JA      copy64_6
 
-copy16_10:
+copy16_6:
 	CMPQ    BX, $0x10
-	JBE     copydone_10
+	JBE     copydone_6
 	VMOVDQU (DI), X8
 	VMOVDQU X8, (R9)
 	ADDQ    $0x10, DI
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
-	JMP     copy16_10
+	JMP     copy16_6
 
-copy64_10:
+copy64_6:
 	VMOVDQU (DI), X8
 	VMOVDQU 16(DI), X9
 	VMOVDQU 32(DI), X10
@@ -1923,43 +1627,43 @@ copy64_10:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, BX
 	CMPQ    BX, $0x40
-	JA      copy64_10
-	JMP     copy16_10
+	JA      copy64_6
+	JMP     copy16_6
 
-copysmall_10:
+copysmall_6:
 	CMPQ  BX, $0x04
-	JAE   copyge4_10
+	JAE   copyge4_6
 	CMPQ  BX, $0x02
-	JAE   copyge2_10
+	JAE   copyge2_6
 	TESTQ BX, BX
-	JZ    copydone_10
+	JZ    copydone_6
 	MOVB  (DI), R10
 	MOVB  R10, (R9)
-	JMP   copydone_10
+	JMP   copydone_6
 
-copyge2_10:
+copyge2_6:
 	MOVW -2(DI)(BX*1), R10
 	MOVW (DI), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
-	JMP  copydone_10
+	JMP  copydone_6
 
-copyge4_10:
+copyge4_6:
 	CMPQ BX, $0x08
-	JAE  copyge8_10
+	JAE  copyge8_6
 	MOVL -4(DI)(BX*1), R10
 	MOVL (DI), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
-	JMP  copydone_10
+	JMP  copydone_6
 
-copyge8_10:
+copyge8_6:
 	MOVQ -8(DI)(BX*1), R10
 	MOVQ (DI), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
-copydone_10:
+copydone_6:
 	ADDQ BX, DI
 	ADDQ BX, R9
 	XORQ BX, BX
@@ -2410,180 +2114,32 @@ snoaad_3:
 	JMP  joined_3
 
 join_3:
-	MOVQ    DX, DI
-	CMPQ    BX, $0x02
-	JNE     joinwalk_3
-	MOVQ    (AX), BX
-	MOVQ    8(AX), R9
-	CMPQ    R9, $0x10
-	JB      copysmall_11
-	VMOVDQU -16(BX)(R9*1), X9
-	VMOVDQU X9, -16(DI)(R9*1)
-	CMPQ    R9, $0x40
-	JA      copy64_11
+	MOVQ DX, DI
+	MOVQ BX, BX
 
-copy16_11:
-	CMPQ    R9, $0x10
-	JBE     copydone_11
-	VMOVDQU (BX), X9
-	VMOVDQU X9, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R9
-	JMP     copy16_11
-
-copy64_11:
-	VMOVDQU (BX), X9
-	VMOVDQU 16(BX), X10
-	VMOVDQU 32(BX), X11
-	VMOVDQU 48(BX), X12
-	VMOVDQU X9, (DI)
-	VMOVDQU X10, 16(DI)
-	VMOVDQU X11, 32(DI)
-	VMOVDQU X12, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R9
-	CMPQ    R9, $0x40
-	JA      copy64_11
-	JMP     copy16_11
-
-copysmall_11:
-	CMPQ  R9, $0x04
-	JAE   copyge4_11
-	CMPQ  R9, $0x02
-	JAE   copyge2_11
-	TESTQ R9, R9
-	JZ    copydone_11
-	MOVB  (BX), R10
-	MOVB  R10, (DI)
-	JMP   copydone_11
-
-copyge2_11:
-	MOVW -2(BX)(R9*1), R10
-	MOVW (BX), R11
-	MOVW R10, -2(DI)(R9*1)
-	MOVW R11, (DI)
-	JMP  copydone_11
-
-copyge4_11:
-	CMPQ R9, $0x08
-	JAE  copyge8_11
-	MOVL -4(BX)(R9*1), R10
-	MOVL (BX), R11
-	MOVL R10, -4(DI)(R9*1)
-	MOVL R11, (DI)
-	JMP  copydone_11
-
-copyge8_11:
-	MOVQ -8(BX)(R9*1), R10
-	MOVQ (BX), R11
-	MOVQ R10, -8(DI)(R9*1)
-	MOVQ R11, (DI)
-
-copydone_11:
-	ADDQ    R9, BX
-	ADDQ    R9, DI
-	XORQ    R9, R9
-	MOVQ    24(AX), BX
-	MOVQ    32(AX), AX
-	CMPQ    AX, $0x10
-	JB      copysmall_12
-	VMOVDQU -16(BX)(AX*1), X9
-	VMOVDQU X9, -16(DI)(AX*1)
-	CMPQ    AX, $0x40
-	JA      copy64_12
-
-copy16_12:
-	CMPQ    AX, $0x10
-	JBE     copydone_12
-	VMOVDQU (BX), X9
-	VMOVDQU X9, (DI)
-	ADDQ    $0x10, BX
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, AX
-	JMP     copy16_12
-
-copy64_12:
-	VMOVDQU (BX), X9
-	VMOVDQU 16(BX), X10
-	VMOVDQU 32(BX), X11
-	VMOVDQU 48(BX), X12
-	VMOVDQU X9, (DI)
-	VMOVDQU X10, 16(DI)
-	VMOVDQU X11, 32(DI)
-	VMOVDQU X12, 48(DI)
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, AX
-	CMPQ    AX, $0x40
-	JA      copy64_12
-	JMP     copy16_12
-
-copysmall_12:
-	CMPQ  AX, $0x04
-	JAE   copyge4_12
-	CMPQ  AX, $0x02
-	JAE   copyge2_12
-	TESTQ AX, AX
-	JZ    copydone_12
-	MOVB  (BX), R9
-	MOVB  R9, (DI)
-	JMP   copydone_12
-
-copyge2_12:
-	MOVW -2(BX)(AX*1), R9
-	MOVW (BX), R10
-	MOVW R9, -2(DI)(AX*1)
-	MOVW R10, (DI)
-	JMP  copydone_12
-
-copyge4_12:
-	CMPQ AX, $0x08
-	JAE  copyge8_12
-	MOVL -4(BX)(AX*1), R9
-	MOVL (BX), R10
-	MOVL R9, -4(DI)(AX*1)
-	MOVL R10, (DI)
-	JMP  copydone_12
-
-copyge8_12:
-	MOVQ -8(BX)(AX*1), R9
-	MOVQ (BX), R10
-	MOVQ R9, -8(DI)(AX*1)
-	MOVQ R10, (DI)
-
-copydone_12:
-	ADDQ AX, BX
-	ADDQ AX, DI
-	XORQ AX, AX
-	MOVQ DX, AX
-	JMP  joined_3
-
-joinwalk_3:
 slices_3:
 	TESTQ   BX, BX
 	JZ      slicesdone_3
 	MOVQ    (AX), R9
 	MOVQ    8(AX), R10
 	CMPQ    R10, $0x10
-	JB      copysmall_13
+	JB      copysmall_7
 	VMOVDQU -16(R9)(R10*1), X9
 	VMOVDQU X9, -16(DI)(R10*1)
 	CMPQ    R10, $0x40
-	JA      copy64_13
+	JA      copy64_7
 
-copy16_13:
+copy16_7:
 	CMPQ    R10, $0x10
-	JBE     copydone_13
+	JBE     copydone_7
 	VMOVDQU (R9), X9
 	VMOVDQU X9, (DI)
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R10
-	JMP     copy16_13
+	JMP     copy16_7
 
-copy64_13:
+copy64_7:
 	VMOVDQU (R9), X9
 	VMOVDQU 16(R9), X10
 	VMOVDQU 32(R9), X11
@@ -2596,43 +2152,43 @@ copy64_13:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R10
 	CMPQ    R10, $0x40
-	JA      copy64_13
-	JMP     copy16_13
+	JA      copy64_7
+	JMP     copy16_7
 
-copysmall_13:
+copysmall_7:
 	CMPQ  R10, $0x04
-	JAE   copyge4_13
+	JAE   copyge4_7
 	CMPQ  R10, $0x02
-	JAE   copyge2_13
+	JAE   copyge2_7
 	TESTQ R10, R10
-	JZ    copydone_13
+	JZ    copydone_7
 	MOVB  (R9), R11
 	MOVB  R11, (DI)
-	JMP   copydone_13
+	JMP   copydone_7
 
-copyge2_13:
+copyge2_7:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
 	MOVW R11, -2(DI)(R10*1)
 	MOVW R12, (DI)
-	JMP  copydone_13
+	JMP  copydone_7
 
-copyge4_13:
+copyge4_7:
 	CMPQ R10, $0x08
-	JAE  copyge8_13
+	JAE  copyge8_7
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
 	MOVL R11, -4(DI)(R10*1)
 	MOVL R12, (DI)
-	JMP  copydone_13
+	JMP  copydone_7
 
-copyge8_13:
+copyge8_7:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
 	MOVQ R11, -8(DI)(R10*1)
 	MOVQ R12, (DI)
 
-copydone_13:
+copydone_7:
 	ADDQ R10, R9
 	ADDQ R10, DI
 	XORQ R10, R10
@@ -2659,23 +2215,23 @@ sgtwo_3:
 	MOVQ    out+16(FP), R9
 	ADDQ    DI, R9
 	CMPQ    R11, $0x10
-	JB      copysmall_14
+	JB      copysmall_8
 	VMOVDQU -16(R10)(R11*1), X9
 	VMOVDQU X9, -16(R9)(R11*1)
 	CMPQ    R11, $0x40
-	JA      copy64_14
+	JA      copy64_8
 
-copy16_14:
+copy16_8:
 	CMPQ    R11, $0x10
-	JBE     copydone_14
+	JBE     copydone_8
 	VMOVDQU (R10), X9
 	VMOVDQU X9, (R9)
 	ADDQ    $0x10, R10
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, R11
-	JMP     copy16_14
+	JMP     copy16_8
 
-copy64_14:
+copy64_8:
 	VMOVDQU (R10), X9
 	VMOVDQU 16(R10), X10
 	VMOVDQU 32(R10), X11
@@ -2688,66 +2244,66 @@ copy64_14:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, R11
 	CMPQ    R11, $0x40
-	JA      copy64_14
-	JMP     copy16_14
+	JA      copy64_8
+	JMP     copy16_8
 
-copysmall_14:
+copysmall_8:
 	CMPQ  R11, $0x04
-	JAE   copyge4_14
+	JAE   copyge4_8
 	CMPQ  R11, $0x02
-	JAE   copyge2_14
+	JAE   copyge2_8
 	TESTQ R11, R11
-	JZ    copydone_14
+	JZ    copydone_8
 	MOVB  (R10), DI
 	MOVB  DI, (R9)
-	JMP   copydone_14
+	JMP   copydone_8
 
-copyge2_14:
+copyge2_8:
 	MOVW -2(R10)(R11*1), DI
 	MOVW (R10), R12
 	MOVW DI, -2(R9)(R11*1)
 	MOVW R12, (R9)
-	JMP  copydone_14
+	JMP  copydone_8
 
-copyge4_14:
+copyge4_8:
 	CMPQ R11, $0x08
-	JAE  copyge8_14
+	JAE  copyge8_8
 	MOVL -4(R10)(R11*1), DI
 	MOVL (R10), R12
 	MOVL DI, -4(R9)(R11*1)
 	MOVL R12, (R9)
-	JMP  copydone_14
+	JMP  copydone_8
 
-copyge8_14:
+copyge8_8:
 	MOVQ -8(R10)(R11*1), DI
 	MOVQ (R10), R12
 	MOVQ DI, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
-copydone_14:
+copydone_8:
 	ADDQ    R11, R10
 	ADDQ    R11, R9
 	XORQ    R11, R11
 	MOVQ    24(BX), DI
 	MOVQ    32(BX), BX
 	CMPQ    BX, $0x10
-	JB      copysmall_15
+	JB      copysmall_9
 	VMOVDQU -16(DI)(BX*1), X9
 	VMOVDQU X9, -16(R9)(BX*1)
 	CMPQ    BX, $0x40
-	JA      copy64_15
+	JA      copy64_9
 
-copy16_15:
+copy16_9:
 	CMPQ    BX, $0x10
-	JBE     copydone_15
+	JBE     copydone_9
 	VMOVDQU (DI), X9
 	VMOVDQU X9, (R9)
 	ADDQ    $0x10, DI
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
-	JMP     copy16_15
+	JMP     copy16_9
 
-copy64_15:
+copy64_9:
 	VMOVDQU (DI), X9
 	VMOVDQU 16(DI), X10
 	VMOVDQU 32(DI), X11
@@ -2760,43 +2316,43 @@ copy64_15:
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, BX
 	CMPQ    BX, $0x40
-	JA      copy64_15
-	JMP     copy16_15
+	JA      copy64_9
+	JMP     copy16_9
 
-copysmall_15:
+copysmall_9:
 	CMPQ  BX, $0x04
-	JAE   copyge4_15
+	JAE   copyge4_9
 	CMPQ  BX, $0x02
-	JAE   copyge2_15
+	JAE   copyge2_9
 	TESTQ BX, BX
-	JZ    copydone_15
+	JZ    copydone_9
 	MOVB  (DI), R10
 	MOVB  R10, (R9)
-	JMP   copydone_15
+	JMP   copydone_9
 
-copyge2_15:
+copyge2_9:
 	MOVW -2(DI)(BX*1), R10
 	MOVW (DI), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
-	JMP  copydone_15
+	JMP  copydone_9
 
-copyge4_15:
+copyge4_9:
 	CMPQ BX, $0x08
-	JAE  copyge8_15
+	JAE  copyge8_9
 	MOVL -4(DI)(BX*1), R10
 	MOVL (DI), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
-	JMP  copydone_15
+	JMP  copydone_9
 
-copyge8_15:
+copyge8_9:
 	MOVQ -8(DI)(BX*1), R10
 	MOVQ (DI), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
-copydone_15:
+copydone_9:
 	ADDQ BX, DI
 	ADDQ BX, R9
 	XORQ BX, BX
@@ -3424,181 +2980,32 @@ aaddone_1:
 	JMP     joined_4
 
 join_4:
-	MOVQ    BX, DI
-	MOVQ    SI, R11
-	CMPQ    R10, $0x02
-	JNE     joinwalk_4
-	MOVQ    (R11), R10
-	MOVQ    8(R11), R12
-	CMPQ    R12, $0x10
-	JB      copysmall_16
-	VMOVDQU -16(R10)(R12*1), X0
-	VMOVDQU X0, -16(DI)(R12*1)
-	CMPQ    R12, $0x40
-	JA      copy64_16
-
-copy16_16:
-	CMPQ    R12, $0x10
-	JBE     copydone_16
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (DI)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R12
-	JMP     copy16_16
-
-copy64_16:
-	VMOVDQU (R10), X0
-	VMOVDQU 16(R10), X1
-	VMOVDQU 32(R10), X2
-	VMOVDQU 48(R10), X3
-	VMOVDQU X0, (DI)
-	VMOVDQU X1, 16(DI)
-	VMOVDQU X2, 32(DI)
-	VMOVDQU X3, 48(DI)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R12
-	CMPQ    R12, $0x40
-	JA      copy64_16
-	JMP     copy16_16
-
-copysmall_16:
-	CMPQ  R12, $0x04
-	JAE   copyge4_16
-	CMPQ  R12, $0x02
-	JAE   copyge2_16
-	TESTQ R12, R12
-	JZ    copydone_16
-	MOVB  (R10), R13
-	MOVB  R13, (DI)
-	JMP   copydone_16
-
-copyge2_16:
-	MOVW -2(R10)(R12*1), R13
-	MOVW (R10), R14
-	MOVW R13, -2(DI)(R12*1)
-	MOVW R14, (DI)
-	JMP  copydone_16
-
-copyge4_16:
-	CMPQ R12, $0x08
-	JAE  copyge8_16
-	MOVL -4(R10)(R12*1), R13
-	MOVL (R10), R14
-	MOVL R13, -4(DI)(R12*1)
-	MOVL R14, (DI)
-	JMP  copydone_16
-
-copyge8_16:
-	MOVQ -8(R10)(R12*1), R13
-	MOVQ (R10), R14
-	MOVQ R13, -8(DI)(R12*1)
-	MOVQ R14, (DI)
-
-copydone_16:
-	ADDQ    R12, R10
-	ADDQ    R12, DI
-	XORQ    R12, R12
-	MOVQ    24(R11), R10
-	MOVQ    32(R11), R11
-	CMPQ    R11, $0x10
-	JB      copysmall_17
-	VMOVDQU -16(R10)(R11*1), X0
-	VMOVDQU X0, -16(DI)(R11*1)
-	CMPQ    R11, $0x40
-	JA      copy64_17
-
-copy16_17:
-	CMPQ    R11, $0x10
-	JBE     copydone_17
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (DI)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R11
-	JMP     copy16_17
-
-copy64_17:
-	VMOVDQU (R10), X0
-	VMOVDQU 16(R10), X1
-	VMOVDQU 32(R10), X2
-	VMOVDQU 48(R10), X3
-	VMOVDQU X0, (DI)
-	VMOVDQU X1, 16(DI)
-	VMOVDQU X2, 32(DI)
-	VMOVDQU X3, 48(DI)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R11
-	CMPQ    R11, $0x40
-	JA      copy64_17
-	JMP     copy16_17
-
-copysmall_17:
-	CMPQ  R11, $0x04
-	JAE   copyge4_17
-	CMPQ  R11, $0x02
-	JAE   copyge2_17
-	TESTQ R11, R11
-	JZ    copydone_17
-	MOVB  (R10), R12
-	MOVB  R12, (DI)
-	JMP   copydone_17
-
-copyge2_17:
-	MOVW -2(R10)(R11*1), R12
-	MOVW (R10), R13
-	MOVW R12, -2(DI)(R11*1)
-	MOVW R13, (DI)
-	JMP  copydone_17
-
-copyge4_17:
-	CMPQ R11, $0x08
-	JAE  copyge8_17
-	MOVL -4(R10)(R11*1), R12
-	MOVL (R10), R13
-	MOVL R12, -4(DI)(R11*1)
-	MOVL R13, (DI)
-	JMP  copydone_17
-
-copyge8_17:
-	MOVQ -8(R10)(R11*1), R12
-	MOVQ (R10), R13
-	MOVQ R12, -8(DI)(R11*1)
-	MOVQ R13, (DI)
-
-copydone_17:
-	ADDQ R11, R10
-	ADDQ R11, DI
-	XORQ R11, R11
 	MOVQ BX, DI
-	JMP  joined_4
+	MOVQ SI, R11
 
-joinwalk_4:
 slices_4:
 	TESTQ   R10, R10
 	JZ      slicesdone_4
 	MOVQ    (R11), R12
 	MOVQ    8(R11), R13
 	CMPQ    R13, $0x10
-	JB      copysmall_18
+	JB      copysmall_10
 	VMOVDQU -16(R12)(R13*1), X0
 	VMOVDQU X0, -16(DI)(R13*1)
 	CMPQ    R13, $0x40
-	JA      copy64_18
+	JA      copy64_10
 
-copy16_18:
+copy16_10:
 	CMPQ    R13, $0x10
-	JBE     copydone_18
+	JBE     copydone_10
 	VMOVDQU (R12), X0
 	VMOVDQU X0, (DI)
 	ADDQ    $0x10, R12
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R13
-	JMP     copy16_18
+	JMP     copy16_10
 
-copy64_18:
+copy64_10:
 	VMOVDQU (R12), X0
 	VMOVDQU 16(R12), X1
 	VMOVDQU 32(R12), X2
@@ -3611,43 +3018,43 @@ copy64_18:
 	ADDQ    $0x40, DI
 	SUBQ    $0x40, R13
 	CMPQ    R13, $0x40
-	JA      copy64_18
-	JMP     copy16_18
+	JA      copy64_10
+	JMP     copy16_10
 
-copysmall_18:
+copysmall_10:
 	CMPQ  R13, $0x04
-	JAE   copyge4_18
+	JAE   copyge4_10
 	CMPQ  R13, $0x02
-	JAE   copyge2_18
+	JAE   copyge2_10
 	TESTQ R13, R13
-	JZ    copydone_18
+	JZ    copydone_10
 	MOVB  (R12), R14
 	MOVB  R14, (DI)
-	JMP   copydone_18
+	JMP   copydone_10
 
-copyge2_18:
+copyge2_10:
 	MOVW -2(R12)(R13*1), R14
 	MOVW (R12), R15
 	MOVW R14, -2(DI)(R13*1)
 	MOVW R15, (DI)
-	JMP  copydone_18
+	JMP  copydone_10
 
-copyge4_18:
+copyge4_10:
 	CMPQ R13, $0x08
-	JAE  copyge8_18
+	JAE  copyge8_10
 	MOVL -4(R12)(R13*1), R14
 	MOVL (R12), R15
 	MOVL R14, -4(DI)(R13*1)
 	MOVL R15, (DI)
-	JMP  copydone_18
+	JMP  copydone_10
 
-copyge8_18:
+copyge8_10:
 	MOVQ -8(R12)(R13*1), R14
 	MOVQ (R12), R15
 	MOVQ R14, -8(DI)(R13*1)
 	MOVQ R15, (DI)
 
-copydone_18:
+copydone_10:
 	ADDQ R13, R12
 	ADDQ R13, DI
 	XORQ R13, R13

@@ -930,180 +930,32 @@ vaaddone_1:
 	JMP   joined_1
 
 join_1:
-	MOVQ    BX, DX
-	CMPQ    DI, $0x02
-	JNE     joinwalk_1
-	MOVQ    (SI), DI
-	MOVQ    8(SI), R9
-	CMPQ    R9, $0x10
-	JB      copysmall_1
-	VMOVDQU -16(DI)(R9*1), X6
-	VMOVDQU X6, -16(DX)(R9*1)
-	CMPQ    R9, $0x40
-	JA      copy64_1
-
-copy16_1:
-	CMPQ    R9, $0x10
-	JBE     copydone_1
-	VMOVDQU (DI), X6
-	VMOVDQU X6, (DX)
-	ADDQ    $0x10, DI
-	ADDQ    $0x10, DX
-	SUBQ    $0x10, R9
-	JMP     copy16_1
-
-copy64_1:
-	VMOVDQU (DI), X6
-	VMOVDQU 16(DI), X7
-	VMOVDQU 32(DI), X8
-	VMOVDQU 48(DI), X9
-	VMOVDQU X6, (DX)
-	VMOVDQU X7, 16(DX)
-	VMOVDQU X8, 32(DX)
-	VMOVDQU X9, 48(DX)
-	ADDQ    $0x40, DI
-	ADDQ    $0x40, DX
-	SUBQ    $0x40, R9
-	CMPQ    R9, $0x40
-	JA      copy64_1
-	JMP     copy16_1
-
-copysmall_1:
-	CMPQ  R9, $0x04
-	JAE   copyge4_1
-	CMPQ  R9, $0x02
-	JAE   copyge2_1
-	TESTQ R9, R9
-	JZ    copydone_1
-	MOVB  (DI), R11
-	MOVB  R11, (DX)
-	JMP   copydone_1
-
-copyge2_1:
-	MOVW -2(DI)(R9*1), R11
-	MOVW (DI), R12
-	MOVW R11, -2(DX)(R9*1)
-	MOVW R12, (DX)
-	JMP  copydone_1
-
-copyge4_1:
-	CMPQ R9, $0x08
-	JAE  copyge8_1
-	MOVL -4(DI)(R9*1), R11
-	MOVL (DI), R12
-	MOVL R11, -4(DX)(R9*1)
-	MOVL R12, (DX)
-	JMP  copydone_1
-
-copyge8_1:
-	MOVQ -8(DI)(R9*1), R11
-	MOVQ (DI), R12
-	MOVQ R11, -8(DX)(R9*1)
-	MOVQ R12, (DX)
-
-copydone_1:
-	ADDQ    R9, DI
-	ADDQ    R9, DX
-	XORQ    R9, R9
-	MOVQ    24(SI), DI
-	MOVQ    32(SI), SI
-	CMPQ    SI, $0x10
-	JB      copysmall_2
-	VMOVDQU -16(DI)(SI*1), X6
-	VMOVDQU X6, -16(DX)(SI*1)
-	CMPQ    SI, $0x40
-	JA      copy64_2
-
-copy16_2:
-	CMPQ    SI, $0x10
-	JBE     copydone_2
-	VMOVDQU (DI), X6
-	VMOVDQU X6, (DX)
-	ADDQ    $0x10, DI
-	ADDQ    $0x10, DX
-	SUBQ    $0x10, SI
-	JMP     copy16_2
-
-copy64_2:
-	VMOVDQU (DI), X6
-	VMOVDQU 16(DI), X7
-	VMOVDQU 32(DI), X8
-	VMOVDQU 48(DI), X9
-	VMOVDQU X6, (DX)
-	VMOVDQU X7, 16(DX)
-	VMOVDQU X8, 32(DX)
-	VMOVDQU X9, 48(DX)
-	ADDQ    $0x40, DI
-	ADDQ    $0x40, DX
-	SUBQ    $0x40, SI
-	CMPQ    SI, $0x40
-	JA      copy64_2
-	JMP     copy16_2
-
-copysmall_2:
-	CMPQ  SI, $0x04
-	JAE   copyge4_2
-	CMPQ  SI, $0x02
-	JAE   copyge2_2
-	TESTQ SI, SI
-	JZ    copydone_2
-	MOVB  (DI), R9
-	MOVB  R9, (DX)
-	JMP   copydone_2
-
-copyge2_2:
-	MOVW -2(DI)(SI*1), R9
-	MOVW (DI), R11
-	MOVW R9, -2(DX)(SI*1)
-	MOVW R11, (DX)
-	JMP  copydone_2
-
-copyge4_2:
-	CMPQ SI, $0x08
-	JAE  copyge8_2
-	MOVL -4(DI)(SI*1), R9
-	MOVL (DI), R11
-	MOVL R9, -4(DX)(SI*1)
-	MOVL R11, (DX)
-	JMP  copydone_2
-
-copyge8_2:
-	MOVQ -8(DI)(SI*1), R9
-	MOVQ (DI), R11
-	MOVQ R9, -8(DX)(SI*1)
-	MOVQ R11, (DX)
-
-copydone_2:
-	ADDQ SI, DI
-	ADDQ SI, DX
-	XORQ SI, SI
 	MOVQ BX, DX
-	JMP  joined_1
+	MOVQ DI, DI
 
-joinwalk_1:
 slices_1:
 	TESTQ   DI, DI
 	JZ      slicesdone_1
 	MOVQ    (SI), R9
 	MOVQ    8(SI), R11
 	CMPQ    R11, $0x10
-	JB      copysmall_3
+	JB      copysmall_1
 	VMOVDQU -16(R9)(R11*1), X6
 	VMOVDQU X6, -16(DX)(R11*1)
 	CMPQ    R11, $0x40
-	JA      copy64_3
+	JA      copy64_1
 
-copy16_3:
+copy16_1:
 	CMPQ    R11, $0x10
-	JBE     copydone_3
+	JBE     copydone_1
 	VMOVDQU (R9), X6
 	VMOVDQU X6, (DX)
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DX
 	SUBQ    $0x10, R11
-	JMP     copy16_3
+	JMP     copy16_1
 
-copy64_3:
+copy64_1:
 	VMOVDQU (R9), X6
 	VMOVDQU 16(R9), X7
 	VMOVDQU 32(R9), X8
@@ -1116,43 +968,43 @@ copy64_3:
 	ADDQ    $0x40, DX
 	SUBQ    $0x40, R11
 	CMPQ    R11, $0x40
-	JA      copy64_3
-	JMP     copy16_3
+	JA      copy64_1
+	JMP     copy16_1
 
-copysmall_3:
+copysmall_1:
 	CMPQ  R11, $0x04
-	JAE   copyge4_3
+	JAE   copyge4_1
 	CMPQ  R11, $0x02
-	JAE   copyge2_3
+	JAE   copyge2_1
 	TESTQ R11, R11
-	JZ    copydone_3
+	JZ    copydone_1
 	MOVB  (R9), R12
 	MOVB  R12, (DX)
-	JMP   copydone_3
+	JMP   copydone_1
 
-copyge2_3:
+copyge2_1:
 	MOVW -2(R9)(R11*1), R12
 	MOVW (R9), R13
 	MOVW R12, -2(DX)(R11*1)
 	MOVW R13, (DX)
-	JMP  copydone_3
+	JMP  copydone_1
 
-copyge4_3:
+copyge4_1:
 	CMPQ R11, $0x08
-	JAE  copyge8_3
+	JAE  copyge8_1
 	MOVL -4(R9)(R11*1), R12
 	MOVL (R9), R13
 	MOVL R12, -4(DX)(R11*1)
 	MOVL R13, (DX)
-	JMP  copydone_3
+	JMP  copydone_1
 
-copyge8_3:
+copyge8_1:
 	MOVQ -8(R9)(R11*1), R12
 	MOVQ (R9), R13
 	MOVQ R12, -8(DX)(R11*1)
 	MOVQ R13, (DX)
 
-copydone_3:
+copydone_1:
 	ADDQ R11, R9
 	ADDQ R11, DX
 	XORQ R11, R11

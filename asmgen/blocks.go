@@ -379,20 +379,6 @@ func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
 	d, ds, c := g.GP64(), g.GP64(), g.GP64()
 	g.MOVQ(dst, d)
 	g.MOVQ(descs, ds)
-	// Two slices (the TLS 1.3 record: payload and content type) are
-	// copied without the walk's loop.
-	walk := fn.Label("joinwalk")
-	g.CMPQ(count, operand.U8(2))
-	g.JNE(operand.LabelRef(walk))
-	for i := range 2 {
-		p, n := g.GP64(), g.GP64()
-		g.MOVQ(operand.Mem{Base: ds, Disp: SliceHeaderSize * i}, p)
-		g.MOVQ(operand.Mem{Base: ds, Disp: SliceHeaderSize*i + 8}, n)
-		fn.CopyBytes(d, p, n)
-	}
-	g.MOVQ(dst, ptr)
-	g.JMP(operand.LabelRef(done))
-	g.Label(walk)
 	g.MOVQ(count, c)
 	fn.GatherCopy(d, ds, c)
 	g.MOVQ(dst, ptr)
