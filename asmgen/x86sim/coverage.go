@@ -1,0 +1,114 @@
+package x86sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// computeBlocks finds the basic blocks of fn: an instruction starts one when
+// it is the first, a branch target, or follows a branch or RET.
+func (fn *Func) computeBlocks() {
+	lead := map[int]string{0: "entry"}
+	for name, at := range fn.labels {
+		if at < len(fn.insts) {
+			if prev, ok := lead[at]; !ok || prev == "entry" || prev > name && !strings.HasPrefix(prev, "after") {
+				lead[at] = name
+			}
+		}
+	}
+	for i, in := range fn.insts {
+		if (in.target >= 0 || in.op == "RET") && i+1 < len(fn.insts) {
+			if _, ok := lead[i+1]; !ok {
+				lead[i+1] = fmt.Sprintf("after line %d", in.line)
+			}
+		}
+	}
+	fn.leaders = fn.leaders[:0]
+	for at := range lead {
+		fn.leaders = append(fn.leaders, at)
+	}
+	sort.Ints(fn.leaders)
+	fn.blockName = make([]string, len(fn.leaders))
+	for i, at := range fn.leaders {
+		fn.blockName[i] = lead[at]
+	}
+	fn.hit = make([]bool, len(fn.leaders))
+}
+
+var coverMu sync.Mutex
+
+// mergeHits records which of fn's blocks the call ran.
+func (m *Machine) mergeHits() {
+	fn := m.fn
+	coverMu.Lock()
+	for i, at := range fn.leaders {
+		if m.hit[at] {
+			fn.hit[i] = true
+		}
+	}
+	coverMu.Unlock()
+}
+
+// A BlockCoverage is one function's basic-block coverage.
+type BlockCoverage struct {
+	Func    string
+	File    string
+	Covered int
+	Total   int
+	// Missed names the blocks never run: their label, or the line after
+	// which an unlabelled block starts.
+	Missed []string
+}
+
+// Coverage returns the block coverage of every function of p, sorted by name,
+// accumulated over every call so far.
+func (p *Program) Coverage() []BlockCoverage {
+	coverMu.Lock()
+	defer coverMu.Unlock()
+	var out []BlockCoverage
+	for _, fn := range p.funcs {
+		c := BlockCoverage{Func: fn.Name, File: fn.File, Total: len(fn.leaders)}
+		for i, h := range fn.hit {
+			if h {
+				c.Covered++
+			} else {
+				c.Missed = append(c.Missed, fmt.Sprintf("%s (line %d)", fn.blockName[i], fn.insts[fn.leaders[i]].line))
+			}
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Func < out[j].Func })
+	return out
+}
+
+// Funcs returns the names of p's functions, sorted.
+func (p *Program) Funcs() []string {
+	var out []string
+	for n := range p.funcs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Stats counts the model's work over every call in this process.
+var Stats stats
+
+type stats struct {
+	calls, insts atomic.Uint64
+}
+
+func (s *stats) add(m *Machine) {
+	s.calls.Add(1)
+	s.insts.Add(m.steps)
+	m.mergeHits()
+}
+
+// Calls returns the number of calls run so far.
+func (s *stats) Calls() uint64 { return s.calls.Load() }
+
+// Instructions returns the number of instructions run so far.
+func (s *stats) Instructions() uint64 { return s.insts.Load() }

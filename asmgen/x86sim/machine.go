@@ -1,0 +1,673 @@
+package x86sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+type opKind uint8
+
+const (
+	kNone opKind = iota
+	kReg
+	kImm
+	kMem
+)
+
+type regClass uint8
+
+const (
+	cGP regClass = iota + 1
+	cVec
+	cK
+)
+
+// An operand is a pre-parsed instruction operand.
+type operand struct {
+	kind opKind
+	cls  regClass
+	reg  int8 // register number (GP 0-15, vector 0-31, opmask 0-7)
+	// size is the register's width in bytes when named by size (X/Y/Z: 16,
+	// 32, 64; AL-style: 1); 0 for GP registers named by their 64-bit name.
+	size  int
+	imm   int64
+	base  int8
+	index int8
+	scale uint8
+	disp  int64
+	sym   *symbol
+	// symRef marks a symbol reference not yet resolved (its DATA may
+	// follow).
+	symRef bool
+	fp     bool
+	// fpName is the argument's name in name+off(FP).
+	fpName string
+}
+
+type inst struct {
+	op      string
+	args    []operand
+	zeroing bool
+	bcst    bool
+	target  int
+	line    int
+	fn      *Func
+	exec    func(m *Machine, in *inst)
+	// w is the operand width in bytes of GP instructions (from the suffix)
+	// or the vector length of vector instructions; set by bind.
+	w int
+	// cond is the condition code of Jcc, SETcc and CMOVcc.
+	cond int
+	// vex is true for V-prefixed vector instructions (zero above the
+	// vector length), false for legacy SSE (preserve bits 511:128).
+	vex bool
+	// kmask is the opmask register of an EVEX write mask (1-7), 0 for none;
+	// bind moves it out of args.
+	kmask int8
+}
+
+// GP register numbers in hardware order.
+const (
+	rAX = iota
+	rCX
+	rDX
+	rBX
+	rSP
+	rBP
+	rSI
+	rDI
+)
+
+var gpNames = [16]string{"AX", "CX", "DX", "BX", "SP", "BP", "SI", "DI", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15"}
+
+var regByName = func() map[string]operand {
+	m := map[string]operand{}
+	for i, n := range gpNames {
+		m[n] = operand{kind: kReg, cls: cGP, reg: int8(i)}
+	}
+	for i, n := range []string{"AL", "CL", "DL", "BL", "SPB", "BPB", "SIB", "DIB"} {
+		m[n] = operand{kind: kReg, cls: cGP, reg: int8(i), size: 1}
+	}
+	for i := 8; i < 16; i++ {
+		m[fmt.Sprintf("R%dB", i)] = operand{kind: kReg, cls: cGP, reg: int8(i), size: 1}
+		m[fmt.Sprintf("R%dW", i)] = operand{kind: kReg, cls: cGP, reg: int8(i), size: 2}
+		m[fmt.Sprintf("R%dL", i)] = operand{kind: kReg, cls: cGP, reg: int8(i), size: 4}
+	}
+	for i := 0; i < 32; i++ {
+		m[fmt.Sprintf("X%d", i)] = operand{kind: kReg, cls: cVec, reg: int8(i), size: 16}
+		m[fmt.Sprintf("Y%d", i)] = operand{kind: kReg, cls: cVec, reg: int8(i), size: 32}
+		m[fmt.Sprintf("Z%d", i)] = operand{kind: kReg, cls: cVec, reg: int8(i), size: 64}
+	}
+	for i := 0; i < 8; i++ {
+		m[fmt.Sprintf("K%d", i)] = operand{kind: kReg, cls: cK, reg: int8(i), size: 8}
+	}
+	return m
+}()
+
+// Flags, in the order of the flag arrays.
+const (
+	fCF = iota
+	fPF
+	fZF
+	fSF
+	fOF
+	nFlags
+)
+
+// Machine is the architectural state of one call: registers with a secret bit
+// per byte, flags with a secret bit each, and the memory regions the call may
+// touch.
+type Machine struct {
+	gp  [16]uint64
+	gpT [16]uint8 // bit i: byte i secret
+	vec [32][64]byte
+	vT  [32]uint64
+	k   [8]uint64
+	kT  [8]uint8
+	fl  [nFlags]bool
+	flT [nFlags]bool
+
+	regions []*region
+	last    *region
+	fn      *Func
+	pc      int
+	steps   uint64
+	fault   *Fault
+	// fp is the address of the argument frame (0(FP)).
+	fp uint64
+	// stack is the model's own stack region.
+	stack *region
+	hit   []bool
+}
+
+// A Kind says what the memory behind a pointer argument holds.
+type Kind uint8
+
+const (
+	// Public memory holds public inputs; storing a secret byte into it is an
+	// error.
+	Public Kind = iota
+	// Secret memory holds secrets: every byte starts secret.
+	Secret
+	// Output memory receives results that the algorithm makes public
+	// (ciphertext, tags, tag-check results): it starts public and may be
+	// written with bytes computed from secrets.
+	Output
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Public:
+		return "public"
+	case Secret:
+		return "secret"
+	case Output:
+		return "output"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// A Region is memory a call may read and write: [Ptr, Ptr+Len).
+type Region struct {
+	Name string
+	Ptr  unsafe.Pointer
+	Len  uintptr
+	Kind Kind
+	// ReadOnly regions may not be written.
+	ReadOnly bool
+}
+
+// region is a merged, checked range of memory with its shadow state.
+type region struct {
+	names []string
+	base  uint64
+	end   uint64
+	ptr   unsafe.Pointer
+	// taint has one byte per byte of the region: bit 0 secret, bit 1 public
+	// input (a secret store is an error).
+	taint    []byte
+	readOnly bool
+	stack    bool
+}
+
+const (
+	shSecret      = 1
+	shPublicInput = 2
+)
+
+// A Fault is a check the model failed: the call's function, the instruction
+// and what went wrong.
+type Fault struct {
+	Func string
+	File string
+	Line int
+	Inst string
+	Msg  string
+}
+
+func (f *Fault) Error() string {
+	if f.Line == 0 {
+		return fmt.Sprintf("x86sim: %s: %s", f.Func, f.Msg)
+	}
+	return fmt.Sprintf("x86sim: %s (%s:%d: %s): %s", f.Func, f.File, f.Line, f.Inst, f.Msg)
+}
+
+func (m *Machine) failf(format string, args ...any) {
+	if m.fault != nil {
+		return
+	}
+	f := &Fault{Func: m.fn.Name, File: m.fn.File, Msg: fmt.Sprintf(format, args...)}
+	if m.pc >= 0 && m.pc < len(m.fn.insts) {
+		in := &m.fn.insts[m.pc]
+		f.Line = in.line
+		f.Inst = in.String()
+	}
+	m.fault = f
+	panic(f)
+}
+
+func (in *inst) String() string {
+	var b strings.Builder
+	b.WriteString(in.op)
+	for i, a := range in.args {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(a.String())
+	}
+	return b.String()
+}
+
+func (o operand) String() string {
+	switch o.kind {
+	case kImm:
+		return fmt.Sprintf("$%#x", o.imm)
+	case kReg:
+		switch o.cls {
+		case cGP:
+			return gpNames[o.reg]
+		case cVec:
+			return fmt.Sprintf("%c%d", "XYZ"[map[int]int{16: 0, 32: 1, 64: 2}[o.size]], o.reg)
+		case cK:
+			return fmt.Sprintf("K%d", o.reg)
+		}
+	case kMem:
+		if o.sym != nil {
+			return fmt.Sprintf("%s<>+%d(SB)", o.sym.name, o.disp)
+		}
+		if o.fp {
+			return fmt.Sprintf("%s%+d(FP)", o.fpName, o.disp)
+		}
+		s := fmt.Sprintf("%d", o.disp)
+		if o.base >= 0 {
+			s += "(" + gpNames[o.base] + ")"
+		}
+		if o.index >= 0 {
+			s += fmt.Sprintf("(%s*%d)", gpNames[o.index], o.scale)
+		}
+		return s
+	}
+	return "?"
+}
+
+// StackBelowSP is how many bytes below SP the model's stack region reaches, so
+// that a function that uses them is checked (and its secrets there found)
+// rather than faulting on the access.
+const StackBelowSP = 256
+
+// stackExtra is room above the argument frame (the caller's frame, never
+// valid for the callee) that is not part of any region.
+const retAddr = 0x5a5a5a5a5a5a5a5a
+
+// A Frame is a call's argument frame: Size bytes at Ptr, the arguments then
+// the results, laid out as Go's ABI0 lays them out (as a Go struct with the
+// same fields, results starting at Results). The argument words whose bit is
+// set in SecretWords (bit i: bytes 8i..8i+7) hold secret values; argument
+// slots are public input (a secret stored into one is an error), result slots
+// are outputs.
+type Frame struct {
+	Ptr         unsafe.Pointer
+	Size        uintptr
+	Results     uintptr
+	SecretWords uint64
+}
+
+// Call runs the function name of p on the argument frame f with the given
+// regions, and copies the results back into the frame. It panics with a
+// *Fault when a check fails.
+func (p *Program) Call(name string, f Frame, regions ...Region) {
+	if err := p.Run(name, f, regions...); err != nil {
+		panic(err)
+	}
+}
+
+// Run is Call returning the fault as an error instead of panicking.
+func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
+	fn := p.funcs[name]
+	if fn == nil {
+		return fmt.Errorf("x86sim: no function %s", name)
+	}
+	args := f.Ptr
+	if uintptr(fn.Args) != f.Size || f.Results > f.Size {
+		return fmt.Errorf("x86sim: %s: argument frame is %d bytes (results at %d), TEXT says %d", name, f.Size, f.Results, fn.Args)
+	}
+	m := &Machine{fn: fn, pc: -1}
+	// The stack: StackBelowSP | frame | saved BP (if frame > 0) | return
+	// address | arguments and results.
+	bp := 0
+	if fn.Frame > 0 {
+		bp = 8
+	}
+	size := StackBelowSP + fn.Frame + bp + 8 + fn.Args
+	stack := make([]uint64, (size+7)/8+8)
+	sbase := unsafe.Pointer(&stack[0])
+	argAt := StackBelowSP + fn.Frame + bp + 8
+	copy(unsafe.Slice((*byte)(unsafe.Add(sbase, argAt)), fn.Args), unsafe.Slice((*byte)(args), fn.Args))
+	*(*uint64)(unsafe.Add(sbase, argAt-8)) = retAddr
+	if bp > 0 {
+		*(*uint64)(unsafe.Add(sbase, argAt-16)) = retAddr
+	}
+	all := append([]Region{{Name: "stack", Ptr: sbase, Len: uintptr(argAt), Kind: Output}}, regions...)
+	all = append(all, Region{Name: "argument slots", Ptr: unsafe.Add(sbase, argAt), Len: f.Results, Kind: Public})
+	all = append(all, Region{Name: "result slots", Ptr: unsafe.Add(sbase, argAt+int(f.Results)), Len: f.Size - f.Results, Kind: Output})
+	for _, s := range p.syms {
+		if len(s.data) > 0 {
+			all = append(all, Region{Name: s.name + "<>(SB)", Ptr: unsafe.Pointer(unsafe.SliceData(s.data)), Len: uintptr(len(s.data)), Kind: Public, ReadOnly: true})
+		}
+	}
+	m.regions = mergeRegions(all)
+	saddr := uint64(uintptr(sbase))
+	for _, r := range m.regions {
+		if r.base <= saddr && saddr < r.end {
+			m.stack = r
+			r.stack = true
+		}
+	}
+	m.gp[rSP] = saddr + StackBelowSP + uint64(fn.Frame)
+	m.fp = saddr + uint64(argAt)
+	m.hit = make([]bool, len(fn.insts))
+	for w := 0; w < 64 && w*8 < int(f.Results); w++ {
+		if f.SecretWords>>w&1 != 0 {
+			for _, r := range m.regions {
+				if a := m.fp + uint64(8*w); a >= r.base && a < r.end {
+					for b := a - r.base; b < a-r.base+8 && b < r.end-r.base; b++ {
+						r.taint[b] = r.taint[b]&^shPublicInput | shSecret
+					}
+				}
+			}
+		}
+	}
+
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(*Fault)
+			if !ok {
+				panic(r)
+			}
+			err = f
+		}
+	}()
+	m.run()
+	copy(unsafe.Slice((*byte)(args), fn.Args), unsafe.Slice((*byte)(unsafe.Add(sbase, argAt)), fn.Args))
+	// stack must stay reachable until here: the model addressed it by
+	// number.
+	_ = stack[0]
+	return nil
+}
+
+func mergeRegions(rs []Region) []*region {
+	type iv struct {
+		lo, hi uint64
+		r      Region
+	}
+	var ivs []iv
+	for _, r := range rs {
+		if r.Len == 0 || r.Ptr == nil {
+			continue
+		}
+		lo := uint64(uintptr(r.Ptr))
+		ivs = append(ivs, iv{lo, lo + uint64(r.Len), r})
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].lo < ivs[j].lo })
+	var out []*region
+	for i := 0; i < len(ivs); {
+		lo, hi := ivs[i].lo, ivs[i].hi
+		ptr := ivs[i].r.Ptr
+		j := i + 1
+		for j < len(ivs) && ivs[j].lo < hi {
+			if ivs[j].hi > hi {
+				hi = ivs[j].hi
+			}
+			j++
+		}
+		rg := &region{base: lo, end: hi, ptr: ptr, taint: make([]byte, hi-lo), readOnly: true}
+		// Per byte: secret if any covering region is Secret; public input
+		// if every covering region is Public.
+		pub := make([]bool, hi-lo)
+		for k := range pub {
+			pub[k] = true
+		}
+		for _, v := range ivs[i:j] {
+			rg.names = append(rg.names, v.r.Name)
+			if !v.r.ReadOnly {
+				rg.readOnly = false
+			}
+			for a := v.lo; a < v.hi; a++ {
+				switch v.r.Kind {
+				case Secret:
+					rg.taint[a-lo] |= shSecret
+					pub[a-lo] = false
+				case Output:
+					pub[a-lo] = false
+				}
+			}
+		}
+		for k, p := range pub {
+			if p {
+				rg.taint[k] |= shPublicInput
+			}
+		}
+		out = append(out, rg)
+		i = j
+	}
+	return out
+}
+
+// find returns the region holding [addr, addr+n) or faults.
+func (m *Machine) find(addr uint64, n int, write bool) *region {
+	if r := m.last; r != nil && addr >= r.base && addr+uint64(n) <= r.end && addr+uint64(n) >= addr {
+		if write && r.readOnly {
+			m.failf("write of %d bytes at %#x into read-only %s", n, addr, strings.Join(r.names, "/"))
+		}
+		return r
+	}
+	for _, r := range m.regions {
+		if addr >= r.base && addr+uint64(n) <= r.end && addr+uint64(n) >= addr {
+			m.last = r
+			if write && r.readOnly {
+				m.failf("write of %d bytes at %#x into read-only %s", n, addr, strings.Join(r.names, "/"))
+			}
+			return r
+		}
+	}
+	m.failf("%s of %d bytes at %#x is outside every region of the call; nearest: %s", map[bool]string{false: "read", true: "write"}[write], n, addr, m.nearest(addr, n))
+	return nil
+}
+
+func (m *Machine) nearest(addr uint64, n int) string {
+	best := ""
+	var bestD uint64 = ^uint64(0)
+	for _, r := range m.regions {
+		var d uint64
+		var rel string
+		switch {
+		case addr+uint64(n) <= r.base:
+			d = r.base - addr
+			rel = fmt.Sprintf("%d bytes before the start of", d)
+		case addr >= r.end:
+			d = addr - r.end + 1
+			rel = fmt.Sprintf("byte %d past the end (%d bytes long) of", addr-r.base, r.end-r.base)
+		default:
+			d = 0
+			if addr < r.base {
+				rel = fmt.Sprintf("%d bytes before the start of", r.base-addr)
+			} else {
+				rel = fmt.Sprintf("%d bytes past the end (%d bytes long) of", addr+uint64(n)-r.end, r.end-r.base)
+			}
+		}
+		if d < bestD {
+			bestD = d
+			best = rel + " " + strings.Join(r.names, "/")
+		}
+	}
+	return best
+}
+
+// load reads n (≤ 64) bytes at addr into b and returns their secret bits.
+func (m *Machine) load(addr uint64, b []byte) uint64 {
+	n := len(b)
+	r := m.find(addr, n, false)
+	off := addr - r.base
+	copy(b, unsafe.Slice((*byte)(unsafe.Add(r.ptr, off)), n))
+	var t uint64
+	for i, s := range r.taint[off : off+uint64(n)] {
+		t |= uint64(s&shSecret) << i
+	}
+	return t
+}
+
+// store writes b to addr with secret bits t.
+func (m *Machine) store(addr uint64, b []byte, t uint64) {
+	n := len(b)
+	r := m.find(addr, n, true)
+	off := addr - r.base
+	sh := r.taint[off : off+uint64(n)]
+	for i := range sh {
+		s := byte(t>>i) & 1
+		if s != 0 && sh[i]&shPublicInput != 0 {
+			m.failf("secret byte stored at %#x into public input %s", addr+uint64(i), strings.Join(r.names, "/"))
+		}
+		sh[i] = sh[i]&^shSecret | s
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Add(r.ptr, off)), n), b)
+}
+
+// load64 and store64 are the fast paths for 1-8 byte GP accesses.
+func (m *Machine) loadN(addr uint64, n int) (uint64, uint8) {
+	r := m.find(addr, n, false)
+	off := addr - r.base
+	p := unsafe.Add(r.ptr, off)
+	var v uint64
+	switch n {
+	case 8:
+		v = *(*uint64)(p)
+	case 4:
+		v = uint64(*(*uint32)(p))
+	case 2:
+		v = uint64(*(*uint16)(p))
+	case 1:
+		v = uint64(*(*uint8)(p))
+	}
+	var t uint8
+	for i, s := range r.taint[off : off+uint64(n)] {
+		t |= (s & shSecret) << i
+	}
+	return v, t
+}
+
+func (m *Machine) storeN(addr uint64, n int, v uint64, t uint8) {
+	r := m.find(addr, n, true)
+	off := addr - r.base
+	sh := r.taint[off : off+uint64(n)]
+	for i := range sh {
+		s := (t >> i) & 1
+		if s != 0 && sh[i]&shPublicInput != 0 {
+			m.failf("secret byte stored at %#x into public input %s", addr+uint64(i), strings.Join(r.names, "/"))
+		}
+		sh[i] = sh[i]&^shSecret | s
+	}
+	p := unsafe.Add(r.ptr, off)
+	switch n {
+	case 8:
+		*(*uint64)(p) = v
+	case 4:
+		*(*uint32)(p) = uint32(v)
+	case 2:
+		*(*uint16)(p) = uint16(v)
+	case 1:
+		*(*uint8)(p) = uint8(v)
+	}
+}
+
+// addr computes a memory operand's address, faulting when a register it uses
+// holds a secret byte.
+func (m *Machine) addr(o *operand) uint64 {
+	if o.sym != nil {
+		return uint64(uintptr(unsafe.Pointer(unsafe.SliceData(o.sym.data)))) + uint64(o.disp)
+	}
+	if o.fp {
+		return m.fp + uint64(o.disp)
+	}
+	a := uint64(o.disp)
+	if o.base >= 0 {
+		if m.gpT[o.base] != 0 {
+			m.failf("address uses secret register %s", gpNames[o.base])
+		}
+		a += m.gp[o.base]
+	}
+	if o.index >= 0 {
+		if m.gpT[o.index] != 0 {
+			m.failf("address uses secret index register %s", gpNames[o.index])
+		}
+		a += m.gp[o.index] * uint64(o.scale)
+	}
+	return a
+}
+
+// MaxSteps bounds the instructions of one call, so that a model bug that
+// loops is a fault, not a hang.
+var MaxSteps uint64 = 1 << 34
+
+func (m *Machine) run() {
+	fn := m.fn
+	insts := fn.insts
+	m.pc = 0
+	for {
+		if m.pc >= len(insts) {
+			m.failf("ran past the last instruction without RET")
+		}
+		in := &insts[m.pc]
+		m.hit[m.pc] = true
+		m.steps++
+		if in.op == "RET" {
+			m.ret()
+			return
+		}
+		next := m.pc + 1
+		in.exec(m, in)
+		if m.pc != -2 {
+			m.pc = next
+		} else {
+			m.pc = in.target
+		}
+	}
+}
+
+// jump makes the current instruction's branch taken.
+func (m *Machine) jump() { m.pc = -2 }
+
+// ret checks the state a function returns with: no secret in any vector or
+// opmask register, nor in the model's stack.
+func (m *Machine) ret() {
+	if m.gp[rSP] != m.fp-8-uint64(map[bool]int{true: 8}[m.fn.Frame > 0])-uint64(m.fn.Frame) {
+		m.failf("returns with SP moved by %d bytes", int64(m.gp[rSP])-int64(m.fp-8-uint64(map[bool]int{true: 8}[m.fn.Frame > 0])-uint64(m.fn.Frame)))
+	}
+	var bad []string
+	for i := 0; i < 32; i++ {
+		if m.vT[i] != 0 {
+			bad = append(bad, fmt.Sprintf("Z%d (bytes %s)", i, byteList(m.vT[i])))
+		}
+	}
+	for i := 0; i < 8; i++ {
+		if m.kT[i] != 0 {
+			bad = append(bad, fmt.Sprintf("K%d", i))
+		}
+	}
+	if len(bad) > 0 {
+		m.failf("returns with secrets in %s", strings.Join(bad, ", "))
+	}
+	if s := m.stack; s != nil {
+		argAt := m.fp - s.base
+		var left []string
+		for i, t := range s.taint[:argAt-8] {
+			if t&shSecret != 0 {
+				left = append(left, fmt.Sprintf("%d(SP)", int64(s.base)+int64(i)-int64(m.gp[rSP])))
+				if len(left) == 8 {
+					left = append(left, "...")
+					break
+				}
+			}
+		}
+		if len(left) > 0 {
+			m.failf("returns with secret bytes left on its stack at %s", strings.Join(left, " "))
+		}
+	}
+	Stats.add(m)
+}
+
+func byteList(t uint64) string {
+	var lo, hi = -1, -1
+	for i := 0; i < 64; i++ {
+		if t>>i&1 != 0 {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	return fmt.Sprintf("%d..%d", lo, hi)
+}
