@@ -13,6 +13,7 @@ require (
 )
 
 require (
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
@@ -21,3 +22,5 @@ require (
 )
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ./x86sim

@@ -347,7 +347,7 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 			r.stack = true
 		}
 	}
-	m.gp[rSP] = saddr + StackBelowSP + uint64(fn.Frame)
+	m.gp[rSP] = saddr + StackBelowSP
 	m.fp = saddr + uint64(argAt)
 	m.hit = make([]bool, len(fn.insts))
 	for w := 0; w < 64 && w*8 < int(f.Results); w++ {
@@ -462,26 +462,25 @@ func (m *Machine) nearest(addr uint64, n int) string {
 	best := ""
 	var bestD uint64 = ^uint64(0)
 	for _, r := range m.regions {
+		name := strings.Join(r.names, "/")
+		size := r.end - r.base
 		var d uint64
 		var rel string
 		switch {
 		case addr+uint64(n) <= r.base:
 			d = r.base - addr
-			rel = fmt.Sprintf("%d bytes before the start of", d)
+			rel = fmt.Sprintf("%d bytes before %s (%d bytes long)", d, name, size)
 		case addr >= r.end:
 			d = addr - r.end + 1
-			rel = fmt.Sprintf("byte %d past the end (%d bytes long) of", addr-r.base, r.end-r.base)
+			rel = fmt.Sprintf("offset %d of %s (%d bytes long), past its end", addr-r.base, name, size)
+		case addr < r.base:
+			rel = fmt.Sprintf("offset -%d..%d of %s (%d bytes long): %d bytes before its start", r.base-addr, int64(addr)+int64(n)-int64(r.base)-1, name, size, r.base-addr)
 		default:
-			d = 0
-			if addr < r.base {
-				rel = fmt.Sprintf("%d bytes before the start of", r.base-addr)
-			} else {
-				rel = fmt.Sprintf("%d bytes past the end (%d bytes long) of", addr+uint64(n)-r.end, r.end-r.base)
-			}
+			rel = fmt.Sprintf("offset %d..%d of %s (%d bytes long): %d bytes past its end", addr-r.base, addr-r.base+uint64(n)-1, name, size, addr+uint64(n)-r.end)
 		}
 		if d < bestD {
 			bestD = d
-			best = rel + " " + strings.Join(r.names, "/")
+			best = rel
 		}
 	}
 	return best
