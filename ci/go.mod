@@ -9,5 +9,8 @@ require (
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim

@@ -1,7 +1,9 @@
 package x86sim
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -85,14 +87,7 @@ func (p *Program) Coverage() []BlockCoverage {
 }
 
 // Funcs returns the names of p's functions, sorted.
-func (p *Program) Funcs() []string {
-	var out []string
-	for n := range p.funcs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (p *Program) Funcs() []string { return p.funcNames() }
 
 // Stats counts the model's work over every call in this process.
 var Stats stats
@@ -112,3 +107,88 @@ func (s *stats) Calls() uint64 { return s.calls.Load() }
 
 // Instructions returns the number of instructions run so far.
 func (s *stats) Instructions() uint64 { return s.insts.Load() }
+
+var (
+	registryMu sync.Mutex
+	registry   []*Program
+)
+
+// register adds p to the programs whose coverage WriteCoverage reports.
+func register(p *Program) {
+	registryMu.Lock()
+	registry = append(registry, p)
+	registryMu.Unlock()
+}
+
+// A CoverageRecord is one basic block of one function and whether it ran; the
+// lines of a coverage file.
+type CoverageRecord struct {
+	File  string `json:"file"`
+	Func  string `json:"func"`
+	Block int    `json:"block"`
+	Name  string `json:"name"`
+	Line  int    `json:"line"`
+	Hit   bool   `json:"hit"`
+}
+
+// CoverageRecords returns the block coverage of every program loaded with
+// MustLoad in this process (the generated trampolines' programs).
+func CoverageRecords() []CoverageRecord {
+	registryMu.Lock()
+	ps := append([]*Program(nil), registry...)
+	registryMu.Unlock()
+	coverMu.Lock()
+	defer coverMu.Unlock()
+	var out []CoverageRecord
+	for _, p := range ps {
+		for _, name := range p.funcNames() {
+			fn := p.funcs[name]
+			for i, at := range fn.leaders {
+				out = append(out, CoverageRecord{File: fn.File, Func: fn.Name, Block: i, Name: fn.blockName[i], Line: fn.insts[at].line, Hit: fn.hit[i]})
+			}
+		}
+	}
+	return out
+}
+
+// WriteCoverage writes CoverageRecords to path as JSON lines, for tools that
+// merge the coverage of several test processes (ci/cmd/simcover).
+func WriteCoverage(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, r := range CoverageRecords() {
+		if err := enc.Encode(r); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// CoverageFromEnv writes the coverage to a new file in the directory named by
+// the environment variable VG_SIM_COVERAGE, if it is set; test binaries call
+// it from TestMain after m.Run. prefix names the file (a package path).
+func CoverageFromEnv(prefix string) error {
+	dir := os.Getenv("VG_SIM_COVERAGE")
+	if dir == "" {
+		return nil
+	}
+	f, err := os.CreateTemp(dir, strings.NewReplacer("/", "_", ".", "_").Replace(prefix)+"-*.jsonl")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return WriteCoverage(f.Name())
+}
+
+func (p *Program) funcNames() []string {
+	var out []string
+	for n := range p.funcs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

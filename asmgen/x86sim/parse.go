@@ -62,11 +62,13 @@ func Load(file string, src []byte) (*Program, error) {
 
 // MustLoad is Load that panics on error; for package-level variables of
 // generated trampolines.
+// The program is registered for [CoverageRecords].
 func MustLoad(file string, src []byte) *Program {
 	p, err := Load(file, src)
 	if err != nil {
 		panic(err)
 	}
+	register(p)
 	return p
 }
 
