@@ -10,7 +10,8 @@
 // register says whether the YMM, opmask and ZMM state is saved). Detection uses
 // golang.org/x/sys/cpu, plus its own CPUID and XGETBV for what x/sys/cpu does
 // not report: plain VAES and VPCLMULQDQ, which it sets only when AVX-512 is
-// present.
+// present. With the build tag vgsim the generated assembly runs on the x86sim
+// model instead of the CPU ([Simulated]), and [Detected] is every feature.
 //
 // # The override
 //
@@ -226,7 +227,17 @@ func init() {
 }
 
 // Detected returns the features the CPU has and the operating system enabled.
+// Under the build tag vgsim (see [Simulated]) it returns every feature: the
+// model's.
 func Detected() Set { return detected }
+
+// Simulated reports whether vg was built with the build tag vgsim on amd64:
+// every generated assembly function then runs on x86sim, the executable
+// model of the generated assembly, which checks each call for secret
+// branches, addresses and stores, out-of-bounds accesses and secrets left in
+// registers or on the stack, and [Detected] reports the features the model
+// implements (all of them), not the CPU's.
+func Simulated() bool { return simulated }
 
 // Enabled returns the features vg may use: [Detected] restricted by the
 // override. When the override is invalid it is the baseline only, and [Err]
@@ -392,6 +403,9 @@ const allFeatures = Set(1<<numFeatures - 1)
 func Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "detected: %s\n", Detected())
+	if Simulated() {
+		b.WriteString("          (the x86sim model's features, build tag vgsim: the generated assembly runs on the model, not on this CPU)\n")
+	}
 	fmt.Fprintf(&b, "%s=%q\n", EnvVar, os.Getenv(EnvVar))
 	if Err() != nil {
 		fmt.Fprintf(&b, "override error: %v\n", Err())

@@ -162,3 +162,11 @@ func TestDescribe(t *testing.T) {
 	}
 	assert.NotContains(t, out, "BUG")
 }
+
+func TestSimulatedDetectsEverything(t *testing.T) {
+	if !Simulated() {
+		t.Skip("not built with -tags vgsim")
+	}
+	assert.Equal(t, allFeatures, Detected())
+	assert.Contains(t, Describe(), "x86sim model's features")
+}

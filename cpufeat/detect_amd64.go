@@ -1,4 +1,4 @@
-//go:build amd64 && gc && !purego
+//go:build amd64 && gc && !purego && !vgsim
 
 package cpufeat
 
@@ -6,6 +6,9 @@ import "golang.org/x/sys/cpu"
 
 // baseline is what every amd64 CPU has; "none" keeps it.
 const baseline = Set(1 << SSE2)
+
+// simulated is false: the assembly runs on this CPU (see detect_vgsim_amd64.go).
+const simulated = false
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)

@@ -6,6 +6,9 @@ package cpufeat
 // detection reports nothing).
 const baseline = Set(0)
 
+// simulated is false: there is no assembly to simulate.
+const simulated = false
+
 func detect() Set { return 0 }
 
 func osSavesZMM() bool { return false }
