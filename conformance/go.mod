@@ -11,6 +11,7 @@ require golang.org/x/sys v0.50.0 // indirect
 
 require (
 	github.com/vgcrypto/vg/aesgcm v0.0.0
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
 	github.com/vgcrypto/vg/chacha20poly1305 v0.0.0
 	github.com/vgcrypto/vg/cpufeat v0.0.0
 	github.com/vgcrypto/vg/rsa v0.0.0
@@ -27,3 +28,5 @@ replace github.com/vgcrypto/vg/aesgcm => ../aesgcm
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim

@@ -1,0 +1,22 @@
+//go:build vgsim
+
+package aesgcm
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/vgcrypto/vg/asmgen/x86sim"
+)
+
+// TestMain writes the model's basic-block coverage of the generated assembly
+// for ci/cmd/simcover when VG_SIM_COVERAGE names a directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := x86sim.CoverageFromEnv("aesgcm"); err != nil {
+		fmt.Fprintln(os.Stderr, "x86sim coverage:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
