@@ -27,7 +27,12 @@ func gen(t *testing.T, b cpufeat.Backend, name, sig string, opts []Option, body 
 	g := New(b)
 	fn := g.Func(name, sig, append([]Option{Doc(name + " is a test function.")}, opts...)...)
 	body(g, fn)
+	g.Package("alg")
 	asm, _, err := g.Build()
+	if err == nil {
+		// Every function that builds has its vgsim trampoline.
+		_, err = g.Trampolines("alg_amd64.s")
+	}
 	return string(asm), err
 }
 
@@ -48,7 +53,7 @@ func loadSecretWord(g *Generator) reg.GPVirtual {
 
 const keyOutSig = "func(key *uint64, out *uint64)"
 
-var keyOutOpts = []Option{Secret("key"), Public("out")}
+var keyOutOpts = []Option{Secret("key"), Public("out"), Len("key", "1"), Len("out", "1")}
 
 func storeOut(g *Generator, v reg.Register) {
 	o := g.GP64()
@@ -92,7 +97,7 @@ func TestSelectOnSecretPasses(t *testing.T) {
 func TestLoopOnPublicCountPasses(t *testing.T) {
 	// Flags written from secrets by XOR and then by DECQ of a public
 	// counter: the branch reads only the counter's flags.
-	mustBuild(t, ssse3Backend, "loopOnPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Public("out", "n")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "loopOnPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Public("out", "n"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		n, acc := g.GP64(), g.GP64()
 		g.Load(g.Param("n"), n)
@@ -124,7 +129,7 @@ func TestCarryBranchAfterSecretAddFails(t *testing.T) {
 }
 
 func TestSecretIndexFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "secretIndex", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "secretIndex", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		tab, v := g.GP64(), g.GP64()
 		g.Load(g.Param("table"), tab)
@@ -141,7 +146,7 @@ func TestSecretIndexFails(t *testing.T) {
 func TestFullTableScanPasses(t *testing.T) {
 	// The constant-time lookup: read every entry at a public index and keep
 	// the wanted one with a mask.
-	mustBuild(t, ssse3Backend, "tableScan", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "tableScan", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		tab, i, v, acc, m := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 		g.Load(g.Param("table"), tab)
@@ -163,7 +168,7 @@ func TestFullTableScanPasses(t *testing.T) {
 }
 
 func TestDivideSecretFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "divideSecret", "func(key *uint64, out *uint64, d uint64)", []Option{Secret("key"), Public("out", "d")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "divideSecret", "func(key *uint64, out *uint64, d uint64)", []Option{Secret("key"), Public("out", "d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		d := g.GP64()
 		g.Load(g.Param("d"), d)
@@ -179,7 +184,7 @@ func TestDivideSecretFails(t *testing.T) {
 }
 
 func TestDividePublicPasses(t *testing.T) {
-	mustBuild(t, ssse3Backend, "dividePublic", "func(key *uint64, out *uint64, n uint64, d uint64)", []Option{Secret("key"), Public("out", "n", "d")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "dividePublic", "func(key *uint64, out *uint64, n uint64, d uint64)", []Option{Secret("key"), Public("out", "n", "d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		d := g.GP64()
 		g.Load(g.Param("d"), d)
@@ -194,7 +199,7 @@ func TestDividePublicPasses(t *testing.T) {
 
 func TestSecretScalarArgument(t *testing.T) {
 	// A scalar declared Secret is secret itself.
-	_, err := gen(t, ssse3Backend, "scalarSecret", "func(k uint64, out *uint64)", []Option{Secret("k"), Public("out")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "scalarSecret", "func(k uint64, out *uint64)", []Option{Secret("k"), Public("out"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := g.GP64()
 		g.Load(g.Param("k"), k)
 		g.TESTQ(k, k)
@@ -403,17 +408,17 @@ func TestNoSecretsOptsOut(t *testing.T) {
 
 func TestDeclarationErrors(t *testing.T) {
 	nop := func(g *Generator, fn *Func) { fn.Ret() }
-	_, err := gen(t, ssse3Backend, "unclassified", "func(a *byte, b *byte)", []Option{Secret("a")}, nop)
-	require.ErrorContains(t, err, "pointer argument b is neither Secret, SecretSlices nor Public")
-	_, err = gen(t, ssse3Backend, "noSecret", "func(a *byte)", []Option{Public("a")}, nop)
+	_, err := gen(t, ssse3Backend, "unclassified", "func(a *byte, b *byte)", []Option{Secret("a"), Len("a", "1"), Len("b", "1")}, nop)
+	require.ErrorContains(t, err, "pointer argument b is neither Secret, SecretSlices, Output nor Public")
+	_, err = gen(t, ssse3Backend, "noSecret", "func(a *byte)", []Option{Public("a"), Len("a", "1")}, nop)
 	require.ErrorContains(t, err, "declare them, or NoSecrets")
-	_, err = gen(t, ssse3Backend, "twice", "func(a *byte)", []Option{Public("a"), Secret("a")}, nop)
+	_, err = gen(t, ssse3Backend, "twice", "func(a *byte)", []Option{Public("a"), Secret("a"), Len("a", "1")}, nop)
 	require.ErrorContains(t, err, "declared both")
-	_, err = gen(t, ssse3Backend, "unknownName", "func(a *byte)", []Option{Secret("b")}, nop)
+	_, err = gen(t, ssse3Backend, "unknownName", "func(a *byte)", []Option{Secret("b"), Len("a", "1")}, nop)
 	require.ErrorContains(t, err, "b names no argument")
 
 	g := New(ssse3Backend)
-	fn := g.Func("noDoc", "func(a *byte)", Secret("a"))
+	fn := g.Func("noDoc", "func(a *byte)", Secret("a"), Len("a", "1"))
 	fn.Ret()
 	_, _, err = g.Build()
 	require.ErrorContains(t, err, "noDoc: missing Doc")
@@ -545,7 +550,7 @@ func TestRunTargets(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "alg")
 	require.NoError(t, os.Mkdir(dir, 0o755))
 	declare := func(g *Generator) {
-		fn := g.Func("nop", "func(k *byte)", Secret("k"), Doc("nop does nothing."))
+		fn := g.Func("nop", "func(k *byte)", Secret("k"), Len("k", "1"), Doc("nop does nothing."))
 		fn.Ret()
 	}
 	backends := cpufeat.Backends(cpufeat.ChaCha20Poly1305)

@@ -15,12 +15,13 @@
 //	g := asmgen.New(cpufeat.MustLookup(cpufeat.AESGCM, "aesni"))
 //	fn := g.Func("gcmSealAESNI", "func(dst, src *byte, n int, ks *[240]byte)",
 //		asmgen.Doc("gcmSealAESNI encrypts n bytes of src to dst with the expanded key ks."),
-//		asmgen.Secret("src", "ks"), asmgen.Public("dst", "n"), asmgen.Scratch(256))
+//		asmgen.Secret("src", "ks"), asmgen.Output("dst"), asmgen.Public("n"),
+//		asmgen.Len("dst", "n"), asmgen.Len("src", "n"), asmgen.Scratch(256))
 //	p := g.GP64()
 //	g.Load(g.Param("src"), p) // every avo instruction is a method of g
 //	...
 //	fn.Ret() // the wipe, then RET
-//	err := g.Generate("gcm_aesni_amd64.s", "gcm_aesni_amd64.go")
+//	err := g.Generate("gcm_aesni_amd64.s", "gcm_aesni_amd64.go") // and gcm_aesni_vgsim_amd64.go
 //
 // or, for a generator program with one file per backend, [Main]. The
 // Generator embeds avo's build.Context: instructions (g.MOVOU, g.VAESENC,
@@ -33,11 +34,33 @@
 // [Generator.Func] takes the Go signature, a one-line [Doc], which arguments
 // point to secret memory ([Secret]; for a scalar, the value itself is
 // secret), which point to public slice headers of secret memory
-// ([SecretSlices], the gather descriptors), which are public ([Public]), and
-// how much stack [Scratch] the function uses ([Func.Scratch] returns it).
+// ([SecretSlices], the gather descriptors), which point to memory that
+// receives results the algorithm makes public although they are computed
+// from secrets ([Output]: ciphertext, tags), which are public ([Public]), the
+// extent of every pointer argument whose type does not give it ([Len]: a Go
+// expression over the other arguments, in elements of the pointed-to type),
+// and how much stack [Scratch] the function uses ([Func.Scratch] returns it).
 // Every pointer-like argument must be classified. A function that handles no
 // secrets says so with [NoSecrets], which opts it out of the wipe. asmgen adds
 // the classification to the function's doc comment.
+//
+// # On the model: build tag vgsim
+//
+// [Generator.Generate] writes a third file beside the assembly and its
+// declarations, the trampolines ([Generator.Trampolines], [SimPath]): with
+// the build tag vgsim the assembly and the declarations drop out of the
+// build, and each function is a Go function of the same name and signature
+// that runs the embedded assembly on x86sim, the executable model of the
+// generated assembly, with the argument frame laid out as ABI0 lays it out
+// and the memory of each pointer argument listed as a region of its kind
+// (Public, Secret or Output) and extent. The model checks every executed
+// path byte by byte: secret branches, addresses and stores into public
+// memory, accesses outside the regions, secrets left in vector registers or
+// on the stack at RET. cpufeat reports every feature under vgsim, so
+// VG_CPU_FEATURES selects any backend and the whole test suite runs every
+// backend on any amd64 machine:
+//
+//	go test -tags vgsim ./aesgcm ./chacha20poly1305 ./rsa ./conformance/...
 //
 // # The wipe
 //

@@ -18,7 +18,8 @@ func Example() {
 	g.Package("chacha20poly1305")
 	fn := g.Func("xorKey32", "func(dst, src *byte, blocks int, key *[32]byte)",
 		asmgen.Doc("xorKey32 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks."),
-		asmgen.Secret("src", "key"), asmgen.Public("dst", "blocks"), asmgen.Scratch(32))
+		asmgen.Secret("src", "key"), asmgen.Output("dst"), asmgen.Public("blocks"),
+		asmgen.Len("dst", "32*blocks"), asmgen.Len("src", "32*blocks"), asmgen.Scratch(32))
 
 	dst, src, blocks, key := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("dst"), dst)
@@ -56,7 +57,7 @@ func Example() {
 	// Output:
 	// // xorKey32 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks.
 	// //
-	// // Secret: src, key. Public: dst, blocks. Wipes its 32 bytes of stack scratch and the vector registers it wrote before returning.
+	// // Secret: src, key. Public: blocks. Output: dst. Wipes its 32 bytes of stack scratch and the vector registers it wrote before returning.
 	// //
 	// //go:noescape
 	// func xorKey32(dst *byte, src *byte, blocks int, key *[32]byte)

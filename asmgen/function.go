@@ -19,6 +19,8 @@ type funcConfig struct {
 	secret       []string
 	secretSlices []string
 	public       []string
+	output       []string
+	lens         []lenDecl
 	scratch      int
 	doc          []string
 	noSecrets    bool
@@ -44,10 +46,40 @@ func SecretSlices(names ...string) Option {
 }
 
 // Public declares arguments as public: descriptors, lengths, counters,
-// destinations that are only written, tables of public constants. Loads through
-// a public pointer are public.
+// destinations that are only written with public data, tables of public
+// constants. Loads through a public pointer are public. On the model (build
+// tag vgsim) the memory behind a public pointer is public input: storing a
+// byte derived from a secret into it is an error.
 func Public(names ...string) Option {
 	return func(c *funcConfig) { c.public = append(c.public, names...) }
+}
+
+// Output declares pointer arguments to memory that receives results the
+// algorithm makes public although they are computed from secrets:
+// ciphertext, tags, a J0 computed with the hash key, the result of a tag
+// check. On the model (build tag vgsim) the memory starts public and may be
+// written with secret-derived bytes. For the generation-time taint check an
+// Output pointer is a Secret one: what the function stored there and loads
+// back is secret, since stores to memory other than the stack are not
+// tracked.
+func Output(names ...string) Option {
+	return func(c *funcConfig) { c.output = append(c.output, names...) }
+}
+
+// lenDecl is one [Len] option.
+type lenDecl struct{ name, expr string }
+
+// Len declares the extent of the pointer argument name for the model's
+// bounds check (build tag vgsim): expr is a Go expression over the
+// function's other arguments, or a constant ("textLen", "32*n", "8"), giving
+// the number of elements of the pointed-to type the function may access
+// from the pointer on, as unsafe.Slice takes it (bytes for a *byte or an
+// unsafe.Pointer, limbs for a *uint64, slice headers for the *[]byte of a
+// [SecretSlices] descriptor array). The generated trampoline evaluates it on
+// every call. Every pointer argument needs one except pointers to arrays,
+// slices and strings, which carry their extent.
+func Len(name, expr string) Option {
+	return func(c *funcConfig) { c.lens = append(c.lens, lenDecl{name, expr}) }
 }
 
 // Scratch reserves n bytes of stack scratch for the function, available as
@@ -71,6 +103,16 @@ func NoSecrets() Option {
 	return func(c *funcConfig) { c.noSecrets = true }
 }
 
+// Options combines options into one, for generators that build a
+// function's options in a helper.
+func Options(opts ...Option) Option {
+	return func(c *funcConfig) {
+		for _, o := range opts {
+			o(c)
+		}
+	}
+}
+
 // Attributes overrides the TEXT attributes. The default is NOSPLIT when the
 // function's frame is at most 512 bytes and no attribute otherwise (so the Go
 // assembler adds a stack check for larger frames).
@@ -85,7 +127,22 @@ const (
 	classPublic paramClass = iota
 	classSecret
 	classSecretSlices
+	classOutput
 )
+
+// param is one argument of a function, as the vgsim trampoline needs it.
+type param struct {
+	name      string
+	typ       types.Type
+	off, size int
+	class     paramClass
+	// declared is false for an argument no option names (a scalar, or any
+	// argument of a NoSecrets function): public.
+	declared bool
+	// extent is the Len expression, "" for arrays pointers, slices,
+	// strings and scalars.
+	extent string
+}
 
 // argSlot is a byte range of the argument frame and what its words are.
 type argSlot struct {
@@ -106,6 +163,9 @@ type Func struct {
 	labels    map[string]int
 	secretArg []string
 	publicArg []string
+	outputArg []string
+	params    []param
+	results   []*types.Var
 }
 
 // wipeMarker is the comment [Func.Ret] places before each RET of a function
@@ -114,8 +174,10 @@ const wipeMarker = "asmgen: wipe stack scratch and vector registers"
 
 // Func starts the assembly function name with the Go signature sig (for
 // example "func(dst, src *byte, n int)"). Every pointer-like argument must be
-// declared with [Secret], [SecretSlices] or [Public] unless the function has
-// [NoSecrets]; [Doc] is required. Errors are reported by [Generator.Build].
+// declared with [Secret], [SecretSlices], [Output] or [Public] unless the
+// function has [NoSecrets], and every pointer to anything but an array needs
+// its extent, [Len]; [Doc] is required. Errors are reported by
+// [Generator.Build].
 func (g *Generator) Func(name, sig string, opts ...Option) *Func {
 	fn := &Func{g: g, name: name, labels: map[string]int{}}
 	for _, o := range opts {
@@ -162,6 +224,9 @@ func (fn *Func) docLines() []string {
 		}
 		if len(fn.publicArg) > 0 {
 			fmt.Fprintf(&b, "Public: %s. ", strings.Join(fn.publicArg, ", "))
+		}
+		if len(fn.outputArg) > 0 {
+			fmt.Fprintf(&b, "Output: %s. ", strings.Join(fn.outputArg, ", "))
 		}
 		if fn.cfg.scratch > 0 {
 			fmt.Fprintf(&b, "Wipes its %d bytes of stack scratch and the vector registers it wrote before returning.", fn.cfg.scratch)
@@ -244,8 +309,11 @@ func (fn *Func) classify(sig string) error {
 	if err := set(fn.cfg.public, classPublic, "Public"); err != nil {
 		return err
 	}
-	if fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices) > 0 {
-		return fmt.Errorf("NoSecrets with Secret arguments")
+	if err := set(fn.cfg.output, classOutput, "Output"); err != nil {
+		return err
+	}
+	if fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices)+len(fn.cfg.output) > 0 {
+		return fmt.Errorf("NoSecrets with Secret or Output arguments")
 	}
 	if !fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices) == 0 {
 		return fmt.Errorf("no Secret or SecretSlices argument: declare them, or NoSecrets to opt out of the wipe")
@@ -258,10 +326,14 @@ func (fn *Func) classify(sig string) error {
 		vars[i] = params.At(i)
 		seen[vars[i].Name()] = true
 	}
-	for n := range declared {
+	for _, n := range sortedKeys(declared) {
 		if !seen[n] {
 			return fmt.Errorf("%s names no argument", n)
 		}
+	}
+	extents, err := fn.extents(vars, class)
+	if err != nil {
+		return err
 	}
 	offsets := gotypes.Sizes.Offsetsof(vars)
 	for i, v := range vars {
@@ -269,11 +341,19 @@ func (fn *Func) classify(sig string) error {
 		c, ok := class[name]
 		ptrLike := isPointerLike(v.Type())
 		if !ok && ptrLike && !fn.cfg.noSecrets {
-			return fmt.Errorf("pointer argument %s is neither Secret, SecretSlices nor Public", name)
+			return fmt.Errorf("pointer argument %s is neither Secret, SecretSlices, Output nor Public", name)
+		}
+		if c == classOutput && !ptrLike {
+			return fmt.Errorf("Output argument %s is not a pointer, slice or string", name)
 		}
 		off := int(offsets[i])
 		size := int(gotypes.Sizes.Sizeof(v.Type()))
+		fn.params = append(fn.params, param{name: name, typ: v.Type(), off: off, size: size, class: c, declared: ok, extent: extents[name]})
 		switch c {
+		case classOutput:
+			fn.outputArg = append(fn.outputArg, name)
+			fn.slots = append(fn.slots, argSlot{name, off, off + 8, tSecretPtr, "points to output memory (declared Output), which may hold results computed from secrets"})
+			fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
 		case classSecret:
 			fn.secretArg = append(fn.secretArg, name)
 			if ptrLike {
@@ -294,6 +374,105 @@ func (fn *Func) classify(sig string) error {
 				fn.publicArg = append(fn.publicArg, name)
 			}
 			fn.slots = append(fn.slots, argSlot{name, off, off + size, 0, ""})
+		}
+	}
+	for i := 0; i < s.Results().Len(); i++ {
+		fn.results = append(fn.results, s.Results().At(i))
+	}
+	return nil
+}
+
+// extents checks the Len options against the arguments and returns them by
+// name: every pointer argument needs one unless it points to an array; an
+// argument that carries its own extent (array pointer, slice, string) or is
+// no pointer may not have one; each expression must be an integer expression
+// over the other arguments.
+func (fn *Func) extents(vars []*types.Var, class map[string]paramClass) (map[string]string, error) {
+	byName := map[string]*types.Var{}
+	pkg := types.NewPackage("args", "args")
+	for _, v := range vars {
+		if v.Name() == "" || v.Name() == "_" {
+			return nil, fmt.Errorf("unnamed argument: every argument needs a name")
+		}
+		byName[v.Name()] = v
+		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, v.Name(), v.Type()))
+	}
+	out := map[string]string{}
+	for _, l := range fn.cfg.lens {
+		v, ok := byName[l.name]
+		if !ok {
+			return nil, fmt.Errorf("Len %s names no argument", l.name)
+		}
+		if _, dup := out[l.name]; dup {
+			return nil, fmt.Errorf("Len %s given twice", l.name)
+		}
+		if !needsLen(v.Type()) {
+			return nil, fmt.Errorf("Len %s: argument of type %s has its own extent or is no pointer", l.name, v.Type())
+		}
+		tv, err := types.Eval(token.NewFileSet(), pkg, token.NoPos, l.expr)
+		if err != nil {
+			return nil, fmt.Errorf("Len %s: %q: %v", l.name, l.expr, err)
+		}
+		if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return nil, fmt.Errorf("Len %s: %q is not an integer expression", l.name, l.expr)
+		}
+		out[l.name] = l.expr
+	}
+	for _, v := range vars {
+		if !isPointerLike(v.Type()) {
+			continue
+		}
+		if err := modelable(v.Type(), class[v.Name()] == classSecretSlices); err != nil {
+			return nil, fmt.Errorf("argument %s: %v", v.Name(), err)
+		}
+		if _, ok := out[v.Name()]; needsLen(v.Type()) && !ok {
+			return nil, fmt.Errorf("pointer argument %s needs Len: the extent of the memory it points to, for the model's bounds check", v.Name())
+		}
+	}
+	return out, nil
+}
+
+// needsLen reports whether an argument of type t is a pointer whose extent
+// the type does not give: a pointer to a non-array, or an unsafe.Pointer.
+func needsLen(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		_, isArray := u.Elem().Underlying().(*types.Array)
+		return !isArray
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
+}
+
+// modelable reports why the model cannot bound a pointer-like argument of
+// type t: only pointers, unsafe.Pointer, slices and strings point to memory it
+// knows the extent of, and a SecretSlices argument must point to slice
+// headers.
+func modelable(t types.Type, slices bool) error {
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		elem = u.Elem()
+		if a, ok := elem.Underlying().(*types.Array); ok && slices {
+			elem = a.Elem()
+		}
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer || u.Kind() == types.String {
+			if slices {
+				return fmt.Errorf("SecretSlices argument of type %s does not point to slice headers", t)
+			}
+			return nil
+		}
+		return fmt.Errorf("type %s: the model cannot bound the memory it points to (use a pointer, unsafe.Pointer, slice or string)", t)
+	default:
+		return fmt.Errorf("type %s: the model cannot bound the memory it points to (use a pointer, unsafe.Pointer, slice or string)", t)
+	}
+	if slices {
+		if _, ok := elem.Underlying().(*types.Slice); !ok {
+			return fmt.Errorf("SecretSlices argument of type %s does not point to slice headers", t)
 		}
 	}
 	return nil

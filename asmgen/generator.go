@@ -43,6 +43,8 @@ type Generator struct {
 	funcs      []*Func
 	cur        *Func
 	errs       []error
+	// built are the functions of the last successful Build, in file order.
+	built []*Func
 }
 
 // New returns a Generator for the backend b. The backend's Requires set (the
@@ -71,9 +73,32 @@ func (g *Generator) Has(f cpufeat.Feature) bool {
 // to.
 func (g *Generator) Package(name string) { g.pkg = name }
 
-// Constraint sets the //go:build expression of both generated files, in the
-// "+build" comma syntax avo accepts ("amd64,!purego") or the && syntax.
+// Constraint sets the //go:build expression of the generated files, in the
+// && syntax ("amd64 && !purego") or the "+build" comma syntax avo accepts
+// ("amd64,!purego"): a conjunction of terms. asmgen adds "!vgsim" to it for
+// the assembly and the declarations and "vgsim" for the trampolines that run
+// the assembly on the model instead (see [Generator.Trampolines]).
 func (g *Generator) Constraint(expr string) { g.constraint = expr }
+
+// constraintTerms returns the terms of the constraint conjunction.
+func (g *Generator) constraintTerms() ([]string, error) {
+	expr := strings.ReplaceAll(g.constraint, "&&", ",")
+	var terms []string
+	for _, t := range strings.Split(expr, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		if strings.ContainsAny(t, " |()") || strings.Contains(t[1:], "!") {
+			return nil, fmt.Errorf("asmgen: Constraint %q is not a conjunction of build tags", g.constraint)
+		}
+		if strings.TrimPrefix(t, "!") == SimTag {
+			return nil, fmt.Errorf("asmgen: Constraint %q names %s, which asmgen adds itself", g.constraint, SimTag)
+		}
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
 
 func (g *Generator) errorf(format string, args ...any) {
 	g.errs = append(g.errs, fmt.Errorf("asmgen: "+format, args...))
@@ -87,10 +112,11 @@ func (g *Generator) Build() (asm, stubs []byte, err error) {
 	if len(g.errs) > 0 {
 		return nil, nil, errors.Join(g.errs...)
 	}
-	expr := g.constraint
-	if expr != "" {
-		g.Context.ConstraintExpr(toPlusBuild(expr))
+	terms, err := g.constraintTerms()
+	if err != nil {
+		return nil, nil, err
 	}
+	g.Context.ConstraintExpr(strings.Join(append(terms, "!"+SimTag), ","))
 	f, err := g.Context.Result()
 	if err != nil {
 		return nil, nil, fmt.Errorf("asmgen: %w", err)
@@ -141,14 +167,22 @@ func (g *Generator) Build() (asm, stubs []byte, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("asmgen: printing declarations: %w", err)
 	}
+	g.built = fns
 	return asm, stubs, nil
 }
 
 // Generate builds the file (see [Generator.Build]) and writes the assembly to
-// asmPath and the Go declarations to stubsPath. Unless [Generator.Package] was
-// called, the package name is the base name of stubsPath's directory. Nothing
-// is written when a check fails.
+// asmPath, the Go declarations to stubsPath and the trampolines that run the
+// assembly on the model under the build tag vgsim (see
+// [Generator.Trampolines]) beside them, to [SimPath](stubsPath). The assembly
+// and the declarations must be in the same directory (the trampolines embed
+// the assembly). Unless [Generator.Package] was called, the package name is
+// the base name of stubsPath's directory. Nothing is written when a check
+// fails.
 func (g *Generator) Generate(asmPath, stubsPath string) error {
+	if filepath.Dir(filepath.Clean(asmPath)) != filepath.Dir(filepath.Clean(stubsPath)) {
+		return fmt.Errorf("asmgen: %s and %s are in different directories: the vgsim trampolines embed the assembly", asmPath, stubsPath)
+	}
 	if g.pkg == "" {
 		abs, err := filepath.Abs(stubsPath)
 		if err != nil {
@@ -160,10 +194,17 @@ func (g *Generator) Generate(asmPath, stubsPath string) error {
 	if err != nil {
 		return err
 	}
+	sim, err := g.Trampolines(filepath.Base(asmPath))
+	if err != nil {
+		return err
+	}
 	if err := writeIfChanged(asmPath, asm); err != nil {
 		return err
 	}
-	return writeIfChanged(stubsPath, stubs)
+	if err := writeIfChanged(stubsPath, stubs); err != nil {
+		return err
+	}
+	return writeIfChanged(SimPath(stubsPath), sim)
 }
 
 // Target is one backend's output in a generator program: the backend, the
@@ -281,23 +322,6 @@ func writeIfChanged(path string, b []byte) error {
 		return nil
 	}
 	return os.WriteFile(path, b, 0o644)
-}
-
-// toPlusBuild converts a //go:build expression made only of && and ! terms to
-// the comma form avo's ConstraintExpr parses; other expressions pass through.
-func toPlusBuild(expr string) string {
-	var out []byte
-	for i := 0; i < len(expr); i++ {
-		switch {
-		case expr[i] == ' ':
-		case expr[i] == '&' && i+1 < len(expr) && expr[i+1] == '&':
-			out = append(out, ',')
-			i++
-		default:
-			out = append(out, expr[i])
-		}
-	}
-	return string(out)
 }
 
 // recomputeCFG clears and rebuilds the label targets and control-flow graph

@@ -43,7 +43,7 @@ func declare(g *asmgen.Generator) {
 
 	fn = g.Func("xorBytes"+s, "func(dst, a, b *byte, n int)",
 		asmgen.Doc("xorBytes"+s+" sets dst[i] = a[i] ^ b[i] for i < n."),
-		asmgen.Secret("dst", "a", "b"), asmgen.Public("n"))
+		asmgen.Secret("dst", "a", "b"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("a", "n"), asmgen.Len("b", "n"))
 	d, pa, pb, cnt := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("dst"), d)
 	g.Load(g.Param("a"), pa)
@@ -54,7 +54,7 @@ func declare(g *asmgen.Generator) {
 
 	fn = g.Func("loadPartial"+s, "func(block *[16]byte, src *byte, n int)",
 		asmgen.Doc("loadPartial"+s+" sets block to the n < 16 bytes at src followed by zeros, reading nothing past src+n."),
-		asmgen.Secret("block", "src"), asmgen.Public("n"))
+		asmgen.Secret("block", "src"), asmgen.Public("n"), asmgen.Len("src", "n"))
 	blk, src, ln := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("block"), blk)
 	g.Load(g.Param("src"), src)
@@ -66,7 +66,7 @@ func declare(g *asmgen.Generator) {
 
 	fn = g.Func("copyPartial"+s, "func(dst, src *byte, n int)",
 		asmgen.Doc("copyPartial"+s+" copies n < 16 bytes from src to dst through a vector register, touching nothing past either buffer."),
-		asmgen.Secret("dst", "src"), asmgen.Public("n"))
+		asmgen.Secret("dst", "src"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"))
 	d, src, ln = g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("dst"), d)
 	g.Load(g.Param("src"), src)

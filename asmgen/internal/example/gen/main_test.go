@@ -25,12 +25,17 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 			asm, stubs, err := g.Build()
 			require.NoError(t, err)
 			base := filepath.Join("..", "example_"+b.Name+"_amd64")
+			sim, err := g.Trampolines(filepath.Base(base + ".s"))
+			require.NoError(t, err)
 			wantAsm, err := os.ReadFile(base + ".s")
 			require.NoError(t, err)
 			wantStubs, err := os.ReadFile(base + ".go")
 			require.NoError(t, err)
+			wantSim, err := os.ReadFile(asmgen.SimPath(base + ".go"))
+			require.NoError(t, err)
 			assert.Equal(t, string(wantAsm), string(asm), "%s.s is stale: run go generate ./asmgen/internal/example", base)
 			assert.Equal(t, string(wantStubs), string(stubs), "%s.go is stale: run go generate ./asmgen/internal/example", base)
+			assert.Equal(t, string(wantSim), string(sim), "%s is stale: run go generate ./asmgen/internal/example", asmgen.SimPath(base+".go"))
 		})
 	}
 }
