@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
 	github.com/vgcrypto/vg/cpufeat v0.0.0
 )
 
@@ -14,5 +15,7 @@ require (
 )
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -32,6 +33,16 @@ func adx(g *asmgen.Generator) {
 		montSqr(g, n)
 	}
 	gather5(g)
+}
+
+// limbs declares the extent of the limb-array arguments names: n limbs
+// each, for the model's bounds check.
+func limbs(n int, names ...string) asmgen.Option {
+	var opts []asmgen.Option
+	for _, name := range names {
+		opts = append(opts, asmgen.Len(name, strconv.Itoa(n)))
+	}
+	return asmgen.Options(opts...)
 }
 
 // limb returns the memory operand of limb i at base.
@@ -85,7 +96,7 @@ func montMul(g *asmgen.Generator, n int) {
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*y/R modulo m, for x, y < R and an odd", name, 64*n),
 			fmt.Sprintf("m < R with m0inv = -m^-1 mod 2^64, all of %d limbs (almost Montgomery multiplication:", n),
 			"the result is not reduced below m). z may alias x or y."),
-		asmgen.Secret("z", "x", "y", "m", "m0inv"), asmgen.Scratch(16*n))
+		asmgen.Secret("z", "x", "y", "m", "m0inv"), limbs(n, "z", "x", "y", "m"), asmgen.Scratch(16*n))
 	T := fn.Scratch()
 	at := func(j int) operand.Mem { return T.Offset(8 * j) }
 	xp, yp := g.GP64(), g.GP64()
@@ -132,7 +143,7 @@ func montSqr(g *asmgen.Generator, n int) {
 		asmgen.Doc(
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*x/R modulo m, for x < R and an odd", name, 64*n),
 			fmt.Sprintf("m < R with m0inv = -m^-1 mod 2^64, all of %d limbs (almost Montgomery squaring). z may alias x.", n)),
-		asmgen.Secret("z", "x", "m", "m0inv"), asmgen.Scratch(16*n))
+		asmgen.Secret("z", "x", "m", "m0inv"), limbs(n, "z", "x", "m"), asmgen.Scratch(16*n))
 	T := fn.Scratch()
 	at := func(j int) operand.Mem { return T.Offset(8 * j) }
 	xp := g.GP64()
@@ -291,7 +302,7 @@ func reduce(g *asmgen.Generator, fn *asmgen.Func, n int, T operand.Mem) {
 func gather5(g *asmgen.Generator) {
 	fn := g.Func("gather5ADX", "func(z *uint64, table *uint64, n int, k uint64)",
 		asmgen.Doc("gather5ADX sets z[j] = table[32*j+k] for j < n (n > 0, k < 32), reading all 32*n words of table."),
-		asmgen.Secret("z", "table", "k"), asmgen.Public("n"), asmgen.Scratch(256))
+		asmgen.Secret("z", "table", "k"), asmgen.Public("n"), asmgen.Len("z", "n"), asmgen.Len("table", "32*n"), asmgen.Scratch(256))
 	masks := fn.Scratch()
 	idx := g.Table("gather5Index", []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
 	step := g.Table("gather5Step", []byte{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0})
