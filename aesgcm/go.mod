@@ -2,7 +2,10 @@ module github.com/vgcrypto/vg/aesgcm
 
 go 1.26.0
 
-require github.com/vgcrypto/vg/cpufeat v0.0.0
+require (
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
+	github.com/vgcrypto/vg/cpufeat v0.0.0
+)
 
 require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -15,5 +18,7 @@ require (
 )
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch

@@ -79,7 +79,7 @@ func (e *emitter) initFunc(name string) {
 func (e *emitter) nonceFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, nonce *byte, n int, j0 *[16]byte)",
 		asmgen.Doc(name+" sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce."),
-		asmgen.Secret("t"), asmgen.Public("nonce", "n", "j0"))
+		asmgen.Secret("t"), asmgen.Public("nonce", "n"), asmgen.Output("j0"), asmgen.Len("nonce", "n"))
 	t := e.gp("t")
 	p, n := e.gp("nonce"), e.gp("n")
 	acc := e.xmm()
@@ -575,8 +575,9 @@ func (e *emitter) shortGather(count reg.GPVirtual) func() (reg.GPVirtual, reg.GP
 func (e *emitter) sealFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place."),
-		asmgen.Secret("t", "out", "aad", "tag"), asmgen.SecretSlices("pieces"),
-		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(stSize+128))
+		asmgen.Secret("t", "aad"), asmgen.SecretSlices("pieces"), asmgen.Output("out", "tag"),
+		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"),
+		asmgen.Len("out", "textLen"), asmgen.Len("pieces", "count"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+128))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	{
@@ -616,7 +617,8 @@ func (e *emitter) openFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int",
 		asmgen.Doc(name+" decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time)."),
 		asmgen.Secret("t", "out", "in", "aad"),
-		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"), asmgen.Scratch(stSize+128))
+		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(stSize+128))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	{
@@ -665,7 +667,7 @@ func (e *emitter) openFunc(name string) {
 func (e *emitter) streamStartFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
 		asmgen.Doc(name+" starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block."),
-		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"))
+		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"), asmgen.Len("aad", "aadLen"))
 	k := e.loadKey("t", "rounds")
 	stp := e.gp("st")
 	st := mem(stp, 0)
@@ -680,7 +682,8 @@ func (e *emitter) streamStartFunc(name string) {
 func (e *emitter) streamEncryptFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
 		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
-		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"), asmgen.Scratch(128))
+		asmgen.Secret("t", "st", "in"), asmgen.Output("out"), asmgen.Public("rounds", "n", "nopen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Scratch(128))
 	k := e.loadKey("t", "rounds")
 	stp := e.gp("st")
 	e.encPiece(k, mem(stp, 0), e.fn.Scratch(), e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"))
@@ -690,7 +693,7 @@ func (e *emitter) streamEncryptFunc(name string) {
 func (e *emitter) streamFinishFunc(name string) {
 	e.fn = e.Func(name, "func(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block)."),
-		asmgen.Secret("t", "st", "tag"), asmgen.Public("nopen", "aadLen", "textLen"))
+		asmgen.Secret("t", "st"), asmgen.Output("tag"), asmgen.Public("nopen", "aadLen", "textLen"))
 	t := e.gp("t")
 	k := keyRegs{t: t}
 	stp := e.gp("st")

@@ -383,7 +383,7 @@ func (v *vx) gp(name string) reg.GPVirtual {
 func (v *vx) nonceFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, nonce *byte, n int, j0 *[16]byte)",
 		asmgen.Doc(name+" sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce."),
-		asmgen.Secret("t"), asmgen.Public("nonce", "n", "j0"))
+		asmgen.Secret("t"), asmgen.Public("nonce", "n"), asmgen.Output("j0"), asmgen.Len("nonce", "n"))
 	t := v.gp("t")
 	p, n := v.gp("nonce"), v.gp("n")
 	acc := v.ymm()
@@ -865,8 +865,9 @@ func (v *vx) encPiece(k vkey, st operand.Mem, out, in, n, nopen reg.GPVirtual) {
 func (v *vx) sealFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place."),
-		asmgen.Secret("t", "out", "aad", "tag"), asmgen.SecretSlices("pieces"),
-		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"), asmgen.Scratch(vStSize))
+		asmgen.Secret("t", "aad"), asmgen.SecretSlices("pieces"), asmgen.Output("out", "tag"),
+		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"),
+		asmgen.Len("out", "textLen"), asmgen.Len("pieces", "count"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(vStSize))
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
 	out, descs, count := v.gp("out"), v.gp("pieces"), v.gp("count")
@@ -898,7 +899,8 @@ func (v *vx) openFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int",
 		asmgen.Doc(name+" decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time)."),
 		asmgen.Secret("t", "out", "in", "aad"),
-		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"), asmgen.Scratch(vStSize))
+		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(vStSize))
 	st := v.fn.Scratch()
 	k := v.loadKey("t", "rounds")
 	out, in, n := v.gp("out"), v.gp("in"), v.gp("n")
@@ -936,7 +938,7 @@ func (v *vx) openFunc(name string) {
 func (v *vx) streamStartFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
 		asmgen.Doc(name+" starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block."),
-		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"))
+		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"), asmgen.Len("aad", "aadLen"))
 	k := v.loadKey("t", "rounds")
 	st := mem(v.gp("st"), 0)
 	v.start(k, st, v.gp("aad"), v.gp("aadLen"), v.gp("j0"))
@@ -950,7 +952,8 @@ func (v *vx) streamStartFunc(name string) {
 func (v *vx) streamEncryptFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
 		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
-		asmgen.Secret("t", "st", "out", "in"), asmgen.Public("rounds", "n", "nopen"))
+		asmgen.Secret("t", "st", "in"), asmgen.Output("out"), asmgen.Public("rounds", "n", "nopen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"))
 	k := v.loadKey("t", "rounds")
 	st := mem(v.gp("st"), 0)
 	v.encPiece(k, st, v.gp("out"), v.gp("in"), v.gp("n"), v.gp("nopen"))
@@ -960,7 +963,7 @@ func (v *vx) streamEncryptFunc(name string) {
 func (v *vx) streamFinishFunc(name string) {
 	v.fn = v.Func(name, "func(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
 		asmgen.Doc(name+" sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block)."),
-		asmgen.Secret("t", "st", "tag"), asmgen.Public("nopen", "aadLen", "textLen"))
+		asmgen.Secret("t", "st"), asmgen.Output("tag"), asmgen.Public("nopen", "aadLen", "textLen"))
 	t := v.gp("t")
 	st := mem(v.gp("st"), 0)
 	v.finish(t, st, v.gp("nopen"), v.gp("aadLen"), v.gp("textLen"), v.tagStore())
