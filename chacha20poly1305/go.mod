@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
 	github.com/vgcrypto/vg/cpufeat v0.0.0
 	golang.org/x/crypto v0.59.0
 )
@@ -15,5 +16,7 @@ require (
 )
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
+
+replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch

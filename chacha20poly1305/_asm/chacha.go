@@ -405,7 +405,8 @@ func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 	lanes := v.lanes()
 	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
 		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
-		asmgen.Secret("st", "src"), asmgen.Public("dst", "n"), asmgen.Scratch(32*v.size+v.size))
+		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"),
+		asmgen.Scratch(32*v.size+v.size))
 	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("st"), st)
 	g.Load(g.Param("dst"), dst)
@@ -472,7 +473,7 @@ func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 func declarePolyBlocks(g *asmgen.Generator, name string) {
 	fn := g.Func(name, "func(p *[7]uint64, msg *byte, n int)",
 		asmgen.Doc(name+" absorbs the n/16 full blocks at msg into the Poly1305 state p (h, r, s); n is a multiple of 16."),
-		asmgen.Secret("p"), asmgen.Public("msg", "n"))
+		asmgen.Secret("p"), asmgen.Public("msg", "n"), asmgen.Len("msg", "n"))
 	p, msg, n := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("p"), p)
 	g.Load(g.Param("msg"), msg)
