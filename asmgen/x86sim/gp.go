@@ -626,6 +626,11 @@ func shift(w, op int) binder {
 			}
 			x, xt := m.rd(&in.args[1], w)
 			if cnt == 0 && ct == 0 {
+				if w == 4 && in.args[1].kind == kReg {
+					// A 32-bit shift by 0 still writes its register:
+					// bits 63:32 become zero.
+					m.wr(&in.args[1], w, x, xt)
+				}
 				return
 			}
 			mk := wmask(w)
