@@ -372,7 +372,11 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 		}
 	}()
 	m.run()
-	copy(unsafe.Slice((*byte)(args), fn.Args), unsafe.Slice((*byte)(unsafe.Add(sbase, argAt)), fn.Args))
+	// Only the result slots go back: the function may have used its
+	// argument slots as scratch (avo spills there), and the caller's frame
+	// holds typed pointers in them.
+	res := int(f.Results)
+	copy(unsafe.Slice((*byte)(unsafe.Add(args, res)), fn.Args-res), unsafe.Slice((*byte)(unsafe.Add(sbase, argAt+res)), fn.Args-res))
 	// stack must stay reachable until here: the model addressed it by
 	// number.
 	_ = stack[0]
