@@ -167,13 +167,14 @@ func (p *probe) randomInput(in []byte, rng *rand.Rand) {
 		}
 		if rng.IntN(3) == 0 {
 			e := 1 << rng.IntN(4)
+			top := uint64(1) << (8*e - 1)
 			for i := 0; i+e <= len(b); i += e {
-				if rng.IntN(2) == 0 {
+				r := rng.Uint64()
+				if r&1 == 0 {
 					continue
 				}
 				var v uint64
-				top := uint64(1) << (8*e - 1)
-				switch rng.IntN(6) {
+				switch (r >> 1) % 6 {
 				case 0:
 				case 1:
 					v = ^uint64(0)
@@ -184,7 +185,7 @@ func (p *probe) randomInput(in []byte, rng *rand.Rand) {
 				case 4:
 					v = 1
 				case 5:
-					v = uint64(rng.IntN(8*e + 2))
+					v = (r >> 8) % uint64(8*e+2)
 				}
 				var w [8]byte
 				binary.LittleEndian.PutUint64(w[:], v)

@@ -6784,437 +6784,377 @@ func p1354_RORL(in *byte, out *byte)
 //go:noescape
 func p1355_SETCC(in *byte, out *byte)
 
-// p1356_CMOVQCC runs CMOVQCC SI, DI (added form CMOVQCC r, r).
+// p1356_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1356_CMOVQCC(in *byte, out *byte)
+func p1356_JCC(in *byte, out *byte)
 
-// p1357_JCC runs JCC taken (added form JCC label).
+// p1357_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1357_JCC(in *byte, out *byte)
+func p1357_SETCS(in *byte, out *byte)
 
-// p1358_SETCS runs SETCS BL (added form SETCS r8).
+// p1358_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1358_SETCS(in *byte, out *byte)
+func p1358_CMOVQCS(in *byte, out *byte)
 
-// p1359_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1359_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1359_CMOVQCS(in *byte, out *byte)
+func p1359_JCS(in *byte, out *byte)
 
-// p1360_JCS runs JCS taken (added form JCS label).
+// p1360_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1360_JCS(in *byte, out *byte)
+func p1360_JEQ(in *byte, out *byte)
 
-// p1361_SETEQ runs SETEQ BL (added form SETEQ r8).
+// p1361_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1361_SETEQ(in *byte, out *byte)
+func p1361_SETNE(in *byte, out *byte)
 
-// p1362_CMOVQEQ runs CMOVQEQ SI, DI (added form CMOVQEQ r, r).
+// p1362_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1362_CMOVQEQ(in *byte, out *byte)
+func p1362_SETHI(in *byte, out *byte)
 
-// p1363_JEQ runs JEQ taken (added form JEQ label).
+// p1363_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1363_JEQ(in *byte, out *byte)
+func p1363_JHI(in *byte, out *byte)
 
-// p1364_SETNE runs SETNE BL (added form SETNE r8).
+// p1364_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1364_SETNE(in *byte, out *byte)
+func p1364_SETLS(in *byte, out *byte)
 
-// p1365_CMOVQNE runs CMOVQNE SI, DI (added form CMOVQNE r, r).
+// p1365_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1365_CMOVQNE(in *byte, out *byte)
+func p1365_CMOVQLS(in *byte, out *byte)
 
-// p1366_JNE runs JNE taken (added form JNE label).
+// p1366_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1366_JNE(in *byte, out *byte)
+func p1366_JLS(in *byte, out *byte)
 
-// p1367_SETHI runs SETHI BL (added form SETHI r8).
+// p1367_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1367_SETHI(in *byte, out *byte)
+func p1367_SETLT(in *byte, out *byte)
 
-// p1368_CMOVQHI runs CMOVQHI SI, DI (added form CMOVQHI r, r).
+// p1368_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1368_CMOVQHI(in *byte, out *byte)
+func p1368_JLT(in *byte, out *byte)
 
-// p1369_JHI runs JHI taken (added form JHI label).
+// p1369_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1369_JHI(in *byte, out *byte)
+func p1369_SETGE(in *byte, out *byte)
 
-// p1370_SETLS runs SETLS BL (added form SETLS r8).
+// p1370_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1370_SETLS(in *byte, out *byte)
+func p1370_CMOVQGE(in *byte, out *byte)
 
-// p1371_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1371_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1371_CMOVQLS(in *byte, out *byte)
+func p1371_JGE(in *byte, out *byte)
 
-// p1372_JLS runs JLS taken (added form JLS label).
+// p1372_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1372_JLS(in *byte, out *byte)
+func p1372_SETGT(in *byte, out *byte)
 
-// p1373_SETLT runs SETLT BL (added form SETLT r8).
+// p1373_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1373_SETLT(in *byte, out *byte)
+func p1373_CMOVQGT(in *byte, out *byte)
 
-// p1374_CMOVQLT runs CMOVQLT SI, DI (added form CMOVQLT r, r).
+// p1374_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1374_CMOVQLT(in *byte, out *byte)
+func p1374_JGT(in *byte, out *byte)
 
-// p1375_JLT runs JLT taken (added form JLT label).
+// p1375_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1375_JLT(in *byte, out *byte)
+func p1375_SETLE(in *byte, out *byte)
 
-// p1376_SETGE runs SETGE BL (added form SETGE r8).
+// p1376_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1376_SETGE(in *byte, out *byte)
+func p1376_CMOVQLE(in *byte, out *byte)
 
-// p1377_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1377_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1377_CMOVQGE(in *byte, out *byte)
+func p1377_JLE(in *byte, out *byte)
 
-// p1378_JGE runs JGE taken (added form JGE label).
+// p1378_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1378_JGE(in *byte, out *byte)
+func p1378_SETMI(in *byte, out *byte)
 
-// p1379_SETGT runs SETGT BL (added form SETGT r8).
+// p1379_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1379_SETGT(in *byte, out *byte)
+func p1379_CMOVQMI(in *byte, out *byte)
 
-// p1380_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1380_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1380_CMOVQGT(in *byte, out *byte)
+func p1380_JMI(in *byte, out *byte)
 
-// p1381_JGT runs JGT taken (added form JGT label).
+// p1381_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1381_JGT(in *byte, out *byte)
+func p1381_SETPL(in *byte, out *byte)
 
-// p1382_SETLE runs SETLE BL (added form SETLE r8).
+// p1382_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1382_SETLE(in *byte, out *byte)
+func p1382_CMOVQPL(in *byte, out *byte)
 
-// p1383_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1383_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1383_CMOVQLE(in *byte, out *byte)
+func p1383_JPL(in *byte, out *byte)
 
-// p1384_JLE runs JLE taken (added form JLE label).
+// p1384_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1384_JLE(in *byte, out *byte)
+func p1384_SETOS(in *byte, out *byte)
 
-// p1385_SETMI runs SETMI BL (added form SETMI r8).
+// p1385_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1385_SETMI(in *byte, out *byte)
+func p1385_CMOVQOS(in *byte, out *byte)
 
-// p1386_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1386_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1386_CMOVQMI(in *byte, out *byte)
+func p1386_JOS(in *byte, out *byte)
 
-// p1387_JMI runs JMI taken (added form JMI label).
+// p1387_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1387_JMI(in *byte, out *byte)
+func p1387_SETOC(in *byte, out *byte)
 
-// p1388_SETPL runs SETPL BL (added form SETPL r8).
+// p1388_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1388_SETPL(in *byte, out *byte)
+func p1388_CMOVQOC(in *byte, out *byte)
 
-// p1389_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1389_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1389_CMOVQPL(in *byte, out *byte)
+func p1389_JOC(in *byte, out *byte)
 
-// p1390_JPL runs JPL taken (added form JPL label).
+// p1390_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1390_JPL(in *byte, out *byte)
+func p1390_SETPS(in *byte, out *byte)
 
-// p1391_SETOS runs SETOS BL (added form SETOS r8).
+// p1391_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1391_SETOS(in *byte, out *byte)
+func p1391_CMOVQPS(in *byte, out *byte)
 
-// p1392_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1392_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1392_CMOVQOS(in *byte, out *byte)
+func p1392_JPS(in *byte, out *byte)
 
-// p1393_JOS runs JOS taken (added form JOS label).
+// p1393_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1393_JOS(in *byte, out *byte)
+func p1393_SETPC(in *byte, out *byte)
 
-// p1394_SETOC runs SETOC BL (added form SETOC r8).
+// p1394_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1394_SETOC(in *byte, out *byte)
+func p1394_CMOVQPC(in *byte, out *byte)
 
-// p1395_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1395_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1395_CMOVQOC(in *byte, out *byte)
+func p1395_JPC(in *byte, out *byte)
 
-// p1396_JOC runs JOC taken (added form JOC label).
+// p1396_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1396_JOC(in *byte, out *byte)
+func p1396_SHLQ(in *byte, out *byte)
 
-// p1397_SETPS runs SETPS BL (added form SETPS r8).
+// p1397_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1397_SETPS(in *byte, out *byte)
+func p1397_SHRQ(in *byte, out *byte)
 
-// p1398_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1398_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1398_CMOVQPS(in *byte, out *byte)
+func p1398_SARQ(in *byte, out *byte)
 
-// p1399_JPS runs JPS taken (added form JPS label).
+// p1399_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1399_JPS(in *byte, out *byte)
+func p1399_SHLL(in *byte, out *byte)
 
-// p1400_SETPC runs SETPC BL (added form SETPC r8).
+// p1400_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1400_SETPC(in *byte, out *byte)
+func p1400_SARL(in *byte, out *byte)
 
-// p1401_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1401_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1401_CMOVQPC(in *byte, out *byte)
+func p1401_SHRW(in *byte, out *byte)
 
-// p1402_JPC runs JPC taken (added form JPC label).
+// p1402_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1402_JPC(in *byte, out *byte)
+func p1402_SHLB(in *byte, out *byte)
 
-// p1403_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1403_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1403_SHLQ(in *byte, out *byte)
+func p1403_MULQ(in *byte, out *byte)
 
-// p1404_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1404_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1404_SHRQ(in *byte, out *byte)
+func p1404_NEGQ(in *byte, out *byte)
 
-// p1405_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1405_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1405_SARQ(in *byte, out *byte)
+func p1405_NOTQ(in *byte, out *byte)
 
-// p1406_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1406_INCQ runs INCQ SI (added form INCQ r).
 //
 //go:noescape
-func p1406_SHLL(in *byte, out *byte)
+func p1406_INCQ(in *byte, out *byte)
 
-// p1407_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1407_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1407_SARL(in *byte, out *byte)
+func p1407_DECL(in *byte, out *byte)
 
-// p1408_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1408_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1408_SHRW(in *byte, out *byte)
+func p1408_ADCL(in *byte, out *byte)
 
-// p1409_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1409_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1409_SHLB(in *byte, out *byte)
+func p1409_SBBL(in *byte, out *byte)
 
-// p1410_ADCXQ runs ADCXQ SI, DI (added form ADCXQ r, r).
+// p1410_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1410_ADCXQ(in *byte, out *byte)
+func p1410_MOVBLZX(in *byte, out *byte)
 
-// p1411_ADOXQ runs ADOXQ SI, DI (added form ADOXQ r, r).
+// p1411_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1411_ADOXQ(in *byte, out *byte)
+func p1411_MOVWLZX(in *byte, out *byte)
 
-// p1412_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1412_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1412_MULQ(in *byte, out *byte)
+func p1412_MOVLQZX(in *byte, out *byte)
 
-// p1413_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1413_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1413_NEGQ(in *byte, out *byte)
+func p1413_SARQ(in *byte, out *byte)
 
-// p1414_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1414_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1414_NOTQ(in *byte, out *byte)
+func p1414_SARQ(in *byte, out *byte)
 
-// p1415_INCQ runs INCQ SI (added form INCQ r).
+// p1415_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1415_INCQ(in *byte, out *byte)
+func p1415_SARQ(in *byte, out *byte)
 
-// p1416_DECL runs DECL SI (added form DECL r).
+// p1416_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1416_DECL(in *byte, out *byte)
+func p1416_SHLL(in *byte, out *byte)
 
-// p1417_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1417_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1417_ADCL(in *byte, out *byte)
+func p1417_SHLL(in *byte, out *byte)
 
-// p1418_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1418_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1418_SBBL(in *byte, out *byte)
+func p1418_SHLL(in *byte, out *byte)
 
-// p1419_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1419_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1419_MOVBLZX(in *byte, out *byte)
+func p1419_SHRB(in *byte, out *byte)
 
-// p1420_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1420_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1420_MOVWLZX(in *byte, out *byte)
+func p1420_SHRB(in *byte, out *byte)
 
-// p1421_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1421_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1421_MOVLQZX(in *byte, out *byte)
+func p1421_SHRB(in *byte, out *byte)
 
-// p1422_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1422_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1422_SARQ(in *byte, out *byte)
+func p1422_SHRB(in *byte, out *byte)
 
-// p1423_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1423_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1423_SARQ(in *byte, out *byte)
+func p1423_SHLQ(in *byte, out *byte)
 
-// p1424_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1424_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1424_SARQ(in *byte, out *byte)
+func p1424_VMOVDQU8(in *byte, out *byte)
 
-// p1425_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1425_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1425_SHLL(in *byte, out *byte)
+func p1425_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1426_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1426_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1426_SHLL(in *byte, out *byte)
+func p1426_VMOVDQU8(in *byte, out *byte)
 
-// p1427_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1427_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1427_SHLL(in *byte, out *byte)
+func p1427_VMOVDQU8(in *byte, out *byte)
 
-// p1428_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1428_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1428_SHRB(in *byte, out *byte)
+func p1428_VMOVDQU64(in *byte, out *byte)
 
-// p1429_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1429_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1429_SHRB(in *byte, out *byte)
+func p1429_VMOVDQU64(in *byte, out *byte)
 
-// p1430_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1430_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
 //
 //go:noescape
-func p1430_SHRB(in *byte, out *byte)
-
-// p1431_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
-//
-//go:noescape
-func p1431_SHRB(in *byte, out *byte)
-
-// p1432_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
-//
-//go:noescape
-func p1432_SHLQ(in *byte, out *byte)
-
-// p1433_ADCXQ runs ADCXQ DI, DI (added form ADCXQ r, r).
-//
-//go:noescape
-func p1433_ADCXQ(in *byte, out *byte)
-
-// p1434_ADOXQ runs ADOXQ DI, DI (added form ADOXQ r, r).
-//
-//go:noescape
-func p1434_ADOXQ(in *byte, out *byte)
-
-// p1435_MULQ runs MULQ SI (added form MULQ r).
-//
-//go:noescape
-func p1435_MULQ(in *byte, out *byte)
-
-// p1436_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
-//
-//go:noescape
-func p1436_VMOVDQU8(in *byte, out *byte)
-
-// p1437_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
-//
-//go:noescape
-func p1437_VMOVDQU8_Z(in *byte, out *byte)
-
-// p1438_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
-//
-//go:noescape
-func p1438_VMOVDQU8(in *byte, out *byte)
-
-// p1439_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
-//
-//go:noescape
-func p1439_VMOVDQU8(in *byte, out *byte)
-
-// p1440_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
-//
-//go:noescape
-func p1440_VMOVDQU64(in *byte, out *byte)
-
-// p1441_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
-//
-//go:noescape
-func p1441_VMOVDQU64(in *byte, out *byte)
-
-// p1442_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
-//
-//go:noescape
-func p1442_VMOVDQU64_Z(in *byte, out *byte)
+func p1430_VMOVDQU64_Z(in *byte, out *byte)

@@ -65283,53 +65283,8 @@ TEXT ·p1355_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1356_CMOVQCC(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p1356_CMOVQCC(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMOVQCC SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1357_JCC(in *byte, out *byte)
-TEXT ·p1357_JCC(SB), NOSPLIT, $0-16
+// func p1356_JCC(in *byte, out *byte)
+TEXT ·p1356_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65378,8 +65333,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1358_SETCS(in *byte, out *byte)
-TEXT ·p1358_SETCS(SB), NOSPLIT, $0-16
+// func p1357_SETCS(in *byte, out *byte)
+TEXT ·p1357_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65422,9 +65377,9 @@ TEXT ·p1358_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1359_CMOVQCS(in *byte, out *byte)
+// func p1358_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1359_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1358_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65467,8 +65422,8 @@ TEXT ·p1359_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1360_JCS(in *byte, out *byte)
-TEXT ·p1360_JCS(SB), NOSPLIT, $0-16
+// func p1359_JCS(in *byte, out *byte)
+TEXT ·p1359_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65517,97 +65472,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1361_SETEQ(in *byte, out *byte)
-TEXT ·p1361_SETEQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1362_CMOVQEQ(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p1362_CMOVQEQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMOVQEQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1363_JEQ(in *byte, out *byte)
-TEXT ·p1363_JEQ(SB), NOSPLIT, $0-16
+// func p1360_JEQ(in *byte, out *byte)
+TEXT ·p1360_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65656,8 +65522,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1364_SETNE(in *byte, out *byte)
-TEXT ·p1364_SETNE(SB), NOSPLIT, $0-16
+// func p1361_SETNE(in *byte, out *byte)
+TEXT ·p1361_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65700,103 +65566,8 @@ TEXT ·p1364_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1365_CMOVQNE(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p1365_CMOVQNE(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMOVQNE SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1366_JNE(in *byte, out *byte)
-TEXT ·p1366_JNE(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	JNE  taken
-	MOVB $0x00, 5(R15)
-	JMP  done
-
-taken:
-	MOVB $0x01, 5(R15)
-
-done:
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1367_SETHI(in *byte, out *byte)
-TEXT ·p1367_SETHI(SB), NOSPLIT, $0-16
+// func p1362_SETHI(in *byte, out *byte)
+TEXT ·p1362_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65839,53 +65610,8 @@ TEXT ·p1367_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1368_CMOVQHI(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p1368_CMOVQHI(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMOVQHI SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1369_JHI(in *byte, out *byte)
-TEXT ·p1369_JHI(SB), NOSPLIT, $0-16
+// func p1363_JHI(in *byte, out *byte)
+TEXT ·p1363_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65934,8 +65660,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1370_SETLS(in *byte, out *byte)
-TEXT ·p1370_SETLS(SB), NOSPLIT, $0-16
+// func p1364_SETLS(in *byte, out *byte)
+TEXT ·p1364_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65978,9 +65704,9 @@ TEXT ·p1370_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1371_CMOVQLS(in *byte, out *byte)
+// func p1365_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1371_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1365_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66023,8 +65749,8 @@ TEXT ·p1371_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1372_JLS(in *byte, out *byte)
-TEXT ·p1372_JLS(SB), NOSPLIT, $0-16
+// func p1366_JLS(in *byte, out *byte)
+TEXT ·p1366_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66073,8 +65799,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1373_SETLT(in *byte, out *byte)
-TEXT ·p1373_SETLT(SB), NOSPLIT, $0-16
+// func p1367_SETLT(in *byte, out *byte)
+TEXT ·p1367_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66117,53 +65843,8 @@ TEXT ·p1373_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1374_CMOVQLT(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p1374_CMOVQLT(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMOVQLT SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1375_JLT(in *byte, out *byte)
-TEXT ·p1375_JLT(SB), NOSPLIT, $0-16
+// func p1368_JLT(in *byte, out *byte)
+TEXT ·p1368_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66212,8 +65893,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1376_SETGE(in *byte, out *byte)
-TEXT ·p1376_SETGE(SB), NOSPLIT, $0-16
+// func p1369_SETGE(in *byte, out *byte)
+TEXT ·p1369_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66256,9 +65937,9 @@ TEXT ·p1376_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1377_CMOVQGE(in *byte, out *byte)
+// func p1370_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1377_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1370_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66301,8 +65982,8 @@ TEXT ·p1377_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1378_JGE(in *byte, out *byte)
-TEXT ·p1378_JGE(SB), NOSPLIT, $0-16
+// func p1371_JGE(in *byte, out *byte)
+TEXT ·p1371_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66351,8 +66032,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1379_SETGT(in *byte, out *byte)
-TEXT ·p1379_SETGT(SB), NOSPLIT, $0-16
+// func p1372_SETGT(in *byte, out *byte)
+TEXT ·p1372_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66395,9 +66076,9 @@ TEXT ·p1379_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1380_CMOVQGT(in *byte, out *byte)
+// func p1373_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1380_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1373_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66440,8 +66121,8 @@ TEXT ·p1380_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1381_JGT(in *byte, out *byte)
-TEXT ·p1381_JGT(SB), NOSPLIT, $0-16
+// func p1374_JGT(in *byte, out *byte)
+TEXT ·p1374_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66490,8 +66171,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1382_SETLE(in *byte, out *byte)
-TEXT ·p1382_SETLE(SB), NOSPLIT, $0-16
+// func p1375_SETLE(in *byte, out *byte)
+TEXT ·p1375_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66534,9 +66215,9 @@ TEXT ·p1382_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1383_CMOVQLE(in *byte, out *byte)
+// func p1376_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1383_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1376_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66579,8 +66260,8 @@ TEXT ·p1383_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1384_JLE(in *byte, out *byte)
-TEXT ·p1384_JLE(SB), NOSPLIT, $0-16
+// func p1377_JLE(in *byte, out *byte)
+TEXT ·p1377_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66629,8 +66310,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1385_SETMI(in *byte, out *byte)
-TEXT ·p1385_SETMI(SB), NOSPLIT, $0-16
+// func p1378_SETMI(in *byte, out *byte)
+TEXT ·p1378_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66673,9 +66354,9 @@ TEXT ·p1385_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1386_CMOVQMI(in *byte, out *byte)
+// func p1379_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1386_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1379_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66718,8 +66399,8 @@ TEXT ·p1386_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1387_JMI(in *byte, out *byte)
-TEXT ·p1387_JMI(SB), NOSPLIT, $0-16
+// func p1380_JMI(in *byte, out *byte)
+TEXT ·p1380_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66768,8 +66449,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1388_SETPL(in *byte, out *byte)
-TEXT ·p1388_SETPL(SB), NOSPLIT, $0-16
+// func p1381_SETPL(in *byte, out *byte)
+TEXT ·p1381_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66812,9 +66493,9 @@ TEXT ·p1388_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1389_CMOVQPL(in *byte, out *byte)
+// func p1382_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1389_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1382_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66857,8 +66538,8 @@ TEXT ·p1389_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1390_JPL(in *byte, out *byte)
-TEXT ·p1390_JPL(SB), NOSPLIT, $0-16
+// func p1383_JPL(in *byte, out *byte)
+TEXT ·p1383_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66907,8 +66588,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1391_SETOS(in *byte, out *byte)
-TEXT ·p1391_SETOS(SB), NOSPLIT, $0-16
+// func p1384_SETOS(in *byte, out *byte)
+TEXT ·p1384_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66951,9 +66632,9 @@ TEXT ·p1391_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1392_CMOVQOS(in *byte, out *byte)
+// func p1385_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1392_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1385_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66996,8 +66677,8 @@ TEXT ·p1392_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1393_JOS(in *byte, out *byte)
-TEXT ·p1393_JOS(SB), NOSPLIT, $0-16
+// func p1386_JOS(in *byte, out *byte)
+TEXT ·p1386_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67046,8 +66727,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1394_SETOC(in *byte, out *byte)
-TEXT ·p1394_SETOC(SB), NOSPLIT, $0-16
+// func p1387_SETOC(in *byte, out *byte)
+TEXT ·p1387_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67090,9 +66771,9 @@ TEXT ·p1394_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1395_CMOVQOC(in *byte, out *byte)
+// func p1388_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1395_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1388_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67135,8 +66816,8 @@ TEXT ·p1395_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1396_JOC(in *byte, out *byte)
-TEXT ·p1396_JOC(SB), NOSPLIT, $0-16
+// func p1389_JOC(in *byte, out *byte)
+TEXT ·p1389_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67185,8 +66866,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1397_SETPS(in *byte, out *byte)
-TEXT ·p1397_SETPS(SB), NOSPLIT, $0-16
+// func p1390_SETPS(in *byte, out *byte)
+TEXT ·p1390_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67229,9 +66910,9 @@ TEXT ·p1397_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1398_CMOVQPS(in *byte, out *byte)
+// func p1391_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1398_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1391_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67274,8 +66955,8 @@ TEXT ·p1398_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1399_JPS(in *byte, out *byte)
-TEXT ·p1399_JPS(SB), NOSPLIT, $0-16
+// func p1392_JPS(in *byte, out *byte)
+TEXT ·p1392_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67324,8 +67005,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1400_SETPC(in *byte, out *byte)
-TEXT ·p1400_SETPC(SB), NOSPLIT, $0-16
+// func p1393_SETPC(in *byte, out *byte)
+TEXT ·p1393_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67368,9 +67049,9 @@ TEXT ·p1400_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1401_CMOVQPC(in *byte, out *byte)
+// func p1394_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1401_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1394_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67413,8 +67094,8 @@ TEXT ·p1401_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1402_JPC(in *byte, out *byte)
-TEXT ·p1402_JPC(SB), NOSPLIT, $0-16
+// func p1395_JPC(in *byte, out *byte)
+TEXT ·p1395_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67463,8 +67144,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1403_SHLQ(in *byte, out *byte)
-TEXT ·p1403_SHLQ(SB), NOSPLIT, $0-16
+// func p1396_SHLQ(in *byte, out *byte)
+TEXT ·p1396_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67507,8 +67188,8 @@ TEXT ·p1403_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1404_SHRQ(in *byte, out *byte)
-TEXT ·p1404_SHRQ(SB), NOSPLIT, $0-16
+// func p1397_SHRQ(in *byte, out *byte)
+TEXT ·p1397_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67551,8 +67232,8 @@ TEXT ·p1404_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1405_SARQ(in *byte, out *byte)
-TEXT ·p1405_SARQ(SB), NOSPLIT, $0-16
+// func p1398_SARQ(in *byte, out *byte)
+TEXT ·p1398_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67595,8 +67276,8 @@ TEXT ·p1405_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1406_SHLL(in *byte, out *byte)
-TEXT ·p1406_SHLL(SB), NOSPLIT, $0-16
+// func p1399_SHLL(in *byte, out *byte)
+TEXT ·p1399_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67639,8 +67320,8 @@ TEXT ·p1406_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1407_SARL(in *byte, out *byte)
-TEXT ·p1407_SARL(SB), NOSPLIT, $0-16
+// func p1400_SARL(in *byte, out *byte)
+TEXT ·p1400_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67683,8 +67364,8 @@ TEXT ·p1407_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1408_SHRW(in *byte, out *byte)
-TEXT ·p1408_SHRW(SB), NOSPLIT, $0-16
+// func p1401_SHRW(in *byte, out *byte)
+TEXT ·p1401_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67727,8 +67408,8 @@ TEXT ·p1408_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1409_SHLB(in *byte, out *byte)
-TEXT ·p1409_SHLB(SB), NOSPLIT, $0-16
+// func p1402_SHLB(in *byte, out *byte)
+TEXT ·p1402_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67771,106 +67452,8 @@ TEXT ·p1409_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1410_ADCXQ(in *byte, out *byte)
-// Requires: ADX
-TEXT ·p1410_ADCXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-
-	// OF anew, independent of CF: the carry of flagC + flagD + OF.
-	MOVQ  16(R14), BX
-	ADOXQ 24(R14), BX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-
-	// The probed instruction.
-	ADCXQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1411_ADOXQ(in *byte, out *byte)
-// Requires: ADX
-TEXT ·p1411_ADOXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-
-	// OF anew, independent of CF: the carry of flagC + flagD + OF.
-	MOVQ  16(R14), BX
-	ADOXQ 24(R14), BX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-
-	// The probed instruction.
-	ADOXQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1412_MULQ(in *byte, out *byte)
-TEXT ·p1412_MULQ(SB), NOSPLIT, $0-16
+// func p1403_MULQ(in *byte, out *byte)
+TEXT ·p1403_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67913,8 +67496,8 @@ TEXT ·p1412_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1413_NEGQ(in *byte, out *byte)
-TEXT ·p1413_NEGQ(SB), NOSPLIT, $0-16
+// func p1404_NEGQ(in *byte, out *byte)
+TEXT ·p1404_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67957,8 +67540,8 @@ TEXT ·p1413_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1414_NOTQ(in *byte, out *byte)
-TEXT ·p1414_NOTQ(SB), NOSPLIT, $0-16
+// func p1405_NOTQ(in *byte, out *byte)
+TEXT ·p1405_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68001,8 +67584,8 @@ TEXT ·p1414_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1415_INCQ(in *byte, out *byte)
-TEXT ·p1415_INCQ(SB), NOSPLIT, $0-16
+// func p1406_INCQ(in *byte, out *byte)
+TEXT ·p1406_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68045,8 +67628,8 @@ TEXT ·p1415_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1416_DECL(in *byte, out *byte)
-TEXT ·p1416_DECL(SB), NOSPLIT, $0-16
+// func p1407_DECL(in *byte, out *byte)
+TEXT ·p1407_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68089,8 +67672,8 @@ TEXT ·p1416_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1417_ADCL(in *byte, out *byte)
-TEXT ·p1417_ADCL(SB), NOSPLIT, $0-16
+// func p1408_ADCL(in *byte, out *byte)
+TEXT ·p1408_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68133,8 +67716,8 @@ TEXT ·p1417_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1418_SBBL(in *byte, out *byte)
-TEXT ·p1418_SBBL(SB), NOSPLIT, $0-16
+// func p1409_SBBL(in *byte, out *byte)
+TEXT ·p1409_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68177,8 +67760,8 @@ TEXT ·p1418_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1419_MOVBLZX(in *byte, out *byte)
-TEXT ·p1419_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1410_MOVBLZX(in *byte, out *byte)
+TEXT ·p1410_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68221,8 +67804,8 @@ TEXT ·p1419_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1420_MOVWLZX(in *byte, out *byte)
-TEXT ·p1420_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1411_MOVWLZX(in *byte, out *byte)
+TEXT ·p1411_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68265,8 +67848,8 @@ TEXT ·p1420_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1421_MOVLQZX(in *byte, out *byte)
-TEXT ·p1421_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1412_MOVLQZX(in *byte, out *byte)
+TEXT ·p1412_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68309,8 +67892,8 @@ TEXT ·p1421_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1422_SARQ(in *byte, out *byte)
-TEXT ·p1422_SARQ(SB), NOSPLIT, $0-16
+// func p1413_SARQ(in *byte, out *byte)
+TEXT ·p1413_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68353,8 +67936,8 @@ TEXT ·p1422_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1423_SARQ(in *byte, out *byte)
-TEXT ·p1423_SARQ(SB), NOSPLIT, $0-16
+// func p1414_SARQ(in *byte, out *byte)
+TEXT ·p1414_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68397,8 +67980,8 @@ TEXT ·p1423_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1424_SARQ(in *byte, out *byte)
-TEXT ·p1424_SARQ(SB), NOSPLIT, $0-16
+// func p1415_SARQ(in *byte, out *byte)
+TEXT ·p1415_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68441,8 +68024,8 @@ TEXT ·p1424_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1425_SHLL(in *byte, out *byte)
-TEXT ·p1425_SHLL(SB), NOSPLIT, $0-16
+// func p1416_SHLL(in *byte, out *byte)
+TEXT ·p1416_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68485,8 +68068,8 @@ TEXT ·p1425_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1426_SHLL(in *byte, out *byte)
-TEXT ·p1426_SHLL(SB), NOSPLIT, $0-16
+// func p1417_SHLL(in *byte, out *byte)
+TEXT ·p1417_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68529,8 +68112,8 @@ TEXT ·p1426_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1427_SHLL(in *byte, out *byte)
-TEXT ·p1427_SHLL(SB), NOSPLIT, $0-16
+// func p1418_SHLL(in *byte, out *byte)
+TEXT ·p1418_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68573,8 +68156,8 @@ TEXT ·p1427_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1428_SHRB(in *byte, out *byte)
-TEXT ·p1428_SHRB(SB), NOSPLIT, $0-16
+// func p1419_SHRB(in *byte, out *byte)
+TEXT ·p1419_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68617,8 +68200,8 @@ TEXT ·p1428_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1429_SHRB(in *byte, out *byte)
-TEXT ·p1429_SHRB(SB), NOSPLIT, $0-16
+// func p1420_SHRB(in *byte, out *byte)
+TEXT ·p1420_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68661,8 +68244,8 @@ TEXT ·p1429_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1430_SHRB(in *byte, out *byte)
-TEXT ·p1430_SHRB(SB), NOSPLIT, $0-16
+// func p1421_SHRB(in *byte, out *byte)
+TEXT ·p1421_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68705,8 +68288,8 @@ TEXT ·p1430_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1431_SHRB(in *byte, out *byte)
-TEXT ·p1431_SHRB(SB), NOSPLIT, $0-16
+// func p1422_SHRB(in *byte, out *byte)
+TEXT ·p1422_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68749,8 +68332,8 @@ TEXT ·p1431_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1432_SHLQ(in *byte, out *byte)
-TEXT ·p1432_SHLQ(SB), NOSPLIT, $0-16
+// func p1423_SHLQ(in *byte, out *byte)
+TEXT ·p1423_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68793,151 +68376,9 @@ TEXT ·p1432_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1433_ADCXQ(in *byte, out *byte)
-// Requires: ADX
-TEXT ·p1433_ADCXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-
-	// OF anew, independent of CF: the carry of flagC + flagD + OF.
-	MOVQ  16(R14), BX
-	ADOXQ 24(R14), BX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-
-	// The probed instruction.
-	ADCXQ DI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1434_ADOXQ(in *byte, out *byte)
-// Requires: ADX
-TEXT ·p1434_ADOXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-
-	// OF anew, independent of CF: the carry of flagC + flagD + OF.
-	MOVQ  16(R14), BX
-	ADOXQ 24(R14), BX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-
-	// The probed instruction.
-	ADOXQ DI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1435_MULQ(in *byte, out *byte)
-TEXT ·p1435_MULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MULQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1436_VMOVDQU8(in *byte, out *byte)
+// func p1424_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1436_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1424_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68984,9 +68425,9 @@ TEXT ·p1436_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1437_VMOVDQU8_Z(in *byte, out *byte)
+// func p1425_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1437_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1425_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69033,9 +68474,9 @@ TEXT ·p1437_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1438_VMOVDQU8(in *byte, out *byte)
+// func p1426_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1438_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1426_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69082,9 +68523,9 @@ TEXT ·p1438_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1439_VMOVDQU8(in *byte, out *byte)
+// func p1427_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1439_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1427_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69131,9 +68572,9 @@ TEXT ·p1439_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1440_VMOVDQU64(in *byte, out *byte)
+// func p1428_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1440_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1428_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69180,9 +68621,9 @@ TEXT ·p1440_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1441_VMOVDQU64(in *byte, out *byte)
+// func p1429_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1441_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1429_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69229,9 +68670,9 @@ TEXT ·p1441_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1442_VMOVDQU64_Z(in *byte, out *byte)
+// func p1430_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1442_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1430_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 

@@ -44,12 +44,20 @@ func main() {
 	specs := committedSpecs(committed)
 	specs = append(specs, addedSpecs()...)
 	var probes []*probe
+	seen := map[string]bool{}
 	for _, s := range specs {
 		ps, err := s.probes()
 		if err != nil {
 			log.Fatalf("%s: %v", s.form(), err)
 		}
-		probes = append(probes, ps...)
+		for _, p := range ps {
+			// The added forms repeat some committed ones.
+			key := fmt.Sprint(p.text, p.hw, p.inLen, p.outLen)
+			if !seen[key] {
+				seen[key] = true
+				probes = append(probes, p)
+			}
+		}
 	}
 	for i, p := range probes {
 		p.name = fmt.Sprintf("p%03d_%s", i, strings.ReplaceAll(p.op, ".", "_"))
