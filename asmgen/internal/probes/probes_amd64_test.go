@@ -73,7 +73,9 @@ func splitProbes(src []byte) map[string]chunk {
 var models = sync.OnceValues(func() (map[string]*x86sim.Program, map[string]error) {
 	progs, errs := map[string]*x86sim.Program{}, map[string]error{}
 	for name, c := range splitProbes(probesAsm) {
-		p, err := x86sim.Load(fmt.Sprintf("probes_amd64.s from line %d", c.line), c.src)
+		// The model's line numbers count from the function's TEXT line:
+		// "probes_amd64.s[2414+]:23" is line 2437 of the file.
+		p, err := x86sim.Load(fmt.Sprintf("probes_amd64.s[%d+]", c.line-1), c.src)
 		if err != nil {
 			errs[name] = err
 			continue
