@@ -219,6 +219,7 @@ func init() {
 	for _, op := range []string{"MOVOU", "MOVOA", "MOVUPS", "MOVAPS", "VMOVDQU", "VMOVDQA", "VMOVUPS", "VMOVAPS",
 		"VMOVDQU8", "VMOVDQU16", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32", "VMOVDQA64"} {
 		esize := 1
+		aligned := strings.Contains(op, "MOVOA") || strings.Contains(op, "MOVA") || strings.Contains(op, "MOVDQA")
 		switch {
 		case strings.HasSuffix(op, "16"):
 			esize = 2
@@ -233,6 +234,33 @@ func init() {
 			}
 			if !isVM(in.args[0]) || !isVM(in.args[1]) || in.args[0].kind == kMem && in.args[1].kind == kMem {
 				return fmt.Errorf("operands")
+			}
+			if in.bcst {
+				return fmt.Errorf("no embedded broadcast")
+			}
+			if in.zeroing && in.args[1].kind == kMem {
+				return fmt.Errorf("zeroing into memory")
+			}
+			if aligned {
+				// The aligned moves raise #GP on a misaligned memory
+				// operand, masked or not.
+				mi := 0
+				if in.args[1].kind == kMem {
+					mi = 1
+				}
+				if in.args[mi].kind == kMem {
+					in.exec = func(m *Machine, in *inst) {
+						m.checkAlign(&in.args[mi], in.w)
+						var v vec
+						if in.kmask != 0 && mi == 0 {
+							m.vmaskedLoad(in, &in.args[0], &v, in.w, esize)
+						} else {
+							v = m.vread(in, &in.args[0], in.w)
+						}
+						m.vwriteMasked(in, &in.args[1], &v, in.w, esize)
+					}
+					return nil
+				}
 			}
 			in.exec = func(m *Machine, in *inst) {
 				v := m.vread(in, &in.args[0], in.w)
@@ -333,8 +361,9 @@ func binop(f func(m *Machine, in *inst, a, b *vec, n int) vec, esize int) binder
 		}
 		in.exec = func(m *Machine, in *inst) {
 			n := in.w
-			a := m.vreadB(in, &in.args[0], n, min(esize, 8))
-			b := m.vread(in, &in.args[len(in.args)-2], n)
+			a := m.src(in, &in.args[0], n, min(esize, 8), min(esize, 8))
+			// Legacy SSE "OP src, dst": the other source is dst.
+			b := m.vread(in, &in.args[1], n)
 			r := f(m, in, &a, &b, n)
 			m.vwriteMasked(in, &in.args[len(in.args)-1], &r, n, min(esize, 8))
 		}
