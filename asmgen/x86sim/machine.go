@@ -334,12 +334,7 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	all := append([]Region{{Name: "stack", Ptr: sbase, Len: uintptr(argAt), Kind: Output}}, regions...)
 	all = append(all, Region{Name: "argument slots", Ptr: unsafe.Add(sbase, argAt), Len: f.Results, Kind: Public})
 	all = append(all, Region{Name: "result slots", Ptr: unsafe.Add(sbase, argAt+int(f.Results)), Len: f.Size - f.Results, Kind: Output})
-	for _, s := range p.syms {
-		if len(s.data) > 0 {
-			all = append(all, Region{Name: s.name + "<>(SB)", Ptr: unsafe.Pointer(unsafe.SliceData(s.data)), Len: uintptr(len(s.data)), Kind: Public, ReadOnly: true})
-		}
-	}
-	m.regions = mergeRegions(all)
+	m.regions = append(mergeRegions(all), p.dataRegions()...)
 	saddr := uint64(uintptr(sbase))
 	for _, r := range m.regions {
 		if r.base <= saddr && saddr < r.end {
@@ -383,12 +378,52 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	return nil
 }
 
+// dataRegions returns the read-only regions of p's DATA tables, made once:
+// nothing writes them, so every call shares their shadow state.
+func (p *Program) dataRegions() []*region {
+	p.dataOnce.Do(func() {
+		for _, s := range p.syms {
+			if len(s.data) == 0 {
+				continue
+			}
+			base := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(s.data))))
+			r := &region{names: []string{s.name + "<>(SB)"}, base: base, end: base + uint64(len(s.data)),
+				ptr: unsafe.Pointer(unsafe.SliceData(s.data)), taint: make([]byte, len(s.data)), readOnly: true}
+			fill(r.taint, shPublicInput)
+			p.data = append(p.data, r)
+		}
+	})
+	return p.data
+}
+
+// fill sets every byte of b to v.
+func fill(b []byte, v byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
+}
+
+// shadowOf is the initial shadow byte of memory of kind k.
+func shadowOf(k Kind) byte {
+	switch k {
+	case Secret:
+		return shSecret
+	case Output:
+		return 0
+	}
+	return shPublicInput
+}
+
 func mergeRegions(rs []Region) []*region {
 	type iv struct {
 		lo, hi uint64
 		r      Region
 	}
-	var ivs []iv
+	ivs := make([]iv, 0, len(rs))
 	for _, r := range rs {
 		if r.Len == 0 || r.Ptr == nil {
 			continue
@@ -397,10 +432,9 @@ func mergeRegions(rs []Region) []*region {
 		ivs = append(ivs, iv{lo, lo + uint64(r.Len), r})
 	}
 	sort.Slice(ivs, func(i, j int) bool { return ivs[i].lo < ivs[j].lo })
-	var out []*region
+	out := make([]*region, 0, len(ivs))
 	for i := 0; i < len(ivs); {
 		lo, hi := ivs[i].lo, ivs[i].hi
-		ptr := ivs[i].r.Ptr
 		j := i + 1
 		for j < len(ivs) && ivs[j].lo < hi {
 			if ivs[j].hi > hi {
@@ -408,31 +442,36 @@ func mergeRegions(rs []Region) []*region {
 			}
 			j++
 		}
-		rg := &region{base: lo, end: hi, ptr: ptr, taint: make([]byte, hi-lo), readOnly: true}
-		// Per byte: secret if any covering region is Secret; public input
-		// if every covering region is Public.
-		pub := make([]bool, hi-lo)
-		for k := range pub {
-			pub[k] = true
+		rg := &region{base: lo, end: hi, ptr: ivs[i].r.Ptr, taint: make([]byte, hi-lo), readOnly: true}
+		if j == i+1 {
+			// One region alone: its shadow is uniform.
+			r := ivs[i].r
+			rg.names = []string{r.Name}
+			rg.readOnly = r.ReadOnly
+			fill(rg.taint, shadowOf(r.Kind))
+			out = append(out, rg)
+			i = j
+			continue
 		}
+		// Overlapping regions (in-place calls: out and in the same
+		// memory). Per byte: secret if any covering region is Secret;
+		// public input if every covering region is Public.
+		fill(rg.taint, shPublicInput)
 		for _, v := range ivs[i:j] {
 			rg.names = append(rg.names, v.r.Name)
 			if !v.r.ReadOnly {
 				rg.readOnly = false
 			}
-			for a := v.lo; a < v.hi; a++ {
-				switch v.r.Kind {
-				case Secret:
-					rg.taint[a-lo] |= shSecret
-					pub[a-lo] = false
-				case Output:
-					pub[a-lo] = false
+			sh := rg.taint[v.lo-lo : v.hi-lo]
+			switch v.r.Kind {
+			case Secret:
+				for k := range sh {
+					sh[k] = sh[k]&^shPublicInput | shSecret
 				}
-			}
-		}
-		for k, p := range pub {
-			if p {
-				rg.taint[k] |= shPublicInput
+			case Output:
+				for k := range sh {
+					sh[k] &^= shPublicInput
+				}
 			}
 		}
 		out = append(out, rg)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Program is the parsed contents of one or more assembly files: their
@@ -11,6 +12,9 @@ import (
 type Program struct {
 	funcs map[string]*Func
 	syms  map[string]*symbol
+	// data are the DATA tables' regions, shared by every call.
+	dataOnce sync.Once
+	data     []*region
 }
 
 // A Func is one TEXT function of a Program.
