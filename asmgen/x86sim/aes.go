@@ -71,7 +71,8 @@ func init() {
 	)
 	for op, kind := range map[string]int{"AESENC": aesEnc, "AESENCLAST": aesEncLast, "AESDEC": aesDec, "AESDECLAST": aesDecLast} {
 		kind := kind
-		b := vbinary(vinfo{sse: true, vex: true, evex: true}, false, false, func(r, _, s1, s2 *vec, n int, _ uint8) {
+		b := vbinary(vinfo{sse: true, vex: true, evex: true}, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+			r, s1, s2 := &rV, &s1V, &s2V
 			for l := 0; l < n; l += 16 {
 				var st [16]byte
 				copy(st[:], s1.b[l:l+16])
@@ -90,23 +91,27 @@ func init() {
 				}
 			}
 			r.t = elemSpread(s1.t|s2.t, 16) & maskBytes(n)
+			return
 		})
 		ops[op] = b
 		ops["V"+op] = b
 	}
-	aesimc := vunary(vinfo{sse: true, vex: true, lens: lenX}, false, func(r, s *vec, n int, _ uint8) {
+	aesimc := vunary(vinfo{sse: true, vex: true, lens: lenX}, false, func(sV vec, n int, _ uint8) (rV vec) {
+		r, s := &rV, &sV
 		var st [16]byte
 		copy(st[:], s.b[:16])
 		st = invMixColumns(st)
 		copy(r.b[:16], st[:])
 		r.t = elemSpread(s.t, 16) & 0xffff
+		return
 	})
 	ops["AESIMC"] = aesimc
 	ops["VAESIMC"] = aesimc
 	// AESKEYGENASSIST $rcon, src, dst: dword 0 = SubWord(X1), 1 =
 	// RotWord(SubWord(X1)) ^ rcon, 2 = SubWord(X3), 3 = RotWord(SubWord(X3))
 	// ^ rcon, where Xi is dword i of src.
-	keygen := vunary(vinfo{sse: true, vex: true, lens: lenX}, true, func(r, s *vec, n int, imm uint8) {
+	keygen := vunary(vinfo{sse: true, vex: true, lens: lenX}, true, func(sV vec, n int, imm uint8) (rV vec) {
+		r, s := &rV, &sV
 		sub := func(x uint32) uint32 {
 			return uint32(sbox[x&0xff]) | uint32(sbox[x>>8&0xff])<<8 | uint32(sbox[x>>16&0xff])<<16 | uint32(sbox[x>>24])<<24
 		}
@@ -117,6 +122,7 @@ func init() {
 		r.setU32(2, x3)
 		r.setU32(3, rot(x3)^uint32(imm))
 		r.t = elemSpread(s.t, 16) & 0xffff
+		return
 	})
 	ops["AESKEYGENASSIST"] = keygen
 	ops["VAESKEYGENASSIST"] = keygen

@@ -20,7 +20,8 @@ func clmul64(a, b uint64) (hi, lo uint64) {
 }
 
 func init() {
-	b := vbinary(vinfo{sse: true, vex: true, evex: true}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+	b := vbinary(vinfo{sse: true, vex: true, evex: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		q1, q2 := int(imm&1), int(imm>>4&1)
 		for l := 0; l < n/8; l += 2 {
 			hi, lo := clmul64(s1.u64(l+q1), s2.u64(l+q2))
@@ -30,6 +31,7 @@ func init() {
 				r.t |= 0xffff << (8 * l)
 			}
 		}
+		return
 	})
 	ops["PCLMULQDQ"] = b
 	ops["VPCLMULQDQ"] = b

@@ -170,6 +170,25 @@ func (m *Machine) src(in *inst, o *operand, n, esize, bcst int) vec {
 	return m.vread(in, o, n)
 }
 
+// srcInto is src reading into *v (which must be zero): the fast path of the
+// binders' exec functions, which read register operands without copying
+// whole vec values around.
+func (m *Machine) srcInto(v *vec, in *inst, o *operand, n, esize, bcst int) {
+	if o.kind == kReg && o.cls == cVec {
+		copy(v.b[:n], m.vec[o.reg][:n])
+		v.t = m.vT[o.reg] & maskBytes(n)
+		return
+	}
+	*v = m.src(in, o, n, esize, bcst)
+}
+
+// regInto reads the low n bytes of vector register r into *v (which must
+// be zero).
+func (m *Machine) regInto(v *vec, r int8, n int) {
+	copy(v.b[:n], m.vec[r][:n])
+	v.t = m.vT[r] & maskBytes(n)
+}
+
 // elemSpread makes every byte of an esize-byte element secret when any byte
 // of it is: the taint of element-wise arithmetic.
 func elemSpread(t uint64, esize int) uint64 {
@@ -316,7 +335,7 @@ func imm8(o operand) uint8 { return uint8(o.imm) }
 // (an EVEX broadcast of vi.bcst-byte elements where allowed). f computes the
 // result from the source; imm is the immediate (0 without one). Legacy SSE
 // forms are "[imm,] src, dst" with the same meaning.
-func vunary(vi vinfo, hasImm bool, f func(r, s *vec, n int, imm uint8)) binder {
+func vunary(vi vinfo, hasImm bool, f func(s vec, n int, imm uint8) vec) binder {
 	return func(in *inst) error {
 		nargs := 2
 		if hasImm {
@@ -341,9 +360,9 @@ func vunary(vi vinfo, hasImm bool, f func(r, s *vec, n int, imm uint8)) binder {
 		esize, bc := vi.esize, vi.bcst
 		in.exec = func(m *Machine, in *inst) {
 			n := in.w
-			s := m.src(in, &in.args[si], n, esize, bc)
-			var r vec
-			f(&r, &s, n, imm)
+			var s vec
+			m.srcInto(&s, in, &in.args[si], n, esize, bc)
+			r := f(s, n, imm)
 			m.vwriteMasked(in, &in.args[si+1], &r, n, max(esize, 1))
 		}
 		return nil
@@ -353,9 +372,10 @@ func vunary(vi vinfo, hasImm bool, f func(r, s *vec, n int, imm uint8)) binder {
 // vbinary binds "[imm,] s2, s1, [K,] dst" (VEX and EVEX: Intel "dst, s1, s2")
 // and the legacy SSE "[imm,] s2, dst" (s1 is dst). s2 may be memory (an EVEX
 // broadcast of vi.bcst-byte elements where allowed); f computes the result
-// from s1 and s2 in Intel order. With dstIn, f also gets the destination's
+// from s1 and s2 in Intel order (its operands are values: pointers passed to
+// a function value escape, and each call would allocate). With dstIn, f also gets the destination's
 // old value (d) as an input, as VPTERNLOG, VPMADD52 and VPERMT2 use it.
-func vbinary(vi vinfo, hasImm, dstIn bool, f func(r, d, s1, s2 *vec, n int, imm uint8)) binder {
+func vbinary(vi vinfo, hasImm, dstIn bool, f func(d, s1, s2 vec, n int, imm uint8) vec) binder {
 	return func(in *inst) error {
 		if err := prepVec(in, -1); err != nil {
 			return err
@@ -399,15 +419,13 @@ func vbinary(vi vinfo, hasImm, dstIn bool, f func(r, d, s1, s2 *vec, n int, imm 
 		same := vi.sameConst && sameSrcRegs(in)
 		in.exec = func(m *Machine, in *inst) {
 			n := in.w
-			s2 := m.src(in, &in.args[s2i], n, esize, bc)
-			s1 := m.vread(in, &in.args[s1i], n)
-			var r vec
+			var s1, s2, d vec
+			m.srcInto(&s2, in, &in.args[s2i], n, esize, bc)
+			m.regInto(&s1, in.args[s1i].reg, n)
 			if dstIn {
-				d := m.vread(in, &in.args[di], n)
-				f(&r, &d, &s1, &s2, n, imm)
-			} else {
-				f(&r, nil, &s1, &s2, n, imm)
+				m.regInto(&d, in.args[di].reg, n)
 			}
+			r := f(d, s1, s2, n, imm)
 			if same {
 				r.t = 0
 			}

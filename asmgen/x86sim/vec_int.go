@@ -1,36 +1,70 @@
 package x86sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // Element-wise integer arithmetic: adds, subtracts, multiplies, the 52-bit
 // multiply-adds of AVX-512 IFMA and the compares into vector registers. The
 // taint is per element: a result element is secret when any byte of the
 // input elements it is computed from is.
 
+const (
+	iOther = iota
+	iAdd
+	iSub
+)
+
 // ielem binds an element-wise two-source op on esize-byte elements; tmask
 // selects the bytes of each input element the result depends on (all when
 // ^0).
-func ielem(vi vinfo, es int, tmask uint64, f func(x, y uint64) uint64) binder {
-	return vbinary(vi, false, false, func(r, _, s1, s2 *vec, n int, _ uint8) {
-		switch es {
-		case 8:
+func ielem(vi vinfo, es int, tmask uint64, f func(x, y uint64) uint64, kind int) binder {
+	// Adds and subtracts of dwords and qwords, the common ones, run
+	// without a call per element.
+	add := es >= 4 && kind == iAdd
+	sub := es >= 4 && kind == iSub
+	return vbinary(vi, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
+		switch {
+		case es == 8 && add:
+			for i := 0; i < n/8; i++ {
+				r.setU64(i, s1.u64(i)+s2.u64(i))
+			}
+		case es == 4 && add:
+			for i := 0; i < n/4; i++ {
+				r.setU32(i, s1.u32(i)+s2.u32(i))
+			}
+		case es == 8 && sub:
+			for i := 0; i < n/8; i++ {
+				r.setU64(i, s1.u64(i)-s2.u64(i))
+			}
+		case es == 4 && sub:
+			for i := 0; i < n/4; i++ {
+				r.setU32(i, s1.u32(i)-s2.u32(i))
+			}
+		}
+		switch {
+		case add || sub:
+		case es == 8:
 			for i := 0; i < n/8; i++ {
 				r.setU64(i, f(s1.u64(i), s2.u64(i)))
 			}
-		case 4:
+		case es == 4:
 			for i := 0; i < n/4; i++ {
 				r.setU32(i, uint32(f(uint64(s1.u32(i)), uint64(s2.u32(i)))))
 			}
-		case 2:
+		case es == 2:
 			for i := 0; i < n/2; i++ {
 				r.setU16(i, uint16(f(uint64(s1.u16(i)), uint64(s2.u16(i)))))
 			}
-		case 1:
+		case es == 1:
 			for i := 0; i < n; i++ {
 				r.b[i] = byte(f(uint64(s1.b[i]), uint64(s2.b[i])))
 			}
 		}
 		r.t = elemSpread((s1.t|s2.t)&tmask, es) & maskBytes(n)
+		return
 	})
 }
 
@@ -73,7 +107,14 @@ func init() {
 		if !a.bw {
 			vi.bcst = a.es
 		}
-		b := ielem(vi, a.es, a.tmask, a.f)
+		kind := iOther
+		switch {
+		case strings.Contains(a.v, "PADD"):
+			kind = iAdd
+		case strings.Contains(a.v, "PSUB"):
+			kind = iSub
+		}
+		b := ielem(vi, a.es, a.tmask, a.f, kind)
 		if a.sse != "" {
 			ops[a.sse] = b
 		}
@@ -110,7 +151,7 @@ func init() {
 		if !c.eq {
 			f = gt(c.es)
 		}
-		b := ielem(vinfo{sse: true, vex: true, sameConst: true}, c.es, ^uint64(0), f)
+		b := ielem(vinfo{sse: true, vex: true, sameConst: true}, c.es, ^uint64(0), f, iOther)
 		ops[c.sse] = b
 		vecCmp[c.v] = b
 	}
@@ -119,7 +160,8 @@ func init() {
 	// of the sources' low 52 bits, per qword.
 	for _, op := range []string{"VPMADD52LUQ", "VPMADD52HUQ"} {
 		hi := op == "VPMADD52HUQ"
-		ops[op] = vbinary(vinfo{vex: true, evex: true, esize: 8, bcst: 8}, false, true, func(r, d, s1, s2 *vec, n int, _ uint8) {
+		ops[op] = vbinary(vinfo{vex: true, evex: true, esize: 8, bcst: 8}, false, true, func(dV, s1V, s2V vec, n int, _ uint8) (rV vec) {
+			r, d, s1, s2 := &rV, &dV, &s1V, &s2V
 			const m52 = 1<<52 - 1
 			for i := 0; i < n/8; i++ {
 				ph, pl := bits.Mul64(s1.u64(i)&m52, s2.u64(i)&m52)
@@ -132,6 +174,7 @@ func init() {
 				r.setU64(i, d.u64(i)+p)
 			}
 			r.t = elemSpread(d.t|(s1.t|s2.t)&0x7f7f7f7f7f7f7f7f, 8) & maskBytes(n)
+			return
 		})
 	}
 }

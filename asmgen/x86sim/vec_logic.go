@@ -45,7 +45,8 @@ func init() {
 		if op == "VPTERNLOGQ" {
 			es = 8
 		}
-		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es}, true, true, func(r, d, s1, s2 *vec, n int, imm uint8) {
+		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es}, true, true, func(dV, s1V, s2V vec, n int, imm uint8) (rV vec) {
+			r, d, s1, s2 := &rV, &dV, &s1V, &s2V
 			for i := 0; i < n/8; i++ {
 				r.setU64(i, ternlog64(imm, d.u64(i), s1.u64(i), s2.u64(i)))
 			}
@@ -60,6 +61,7 @@ func init() {
 				r.t |= s2.t
 			}
 			r.t &= maskBytes(n)
+			return
 		})
 	}
 }

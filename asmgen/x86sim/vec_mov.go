@@ -117,7 +117,8 @@ func init() {
 	// s1 low.
 	for _, op := range []string{"VMOVHLPS", "VMOVLHPS"} {
 		lh := op == "VMOVLHPS"
-		ops[op] = vbinary(vinfo{vex: true, evex: true, lens: lenX}, false, false, func(r, _, s1, s2 *vec, n int, _ uint8) {
+		ops[op] = vbinary(vinfo{vex: true, evex: true, lens: lenX}, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+			r, s1, s2 := &rV, &s1V, &s2V
 			if lh {
 				r.copyBytes(0, s1, 0, 8)
 				r.copyBytes(8, s2, 0, 8)
@@ -125,6 +126,7 @@ func init() {
 				r.copyBytes(0, s2, 8, 8)
 				r.copyBytes(8, s1, 8, 8)
 			}
+			return
 		})
 	}
 

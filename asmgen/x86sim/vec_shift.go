@@ -149,7 +149,8 @@ func init() {
 			vi.bcst = es
 		}
 		w := uint(8 * es)
-		ops[s.op] = vbinary(vi, false, false, func(r, _, src, cnt *vec, n int, _ uint8) {
+		ops[s.op] = vbinary(vi, false, false, func(_, srcV, cntV vec, n int, _ uint8) (rV vec) {
+			r, src, cnt := &rV, &srcV, &cntV
 			ct := elemSpread(cnt.t, es)
 			for i := 0; i < n/es; i++ {
 				c := cnt.elemGet(i, es)
@@ -157,6 +158,7 @@ func init() {
 				r.t |= shiftT(kind, src.t>>(i*es)&maskBytes(es), c, es) << (i * es)
 			}
 			r.t = (r.t | ct) & maskBytes(n)
+			return
 		})
 	}
 
@@ -203,7 +205,8 @@ func init() {
 	}
 
 	// PALIGNR/VPALIGNR: per 128-bit lane, bytes imm.. of s1:s2 (s1 high).
-	ops["PALIGNR"] = vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+	ops["PALIGNR"] = vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		k := int(imm)
 		for l := 0; l < n; l += 16 {
 			for i := 0; i < 16; i++ {
@@ -216,6 +219,7 @@ func init() {
 				}
 			}
 		}
+		return
 	})
 	ops["VPALIGNR"] = ops["PALIGNR"]
 }

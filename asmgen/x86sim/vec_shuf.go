@@ -22,7 +22,8 @@ func copyElem(r *vec, i int, s *vec, j, es int) { r.copyBytes(i*es, s, j*es, es)
 func init() {
 	// PSHUFB: per 128-bit lane, byte i = bit 7 of control byte i ? 0 :
 	// src[control & 15]. SSE "ctl, x" shuffles x; VEX "ctl, src, dst".
-	pshufb := vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, false, false, func(r, _, s1, s2 *vec, n int, _ uint8) {
+	pshufb := vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		for l := 0; l < n; l += 16 {
 			for i := l; i < l+16; i++ {
 				c := s2.b[i]
@@ -32,17 +33,20 @@ func init() {
 			}
 		}
 		r.t |= s2.t & maskBytes(n)
+		return
 	})
 	ops["PSHUFB"] = pshufb
 	ops["VPSHUFB"] = pshufb
 
 	// PSHUFD $imm, src, dst: per lane, dword i = src dword imm[2i+1:2i].
-	pshufd := vunary(vinfo{sse: true, vex: true, evex: true, esize: 4, bcst: 4}, true, func(r, s *vec, n int, imm uint8) {
+	pshufd := vunary(vinfo{sse: true, vex: true, evex: true, esize: 4, bcst: 4}, true, func(sV vec, n int, imm uint8) (rV vec) {
+		r, s := &rV, &sV
 		for l := 0; l < n/4; l += 4 {
 			for i := 0; i < 4; i++ {
 				copyElem(r, l+i, s, l+int(imm>>(2*i)&3), 4)
 			}
 		}
+		return
 	})
 	ops["PSHUFD"] = pshufd
 	ops["VPSHUFD"] = pshufd
@@ -52,7 +56,8 @@ func init() {
 		if op == "PSHUFHW" {
 			off = 4
 		}
-		b := vunary(vinfo{sse: true, vex: true, evex: true, esize: 2}, true, func(r, s *vec, n int, imm uint8) {
+		b := vunary(vinfo{sse: true, vex: true, evex: true, esize: 2}, true, func(sV vec, n int, imm uint8) (rV vec) {
+			r, s := &rV, &sV
 			*r = *s
 			r.t &= maskBytes(n)
 			for l := 0; l < n/2; l += 8 {
@@ -60,6 +65,7 @@ func init() {
 					copyElem(r, l+off+i, s, l+off+int(imm>>(2*i)&3), 2)
 				}
 			}
+			return
 		})
 		ops[op] = b
 		ops["V"+op] = b
@@ -84,7 +90,8 @@ func init() {
 		if es >= 4 {
 			vi.bcst = es
 		}
-		b := vbinary(vi, false, false, func(r, _, s1, s2 *vec, n int, _ uint8) {
+		b := vbinary(vi, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+			r, s1, s2 := &rV, &s1V, &s2V
 			per := 16 / es
 			for l := 0; l < n/es; l += per {
 				for i := 0; i < per/2; i++ {
@@ -92,13 +99,15 @@ func init() {
 					copyElem(r, l+2*i+1, s2, l+base+i, es)
 				}
 			}
+			return
 		})
 		ops[u.sse] = b
 		ops[u.v] = b
 	}
 
 	// VPBLENDD $imm, s2, s1, dst (VEX): dword i = imm bit i%8 ? s2 : s1.
-	ops["VPBLENDD"] = vbinary(vinfo{vex: true}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+	ops["VPBLENDD"] = vbinary(vinfo{vex: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		for i := 0; i < n/4; i++ {
 			if imm>>(i%8)&1 != 0 {
 				copyElem(r, i, s2, i, 4)
@@ -106,9 +115,11 @@ func init() {
 				copyElem(r, i, s1, i, 4)
 			}
 		}
+		return
 	})
 	// PBLENDW/VPBLENDW: the same on words, imm bit i%8 per lane.
-	pblendw := vbinary(vinfo{sse: true, vex: true}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+	pblendw := vbinary(vinfo{sse: true, vex: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		for i := 0; i < n/2; i++ {
 			if imm>>(i%8)&1 != 0 {
 				copyElem(r, i, s2, i, 2)
@@ -116,13 +127,15 @@ func init() {
 				copyElem(r, i, s1, i, 2)
 			}
 		}
+		return
 	})
 	ops["PBLENDW"] = pblendw
 	ops["VPBLENDW"] = pblendw
 
 	// VPERM2I128 $imm, s2, s1, dst (VEX.256): lane j from {s1 low, s1
 	// high, s2 low, s2 high}[imm[4j+1:4j]], zero when imm bit 4j+3.
-	perm2 := vbinary(vinfo{vex: true, lens: lenY}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+	perm2 := vbinary(vinfo{vex: true, lens: lenY}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		r, s1, s2 := &rV, &s1V, &s2V
 		for j := 0; j < 2; j++ {
 			c := imm >> (4 * j)
 			if c&8 != 0 {
@@ -134,6 +147,7 @@ func init() {
 			}
 			r.copyBytes(16*j, s, 16*int(c&1), 16)
 		}
+		return
 	})
 	ops["VPERM2I128"] = perm2
 	ops["VPERM2F128"] = perm2
@@ -145,7 +159,8 @@ func init() {
 		if op[len(op)-2:] == "X2" {
 			es = 8
 		}
-		ops[op] = vbinary(vinfo{evex: true, lens: lenY | lenZ, esize: es, bcst: es}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+		ops[op] = vbinary(vinfo{evex: true, lens: lenY | lenZ, esize: es, bcst: es}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+			r, s1, s2 := &rV, &s1V, &s2V
 			nl := n / 16
 			bits, mk := 2, uint8(3)
 			if nl == 2 {
@@ -158,6 +173,7 @@ func init() {
 				}
 				r.copyBytes(16*j, s, 16*int(imm>>(bits*j)&mk), 16)
 			}
+			return
 		})
 	}
 
@@ -168,7 +184,8 @@ func init() {
 		if op == "VALIGNQ" {
 			es = 8
 		}
-		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es}, true, false, func(r, _, s1, s2 *vec, n int, imm uint8) {
+		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+			r, s1, s2 := &rV, &s1V, &s2V
 			ne := n / es
 			k := int(imm) & (ne - 1)
 			for i := 0; i < ne; i++ {
@@ -179,26 +196,31 @@ func init() {
 					copyElem(r, i, s1, j-ne, es)
 				}
 			}
+			return
 		})
 	}
 
 	// VPERMQ/VPERMPD $imm, src, [K,] dst (256/512): per 256-bit half, qword
 	// i = src qword imm[2i+1:2i] of that half. VPERMQ table, idx, [K,] dst
 	// (EVEX): qword i = table[idx[i] mod count].
-	permqImm := vunary(vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 8, bcst: 8}, true, func(r, s *vec, n int, imm uint8) {
+	permqImm := vunary(vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 8, bcst: 8}, true, func(sV vec, n int, imm uint8) (rV vec) {
+		r, s := &rV, &sV
 		for h := 0; h < n/8; h += 4 {
 			for i := 0; i < 4; i++ {
 				copyElem(r, h+i, s, h+int(imm>>(2*i)&3), 8)
 			}
 		}
+		return
 	})
 	permVar := func(es int, vi vinfo) binder {
-		return vbinary(vi, false, false, func(r, _, idx, tbl *vec, n int, _ uint8) {
+		return vbinary(vi, false, false, func(_, idxV, tblV vec, n int, _ uint8) (rV vec) {
+			r, idx, tbl := &rV, &idxV, &tblV
 			ne := n / es
 			for i := 0; i < ne; i++ {
 				copyElem(r, i, tbl, int(idx.elemGet(i, es))&(ne-1), es)
 				r.t |= idxT(idx, i, es)
 			}
+			return
 		})
 	}
 	permqVar := permVar(8, vinfo{evex: true, lens: lenY | lenZ, esize: 8, bcst: 8})
@@ -228,20 +250,14 @@ func init() {
 		if !p.bw {
 			vi.bcst = es
 		}
-		two := func(r, idx, t1, t2 *vec, n int) {
-			ne := n / es
-			for i := 0; i < ne; i++ {
-				x := int(idx.elemGet(i, es))
-				t := t1
-				if x&ne != 0 {
-					t = t2
-				}
-				copyElem(r, i, t, x&(ne-1), es)
-				r.t |= idxT(idx, i, es)
-			}
-		}
-		ops["VPERMI2"+p.sf] = vbinary(vi, false, true, func(r, d, s1, s2 *vec, n int, _ uint8) { two(r, d, s1, s2, n) })
-		ops["VPERMT2"+p.sf] = vbinary(vi, false, true, func(r, d, s1, s2 *vec, n int, _ uint8) { two(r, s1, d, s2, n) })
+		ops["VPERMI2"+p.sf] = vbinary(vi, false, true, func(d, s1, s2 vec, n int, _ uint8) (r vec) {
+			permTwo(&r, &d, &s1, &s2, n, es)
+			return
+		})
+		ops["VPERMT2"+p.sf] = vbinary(vi, false, true, func(d, s1, s2 vec, n int, _ uint8) (r vec) {
+			permTwo(&r, &s1, &d, &s2, n, es)
+			return
+		})
 	}
 
 	// Broadcasts of a 128- or 256-bit memory block.
@@ -408,5 +424,19 @@ func init() {
 			}
 			return nil
 		}
+	}
+}
+
+// permTwo is the two-table permute of VPERMI2/VPERMT2 on es-byte elements.
+func permTwo(r, idx, t1, t2 *vec, n, es int) {
+	ne := n / es
+	for i := 0; i < ne; i++ {
+		x := int(idx.elemGet(i, es))
+		t := t1
+		if x&ne != 0 {
+			t = t2
+		}
+		copyElem(r, i, t, x&(ne-1), es)
+		r.t |= idxT(idx, i, es)
 	}
 }

@@ -47,17 +47,11 @@ func (m *Machine) vread(in *inst, o *operand, n int) vec {
 	case kReg:
 		switch o.cls {
 		case cVec:
-			v.b = m.vec[o.reg]
+			copy(v.b[:n], m.vec[o.reg][:n])
 			v.t = m.vT[o.reg] & maskBytes(n)
-			for i := n; i < 64; i++ {
-				v.b[i] = 0
-			}
 		case cGP:
-			binary.LittleEndian.PutUint64(v.b[:], m.gp[o.reg])
+			binary.LittleEndian.PutUint64(v.b[:], m.gp[o.reg]&wmask(min(n, 8)))
 			v.t = uint64(m.gpT[o.reg]) & maskBytes(n)
-			for i := n; i < 8; i++ {
-				v.b[i] = 0
-			}
 		default:
 			m.failf("opmask register as a vector operand")
 		}
@@ -97,9 +91,7 @@ func (m *Machine) vwrite(in *inst, o *operand, v *vec, n int) {
 		r := o.reg
 		if in.vex {
 			copy(m.vec[r][:n], v.b[:n])
-			for i := n; i < 64; i++ {
-				m.vec[r][i] = 0
-			}
+			clear(m.vec[r][n:])
 			m.vT[r] = v.t & maskBytes(n)
 		} else {
 			copy(m.vec[r][:n], v.b[:n])
@@ -137,25 +129,54 @@ func (m *Machine) vwriteMasked(in *inst, o *operand, v *vec, n, esize int) {
 		return
 	}
 	r := o.reg
-	old := vec{b: m.vec[r], t: m.vT[r]}
+	bm := elemMaskBytes(k, n, esize)
 	var out vec
-	for e := 0; e < n/esize; e++ {
-		off := e * esize
-		switch {
-		case k>>e&1 != 0:
-			copy(out.b[off:off+esize], v.b[off:off+esize])
-			out.t |= v.t & ((1<<esize - 1) << off)
-		case in.zeroing:
-		default:
-			copy(out.b[off:off+esize], old.b[off:off+esize])
-			out.t |= old.t & ((1<<esize - 1) << off)
+	for w := 0; w < n/8; w++ {
+		mw := byteBits[bm>>(8*w)&0xff]
+		x := binary.LittleEndian.Uint64(v.b[8*w:]) & mw
+		if !in.zeroing {
+			x |= binary.LittleEndian.Uint64(m.vec[r][8*w:]) &^ mw
 		}
-		if ksecret {
-			out.t |= (1<<esize - 1) << off
-		}
+		binary.LittleEndian.PutUint64(out.b[8*w:], x)
 	}
+	out.t = v.t & bm
+	if !in.zeroing {
+		out.t |= m.vT[r] &^ bm
+	}
+	if ksecret {
+		out.t |= maskBytes(n)
+	}
+	out.t &= maskBytes(n)
 	m.vwrite(in, o, &out, n)
 }
+
+// elemMaskBytes returns a bit per byte of the n bytes whose esize-byte
+// element the opmask k enables.
+func elemMaskBytes(k uint64, n, esize int) uint64 {
+	if esize == 1 {
+		return k & maskBytes(n)
+	}
+	var bm uint64
+	e := maskBytes(esize)
+	for i := 0; i < n/esize; i++ {
+		if k>>i&1 != 0 {
+			bm |= e << (i * esize)
+		}
+	}
+	return bm
+}
+
+// byteBits[b] has byte i all ones where bit i of b is set.
+var byteBits = func() (t [256]uint64) {
+	for b := range t {
+		for i := 0; i < 8; i++ {
+			if b>>i&1 != 0 {
+				t[b] |= 0xff << (8 * i)
+			}
+		}
+	}
+	return
+}()
 
 // vlen is the vector length in bytes of an instruction from its register
 // operands (the widest vector register named), or 16 for legacy SSE.
@@ -280,43 +301,55 @@ func init() {
 			return nil
 		}
 	}
-	// Bitwise ops, byte-precise taint.
-	for op, f := range map[string]func(a, b byte) byte{
-		"PXOR": func(a, b byte) byte { return a ^ b }, "VPXOR": func(a, b byte) byte { return a ^ b },
-		"VPXORD": func(a, b byte) byte { return a ^ b }, "VPXORQ": func(a, b byte) byte { return a ^ b },
-		"POR": func(a, b byte) byte { return a | b }, "VPOR": func(a, b byte) byte { return a | b },
-		"VPORD": func(a, b byte) byte { return a | b }, "VPORQ": func(a, b byte) byte { return a | b },
-		"PAND": func(a, b byte) byte { return a & b }, "VPAND": func(a, b byte) byte { return a & b },
-		"VPANDD": func(a, b byte) byte { return a & b }, "VPANDQ": func(a, b byte) byte { return a & b },
-		"PANDN": func(a, b byte) byte { return ^a & b }, "VPANDN": func(a, b byte) byte { return ^a & b },
-		"VPANDND": func(a, b byte) byte { return ^a & b }, "VPANDNQ": func(a, b byte) byte { return ^a & b },
+	// Bitwise ops, byte-precise taint, computed a qword at a time.
+	const (
+		bXor = iota
+		bOr
+		bAnd
+		bAndn
+	)
+	for _, b := range []struct {
+		kind int
+		ops  []string
+	}{
+		{bXor, []string{"PXOR", "VPXOR", "VPXORD", "VPXORQ"}},
+		{bOr, []string{"POR", "VPOR", "VPORD", "VPORQ"}},
+		{bAnd, []string{"PAND", "VPAND", "VPANDD", "VPANDQ"}},
+		{bAndn, []string{"PANDN", "VPANDN", "VPANDND", "VPANDNQ"}},
 	} {
-		f := f
-		isXor := strings.Contains(op, "XOR")
-		isAndn := strings.Contains(op, "ANDN")
-		esize := 16
-		if strings.HasSuffix(op, "D") {
-			esize = 4
-		} else if strings.HasSuffix(op, "Q") {
-			esize = 8
-		}
-		ops[op] = binop(func(m *Machine, in *inst, a, b *vec, n int) vec {
-			// Intel order: dst = b OP a where b is the first source (Go's
-			// second-to-last operand) and a the second (Go's first).
-			var r vec
-			for i := 0; i < n; i++ {
-				if isAndn {
-					r.b[i] = f(b.b[i], a.b[i])
-				} else {
-					r.b[i] = f(a.b[i], b.b[i])
+		for i, op := range b.ops {
+			kind := b.kind
+			esize := []int{16, 16, 4, 8}[i]
+			ops[op] = binop(func(m *Machine, in *inst, a, b vec, n int) vec {
+				// Intel order: dst = b OP a where b is the first source
+				// (Go's second-to-last operand) and a the second (Go's
+				// first).
+				var r vec
+				switch kind {
+				case bXor:
+					for i := 0; i < n/8; i++ {
+						r.setU64(i, b.u64(i)^a.u64(i))
+					}
+				case bOr:
+					for i := 0; i < n/8; i++ {
+						r.setU64(i, b.u64(i)|a.u64(i))
+					}
+				case bAnd:
+					for i := 0; i < n/8; i++ {
+						r.setU64(i, b.u64(i)&a.u64(i))
+					}
+				case bAndn:
+					for i := 0; i < n/8; i++ {
+						r.setU64(i, ^b.u64(i)&a.u64(i))
+					}
 				}
-			}
-			r.t = a.t | b.t
-			if isXor && sameSrc(in) {
-				r.t = 0
-			}
-			return r
-		}, esize)
+				r.t = a.t | b.t
+				if kind == bXor && sameSrc(in) {
+					r.t = 0
+				}
+				return r
+			}, esize)
+		}
 	}
 }
 
@@ -339,7 +372,7 @@ func sameSrc(in *inst) bool {
 // (src/src2, register or memory, possibly broadcast with esize-byte elements)
 // and b = the other source; the result is written under the write mask with
 // esize-byte elements.
-func binop(f func(m *Machine, in *inst, a, b *vec, n int) vec, esize int) binder {
+func binop(f func(m *Machine, in *inst, a, b vec, n int) vec, esize int) binder {
 	return func(in *inst) error {
 		if err := prepVec(in, -1); err != nil {
 			return err
@@ -364,7 +397,7 @@ func binop(f func(m *Machine, in *inst, a, b *vec, n int) vec, esize int) binder
 			a := m.src(in, &in.args[0], n, min(esize, 8), min(esize, 8))
 			// Legacy SSE "OP src, dst": the other source is dst.
 			b := m.vread(in, &in.args[1], n)
-			r := f(m, in, &a, &b, n)
+			r := f(m, in, a, b, n)
 			m.vwriteMasked(in, &in.args[len(in.args)-1], &r, n, min(esize, 8))
 		}
 		return nil
