@@ -24,6 +24,10 @@ type vinfo struct {
 	// the same register (PSUB/PCMPEQ/PXOR of a register with itself), so
 	// it is public.
 	sameConst bool
+	// nofs: no memory fault suppression under a write mask (shuffles and
+	// permutes, whose result elements do not correspond to the memory
+	// operand's): the whole operand is read.
+	nofs bool
 }
 
 const (
@@ -358,10 +362,14 @@ func vunary(vi vinfo, hasImm bool, f func(s vec, n int, imm uint8) vec) binder {
 		}
 		si := len(in.args) - 2
 		esize, bc := vi.esize, vi.bcst
+		fs := esize
+		if vi.nofs {
+			fs = 0
+		}
 		in.exec = func(m *Machine, in *inst) {
 			n := in.w
 			var s vec
-			m.srcInto(&s, in, &in.args[si], n, esize, bc)
+			m.srcInto(&s, in, &in.args[si], n, fs, bc)
 			r := f(s, n, imm)
 			m.vwriteMasked(in, &in.args[si+1], &r, n, max(esize, 1))
 		}
@@ -416,11 +424,15 @@ func vbinary(vi vinfo, hasImm, dstIn bool, f func(d, s1, s2 vec, n int, imm uint
 			s1i = di
 		}
 		esize, bc := vi.esize, vi.bcst
+		fs := esize
+		if vi.nofs {
+			fs = 0
+		}
 		same := vi.sameConst && sameSrcRegs(in)
 		in.exec = func(m *Machine, in *inst) {
 			n := in.w
 			var s1, s2, d vec
-			m.srcInto(&s2, in, &in.args[s2i], n, esize, bc)
+			m.srcInto(&s2, in, &in.args[s2i], n, fs, bc)
 			m.regInto(&s1, in.args[s1i].reg, n)
 			if dstIn {
 				m.regInto(&d, in.args[di].reg, n)

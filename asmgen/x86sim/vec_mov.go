@@ -287,8 +287,23 @@ func init() {
 				in.exec = func(m *Machine, in *inst) {
 					n := in.w
 					var s vec
-					if in.args[0].kind == kMem {
-						s.t = m.load(m.addr(&in.args[0]), s.b[:sn])
+					if o := &in.args[0]; o.kind == kMem {
+						a := m.addr(o)
+						if in.kmask != 0 && !m.inRegion(a, sn) {
+							// Fault suppression: only the source elements
+							// of enabled destination elements are read.
+							if m.kT[in.kmask] != 0 {
+								m.failf("masked load under a secret mask K%d (the addresses touched depend on it)", in.kmask)
+							}
+							k := m.k[in.kmask]
+							for i := 0; i < n/dw; i++ {
+								if k>>i&1 != 0 {
+									s.t |= m.load(a+uint64(i*sw), s.b[i*sw:(i+1)*sw]) << (i * sw)
+								}
+							}
+						} else {
+							s.t = m.load(a, s.b[:sn])
+						}
 					} else {
 						s = m.vread(in, &in.args[0], sn)
 					}

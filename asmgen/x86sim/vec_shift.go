@@ -205,7 +205,7 @@ func init() {
 	}
 
 	// PALIGNR/VPALIGNR: per 128-bit lane, bytes imm.. of s1:s2 (s1 high).
-	ops["PALIGNR"] = vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+	ops["PALIGNR"] = vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1, nofs: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
 		r, s1, s2 := &rV, &s1V, &s2V
 		k := int(imm)
 		for l := 0; l < n; l += 16 {

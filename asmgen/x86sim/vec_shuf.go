@@ -22,7 +22,7 @@ func copyElem(r *vec, i int, s *vec, j, es int) { r.copyBytes(i*es, s, j*es, es)
 func init() {
 	// PSHUFB: per 128-bit lane, byte i = bit 7 of control byte i ? 0 :
 	// src[control & 15]. SSE "ctl, x" shuffles x; VEX "ctl, src, dst".
-	pshufb := vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1}, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
+	pshufb := vbinary(vinfo{sse: true, vex: true, evex: true, esize: 1, nofs: true}, false, false, func(_, s1V, s2V vec, n int, _ uint8) (rV vec) {
 		r, s1, s2 := &rV, &s1V, &s2V
 		for l := 0; l < n; l += 16 {
 			for i := l; i < l+16; i++ {
@@ -39,7 +39,7 @@ func init() {
 	ops["VPSHUFB"] = pshufb
 
 	// PSHUFD $imm, src, dst: per lane, dword i = src dword imm[2i+1:2i].
-	pshufd := vunary(vinfo{sse: true, vex: true, evex: true, esize: 4, bcst: 4}, true, func(sV vec, n int, imm uint8) (rV vec) {
+	pshufd := vunary(vinfo{sse: true, vex: true, evex: true, esize: 4, bcst: 4, nofs: true}, true, func(sV vec, n int, imm uint8) (rV vec) {
 		r, s := &rV, &sV
 		for l := 0; l < n/4; l += 4 {
 			for i := 0; i < 4; i++ {
@@ -56,7 +56,7 @@ func init() {
 		if op == "PSHUFHW" {
 			off = 4
 		}
-		b := vunary(vinfo{sse: true, vex: true, evex: true, esize: 2}, true, func(sV vec, n int, imm uint8) (rV vec) {
+		b := vunary(vinfo{sse: true, vex: true, evex: true, esize: 2, nofs: true}, true, func(sV vec, n int, imm uint8) (rV vec) {
 			r, s := &rV, &sV
 			*r = *s
 			r.t &= maskBytes(n)
@@ -86,7 +86,7 @@ func init() {
 		if u.hi {
 			base = 8 / es
 		}
-		vi := vinfo{sse: true, vex: true, evex: true, esize: es}
+		vi := vinfo{sse: true, vex: true, evex: true, esize: es, nofs: true}
 		if es >= 4 {
 			vi.bcst = es
 		}
@@ -159,7 +159,7 @@ func init() {
 		if op[len(op)-2:] == "X2" {
 			es = 8
 		}
-		ops[op] = vbinary(vinfo{evex: true, lens: lenY | lenZ, esize: es, bcst: es}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		ops[op] = vbinary(vinfo{evex: true, lens: lenY | lenZ, esize: es, bcst: es, nofs: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
 			r, s1, s2 := &rV, &s1V, &s2V
 			nl := n / 16
 			bits, mk := 2, uint8(3)
@@ -184,7 +184,7 @@ func init() {
 		if op == "VALIGNQ" {
 			es = 8
 		}
-		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
+		ops[op] = vbinary(vinfo{evex: true, esize: es, bcst: es, nofs: true}, true, false, func(_, s1V, s2V vec, n int, imm uint8) (rV vec) {
 			r, s1, s2 := &rV, &s1V, &s2V
 			ne := n / es
 			k := int(imm) & (ne - 1)
@@ -203,7 +203,7 @@ func init() {
 	// VPERMQ/VPERMPD $imm, src, [K,] dst (256/512): per 256-bit half, qword
 	// i = src qword imm[2i+1:2i] of that half. VPERMQ table, idx, [K,] dst
 	// (EVEX): qword i = table[idx[i] mod count].
-	permqImm := vunary(vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 8, bcst: 8}, true, func(sV vec, n int, imm uint8) (rV vec) {
+	permqImm := vunary(vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 8, bcst: 8, nofs: true}, true, func(sV vec, n int, imm uint8) (rV vec) {
 		r, s := &rV, &sV
 		for h := 0; h < n/8; h += 4 {
 			for i := 0; i < 4; i++ {
@@ -223,7 +223,7 @@ func init() {
 			return
 		})
 	}
-	permqVar := permVar(8, vinfo{evex: true, lens: lenY | lenZ, esize: 8, bcst: 8})
+	permqVar := permVar(8, vinfo{evex: true, lens: lenY | lenZ, esize: 8, bcst: 8, nofs: true})
 	for _, op := range []string{"VPERMQ", "VPERMPD"} {
 		ops[op] = func(in *inst) error {
 			if len(in.args) > 0 && isImm(in.args[0]) {
@@ -232,10 +232,10 @@ func init() {
 			return permqVar(in)
 		}
 	}
-	ops["VPERMD"] = permVar(4, vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 4, bcst: 4})
+	ops["VPERMD"] = permVar(4, vinfo{vex: true, evex: true, lens: lenY | lenZ, esize: 4, bcst: 4, nofs: true})
 	ops["VPERMPS"] = ops["VPERMD"]
-	ops["VPERMW"] = permVar(2, vinfo{evex: true, esize: 2})
-	ops["VPERMB"] = permVar(1, vinfo{evex: true, esize: 1})
+	ops["VPERMW"] = permVar(2, vinfo{evex: true, esize: 2, nofs: true})
+	ops["VPERMB"] = permVar(1, vinfo{evex: true, esize: 1, nofs: true})
 
 	// VPERMI2x tbl2, tbl1, [K,] idx/dst and VPERMT2x tbl2, idx, [K,]
 	// tbl1/dst: element i = (idx[i] bit log2(count) ? tbl2 : tbl1)[idx[i]
@@ -246,7 +246,7 @@ func init() {
 		sf string
 	}{{1, true, "B"}, {2, true, "W"}, {4, false, "D"}, {8, false, "Q"}} {
 		es := p.es
-		vi := vinfo{evex: true, esize: es}
+		vi := vinfo{evex: true, esize: es, nofs: true}
 		if !p.bw {
 			vi.bcst = es
 		}
