@@ -382,6 +382,20 @@ func gpMov(w int) binder {
 			v, t := m.rd(&in.args[0], in.w)
 			m.wr(&in.args[1], in.w, v, t)
 		}
+		if w == 8 {
+			src, dst := in.args[0], in.args[1]
+			switch {
+			case src.kind == kReg && dst.kind == kReg:
+				s, d := src.reg, dst.reg
+				in.exec = func(m *Machine, in *inst) { m.gp[d], m.gpT[d] = m.gp[s], m.gpT[s] }
+			case src.kind == kMem && dst.kind == kReg:
+				d := dst.reg
+				in.exec = func(m *Machine, in *inst) { m.gp[d], m.gpT[d] = m.loadN(m.addr(&in.args[0]), 8) }
+			case src.kind == kReg && dst.kind == kMem:
+				s := src.reg
+				in.exec = func(m *Machine, in *inst) { m.storeN(m.addr(&in.args[1]), 8, m.gp[s], m.gpT[s]) }
+			}
+		}
 		return nil
 	}
 }
@@ -695,6 +709,33 @@ func adx(w, flag int) binder {
 			return fmt.Errorf("operands")
 		}
 		in.w = w
+		if w == 8 {
+			d := in.args[1].reg
+			src := in.args[0]
+			in.exec = func(m *Machine, in *inst) {
+				var s uint64
+				var st uint8
+				if src.kind == kReg {
+					s, st = m.gp[src.reg], m.gpT[src.reg]
+				} else {
+					s, st = m.loadN(m.addr(&in.args[0]), 8)
+				}
+				c := uint64(0)
+				if m.fl[flag] {
+					c = 1
+				}
+				r, cc := bits.Add64(m.gp[d], s, c)
+				m.fl[flag] = cc != 0
+				t := st | m.gpT[d]
+				ct := m.flT[flag]
+				m.flT[flag] = t != 0 || ct
+				if ct {
+					t |= 1
+				}
+				m.gp[d], m.gpT[d] = r, t|-t
+			}
+			return nil
+		}
 		in.exec = func(m *Machine, in *inst) {
 			w := in.w
 			s, st := m.rd(&in.args[0], w)
@@ -731,15 +772,24 @@ func mulx(in *inst) error {
 	if !reg1(in.args[1], cGP) || !reg1(in.args[2], cGP) || in.args[0].kind == kImm {
 		return fmt.Errorf("operands")
 	}
+	src, lo, hi := in.args[0], in.args[1].reg, in.args[2].reg
 	in.exec = func(m *Machine, in *inst) {
-		s, st := m.rd(&in.args[0], 8)
-		hi, lo := bits.Mul64(m.gp[rDX], s)
+		var s uint64
+		var st uint8
+		if src.kind == kReg {
+			s, st = m.gp[src.reg], m.gpT[src.reg]
+		} else {
+			s, st = m.loadN(m.addr(&in.args[0]), 8)
+		}
+		h, l := bits.Mul64(m.gp[rDX], s)
 		t := st | m.gpT[rDX]
 		if t != 0 {
 			t = 0xff
 		}
-		m.wr(&in.args[1], 8, lo, t)
-		m.wr(&in.args[2], 8, hi, t)
+		// Intel: when both destinations are the same register it gets
+		// the high half.
+		m.gp[lo], m.gpT[lo] = l, t
+		m.gp[hi], m.gpT[hi] = h, t
 	}
 	return nil
 }

@@ -558,32 +558,59 @@ func (m *Machine) store(addr uint64, b []byte, t uint64) {
 	copy(unsafe.Slice((*byte)(unsafe.Add(r.ptr, off)), n), b)
 }
 
-// load64 and store64 are the fast paths for 1-8 byte GP accesses.
+// spreadBits[t] has byte i equal to bit i of t: the shadow secret bits of
+// eight bytes whose taint mask is t.
+var spreadBits = func() (tab [256]uint64) {
+	for t := range tab {
+		for i := 0; i < 8; i++ {
+			tab[t] |= uint64(t>>i&1) << (8 * i)
+		}
+	}
+	return tab
+}()
+
+const (
+	lowBits  = 0x0101010101010101
+	pubBits  = lowBits * shPublicInput
+	gatherLo = 0x8040201008040201
+)
+
+// gatherSecret returns bit i set when byte i of the eight shadow bytes w has
+// its secret bit.
+func gatherSecret(w uint64) uint8 {
+	w &= lowBits
+	return uint8((w * 0x0102040810204080) >> 56)
+}
+
+// loadN and storeN are the fast paths for 1-8 byte GP accesses.
 func (m *Machine) loadN(addr uint64, n int) (uint64, uint8) {
 	r := m.find(addr, n, false)
 	off := addr - r.base
 	p := unsafe.Add(r.ptr, off)
-	var v uint64
 	switch n {
 	case 8:
-		v = *(*uint64)(p)
+		return *(*uint64)(p), gatherSecret(*(*uint64)(unsafe.Pointer(&r.taint[off])))
 	case 4:
-		v = uint64(*(*uint32)(p))
+		return uint64(*(*uint32)(p)), gatherSecret(uint64(*(*uint32)(unsafe.Pointer(&r.taint[off]))))
 	case 2:
-		v = uint64(*(*uint16)(p))
-	case 1:
-		v = uint64(*(*uint8)(p))
+		return uint64(*(*uint16)(p)), gatherSecret(uint64(*(*uint16)(unsafe.Pointer(&r.taint[off]))))
 	}
-	var t uint8
-	for i, s := range r.taint[off : off+uint64(n)] {
-		t |= (s & shSecret) << i
-	}
-	return v, t
+	return uint64(*(*uint8)(p)), r.taint[off] & shSecret
 }
 
 func (m *Machine) storeN(addr uint64, n int, v uint64, t uint8) {
 	r := m.find(addr, n, true)
 	off := addr - r.base
+	if n == 8 {
+		sh := (*uint64)(unsafe.Pointer(&r.taint[off]))
+		e := spreadBits[t]
+		if e != 0 && (*sh&pubBits)&(e<<1) != 0 {
+			m.failf("secret byte stored at %#x into public input %s", addr, strings.Join(r.names, "/"))
+		}
+		*sh = *sh&^lowBits | e
+		*(*uint64)(unsafe.Add(r.ptr, off)) = v
+		return
+	}
 	sh := r.taint[off : off+uint64(n)]
 	for i := range sh {
 		s := (t >> i) & 1
@@ -594,8 +621,6 @@ func (m *Machine) storeN(addr uint64, n int, v uint64, t uint8) {
 	}
 	p := unsafe.Add(r.ptr, off)
 	switch n {
-	case 8:
-		*(*uint64)(p) = v
 	case 4:
 		*(*uint32)(p) = uint32(v)
 	case 2:
