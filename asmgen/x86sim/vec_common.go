@@ -1,9 +1,6 @@
 package x86sim
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // This file holds the helpers shared by the vector instruction files: the
 // encodings an instruction has, operand form checks, source reads with EVEX
@@ -328,9 +325,6 @@ func rotBytes(t uint64, k, n int) uint64 {
 	m := maskBytes(n)
 	return (t<<k | t>>(n-k)) & m
 }
-
-// zeroBits returns the number of trailing zero bits of x, 64 for 0.
-func zeroBits(x uint64) int { return bits.TrailingZeros64(x) }
 
 // imm8 returns the operand's immediate as an unsigned byte.
 func imm8(o operand) uint8 { return uint8(o.imm) }
