@@ -14,6 +14,7 @@ import (
 	"github.com/vgcrypto/vg/conformance/aeadtest"
 	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
+	"github.com/vgcrypto/vg/cpufeat"
 
 	aesgcmspec "github.com/vgcrypto/vg/conformance/spec/aesgcm"
 )
@@ -135,7 +136,9 @@ func TestAESGCMContract(t *testing.T) {
 				aeadtest.TestAEAD(t, mk)
 				a, err := mk()
 				require.NoError(t, err)
-				aeadtest.TestAllocs(t, a)
+				if !cpufeat.Simulated() { // vgsim: the model's trampolines allocate on every call; its own checks replace the count
+					aeadtest.TestAllocs(t, a)
+				}
 				aeadtest.TestConcurrent(t, a)
 			})
 		}
