@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // A Program is the parsed contents of one or more assembly files: their
@@ -295,10 +296,20 @@ func (p *Program) parseGlobl(s, file string, line int) error {
 	for len(sym.data) < size {
 		sym.data = append(sym.data, 0)
 	}
-	// Pad so that a read of the symbol's own bytes never needs the bytes
-	// after it; the region is still exactly size bytes long.
-	sym.data = append(sym.data[:size:size], make([]byte, 0, 64)...)[:size]
+	sym.data = aligned64(sym.data[:size])
 	return nil
+}
+
+// aligned64 returns a copy of b at a 64-byte aligned address: the linker
+// aligns DATA tables (up to 32 bytes for the larger ones), so an aligned
+// vector load of a table must not fault on the model where it does not on
+// the CPU.
+func aligned64(b []byte) []byte {
+	buf := make([]byte, len(b)+64)
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & 63)
+	out := buf[off : off+len(b) : off+len(b)]
+	copy(out, b)
+	return out
 }
 
 // parseSymRef reads "name<>+off(SB)" or "name(SB)".
