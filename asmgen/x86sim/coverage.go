@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // computeBlocks finds the basic blocks of fn: an instruction starts one when
@@ -93,13 +94,27 @@ func (p *Program) Funcs() []string { return p.funcNames() }
 var Stats stats
 
 type stats struct {
-	calls, insts atomic.Uint64
+	calls, insts, nanos atomic.Uint64
 }
 
 func (s *stats) add(m *Machine) {
 	s.calls.Add(1)
 	s.insts.Add(m.steps)
+	s.nanos.Add(uint64(time.Since(m.start)))
 	m.mergeHits()
+}
+
+// Time returns the time spent running calls so far (summed over goroutines).
+func (s *stats) Time() time.Duration { return time.Duration(s.nanos.Load()) }
+
+// String summarizes the counts: calls, instructions, time and rate.
+func (s *stats) String() string {
+	d := s.Time()
+	rate := 0.0
+	if d > 0 {
+		rate = float64(s.Instructions()) / d.Seconds() / 1e6
+	}
+	return fmt.Sprintf("x86sim: %d calls, %d instructions in %v (%.1f M instructions/s)", s.Calls(), s.Instructions(), d.Round(time.Millisecond), rate)
 }
 
 // Calls returns the number of calls run so far.

@@ -2,8 +2,9 @@ package x86sim
 
 import (
 	"fmt"
-	"sort"
 	"strings"
+	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -140,6 +141,15 @@ type Machine struct {
 	// stack is the model's own stack region.
 	stack *region
 	hit   []bool
+	start time.Time
+
+	// Buffers reused from call to call (the machine is pooled).
+	stackBuf    []uint64
+	allBuf      []Region
+	ivBuf       []interval
+	regionStore []region
+	regionPtrs  []*region
+	arena       []byte
 }
 
 // A Kind says what the memory behind a pointer argument holds.
@@ -315,7 +325,9 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	if uintptr(fn.Args) != f.Size || f.Results > f.Size {
 		return fmt.Errorf("x86sim: %s: argument frame is %d bytes (results at %d), TEXT says %d", name, f.Size, f.Results, fn.Args)
 	}
-	m := &Machine{fn: fn, pc: -1}
+	m := machinePool.Get().(*Machine)
+	defer m.release()
+	m.fn, m.pc, m.start = fn, -1, time.Now()
 	// The stack: StackBelowSP | frame | saved BP (if frame > 0) | return
 	// address | arguments and results.
 	bp := 0
@@ -323,7 +335,13 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 		bp = 8
 	}
 	size := StackBelowSP + fn.Frame + bp + 8 + fn.Args
-	stack := make([]uint64, (size+7)/8+8)
+	if n := (size+7)/8 + 8; cap(m.stackBuf) < n {
+		m.stackBuf = make([]uint64, n)
+	} else {
+		m.stackBuf = m.stackBuf[:n]
+		clear(m.stackBuf)
+	}
+	stack := m.stackBuf
 	sbase := unsafe.Pointer(&stack[0])
 	argAt := StackBelowSP + fn.Frame + bp + 8
 	copy(unsafe.Slice((*byte)(unsafe.Add(sbase, argAt)), fn.Args), unsafe.Slice((*byte)(args), fn.Args))
@@ -331,10 +349,12 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	if bp > 0 {
 		*(*uint64)(unsafe.Add(sbase, argAt-16)) = retAddr
 	}
-	all := append([]Region{{Name: "stack", Ptr: sbase, Len: uintptr(argAt), Kind: Output}}, regions...)
+	all := append(m.allBuf[:0], Region{Name: "stack", Ptr: sbase, Len: uintptr(argAt), Kind: Output})
+	all = append(all, regions...)
 	all = append(all, Region{Name: "argument slots", Ptr: unsafe.Add(sbase, argAt), Len: f.Results, Kind: Public})
 	all = append(all, Region{Name: "result slots", Ptr: unsafe.Add(sbase, argAt+int(f.Results)), Len: f.Size - f.Results, Kind: Output})
-	m.regions = append(mergeRegions(all), p.dataRegions()...)
+	m.allBuf = all
+	m.regions = append(m.mergeRegions(all), p.dataRegions()...)
 	saddr := uint64(uintptr(sbase))
 	for _, r := range m.regions {
 		if r.base <= saddr && saddr < r.end {
@@ -344,7 +364,12 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	}
 	m.gp[rSP] = saddr + StackBelowSP
 	m.fp = saddr + uint64(argAt)
-	m.hit = make([]bool, len(fn.insts))
+	if cap(m.hit) < len(fn.insts) {
+		m.hit = make([]bool, len(fn.insts))
+	} else {
+		m.hit = m.hit[:len(fn.insts)]
+		clear(m.hit)
+	}
 	for w := 0; w < 64 && w*8 < int(f.Results); w++ {
 		if f.SecretWords>>w&1 != 0 {
 			for _, r := range m.regions {
@@ -418,12 +443,18 @@ func shadowOf(k Kind) byte {
 	return shPublicInput
 }
 
-func mergeRegions(rs []Region) []*region {
-	type iv struct {
-		lo, hi uint64
-		r      Region
-	}
-	ivs := make([]iv, 0, len(rs))
+// An interval is one Region as addresses.
+type interval struct {
+	lo, hi uint64
+	r      Region
+}
+
+// mergeRegions turns the call's regions into checked regions, merging those
+// that overlap (in-place calls: out and in the same memory), with their
+// shadow memory in m's arena.
+func (m *Machine) mergeRegions(rs []Region) []*region {
+	type iv = interval
+	ivs := m.ivBuf[:0]
 	for _, r := range rs {
 		if r.Len == 0 || r.Ptr == nil {
 			continue
@@ -431,8 +462,21 @@ func mergeRegions(rs []Region) []*region {
 		lo := uint64(uintptr(r.Ptr))
 		ivs = append(ivs, iv{lo, lo + uint64(r.Len), r})
 	}
-	sort.Slice(ivs, func(i, j int) bool { return ivs[i].lo < ivs[j].lo })
-	out := make([]*region, 0, len(ivs))
+	m.ivBuf = ivs
+	sortIntervals(ivs)
+	total := uint64(0)
+	for _, v := range ivs {
+		total += v.hi - v.lo
+	}
+	if uint64(cap(m.arena)) < total {
+		m.arena = make([]byte, total)
+	}
+	arena := m.arena[:total]
+	if cap(m.regionStore) < len(ivs) {
+		m.regionStore = make([]region, len(ivs))
+	}
+	store := m.regionStore[:0]
+	out := m.regionPtrs[:0]
 	for i := 0; i < len(ivs); {
 		lo, hi := ivs[i].lo, ivs[i].hi
 		j := i + 1
@@ -442,11 +486,13 @@ func mergeRegions(rs []Region) []*region {
 			}
 			j++
 		}
-		rg := &region{base: lo, end: hi, ptr: ivs[i].r.Ptr, taint: make([]byte, hi-lo), readOnly: true}
+		store = append(store, region{base: lo, end: hi, ptr: ivs[i].r.Ptr, taint: arena[: hi-lo : hi-lo], readOnly: true, names: store[len(store):cap(store)][0].names[:0]})
+		arena = arena[hi-lo:]
+		rg := &store[len(store)-1]
 		if j == i+1 {
 			// One region alone: its shadow is uniform.
 			r := ivs[i].r
-			rg.names = []string{r.Name}
+			rg.names = append(rg.names, r.Name)
 			rg.readOnly = r.ReadOnly
 			fill(rg.taint, shadowOf(r.Kind))
 			out = append(out, rg)
@@ -477,7 +523,44 @@ func mergeRegions(rs []Region) []*region {
 		out = append(out, rg)
 		i = j
 	}
+	m.regionPtrs = out
 	return out
+}
+
+// sortIntervals sorts by start address (insertion sort: a call has a handful
+// of regions).
+func sortIntervals(ivs []interval) {
+	for i := 1; i < len(ivs); i++ {
+		for j := i; j > 0 && ivs[j].lo < ivs[j-1].lo; j-- {
+			ivs[j], ivs[j-1] = ivs[j-1], ivs[j]
+		}
+	}
+}
+
+var machinePool = sync.Pool{New: func() any { return new(Machine) }}
+
+// release clears m's state and returns it to the pool: the registers, and
+// the references into the caller's memory, so that a pooled machine keeps
+// no buffer alive and no secret.
+func (m *Machine) release() {
+	m.gp, m.gpT = [16]uint64{}, [16]uint8{}
+	clear(m.vec[:])
+	m.vT = [32]uint64{}
+	m.k, m.kT = [8]uint64{}, [8]uint8{}
+	m.fl, m.flT = [nFlags]bool{}, [nFlags]bool{}
+	// Only what this call used: the slices' lengths.
+	for i := range m.regionPtrs {
+		m.regionStore[i].ptr = nil
+		m.regionStore[i].names = m.regionStore[i].names[:0]
+	}
+	clear(m.allBuf)
+	clear(m.ivBuf)
+	clear(m.regionPtrs)
+	m.allBuf, m.ivBuf, m.regionPtrs = m.allBuf[:0], m.ivBuf[:0], m.regionPtrs[:0]
+	clear(m.stackBuf)
+	m.regions, m.last, m.stack, m.fn, m.fault = nil, nil, nil, nil, nil
+	m.steps, m.fp = 0, 0
+	machinePool.Put(m)
 }
 
 // find returns the region holding [addr, addr+n) or faults.
