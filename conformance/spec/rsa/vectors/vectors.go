@@ -56,23 +56,41 @@ type Result struct {
 	// Failures describes the first failing tests.
 	Failures []string
 
-	// stride, when set, keeps one test case in stride(keySize) of each
-	// group (see [RunFileSampled]).
+	// stride, when set, keeps one test case in stride(keySize) of the
+	// file's test cases of each key size (see [RunFileSampled]); seen
+	// counts them.
 	stride func(bits int) int
+	seen   map[int]int
 }
 
-// sampled reports whether test case i of a group of keys of the given size is
-// left out by the file's sampling, and counts it as skipped if so.
-func (r *Result) sampled(bits, i int) bool {
+// sample decides which of the n tests of a group with keys of the given size
+// run, counting the others as skipped. The count runs over the whole file, so
+// files of many small groups (one key each) are sampled as evenly as files of
+// a few large ones. It returns keep == nil when every test runs, and run ==
+// false when none does: then the group's key is not even parsed (importing a
+// private key runs a private-key operation).
+func (r *Result) sample(bits, n int) (keep []bool, run bool) {
 	if r.stride == nil {
-		return false
+		return nil, true
 	}
-	n := r.stride(bits)
-	if n <= 1 || i%n == 0 {
-		return false
+	stride := r.stride(bits)
+	if stride <= 1 {
+		return nil, true
 	}
-	r.skip(fmt.Sprintf("sampled out (1 in %d of the %d-bit tests)", n, bits), 1)
-	return true
+	if r.seen == nil {
+		r.seen = map[int]int{}
+	}
+	keep = make([]bool, n)
+	for i := range keep {
+		keep[i] = r.seen[bits]%stride == 0
+		r.seen[bits]++
+		if keep[i] {
+			run = true
+		} else {
+			r.skip(fmt.Sprintf("sampled out (1 in %d of the %d-bit tests)", stride, bits), 1)
+		}
+	}
+	return keep, run
 }
 
 func (r *Result) pass() { r.Pass++ }
@@ -157,9 +175,10 @@ func RunFile(v wycheproof.VectorFile, backend string) (*Result, error) {
 	return RunFileSampled(v, backend, nil)
 }
 
-// RunFileSampled is RunFile running, in each test group, only the test cases
-// whose index is a multiple of stride(keySize) (all of them when stride is
-// nil or returns 1); the others count as skipped, with the reason. It is for
+// RunFileSampled is RunFile running, of the file's test cases with keys of
+// each size, only the first and then every stride(keySize)-th (all of them
+// when stride is nil or returns 1); the others count as skipped, with the
+// reason. It is for
 // backends that run on the x86sim model, where a 4096-bit private-key
 // operation takes about a second.
 func RunFileSampled(v wycheproof.VectorFile, backend string, stride func(bits int) int) (*Result, error) {
@@ -215,10 +234,14 @@ func runSig(r *Result, f *wycheproof.RSASigFile, opt rsa.Option) error {
 		if !ok {
 			return fmt.Errorf("unknown hash %q", g.SHA)
 		}
+		keep, run := r.sample(g.KeySize, len(g.Tests))
+		if !run {
+			continue
+		}
 		pub, keyErr := rsa.NewPublicKey(publicKey(g.PublicKey), opt)
 		for i := range g.Tests {
 			tc := &g.Tests[i]
-			if r.sampled(g.KeySize, i) {
+			if keep != nil && !keep[i] {
 				continue
 			}
 			if keyErr != nil {
@@ -238,10 +261,14 @@ func runSigGen(r *Result, f *wycheproof.RSASigGenFile, opt rsa.Option) error {
 		if !ok {
 			return fmt.Errorf("unknown hash %q", g.SHA)
 		}
+		keep, run := r.sample(g.KeySize, len(g.Tests))
+		if !run {
+			continue
+		}
 		priv, keyErr := rsa.ParsePKCS8PrivateKey(g.PrivateKeyPkcs8, opt)
 		for i := range g.Tests {
 			tc := &g.Tests[i]
-			if r.sampled(g.KeySize, i) {
+			if keep != nil && !keep[i] {
 				continue
 			}
 			if keyErr != nil {
@@ -364,6 +391,10 @@ func runPSS(r *Result, f *wycheproof.RSAPSSFile, opt rsa.Option) error {
 		if g.SLen == 0 {
 			p.SaltLength = rsa.PSSSaltLengthZero
 		}
+		keep, run := r.sample(g.KeySize, len(g.Tests))
+		if !run {
+			continue
+		}
 		stdPub := publicKey(g.PublicKey)
 		var keyErr error
 		if g.Type == "RsassaPssWithParametersVerify" {
@@ -386,7 +417,7 @@ func runPSS(r *Result, f *wycheproof.RSAPSSFile, opt rsa.Option) error {
 		}
 		for i := range g.Tests {
 			tc := &g.Tests[i]
-			if r.sampled(g.KeySize, i) {
+			if keep != nil && !keep[i] {
 				continue
 			}
 			if keyErr != nil {
@@ -411,10 +442,14 @@ func runDecrypt(r *Result, f *wycheproof.RSADecryptFile, opt rsa.Option) error {
 				return fmt.Errorf("unknown OAEP parameters %q/%q/%q", g.SHA, g.MGF, g.MGFSHA)
 			}
 		}
+		keep, run := r.sample(g.KeySize, len(g.Tests))
+		if !run {
+			continue
+		}
 		priv, keyErr := rsa.ParsePKCS8PrivateKey(g.PrivateKeyPkcs8, opt)
 		for i := range g.Tests {
 			tc := &g.Tests[i]
-			if r.sampled(g.KeySize, i) {
+			if keep != nil && !keep[i] {
 				continue
 			}
 			if keyErr != nil {
