@@ -207,3 +207,19 @@ func (p *Program) funcNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// RunTests is the body of a vgsim test binary's TestMain: it runs the tests
+// (m is the *testing.M), prints the model's counts when VG_SIM_STATS is set,
+// writes the coverage to VG_SIM_COVERAGE (see [CoverageFromEnv]) under the
+// package name pkg, and returns the exit code for os.Exit.
+func RunTests(m interface{ Run() int }, pkg string) int {
+	code := m.Run()
+	if os.Getenv("VG_SIM_STATS") != "" {
+		fmt.Fprintln(os.Stderr, Stats.String())
+	}
+	if err := CoverageFromEnv(pkg); err != nil {
+		fmt.Fprintln(os.Stderr, "x86sim coverage:", err)
+		code = 1
+	}
+	return code
+}
