@@ -27,7 +27,7 @@ func TestUnionAcrossProcesses(t *testing.T) {
 	a1.Hit = true
 	writeRecords(t, dir, "p1.jsonl", a1, b0)
 	var out bytes.Buffer
-	ok, err := run(dir, &out)
+	ok, err := run(dir, nil, &out)
 	require.NoError(t, err)
 	require.False(t, ok)
 	require.Contains(t, out.String(), "never run: tail_1 (f.s:9)")
@@ -37,7 +37,7 @@ func TestUnionAcrossProcesses(t *testing.T) {
 	b1.Hit = true
 	writeRecords(t, dir, "p2.jsonl", a, b1)
 	out.Reset()
-	ok, err = run(dir, &out)
+	ok, err = run(dir, nil, &out)
 	require.NoError(t, err)
 	require.True(t, ok, out.String())
 	require.Contains(t, out.String(), "2/2 blocks of 1 functions run, from 2 test processes")
@@ -47,11 +47,38 @@ func TestMismatchedBuilds(t *testing.T) {
 	dir := t.TempDir()
 	writeRecords(t, dir, "p1.jsonl", x86sim.CoverageRecord{File: "f.s", Func: "seal", Block: 0, Name: "entry", Line: 3})
 	writeRecords(t, dir, "p2.jsonl", x86sim.CoverageRecord{File: "f.s", Func: "seal", Block: 0, Name: "loop_1", Line: 5})
-	_, err := run(dir, &bytes.Buffer{})
+	_, err := run(dir, nil, &bytes.Buffer{})
 	require.ErrorContains(t, err, "different builds")
 }
 
 func TestNoFiles(t *testing.T) {
-	_, err := run(t.TempDir(), &bytes.Buffer{})
+	_, err := run(t.TempDir(), nil, &bytes.Buffer{})
 	require.ErrorContains(t, err, "no coverage files")
+}
+
+func TestKnownGaps(t *testing.T) {
+	dir := t.TempDir()
+	a := x86sim.CoverageRecord{File: "f.s", Func: "seal", Block: 0, Name: "entry", Line: 3, Hit: true}
+	b := x86sim.CoverageRecord{File: "f.s", Func: "seal", Block: 1, Name: "tail_1", Line: 9}
+	writeRecords(t, dir, "p1.jsonl", a, b)
+	known := filepath.Join(t.TempDir(), "known")
+	require.NoError(t, os.WriteFile(known, []byte("# gaps\nf.s seal tail_1\n"), 0o644))
+	gaps, err := readKnown(known)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	ok, err := run(dir, gaps, &out)
+	require.NoError(t, err)
+	require.True(t, ok, out.String())
+	require.Contains(t, out.String(), "never run (known gap): tail_1")
+
+	// A listed gap that runs fails the check: the list must shrink.
+	b.Hit = true
+	writeRecords(t, dir, "p2.jsonl", a, b)
+	gaps, err = readKnown(known)
+	require.NoError(t, err)
+	out.Reset()
+	ok, err = run(dir, gaps, &out)
+	require.NoError(t, err)
+	require.False(t, ok)
+	require.Contains(t, out.String(), "known gap now covered (or gone): f.s seal tail_1")
 }
