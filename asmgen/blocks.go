@@ -44,7 +44,13 @@ func (fn *Func) movou(src, dst operand.Op) {
 // for both to reach the cache). It reads exactly [src, src+n) and writes
 // exactly [dst, dst+n); src may equal dst (bytes rewritten with their own
 // value). It advances dst and src by n and leaves n zero.
-func (fn *Func) CopyBytes(dst, src, n reg.Register) {
+func (fn *Func) CopyBytes(dst, src, n reg.Register) { fn.CopyBytesMax(dst, src, n, 0) }
+
+// CopyBytesMax is [Func.CopyBytes] for a run known, when generating, to be
+// at most max bytes (max 0: no bound): the code no such run reaches is not
+// emitted (under 16 bytes, only the small copy; up to 16, the tail store
+// alone; up to 64, no 64-byte loop), nor the branches to it.
+func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 	g := fn.g
 	l64, l16, small, done := fn.Label("copy64"), fn.Label("copy16"), fn.Label("copysmall"), fn.Label("copydone")
 	x := [4]reg.VecVirtual{g.XMM(), g.XMM(), g.XMM(), g.XMM()}
@@ -64,22 +70,36 @@ func (fn *Func) CopyBytes(dst, src, n reg.Register) {
 		g.SUBQ(operand.U8(w), n)
 	}
 
-	g.CMPQ(n, operand.U8(16))
-	g.JB(operand.LabelRef(small))
-	fn.movou(end(src, -16), x[0])
-	fn.movou(x[0], end(dst, -16))
-	g.CMPQ(n, operand.U8(64))
-	g.JA(operand.LabelRef(l64))
-	g.Label(l16)
-	g.CMPQ(n, operand.U8(16))
-	g.JBE(operand.LabelRef(done))
-	step(16)
-	g.JMP(operand.LabelRef(l16))
-	g.Label(l64)
-	step(64)
-	g.CMPQ(n, operand.U8(64))
-	g.JA(operand.LabelRef(l64))
-	g.JMP(operand.LabelRef(l16))
+	switch {
+	case max > 0 && max < 16:
+	case max > 0 && max <= 16:
+		g.CMPQ(n, operand.U8(16))
+		g.JB(operand.LabelRef(small))
+		fn.movou(end(src, -16), x[0])
+		fn.movou(x[0], end(dst, -16))
+		g.JMP(operand.LabelRef(done))
+	default:
+		g.CMPQ(n, operand.U8(16))
+		g.JB(operand.LabelRef(small))
+		fn.movou(end(src, -16), x[0])
+		fn.movou(x[0], end(dst, -16))
+		if max == 0 || max > 64 {
+			g.CMPQ(n, operand.U8(64))
+			g.JA(operand.LabelRef(l64))
+		}
+		g.Label(l16)
+		g.CMPQ(n, operand.U8(16))
+		g.JBE(operand.LabelRef(done))
+		step(16)
+		g.JMP(operand.LabelRef(l16))
+		if max == 0 || max > 64 {
+			g.Label(l64)
+			step(64)
+			g.CMPQ(n, operand.U8(64))
+			g.JA(operand.LabelRef(l64))
+			g.JMP(operand.LabelRef(l16))
+		}
+	}
 
 	// Under 16 bytes: the two ends of width w when n >= w, the last first;
 	// one byte falls through with a single taken branch.
@@ -368,6 +388,13 @@ func (fn *Func) ForEachSlice(descs, count reg.Register, body func(ptr, n reg.GPV
 // exactly its own part of dst or disjoint from it. descs, count and dst are
 // kept.
 func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
+	return fn.JoinSlicesMax(descs, count, dst, 0)
+}
+
+// JoinSlicesMax is [Func.JoinSlices] for a text known, when generating, to
+// be at most max bytes (max 0: no bound): its copies are
+// [Func.CopyBytesMax] with that bound.
+func (fn *Func) JoinSlicesMax(descs, count, dst reg.Register, max int) reg.GPVirtual {
 	g := fn.g
 	ptr := g.GP64()
 	copyIn, done := fn.Label("join"), fn.Label("joined")
@@ -380,7 +407,9 @@ func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
 	g.MOVQ(dst, d)
 	g.MOVQ(descs, ds)
 	g.MOVQ(count, c)
-	fn.GatherCopy(d, ds, c)
+	fn.ForEachSlice(ds, c, func(p, n reg.GPVirtual) {
+		fn.CopyBytesMax(d, p, n, max)
+	})
 	g.MOVQ(dst, ptr)
 	g.Label(done)
 	return ptr
@@ -401,7 +430,7 @@ func (fn *Func) ForEachSliceGathered(descs, count, dst, textLen reg.Register, li
 	g.JZ(operand.LabelRef(done))
 	g.CMPQ(textLen, operand.U32(limit))
 	g.JA(operand.LabelRef(loop))
-	g.MOVQ(fn.JoinSlices(descs, cnt, dst), ptr)
+	g.MOVQ(fn.JoinSlicesMax(descs, cnt, dst, limit), ptr)
 	g.MOVQ(textLen, n)
 	g.MOVQ(operand.U32(1), cnt)
 	g.JMP(operand.LabelRef(run))
