@@ -929,34 +929,7 @@ slices_1:
 	JB    copysmall_1
 	MOVOU -16(R9)(R10*1), X5
 	MOVOU X5, -16(DI)(R10*1)
-	CMPQ  R10, $0x40
-	JA    copy64_1
-
-copy16_1:
-	CMPQ  R10, $0x10
-	JBE   copydone_1
-	MOVOU (R9), X5
-	MOVOU X5, (DI)
-	ADDQ  $0x10, R9
-	ADDQ  $0x10, DI
-	SUBQ  $0x10, R10
-	JMP   copy16_1
-
-copy64_1:
-	MOVOU (R9), X5
-	MOVOU 16(R9), X6
-	MOVOU 32(R9), X7
-	MOVOU 48(R9), X8
-	MOVOU X5, (DI)
-	MOVOU X6, 16(DI)
-	MOVOU X7, 32(DI)
-	MOVOU X8, 48(DI)
-	ADDQ  $0x40, R9
-	ADDQ  $0x40, DI
-	SUBQ  $0x40, R10
-	CMPQ  R10, $0x40
-	JA    copy64_1
-	JMP   copy16_1
+	JMP   copydone_1
 
 copysmall_1:
 	CMPQ  R10, $0x04
@@ -1017,40 +990,6 @@ sgtwo_1:
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
 	ADDQ  DI, R9
-	CMPQ  R11, $0x10
-	JB    copysmall_2
-	MOVOU -16(R10)(R11*1), X5
-	MOVOU X5, -16(R9)(R11*1)
-	CMPQ  R11, $0x40
-	JA    copy64_2
-
-copy16_2:
-	CMPQ  R11, $0x10
-	JBE   copydone_2
-	MOVOU (R10), X5
-	MOVOU X5, (R9)
-	ADDQ  $0x10, R10
-	ADDQ  $0x10, R9
-	SUBQ  $0x10, R11
-	JMP   copy16_2
-
-copy64_2:
-	MOVOU (R10), X5
-	MOVOU 16(R10), X6
-	MOVOU 32(R10), X7
-	MOVOU 48(R10), X8
-	MOVOU X5, (R9)
-	MOVOU X6, 16(R9)
-	MOVOU X7, 32(R9)
-	MOVOU X8, 48(R9)
-	ADDQ  $0x40, R10
-	ADDQ  $0x40, R9
-	SUBQ  $0x40, R11
-	CMPQ  R11, $0x40
-	JA    copy64_2
-	JMP   copy16_2
-
-copysmall_2:
 	CMPQ  R11, $0x04
 	JAE   copyge4_2
 	CMPQ  R11, $0x02
@@ -1093,34 +1032,7 @@ copydone_2:
 	JB    copysmall_3
 	MOVOU -16(DI)(BX*1), X5
 	MOVOU X5, -16(R9)(BX*1)
-	CMPQ  BX, $0x40
-	JA    copy64_3
-
-copy16_3:
-	CMPQ  BX, $0x10
-	JBE   copydone_3
-	MOVOU (DI), X5
-	MOVOU X5, (R9)
-	ADDQ  $0x10, DI
-	ADDQ  $0x10, R9
-	SUBQ  $0x10, BX
-	JMP   copy16_3
-
-copy64_3:
-	MOVOU (DI), X5
-	MOVOU 16(DI), X6
-	MOVOU 32(DI), X7
-	MOVOU 48(DI), X8
-	MOVOU X5, (R9)
-	MOVOU X6, 16(R9)
-	MOVOU X7, 32(R9)
-	MOVOU X8, 48(R9)
-	ADDQ  $0x40, DI
-	ADDQ  $0x40, R9
-	SUBQ  $0x40, BX
-	CMPQ  BX, $0x40
-	JA    copy64_3
-	JMP   copy16_3
+	JMP   copydone_3
 
 copysmall_3:
 	CMPQ  BX, $0x04
@@ -1549,8 +1461,6 @@ slices_2:
 	JB    copysmall_4
 	MOVOU -16(R9)(R10*1), X8
 	MOVOU X8, -16(DI)(R10*1)
-	CMPQ  R10, $0x40
-	JA    copy64_4
 
 copy16_4:
 	CMPQ  R10, $0x10
@@ -1560,22 +1470,6 @@ copy16_4:
 	ADDQ  $0x10, R9
 	ADDQ  $0x10, DI
 	SUBQ  $0x10, R10
-	JMP   copy16_4
-
-copy64_4:
-	MOVOU (R9), X8
-	MOVOU 16(R9), X9
-	MOVOU 32(R9), X10
-	MOVOU 48(R9), X11
-	MOVOU X8, (DI)
-	MOVOU X9, 16(DI)
-	MOVOU X10, 32(DI)
-	MOVOU X11, 48(DI)
-	ADDQ  $0x40, R9
-	ADDQ  $0x40, DI
-	SUBQ  $0x40, R10
-	CMPQ  R10, $0x40
-	JA    copy64_4
 	JMP   copy16_4
 
 copysmall_4:
@@ -1637,40 +1531,6 @@ sgtwo_2:
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
 	ADDQ  DI, R9
-	CMPQ  R11, $0x10
-	JB    copysmall_5
-	MOVOU -16(R10)(R11*1), X8
-	MOVOU X8, -16(R9)(R11*1)
-	CMPQ  R11, $0x40
-	JA    copy64_5
-
-copy16_5:
-	CMPQ  R11, $0x10
-	JBE   copydone_5
-	MOVOU (R10), X8
-	MOVOU X8, (R9)
-	ADDQ  $0x10, R10
-	ADDQ  $0x10, R9
-	SUBQ  $0x10, R11
-	JMP   copy16_5
-
-copy64_5:
-	MOVOU (R10), X8
-	MOVOU 16(R10), X9
-	MOVOU 32(R10), X10
-	MOVOU 48(R10), X11
-	MOVOU X8, (R9)
-	MOVOU X9, 16(R9)
-	MOVOU X10, 32(R9)
-	MOVOU X11, 48(R9)
-	ADDQ  $0x40, R10
-	ADDQ  $0x40, R9
-	SUBQ  $0x40, R11
-	CMPQ  R11, $0x40
-	JA    copy64_5
-	JMP   copy16_5
-
-copysmall_5:
 	CMPQ  R11, $0x04
 	JAE   copyge4_5
 	CMPQ  R11, $0x02
@@ -1713,8 +1573,6 @@ copydone_5:
 	JB    copysmall_6
 	MOVOU -16(DI)(BX*1), X8
 	MOVOU X8, -16(R9)(BX*1)
-	CMPQ  BX, $0x40
-	JA    copy64_6
 
 copy16_6:
 	CMPQ  BX, $0x10
@@ -1724,22 +1582,6 @@ copy16_6:
 	ADDQ  $0x10, DI
 	ADDQ  $0x10, R9
 	SUBQ  $0x10, BX
-	JMP   copy16_6
-
-copy64_6:
-	MOVOU (DI), X8
-	MOVOU 16(DI), X9
-	MOVOU 32(DI), X10
-	MOVOU 48(DI), X11
-	MOVOU X8, (R9)
-	MOVOU X9, 16(R9)
-	MOVOU X10, 32(R9)
-	MOVOU X11, 48(R9)
-	ADDQ  $0x40, DI
-	ADDQ  $0x40, R9
-	SUBQ  $0x40, BX
-	CMPQ  BX, $0x40
-	JA    copy64_6
 	JMP   copy16_6
 
 copysmall_6:
@@ -1781,8 +1623,6 @@ copydone_6:
 	XORQ BX, BX
 
 sgdone_2:
-	CMPQ      SI, $0x10
-	JB        spart_2
 	CMPQ      AX, DX
 	CMOVQCC   R8, AX
 	MOVOU     (AX), X8
@@ -1884,11 +1724,6 @@ spart_4:
 spart_3:
 	MOVOU X2, X1
 	LEAQ  16(CX), CX
-	JMP   scommon_2
-
-spart_2:
-	MOVOU X1, X1
-	LEAQ  (CX), CX
 
 scommon_2:
 	TESTQ   SI, SI
@@ -2356,40 +2191,6 @@ sgtwo_3:
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
 	ADDQ  DI, R9
-	CMPQ  R11, $0x10
-	JB    copysmall_8
-	MOVOU -16(R10)(R11*1), X9
-	MOVOU X9, -16(R9)(R11*1)
-	CMPQ  R11, $0x40
-	JA    copy64_8
-
-copy16_8:
-	CMPQ  R11, $0x10
-	JBE   copydone_8
-	MOVOU (R10), X9
-	MOVOU X9, (R9)
-	ADDQ  $0x10, R10
-	ADDQ  $0x10, R9
-	SUBQ  $0x10, R11
-	JMP   copy16_8
-
-copy64_8:
-	MOVOU (R10), X9
-	MOVOU 16(R10), X10
-	MOVOU 32(R10), X11
-	MOVOU 48(R10), X12
-	MOVOU X9, (R9)
-	MOVOU X10, 16(R9)
-	MOVOU X11, 32(R9)
-	MOVOU X12, 48(R9)
-	ADDQ  $0x40, R10
-	ADDQ  $0x40, R9
-	SUBQ  $0x40, R11
-	CMPQ  R11, $0x40
-	JA    copy64_8
-	JMP   copy16_8
-
-copysmall_8:
 	CMPQ  R11, $0x04
 	JAE   copyge4_8
 	CMPQ  R11, $0x02
@@ -2500,8 +2301,6 @@ copydone_9:
 	XORQ BX, BX
 
 sgdone_3:
-	CMPQ      SI, $0x10
-	JB        spart_6
 	CMPQ      AX, DX
 	CMOVQCC   R8, AX
 	MOVOU     (AX), X9
@@ -2522,8 +2321,6 @@ sgdone_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
-	JB        spart_7
 	CMPQ      AX, DX
 	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
@@ -2544,8 +2341,6 @@ sgdone_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
-	JB        spart_8
 	CMPQ      AX, DX
 	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
@@ -2566,8 +2361,6 @@ sgdone_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, R8
 	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
-	JB        spart_9
 	CMPQ      AX, DX
 	CMOVQCC   R8, AX
 	MOVOU     (AX), X1
@@ -2613,30 +2406,8 @@ sgdone_3:
 	JMP       sred_3
 
 spart_10:
-	MOVOU X5, X1
-	LEAQ  64(CX), CX
-	JMP   scommon_3
-
-spart_9:
-	MOVOU X4, X1
-	LEAQ  48(CX), CX
-	JMP   scommon_3
-
-spart_8:
-	MOVOU X3, X1
-	LEAQ  32(CX), CX
-	JMP   scommon_3
-
-spart_7:
-	MOVOU X2, X1
-	LEAQ  16(CX), CX
-	JMP   scommon_3
-
-spart_6:
-	MOVOU X1, X1
-	LEAQ  (CX), CX
-
-scommon_3:
+	MOVOU   X5, X1
+	LEAQ    64(CX), CX
 	TESTQ   SI, SI
 	JZ      sred_3
 	CMPQ    AX, DX
@@ -5228,8 +4999,6 @@ aesmid_10:
 	PXOR       X10, X10
 	PXOR       X11, X11
 	PXOR       X12, X12
-	CMPQ       R9, $0x10
-	JB         rpart_5
 	MOVOU      (DI), X13
 	MOVOU      X13, X13
 	PXOR       X2, X13
@@ -5250,8 +5019,6 @@ aesmid_10:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, R9
-	CMPQ       R9, $0x10
-	JB         rpart_6
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
@@ -5270,8 +5037,6 @@ aesmid_10:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, R9
-	CMPQ       R9, $0x10
-	JB         rpart_7
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
@@ -5290,8 +5055,6 @@ aesmid_10:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, R9
-	CMPQ       R9, $0x10
-	JB         rpart_8
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X5, X2
@@ -5387,26 +5150,6 @@ rpart_10:
 rpart_9:
 	MOVOU X6, X2
 	LEAQ  64(R8), R8
-	JMP   rcommon_2
-
-rpart_8:
-	MOVOU X5, X2
-	LEAQ  48(R8), R8
-	JMP   rcommon_2
-
-rpart_7:
-	MOVOU X4, X2
-	LEAQ  32(R8), R8
-	JMP   rcommon_2
-
-rpart_6:
-	MOVOU X3, X2
-	LEAQ  16(R8), R8
-	JMP   rcommon_2
-
-rpart_5:
-	MOVOU X2, X2
-	LEAQ  (R8), R8
 
 rcommon_2:
 	TESTQ  R9, R9
@@ -5964,8 +5707,6 @@ sred_1:
 	MOVQ      tagLen+72(FP), CX
 	CMPQ      CX, $0x10
 	JE        tagfull_1
-	CMPQ      CX, $0x08
-	JB        ld4_3
 	MOVQ      (AX), DX
 	MOVQ      DX, X0
 	LEAQ      -8(AX)(CX*1), AX
@@ -5978,52 +5719,11 @@ sred_1:
 	MOVOU     24(AX), X2
 	PSHUFB    X2, X1
 	POR       X1, X0
-	JMP       lddone_3
-
-ld4_3:
-	CMPQ   CX, $0x04
-	JB     ld2_3
-	MOVL   (AX), DX
-	MOVQ   DX, X0
-	LEAQ   -4(AX)(CX*1), AX
-	MOVL   (AX), DX
-	MOVQ   DX, X1
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   CX, AX
-	NEGQ   AX
-	MOVOU  20(AX), X2
-	PSHUFB X2, X1
-	POR    X1, X0
-	JMP    lddone_3
-
-ld2_3:
-	CMPQ    CX, $0x02
-	JB      ld1_3
-	MOVWQZX (AX), DX
-	MOVQ    DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	MOVQ    DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	MOVOU   18(AX), X2
-	PSHUFB  X2, X1
-	POR     X1, X0
-	JMP     lddone_3
-
-ld1_3:
-	MOVBQZX (AX), DX
-	MOVQ    DX, X0
-
-lddone_3:
-	LEAQ  onesMask<>+0(SB), AX
-	SUBQ  CX, AX
-	MOVOU 16(AX), X1
-	PAND  X1, X4
-	JMP   tagloaded_1
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      CX, AX
+	MOVOU     16(AX), X1
+	PAND      X1, X4
+	JMP       tagloaded_1
 
 tagfull_1:
 	MOVOU (AX), X0
@@ -6163,7 +5863,7 @@ aesmid_2:
 	CMPQ       SI, $0x10
 	JE         sfullaad_2
 	CMPQ       SI, $0x08
-	JB         ld4_4
+	JB         ld4_3
 	MOVQ       (R8), AX
 	MOVQ       AX, X8
 	LEAQ       -8(R8)(SI*1), AX
@@ -6178,9 +5878,9 @@ aesmid_2:
 	POR        X9, X8
 	JMP        lddone_4
 
-ld4_4:
+ld4_3:
 	CMPQ   SI, $0x04
-	JB     ld2_4
+	JB     ld2_3
 	MOVL   (R8), AX
 	MOVQ   AX, X8
 	LEAQ   -4(R8)(SI*1), AX
@@ -6195,9 +5895,9 @@ ld4_4:
 	POR    X9, X8
 	JMP    lddone_4
 
-ld2_4:
+ld2_3:
 	CMPQ    SI, $0x02
-	JB      ld1_4
+	JB      ld1_3
 	MOVWQZX (R8), AX
 	MOVQ    AX, X8
 	LEAQ    -2(R8)(SI*1), AX
@@ -6212,7 +5912,7 @@ ld2_4:
 	POR     X9, X8
 	JMP     lddone_4
 
-ld1_4:
+ld1_3:
 	MOVBQZX (R8), AX
 	MOVQ    AX, X8
 
@@ -6237,8 +5937,6 @@ saad_2:
 
 snoaad_2:
 	MOVQ      in+24(FP), AX
-	CMPQ      BX, $0x10
-	JB        spart_2
 	MOVOU     (AX), X8
 	MOVOU     X8, X9
 	PXOR      X1, X9
@@ -6332,17 +6030,12 @@ spart_4:
 spart_3:
 	MOVOU X2, X1
 	LEAQ  16(CX), CX
-	JMP   scommon_2
-
-spart_2:
-	MOVOU X1, X1
-	LEAQ  (CX), CX
 
 scommon_2:
 	TESTQ  BX, BX
 	JZ     sred_2
 	CMPQ   BX, $0x08
-	JB     ld4_5
+	JB     ld4_4
 	MOVQ   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -8(AX)(BX*1), AX
@@ -6357,9 +6050,9 @@ scommon_2:
 	POR    X3, X2
 	JMP    lddone_5
 
-ld4_5:
+ld4_4:
 	CMPQ   BX, $0x04
-	JB     ld2_5
+	JB     ld2_4
 	MOVL   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -4(AX)(BX*1), AX
@@ -6374,9 +6067,9 @@ ld4_5:
 	POR    X3, X2
 	JMP    lddone_5
 
-ld2_5:
+ld2_4:
 	CMPQ    BX, $0x02
-	JB      ld1_5
+	JB      ld1_4
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -6391,7 +6084,7 @@ ld2_5:
 	POR     X3, X2
 	JMP     lddone_5
 
-ld1_5:
+ld1_4:
 	MOVBQZX (AX), DX
 	MOVQ    DX, X2
 
@@ -6475,8 +6168,6 @@ sred_2:
 	MOVQ      tagLen+72(FP), CX
 	CMPQ      CX, $0x10
 	JE        tagfull_2
-	CMPQ      CX, $0x08
-	JB        ld4_6
 	MOVQ      (AX), DX
 	MOVQ      DX, X0
 	LEAQ      -8(AX)(CX*1), AX
@@ -6489,52 +6180,11 @@ sred_2:
 	MOVOU     24(AX), X2
 	PSHUFB    X2, X1
 	POR       X1, X0
-	JMP       lddone_6
-
-ld4_6:
-	CMPQ   CX, $0x04
-	JB     ld2_6
-	MOVL   (AX), DX
-	MOVQ   DX, X0
-	LEAQ   -4(AX)(CX*1), AX
-	MOVL   (AX), DX
-	MOVQ   DX, X1
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   CX, AX
-	NEGQ   AX
-	MOVOU  20(AX), X2
-	PSHUFB X2, X1
-	POR    X1, X0
-	JMP    lddone_6
-
-ld2_6:
-	CMPQ    CX, $0x02
-	JB      ld1_6
-	MOVWQZX (AX), DX
-	MOVQ    DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	MOVQ    DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	MOVOU   18(AX), X2
-	PSHUFB  X2, X1
-	POR     X1, X0
-	JMP     lddone_6
-
-ld1_6:
-	MOVBQZX (AX), DX
-	MOVQ    DX, X0
-
-lddone_6:
-	LEAQ  onesMask<>+0(SB), AX
-	SUBQ  CX, AX
-	MOVOU 16(AX), X1
-	PAND  X1, X7
-	JMP   tagloaded_2
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      CX, AX
+	MOVOU     16(AX), X1
+	PAND      X1, X7
+	JMP       tagloaded_2
 
 tagfull_2:
 	MOVOU (AX), X0
@@ -6690,7 +6340,7 @@ aesmid_3:
 	CMPQ       SI, $0x10
 	JE         sfullaad_3
 	CMPQ       SI, $0x08
-	JB         ld4_7
+	JB         ld4_5
 	MOVQ       (R8), AX
 	MOVQ       AX, X9
 	LEAQ       -8(R8)(SI*1), AX
@@ -6705,9 +6355,9 @@ aesmid_3:
 	POR        X10, X9
 	JMP        lddone_7
 
-ld4_7:
+ld4_5:
 	CMPQ   SI, $0x04
-	JB     ld2_7
+	JB     ld2_5
 	MOVL   (R8), AX
 	MOVQ   AX, X9
 	LEAQ   -4(R8)(SI*1), AX
@@ -6722,9 +6372,9 @@ ld4_7:
 	POR    X10, X9
 	JMP    lddone_7
 
-ld2_7:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_7
+	JB      ld1_5
 	MOVWQZX (R8), AX
 	MOVQ    AX, X9
 	LEAQ    -2(R8)(SI*1), AX
@@ -6739,7 +6389,7 @@ ld2_7:
 	POR     X10, X9
 	JMP     lddone_7
 
-ld1_7:
+ld1_5:
 	MOVBQZX (R8), AX
 	MOVQ    AX, X9
 
@@ -6764,8 +6414,6 @@ saad_3:
 
 snoaad_3:
 	MOVQ      in+24(FP), AX
-	CMPQ      BX, $0x10
-	JB        spart_6
 	MOVOU     (AX), X9
 	MOVOU     X9, X10
 	PXOR      X1, X10
@@ -6784,8 +6432,6 @@ snoaad_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
-	JB        spart_7
 	MOVOU     (AX), X1
 	MOVOU     X1, X9
 	PXOR      X2, X9
@@ -6804,8 +6450,6 @@ snoaad_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
-	JB        spart_8
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X3, X2
@@ -6824,8 +6468,6 @@ snoaad_3:
 	ADDQ      $0x10, AX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
-	JB        spart_9
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X4, X2
@@ -6867,34 +6509,12 @@ snoaad_3:
 	JMP       sred_3
 
 spart_10:
-	MOVOU X5, X1
-	LEAQ  64(CX), CX
-	JMP   scommon_3
-
-spart_9:
-	MOVOU X4, X1
-	LEAQ  48(CX), CX
-	JMP   scommon_3
-
-spart_8:
-	MOVOU X3, X1
-	LEAQ  32(CX), CX
-	JMP   scommon_3
-
-spart_7:
-	MOVOU X2, X1
-	LEAQ  16(CX), CX
-	JMP   scommon_3
-
-spart_6:
-	MOVOU X1, X1
-	LEAQ  (CX), CX
-
-scommon_3:
+	MOVOU  X5, X1
+	LEAQ   64(CX), CX
 	TESTQ  BX, BX
 	JZ     sred_3
 	CMPQ   BX, $0x08
-	JB     ld4_8
+	JB     ld4_6
 	MOVQ   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -8(AX)(BX*1), AX
@@ -6909,9 +6529,9 @@ scommon_3:
 	POR    X3, X2
 	JMP    lddone_8
 
-ld4_8:
+ld4_6:
 	CMPQ   BX, $0x04
-	JB     ld2_8
+	JB     ld2_6
 	MOVL   (AX), DX
 	MOVQ   DX, X2
 	LEAQ   -4(AX)(BX*1), AX
@@ -6926,9 +6546,9 @@ ld4_8:
 	POR    X3, X2
 	JMP    lddone_8
 
-ld2_8:
+ld2_6:
 	CMPQ    BX, $0x02
-	JB      ld1_8
+	JB      ld1_6
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -6943,7 +6563,7 @@ ld2_8:
 	POR     X3, X2
 	JMP     lddone_8
 
-ld1_8:
+ld1_6:
 	MOVBQZX (AX), DX
 	MOVQ    DX, X2
 
@@ -7027,8 +6647,6 @@ sred_3:
 	MOVQ      tagLen+72(FP), CX
 	CMPQ      CX, $0x10
 	JE        tagfull_3
-	CMPQ      CX, $0x08
-	JB        ld4_9
 	MOVQ      (AX), DX
 	MOVQ      DX, X0
 	LEAQ      -8(AX)(CX*1), AX
@@ -7041,52 +6659,11 @@ sred_3:
 	MOVOU     24(AX), X2
 	PSHUFB    X2, X1
 	POR       X1, X0
-	JMP       lddone_9
-
-ld4_9:
-	CMPQ   CX, $0x04
-	JB     ld2_9
-	MOVL   (AX), DX
-	MOVQ   DX, X0
-	LEAQ   -4(AX)(CX*1), AX
-	MOVL   (AX), DX
-	MOVQ   DX, X1
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   CX, AX
-	NEGQ   AX
-	MOVOU  20(AX), X2
-	PSHUFB X2, X1
-	POR    X1, X0
-	JMP    lddone_9
-
-ld2_9:
-	CMPQ    CX, $0x02
-	JB      ld1_9
-	MOVWQZX (AX), DX
-	MOVQ    DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	MOVQ    DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	MOVOU   18(AX), X2
-	PSHUFB  X2, X1
-	POR     X1, X0
-	JMP     lddone_9
-
-ld1_9:
-	MOVBQZX (AX), DX
-	MOVQ    DX, X0
-
-lddone_9:
-	LEAQ  onesMask<>+0(SB), AX
-	SUBQ  CX, AX
-	MOVOU 16(AX), X1
-	PAND  X1, X8
-	JMP   tagloaded_3
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      CX, AX
+	MOVOU     16(AX), X1
+	PAND      X1, X8
+	JMP       tagloaded_3
 
 tagfull_3:
 	MOVOU (AX), X0
@@ -7171,7 +6748,7 @@ aesmid_4:
 	CMPQ       SI, $0x10
 	JAE        aadlong_1
 	CMPQ       SI, $0x08
-	JB         ld4_10
+	JB         ld4_7
 	MOVQ       (BX), DI
 	MOVQ       DI, X1
 	LEAQ       -8(BX)(SI*1), BX
@@ -7186,9 +6763,9 @@ aesmid_4:
 	POR        X0, X1
 	JMP        lddone_10
 
-ld4_10:
+ld4_7:
 	CMPQ   SI, $0x04
-	JB     ld2_10
+	JB     ld2_7
 	MOVL   (BX), DI
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
@@ -7203,9 +6780,9 @@ ld4_10:
 	POR    X0, X1
 	JMP    lddone_10
 
-ld2_10:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_10
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -7220,7 +6797,7 @@ ld2_10:
 	POR     X0, X1
 	JMP     lddone_10
 
-ld1_10:
+ld1_7:
 	MOVBQZX (BX), DI
 	MOVQ    DI, X1
 
@@ -7399,7 +6976,7 @@ ghpart_1:
 	TESTQ  SI, SI
 	JZ     ghred_1
 	CMPQ   SI, $0x08
-	JB     ld4_11
+	JB     ld4_8
 	MOVQ   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -8(BX)(SI*1), BX
@@ -7414,9 +6991,9 @@ ghpart_1:
 	POR    X5, X4
 	JMP    lddone_11
 
-ld4_11:
+ld4_8:
 	CMPQ   SI, $0x04
-	JB     ld2_11
+	JB     ld2_8
 	MOVL   (BX), R8
 	MOVQ   R8, X4
 	LEAQ   -4(BX)(SI*1), BX
@@ -7431,9 +7008,9 @@ ld4_11:
 	POR    X5, X4
 	JMP    lddone_11
 
-ld2_11:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_11
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	MOVQ    R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -7448,7 +7025,7 @@ ld2_11:
 	POR     X5, X4
 	JMP     lddone_11
 
-ld1_11:
+ld1_8:
 	MOVBQZX (BX), R8
 	MOVQ    R8, X4
 
@@ -8689,7 +8266,7 @@ rcommon_1:
 	TESTQ  DI, DI
 	JZ     rred_1
 	CMPQ   DI, $0x08
-	JB     ld4_12
+	JB     ld4_9
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -8704,9 +8281,9 @@ rcommon_1:
 	POR    X5, X4
 	JMP    lddone_12
 
-ld4_12:
+ld4_9:
 	CMPQ   DI, $0x04
-	JB     ld2_12
+	JB     ld2_9
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -8721,9 +8298,9 @@ ld4_12:
 	POR    X5, X4
 	JMP    lddone_12
 
-ld2_12:
+ld2_9:
 	CMPQ    DI, $0x02
-	JB      ld1_12
+	JB      ld1_9
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -8738,7 +8315,7 @@ ld2_12:
 	POR     X5, X4
 	JMP     lddone_12
 
-ld1_12:
+ld1_9:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
@@ -8993,8 +8570,6 @@ aesmid_9:
 	PXOR       X1, X1
 	PXOR       X11, X11
 	PXOR       X12, X12
-	CMPQ       DI, $0x10
-	JB         rpart_5
 	MOVOU      (SI), X13
 	MOVOU      X13, X14
 	PXOR       X3, X14
@@ -9015,8 +8590,6 @@ aesmid_9:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
-	CMPQ       DI, $0x10
-	JB         rpart_6
 	MOVOU      (SI), X3
 	MOVOU      X3, X13
 	PXOR       X4, X13
@@ -9035,8 +8608,6 @@ aesmid_9:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
-	CMPQ       DI, $0x10
-	JB         rpart_7
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X5, X4
@@ -9055,8 +8626,6 @@ aesmid_9:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
-	CMPQ       DI, $0x10
-	JB         rpart_8
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X6, X4
@@ -9152,32 +8721,12 @@ rpart_10:
 rpart_9:
 	MOVOU X7, X3
 	LEAQ  64(CX), CX
-	JMP   rcommon_2
-
-rpart_8:
-	MOVOU X6, X3
-	LEAQ  48(CX), CX
-	JMP   rcommon_2
-
-rpart_7:
-	MOVOU X5, X3
-	LEAQ  32(CX), CX
-	JMP   rcommon_2
-
-rpart_6:
-	MOVOU X4, X3
-	LEAQ  16(CX), CX
-	JMP   rcommon_2
-
-rpart_5:
-	MOVOU X3, X3
-	LEAQ  (CX), CX
 
 rcommon_2:
 	TESTQ  DI, DI
 	JZ     rred_2
 	CMPQ   DI, $0x08
-	JB     ld4_13
+	JB     ld4_10
 	MOVQ   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -8(SI)(DI*1), DX
@@ -9192,9 +8741,9 @@ rcommon_2:
 	POR    X5, X4
 	JMP    lddone_13
 
-ld4_13:
+ld4_10:
 	CMPQ   DI, $0x04
-	JB     ld2_13
+	JB     ld2_10
 	MOVL   (SI), DX
 	MOVQ   DX, X4
 	LEAQ   -4(SI)(DI*1), DX
@@ -9209,9 +8758,9 @@ ld4_13:
 	POR    X5, X4
 	JMP    lddone_13
 
-ld2_13:
+ld2_10:
 	CMPQ    DI, $0x02
-	JB      ld1_13
+	JB      ld1_10
 	MOVWQZX (SI), DX
 	MOVQ    DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -9226,7 +8775,7 @@ ld2_13:
 	POR     X5, X4
 	JMP     lddone_13
 
-ld1_13:
+ld1_10:
 	MOVBQZX (SI), DX
 	MOVQ    DX, X4
 
@@ -9326,8 +8875,6 @@ sizedone_2:
 	MOVQ   tagLen+72(FP), CX
 	CMPQ   CX, $0x10
 	JE     tagfull_4
-	CMPQ   CX, $0x08
-	JB     ld4_14
 	MOVQ   (AX), DX
 	MOVQ   DX, X1
 	LEAQ   -8(AX)(CX*1), AX
@@ -9340,52 +8887,11 @@ sizedone_2:
 	MOVOU  24(AX), X3
 	PSHUFB X3, X2
 	POR    X2, X1
-	JMP    lddone_14
-
-ld4_14:
-	CMPQ   CX, $0x04
-	JB     ld2_14
-	MOVL   (AX), DX
-	MOVQ   DX, X1
-	LEAQ   -4(AX)(CX*1), AX
-	MOVL   (AX), DX
-	MOVQ   DX, X2
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   CX, AX
-	NEGQ   AX
-	MOVOU  20(AX), X3
-	PSHUFB X3, X2
-	POR    X2, X1
-	JMP    lddone_14
-
-ld2_14:
-	CMPQ    CX, $0x02
-	JB      ld1_14
-	MOVWQZX (AX), DX
-	MOVQ    DX, X1
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	MOVQ    DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	MOVOU   18(AX), X3
-	PSHUFB  X3, X2
-	POR     X2, X1
-	JMP     lddone_14
-
-ld1_14:
-	MOVBQZX (AX), DX
-	MOVQ    DX, X1
-
-lddone_14:
-	LEAQ  onesMask<>+0(SB), AX
-	SUBQ  CX, AX
-	MOVOU 16(AX), X2
-	PAND  X2, X0
-	JMP   tagloaded_4
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   CX, AX
+	MOVOU  16(AX), X2
+	PAND   X2, X0
+	JMP    tagloaded_4
 
 tagfull_4:
 	MOVOU (AX), X1
@@ -9433,129 +8939,58 @@ tagloaded_4:
 
 ofin_1:
 	MOVOU      X0, (SP)
-	XORQ       CX, CX
-	MOVQ       aadLen+48(FP), DX
-	MOVQ       n+32(FP), BX
+	MOVQ       aadLen+48(FP), CX
+	MOVQ       n+32(FP), DX
 	MOVOU      (SP), X0
+	SHLQ       $0x03, CX
 	SHLQ       $0x03, DX
-	SHLQ       $0x03, BX
-	MOVQ       BX, X1
-	MOVQ       DX, X2
+	MOVQ       DX, X1
+	MOVQ       CX, X2
 	PUNPCKLQDQ X2, X1
-	TESTQ      CX, CX
-	JZ         fin1_1
-	MOVOU      64(SP), X4
-	PSHUFB     bswapMask<>+0(SB), X4
-	PXOR       X0, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 464(AX), X2
-	MOVOU      X4, X0
-	PCLMULQDQ  $0x11, 464(AX), X0
-	PSHUFD     $0x4e, X4, X3
-	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 720(AX), X3
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
-	PXOR       X4, X2
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 480(AX), X4
-	PXOR       X4, X0
-	PSHUFD     $0x4e, X1, X4
-	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 736(AX), X4
-	PXOR       X4, X3
-	JMP        findone_1
-
-fin1_1:
-	PXOR      X0, X1
-	MOVOU     X1, X2
-	PCLMULQDQ $0x00, 480(AX), X2
-	MOVOU     X1, X0
-	PCLMULQDQ $0x11, 480(AX), X0
-	PSHUFD    $0x4e, X1, X3
-	PXOR      X1, X3
-	PCLMULQDQ $0x00, 736(AX), X3
-
-findone_1:
-	PXOR      X2, X3
-	PXOR      X0, X3
-	MOVOU     X2, X1
-	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
-	PSHUFD    $0x4e, X2, X2
-	PXOR      X2, X3
-	PXOR      X1, X3
-	MOVOU     X3, X1
-	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X0
-	PXOR      X1, X0
-	PSHUFB    bswapMask<>+0(SB), X0
-	MOVOU     32(SP), X1
-	PXOR      X1, X0
-	MOVQ      tag+64(FP), AX
-	MOVQ      tagLen+72(FP), CX
-	CMPQ      CX, $0x10
-	JE        tagfull_5
-	CMPQ      CX, $0x08
-	JB        ld4_15
-	MOVQ      (AX), DX
-	MOVQ      DX, X1
-	LEAQ      -8(AX)(CX*1), AX
-	MOVQ      (AX), DX
-	MOVQ      DX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      CX, AX
-	NEGQ      AX
-	MOVOU     24(AX), X3
-	PSHUFB    X3, X2
-	POR       X2, X1
-	JMP       lddone_15
-
-ld4_15:
-	CMPQ   CX, $0x04
-	JB     ld2_15
-	MOVL   (AX), DX
-	MOVQ   DX, X1
-	LEAQ   -4(AX)(CX*1), AX
-	MOVL   (AX), DX
-	MOVQ   DX, X2
-	LEAQ   slideShuf<>+0(SB), AX
-	NEGQ   AX
-	ADDQ   CX, AX
-	NEGQ   AX
-	MOVOU  20(AX), X3
-	PSHUFB X3, X2
-	POR    X2, X1
-	JMP    lddone_15
-
-ld2_15:
-	CMPQ    CX, $0x02
-	JB      ld1_15
-	MOVWQZX (AX), DX
-	MOVQ    DX, X1
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	MOVQ    DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	MOVOU   18(AX), X3
-	PSHUFB  X3, X2
-	POR     X2, X1
-	JMP     lddone_15
-
-ld1_15:
-	MOVBQZX (AX), DX
-	MOVQ    DX, X1
-
-lddone_15:
-	LEAQ  onesMask<>+0(SB), AX
-	SUBQ  CX, AX
-	MOVOU 16(AX), X2
-	PAND  X2, X0
-	JMP   tagloaded_5
+	PXOR       X0, X1
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x00, 480(AX), X2
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x11, 480(AX), X0
+	PSHUFD     $0x4e, X1, X3
+	PXOR       X1, X3
+	PCLMULQDQ  $0x00, 736(AX), X3
+	PXOR       X2, X3
+	PXOR       X0, X3
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X3
+	PXOR       X1, X3
+	MOVOU      X3, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X0
+	PXOR       X1, X0
+	PSHUFB     bswapMask<>+0(SB), X0
+	MOVOU      32(SP), X1
+	PXOR       X1, X0
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_5
+	MOVQ       (AX), DX
+	MOVQ       DX, X1
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	MOVQ       DX, X2
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	MOVOU      24(AX), X3
+	PSHUFB     X3, X2
+	POR        X2, X1
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	MOVOU      16(AX), X2
+	PAND       X2, X0
+	JMP        tagloaded_5
 
 tagfull_5:
 	MOVOU (AX), X1
@@ -11942,8 +11377,6 @@ aesmid_6:
 	PXOR       X10, X10
 	PXOR       X11, X11
 	PXOR       X12, X12
-	CMPQ       R8, $0x10
-	JB         rpart_5
 	MOVOU      (DI), X13
 	MOVOU      X13, X13
 	PXOR       X2, X13
@@ -11964,8 +11397,6 @@ aesmid_6:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
-	CMPQ       R8, $0x10
-	JB         rpart_6
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
@@ -11984,8 +11415,6 @@ aesmid_6:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
-	CMPQ       R8, $0x10
-	JB         rpart_7
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
@@ -12004,8 +11433,6 @@ aesmid_6:
 	ADDQ       $0x10, DI
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
-	CMPQ       R8, $0x10
-	JB         rpart_8
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X5, X2
@@ -12101,26 +11528,6 @@ rpart_10:
 rpart_9:
 	MOVOU X6, X2
 	LEAQ  64(CX), AX
-	JMP   rcommon_2
-
-rpart_8:
-	MOVOU X5, X2
-	LEAQ  48(CX), AX
-	JMP   rcommon_2
-
-rpart_7:
-	MOVOU X4, X2
-	LEAQ  32(CX), AX
-	JMP   rcommon_2
-
-rpart_6:
-	MOVOU X3, X2
-	LEAQ  16(CX), AX
-	JMP   rcommon_2
-
-rpart_5:
-	MOVOU X2, X2
-	LEAQ  (CX), AX
 
 rcommon_2:
 	TESTQ  R8, R8

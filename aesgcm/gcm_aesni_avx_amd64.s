@@ -837,34 +837,7 @@ slices_1:
 	JB      copysmall_1
 	VMOVDQU -16(R9)(R10*1), X5
 	VMOVDQU X5, -16(DI)(R10*1)
-	CMPQ    R10, $0x40
-	JA      copy64_1
-
-copy16_1:
-	CMPQ    R10, $0x10
-	JBE     copydone_1
-	VMOVDQU (R9), X5
-	VMOVDQU X5, (DI)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, DI
-	SUBQ    $0x10, R10
-	JMP     copy16_1
-
-copy64_1:
-	VMOVDQU (R9), X5
-	VMOVDQU 16(R9), X6
-	VMOVDQU 32(R9), X7
-	VMOVDQU 48(R9), X8
-	VMOVDQU X5, (DI)
-	VMOVDQU X6, 16(DI)
-	VMOVDQU X7, 32(DI)
-	VMOVDQU X8, 48(DI)
-	ADDQ    $0x40, R9
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R10
-	CMPQ    R10, $0x40
-	JA      copy64_1
-	JMP     copy16_1
+	JMP     copydone_1
 
 copysmall_1:
 	CMPQ  R10, $0x04
@@ -915,50 +888,16 @@ joined_1:
 	JMP  sgdone_1
 
 sgtwo_1:
-	MOVQ    pieces+24(FP), BX
-	MOVQ    (BX), AX
-	MOVQ    8(BX), DI
-	MOVQ    DI, R11
-	ANDQ    $0x0f, R11
-	SUBQ    R11, DI
-	LEAQ    (AX)(DI*1), DX
-	MOVQ    DX, R10
-	MOVQ    out+16(FP), R9
-	ADDQ    DI, R9
-	CMPQ    R11, $0x10
-	JB      copysmall_2
-	VMOVDQU -16(R10)(R11*1), X5
-	VMOVDQU X5, -16(R9)(R11*1)
-	CMPQ    R11, $0x40
-	JA      copy64_2
-
-copy16_2:
-	CMPQ    R11, $0x10
-	JBE     copydone_2
-	VMOVDQU (R10), X5
-	VMOVDQU X5, (R9)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, R9
-	SUBQ    $0x10, R11
-	JMP     copy16_2
-
-copy64_2:
-	VMOVDQU (R10), X5
-	VMOVDQU 16(R10), X6
-	VMOVDQU 32(R10), X7
-	VMOVDQU 48(R10), X8
-	VMOVDQU X5, (R9)
-	VMOVDQU X6, 16(R9)
-	VMOVDQU X7, 32(R9)
-	VMOVDQU X8, 48(R9)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, R11
-	CMPQ    R11, $0x40
-	JA      copy64_2
-	JMP     copy16_2
-
-copysmall_2:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_2
 	CMPQ  R11, $0x02
@@ -1001,34 +940,7 @@ copydone_2:
 	JB      copysmall_3
 	VMOVDQU -16(DI)(BX*1), X5
 	VMOVDQU X5, -16(R9)(BX*1)
-	CMPQ    BX, $0x40
-	JA      copy64_3
-
-copy16_3:
-	CMPQ    BX, $0x10
-	JBE     copydone_3
-	VMOVDQU (DI), X5
-	VMOVDQU X5, (R9)
-	ADDQ    $0x10, DI
-	ADDQ    $0x10, R9
-	SUBQ    $0x10, BX
-	JMP     copy16_3
-
-copy64_3:
-	VMOVDQU (DI), X5
-	VMOVDQU 16(DI), X6
-	VMOVDQU 32(DI), X7
-	VMOVDQU 48(DI), X8
-	VMOVDQU X5, (R9)
-	VMOVDQU X6, 16(R9)
-	VMOVDQU X7, 32(R9)
-	VMOVDQU X8, 48(R9)
-	ADDQ    $0x40, DI
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, BX
-	CMPQ    BX, $0x40
-	JA      copy64_3
-	JMP     copy16_3
+	JMP     copydone_3
 
 copysmall_3:
 	CMPQ  BX, $0x04
@@ -1437,8 +1349,6 @@ slices_2:
 	JB      copysmall_4
 	VMOVDQU -16(R9)(R10*1), X8
 	VMOVDQU X8, -16(DI)(R10*1)
-	CMPQ    R10, $0x40
-	JA      copy64_4
 
 copy16_4:
 	CMPQ    R10, $0x10
@@ -1448,22 +1358,6 @@ copy16_4:
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DI
 	SUBQ    $0x10, R10
-	JMP     copy16_4
-
-copy64_4:
-	VMOVDQU (R9), X8
-	VMOVDQU 16(R9), X9
-	VMOVDQU 32(R9), X10
-	VMOVDQU 48(R9), X11
-	VMOVDQU X8, (DI)
-	VMOVDQU X9, 16(DI)
-	VMOVDQU X10, 32(DI)
-	VMOVDQU X11, 48(DI)
-	ADDQ    $0x40, R9
-	ADDQ    $0x40, DI
-	SUBQ    $0x40, R10
-	CMPQ    R10, $0x40
-	JA      copy64_4
 	JMP     copy16_4
 
 copysmall_4:
@@ -1515,50 +1409,16 @@ joined_2:
 	JMP  sgdone_2
 
 sgtwo_2:
-	MOVQ    pieces+24(FP), BX
-	MOVQ    (BX), AX
-	MOVQ    8(BX), DI
-	MOVQ    DI, R11
-	ANDQ    $0x0f, R11
-	SUBQ    R11, DI
-	LEAQ    (AX)(DI*1), DX
-	MOVQ    DX, R10
-	MOVQ    out+16(FP), R9
-	ADDQ    DI, R9
-	CMPQ    R11, $0x10
-	JB      copysmall_5
-	VMOVDQU -16(R10)(R11*1), X8
-	VMOVDQU X8, -16(R9)(R11*1)
-	CMPQ    R11, $0x40
-	JA      copy64_5
-
-copy16_5:
-	CMPQ    R11, $0x10
-	JBE     copydone_5
-	VMOVDQU (R10), X8
-	VMOVDQU X8, (R9)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, R9
-	SUBQ    $0x10, R11
-	JMP     copy16_5
-
-copy64_5:
-	VMOVDQU (R10), X8
-	VMOVDQU 16(R10), X9
-	VMOVDQU 32(R10), X10
-	VMOVDQU 48(R10), X11
-	VMOVDQU X8, (R9)
-	VMOVDQU X9, 16(R9)
-	VMOVDQU X10, 32(R9)
-	VMOVDQU X11, 48(R9)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, R11
-	CMPQ    R11, $0x40
-	JA      copy64_5
-	JMP     copy16_5
-
-copysmall_5:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_5
 	CMPQ  R11, $0x02
@@ -1601,8 +1461,6 @@ copydone_5:
 	JB      copysmall_6
 	VMOVDQU -16(DI)(BX*1), X8
 	VMOVDQU X8, -16(R9)(BX*1)
-	CMPQ    BX, $0x40
-	JA      copy64_6
 
 copy16_6:
 	CMPQ    BX, $0x10
@@ -1612,22 +1470,6 @@ copy16_6:
 	ADDQ    $0x10, DI
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
-	JMP     copy16_6
-
-copy64_6:
-	VMOVDQU (DI), X8
-	VMOVDQU 16(DI), X9
-	VMOVDQU 32(DI), X10
-	VMOVDQU 48(DI), X11
-	VMOVDQU X8, (R9)
-	VMOVDQU X9, 16(R9)
-	VMOVDQU X10, 32(R9)
-	VMOVDQU X11, 48(R9)
-	ADDQ    $0x40, DI
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, BX
-	CMPQ    BX, $0x40
-	JA      copy64_6
 	JMP     copy16_6
 
 copysmall_6:
@@ -1669,8 +1511,6 @@ copydone_6:
 	XORQ BX, BX
 
 sgdone_2:
-	CMPQ       SI, $0x10
-	JB         spart_2
 	CMPQ       AX, DX
 	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X8
@@ -1760,11 +1600,6 @@ spart_4:
 spart_3:
 	VMOVDQA X2, X1
 	LEAQ    16(CX), CX
-	JMP     scommon_2
-
-spart_2:
-	VMOVDQA X1, X1
-	LEAQ    (CX), CX
 
 scommon_2:
 	TESTQ   SI, SI
@@ -2204,50 +2039,16 @@ joined_3:
 	JMP  sgdone_3
 
 sgtwo_3:
-	MOVQ    pieces+24(FP), BX
-	MOVQ    (BX), AX
-	MOVQ    8(BX), DI
-	MOVQ    DI, R11
-	ANDQ    $0x0f, R11
-	SUBQ    R11, DI
-	LEAQ    (AX)(DI*1), DX
-	MOVQ    DX, R10
-	MOVQ    out+16(FP), R9
-	ADDQ    DI, R9
-	CMPQ    R11, $0x10
-	JB      copysmall_8
-	VMOVDQU -16(R10)(R11*1), X9
-	VMOVDQU X9, -16(R9)(R11*1)
-	CMPQ    R11, $0x40
-	JA      copy64_8
-
-copy16_8:
-	CMPQ    R11, $0x10
-	JBE     copydone_8
-	VMOVDQU (R10), X9
-	VMOVDQU X9, (R9)
-	ADDQ    $0x10, R10
-	ADDQ    $0x10, R9
-	SUBQ    $0x10, R11
-	JMP     copy16_8
-
-copy64_8:
-	VMOVDQU (R10), X9
-	VMOVDQU 16(R10), X10
-	VMOVDQU 32(R10), X11
-	VMOVDQU 48(R10), X12
-	VMOVDQU X9, (R9)
-	VMOVDQU X10, 16(R9)
-	VMOVDQU X11, 32(R9)
-	VMOVDQU X12, 48(R9)
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, R9
-	SUBQ    $0x40, R11
-	CMPQ    R11, $0x40
-	JA      copy64_8
-	JMP     copy16_8
-
-copysmall_8:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), DI
+	MOVQ  DI, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, DI
+	LEAQ  (AX)(DI*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  DI, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_8
 	CMPQ  R11, $0x02
@@ -2358,8 +2159,6 @@ copydone_9:
 	XORQ BX, BX
 
 sgdone_3:
-	CMPQ       SI, $0x10
-	JB         spart_6
 	CMPQ       AX, DX
 	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X9
@@ -2377,8 +2176,6 @@ sgdone_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
-	JB         spart_7
 	CMPQ       AX, DX
 	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
@@ -2396,8 +2193,6 @@ sgdone_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
-	JB         spart_8
 	CMPQ       AX, DX
 	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
@@ -2415,8 +2210,6 @@ sgdone_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, R8
 	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
-	JB         spart_9
 	CMPQ       AX, DX
 	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X1
@@ -2458,28 +2251,6 @@ sgdone_3:
 spart_10:
 	VMOVDQA X5, X1
 	LEAQ    64(CX), CX
-	JMP     scommon_3
-
-spart_9:
-	VMOVDQA X4, X1
-	LEAQ    48(CX), CX
-	JMP     scommon_3
-
-spart_8:
-	VMOVDQA X3, X1
-	LEAQ    32(CX), CX
-	JMP     scommon_3
-
-spart_7:
-	VMOVDQA X2, X1
-	LEAQ    16(CX), CX
-	JMP     scommon_3
-
-spart_6:
-	VMOVDQA X1, X1
-	LEAQ    (CX), CX
-
-scommon_3:
 	TESTQ   SI, SI
 	JZ      sred_3
 	CMPQ    AX, DX
@@ -4951,8 +4722,6 @@ aesmid_10:
 	VPXOR       X10, X10, X10
 	VPXOR       X11, X11, X11
 	VPXOR       X12, X12, X12
-	CMPQ        R9, $0x10
-	JB          rpart_5
 	VMOVDQU     (DI), X13
 	VPXOR       X2, X13, X2
 	VMOVDQU     X2, (BX)
@@ -4970,8 +4739,6 @@ aesmid_10:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, R9
-	CMPQ        R9, $0x10
-	JB          rpart_6
 	VMOVDQU     (DI), X2
 	VPXOR       X3, X2, X2
 	VMOVDQU     X2, (BX)
@@ -4987,8 +4754,6 @@ aesmid_10:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, R9
-	CMPQ        R9, $0x10
-	JB          rpart_7
 	VMOVDQU     (DI), X2
 	VPXOR       X4, X2, X2
 	VMOVDQU     X2, (BX)
@@ -5004,8 +4769,6 @@ aesmid_10:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, R9
-	CMPQ        R9, $0x10
-	JB          rpart_8
 	VMOVDQU     (DI), X2
 	VPXOR       X5, X2, X2
 	VMOVDQU     X2, (BX)
@@ -5089,26 +4852,6 @@ rpart_10:
 rpart_9:
 	VMOVDQA X6, X2
 	LEAQ    64(R8), R8
-	JMP     rcommon_2
-
-rpart_8:
-	VMOVDQA X5, X2
-	LEAQ    48(R8), R8
-	JMP     rcommon_2
-
-rpart_7:
-	VMOVDQA X4, X2
-	LEAQ    32(R8), R8
-	JMP     rcommon_2
-
-rpart_6:
-	VMOVDQA X3, X2
-	LEAQ    16(R8), R8
-	JMP     rcommon_2
-
-rpart_5:
-	VMOVDQA X2, X2
-	LEAQ    (R8), R8
 
 rcommon_2:
 	TESTQ   R9, R9
@@ -5630,8 +5373,6 @@ sred_1:
 	MOVQ       tagLen+72(FP), CX
 	CMPQ       CX, $0x10
 	JE         tagfull_1
-	CMPQ       CX, $0x08
-	JB         ld4_3
 	MOVQ       (AX), DX
 	VMOVQ      DX, X0
 	LEAQ       -8(AX)(CX*1), AX
@@ -5644,52 +5385,11 @@ sred_1:
 	VMOVDQU    24(AX), X2
 	VPSHUFB    X2, X1, X1
 	VPOR       X1, X0, X0
-	JMP        lddone_3
-
-ld4_3:
-	CMPQ    CX, $0x04
-	JB      ld2_3
-	MOVL    (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_3
-
-ld2_3:
-	CMPQ    CX, $0x02
-	JB      ld1_3
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_3
-
-ld1_3:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X0
-
-lddone_3:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X1
-	VPAND   X1, X4, X4
-	JMP     tagloaded_1
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	VMOVDQU    16(AX), X1
+	VPAND      X1, X4, X4
+	JMP        tagloaded_1
 
 tagfull_1:
 	VMOVDQU (AX), X0
@@ -5822,7 +5522,7 @@ aesmid_2:
 	CMPQ        SI, $0x10
 	JE          sfullaad_2
 	CMPQ        SI, $0x08
-	JB          ld4_4
+	JB          ld4_3
 	MOVQ        (R8), AX
 	VMOVQ       AX, X8
 	LEAQ        -8(R8)(SI*1), AX
@@ -5837,9 +5537,9 @@ aesmid_2:
 	VPOR        X9, X8, X8
 	JMP         lddone_4
 
-ld4_4:
+ld4_3:
 	CMPQ    SI, $0x04
-	JB      ld2_4
+	JB      ld2_3
 	MOVL    (R8), AX
 	VMOVQ   AX, X8
 	LEAQ    -4(R8)(SI*1), AX
@@ -5854,9 +5554,9 @@ ld4_4:
 	VPOR    X9, X8, X8
 	JMP     lddone_4
 
-ld2_4:
+ld2_3:
 	CMPQ    SI, $0x02
-	JB      ld1_4
+	JB      ld1_3
 	MOVWQZX (R8), AX
 	VMOVQ   AX, X8
 	LEAQ    -2(R8)(SI*1), AX
@@ -5871,7 +5571,7 @@ ld2_4:
 	VPOR    X9, X8, X8
 	JMP     lddone_4
 
-ld1_4:
+ld1_3:
 	MOVBQZX (R8), AX
 	VMOVQ   AX, X8
 
@@ -5894,8 +5594,6 @@ saad_2:
 
 snoaad_2:
 	MOVQ       in+24(FP), AX
-	CMPQ       BX, $0x10
-	JB         spart_2
 	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
 	VMOVDQU    X1, (DI)
@@ -5977,17 +5675,12 @@ spart_4:
 spart_3:
 	VMOVDQA X2, X1
 	LEAQ    16(CX), CX
-	JMP     scommon_2
-
-spart_2:
-	VMOVDQA X1, X1
-	LEAQ    (CX), CX
 
 scommon_2:
 	TESTQ   BX, BX
 	JZ      sred_2
 	CMPQ    BX, $0x08
-	JB      ld4_5
+	JB      ld4_4
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -8(AX)(BX*1), AX
@@ -6002,9 +5695,9 @@ scommon_2:
 	VPOR    X3, X2, X2
 	JMP     lddone_5
 
-ld4_5:
+ld4_4:
 	CMPQ    BX, $0x04
-	JB      ld2_5
+	JB      ld2_4
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -4(AX)(BX*1), AX
@@ -6019,9 +5712,9 @@ ld4_5:
 	VPOR    X3, X2, X2
 	JMP     lddone_5
 
-ld2_5:
+ld2_4:
 	CMPQ    BX, $0x02
-	JB      ld1_5
+	JB      ld1_4
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -6036,7 +5729,7 @@ ld2_5:
 	VPOR    X3, X2, X2
 	JMP     lddone_5
 
-ld1_5:
+ld1_4:
 	MOVBQZX (AX), DX
 	VMOVQ   DX, X2
 
@@ -6112,8 +5805,6 @@ sred_2:
 	MOVQ       tagLen+72(FP), CX
 	CMPQ       CX, $0x10
 	JE         tagfull_2
-	CMPQ       CX, $0x08
-	JB         ld4_6
 	MOVQ       (AX), DX
 	VMOVQ      DX, X0
 	LEAQ       -8(AX)(CX*1), AX
@@ -6126,52 +5817,11 @@ sred_2:
 	VMOVDQU    24(AX), X2
 	VPSHUFB    X2, X1, X1
 	VPOR       X1, X0, X0
-	JMP        lddone_6
-
-ld4_6:
-	CMPQ    CX, $0x04
-	JB      ld2_6
-	MOVL    (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_6
-
-ld2_6:
-	CMPQ    CX, $0x02
-	JB      ld1_6
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_6
-
-ld1_6:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X0
-
-lddone_6:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X1
-	VPAND   X1, X7, X7
-	JMP     tagloaded_2
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	VMOVDQU    16(AX), X1
+	VPAND      X1, X7, X7
+	JMP        tagloaded_2
 
 tagfull_2:
 	VMOVDQU (AX), X0
@@ -6319,7 +5969,7 @@ aesmid_3:
 	CMPQ        SI, $0x10
 	JE          sfullaad_3
 	CMPQ        SI, $0x08
-	JB          ld4_7
+	JB          ld4_5
 	MOVQ        (R8), AX
 	VMOVQ       AX, X9
 	LEAQ        -8(R8)(SI*1), AX
@@ -6334,9 +5984,9 @@ aesmid_3:
 	VPOR        X10, X9, X9
 	JMP         lddone_7
 
-ld4_7:
+ld4_5:
 	CMPQ    SI, $0x04
-	JB      ld2_7
+	JB      ld2_5
 	MOVL    (R8), AX
 	VMOVQ   AX, X9
 	LEAQ    -4(R8)(SI*1), AX
@@ -6351,9 +6001,9 @@ ld4_7:
 	VPOR    X10, X9, X9
 	JMP     lddone_7
 
-ld2_7:
+ld2_5:
 	CMPQ    SI, $0x02
-	JB      ld1_7
+	JB      ld1_5
 	MOVWQZX (R8), AX
 	VMOVQ   AX, X9
 	LEAQ    -2(R8)(SI*1), AX
@@ -6368,7 +6018,7 @@ ld2_7:
 	VPOR    X10, X9, X9
 	JMP     lddone_7
 
-ld1_7:
+ld1_5:
 	MOVBQZX (R8), AX
 	VMOVQ   AX, X9
 
@@ -6391,8 +6041,6 @@ saad_3:
 
 snoaad_3:
 	MOVQ       in+24(FP), AX
-	CMPQ       BX, $0x10
-	JB         spart_6
 	VMOVDQU    (AX), X9
 	VPXOR      X1, X9, X1
 	VMOVDQU    X1, (DI)
@@ -6408,8 +6056,6 @@ snoaad_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
-	JB         spart_7
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X2
 	VMOVDQU    X2, (DI)
@@ -6425,8 +6071,6 @@ snoaad_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
-	JB         spart_8
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X2
 	VMOVDQU    X2, (DI)
@@ -6442,8 +6086,6 @@ snoaad_3:
 	ADDQ       $0x10, AX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
-	JB         spart_9
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X2
 	VMOVDQU    X2, (DI)
@@ -6481,32 +6123,10 @@ snoaad_3:
 spart_10:
 	VMOVDQA X5, X1
 	LEAQ    64(CX), CX
-	JMP     scommon_3
-
-spart_9:
-	VMOVDQA X4, X1
-	LEAQ    48(CX), CX
-	JMP     scommon_3
-
-spart_8:
-	VMOVDQA X3, X1
-	LEAQ    32(CX), CX
-	JMP     scommon_3
-
-spart_7:
-	VMOVDQA X2, X1
-	LEAQ    16(CX), CX
-	JMP     scommon_3
-
-spart_6:
-	VMOVDQA X1, X1
-	LEAQ    (CX), CX
-
-scommon_3:
 	TESTQ   BX, BX
 	JZ      sred_3
 	CMPQ    BX, $0x08
-	JB      ld4_8
+	JB      ld4_6
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -8(AX)(BX*1), AX
@@ -6521,9 +6141,9 @@ scommon_3:
 	VPOR    X3, X2, X2
 	JMP     lddone_8
 
-ld4_8:
+ld4_6:
 	CMPQ    BX, $0x04
-	JB      ld2_8
+	JB      ld2_6
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -4(AX)(BX*1), AX
@@ -6538,9 +6158,9 @@ ld4_8:
 	VPOR    X3, X2, X2
 	JMP     lddone_8
 
-ld2_8:
+ld2_6:
 	CMPQ    BX, $0x02
-	JB      ld1_8
+	JB      ld1_6
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
 	LEAQ    -2(AX)(BX*1), AX
@@ -6555,7 +6175,7 @@ ld2_8:
 	VPOR    X3, X2, X2
 	JMP     lddone_8
 
-ld1_8:
+ld1_6:
 	MOVBQZX (AX), DX
 	VMOVQ   DX, X2
 
@@ -6631,8 +6251,6 @@ sred_3:
 	MOVQ       tagLen+72(FP), CX
 	CMPQ       CX, $0x10
 	JE         tagfull_3
-	CMPQ       CX, $0x08
-	JB         ld4_9
 	MOVQ       (AX), DX
 	VMOVQ      DX, X0
 	LEAQ       -8(AX)(CX*1), AX
@@ -6645,52 +6263,11 @@ sred_3:
 	VMOVDQU    24(AX), X2
 	VPSHUFB    X2, X1, X1
 	VPOR       X1, X0, X0
-	JMP        lddone_9
-
-ld4_9:
-	CMPQ    CX, $0x04
-	JB      ld2_9
-	MOVL    (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_9
-
-ld2_9:
-	CMPQ    CX, $0x02
-	JB      ld1_9
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X2
-	VPSHUFB X2, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_9
-
-ld1_9:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X0
-
-lddone_9:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X1
-	VPAND   X1, X8, X8
-	JMP     tagloaded_3
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	VMOVDQU    16(AX), X1
+	VPAND      X1, X8, X8
+	JMP        tagloaded_3
 
 tagfull_3:
 	VMOVDQU (AX), X0
@@ -6768,7 +6345,7 @@ aesmid_4:
 	CMPQ        SI, $0x10
 	JAE         aadlong_1
 	CMPQ        SI, $0x08
-	JB          ld4_10
+	JB          ld4_7
 	MOVQ        (BX), DI
 	VMOVQ       DI, X1
 	LEAQ        -8(BX)(SI*1), BX
@@ -6783,9 +6360,9 @@ aesmid_4:
 	VPOR        X0, X1, X1
 	JMP         lddone_10
 
-ld4_10:
+ld4_7:
 	CMPQ    SI, $0x04
-	JB      ld2_10
+	JB      ld2_7
 	MOVL    (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
@@ -6800,9 +6377,9 @@ ld4_10:
 	VPOR    X0, X1, X1
 	JMP     lddone_10
 
-ld2_10:
+ld2_7:
 	CMPQ    SI, $0x02
-	JB      ld1_10
+	JB      ld1_7
 	MOVWQZX (BX), DI
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
@@ -6817,7 +6394,7 @@ ld2_10:
 	VPOR    X0, X1, X1
 	JMP     lddone_10
 
-ld1_10:
+ld1_7:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X1
 
@@ -6972,7 +6549,7 @@ ghpart_1:
 	TESTQ   SI, SI
 	JZ      ghred_1
 	CMPQ    SI, $0x08
-	JB      ld4_11
+	JB      ld4_8
 	MOVQ    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -8(BX)(SI*1), BX
@@ -6987,9 +6564,9 @@ ghpart_1:
 	VPOR    X5, X4, X4
 	JMP     lddone_11
 
-ld4_11:
+ld4_8:
 	CMPQ    SI, $0x04
-	JB      ld2_11
+	JB      ld2_8
 	MOVL    (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -4(BX)(SI*1), BX
@@ -7004,9 +6581,9 @@ ld4_11:
 	VPOR    X5, X4, X4
 	JMP     lddone_11
 
-ld2_11:
+ld2_8:
 	CMPQ    SI, $0x02
-	JB      ld1_11
+	JB      ld1_8
 	MOVWQZX (BX), R8
 	VMOVQ   R8, X4
 	LEAQ    -2(BX)(SI*1), BX
@@ -7021,7 +6598,7 @@ ld2_11:
 	VPOR    X5, X4, X4
 	JMP     lddone_11
 
-ld1_11:
+ld1_8:
 	MOVBQZX (BX), R8
 	VMOVQ   R8, X4
 
@@ -8227,7 +7804,7 @@ rcommon_1:
 	TESTQ   DI, DI
 	JZ      rred_1
 	CMPQ    DI, $0x08
-	JB      ld4_12
+	JB      ld4_9
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -8242,9 +7819,9 @@ rcommon_1:
 	VPOR    X5, X4, X4
 	JMP     lddone_12
 
-ld4_12:
+ld4_9:
 	CMPQ    DI, $0x04
-	JB      ld2_12
+	JB      ld2_9
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -8259,9 +7836,9 @@ ld4_12:
 	VPOR    X5, X4, X4
 	JMP     lddone_12
 
-ld2_12:
+ld2_9:
 	CMPQ    DI, $0x02
-	JB      ld1_12
+	JB      ld1_9
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -8276,7 +7853,7 @@ ld2_12:
 	VPOR    X5, X4, X4
 	JMP     lddone_12
 
-ld1_12:
+ld1_9:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
@@ -8513,8 +8090,6 @@ aesmid_9:
 	VPXOR       X1, X1, X1
 	VPXOR       X11, X11, X11
 	VPXOR       X12, X12, X12
-	CMPQ        DI, $0x10
-	JB          rpart_5
 	VMOVDQU     (SI), X13
 	VPXOR       X3, X13, X3
 	VMOVDQU     X3, (BX)
@@ -8532,8 +8107,6 @@ aesmid_9:
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
-	CMPQ        DI, $0x10
-	JB          rpart_6
 	VMOVDQU     (SI), X3
 	VPXOR       X4, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8549,8 +8122,6 @@ aesmid_9:
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
-	CMPQ        DI, $0x10
-	JB          rpart_7
 	VMOVDQU     (SI), X3
 	VPXOR       X5, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8566,8 +8137,6 @@ aesmid_9:
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
-	CMPQ        DI, $0x10
-	JB          rpart_8
 	VMOVDQU     (SI), X3
 	VPXOR       X6, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8651,32 +8220,12 @@ rpart_10:
 rpart_9:
 	VMOVDQA X7, X3
 	LEAQ    64(CX), CX
-	JMP     rcommon_2
-
-rpart_8:
-	VMOVDQA X6, X3
-	LEAQ    48(CX), CX
-	JMP     rcommon_2
-
-rpart_7:
-	VMOVDQA X5, X3
-	LEAQ    32(CX), CX
-	JMP     rcommon_2
-
-rpart_6:
-	VMOVDQA X4, X3
-	LEAQ    16(CX), CX
-	JMP     rcommon_2
-
-rpart_5:
-	VMOVDQA X3, X3
-	LEAQ    (CX), CX
 
 rcommon_2:
 	TESTQ   DI, DI
 	JZ      rred_2
 	CMPQ    DI, $0x08
-	JB      ld4_13
+	JB      ld4_10
 	MOVQ    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -8(SI)(DI*1), DX
@@ -8691,9 +8240,9 @@ rcommon_2:
 	VPOR    X5, X4, X4
 	JMP     lddone_13
 
-ld4_13:
+ld4_10:
 	CMPQ    DI, $0x04
-	JB      ld2_13
+	JB      ld2_10
 	MOVL    (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -4(SI)(DI*1), DX
@@ -8708,9 +8257,9 @@ ld4_13:
 	VPOR    X5, X4, X4
 	JMP     lddone_13
 
-ld2_13:
+ld2_10:
 	CMPQ    DI, $0x02
-	JB      ld1_13
+	JB      ld1_10
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X4
 	LEAQ    -2(SI)(DI*1), DX
@@ -8725,7 +8274,7 @@ ld2_13:
 	VPOR    X5, X4, X4
 	JMP     lddone_13
 
-ld1_13:
+ld1_10:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X4
 
@@ -8815,8 +8364,6 @@ sizedone_2:
 	MOVQ    tagLen+72(FP), CX
 	CMPQ    CX, $0x10
 	JE      tagfull_4
-	CMPQ    CX, $0x08
-	JB      ld4_14
 	MOVQ    (AX), DX
 	VMOVQ   DX, X1
 	LEAQ    -8(AX)(CX*1), AX
@@ -8829,47 +8376,6 @@ sizedone_2:
 	VMOVDQU 24(AX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
-	JMP     lddone_14
-
-ld4_14:
-	CMPQ    CX, $0x04
-	JB      ld2_14
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_14
-
-ld2_14:
-	CMPQ    CX, $0x02
-	JB      ld1_14
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_14
-
-ld1_14:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X1
-
-lddone_14:
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    CX, AX
 	VMOVDQU 16(AX), X2
@@ -8916,121 +8422,54 @@ tagloaded_4:
 
 ofin_1:
 	VMOVDQU     X0, (SP)
-	XORQ        CX, CX
-	MOVQ        aadLen+48(FP), DX
-	MOVQ        n+32(FP), BX
+	MOVQ        aadLen+48(FP), CX
+	MOVQ        n+32(FP), DX
 	VMOVDQU     (SP), X0
+	SHLQ        $0x03, CX
 	SHLQ        $0x03, DX
-	SHLQ        $0x03, BX
-	VMOVQ       BX, X1
-	VMOVQ       DX, X2
+	VMOVQ       DX, X1
+	VMOVQ       CX, X2
 	VPUNPCKLQDQ X2, X1, X1
-	TESTQ       CX, CX
-	JZ          fin1_1
-	VMOVDQU     64(SP), X4
-	VPSHUFB     bswapMask<>+0(SB), X4, X4
-	VPXOR       X0, X4, X4
-	VPCLMULQDQ  $0x00, 464(AX), X4, X2
-	VPCLMULQDQ  $0x11, 464(AX), X4, X0
-	VPSHUFD     $0x4e, X4, X3
-	VPXOR       X4, X3, X3
-	VPCLMULQDQ  $0x00, 720(AX), X3, X3
-	VPCLMULQDQ  $0x00, 480(AX), X1, X4
-	VPXOR       X4, X2, X2
-	VPCLMULQDQ  $0x11, 480(AX), X1, X4
-	VPXOR       X4, X0, X0
-	VPSHUFD     $0x4e, X1, X4
-	VPXOR       X1, X4, X4
-	VPCLMULQDQ  $0x00, 736(AX), X4, X4
-	VPXOR       X4, X3, X3
-	JMP         findone_1
-
-fin1_1:
-	VPXOR      X0, X1, X1
-	VPCLMULQDQ $0x00, 480(AX), X1, X2
-	VPCLMULQDQ $0x11, 480(AX), X1, X0
-	VPSHUFD    $0x4e, X1, X3
-	VPXOR      X1, X3, X3
-	VPCLMULQDQ $0x00, 736(AX), X3, X3
-
-findone_1:
-	VPXOR      X2, X3, X3
-	VPXOR      X0, X3, X3
-	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
-	VPSHUFD    $0x4e, X2, X2
-	VPXOR      X2, X3, X3
-	VPXOR      X1, X3, X3
-	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
-	VPSHUFD    $0x4e, X3, X3
-	VPXOR      X3, X0, X0
-	VPXOR      X1, X0, X0
-	VPSHUFB    bswapMask<>+0(SB), X0, X0
-	VMOVDQU    32(SP), X1
-	VPXOR      X1, X0, X0
-	MOVQ       tag+64(FP), AX
-	MOVQ       tagLen+72(FP), CX
-	CMPQ       CX, $0x10
-	JE         tagfull_5
-	CMPQ       CX, $0x08
-	JB         ld4_15
-	MOVQ       (AX), DX
-	VMOVQ      DX, X1
-	LEAQ       -8(AX)(CX*1), AX
-	MOVQ       (AX), DX
-	VMOVQ      DX, X2
-	LEAQ       slideShuf<>+0(SB), AX
-	NEGQ       AX
-	ADDQ       CX, AX
-	NEGQ       AX
-	VMOVDQU    24(AX), X3
-	VPSHUFB    X3, X2, X2
-	VPOR       X2, X1, X1
-	JMP        lddone_15
-
-ld4_15:
-	CMPQ    CX, $0x04
-	JB      ld2_15
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_15
-
-ld2_15:
-	CMPQ    CX, $0x02
-	JB      ld1_15
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_15
-
-ld1_15:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X1
-
-lddone_15:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X2
-	VPAND   X2, X0, X0
-	JMP     tagloaded_5
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, 480(AX), X1, X2
+	VPCLMULQDQ  $0x11, 480(AX), X1, X0
+	VPSHUFD     $0x4e, X1, X3
+	VPXOR       X1, X3, X3
+	VPCLMULQDQ  $0x00, 736(AX), X3, X3
+	VPXOR       X2, X3, X3
+	VPXOR       X0, X3, X3
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD     $0x4e, X2, X2
+	VPXOR       X2, X3, X3
+	VPXOR       X1, X3, X3
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X0, X0
+	VPXOR       X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X0
+	VMOVDQU     32(SP), X1
+	VPXOR       X1, X0, X0
+	MOVQ        tag+64(FP), AX
+	MOVQ        tagLen+72(FP), CX
+	CMPQ        CX, $0x10
+	JE          tagfull_5
+	MOVQ        (AX), DX
+	VMOVQ       DX, X1
+	LEAQ        -8(AX)(CX*1), AX
+	MOVQ        (AX), DX
+	VMOVQ       DX, X2
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        CX, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X3
+	VPSHUFB     X3, X2, X2
+	VPOR        X2, X1, X1
+	LEAQ        onesMask<>+0(SB), AX
+	SUBQ        CX, AX
+	VMOVDQU     16(AX), X2
+	VPAND       X2, X0, X0
+	JMP         tagloaded_5
 
 tagfull_5:
 	VMOVDQU (AX), X1
@@ -11305,8 +10744,6 @@ aesmid_6:
 	VPXOR       X10, X10, X10
 	VPXOR       X11, X11, X11
 	VPXOR       X12, X12, X12
-	CMPQ        R8, $0x10
-	JB          rpart_5
 	VMOVDQU     (DI), X13
 	VPXOR       X2, X13, X2
 	VMOVDQU     X2, (SI)
@@ -11324,8 +10761,6 @@ aesmid_6:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
-	CMPQ        R8, $0x10
-	JB          rpart_6
 	VMOVDQU     (DI), X2
 	VPXOR       X3, X2, X2
 	VMOVDQU     X2, (SI)
@@ -11341,8 +10776,6 @@ aesmid_6:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
-	CMPQ        R8, $0x10
-	JB          rpart_7
 	VMOVDQU     (DI), X2
 	VPXOR       X4, X2, X2
 	VMOVDQU     X2, (SI)
@@ -11358,8 +10791,6 @@ aesmid_6:
 	ADDQ        $0x10, DI
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
-	CMPQ        R8, $0x10
-	JB          rpart_8
 	VMOVDQU     (DI), X2
 	VPXOR       X5, X2, X2
 	VMOVDQU     X2, (SI)
@@ -11443,26 +10874,6 @@ rpart_10:
 rpart_9:
 	VMOVDQA X6, X2
 	LEAQ    64(CX), AX
-	JMP     rcommon_2
-
-rpart_8:
-	VMOVDQA X5, X2
-	LEAQ    48(CX), AX
-	JMP     rcommon_2
-
-rpart_7:
-	VMOVDQA X4, X2
-	LEAQ    32(CX), AX
-	JMP     rcommon_2
-
-rpart_6:
-	VMOVDQA X3, X2
-	LEAQ    16(CX), AX
-	JMP     rcommon_2
-
-rpart_5:
-	VMOVDQA X2, X2
-	LEAQ    (CX), AX
 
 rcommon_2:
 	TESTQ   R8, R8

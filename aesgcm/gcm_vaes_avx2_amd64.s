@@ -942,8 +942,6 @@ slices_1:
 	JB      copysmall_1
 	VMOVDQU -16(R9)(R11*1), X6
 	VMOVDQU X6, -16(DX)(R11*1)
-	CMPQ    R11, $0x40
-	JA      copy64_1
 
 copy16_1:
 	CMPQ    R11, $0x10
@@ -953,22 +951,6 @@ copy16_1:
 	ADDQ    $0x10, R9
 	ADDQ    $0x10, DX
 	SUBQ    $0x10, R11
-	JMP     copy16_1
-
-copy64_1:
-	VMOVDQU (R9), X6
-	VMOVDQU 16(R9), X7
-	VMOVDQU 32(R9), X8
-	VMOVDQU 48(R9), X9
-	VMOVDQU X6, (DX)
-	VMOVDQU X7, 16(DX)
-	VMOVDQU X8, 32(DX)
-	VMOVDQU X9, 48(DX)
-	ADDQ    $0x40, R9
-	ADDQ    $0x40, DX
-	SUBQ    $0x40, R11
-	CMPQ    R11, $0x40
-	JA      copy64_1
 	JMP     copy16_1
 
 copysmall_1:
@@ -2350,8 +2332,6 @@ vmid_6:
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
 	VPXOR          Y6, Y6, Y6
-	CMPQ           R10, $0x20
-	JB             vr1_2
 	VMOVDQU        (R9), Y7
 	VPXOR          Y2, Y7, Y2
 	VMOVDQU        Y2, (BX)
@@ -2421,39 +2401,6 @@ vr1_3:
 vrpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(R8), R8
-	JMP     vrcommon_2
-
-vr1_2:
-	CMPQ           R10, $0x10
-	JB             vrpart_2
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y3, Y3, Y3
-	VMOVDQU        (R9), X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X3, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R8), Y7
-	VBROADCASTI128 496(R8), Y8
-	VPCLMULQDQ     $0x00, Y7, Y3, Y9
-	VPXOR          Y9, Y4, Y4
-	VPCLMULQDQ     $0x11, Y7, Y3, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y3, Y9
-	VPXOR          Y3, Y9, Y9
-	VPCLMULQDQ     $0x00, Y8, Y9, Y9
-	VPXOR          Y9, Y5, Y5
-	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, R10
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(R8), R8
-	JMP            vrcommon_2
-
-vrpart_2:
-	VMOVDQA X2, X2
-	LEAQ    (R8), R8
 
 vrcommon_2:
 	TESTQ   R10, R10
@@ -2681,8 +2628,6 @@ vmid_7:
 	VPXOR          Y6, Y6, Y6
 	VPXOR          Y7, Y7, Y7
 	VPXOR          Y8, Y8, Y8
-	CMPQ           R10, $0x20
-	JB             vr1_4
 	VMOVDQU        (R9), Y9
 	VPXOR          Y2, Y9, Y2
 	VMOVDQU        Y2, (BX)
@@ -2700,8 +2645,6 @@ vmid_7:
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, R10
-	CMPQ           R10, $0x20
-	JB             vr1_5
 	VMOVDQU        (R9), Y2
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (BX)
@@ -2738,28 +2681,6 @@ vmid_7:
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, R10
-	CMPQ           R10, $0x20
-	JB             vr1_7
-	VMOVDQU        (R9), Y2
-	VPXOR          Y5, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 464(R8), Y2, Y3
-	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 464(R8), Y2, Y3
-	VPXOR          Y3, Y8, Y8
-	VPSHUFD        $0x4e, Y2, Y3
-	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 592(R8), Y3, Y3
-	VPXOR          Y3, Y7, Y7
-	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
-	SUBQ           $0x20, R10
-	JMP            vrred_3
-
-vr1_7:
 	CMPQ           R10, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2
@@ -2823,72 +2744,6 @@ vr1_6:
 vrpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(R8), R8
-	JMP     vrcommon_3
-
-vr1_5:
-	CMPQ           R10, $0x10
-	JB             vrpart_5
-	VPXOR          Y2, Y2, Y2
-	VPXOR          Y2, Y2, Y2
-	VMOVDQU        (R9), X2
-	VPXOR          X3, X2, X2
-	VMOVDQU        X2, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 400(R8), Y4
-	VBROADCASTI128 528(R8), Y5
-	VPCLMULQDQ     $0x00, Y4, Y2, Y9
-	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, Y4, Y2, Y9
-	VPXOR          Y9, Y8, Y8
-	VPSHUFD        $0x4e, Y2, Y9
-	VPXOR          Y2, Y9, Y9
-	VPCLMULQDQ     $0x00, Y5, Y9, Y9
-	VPXOR          Y9, Y7, Y7
-	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, R10
-	VEXTRACTI128   $0x01, Y3, X2
-	LEAQ           48(R8), R8
-	JMP            vrcommon_3
-
-vrpart_5:
-	VMOVDQA X3, X2
-	LEAQ    32(R8), R8
-	JMP     vrcommon_3
-
-vr1_4:
-	CMPQ           R10, $0x10
-	JB             vrpart_4
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y3, Y3, Y3
-	VMOVDQU        (R9), X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X3, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R8), Y4
-	VBROADCASTI128 496(R8), Y5
-	VPCLMULQDQ     $0x00, Y4, Y3, Y9
-	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, Y4, Y3, Y9
-	VPXOR          Y9, Y8, Y8
-	VPSHUFD        $0x4e, Y3, Y9
-	VPXOR          Y3, Y9, Y9
-	VPCLMULQDQ     $0x00, Y5, Y9, Y9
-	VPXOR          Y9, Y7, Y7
-	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, R10
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(R8), R8
-	JMP            vrcommon_3
-
-vrpart_4:
-	VMOVDQA X2, X2
-	LEAQ    (R8), R8
 
 vrcommon_3:
 	TESTQ   R10, R10
@@ -3674,8 +3529,6 @@ vslens_1:
 	MOVQ           tagLen+72(FP), CX
 	CMPQ           CX, $0x10
 	JE             tagfull_1
-	CMPQ           CX, $0x08
-	JB             ld4_4
 	MOVQ           (AX), DX
 	VMOVQ          DX, X0
 	LEAQ           -8(AX)(CX*1), AX
@@ -3688,52 +3541,11 @@ vslens_1:
 	VMOVDQU        24(AX), X3
 	VPSHUFB        X3, X1, X1
 	VPOR           X1, X0, X0
-	JMP            lddone_4
-
-ld4_4:
-	CMPQ    CX, $0x04
-	JB      ld2_4
-	MOVL    (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X3
-	VPSHUFB X3, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_4
-
-ld2_4:
-	CMPQ    CX, $0x02
-	JB      ld1_4
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X3
-	VPSHUFB X3, X1, X1
-	VPOR    X1, X0, X0
-	JMP     lddone_4
-
-ld1_4:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X0
-
-lddone_4:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X1
-	VPAND   X1, X2, X2
-	JMP     tagloaded_1
+	LEAQ           onesMask<>+0(SB), AX
+	SUBQ           CX, AX
+	VMOVDQU        16(AX), X1
+	VPAND          X1, X2, X2
+	JMP            tagloaded_1
 
 tagfull_1:
 	VMOVDQU (AX), X0
@@ -3818,7 +3630,7 @@ vmid_2:
 	CMPQ           R9, $0x10
 	JAE            vaadlong_2
 	CMPQ           R9, $0x08
-	JB             ld4_5
+	JB             ld4_4
 	MOVQ           (R8), R10
 	VMOVQ          R10, X1
 	LEAQ           -8(R8)(R9*1), R8
@@ -3833,9 +3645,9 @@ vmid_2:
 	VPOR           X2, X1, X1
 	JMP            lddone_5
 
-ld4_5:
+ld4_4:
 	CMPQ    R9, $0x04
-	JB      ld2_5
+	JB      ld2_4
 	MOVL    (R8), R10
 	VMOVQ   R10, X1
 	LEAQ    -4(R8)(R9*1), R8
@@ -3850,9 +3662,9 @@ ld4_5:
 	VPOR    X2, X1, X1
 	JMP     lddone_5
 
-ld2_5:
+ld2_4:
 	CMPQ    R9, $0x02
-	JB      ld1_5
+	JB      ld1_4
 	MOVWQZX (R8), R10
 	VMOVQ   R10, X1
 	LEAQ    -2(R8)(R9*1), R8
@@ -3867,7 +3679,7 @@ ld2_5:
 	VPOR    X2, X1, X1
 	JMP     lddone_5
 
-ld1_5:
+ld1_4:
 	MOVBQZX (R8), R10
 	VMOVQ   R10, X1
 
@@ -4013,7 +3825,7 @@ vghpart_2:
 	TESTQ   R9, R9
 	JZ      vghred_2
 	CMPQ    R9, $0x08
-	JB      ld4_6
+	JB      ld4_5
 	MOVQ    (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -8(R8)(R9*1), R8
@@ -4028,9 +3840,9 @@ vghpart_2:
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
-ld4_6:
+ld4_5:
 	CMPQ    R9, $0x04
-	JB      ld2_6
+	JB      ld2_5
 	MOVL    (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -4(R8)(R9*1), R8
@@ -4045,9 +3857,9 @@ ld4_6:
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
-ld2_6:
+ld2_5:
 	CMPQ    R9, $0x02
-	JB      ld1_6
+	JB      ld1_5
 	MOVWQZX (R8), R11
 	VMOVQ   R11, X4
 	LEAQ    -2(R8)(R9*1), R8
@@ -4062,7 +3874,7 @@ ld2_6:
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
-ld1_6:
+ld1_5:
 	MOVBQZX (R8), R11
 	VMOVQ   R11, X4
 
@@ -4372,7 +4184,7 @@ vrcommon_1:
 	VPXOR   Y5, Y5, Y5
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_7
+	JB      ld4_6
 	MOVQ    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -8(SI)(DI*1), DX
@@ -4387,9 +4199,9 @@ vrcommon_1:
 	VPOR    X6, X5, X5
 	JMP     lddone_7
 
-ld4_7:
+ld4_6:
 	CMPQ    DI, $0x04
-	JB      ld2_7
+	JB      ld2_6
 	MOVL    (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -4(SI)(DI*1), DX
@@ -4404,9 +4216,9 @@ ld4_7:
 	VPOR    X6, X5, X5
 	JMP     lddone_7
 
-ld2_7:
+ld2_6:
 	CMPQ    DI, $0x02
-	JB      ld1_7
+	JB      ld1_6
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X5
 	LEAQ    -2(SI)(DI*1), DX
@@ -4421,7 +4233,7 @@ ld2_7:
 	VPOR    X6, X5, X5
 	JMP     lddone_7
 
-ld1_7:
+ld1_6:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X5
 
@@ -4567,8 +4379,6 @@ vmid_5:
 	VPXOR          Y1, Y1, Y1
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
-	CMPQ           DI, $0x20
-	JB             vr1_2
 	VMOVDQU        (SI), Y6
 	VPXOR          Y2, Y6, Y2
 	VMOVDQU        Y2, (BX)
@@ -4638,39 +4448,6 @@ vr1_3:
 vrpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(CX), CX
-	JMP     vrcommon_2
-
-vr1_2:
-	CMPQ           DI, $0x10
-	JB             vrpart_2
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y6, Y6, Y6
-	VMOVDQU        (SI), X3
-	VPXOR          X2, X3, X6
-	VMOVDQU        X6, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y7
-	VPCLMULQDQ     $0x00, Y6, Y3, Y8
-	VPXOR          Y8, Y1, Y1
-	VPCLMULQDQ     $0x11, Y6, Y3, Y8
-	VPXOR          Y8, Y5, Y5
-	VPSHUFD        $0x4e, Y3, Y8
-	VPXOR          Y3, Y8, Y8
-	VPCLMULQDQ     $0x00, Y7, Y8, Y8
-	VPXOR          Y8, Y4, Y4
-	ADDQ           $0x10, SI
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, DI
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(CX), CX
-	JMP            vrcommon_2
-
-vrpart_2:
-	VMOVDQA X2, X2
-	LEAQ    (CX), CX
 
 vrcommon_2:
 	TESTQ   DI, DI
@@ -4678,7 +4455,7 @@ vrcommon_2:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
-	JB      ld4_8
+	JB      ld4_7
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -4693,9 +4470,9 @@ vrcommon_2:
 	VPOR    X6, X3, X3
 	JMP     lddone_8
 
-ld4_8:
+ld4_7:
 	CMPQ    DI, $0x04
-	JB      ld2_8
+	JB      ld2_7
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -4710,9 +4487,9 @@ ld4_8:
 	VPOR    X6, X3, X3
 	JMP     lddone_8
 
-ld2_8:
+ld2_7:
 	CMPQ    DI, $0x02
-	JB      ld1_8
+	JB      ld1_7
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -4727,7 +4504,7 @@ ld2_8:
 	VPOR    X6, X3, X3
 	JMP     lddone_8
 
-ld1_8:
+ld1_7:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
@@ -4905,8 +4682,6 @@ vmid_6:
 	VPXOR          Y1, Y1, Y1
 	VPXOR          Y6, Y6, Y6
 	VPXOR          Y7, Y7, Y7
-	CMPQ           DI, $0x20
-	JB             vr1_4
 	VMOVDQU        (SI), Y8
 	VPXOR          Y2, Y8, Y2
 	VMOVDQU        Y2, (BX)
@@ -4924,8 +4699,6 @@ vmid_6:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
-	CMPQ           DI, $0x20
-	JB             vr1_5
 	VMOVDQU        (SI), Y2
 	VPXOR          Y3, Y2, Y3
 	VMOVDQU        Y3, (BX)
@@ -4962,28 +4735,6 @@ vmid_6:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
-	CMPQ           DI, $0x20
-	JB             vr1_7
-	VMOVDQU        (SI), Y2
-	VPXOR          Y5, Y2, Y3
-	VMOVDQU        Y3, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 464(CX), Y2, Y3
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x11, 464(CX), Y2, Y3
-	VPXOR          Y3, Y7, Y7
-	VPSHUFD        $0x4e, Y2, Y3
-	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 592(CX), Y3, Y3
-	VPXOR          Y3, Y6, Y6
-	ADDQ           $0x20, SI
-	ADDQ           $0x20, BX
-	SUBQ           $0x20, DI
-	JMP            vrred_3
-
-vr1_7:
 	CMPQ           DI, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2
@@ -5047,72 +4798,6 @@ vr1_6:
 vrpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(CX), CX
-	JMP     vrcommon_3
-
-vr1_5:
-	CMPQ           DI, $0x10
-	JB             vrpart_5
-	VPXOR          Y2, Y2, Y2
-	VPXOR          Y4, Y4, Y4
-	VMOVDQU        (SI), X2
-	VPXOR          X3, X2, X4
-	VMOVDQU        X4, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 400(CX), Y4
-	VBROADCASTI128 528(CX), Y5
-	VPCLMULQDQ     $0x00, Y4, Y2, Y8
-	VPXOR          Y8, Y1, Y1
-	VPCLMULQDQ     $0x11, Y4, Y2, Y8
-	VPXOR          Y8, Y7, Y7
-	VPSHUFD        $0x4e, Y2, Y8
-	VPXOR          Y2, Y8, Y8
-	VPCLMULQDQ     $0x00, Y5, Y8, Y8
-	VPXOR          Y8, Y6, Y6
-	ADDQ           $0x10, SI
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, DI
-	VEXTRACTI128   $0x01, Y3, X2
-	LEAQ           48(CX), CX
-	JMP            vrcommon_3
-
-vrpart_5:
-	VMOVDQA X3, X2
-	LEAQ    32(CX), CX
-	JMP     vrcommon_3
-
-vr1_4:
-	CMPQ           DI, $0x10
-	JB             vrpart_4
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y4, Y4, Y4
-	VMOVDQU        (SI), X3
-	VPXOR          X2, X3, X4
-	VMOVDQU        X4, (BX)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y4
-	VBROADCASTI128 496(CX), Y5
-	VPCLMULQDQ     $0x00, Y4, Y3, Y8
-	VPXOR          Y8, Y1, Y1
-	VPCLMULQDQ     $0x11, Y4, Y3, Y8
-	VPXOR          Y8, Y7, Y7
-	VPSHUFD        $0x4e, Y3, Y8
-	VPXOR          Y3, Y8, Y8
-	VPCLMULQDQ     $0x00, Y5, Y8, Y8
-	VPXOR          Y8, Y6, Y6
-	ADDQ           $0x10, SI
-	ADDQ           $0x10, BX
-	SUBQ           $0x10, DI
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(CX), CX
-	JMP            vrcommon_3
-
-vrpart_4:
-	VMOVDQA X2, X2
-	LEAQ    (CX), CX
 
 vrcommon_3:
 	TESTQ   DI, DI
@@ -5120,7 +4805,7 @@ vrcommon_3:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y4, Y4, Y4
 	CMPQ    DI, $0x08
-	JB      ld4_9
+	JB      ld4_8
 	MOVQ    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -8(SI)(DI*1), DX
@@ -5135,9 +4820,9 @@ vrcommon_3:
 	VPOR    X4, X3, X3
 	JMP     lddone_9
 
-ld4_9:
+ld4_8:
 	CMPQ    DI, $0x04
-	JB      ld2_9
+	JB      ld2_8
 	MOVL    (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -4(SI)(DI*1), DX
@@ -5152,9 +4837,9 @@ ld4_9:
 	VPOR    X4, X3, X3
 	JMP     lddone_9
 
-ld2_9:
+ld2_8:
 	CMPQ    DI, $0x02
-	JB      ld1_9
+	JB      ld1_8
 	MOVWQZX (SI), DX
 	VMOVQ   DX, X3
 	LEAQ    -2(SI)(DI*1), DX
@@ -5169,7 +4854,7 @@ ld2_9:
 	VPOR    X4, X3, X3
 	JMP     lddone_9
 
-ld1_9:
+ld1_8:
 	MOVBQZX (SI), DX
 	VMOVQ   DX, X3
 
@@ -5249,46 +4934,16 @@ vrred_3:
 
 vremdone_1:
 vofin_1:
-	VMOVDQU      X0, (SP)
-	XORQ         CX, CX
-	MOVQ         aadLen+48(FP), DX
-	MOVQ         n+32(FP), BX
-	VPXOR        Y0, Y0, Y0
-	VMOVDQU      (SP), X0
-	SHLQ         $0x03, DX
-	SHLQ         $0x03, BX
-	VMOVQ        BX, X1
-	VMOVQ        DX, X2
-	VPUNPCKLQDQ  X2, X1, X1
-	TESTQ        CX, CX
-	JZ           vfin1_1
-	VPXOR        Y2, Y2, Y2
-	VMOVDQU      64(SP), X2
-	VPSHUFB      bswapMask<>+0(SB), X2, X2
-	VPXOR        X0, X2, X2
-	VINSERTI128  $0x01, X1, Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 464(AX), Y3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
-	JMP          vfindone_1
-
-vfin1_1:
+	VMOVDQU        X0, (SP)
+	MOVQ           aadLen+48(FP), CX
+	MOVQ           n+32(FP), DX
+	VPXOR          Y0, Y0, Y0
+	VMOVDQU        (SP), X0
+	SHLQ           $0x03, CX
+	SHLQ           $0x03, DX
+	VMOVQ          DX, X1
+	VMOVQ          CX, X2
+	VPUNPCKLQDQ    X2, X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
 	VBROADCASTI128 352(AX), Y1
@@ -5309,74 +4964,29 @@ vfin1_1:
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
 	VMOVDQA        X3, X0
-
-vfindone_1:
-	VPSHUFB bswapMask<>+0(SB), X0, X0
-	VPXOR   32(SP), X0, X0
-	MOVQ    tag+64(FP), AX
-	MOVQ    tagLen+72(FP), CX
-	CMPQ    CX, $0x10
-	JE      tagfull_2
-	CMPQ    CX, $0x08
-	JB      ld4_10
-	MOVQ    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -8(AX)(CX*1), AX
-	MOVQ    (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 24(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_10
-
-ld4_10:
-	CMPQ    CX, $0x04
-	JB      ld2_10
-	MOVL    (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -4(AX)(CX*1), AX
-	MOVL    (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 20(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_10
-
-ld2_10:
-	CMPQ    CX, $0x02
-	JB      ld1_10
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X1
-	LEAQ    -2(AX)(CX*1), AX
-	MOVWQZX (AX), DX
-	VMOVQ   DX, X2
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    CX, AX
-	NEGQ    AX
-	VMOVDQU 18(AX), X3
-	VPSHUFB X3, X2, X2
-	VPOR    X2, X1, X1
-	JMP     lddone_10
-
-ld1_10:
-	MOVBQZX (AX), DX
-	VMOVQ   DX, X1
-
-lddone_10:
-	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU 16(AX), X2
-	VPAND   X2, X0, X0
-	JMP     tagloaded_2
+	VPSHUFB        bswapMask<>+0(SB), X0, X0
+	VPXOR          32(SP), X0, X0
+	MOVQ           tag+64(FP), AX
+	MOVQ           tagLen+72(FP), CX
+	CMPQ           CX, $0x10
+	JE             tagfull_2
+	MOVQ           (AX), DX
+	VMOVQ          DX, X1
+	LEAQ           -8(AX)(CX*1), AX
+	MOVQ           (AX), DX
+	VMOVQ          DX, X2
+	LEAQ           slideShuf<>+0(SB), AX
+	NEGQ           AX
+	ADDQ           CX, AX
+	NEGQ           AX
+	VMOVDQU        24(AX), X3
+	VPSHUFB        X3, X2, X2
+	VPOR           X2, X1, X1
+	LEAQ           onesMask<>+0(SB), AX
+	SUBQ           CX, AX
+	VMOVDQU        16(AX), X2
+	VPAND          X2, X0, X0
+	JMP            tagloaded_2
 
 tagfull_2:
 	VMOVDQU (AX), X1
@@ -6563,8 +6173,6 @@ vmid_4:
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
 	VPXOR          Y6, Y6, Y6
-	CMPQ           R8, $0x20
-	JB             vr1_2
 	VMOVDQU        (DI), Y7
 	VPXOR          Y2, Y7, Y2
 	VMOVDQU        Y2, (SI)
@@ -6634,39 +6242,6 @@ vr1_3:
 vrpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(CX), AX
-	JMP     vrcommon_2
-
-vr1_2:
-	CMPQ           R8, $0x10
-	JB             vrpart_2
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y3, Y3, Y3
-	VMOVDQU        (DI), X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X3, (SI)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y7
-	VBROADCASTI128 496(CX), Y8
-	VPCLMULQDQ     $0x00, Y7, Y3, Y9
-	VPXOR          Y9, Y4, Y4
-	VPCLMULQDQ     $0x11, Y7, Y3, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y3, Y9
-	VPXOR          Y3, Y9, Y9
-	VPCLMULQDQ     $0x00, Y8, Y9, Y9
-	VPXOR          Y9, Y5, Y5
-	ADDQ           $0x10, DI
-	ADDQ           $0x10, SI
-	SUBQ           $0x10, R8
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(CX), AX
-	JMP            vrcommon_2
-
-vrpart_2:
-	VMOVDQA X2, X2
-	LEAQ    (CX), AX
 
 vrcommon_2:
 	TESTQ   R8, R8
@@ -6894,8 +6469,6 @@ vmid_5:
 	VPXOR          Y6, Y6, Y6
 	VPXOR          Y7, Y7, Y7
 	VPXOR          Y8, Y8, Y8
-	CMPQ           R8, $0x20
-	JB             vr1_4
 	VMOVDQU        (DI), Y9
 	VPXOR          Y2, Y9, Y2
 	VMOVDQU        Y2, (SI)
@@ -6913,8 +6486,6 @@ vmid_5:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
-	CMPQ           R8, $0x20
-	JB             vr1_5
 	VMOVDQU        (DI), Y2
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
@@ -6951,28 +6522,6 @@ vmid_5:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
-	CMPQ           R8, $0x20
-	JB             vr1_7
-	VMOVDQU        (DI), Y2
-	VPXOR          Y5, Y2, Y2
-	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 464(CX), Y2, Y3
-	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 464(CX), Y2, Y3
-	VPXOR          Y3, Y8, Y8
-	VPSHUFD        $0x4e, Y2, Y3
-	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 592(CX), Y3, Y3
-	VPXOR          Y3, Y7, Y7
-	ADDQ           $0x20, DI
-	ADDQ           $0x20, SI
-	SUBQ           $0x20, R8
-	JMP            vrred_3
-
-vr1_7:
 	CMPQ           R8, $0x10
 	JB             vrpart_7
 	VPXOR          Y2, Y2, Y2
@@ -7036,72 +6585,6 @@ vr1_6:
 vrpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(CX), AX
-	JMP     vrcommon_3
-
-vr1_5:
-	CMPQ           R8, $0x10
-	JB             vrpart_5
-	VPXOR          Y2, Y2, Y2
-	VPXOR          Y2, Y2, Y2
-	VMOVDQU        (DI), X2
-	VPXOR          X3, X2, X2
-	VMOVDQU        X2, (SI)
-	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 400(CX), Y4
-	VBROADCASTI128 528(CX), Y5
-	VPCLMULQDQ     $0x00, Y4, Y2, Y9
-	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, Y4, Y2, Y9
-	VPXOR          Y9, Y8, Y8
-	VPSHUFD        $0x4e, Y2, Y9
-	VPXOR          Y2, Y9, Y9
-	VPCLMULQDQ     $0x00, Y5, Y9, Y9
-	VPXOR          Y9, Y7, Y7
-	ADDQ           $0x10, DI
-	ADDQ           $0x10, SI
-	SUBQ           $0x10, R8
-	VEXTRACTI128   $0x01, Y3, X2
-	LEAQ           48(CX), AX
-	JMP            vrcommon_3
-
-vrpart_5:
-	VMOVDQA X3, X2
-	LEAQ    32(CX), AX
-	JMP     vrcommon_3
-
-vr1_4:
-	CMPQ           R8, $0x10
-	JB             vrpart_4
-	VPXOR          Y3, Y3, Y3
-	VPXOR          Y3, Y3, Y3
-	VMOVDQU        (DI), X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X3, (SI)
-	VPSHUFB        bswapMask<>+0(SB), X3, X3
-	VPXOR          Y0, Y3, Y3
-	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y4
-	VBROADCASTI128 496(CX), Y5
-	VPCLMULQDQ     $0x00, Y4, Y3, Y9
-	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, Y4, Y3, Y9
-	VPXOR          Y9, Y8, Y8
-	VPSHUFD        $0x4e, Y3, Y9
-	VPXOR          Y3, Y9, Y9
-	VPCLMULQDQ     $0x00, Y5, Y9, Y9
-	VPXOR          Y9, Y7, Y7
-	ADDQ           $0x10, DI
-	ADDQ           $0x10, SI
-	SUBQ           $0x10, R8
-	VEXTRACTI128   $0x01, Y2, X2
-	LEAQ           16(CX), AX
-	JMP            vrcommon_3
-
-vrpart_4:
-	VMOVDQA X2, X2
-	LEAQ    (CX), AX
 
 vrcommon_3:
 	TESTQ   R8, R8

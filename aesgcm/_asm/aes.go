@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -108,7 +110,14 @@ func (e *emitter) slideMask(n reg.Register, bias int, up bool, m reg.VecVirtual)
 // reading exactly [src, src+n): two overlapping loads of the widest size
 // that fits (8, 4, 2 or 1 bytes), the second shifted into place.
 func (e *emitter) loadPartial(src, n reg.Register, x reg.VecVirtual) {
-	w4, w2, w1, done := e.label("ld4"), e.label("ld2"), e.label("ld1"), e.label("lddone")
+	e.loadPartialFrom(src, n, x, 1)
+}
+
+// loadPartialFrom is loadPartial for least <= n <= 15 (least public and
+// known when generating): the size classes narrower than least, which no n
+// reaches, are not emitted, nor the branch to them.
+func (e *emitter) loadPartialFrom(src, n reg.Register, x reg.VecVirtual, least int) {
+	done := e.label("lddone")
 	y, m := e.xmm(), e.xmm()
 	p, g := e.GP64(), e.GP64()
 	tail := func(width int, ld func(operand.Mem, reg.GPVirtual)) {
@@ -118,29 +127,34 @@ func (e *emitter) loadPartial(src, n reg.Register, x reg.VecVirtual) {
 		e.slideMask(n, -width, true, m) // up by n-width
 		e.pshufb(m, y, y)
 		e.or(y, x, x)
-		e.JMP(ref(done))
 	}
-	e.CMPQ(n, operand.U8(8))
-	e.JB(ref(w4))
-	e.MOVQ(mem(src, 0), g)
-	e.movqIn(g, x)
-	tail(8, func(m operand.Mem, r reg.GPVirtual) { e.MOVQ(m, r) })
-
-	e.Label(w4)
-	e.CMPQ(n, operand.U8(4))
-	e.JB(ref(w2))
-	e.MOVL(mem(src, 0), g.As32())
-	e.movqIn(g, x)
-	tail(4, func(m operand.Mem, r reg.GPVirtual) { e.MOVL(m, r.As32()) })
-
-	e.Label(w2)
-	e.CMPQ(n, operand.U8(2))
-	e.JB(ref(w1))
-	e.MOVWQZX(mem(src, 0), g)
-	e.movqIn(g, x)
-	tail(2, func(m operand.Mem, r reg.GPVirtual) { e.MOVWQZX(m, r) })
-
-	e.Label(w1)
+	classes := []struct {
+		width int
+		head  func()
+		ld    func(operand.Mem, reg.GPVirtual)
+	}{
+		{8, func() { e.MOVQ(mem(src, 0), g) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVQ(m, r) }},
+		{4, func() { e.MOVL(mem(src, 0), g.As32()) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVL(m, r.As32()) }},
+		{2, func() { e.MOVWQZX(mem(src, 0), g) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVWQZX(m, r) }},
+	}
+	for _, c := range classes {
+		if least >= c.width {
+			// Every n reaches this class: no test, no classes after it.
+			c.head()
+			e.movqIn(g, x)
+			tail(c.width, c.ld)
+			e.Label(done)
+			return
+		}
+		next := e.label(fmt.Sprintf("ld%d", c.width/2))
+		e.CMPQ(n, operand.U8(c.width))
+		e.JB(ref(next))
+		c.head()
+		e.movqIn(g, x)
+		tail(c.width, c.ld)
+		e.JMP(ref(done))
+		e.Label(next)
+	}
 	e.MOVBQZX(mem(src, 0), g)
 	e.movqIn(g, x)
 	e.Label(done)

@@ -84,17 +84,21 @@ func (e *emitter) load(m operand.Op, x reg.VecVirtual) {
 
 // bySize emits body once per size class of the public length n: with
 // nks[i] for n <= upTo[i] (upTo ascending), the last nks for the rest.
-func (e *emitter) bySize(n reg.Register, upTo, nks []int, body func(nks int)) {
+// least is the smallest n of the class above the ones before it (0 for the
+// first), so that body can leave out the tests no n of the class fails.
+func (e *emitter) bySize(n reg.Register, upTo, nks []int, body func(nks, least int)) {
 	done := e.label("sizedone")
+	least := 0
 	for i, limit := range upTo {
 		next := e.label("sizenext")
 		e.CMPQ(n, operand.U8(limit))
 		e.JA(ref(next))
-		body(nks[i])
+		body(nks[i], least)
 		e.JMP(ref(done))
 		e.Label(next)
+		least = limit + 1
 	}
-	body(nks[len(nks)-1])
+	body(nks[len(nks)-1], least)
 	e.Label(done)
 }
 
@@ -108,7 +112,7 @@ func (e *emitter) tagStore() func(x reg.VecVirtual) {
 // first tagLen bytes of x (the parameter "tagLen", 12 to 16, public) equal
 // the tagLen bytes at the parameter "tag", else 0. The comparison is in
 // registers and constant time: the expected tag is loaded (a partial load
-// below 16 bytes, which zero-pads), x masked to tagLen bytes, the two XORed,
+// of 12 to 15 bytes below 16, which zero-pads), x masked to tagLen bytes, the two XORed,
 // the 16 byte comparisons with zero gathered by PMOVMSKB and compared with
 // 0xffff by SETEQ. Comparing here rather than in Go keeps the computed tag
 // out of memory: a 16-byte store read back by smaller loads is forwarded
@@ -121,7 +125,7 @@ func (e *emitter) tagCheck() func(x reg.VecVirtual) {
 		full, loaded := e.label("tagfull"), e.label("tagloaded")
 		e.CMPQ(tagLen, operand.U8(16))
 		e.JE(ref(full))
-		e.loadPartial(tag, tagLen, want)
+		e.loadPartialFrom(tag, tagLen, want, 12)
 		o, m := e.GP64(), e.xmm()
 		e.LEAQ(e.c.ones, o)
 		e.SUBQ(tagLen, o)

@@ -132,12 +132,20 @@ func (e *emitter) start(k keyRegs, st operand.Mem, aad, aadLen reg.GPVirtual, j0
 }
 
 // finish hashes the block left open (nopen bytes at st's open) and the
-// lengths, and stores the tag.
+// lengths, and stores the tag. A nil nopen means no block is ever open
+// there (one-shot open): the open-block branch is not emitted.
 func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.Register, tagOut func(reg.VecVirtual)) {
 	acc := e.xmm()
 	e.load(st.Offset(stY), acc)
 	l := e.lengthsBlock(aadLen, textLen)
 	s := ghSum{e.xmm(), e.xmm(), acc}
+	pw, kw := powMem(k.t, 7)
+	if nopen == nil {
+		e.xor(acc, l, l)
+		e.mulAcc(s, true, l, pw, kw)
+		e.finishTag(k, st, s, acc, tagOut)
+		return
+	}
 	one, done := e.label("fin1"), e.label("findone")
 	e.TESTQ(nopen, nopen)
 	e.JZ(ref(one))
@@ -145,15 +153,20 @@ func (e *emitter) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.R
 	e.load(st.Offset(stOpen), o)
 	e.pshufb(e.c.bswap, o, o)
 	e.xor(acc, o, o)
-	pw, kw := powMem(k.t, 6)
-	e.mulAcc(s, true, o, pw, kw)
-	pw, kw = powMem(k.t, 7)
+	pw6, kw6 := powMem(k.t, 6)
+	e.mulAcc(s, true, o, pw6, kw6)
 	e.mulAcc(s, false, l, pw, kw)
 	e.JMP(ref(done))
 	e.Label(one)
 	e.xor(acc, l, l)
 	e.mulAcc(s, true, l, pw, kw)
 	e.Label(done)
+	e.finishTag(k, st, s, acc, tagOut)
+}
+
+// finishTag reduces s (whose hi is acc) and hands E(J0) ^ the hash to
+// tagOut.
+func (e *emitter) finishTag(k keyRegs, st operand.Mem, s ghSum, acc reg.VecVirtual, tagOut func(reg.VecVirtual)) {
 	e.reduce(s)
 	e.pshufb(e.c.bswap, acc, acc)
 	m := e.xmm()
@@ -412,12 +425,14 @@ func (e *emitter) aes8(k keyRegs, cs ctrStack, in, out reg.Register, g *ghPass) 
 // blocks used; in and out are advanced past the whole blocks and n is left
 // at the partial length.
 func (e *emitter) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
-	e.bySize(n, []int{63}, []int{4, 8}, func(nks int) {
-		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nks)
+	e.bySize(n, []int{63}, []int{4, 8}, func(nks, least int) {
+		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nks, least)
 	})
 }
 
-func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual, nks int) {
+// remainderN is remainder for least <= n <= 16*nks-1: the first least/16
+// blocks are whole for every such n, and are not tested.
+func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual, nks, least int) {
 	ks := make([]reg.VecVirtual, nks)
 	for i := range ks {
 		ks[i] = e.xmm()
@@ -459,8 +474,10 @@ func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.
 	}
 	common := e.label("rcommon")
 	for j := 0; j < nks-1; j++ {
-		e.CMPQ(n, operand.U8(16))
-		e.JB(ref(part[j]))
+		if 16*(j+1) > least {
+			e.CMPQ(n, operand.U8(16))
+			e.JB(ref(part[j]))
+		}
 		x, c := e.xmm(), e.xmm()
 		e.load(mem(in, 0), x)
 		e.xor(ks[j], x, c)
@@ -480,11 +497,12 @@ func (e *emitter) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.
 		e.SUBQ(operand.U8(16), n)
 	}
 	hpP := e.GP64()
-	for j := nks - 1; j >= 0; j-- {
+	full := min(least/16, nks-1) // blocks always whole: no partial after fewer
+	for j := nks - 1; j >= full; j-- {
 		e.Label(part[j])
 		e.mov(ks[j], ksP)
 		e.LEAQ(mem(hp, 16*j), hpP)
-		if j > 0 {
+		if j > full {
 			e.JMP(ref(common))
 		}
 	}
@@ -540,13 +558,13 @@ const gatherMax = 128
 // the second piece are copied into out, behind them: for (16, 1), one
 // byte. Any other count is joined by asmgen's JoinSlices (one piece: read
 // where it is) and end is past any block.
-func (e *emitter) shortGather(count reg.GPVirtual) func() (reg.GPVirtual, reg.GPVirtual) {
-	return func() (reg.GPVirtual, reg.GPVirtual) {
+func (e *emitter) shortGather(count reg.GPVirtual) func(max int) (reg.GPVirtual, reg.GPVirtual) {
+	return func(max int) (reg.GPVirtual, reg.GPVirtual) {
 		in, end := e.GP64(), e.GP64()
 		two, done := e.label("sgtwo"), e.label("sgdone")
 		e.CMPQ(count, operand.U8(2))
 		e.JE(ref(two))
-		e.MOVQ(e.fn.JoinSlices(e.gp("pieces"), count, e.gp("out")), in)
+		e.MOVQ(e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), in)
 		e.LEAQ(mem(in, shortMaxText), end)
 		e.JMP(ref(done))
 		e.Label(two)
@@ -561,11 +579,11 @@ func (e *emitter) shortGather(count reg.GPVirtual) func() (reg.GPVirtual, reg.GP
 		e.MOVQ(end, s)
 		e.MOVQ(e.gp("out"), d)
 		e.ADDQ(n0, d)
-		e.fn.CopyBytes(d, s, r)
+		e.fn.CopyBytesMax(d, s, r, 15)
 		p1, n1 := e.GP64(), e.GP64()
 		e.MOVQ(mem(descs, asmgen.SliceHeaderSize), p1)
 		e.MOVQ(mem(descs, asmgen.SliceHeaderSize+8), n1)
-		e.fn.CopyBytes(d, p1, n1)
+		e.fn.CopyBytesMax(d, p1, n1, max)
 		e.Label(done)
 		return in, end
 	}
@@ -628,7 +646,7 @@ func (e *emitter) openFunc(name string) {
 		e.JA(ref(long))
 		e.CMPQ(aadLen, operand.U8(shortMaxAAD))
 		e.JA(ref(long))
-		in := func() (reg.GPVirtual, reg.GPVirtual) { return e.gp("in"), nil }
+		in := func(int) (reg.GPVirtual, reg.GPVirtual) { return e.gp("in"), nil }
 		e.short(k, e.gp("out"), in, n, e.gp("aad"), aadLen, e.gp("j0"), e.tagCheck(), true)
 		e.fn.Ret()
 		e.Label(long)
@@ -658,9 +676,7 @@ func (e *emitter) openFunc(name string) {
 	e.fn.Ret()
 	e.Label(fin)
 	e.store(acc, st.Offset(stY))
-	zero := e.GP64()
-	e.XORQ(zero, zero)
-	e.finish(k, st, zero, e.gp("aadLen"), e.gp("n"), e.tagCheck())
+	e.finish(k, st, nil, e.gp("aadLen"), e.gp("n"), e.tagCheck())
 	e.fn.Ret()
 }
 

@@ -27,18 +27,20 @@ const (
 // opens (dec true: tag is over in) the n <= 80 bytes at in, with aadLen <= 16
 // bytes of AAD at aad, and hands the full tag to tagOut (tagStore or
 // tagCheck): one keystream batch of 2, 5 or 6 blocks for up to 16, 64 or
-// 80 bytes. in is emitted by inAt where the text is first needed, after
+// 80 bytes. in is emitted by inAt (given the size class's largest n) where
+// the text is first needed, after
 // the keystream and the AAD's GHASH product: a gathered text is joined
 // there (shortGather), its copy overlapping the AES rounds instead of
 // delaying their start.
-func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
-	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, func(nks int) {
-		e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, nks)
+func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, func(nks, least int) {
+		e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, nks, least)
 	})
 }
 
-// shortN is short for n <= 16*nks.
-func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks int) {
+// shortN is short for least <= n <= 16*nks: the first least/16 blocks are
+// whole for every such n, and are not tested.
+func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks, least int) {
 	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
 	ks := make([]reg.VecVirtual, nks+1)
 	for i := range ks {
@@ -81,7 +83,7 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.
 	e.pshufb(e.c.bswap, x, x)
 	e.mulAcc(s, false, x, mem(hp, offPow+96), mem(hp, offKar+96))
 	e.Label(noAAD)
-	in, end := inAt()
+	in, end := inAt(16 * nks)
 	// From end on (when not nil) the text is read from out, at the same
 	// offset: a gathered text keeps its first piece's whole blocks where
 	// they are and has only the rest joined in out (see sealFunc).
@@ -98,8 +100,10 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.
 	}
 	common, red := e.label("scommon"), e.label("sred")
 	for j := 0; j < nks; j++ {
-		e.CMPQ(n, operand.U8(16))
-		e.JB(ref(part[j]))
+		if 16*(j+1) > least {
+			e.CMPQ(n, operand.U8(16))
+			e.JB(ref(part[j]))
+		}
 		x, c := e.xmm(), e.xmm()
 		switchIn()
 		e.load(mem(in, 0), x)
@@ -118,11 +122,12 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func() (in, end reg.
 	// 16*nks bytes were whole blocks: nothing is left.
 	e.JMP(ref(red))
 	ksP, hpP := e.xmm(), e.GP64()
-	for j := nks - 1; j >= 0; j-- {
+	full := min(least/16, nks-1) // blocks always whole: no partial after fewer
+	for j := nks - 1; j >= full; j-- {
 		e.Label(part[j])
 		e.mov(ks[j+1], ksP)
 		e.LEAQ(mem(hp, 16*j), hpP)
-		if j > 0 {
+		if j > full {
 			e.JMP(ref(common))
 		}
 	}

@@ -544,11 +544,17 @@ func (v *vx) short(k vkey, inAt func() reg.GPVirtual, out, n, aad, aadLen, j0 re
 }
 
 // finish hashes the block left open (nopen bytes at st's open) and the
-// lengths, and stores the tag.
+// lengths, and stores the tag. A nil nopen means no block is ever open
+// there (one-shot open): the open-block branch is not emitted.
 func (v *vx) finish(t reg.Register, st operand.Mem, nopen, aadLen, textLen reg.Register, tagOut func(reg.VecVirtual)) {
 	acc := v.zy()
 	v.VMOVDQU(st.Offset(vStY), lo(acc))
 	l := v.lengthsBlock(aadLen, textLen)
+	if nopen == nil {
+		v.mul1(t, acc, l)
+		v.finishTag(st, acc, tagOut)
+		return
+	}
 	one, done := v.label("vfin1"), v.label("vfindone")
 	v.TESTQ(nopen, nopen)
 	v.JZ(ref(one))
@@ -568,6 +574,11 @@ func (v *vx) finish(t reg.Register, st operand.Mem, nopen, aadLen, textLen reg.R
 	v.Label(one)
 	v.mul1(t, acc, l)
 	v.Label(done)
+	v.finishTag(st, acc, tagOut)
+}
+
+// finishTag hands E(J0) ^ the hash in acc to tagOut.
+func (v *vx) finishTag(st operand.Mem, acc reg.VecVirtual, tagOut func(reg.VecVirtual)) {
 	v.VPSHUFB(v.c.bswap, lo(acc), lo(acc))
 	v.VPXOR(st.Offset(vStMask), lo(acc), lo(acc))
 	tagOut(lo(acc))
@@ -618,15 +629,17 @@ func (v *vx) aes8(k vkey, ctr reg.VecVirtual, in, out reg.Register, acc reg.VecV
 	}
 }
 
-// remainder handles the last n bytes (1 <= n <= 32*nk) of a run: the
+// remainder handles the last n bytes (least <= n <= most, least >= 1) of a run: the
 // keystream of 2*nk blocks in one batch, then pairs of blocks, then one
 // block, then the partial block, each with its own key powers, unreduced,
 // and one reduction. Decrypting, the partial block is hashed too (the
 // message ends there); encrypting, it is left open in st (its keystream
 // and its zero-padded ciphertext). ctr's low lane is advanced past the
 // blocks used; in and out are advanced past the whole blocks and n is left
-// at the partial length.
-func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, nk int) {
+// at the partial length. The first least/32 pairs are whole for every
+// such n: they are not tested; n <= most (public, at most 32*nk), and a
+// pair past most is never whole: it is not emitted.
+func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, nk, least, most int) {
 	ks := make([]reg.VecVirtual, nk)
 	for i := range ks {
 		ks[i] = v.ymm()
@@ -670,9 +683,21 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 		}
 		return y
 	}
+	whole := true // the last pair can be whole: n may be 32*nk
 	for p := 0; p < nk; p++ {
-		v.CMPQ(n, operand.U8(32))
-		v.JB(ref(single[p]))
+		if 32*(p+1) > most {
+			// No n of the class makes this pair whole: on to its
+			// single block (next when it is the last pair).
+			if p < nk-1 {
+				v.JMP(ref(single[p]))
+			}
+			whole = false
+			break
+		}
+		if 32*(p+1) > least {
+			v.CMPQ(n, operand.U8(32))
+			v.JB(ref(single[p]))
+		}
 		x, y := v.ymm(), v.ymm()
 		v.VMOVDQU(mem(in, 0), x)
 		v.VPXOR(ks[p], x, y)
@@ -686,10 +711,13 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 		v.ADDQ(operand.U8(32), out)
 		v.SUBQ(operand.U8(32), n)
 	}
-	v.JMP(ref(red)) // n was 32*nk: nothing left
+	if whole {
+		v.JMP(ref(red)) // n was 32*nk: nothing left
+	}
 	ksP := v.XMM()
 	hpP := v.GP64()
-	for p := nk - 1; p >= 0; p-- {
+	full := min(least/32, nk-1) // pairs always whole: no single after fewer
+	for p := nk - 1; p >= full; p-- {
 		v.Label(single[p])
 		v.CMPQ(n, operand.U8(16))
 		v.JB(ref(part[p]))
@@ -711,7 +739,7 @@ func (v *vx) remainder(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual
 		v.Label(part[p])
 		v.VMOVDQA(lo(ks[p]), ksP)
 		v.LEAQ(mem(hp, 32*p), hpP)
-		if p > 0 {
+		if p > full {
 			v.JMP(ref(common))
 		}
 	}
@@ -749,15 +777,15 @@ func (v *vx) remainderAny(k vkey, ctr, acc reg.VecVirtual, in, out, n reg.GPVirt
 	r4, r8, done := v.label("vrem4"), v.label("vrem8"), v.label("vremdone")
 	v.CMPQ(n, operand.U8(32))
 	v.JA(ref(r4))
-	v.remainder(k, ctr, acc, in, out, n, dec, st, 1)
+	v.remainder(k, ctr, acc, in, out, n, dec, st, 1, 1, 32)
 	v.JMP(ref(done))
 	v.Label(r4)
 	v.CMPQ(n, operand.U8(64))
 	v.JA(ref(r8))
-	v.remainder(k, ctr, acc, in, out, n, dec, st, 2)
+	v.remainder(k, ctr, acc, in, out, n, dec, st, 2, 33, 64)
 	v.JMP(ref(done))
 	v.Label(r8)
-	v.remainder(k, ctr, acc, in, out, n, dec, st, 4)
+	v.remainder(k, ctr, acc, in, out, n, dec, st, 4, 65, 127)
 	v.Label(done)
 }
 
@@ -877,7 +905,7 @@ func (v *vx) sealFunc(name string) {
 	textLen := v.gp("textLen")
 	v.CMPQ(textLen, operand.U8(32))
 	v.JAE(ref(general))
-	join := func() reg.GPVirtual { return v.fn.JoinSlices(descs, count, out) }
+	join := func() reg.GPVirtual { return v.fn.JoinSlicesMax(descs, count, out, 31) }
 	v.short(k, join, out, textLen, v.gp("aad"), v.gp("aadLen"), v.gp("j0"), v.tagStore(), false)
 	v.fn.Ret()
 	v.Label(general)
@@ -929,9 +957,7 @@ func (v *vx) openFunc(name string) {
 	v.remainderAny(k, ctr, acc, in, out, n, true, st)
 	v.Label(fin)
 	v.VMOVDQU(lo(acc), st.Offset(vStY))
-	zero := v.GP64()
-	v.XORQ(zero, zero)
-	v.finish(k.t, st, zero, v.gp("aadLen"), v.gp("n"), v.tagCheck())
+	v.finish(k.t, st, nil, v.gp("aadLen"), v.gp("n"), v.tagCheck())
 	v.fn.Ret()
 }
 
