@@ -3630,119 +3630,41 @@ nohashc_2:
 	SUBQ    $0x10, R9
 
 nohashc_3:
-	VPADDD  Y5, Y0, Y0
-	VPADDD  Y6, Y1, Y1
-	VPADDD  Y7, Y2, Y2
-	VPADDD  Y4, Y3, Y3
-	VPXOR   Y0, Y14, Y14
-	VPXOR   Y1, Y11, Y11
-	VPXOR   Y2, Y12, Y12
-	VPXOR   Y3, Y13, Y13
-	VPSHUFB rot8<>+0(SB), Y14, Y14
-	VPSHUFB rot8<>+0(SB), Y11, Y11
-	VPSHUFB rot8<>+0(SB), Y12, Y12
-	VPSHUFB rot8<>+0(SB), Y13, Y13
-	VPADDD  Y14, Y10, Y10
-	VPADDD  864(CX), Y11, Y15
-	VMOVDQU Y15, 864(CX)
-	VPADDD  Y12, Y8, Y8
-	VPADDD  Y13, Y9, Y9
-	VPXOR   Y10, Y5, Y5
-	VPXOR   Y15, Y6, Y6
-	VPXOR   Y8, Y7, Y7
-	VPXOR   Y9, Y4, Y4
-	VPSLLD  $0x07, Y5, Y15
-	VPSRLD  $0x19, Y5, Y5
-	VPOR    Y15, Y5, Y5
-	VPSLLD  $0x07, Y6, Y15
-	VPSRLD  $0x19, Y6, Y6
-	VPOR    Y15, Y6, Y6
-	VPSLLD  $0x07, Y7, Y15
-	VPSRLD  $0x19, Y7, Y7
-	VPOR    Y15, Y7, Y7
-	VPSLLD  $0x07, Y4, Y15
-	VPSRLD  $0x19, Y4, Y4
-	VPOR    Y15, Y4, Y4
-	DECQ    R10
-	JNZ     lanerounds_3
-	CMPQ    R9, $0x10
-	JB      nohashc_4
-	ADDQ    (R8), BX
-	ADCQ    8(R8), SI
-	ADCQ    $0x01, DI
-	MOVQ    1536(CX), AX
-	MULQ    SI
-	MOVQ    AX, R10
-	MOVQ    DX, R11
-	MOVQ    1552(CX), AX
-	MULQ    SI
-	MOVQ    AX, R12
-	MOVQ    DX, SI
-	MOVQ    1544(CX), AX
-	MULQ    BX
-	ADDQ    AX, R10
-	ADCQ    DX, R11
-	MOVQ    1536(CX), AX
-	MULQ    BX
-	ADDQ    AX, R12
-	ADCQ    DX, SI
-	MOVQ    1552(CX), BX
-	IMULQ   DI, BX
-	ADDQ    BX, R10
-	ADCQ    $0x00, R11
-	IMULQ   1536(CX), DI
-	ADDQ    R10, SI
-	ADCQ    DI, R11
-	MOVQ    R11, DI
-	ANDQ    $0x03, DI
-	SHRQ    $0x02, R11
-	LEAQ    (R11)(R11*4), BX
-	ADDQ    R12, BX
-	ADCQ    $0x00, SI
-	ADCQ    $0x00, DI
-	ADDQ    $0x10, R8
-	SUBQ    $0x10, R9
-
-nohashc_4:
-	CMPQ  R9, $0x10
-	JB    nohashc_5
-	ADDQ  (R8), BX
-	ADCQ  8(R8), SI
-	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  SI
-	MOVQ  AX, R10
-	MOVQ  DX, R11
-	MOVQ  1552(CX), AX
-	MULQ  SI
-	MOVQ  AX, R12
-	MOVQ  DX, SI
-	MOVQ  1544(CX), AX
-	MULQ  BX
-	ADDQ  AX, R10
-	ADCQ  DX, R11
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	ADDQ  AX, R12
-	ADCQ  DX, SI
-	MOVQ  1552(CX), BX
-	IMULQ DI, BX
-	ADDQ  BX, R10
-	ADCQ  $0x00, R11
-	IMULQ 1536(CX), DI
-	ADDQ  R10, SI
-	ADCQ  DI, R11
-	MOVQ  R11, DI
-	ANDQ  $0x03, DI
-	SHRQ  $0x02, R11
-	LEAQ  (R11)(R11*4), BX
-	ADDQ  R12, BX
-	ADCQ  $0x00, SI
-	ADCQ  $0x00, DI
-	ADDQ  $0x10, R8
-	SUBQ  $0x10, R9
-
-nohashc_5:
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPXOR       Y0, Y14, Y14
+	VPXOR       Y1, Y11, Y11
+	VPXOR       Y2, Y12, Y12
+	VPXOR       Y3, Y13, Y13
+	VPSHUFB     rot8<>+0(SB), Y14, Y14
+	VPSHUFB     rot8<>+0(SB), Y11, Y11
+	VPSHUFB     rot8<>+0(SB), Y12, Y12
+	VPSHUFB     rot8<>+0(SB), Y13, Y13
+	VPADDD      Y14, Y10, Y10
+	VPADDD      864(CX), Y11, Y15
+	VMOVDQU     Y15, 864(CX)
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPXOR       Y10, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y4, Y4
+	VPSLLD      $0x07, Y5, Y15
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y15, Y5, Y5
+	VPSLLD      $0x07, Y6, Y15
+	VPSRLD      $0x19, Y6, Y6
+	VPOR        Y15, Y6, Y6
+	VPSLLD      $0x07, Y7, Y15
+	VPSRLD      $0x19, Y7, Y7
+	VPOR        Y15, Y7, Y7
+	VPSLLD      $0x07, Y4, Y15
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y15, Y4, Y4
+	DECQ        R10
+	JNZ         lanerounds_3
 	VPADDD      (CX), Y0, Y0
 	VMOVDQU     Y0, 512(CX)
 	VPADDD      32(CX), Y1, Y1
@@ -6197,45 +6119,6 @@ nohash_3:
 	SUBQ    $0x10, R9
 
 nohash_4:
-	CMPQ  R9, $0x10
-	JB    nohash_5
-	ADDQ  (R8), BX
-	ADCQ  8(R8), SI
-	ADCQ  $0x01, DI
-	MOVQ  1536(CX), AX
-	MULQ  SI
-	MOVQ  AX, R10
-	MOVQ  DX, R11
-	MOVQ  1552(CX), AX
-	MULQ  SI
-	MOVQ  AX, R12
-	MOVQ  DX, SI
-	MOVQ  1544(CX), AX
-	MULQ  BX
-	ADDQ  AX, R10
-	ADCQ  DX, R11
-	MOVQ  1536(CX), AX
-	MULQ  BX
-	ADDQ  AX, R12
-	ADCQ  DX, SI
-	MOVQ  1552(CX), BX
-	IMULQ DI, BX
-	ADDQ  BX, R10
-	ADCQ  $0x00, R11
-	IMULQ 1536(CX), DI
-	ADDQ  R10, SI
-	ADCQ  DI, R11
-	MOVQ  R11, DI
-	ANDQ  $0x03, DI
-	SHRQ  $0x02, R11
-	LEAQ  (R11)(R11*4), BX
-	ADDQ  R12, BX
-	ADCQ  $0x00, SI
-	ADCQ  $0x00, DI
-	ADDQ  $0x10, R8
-	SUBQ  $0x10, R9
-
-nohash_5:
 	VPADDD      (CX), Y0, Y0
 	VMOVDQU     Y0, 512(CX)
 	VPADDD      32(CX), Y1, Y1
