@@ -70,7 +70,9 @@
 // register, where AVX is allowed; EVEX VPXORQ for zmm16-31; KXORW for opmask
 // registers), then zero stores over the stack scratch (64 bytes a store where
 // AVX-512 is allowed, 32 with AVX, else 16), then VZEROUPPER where AVX is
-// allowed. General-purpose registers are not wiped.
+// allowed. General-purpose registers are not wiped: Go's ABI0 treats them as
+// clobbered by an assembly call and the compiler reuses them at once (the
+// x86sim model follows this policy and does not check them at RET).
 //
 // # The checks
 //
