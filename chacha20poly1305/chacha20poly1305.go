@@ -152,11 +152,27 @@ func WithBackend(name string) Option {
 // AEAD is a ChaCha20-Poly1305 or XChaCha20-Poly1305 key ready for use. It
 // implements [crypto/cipher.AEAD] and is safe for concurrent use. Seal, Open
 // and SealGather do not allocate when dst has enough capacity.
+//
+// The zero value is not a key: every method of an AEAD not returned by
+// [New] or [NewX] panics, so that no message is ever sealed or opened under
+// an all-zero key.
 type AEAD struct {
 	key     [KeySize]byte
 	xNonce  bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
+	made    bool // set by New and NewX only
 	wiped   bool
 	backend backend
+}
+
+// errZero is the panic of every method of an AEAD that New or NewX did not
+// make.
+const errZero = "chacha20poly1305: use of an AEAD not made by New or NewX (a zero value has no key)"
+
+// mustBeMade panics on a zero value.
+func (a *AEAD) mustBeMade() {
+	if !a.made {
+		panic(errZero)
+	}
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)
@@ -206,17 +222,21 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 				be, decl.Requires, cpufeat.Enabled())
 		}
 	}
-	a := &AEAD{xNonce: xNonce, backend: be}
+	a := &AEAD{xNonce: xNonce, backend: be, made: true}
 	copy(a.key[:], key)
 	return a, nil
 }
 
 // Backend returns the name of the backend a uses.
-func (a *AEAD) Backend() string { return a.backend.String() }
+func (a *AEAD) Backend() string {
+	a.mustBeMade()
+	return a.backend.String()
+}
 
 // NonceSize returns the nonce size: [NonceSize], or [NonceSizeX] for a key
 // from [NewX].
 func (a *AEAD) NonceSize() int {
+	a.mustBeMade()
 	if a.xNonce {
 		return NonceSizeX
 	}
@@ -224,12 +244,16 @@ func (a *AEAD) NonceSize() int {
 }
 
 // Overhead returns the tag size, [Overhead].
-func (a *AEAD) Overhead() int { return Overhead }
+func (a *AEAD) Overhead() int {
+	a.mustBeMade()
+	return Overhead
+}
 
 // Wipe zeroes the key held by a. Call it when the key is no longer needed;
 // any later Seal, Open or SealGather with a panics rather than use a zero
 // key. Wipe must not run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
+	a.mustBeMade()
 	wipe(a.key[:])
 	a.wiped = true
 }
@@ -338,9 +362,12 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	return ret
 }
 
-// checkNonce panics on a wiped key or a nonce of the wrong length; op
-// names the method in the message.
+// checkNonce panics on a zero value, a wiped key or a nonce of the wrong
+// length; op names the method in the message.
 func (a *AEAD) checkNonce(nonce []byte, op string) {
+	if !a.made {
+		panic(errZero)
+	}
 	if a.wiped {
 		panic("chacha20poly1305: use of a wiped key")
 	}
