@@ -97,12 +97,26 @@ func WithBackend(name string) Option { return func(c *config) { c.backend = name
 
 // AEAD is an AES-GCM key prepared for one backend. It implements
 // crypto/cipher.AEAD and is safe for concurrent use, except [AEAD.Wipe].
+//
+// The zero value is not a key: every method of an AEAD not returned by
+// [New] panics, so that no message is ever sealed or opened without a key.
 type AEAD struct {
 	b         backend
 	name      string
 	nonceSize int
 	tagSize   int
+	made      bool // set by New only
 	wiped     bool
+}
+
+// errZero is the panic of every method of an AEAD that New did not make.
+const errZero = "aesgcm: use of an AEAD not made by New (a zero value has no key)"
+
+// mustBeMade panics on a zero value.
+func (a *AEAD) mustBeMade() {
+	if !a.made {
+		panic(errZero)
+	}
 }
 
 // New prepares key (16, 24 or 32 bytes: AES-128, AES-192, AES-256) for
@@ -133,7 +147,7 @@ func New(key []byte, opts ...Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AEAD{b: impl.newKey(key), name: impl.name, nonceSize: c.nonceSize, tagSize: c.tagSize}, nil
+	return &AEAD{b: impl.newKey(key), name: impl.name, nonceSize: c.nonceSize, tagSize: c.tagSize, made: true}, nil
 }
 
 // implementation is one backend compiled into this build: its name (as
@@ -204,26 +218,40 @@ func Backends() []Backend {
 }
 
 // Backend returns the name of the backend this key was prepared for.
-func (a *AEAD) Backend() string { return a.name }
+func (a *AEAD) Backend() string {
+	a.mustBeMade()
+	return a.name
+}
 
 // NonceSize returns the nonce size in bytes.
-func (a *AEAD) NonceSize() int { return a.nonceSize }
+func (a *AEAD) NonceSize() int {
+	a.mustBeMade()
+	return a.nonceSize
+}
 
 // Overhead returns the tag size in bytes, the difference between the
 // lengths of a ciphertext and its plaintext.
-func (a *AEAD) Overhead() int { return a.tagSize }
+func (a *AEAD) Overhead() int {
+	a.mustBeMade()
+	return a.tagSize
+}
 
 // Wipe zeroes the key schedule and the GHASH key powers held by a. Call it
 // when the key is no longer needed; any later use of a panics. Wipe must not
 // run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
+	a.mustBeMade()
 	if a.b != nil {
 		a.b.wipe()
 	}
 	a.wiped = true
 }
 
+// check panics on a zero value, a wiped key or a nonce of the wrong length.
 func (a *AEAD) check(nonce []byte) {
+	if !a.made {
+		panic(errZero)
+	}
 	if a.wiped {
 		panic("aesgcm: use of a wiped key")
 	}

@@ -5,7 +5,9 @@ import "errors"
 // Encryptor seals a message that arrives in chunks of any size. The
 // ciphertext it produces, followed by the tag from Finish, is exactly what
 // Seal returns for the concatenation of the chunks, so Open (or a Decryptor)
-// opens it. An Encryptor is for one message and one goroutine.
+// opens it. An Encryptor is for one message and one goroutine. The zero
+// value is not usable: every method of an Encryptor not returned by
+// [AEAD.NewEncryptor] panics.
 type Encryptor struct {
 	a        *AEAD
 	s        streamState
@@ -28,6 +30,7 @@ func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
 // in place and any other overlap panics. Encrypt panics after Finish and
 // when the message grows beyond MaxPlaintextSize.
 func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
+	e.mustBeMade()
 	if e.finished {
 		panic("aesgcm: Encrypt after Finish")
 	}
@@ -48,6 +51,7 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 // Finish appends the tag (Overhead() bytes) to dst and returns the updated
 // slice. The Encryptor cannot be used afterwards; its state is wiped.
 func (e *Encryptor) Finish(dst []byte) []byte {
+	e.mustBeMade()
 	if e.finished {
 		panic("aesgcm: Finish called twice")
 	}
@@ -65,6 +69,8 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // Open checks the tag over the whole message before decrypting anything into
 // the caller's buffer. The price is that the Decryptor holds the sealed
 // message until Open, as any safe decryption of a one-tag message must.
+// The zero value is not usable: every method of a Decryptor not returned by
+// [AEAD.NewDecryptor] panics.
 type Decryptor struct {
 	a       *AEAD
 	nonce   []byte
@@ -85,12 +91,33 @@ func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
 	}
 }
 
+// The panics of the methods of an Encryptor or a Decryptor that
+// AEAD.NewEncryptor or AEAD.NewDecryptor did not make (a zero value, whose
+// AEAD is nil).
+const (
+	errZeroEncryptor = "aesgcm: use of an Encryptor not made by AEAD.NewEncryptor (a zero value has no key)"
+	errZeroDecryptor = "aesgcm: use of a Decryptor not made by AEAD.NewDecryptor (a zero value has no key)"
+)
+
+func (e *Encryptor) mustBeMade() {
+	if e.a == nil {
+		panic(errZeroEncryptor)
+	}
+}
+
+func (d *Decryptor) mustBeMade() {
+	if d.a == nil {
+		panic(errZeroDecryptor)
+	}
+}
+
 var errDecryptorUsed = errors.New("aesgcm: Decryptor used after Open")
 
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message exceeds GCM's
 // limit.
 func (d *Decryptor) Write(chunk []byte) (int, error) {
+	d.mustBeMade()
 	if d.aborted {
 		return 0, errDecryptorUsed
 	}
@@ -106,6 +133,7 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 // On a wrong tag it returns an error and appends nothing. A Decryptor is
 // done after Open.
 func (d *Decryptor) Open(dst []byte) ([]byte, error) {
+	d.mustBeMade()
 	if d.aborted {
 		return nil, errDecryptorUsed
 	}
