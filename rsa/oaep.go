@@ -27,6 +27,7 @@ func oaepHashes(h, mgf crypto.Hash) (crypto.Hash, crypto.Hash, error) {
 // mgfHash (0: the same as hash), seed from random (crypto/rand when nil).
 // msg may be at most Size() - 2*hash.Size() - 2 bytes.
 func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, msg, label []byte) ([]byte, error) {
+	pub.mustBeMade()
 	h, mgf, err := oaepHashes(hash, mgfHash)
 	if err != nil {
 		return nil, err
@@ -60,6 +61,7 @@ func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, m
 // with mgfHash, 0 meaning hash). The padding is checked without
 // secret-dependent branches; every failure is the same ErrDecryption.
 func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label []byte) ([]byte, error) {
+	priv.mustBeMade()
 	h, mgf, err := oaepHashes(hash, mgfHash)
 	if err != nil {
 		return nil, err
@@ -110,6 +112,7 @@ func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label
 // opts.HashFunc() (0 for an already formatted input). random supplies the
 // PSS salt (crypto/rand when nil).
 func (priv *PrivateKey) Sign(random io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	priv.mustBeMade()
 	if pss, ok := opts.(*rsa.PSSOptions); ok {
 		return priv.SignPSS(random, pss.Hash, digest, pss)
 	}
@@ -124,6 +127,7 @@ func (priv *PrivateKey) Sign(random io.Reader, digest []byte, opts crypto.Signer
 // length, read from random, replaced by the decrypted one only when the
 // ciphertext is valid, as in crypto/rsa); *rsa.OAEPOptions selects OAEP.
 func (priv *PrivateKey) Decrypt(random io.Reader, ciphertext []byte, opts crypto.DecrypterOpts) ([]byte, error) {
+	priv.mustBeMade()
 	switch o := opts.(type) {
 	case nil:
 		return priv.DecryptPKCS1v15(ciphertext)

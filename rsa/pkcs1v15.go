@@ -90,6 +90,7 @@ func pkcs1v15SignEncode(k int, hash crypto.Hash, hashed []byte) ([]byte, error) 
 // hash 0, an already formatted input) with RSASSA-PKCS1-v1_5. It is
 // deterministic.
 func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, error) {
+	priv.mustBeMade()
 	em, err := pkcs1v15SignEncode(priv.pub.k, hash, hashed)
 	if err != nil {
 		return nil, err
@@ -105,6 +106,7 @@ func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, e
 // an already formatted input). It returns nil or an error, ErrVerification
 // for a signature that does not verify.
 func (pub *PublicKey) VerifyPKCS1v15(hash crypto.Hash, hashed, sig []byte) error {
+	pub.mustBeMade()
 	want, err := pkcs1v15SignEncode(pub.k, hash, hashed)
 	if err != nil {
 		return err
@@ -126,6 +128,7 @@ func (pub *PublicKey) VerifyPKCS1v15(hash crypto.Hash, hashed, sig []byte) error
 // from random (crypto/rand when nil). msg may be at most Size()-11 bytes.
 // New protocols should use OAEP.
 func (pub *PublicKey) EncryptPKCS1v15(random io.Reader, msg []byte) ([]byte, error) {
+	pub.mustBeMade()
 	random = randOrDefault(random)
 	k := pub.k
 	if len(msg) > k-11 {
@@ -197,6 +200,7 @@ func (priv *PrivateKey) decryptPKCS1v15(ciphertext []byte) (em []byte, valid, in
 // only revealed by that return, as in crypto/rsa. Protocols that must not
 // reveal it (TLS RSA key exchange) use DecryptPKCS1v15SessionKey.
 func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
+	priv.mustBeMade()
 	em, valid, index, err := priv.decryptPKCS1v15(ciphertext)
 	if err != nil {
 		return nil, err
@@ -216,6 +220,7 @@ func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 // only for a ciphertext of the wrong length or a key too long for the
 // modulus.
 func (priv *PrivateKey) DecryptPKCS1v15SessionKey(ciphertext, key []byte) error {
+	priv.mustBeMade()
 	k := priv.pub.k
 	if k-(len(key)+3+8) < 0 {
 		return ErrDecryption

@@ -85,6 +85,7 @@ func (p PSSParams) hashes() (h, mgf crypto.Hash, err error) {
 // longest salt that fits, PSSSaltLengthEqualsHash the hash length; a
 // non-zero opts.Hash overrides hash.
 func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byte, opts *rsa.PSSOptions) ([]byte, error) {
+	priv.mustBeMade()
 	saltLength := PSSSaltLengthAuto
 	if opts != nil {
 		if opts.Hash != 0 {
@@ -97,6 +98,7 @@ func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byt
 
 // SignPSSParams signs digest with RSASSA-PSS and the full parameters p.
 func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSParams) ([]byte, error) {
+	priv.mustBeMade()
 	h, mgf, err := p.hashes()
 	if err != nil {
 		return nil, err
@@ -162,6 +164,7 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 // hash. opts.SaltLength PSSSaltLengthAuto (or nil opts) detects the salt
 // length; a non-zero opts.Hash overrides hash.
 func (pub *PublicKey) VerifyPSS(hash crypto.Hash, digest, sig []byte, opts *rsa.PSSOptions) error {
+	pub.mustBeMade()
 	saltLength := PSSSaltLengthAuto
 	if opts != nil {
 		if opts.Hash != 0 {
@@ -176,6 +179,7 @@ func (pub *PublicKey) VerifyPSS(hash crypto.Hash, digest, sig []byte, opts *rsa.
 // parameters p. It returns ErrVerification for a signature that does not
 // verify and another error for unusable parameters.
 func (pub *PublicKey) VerifyPSSParams(digest, sig []byte, p PSSParams) error {
+	pub.mustBeMade()
 	h, mgf, err := p.hashes()
 	if err != nil {
 		return err

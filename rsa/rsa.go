@@ -36,6 +36,9 @@ var (
 
 // PublicKey is an RSA public key prepared for repeated use: the Montgomery
 // constants of n are computed once. It is safe for concurrent use.
+//
+// The zero value is not a key: every method of a PublicKey not returned by
+// [NewPublicKey] (or [PrivateKey.PublicKey]) panics.
 type PublicKey struct {
 	pub     rsa.PublicKey // a copy
 	n       *modulus
@@ -48,6 +51,10 @@ type PublicKey struct {
 // PrivateKey is an RSA private key with two primes, prepared for the
 // constant-time CRT operations of one backend. It implements crypto.Signer
 // and crypto.Decrypter and is safe for concurrent use.
+//
+// The zero value is not a key: every method of a PrivateKey not returned by
+// [NewPrivateKey], [ParsePKCS1PrivateKey], [ParsePKCS8PrivateKey] or
+// [ParsePEMPrivateKey] panics.
 type PrivateKey struct {
 	pub  *PublicKey
 	key  *rsa.PublicKey // returned by Public
@@ -55,6 +62,28 @@ type PrivateKey struct {
 	qinv []uint64       // q^-1 mod p, w limbs
 	crt  crtExp
 	w    int
+}
+
+// The panics of every method of a PublicKey or a PrivateKey that its
+// constructors did not make (a zero value: its modulus, or its public key,
+// is nil).
+const (
+	errZeroPublic  = "rsa: use of a PublicKey not made by NewPublicKey or PrivateKey.PublicKey (a zero value has no key)"
+	errZeroPrivate = "rsa: use of a PrivateKey not made by NewPrivateKey, ParsePKCS1PrivateKey, ParsePKCS8PrivateKey or ParsePEMPrivateKey (a zero value has no key)"
+)
+
+// mustBeMade panics on a zero value.
+func (pub *PublicKey) mustBeMade() {
+	if pub.n == nil {
+		panic(errZeroPublic)
+	}
+}
+
+// mustBeMade panics on a zero value.
+func (priv *PrivateKey) mustBeMade() {
+	if priv.pub == nil {
+		panic(errZeroPrivate)
+	}
 }
 
 // NewPublicKey validates pub and prepares it. The modulus must have between
@@ -98,15 +127,22 @@ func newPublicKey(pub *rsa.PublicKey, b backend) (*PublicKey, error) {
 }
 
 // Size returns the modulus length in bytes.
-func (pub *PublicKey) Size() int { return pub.k }
+func (pub *PublicKey) Size() int {
+	pub.mustBeMade()
+	return pub.k
+}
 
 // Key returns a copy of the crypto/rsa form of the key.
 func (pub *PublicKey) Key() *rsa.PublicKey {
+	pub.mustBeMade()
 	return &rsa.PublicKey{N: new(big.Int).Set(pub.pub.N), E: pub.pub.E}
 }
 
 // Backend returns the name of the backend the key was prepared for.
-func (pub *PublicKey) Backend() string { return pub.backend }
+func (pub *PublicKey) Backend() string {
+	pub.mustBeMade()
+	return pub.backend
+}
 
 // publicOpVarTime sets out (k bytes) = in^e mod n, returning an error when in
 // is not k bytes or not below n. It is variable time in the public exponent.
@@ -380,16 +416,28 @@ func ParsePEMPrivateKey(data []byte, opts ...Option) (*PrivateKey, error) {
 
 // Public returns the public key as a *crypto/rsa.PublicKey, so crypto/tls
 // and crypto/x509 recognise the key.
-func (priv *PrivateKey) Public() crypto.PublicKey { return priv.key }
+func (priv *PrivateKey) Public() crypto.PublicKey {
+	priv.mustBeMade()
+	return priv.key
+}
 
 // PublicKey returns the prepared public key.
-func (priv *PrivateKey) PublicKey() *PublicKey { return priv.pub }
+func (priv *PrivateKey) PublicKey() *PublicKey {
+	priv.mustBeMade()
+	return priv.pub
+}
 
 // Size returns the modulus length in bytes.
-func (priv *PrivateKey) Size() int { return priv.pub.k }
+func (priv *PrivateKey) Size() int {
+	priv.mustBeMade()
+	return priv.pub.k
+}
 
 // Backend returns the name of the backend the key was prepared for.
-func (priv *PrivateKey) Backend() string { return priv.pub.backend }
+func (priv *PrivateKey) Backend() string {
+	priv.mustBeMade()
+	return priv.pub.backend
+}
 
 // faultHook, when set by a test, may corrupt the CRT halves between the
 // exponentiation and the recombination.
