@@ -59,7 +59,9 @@ func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, m
 
 // DecryptOAEP decrypts ciphertext with RSAES-OAEP (label hash hash, MGF1
 // with mgfHash, 0 meaning hash). The padding is checked without
-// secret-dependent branches; every failure is the same ErrDecryption.
+// secret-dependent branches; every failure is the same ErrDecryption. As in
+// crypto/rsa, a ciphertext shorter than the modulus is taken with leading
+// zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label []byte) ([]byte, error) {
 	priv.mustBeMade()
 	h, mgf, err := oaepHashes(hash, mgfHash)
@@ -67,7 +69,8 @@ func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label
 		return nil, err
 	}
 	k, hLen := priv.pub.k, h.Size()
-	if len(ciphertext) != k || k < 2*hLen+2 {
+	ciphertext, ok := leftPad(ciphertext, k)
+	if !ok || k < 2*hLen+2 {
 		return nil, ErrDecryption
 	}
 	em := make([]byte, k)

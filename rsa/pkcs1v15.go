@@ -164,12 +164,30 @@ func nonZeroRandomBytes(b []byte, random io.Reader) error {
 	return nil
 }
 
-// decryptPKCS1v15 decrypts ciphertext and checks the RSAES-PKCS1-v1_5
+// leftPad returns ciphertext as k bytes: itself, or a copy with leading
+// zeros when it is shorter (a valid ciphertext whose leading zero bytes were
+// stripped, which crypto/rsa accepts too). ok is false when it is longer
+// than k. Only public lengths decide anything here.
+func leftPad(ciphertext []byte, k int) (padded []byte, ok bool) {
+	switch {
+	case len(ciphertext) > k:
+		return nil, false
+	case len(ciphertext) == k:
+		return ciphertext, true
+	}
+	padded = make([]byte, k)
+	copy(padded[k-len(ciphertext):], ciphertext)
+	return padded, true
+}
+
+// decryptPKCS1v15 decrypts ciphertext (at most k bytes; a shorter one is
+// taken with leading zeros, as in crypto/rsa) and checks the RSAES-PKCS1-v1_5
 // padding without secret-dependent branches. It returns the whole encoded
 // message, valid (1 or 0) and the index where the message starts.
 func (priv *PrivateKey) decryptPKCS1v15(ciphertext []byte) (em []byte, valid, index int, err error) {
 	k := priv.pub.k
-	if len(ciphertext) != k {
+	ciphertext, ok := leftPad(ciphertext, k)
+	if !ok {
 		return nil, 0, 0, ErrDecryption
 	}
 	em = make([]byte, k)
@@ -198,7 +216,9 @@ func (priv *PrivateKey) decryptPKCS1v15(ciphertext []byte) (em []byte, valid, in
 // DecryptPKCS1v15 decrypts ciphertext with RSAES-PKCS1-v1_5. It returns
 // ErrDecryption for an invalid ciphertext; whether the padding was valid is
 // only revealed by that return, as in crypto/rsa. Protocols that must not
-// reveal it (TLS RSA key exchange) use DecryptPKCS1v15SessionKey.
+// reveal it (TLS RSA key exchange) use DecryptPKCS1v15SessionKey. As in
+// crypto/rsa, a ciphertext shorter than the modulus is taken with leading
+// zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 	priv.mustBeMade()
 	em, valid, index, err := priv.decryptPKCS1v15(ciphertext)
@@ -217,7 +237,7 @@ func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 // overwritten with the decrypted key only when the padding is valid and the
 // message has exactly len(key) bytes, and left unchanged otherwise, without
 // an error. key should hold random bytes beforehand. It returns an error
-// only for a ciphertext of the wrong length or a key too long for the
+// only for a ciphertext longer than the modulus or a key too long for the
 // modulus.
 func (priv *PrivateKey) DecryptPKCS1v15SessionKey(ciphertext, key []byte) error {
 	priv.mustBeMade()
