@@ -52,8 +52,16 @@ var digestInfoPrefixes = func() map[crypto.Hash][]byte {
 
 // pkcs1v15Prefix returns the DigestInfo prefix for hash and checks the
 // digest length; hash 0 means the input is already formatted (no prefix).
+// crypto.MD5SHA1, the 36-byte digest of TLS 1.0 and 1.1, has no DigestInfo
+// either, as in crypto/rsa.
 func pkcs1v15Prefix(hash crypto.Hash, hashed []byte) ([]byte, error) {
 	if hash == 0 {
+		return nil, nil
+	}
+	if hash == crypto.MD5SHA1 {
+		if len(hashed) != hash.Size() {
+			return nil, errors.New("rsa: digest length does not match the hash function")
+		}
 		return nil, nil
 	}
 	prefix, ok := digestInfoPrefixes[hash]
@@ -88,7 +96,8 @@ func pkcs1v15SignEncode(k int, hash crypto.Hash, hashed []byte) ([]byte, error) 
 
 // SignPKCS1v15 signs hashed (the digest of the message with hash, or, with
 // hash 0, an already formatted input) with RSASSA-PKCS1-v1_5. It is
-// deterministic.
+// deterministic. With crypto.MD5SHA1 (TLS 1.0 and 1.1) hashed is the 36-byte
+// MD5 || SHA-1 digest, signed without a DigestInfo, as in crypto/rsa.
 func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, error) {
 	priv.mustBeMade()
 	em, err := pkcs1v15SignEncode(priv.pub.k, hash, hashed)
