@@ -44,7 +44,7 @@ func newAESNIKey(avx bool) func(key []byte) backend {
 		}
 		stackscratch.WipeWords(w[:])
 		if avx {
-			gcmInitAVX(k.t, k.rounds)
+			gcmInitAESNIAVX(k.t, k.rounds)
 		} else {
 			gcmInitAESNI(k.t, k.rounds)
 		}
@@ -58,7 +58,7 @@ func ptr(b []byte) *byte { return unsafe.SliceData(b) }
 
 func (k *aesniKey) ghashNonce(nonce []byte) (j0 counter) {
 	if k.avx {
-		gcmNonceAVX(k.t, ptr(nonce), len(nonce), j0.ptr())
+		gcmNonceAESNIAVX(k.t, ptr(nonce), len(nonce), j0.ptr())
 	} else {
 		gcmNonceAESNI(k.t, ptr(nonce), len(nonce), j0.ptr())
 	}
@@ -72,7 +72,7 @@ func (k *aesniKey) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
 	t := tagDst(tag, &buf)
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), t)
+		gcmSealAESNIAVX(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), t)
 	} else {
 		gcmSealAESNI(k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), t)
 	}
@@ -82,7 +82,7 @@ func (k *aesniKey) seal(out, text, aad []byte, j0 counter, tag []byte) {
 // open compares the tag in the assembly (see _asm's tagCheck).
 func (k *aesniKey) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
 	if k.avx {
-		return gcmOpenAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+		return gcmOpenAESNIAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 	}
 	return gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
@@ -93,7 +93,7 @@ func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counte
 	var buf [16]byte
 	t := tagDst(tag, &buf)
 	if k.avx {
-		gcmSealAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), t)
+		gcmSealAESNIAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), t)
 	} else {
 		gcmSealAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), t)
 	}
@@ -103,7 +103,7 @@ func (k *aesniKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counte
 func (k *aesniKey) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
 	if k.avx {
-		gcmStreamStartAVX(k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
+		gcmStreamStartAESNIAVX(k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 	} else {
 		gcmStreamStartAESNI(k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 	}
@@ -113,7 +113,7 @@ func (k *aesniKey) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
 	if k.avx {
-		gcmStreamEncryptAVX(k.t, k.rounds, &s.ni, ptr(out), ptr(in), len(in), nopen)
+		gcmStreamEncryptAESNIAVX(k.t, k.rounds, &s.ni, ptr(out), ptr(in), len(in), nopen)
 	} else {
 		gcmStreamEncryptAESNI(k.t, k.rounds, &s.ni, ptr(out), ptr(in), len(in), nopen)
 	}
@@ -121,7 +121,7 @@ func (k *aesniKey) streamEncrypt(s *streamState, out, in []byte) {
 
 func (k *aesniKey) streamFinish(s *streamState) (tag [16]byte) {
 	if k.avx {
-		gcmStreamFinishAVX(k.t, &s.ni, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+		gcmStreamFinishAESNIAVX(k.t, &s.ni, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	} else {
 		gcmStreamFinishAESNI(k.t, &s.ni, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	}

@@ -492,7 +492,7 @@ func TestAESNIKeyTable(t *testing.T) {
 	})
 }
 
-// TestVAESAVX2KeyTable checks the table gcmInitVAES2 completes: the round
+// TestVAESAVX2KeyTable checks the table gcmInitVAESAVX2 completes: the round
 // keys and H^1 (see checkKeyTableH), and that Wipe clears it.
 func TestVAESAVX2KeyTable(t *testing.T) {
 	forEachBackend(t, []string{"vaes-avx2"}, func(t *testing.T, name string) {

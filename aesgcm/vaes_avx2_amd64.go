@@ -32,12 +32,12 @@ func newVAESAVX2Key(key []byte) backend {
 		binary.LittleEndian.PutUint32(k.t[4*i:], w[i])
 	}
 	stackscratch.WipeWords(w[:])
-	gcmInitVAES2(&k.t, k.rounds)
+	gcmInitVAESAVX2(&k.t, k.rounds)
 	return k
 }
 
 func (k *vaesAVX2Key) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonceVAES2(&k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonceVAESAVX2(&k.t, ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
@@ -45,20 +45,20 @@ func (k *vaesAVX2Key) ghashNonce(nonce []byte) (j0 counter) {
 func (k *vaesAVX2Key) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	pieces := [1][]byte{text}
 	var buf [16]byte
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealVAESAVX2(&k.t, k.rounds, ptr(out), &pieces[0], 1, ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly (see _asm's tagCheck).
 func (k *vaesAVX2Key) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpenVAES2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpenVAESAVX2(&k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealVAES2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealVAESAVX2(&k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
@@ -67,17 +67,17 @@ func (k *vaesAVX2Key) sealGather(out []byte, pieces [][]byte, aad []byte, j0 cou
 // block) but written and read only by the vaes-avx2 functions.
 func (k *vaesAVX2Key) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartVAES2(&k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStartVAESAVX2(&k.t, k.rounds, &s.ni, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *vaesAVX2Key) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncryptVAES2(&k.t, k.rounds, &s.ni, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncryptVAESAVX2(&k.t, k.rounds, &s.ni, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *vaesAVX2Key) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinishVAES2(&k.t, &s.ni, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinishVAESAVX2(&k.t, &s.ni, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }

@@ -25,6 +25,7 @@ var (
 func gen(t *testing.T, b cpufeat.Backend, name, sig string, opts []Option, body func(g *Generator, fn *Func)) (string, error) {
 	t.Helper()
 	g := New(b)
+	name += g.Suffix()
 	fn := g.Func(name, sig, append([]Option{Doc(name + " is a test function.")}, opts...)...)
 	body(g, fn)
 	g.Package("alg")
@@ -72,7 +73,7 @@ func TestBranchOnSecretFails(t *testing.T) {
 	})
 	require.Error(t, err)
 	msg := err.Error()
-	assert.Equal(t, `asmgen: branchOnSecret: instruction 3 "JEQ skip": conditional branch on secret flags; secret because:
+	assert.Equal(t, `asmgen: branchOnSecretSSSE3: instruction 3 "JEQ skip": conditional branch on secret flags; secret because:
 	"CMPQ AX, $0x00" (instruction 2) reads AX
 	"MOVQ (AX), AX" (instruction 1) loads through AX, which points to secret memory
 	"MOVQ key+0(FP), AX" (instruction 0) loads argument key, which points to secret memory (declared Secret)`, msg)
@@ -139,7 +140,7 @@ func TestSecretIndexFails(t *testing.T) {
 		fn.Ret()
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `secretIndex: instruction 4 "MOVBQZX (CX)(AX*1), AX": memory address (CX)(AX*1) uses secret AX; secret because:`)
+	assert.Contains(t, err.Error(), `secretIndexSSSE3: instruction 4 "MOVBQZX (CX)(AX*1), AX": memory address (CX)(AX*1) uses secret AX; secret because:`)
 	assert.Contains(t, err.Error(), `"ANDQ $0x000000ff, AX" (instruction 3) reads AX`)
 }
 
@@ -179,7 +180,7 @@ func TestDivideSecretFails(t *testing.T) {
 		fn.Ret()
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `divideSecret: instruction 4 "DIVQ CX": variable-time instruction DIVQ on a secret; secret because:`)
+	assert.Contains(t, err.Error(), `divideSecretSSSE3: instruction 4 "DIVQ CX": variable-time instruction DIVQ on a secret; secret because:`)
 	assert.Contains(t, err.Error(), `reads AX`)
 }
 
@@ -287,7 +288,7 @@ func TestAVX512RegisterInAVX2BackendFails(t *testing.T) {
 		fn.Ret()
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `highRegister: instruction 3 "VAESENC Y1, Y1, Y16" uses register Y16, which needs AVX512F+AVX512VL, not in backend aesgcm/vaes-avx2`)
+	assert.Contains(t, err.Error(), `highRegisterVAESAVX2: instruction 3 "VAESENC Y1, Y1, Y16" uses register Y16, which needs AVX512F+AVX512VL, not in backend aesgcm/vaes-avx2`)
 
 	// The same with Y2 passes.
 	mustBuild(t, avx2Backend, "lowRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
@@ -313,7 +314,7 @@ func TestISAOutsideBackendFails(t *testing.T) {
 		fn.Ret()
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `avxInSSSE3: instruction 3 "VPXOR X0, X0, X0" needs ISA AVX, not in backend chacha20poly1305/ssse3 (ssse3)`)
+	assert.Contains(t, err.Error(), `avxInSSSE3SSSE3: instruction 3 "VPXOR X0, X0, X0" needs ISA AVX, not in backend chacha20poly1305/ssse3 (ssse3)`)
 
 	// MULX and ADCX in the adx backend are fine; in ssse3 they are not.
 	body := func(g *Generator, fn *Func) {
@@ -349,7 +350,7 @@ func TestReturnWithoutWipeFails(t *testing.T) {
 		g.RET() // a bare RET skips the wipe
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `noWipe: instruction 11 "RET" returns without wiping: vector registers X0 still hold written values; stack bytes 0-15(SP) not wiped`)
+	assert.Contains(t, err.Error(), `noWipeSSSE3: instruction 11 "RET" returns without wiping: vector registers X0 still hold written values; stack bytes 0-15(SP) not wiped`)
 	assert.Equal(t, 1, strings.Count(err.Error(), "returns without wiping"), "the path through Func.Ret is wiped")
 }
 
@@ -418,10 +419,10 @@ func TestDeclarationErrors(t *testing.T) {
 	require.ErrorContains(t, err, "b names no argument")
 
 	g := New(ssse3Backend)
-	fn := g.Func("noDoc", "func(a *byte)", Secret("a"), Len("a", "1"))
+	fn := g.Func("noDocSSSE3", "func(a *byte)", Secret("a"), Len("a", "1"))
 	fn.Ret()
 	_, _, err = g.Build()
-	require.ErrorContains(t, err, "noDoc: missing Doc")
+	require.ErrorContains(t, err, "noDocSSSE3: missing Doc")
 }
 
 func TestUnknownOpcodeFails(t *testing.T) {
@@ -431,14 +432,14 @@ func TestUnknownOpcodeFails(t *testing.T) {
 		storeOut(g, k)
 		fn.Ret()
 	})
-	require.ErrorContains(t, err, `popcnt: opcode not in asmgen's constant-time table (add it to optable.go with its flags and timing): instruction 2 "POPCNTQ AX, AX"`)
+	require.ErrorContains(t, err, `popcntSSSE3: opcode not in asmgen's constant-time table (add it to optable.go with its flags and timing): instruction 2 "POPCNTQ AX, AX"`)
 }
 
 func TestDeterministic(t *testing.T) {
 	gen := func() (string, string) {
 		g := New(avx2Backend)
 		g.Package("example")
-		fn := g.Func("gather", "func(dst []byte, srcs [][]byte)", SecretSlices("srcs"), Secret("dst"), Scratch(64), Doc("gather copies."))
+		fn := g.Func("gatherVAESAVX2", "func(dst []byte, srcs [][]byte)", SecretSlices("srcs"), Secret("dst"), Scratch(64), Doc("gather copies."))
 		d, descs, n := g.GP64(), g.GP64(), g.GP64()
 		g.Load(g.Param("dst").Base(), d)
 		g.Load(g.Param("srcs").Base(), descs)
@@ -550,23 +551,24 @@ func TestRunTargets(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "alg")
 	require.NoError(t, os.Mkdir(dir, 0o755))
 	declare := func(g *Generator) {
-		fn := g.Func("nop", "func(k *byte)", Secret("k"), Len("k", "1"), Doc("nop does nothing."))
+		fn := g.Func("nop"+g.Suffix(), "func(k *byte)", Secret("k"), Len("k", "1"), Doc("nop does nothing."))
 		fn.Ret()
 	}
 	backends := cpufeat.Backends(cpufeat.ChaCha20Poly1305)
 	targets := []Target{
-		{Backend: "ssse3", Asm: dir + "/a_ssse3.s", Stubs: dir + "/a_ssse3.go", Declare: declare},
-		{Backend: "avx2", Asm: dir + "/a_avx2.s", Stubs: dir + "/a_avx2.go", Declare: declare},
+		{Backend: "ssse3", Dir: dir, Declare: declare},
+		{Backend: "avx2", Dir: dir, Declare: declare},
 	}
 	require.NoError(t, runTargets(backends, targets, "", "", "", ""))
-	for _, f := range []string{"a_ssse3.s", "a_ssse3.go", "a_avx2.s", "a_avx2.go"} {
+	for _, f := range []string{"asm_ssse3_amd64.s", "asm_ssse3_amd64.go", "asm_ssse3_vgsim_amd64.go", "asm_avx2_amd64.s", "asm_avx2_amd64.go"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		require.NoError(t, err)
 		assert.Contains(t, string(b), "nop")
 	}
-	stubs, err := os.ReadFile(filepath.Join(dir, "a_avx2.go"))
+	stubs, err := os.ReadFile(filepath.Join(dir, "asm_avx2_amd64.go"))
 	require.NoError(t, err)
 	assert.Contains(t, string(stubs), "package alg\n")
+	assert.Contains(t, string(stubs), "func nopAVX2(")
 
 	require.NoError(t, runTargets(backends, targets, "ssse3", dir+"/other.s", dir+"/other.go", "p"))
 	_, err = os.Stat(filepath.Join(dir, "other.s"))
@@ -575,6 +577,12 @@ func TestRunTargets(t *testing.T) {
 	var usage usageError
 	require.ErrorAs(t, runTargets(backends, targets, "nope", "", "", ""), &usage)
 	require.ErrorAs(t, runTargets(backends, targets, "", "x.s", "", ""), &usage)
-	bad := []Target{{Backend: "ifma", Asm: "x", Stubs: "y", Declare: declare}}
+	bad := []Target{{Backend: "ifma", Dir: dir, Declare: declare}}
 	require.ErrorAs(t, runTargets(backends, bad, "", "", "", ""), &usage)
+
+	// A function whose name lacks the backend's suffix is refused.
+	unnamed := []Target{{Backend: "ssse3", Dir: dir, Declare: func(g *Generator) {
+		g.Func("nop", "func(k *byte)", Secret("k"), Len("k", "1"), Doc("nop does nothing.")).Ret()
+	}}}
+	require.ErrorContains(t, runTargets(backends, unnamed, "", "", "", ""), "nop: the name does not end with the backend's suffix SSSE3")
 }

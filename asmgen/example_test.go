@@ -16,8 +16,8 @@ import (
 func Example() {
 	g := asmgen.New(cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, "ssse3"))
 	g.Package("chacha20poly1305")
-	fn := g.Func("xorKey32", "func(dst, src *byte, blocks int, key *[32]byte)",
-		asmgen.Doc("xorKey32 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks."),
+	fn := g.Func("xorKey32SSSE3", "func(dst, src *byte, blocks int, key *[32]byte)",
+		asmgen.Doc("xorKey32SSSE3 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks."),
 		asmgen.Secret("src", "key"), asmgen.Output("dst"), asmgen.Public("blocks"),
 		asmgen.Len("dst", "32*blocks"), asmgen.Len("src", "32*blocks"), asmgen.Scratch(32))
 
@@ -51,16 +51,16 @@ func Example() {
 		return
 	}
 	s := string(stubs)
-	fmt.Println(strings.TrimSpace(s[strings.Index(s, "// xorKey32"):]))
+	fmt.Println(strings.TrimSpace(s[strings.Index(s, "// xorKey32SSSE3"):]))
 	a := string(asm)
 	fmt.Println(strings.TrimSpace(a[strings.Index(a, "\t// asmgen: wipe"):]))
 	// Output:
-	// // xorKey32 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks.
+	// // xorKey32SSSE3 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks.
 	// //
 	// // Secret: src, key. Public: blocks. Output: dst. Wipes its 32 bytes of stack scratch and the vector registers it wrote before returning.
 	// //
 	// //go:noescape
-	// func xorKey32(dst *byte, src *byte, blocks int, key *[32]byte)
+	// func xorKey32SSSE3(dst *byte, src *byte, blocks int, key *[32]byte)
 	// // asmgen: wipe stack scratch and vector registers
 	// 	PXOR  X0, X0
 	// 	PXOR  X1, X1

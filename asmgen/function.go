@@ -194,6 +194,9 @@ func (g *Generator) Func(name, sig string, opts ...Option) *Func {
 	if len(fn.cfg.doc) == 0 {
 		g.errorf("%s: missing Doc", name)
 	}
+	if !strings.HasSuffix(name, g.Suffix()) {
+		g.errorf("%s: the name does not end with the backend's suffix %s", name, g.Suffix())
+	}
 	if fn.cfg.scratch < 0 {
 		g.errorf("%s: negative Scratch", name)
 	}

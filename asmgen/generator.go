@@ -208,17 +208,38 @@ func (g *Generator) Generate(asmPath, stubsPath string) error {
 }
 
 // Target is one backend's output in a generator program: the backend, the
-// functions it declares, and where its files go.
+// functions it declares, and the directory its files go to.
 type Target struct {
 	// Backend is the backend's name, as declared in cpufeat.
 	Backend string
-	// Asm and Stubs are the paths of the assembly and of the Go
-	// declarations, relative to the directory the generator runs in (for a
-	// generator in <alg>/_asm: "../gcm_aesni_amd64.s").
-	Asm, Stubs string
+	// Dir is the package directory the files are written to, relative to
+	// the directory the generator runs in; empty means "..", the package
+	// of a generator in <alg>/_asm. The file names are [FileBase]'s.
+	Dir string
 	// Declare declares the backend's functions on g.
 	Declare func(g *Generator)
 }
+
+// FileBase returns the base name of the generated files of the backend
+// name, the one naming scheme of every module: asm_<name>_amd64.s (the
+// assembly), asm_<name>_amd64.go (its Go declarations) and
+// asm_<name>_vgsim_amd64.go (the trampolines), with the name's hyphens as
+// underscores: "aesni-avx" -> "asm_aesni_avx".
+func FileBase(backend string) string {
+	return "asm_" + strings.ReplaceAll(backend, "-", "_")
+}
+
+// Suffix returns the suffix every generated function of the backend name
+// ends with: the name in upper case without hyphens ("aesni-avx" ->
+// "AESNIAVX", "vaes-avx2" -> "VAESAVX2"). [Generator.Func] rejects a
+// function whose name does not end with it, so that a call site names the
+// backend it runs.
+func Suffix(backend string) string {
+	return strings.ToUpper(strings.ReplaceAll(backend, "-", ""))
+}
+
+// Suffix returns [Suffix] of the Generator's backend.
+func (g *Generator) Suffix() string { return Suffix(g.backend.Name) }
 
 // Main is the main function of an algorithm's generator program (a nested
 // module in <alg>/_asm, one file per backend). Run with no flags, as CI's
@@ -230,8 +251,8 @@ type Target struct {
 //
 //	func main() {
 //		asmgen.Main(cpufeat.AESGCM,
-//			asmgen.Target{Backend: "aesni", Asm: "../gcm_aesni_amd64.s", Stubs: "../gcm_aesni_amd64.go", Declare: aesni},
-//			asmgen.Target{Backend: "vaes-avx2", Asm: "../gcm_vaes_avx2_amd64.s", Stubs: "../gcm_vaes_avx2_amd64.go", Declare: vaesAVX2},
+//			asmgen.Target{Backend: "aesni", Declare: aesni},
+//			asmgen.Target{Backend: "vaes-avx2", Declare: vaesAVX2},
 //		)
 //	}
 //
@@ -295,7 +316,12 @@ func runTargets(backends []cpufeat.Backend, targets []Target, only, out, stubs, 
 		if !found {
 			return usageError{fmt.Sprintf("asmgen: backend %q is not declared", t.Backend)}
 		}
-		asmPath, stubsPath := t.Asm, t.Stubs
+		dir := t.Dir
+		if dir == "" {
+			dir = ".."
+		}
+		base := filepath.Join(dir, FileBase(t.Backend))
+		asmPath, stubsPath := base+"_amd64.s", base+"_amd64.go"
 		if out != "" {
 			asmPath = out
 		}

@@ -16,7 +16,7 @@ func trampolines(t *testing.T, name, sig string, opts []Option, body func(g *Gen
 	t.Helper()
 	g := New(ssse3Backend)
 	g.Package("alg")
-	fn := g.Func(name, sig, append([]Option{Doc(name + " is a test function.")}, opts...)...)
+	fn := g.Func(name+g.Suffix(), sig, append([]Option{Doc(name + " is a test function.")}, opts...)...)
 	body(g, fn)
 	_, s, err := g.Build()
 	require.NoError(t, err)
@@ -40,7 +40,7 @@ func TestTrampolineFrameAndRegions(t *testing.T) {
 	assert.Contains(t, sim, "//go:embed alg_ssse3_amd64.s\nvar vgsimAlgSsse3Src []byte\n")
 	assert.Contains(t, sim, `var vgsimAlgSsse3 = x86sim.MustLoad("alg_ssse3_amd64.s", vgsimAlgSsse3Src)`)
 	assert.Contains(t, sim, "var vgsimAlgSsse3Call = vgsimAlgSsse3.Call\n")
-	assert.Contains(t, sim, "func sealT(out *byte, key *[32]byte, k uint64, pieces *[]byte, count int, tag *[16]byte, n int, flag byte) byte {\n")
+	assert.Contains(t, sim, "func sealTSSSE3(out *byte, key *[32]byte, k uint64, pieces *[]byte, count int, tag *[16]byte, n int, flag byte) byte {\n")
 	// The result starts at the pointer-aligned end of the arguments: 57
 	// bytes of arguments, padding, the result at 64.
 	assert.Contains(t, sim, "\t\tflag    byte\n\t\t_       [7]byte\n\t\tvgsimR0 byte\n")
@@ -53,7 +53,7 @@ func TestTrampolineFrameAndRegions(t *testing.T) {
 		`{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output}`,
 		"for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {",
 		`x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret}`,
-		`vgsimAlgSsse3Call("sealT", x86sim.Frame{`,
+		`vgsimAlgSsse3Call("sealTSSSE3", x86sim.Frame{`,
 		"return vgsimArgs.vgsimR0\n",
 	} {
 		assert.Contains(t, sim, want)
@@ -91,7 +91,7 @@ func TestLenErrors(t *testing.T) {
 	} {
 		g := New(ssse3Backend)
 		g.Package("alg")
-		fn := g.Func("f", c.sig, append([]Option{Doc("f is a test function.")}, c.opts...)...)
+		fn := g.Func("fSSSE3", c.sig, append([]Option{Doc("f is a test function.")}, c.opts...)...)
 		nop(g, fn)
 		_, _, err := g.Build()
 		if err == nil {
@@ -120,7 +120,7 @@ func TestGenerateWritesTrampolines(t *testing.T) {
 	dir := t.TempDir()
 	g := New(ssse3Backend)
 	g.Package("alg")
-	fn := g.Func("load", "func(dst *[16]byte, src *byte, n int)", Doc("load is a test function."),
+	fn := g.Func("loadSSSE3", "func(dst *[16]byte, src *byte, n int)", Doc("load is a test function."),
 		Secret("src"), Output("dst"), Public("n"), Len("src", "n"))
 	p, d := g.GP64(), g.GP64()
 	g.Load(g.Param("src"), p)
@@ -133,7 +133,7 @@ func TestGenerateWritesTrampolines(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "load_vgsim_amd64.go"))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "package alg\n")
-	assert.Contains(t, string(b), "func load(dst *[16]byte, src *byte, n int) {")
+	assert.Contains(t, string(b), "func loadSSSE3(dst *[16]byte, src *byte, n int) {")
 
 	require.ErrorContains(t, New(ssse3Backend).Generate(filepath.Join(dir, "a", "x.s"), filepath.Join(dir, "x.go")), "different directories")
 	assert.Equal(t, "a/gcm_aesni_vgsim_amd64.go", SimPath("a/gcm_aesni_amd64.go"))

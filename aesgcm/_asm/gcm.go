@@ -7,7 +7,7 @@ import (
 )
 
 // declareGCM declares every function of one AES-NI backend: suffix is
-// "AESNI" or "AVX", avx selects the VEX encodings.
+// "AESNI" or "AESNIAVX", avx selects the VEX encodings.
 func declareGCM(g *asmgen.Generator, suffix string, avx bool) {
 	g.Package("aesgcm")
 	e := &emitter{Generator: g, avx: avx, c: newConsts(g)}

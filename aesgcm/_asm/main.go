@@ -20,8 +20,8 @@ import (
 
 func main() {
 	asmgen.Main(cpufeat.AESGCM,
-		asmgen.Target{Backend: "aesni", Asm: "../gcm_aesni_amd64.s", Stubs: "../gcm_aesni_amd64.go", Declare: aesni},
-		asmgen.Target{Backend: "aesni-avx", Asm: "../gcm_aesni_avx_amd64.s", Stubs: "../gcm_aesni_avx_amd64.go", Declare: aesniAVX},
-		asmgen.Target{Backend: "vaes-avx2", Asm: "../gcm_vaes_avx2_amd64.s", Stubs: "../gcm_vaes_avx2_amd64.go", Declare: vaesAVX2},
+		asmgen.Target{Backend: "aesni", Declare: aesni},
+		asmgen.Target{Backend: "aesni-avx", Declare: aesniAVX},
+		asmgen.Target{Backend: "vaes-avx2", Declare: vaesAVX2},
 	)
 }

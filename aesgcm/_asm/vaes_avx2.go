@@ -19,7 +19,7 @@ import (
 // they are used), then H^8..H^1 (each times x^-1, byte-reflected) so that a
 // 32-byte load at power i gives the pair (H^(8-i), H^(7-i)) for two
 // consecutive blocks, then the Karatsuba halves of each power in the same
-// order. The layout is this file's own, computed by gcmInitVAES2.
+// order. The layout is this file's own, computed by gcmInitVAESAVX2.
 const (
 	vOffRK   = 0
 	vOffPow  = 15 * 16
@@ -37,7 +37,7 @@ const (
 	vStSize = 80
 )
 
-// vaesAVX2 declares the functions of backend vaes-avx2, suffix VAES2.
+// vaesAVX2 declares the functions of backend vaes-avx2, suffix VAESAVX2.
 func vaesAVX2(g *asmgen.Generator) {
 	g.Package("aesgcm")
 	v := &vx{emitter: &emitter{Generator: g, avx: true, c: newConsts(g)}}
@@ -55,13 +55,13 @@ func vaesAVX2(g *asmgen.Generator) {
 		inc = append(inc, dup(le64(d, 0))...)
 	}
 	v.incs = g.Table("vCtrIncs", inc)
-	v.initFunc("gcmInitVAES2")
-	v.nonceFunc("gcmNonceVAES2")
-	v.sealFunc("gcmSealVAES2")
-	v.openFunc("gcmOpenVAES2")
-	v.streamStartFunc("gcmStreamStartVAES2")
-	v.streamEncryptFunc("gcmStreamEncryptVAES2")
-	v.streamFinishFunc("gcmStreamFinishVAES2")
+	v.initFunc("gcmInitVAESAVX2")
+	v.nonceFunc("gcmNonceVAESAVX2")
+	v.sealFunc("gcmSealVAESAVX2")
+	v.openFunc("gcmOpenVAESAVX2")
+	v.streamStartFunc("gcmStreamStartVAESAVX2")
+	v.streamEncryptFunc("gcmStreamEncryptVAESAVX2")
+	v.streamFinishFunc("gcmStreamFinishVAESAVX2")
 }
 
 // vx emits the vaes-avx2 functions. It embeds the AES-NI emitter in its

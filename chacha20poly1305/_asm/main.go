@@ -19,7 +19,7 @@ import (
 
 func main() {
 	asmgen.Main(cpufeat.ChaCha20Poly1305,
-		asmgen.Target{Backend: "ssse3", Asm: "../chacha20poly1305_ssse3_amd64.s", Stubs: "../chacha20poly1305_ssse3_amd64.go", Declare: ssse3},
-		asmgen.Target{Backend: "avx2", Asm: "../chacha20poly1305_avx2_amd64.s", Stubs: "../chacha20poly1305_avx2_amd64.go", Declare: avx2},
+		asmgen.Target{Backend: "ssse3", Declare: ssse3},
+		asmgen.Target{Backend: "avx2", Declare: avx2},
 	)
 }

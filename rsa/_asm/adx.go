@@ -87,10 +87,10 @@ func row(g *asmgen.Generator, a func(j int) operand.Mem, t func(j int) operand.M
 	return his[(n-1)%2]
 }
 
-// montMul declares montMulADX<n>: the product x*y (2n limbs, row by row)
+// montMul declares montMul<n>ADX: the product x*y (2n limbs, row by row)
 // into stack scratch, then the Montgomery reduction (reduce).
 func montMul(g *asmgen.Generator, n int) {
-	name := fmt.Sprintf("montMulADX%d", n)
+	name := fmt.Sprintf("montMul%dADX", n)
 	fn := g.Func(name, "func(z, x, y, m *uint64, m0inv uint64)",
 		asmgen.Doc(
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*y/R modulo m, for x, y < R and an odd", name, 64*n),
@@ -133,12 +133,12 @@ func montMul(g *asmgen.Generator, n int) {
 	fn.Ret()
 }
 
-// montSqr declares montSqrADX<n>: the square with each cross product
+// montSqr declares montSqr<n>ADX: the square with each cross product
 // computed once (the triangle above the diagonal, unrolled), then doubled
 // while the squares of the diagonal are added on the other carry chain,
 // then the Montgomery reduction (reduce).
 func montSqr(g *asmgen.Generator, n int) {
-	name := fmt.Sprintf("montSqrADX%d", n)
+	name := fmt.Sprintf("montSqr%dADX", n)
 	fn := g.Func(name, "func(z, x, m *uint64, m0inv uint64)",
 		asmgen.Doc(
 			fmt.Sprintf("%s sets z to a value below R = 2^%d congruent to x*x/R modulo m, for x < R and an odd", name, 64*n),

@@ -23,6 +23,6 @@ import (
 
 func main() {
 	asmgen.Main(cpufeat.RSA,
-		asmgen.Target{Backend: "adx", Asm: "../rsa_adx_amd64.s", Stubs: "../rsa_adx_amd64.go", Declare: adx},
+		asmgen.Target{Backend: "adx", Declare: adx},
 	)
 }

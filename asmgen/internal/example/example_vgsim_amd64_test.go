@@ -21,7 +21,7 @@ func TestModelStackProof(t *testing.T) {
 		name   string
 		prog   *x86sim.Program
 		suffix string
-	}{{"sse2", vgsimExampleSse2, "SSE2"}, {"avx2", vgsimExampleAvx2, "AVX2"}} {
+	}{{"sse2", vgsimAsmSse2, "SSE2"}, {"avx2", vgsimAsmAvx2, "AVX2"}} {
 		t.Run(c.name, func(t *testing.T) {
 			key, out := new([32]byte), new([32]byte)
 			_, err := rand.Read(key[:])

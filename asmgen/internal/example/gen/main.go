@@ -6,8 +6,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/vgcrypto/vg/asmgen"
 	"github.com/vgcrypto/vg/asmgen/internal/example/decl"
@@ -17,19 +15,15 @@ import (
 func main() {
 	var targets []asmgen.Target
 	for _, b := range decl.Backends {
-		base := "../example_" + b.Name + "_amd64"
-		targets = append(targets, asmgen.Target{Backend: b.Name, Asm: base + ".s", Stubs: base + ".go", Declare: declare})
+		targets = append(targets, asmgen.Target{Backend: b.Name, Declare: declare})
 	}
 	asmgen.MainBackends(decl.Backends, targets...)
 }
 
-// suffix is the name suffix of the backend's functions: sse2 -> SSE2.
-func suffix(b cpufeat.Backend) string { return strings.ToUpper(b.Name) }
-
 // declare declares every function of g's backend.
 func declare(g *asmgen.Generator) {
 	g.Package("example")
-	s := suffix(g.Backend())
+	s := g.Suffix()
 
 	fn := g.Func("gatherCopy"+s, "func(dst []byte, srcs [][]byte)",
 		asmgen.Doc("gatherCopy"+s+" copies the bytes of srcs one after the other to dst, which is long enough."),

@@ -24,7 +24,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 			declare(g)
 			asm, stubs, err := g.Build()
 			require.NoError(t, err)
-			base := filepath.Join("..", "example_"+b.Name+"_amd64")
+			base := filepath.Join("..", asmgen.FileBase(b.Name)+"_amd64")
 			sim, err := g.Trampolines(filepath.Base(base + ".s"))
 			require.NoError(t, err)
 			wantAsm, err := os.ReadFile(base + ".s")

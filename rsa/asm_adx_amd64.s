@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul8ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX8(SB), NOSPLIT, $128-40
+TEXT ·montMul8ADX(SB), NOSPLIT, $128-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -184,9 +184,9 @@ redrow_1:
 	MOVOU X0, 112(SP)
 	RET
 
-// func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul16ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX16(SB), NOSPLIT, $256-40
+TEXT ·montMul16ADX(SB), NOSPLIT, $256-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -492,9 +492,9 @@ redrow_1:
 	MOVOU X0, 240(SP)
 	RET
 
-// func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul24ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX24(SB), NOSPLIT, $384-40
+TEXT ·montMul24ADX(SB), NOSPLIT, $384-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -928,9 +928,9 @@ redrow_1:
 	MOVOU X0, 368(SP)
 	RET
 
-// func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul32ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX32(SB), NOSPLIT, $512-40
+TEXT ·montMul32ADX(SB), NOSPLIT, $512-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -1492,9 +1492,9 @@ redrow_1:
 	MOVOU X0, 496(SP)
 	RET
 
-// func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul48ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX48(SB), $768-40
+TEXT ·montMul48ADX(SB), $768-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -2312,9 +2312,9 @@ redrow_1:
 	MOVOU X0, 752(SP)
 	RET
 
-// func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul64ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX64(SB), $1024-40
+TEXT ·montMul64ADX(SB), $1024-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -3388,9 +3388,9 @@ redrow_1:
 	MOVOU X0, 1008(SP)
 	RET
 
-// func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+// func montMul128ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montMulADX128(SB), $2048-40
+TEXT ·montMul128ADX(SB), $2048-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
@@ -5488,9 +5488,9 @@ redrow_1:
 	MOVOU X0, 2032(SP)
 	RET
 
-// func montSqrADX8(z *uint64, x *uint64, m *uint64, m0inv uint64)
+// func montSqr8ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montSqrADX8(SB), NOSPLIT, $128-32
+TEXT ·montSqr8ADX(SB), NOSPLIT, $128-32
 	MOVQ x+8(FP), AX
 
 	// Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].
@@ -5806,9 +5806,9 @@ redrow_1:
 	MOVOU X0, 112(SP)
 	RET
 
-// func montSqrADX16(z *uint64, x *uint64, m *uint64, m0inv uint64)
+// func montSqr16ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montSqrADX16(SB), NOSPLIT, $256-32
+TEXT ·montSqr16ADX(SB), NOSPLIT, $256-32
 	MOVQ x+8(FP), AX
 
 	// Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].
@@ -6668,9 +6668,9 @@ redrow_1:
 	MOVOU X0, 240(SP)
 	RET
 
-// func montSqrADX24(z *uint64, x *uint64, m *uint64, m0inv uint64)
+// func montSqr24ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montSqrADX24(SB), NOSPLIT, $384-32
+TEXT ·montSqr24ADX(SB), NOSPLIT, $384-32
 	MOVQ x+8(FP), AX
 
 	// Cross products of the low half: T[1..n-2].
@@ -7828,9 +7828,9 @@ redrow_1:
 	MOVOU X0, 368(SP)
 	RET
 
-// func montSqrADX32(z *uint64, x *uint64, m *uint64, m0inv uint64)
+// func montSqr32ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 // Requires: ADX, BMI2, SSE2
-TEXT ·montSqrADX32(SB), NOSPLIT, $512-32
+TEXT ·montSqr32ADX(SB), NOSPLIT, $512-32
 	MOVQ x+8(FP), AX
 
 	// Cross products of the low half: T[1..n-2].

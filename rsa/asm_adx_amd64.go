@@ -4,100 +4,100 @@
 
 package rsa
 
-// montMulADX8 sets z to a value below R = 2^512 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul8ADX sets z to a value below R = 2^512 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul8ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX16 sets z to a value below R = 2^1024 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul16ADX sets z to a value below R = 2^1024 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul16ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX24 sets z to a value below R = 2^1536 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul24ADX sets z to a value below R = 2^1536 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul24ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX32 sets z to a value below R = 2^2048 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul32ADX sets z to a value below R = 2^2048 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul32ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX48 sets z to a value below R = 2^3072 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul48ADX sets z to a value below R = 2^3072 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 48 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 768 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul48ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX64 sets z to a value below R = 2^4096 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul64ADX sets z to a value below R = 2^4096 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 64 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 1024 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul64ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montMulADX128 sets z to a value below R = 2^8192 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul128ADX sets z to a value below R = 2^8192 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 128 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 2048 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
+func montMul128ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64)
 
-// montSqrADX8 sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr8ADX sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montSqrADX8(z *uint64, x *uint64, m *uint64, m0inv uint64)
+func montSqr8ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 
-// montSqrADX16 sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr16ADX sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montSqrADX16(z *uint64, x *uint64, m *uint64, m0inv uint64)
+func montSqr16ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 
-// montSqrADX24 sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr24ADX sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montSqrADX24(z *uint64, x *uint64, m *uint64, m0inv uint64)
+func montSqr24ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 
-// montSqrADX32 sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr32ADX sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func montSqrADX32(z *uint64, x *uint64, m *uint64, m0inv uint64)
+func montSqr32ADX(z *uint64, x *uint64, m *uint64, m0inv uint64)
 
 // gather5ADX sets z[j] = table[32*j+k] for j < n (n > 0, k < 32), reading all 32*n words of table.
 //

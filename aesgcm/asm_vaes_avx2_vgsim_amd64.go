@@ -14,58 +14,58 @@ import (
 
 // With the build tag vgsim, the functions of
 //
-//	gcm_vaes_avx2_amd64.s
+//	asm_vaes_avx2_amd64.s
 //
 // run on x86sim, the executable model of the generated assembly, which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
 
-//go:embed gcm_vaes_avx2_amd64.s
-var vgsimGcmVaesAvx2Src []byte
+//go:embed asm_vaes_avx2_amd64.s
+var vgsimAsmVaesAvx2Src []byte
 
-// vgsimGcmVaesAvx2 is the model's program of gcm_vaes_avx2_amd64.s.
-var vgsimGcmVaesAvx2 = x86sim.MustLoad("gcm_vaes_avx2_amd64.s", vgsimGcmVaesAvx2Src)
+// vgsimAsmVaesAvx2 is the model's program of asm_vaes_avx2_amd64.s.
+var vgsimAsmVaesAvx2 = x86sim.MustLoad("asm_vaes_avx2_amd64.s", vgsimAsmVaesAvx2Src)
 
-// vgsimGcmVaesAvx2Call runs one of its functions. The trampolines call it through
+// vgsimAsmVaesAvx2Call runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
 // pointer they pass escapes to the heap: the model holds addresses as
 // integers, which a goroutine stack moved during the call would leave
 // dangling.
-var vgsimGcmVaesAvx2Call = vgsimGcmVaesAvx2.Call
+var vgsimAsmVaesAvx2Call = vgsimAsmVaesAvx2.Call
 
-// gcmInitVAES2 computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitVAESAVX2 computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
-func gcmInitVAES2(t *[496]byte, rounds int) {
+func gcmInitVAESAVX2(t *[496]byte, rounds int) {
 	vgsimArgs := struct {
 		t      *[496]byte
 		rounds int
 	}{t: t, rounds: rounds}
-	vgsimGcmVaesAvx2Call("gcmInitVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmInitVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret})
 }
 
-// gcmNonceVAES2 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
+// gcmNonceVAESAVX2 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
 //
 // Secret: t. Public: nonce, n. Output: j0. Zeroes the vector registers it wrote before returning.
-func gcmNonceVAES2(t *[496]byte, nonce *byte, n int, j0 *[16]byte) {
+func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte) {
 	vgsimArgs := struct {
 		t     *[496]byte
 		nonce *byte
 		n     int
 		j0    *[16]byte
 	}{t: t, nonce: nonce, n: n, j0: j0}
-	vgsimGcmVaesAvx2Call("gcmNonceVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmNonceVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
 		x86sim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: uintptr(n) * unsafe.Sizeof(*nonce), Kind: x86sim.Public},
 		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Output})
 }
 
-// gcmSealVAES2 encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
+// gcmSealVAESAVX2 encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
 //
 // Secret: t, pieces (slice headers public, their elements secret), aad. Public: rounds, count, aadLen, j0, textLen. Output: out, tag. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
-func gcmSealVAES2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
+func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
 	vgsimArgs := struct {
 		t       *[496]byte
 		rounds  int
@@ -89,13 +89,13 @@ func gcmSealVAES2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int
 	for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {
 		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
 	}
-	vgsimGcmVaesAvx2Call("gcmSealVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmVaesAvx2Call("gcmSealVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
 }
 
-// gcmOpenVAES2 decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
+// gcmOpenVAESAVX2 decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
 //
 // Secret: t, out, in, aad. Public: rounds, n, aadLen, j0, tag, tagLen. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
-func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int {
+func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int {
 	vgsimArgs := struct {
 		t       *[496]byte
 		rounds  int
@@ -109,7 +109,7 @@ func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byt
 		tagLen  int
 		vgsimR0 int
 	}{t: t, rounds: rounds, out: out, in: in, n: n, aad: aad, aadLen: aadLen, j0: j0, tag: tag, tagLen: tagLen}
-	vgsimGcmVaesAvx2Call("gcmOpenVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 88, Results: 80, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmOpenVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 88, Results: 80, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Secret},
 		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret},
@@ -119,10 +119,10 @@ func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byt
 	return vgsimArgs.vgsimR0
 }
 
-// gcmStreamStartVAES2 starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
+// gcmStreamStartVAESAVX2 starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
 //
 // Secret: t, st, aad. Public: rounds, aadLen, j0. Zeroes the vector registers it wrote before returning.
-func gcmStreamStartVAES2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte) {
+func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte) {
 	vgsimArgs := struct {
 		t      *[496]byte
 		rounds int
@@ -131,17 +131,17 @@ func gcmStreamStartVAES2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadL
 		aadLen int
 		j0     *[16]byte
 	}{t: t, rounds: rounds, st: st, aad: aad, aadLen: aadLen, j0: j0}
-	vgsimGcmVaesAvx2Call("gcmStreamStartVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmStreamStartVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
 		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
 		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
 		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public})
 }
 
-// gcmStreamEncryptVAES2 encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
+// gcmStreamEncryptVAESAVX2 encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
 //
 // Secret: t, st, in. Public: rounds, n, nopen. Output: out. Zeroes the vector registers it wrote before returning.
-func gcmStreamEncryptVAES2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int) {
+func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int) {
 	vgsimArgs := struct {
 		t      *[496]byte
 		rounds int
@@ -151,17 +151,17 @@ func gcmStreamEncryptVAES2(t *[496]byte, rounds int, st *[80]byte, out *byte, in
 		n      int
 		nopen  int
 	}{t: t, rounds: rounds, st: st, out: out, in: in, n: n, nopen: nopen}
-	vgsimGcmVaesAvx2Call("gcmStreamEncryptVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 56, Results: 56, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmStreamEncryptVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 56, Results: 56, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
 		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Output},
 		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret})
 }
 
-// gcmStreamFinishVAES2 sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
+// gcmStreamFinishVAESAVX2 sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
 //
 // Secret: t, st. Public: nopen, aadLen, textLen. Output: tag. Zeroes the vector registers it wrote before returning.
-func gcmStreamFinishVAES2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte) {
+func gcmStreamFinishVAESAVX2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte) {
 	vgsimArgs := struct {
 		t       *[496]byte
 		st      *[80]byte
@@ -170,7 +170,7 @@ func gcmStreamFinishVAES2(t *[496]byte, st *[80]byte, nopen int, aadLen int, tex
 		textLen int
 		tag     *[16]byte
 	}{t: t, st: st, nopen: nopen, aadLen: aadLen, textLen: textLen, tag: tag}
-	vgsimGcmVaesAvx2Call("gcmStreamFinishVAES2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
+	vgsimAsmVaesAvx2Call("gcmStreamFinishVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
 		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
 		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
 		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output})

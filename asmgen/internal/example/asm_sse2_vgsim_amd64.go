@@ -14,25 +14,25 @@ import (
 
 // With the build tag vgsim, the functions of
 //
-//	example_sse2_amd64.s
+//	asm_sse2_amd64.s
 //
 // run on x86sim, the executable model of the generated assembly, which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
 
-//go:embed example_sse2_amd64.s
-var vgsimExampleSse2Src []byte
+//go:embed asm_sse2_amd64.s
+var vgsimAsmSse2Src []byte
 
-// vgsimExampleSse2 is the model's program of example_sse2_amd64.s.
-var vgsimExampleSse2 = x86sim.MustLoad("example_sse2_amd64.s", vgsimExampleSse2Src)
+// vgsimAsmSse2 is the model's program of asm_sse2_amd64.s.
+var vgsimAsmSse2 = x86sim.MustLoad("asm_sse2_amd64.s", vgsimAsmSse2Src)
 
-// vgsimExampleSse2Call runs one of its functions. The trampolines call it through
+// vgsimAsmSse2Call runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
 // pointer they pass escapes to the heap: the model holds addresses as
 // integers, which a goroutine stack moved during the call would leave
 // dangling.
-var vgsimExampleSse2Call = vgsimExampleSse2.Call
+var vgsimAsmSse2Call = vgsimAsmSse2.Call
 
 // gatherCopySSE2 copies the bytes of srcs one after the other to dst, which is long enough.
 //
@@ -49,7 +49,7 @@ func gatherCopySSE2(dst []byte, srcs [][]byte) {
 	for vgsimI, vgsimP := range srcs {
 		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
 	}
-	vgsimExampleSse2Call("gatherCopySSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmSse2Call("gatherCopySSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // xorBytesSSE2 sets dst[i] = a[i] ^ b[i] for i < n.
@@ -62,7 +62,7 @@ func xorBytesSSE2(dst *byte, a *byte, b *byte, n int) {
 		b   *byte
 		n   int
 	}{dst: dst, a: a, b: b, n: n}
-	vgsimExampleSse2Call("xorBytesSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+	vgsimAsmSse2Call("xorBytesSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
 		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
 		x86sim.Region{Name: "a", Ptr: unsafe.Pointer(a), Len: uintptr(n) * unsafe.Sizeof(*a), Kind: x86sim.Secret},
 		x86sim.Region{Name: "b", Ptr: unsafe.Pointer(b), Len: uintptr(n) * unsafe.Sizeof(*b), Kind: x86sim.Secret})
@@ -77,7 +77,7 @@ func loadPartialSSE2(block *[16]byte, src *byte, n int) {
 		src   *byte
 		n     int
 	}{block: block, src: src, n: n}
-	vgsimExampleSse2Call("loadPartialSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+	vgsimAsmSse2Call("loadPartialSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
 		x86sim.Region{Name: "block", Ptr: unsafe.Pointer(block), Len: unsafe.Sizeof(*block), Kind: x86sim.Secret},
 		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
 }
@@ -91,7 +91,7 @@ func copyPartialSSE2(dst *byte, src *byte, n int) {
 		src *byte
 		n   int
 	}{dst: dst, src: src, n: n}
-	vgsimExampleSse2Call("copyPartialSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+	vgsimAsmSse2Call("copyPartialSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
 		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
 		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
 }
@@ -104,7 +104,7 @@ func mixKeySSE2(key *[32]byte, out *[32]byte) {
 		key *[32]byte
 		out *[32]byte
 	}{key: key, out: out}
-	vgsimExampleSse2Call("mixKeySSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+	vgsimAsmSse2Call("mixKeySSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
 		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Secret})
 }
@@ -117,7 +117,7 @@ func mixKeyUnwipedSSE2(key *[32]byte, out *[32]byte) {
 		key *[32]byte
 		out *[32]byte
 	}{key: key, out: out}
-	vgsimExampleSse2Call("mixKeyUnwipedSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+	vgsimAsmSse2Call("mixKeyUnwipedSSE2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
 		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Public},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Public})
 }

@@ -88,9 +88,9 @@ DATA vCtrIncs<>+144(SB)/8, $0x0000000000000008
 DATA vCtrIncs<>+152(SB)/8, $0x0000000000000000
 GLOBL vCtrIncs<>(SB), RODATA|NOPTR, $160
 
-// func gcmInitVAES2(t *[496]byte, rounds int)
+// func gcmInitVAESAVX2(t *[496]byte, rounds int)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
-TEXT ·gcmInitVAES2(SB), NOSPLIT, $0-16
+TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-16
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -299,9 +299,9 @@ vmid_1:
 	VZEROUPPER
 	RET
 
-// func gcmNonceVAES2(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
+// func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
 // Requires: AVX, AVX2, VPCLMULQDQ
-TEXT ·gcmNonceVAES2(SB), NOSPLIT, $0-32
+TEXT ·gcmNonceVAESAVX2(SB), NOSPLIT, $0-32
 	MOVQ  t+0(FP), AX
 	MOVQ  nonce+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -551,9 +551,9 @@ vghdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmSealVAES2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
-TEXT ·gcmSealVAES2(SB), NOSPLIT, $80-80
+TEXT ·gcmSealVAESAVX2(SB), NOSPLIT, $80-80
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -2967,9 +2967,9 @@ vfindone_1:
 	VZEROUPPER
 	RET
 
-// func gcmOpenVAES2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
+// func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
-TEXT ·gcmOpenVAES2(SB), NOSPLIT, $80-88
+TEXT ·gcmOpenVAESAVX2(SB), NOSPLIT, $80-88
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -5018,9 +5018,9 @@ tagloaded_2:
 	VZEROUPPER
 	RET
 
-// func gcmStreamStartVAES2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+// func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
-TEXT ·gcmStreamStartVAES2(SB), NOSPLIT, $0-48
+TEXT ·gcmStreamStartVAESAVX2(SB), NOSPLIT, $0-48
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -5377,9 +5377,9 @@ vaaddone_1:
 	VZEROUPPER
 	RET
 
-// func gcmStreamEncryptVAES2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+// func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
-TEXT ·gcmStreamEncryptVAES2(SB), NOSPLIT, $0-56
+TEXT ·gcmStreamEncryptVAESAVX2(SB), NOSPLIT, $0-56
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -6735,9 +6735,9 @@ vpdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmStreamFinishVAES2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+// func gcmStreamFinishVAESAVX2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: AVX, AVX2, VPCLMULQDQ
-TEXT ·gcmStreamFinishVAES2(SB), NOSPLIT, $0-48
+TEXT ·gcmStreamFinishVAESAVX2(SB), NOSPLIT, $0-48
 	MOVQ         t+0(FP), AX
 	MOVQ         st+8(FP), CX
 	MOVQ         nopen+16(FP), DX

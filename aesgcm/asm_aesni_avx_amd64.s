@@ -50,9 +50,9 @@ DATA onesMask<>+16(SB)/8, $0x0000000000000000
 DATA onesMask<>+24(SB)/8, $0x0000000000000000
 GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 
-// func gcmInitAVX(t *[752]byte, rounds int)
+// func gcmInitAESNIAVX(t *[752]byte, rounds int)
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·gcmInitAVX(SB), NOSPLIT, $0-16
+TEXT ·gcmInitAESNIAVX(SB), NOSPLIT, $0-16
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -403,9 +403,9 @@ aesmid_1:
 	VZEROUPPER
 	RET
 
-// func gcmNonceAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
+// func gcmNonceAESNIAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·gcmNonceAVX(SB), NOSPLIT, $0-32
+TEXT ·gcmNonceAESNIAVX(SB), NOSPLIT, $0-32
 	MOVQ  t+0(FP), AX
 	MOVQ  nonce+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -660,9 +660,9 @@ ghdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmSealAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 // Requires: AES, AVX, CMOV, PCLMULQDQ
-TEXT ·gcmSealAVX(SB), NOSPLIT, $208-80
+TEXT ·gcmSealAESNIAVX(SB), NOSPLIT, $208-80
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -5068,9 +5068,9 @@ findone_1:
 	VZEROUPPER
 	RET
 
-// func gcmOpenAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
+// func gcmOpenAESNIAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·gcmOpenAVX(SB), NOSPLIT, $208-88
+TEXT ·gcmOpenAESNIAVX(SB), NOSPLIT, $208-88
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -8509,9 +8509,9 @@ tagloaded_5:
 	VZEROUPPER
 	RET
 
-// func gcmStreamStartAVX(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+// func gcmStreamStartAESNIAVX(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·gcmStreamStartAVX(SB), NOSPLIT, $0-48
+TEXT ·gcmStreamStartAESNIAVX(SB), NOSPLIT, $0-48
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -8856,9 +8856,9 @@ aaddone_1:
 	VZEROUPPER
 	RET
 
-// func gcmStreamEncryptAVX(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+// func gcmStreamEncryptAESNIAVX(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AES, AVX, CMOV, PCLMULQDQ
-TEXT ·gcmStreamEncryptAVX(SB), NOSPLIT, $128-56
+TEXT ·gcmStreamEncryptAESNIAVX(SB), NOSPLIT, $128-56
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -11029,9 +11029,9 @@ pdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmStreamFinishAVX(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+// func gcmStreamFinishAESNIAVX(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·gcmStreamFinishAVX(SB), NOSPLIT, $0-48
+TEXT ·gcmStreamFinishAESNIAVX(SB), NOSPLIT, $0-48
 	MOVQ        t+0(FP), AX
 	MOVQ        st+8(FP), CX
 	MOVQ        nopen+16(FP), DX

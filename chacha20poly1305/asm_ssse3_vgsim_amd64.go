@@ -14,25 +14,25 @@ import (
 
 // With the build tag vgsim, the functions of
 //
-//	chacha20poly1305_ssse3_amd64.s
+//	asm_ssse3_amd64.s
 //
 // run on x86sim, the executable model of the generated assembly, which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
 
-//go:embed chacha20poly1305_ssse3_amd64.s
-var vgsimChacha20poly1305Ssse3Src []byte
+//go:embed asm_ssse3_amd64.s
+var vgsimAsmSsse3Src []byte
 
-// vgsimChacha20poly1305Ssse3 is the model's program of chacha20poly1305_ssse3_amd64.s.
-var vgsimChacha20poly1305Ssse3 = x86sim.MustLoad("chacha20poly1305_ssse3_amd64.s", vgsimChacha20poly1305Ssse3Src)
+// vgsimAsmSsse3 is the model's program of asm_ssse3_amd64.s.
+var vgsimAsmSsse3 = x86sim.MustLoad("asm_ssse3_amd64.s", vgsimAsmSsse3Src)
 
-// vgsimChacha20poly1305Ssse3Call runs one of its functions. The trampolines call it through
+// vgsimAsmSsse3Call runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
 // pointer they pass escapes to the heap: the model holds addresses as
 // integers, which a goroutine stack moved during the call would leave
 // dangling.
-var vgsimChacha20poly1305Ssse3Call = vgsimChacha20poly1305Ssse3.Call
+var vgsimAsmSsse3Call = vgsimAsmSsse3.Call
 
 // xorBlocksSSSE3 sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64.
 //
@@ -44,7 +44,7 @@ func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int) {
 		src *byte
 		n   int
 	}{st: st, dst: dst, src: src, n: n}
-	vgsimChacha20poly1305Ssse3Call("xorBlocksSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+	vgsimAsmSsse3Call("xorBlocksSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
 		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
 		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
 		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
@@ -59,7 +59,7 @@ func polyBlocksSSSE3(p *[7]uint64, msg *byte, n int) {
 		msg *byte
 		n   int
 	}{p: p, msg: msg, n: n}
-	vgsimChacha20poly1305Ssse3Call("polyBlocksSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+	vgsimAsmSsse3Call("polyBlocksSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
 		x86sim.Region{Name: "p", Ptr: unsafe.Pointer(p), Len: unsafe.Sizeof(*p), Kind: x86sim.Secret},
 		x86sim.Region{Name: "msg", Ptr: unsafe.Pointer(msg), Len: uintptr(n) * unsafe.Sizeof(*msg), Kind: x86sim.Public})
 }
@@ -87,7 +87,7 @@ func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n 
 	for vgsimI, vgsimP := range srcs {
 		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
 	}
-	vgsimChacha20poly1305Ssse3Call("sealShortSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmSsse3Call("sealShortSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // openShortSSSE3 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 128; out may alias src exactly.
@@ -105,7 +105,7 @@ func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int,
 		tag     *[16]byte
 		vgsimR0 int
 	}{out: out, key: key, nonce: nonce, src: src, n: n, ad: ad, adLen: adLen, tag: tag}
-	vgsimChacha20poly1305Ssse3Call("openShortSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
+	vgsimAsmSsse3Call("openShortSSSE3", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Secret},
 		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
 		x86sim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: x86sim.Public},

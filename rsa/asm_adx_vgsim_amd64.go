@@ -13,32 +13,32 @@ import (
 
 // With the build tag vgsim, the functions of
 //
-//	rsa_adx_amd64.s
+//	asm_adx_amd64.s
 //
 // run on x86sim, the executable model of the generated assembly, which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
 
-//go:embed rsa_adx_amd64.s
-var vgsimRsaAdxSrc []byte
+//go:embed asm_adx_amd64.s
+var vgsimAsmAdxSrc []byte
 
-// vgsimRsaAdx is the model's program of rsa_adx_amd64.s.
-var vgsimRsaAdx = x86sim.MustLoad("rsa_adx_amd64.s", vgsimRsaAdxSrc)
+// vgsimAsmAdx is the model's program of asm_adx_amd64.s.
+var vgsimAsmAdx = x86sim.MustLoad("asm_adx_amd64.s", vgsimAsmAdxSrc)
 
-// vgsimRsaAdxCall runs one of its functions. The trampolines call it through
+// vgsimAsmAdxCall runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
 // pointer they pass escapes to the heap: the model holds addresses as
 // integers, which a goroutine stack moved during the call would leave
 // dangling.
-var vgsimRsaAdxCall = vgsimRsaAdx.Call
+var vgsimAsmAdxCall = vgsimAsmAdx.Call
 
-// montMulADX8 sets z to a value below R = 2^512 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul8ADX sets z to a value below R = 2^512 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul8ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -46,19 +46,19 @@ func montMulADX8(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX8", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul8ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(8) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX16 sets z to a value below R = 2^1024 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul16ADX sets z to a value below R = 2^1024 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul16ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -66,19 +66,19 @@ func montMulADX16(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX16", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul16ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(16) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX24 sets z to a value below R = 2^1536 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul24ADX sets z to a value below R = 2^1536 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul24ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -86,19 +86,19 @@ func montMulADX24(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX24", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul24ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(24) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX32 sets z to a value below R = 2^2048 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul32ADX sets z to a value below R = 2^2048 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul32ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -106,19 +106,19 @@ func montMulADX32(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX32", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul32ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(32) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX48 sets z to a value below R = 2^3072 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul48ADX sets z to a value below R = 2^3072 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 48 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 768 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul48ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -126,19 +126,19 @@ func montMulADX48(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX48", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul48ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(48) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(48) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(48) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(48) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX64 sets z to a value below R = 2^4096 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul64ADX sets z to a value below R = 2^4096 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 64 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 1024 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul64ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -146,19 +146,19 @@ func montMulADX64(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX64", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul64ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(64) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(64) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(64) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(64) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montMulADX128 sets z to a value below R = 2^8192 congruent to x*y/R modulo m, for x, y < R and an odd
+// montMul128ADX sets z to a value below R = 2^8192 congruent to x*y/R modulo m, for x, y < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 128 limbs (almost Montgomery multiplication:
 // the result is not reduced below m). z may alias x or y.
 //
 // Secret: z, x, y, m, m0inv. Wipes its 2048 bytes of stack scratch and the vector registers it wrote before returning.
-func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
+func montMul128ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
@@ -166,76 +166,76 @@ func montMulADX128(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montMulADX128", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+	vgsimAsmAdxCall("montMul128ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(128) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(128) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(128) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(128) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montSqrADX8 sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr8ADX sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 8 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 128 bytes of stack scratch and the vector registers it wrote before returning.
-func montSqrADX8(z *uint64, x *uint64, m *uint64, m0inv uint64) {
+func montSqr8ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montSqrADX8", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+	vgsimAsmAdxCall("montSqr8ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montSqrADX16 sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr16ADX sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 16 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 256 bytes of stack scratch and the vector registers it wrote before returning.
-func montSqrADX16(z *uint64, x *uint64, m *uint64, m0inv uint64) {
+func montSqr16ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montSqrADX16", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+	vgsimAsmAdxCall("montSqr16ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montSqrADX24 sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr24ADX sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 24 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 384 bytes of stack scratch and the vector registers it wrote before returning.
-func montSqrADX24(z *uint64, x *uint64, m *uint64, m0inv uint64) {
+func montSqr24ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montSqrADX24", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+	vgsimAsmAdxCall("montSqr24ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
 }
 
-// montSqrADX32 sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
+// montSqr32ADX sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
 // m < R with m0inv = -m^-1 mod 2^64, all of 32 limbs (almost Montgomery squaring). z may alias x.
 //
 // Secret: z, x, m, m0inv. Wipes its 512 bytes of stack scratch and the vector registers it wrote before returning.
-func montSqrADX32(z *uint64, x *uint64, m *uint64, m0inv uint64) {
+func montSqr32ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 	vgsimArgs := struct {
 		z     *uint64
 		x     *uint64
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimRsaAdxCall("montSqrADX32", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+	vgsimAsmAdxCall("montSqr32ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
 		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
@@ -251,7 +251,7 @@ func gather5ADX(z *uint64, table *uint64, n int, k uint64) {
 		n     int
 		k     uint64
 	}{z: z, table: table, n: n, k: k}
-	vgsimRsaAdxCall("gather5ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+	vgsimAsmAdxCall("gather5ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
 		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(n) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
 		x86sim.Region{Name: "table", Ptr: unsafe.Pointer(table), Len: uintptr(32*n) * unsafe.Sizeof(*table), Kind: x86sim.Secret})
 }
