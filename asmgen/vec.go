@@ -1,0 +1,323 @@
+package asmgen
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+// Encoding is the instruction encoding a vector operation is emitted in.
+type Encoding uint8
+
+const (
+	// SSE is the legacy two-operand encoding (dst op= src) on xmm
+	// registers 0-15: a backend without AVX.
+	SSE Encoding = iota
+	// VEX is the three-operand encoding on xmm and ymm registers 0-15.
+	VEX
+	// EVEX is the AVX-512 encoding: zmm registers, registers 16-31,
+	// opmasks, embedded broadcast.
+	EVEX
+)
+
+func (e Encoding) String() string {
+	return [...]string{"SSE", "VEX", "EVEX"}[e]
+}
+
+// Vec emits the vector operations every generator shares, each written
+// once: the operation picks the encoding from the backend's features and
+// the operands' width. Without AVX it is SSE, copying a source first where
+// the two-operand form needs the destination to hold it; with AVX it is VEX
+// on xmm and ymm; a zmm operand takes the EVEX form (VPXORD for VPXOR,
+// VMOVDQU64 for VMOVDQU, ...), which needs AVX512F (and the checker
+// refuses it otherwise). In the SSE encoding a memory source of an
+// arithmetic operation must be 16-byte aligned; Mov loads and stores
+// unaligned in every encoding.
+//
+// Operations take their sources first and the destination last, like
+// avo's operand order: Xor(a, b, dst) sets dst = a ^ b. Every source may be
+// dst unless the operation says otherwise.
+type Vec struct {
+	g   *Generator
+	enc Encoding
+}
+
+// Vec returns the vector-operation emitter of g's backend.
+func (g *Generator) Vec() *Vec {
+	enc := SSE
+	switch {
+	case g.Has(cpufeat.AVX512F):
+		enc = EVEX
+	case g.Has(cpufeat.AVX):
+		enc = VEX
+	}
+	return &Vec{g: g, enc: enc}
+}
+
+// Encoding returns the widest encoding the backend allows.
+func (v *Vec) Encoding() Encoding { return v.enc }
+
+// wide reports whether o is a 512-bit register: the EVEX-only forms.
+func wide(ops ...operand.Op) bool {
+	for _, o := range ops {
+		if r, ok := o.(reg.Register); ok && r.Size() == 64 {
+			return true
+		}
+	}
+	return false
+}
+
+// Mov copies src to dst: register to register, or an unaligned load or
+// store.
+func (v *Vec) Mov(src, dst operand.Op) {
+	switch {
+	case wide(src, dst):
+		v.g.VMOVDQU64(src, dst)
+	case v.enc == SSE:
+		v.g.MOVOU(src, dst)
+	default:
+		v.g.VMOVDQU(src, dst)
+	}
+}
+
+// Zero sets x to zero.
+func (v *Vec) Zero(x reg.VecVirtual) { v.Xor(x, x, x) }
+
+// commutative emits dst = a op b through the two-operand form op(src, dst) (dst
+// op= src) of a commutative operation.
+func (v *Vec) commutative(op func(operand.Op, operand.Op), a operand.Op, b, dst reg.VecVirtual) {
+	switch {
+	case dst == b:
+		op(a, dst)
+	case a == operand.Op(dst):
+		op(b, dst)
+	default:
+		v.g.MOVOU(b, dst)
+		op(a, dst)
+	}
+}
+
+// ordered emits dst = op(a, b) for a two-operand form op(a, dst) that reads
+// b from dst: dst must not be a unless it is also b.
+func (v *Vec) ordered(name string, op func(operand.Op, operand.Op), a operand.Op, b, dst reg.VecVirtual) {
+	if a == operand.Op(dst) && b != dst {
+		v.g.errorf("vector %s: the destination is the first source", name)
+		return
+	}
+	if b != dst {
+		v.g.MOVOU(b, dst)
+	}
+	op(a, dst)
+}
+
+// binary emits a three-operand operation: sse is the two-operand form
+// (nil: none, the operation needs AVX), vex the VEX form, evex the form
+// for zmm operands.
+func (v *Vec) binary(name string, commut bool, sse func(operand.Op, operand.Op), vex, evex func(...operand.Op), a operand.Op, b, dst reg.VecVirtual) {
+	switch {
+	case wide(a, b, dst) && evex == nil:
+		v.g.errorf("vector %s has no zmm form", name)
+	case wide(a, b, dst):
+		evex(a, b, dst)
+	case v.enc != SSE:
+		vex(a, b, dst)
+	case sse == nil:
+		v.g.errorf("vector %s needs AVX", name)
+	case commut:
+		v.commutative(sse, a, b, dst)
+	default:
+		v.ordered(name, sse, a, b, dst)
+	}
+}
+
+// Xor sets dst = a ^ b.
+func (v *Vec) Xor(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("xor", true, v.g.PXOR, fixed3(v.g.VPXOR), v.g.VPXORD, a, b, dst)
+}
+
+// And sets dst = a & b.
+func (v *Vec) And(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("and", true, v.g.PAND, fixed3(v.g.VPAND), v.g.VPANDD, a, b, dst)
+}
+
+// AndNot sets dst = ^b & a (PANDN's operand order: the destination's
+// old value, b, is the one inverted).
+func (v *Vec) AndNot(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("andnot", false, v.g.PANDN, fixed3(v.g.VPANDN), v.g.VPANDND, a, b, dst)
+}
+
+// Or sets dst = a | b.
+func (v *Vec) Or(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("or", true, v.g.POR, fixed3(v.g.VPOR), v.g.VPORD, a, b, dst)
+}
+
+// AddD sets each 32-bit word of dst to the sum of those of a and b.
+func (v *Vec) AddD(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("addd", true, v.g.PADDL, v.g.VPADDD, v.g.VPADDD, a, b, dst)
+}
+
+// AddQ sets each 64-bit word of dst to the sum of those of a and b.
+func (v *Vec) AddQ(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("addq", true, v.g.PADDQ, v.g.VPADDQ, v.g.VPADDQ, a, b, dst)
+}
+
+// Xor3 sets dst = a ^ b ^ dst: one VPTERNLOGD where EVEX is allowed, two
+// XORs otherwise.
+func (v *Vec) Xor3(a operand.Op, b, dst reg.VecVirtual) {
+	if v.enc == EVEX {
+		v.g.VPTERNLOGD(operand.U8(0x96), a, b, dst)
+		return
+	}
+	v.Xor(a, dst, dst)
+	v.Xor(b, dst, dst)
+}
+
+// ShufB sets dst to the bytes of src shuffled by mask within each 128-bit
+// lane (PSHUFB). In the SSE encoding mask must not be dst.
+func (v *Vec) ShufB(mask operand.Op, src, dst reg.VecVirtual) {
+	v.binary("shufb", false, v.g.PSHUFB, v.g.VPSHUFB, v.g.VPSHUFB, mask, src, dst)
+}
+
+// UnpackLoQ sets dst to (b's low qword, a's low qword) in each 128-bit
+// lane (PUNPCKLQDQ). In the SSE encoding a must not be dst.
+func (v *Vec) UnpackLoQ(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("punpcklqdq", false, v.g.PUNPCKLQDQ, v.g.VPUNPCKLQDQ, v.g.VPUNPCKLQDQ, a, b, dst)
+}
+
+// ClMul sets each 128-bit lane of dst to the carry-less product of a qword
+// of b (imm bit 0) and a qword of a (imm bit 4) of that lane. In the SSE
+// encoding a must not be dst.
+func (v *Vec) ClMul(imm uint8, a operand.Op, b, dst reg.VecVirtual) {
+	i := operand.U8(imm)
+	v.binary("clmul", false,
+		func(x, y operand.Op) { v.g.PCLMULQDQ(i, x, y) },
+		func(o ...operand.Op) { v.g.VPCLMULQDQ(i, o[0], o[1], o[2]) },
+		func(o ...operand.Op) { v.g.VPCLMULQDQ(i, o[0], o[1], o[2]) }, a, b, dst)
+}
+
+// AESEnc runs one AES round on each 128-bit lane of x with the round key
+// k (AESENC).
+func (v *Vec) AESEnc(k operand.Op, x reg.VecVirtual) {
+	v.binary("aesenc", false, v.g.AESENC, fixed3(v.g.VAESENC), fixed3(v.g.VAESENC), k, x, x)
+}
+
+// AESEncLast runs the last AES round on each 128-bit lane of x with the
+// round key k (AESENCLAST).
+func (v *Vec) AESEncLast(k operand.Op, x reg.VecVirtual) {
+	v.binary("aesenclast", false, v.g.AESENCLAST, fixed3(v.g.VAESENCLAST), fixed3(v.g.VAESENCLAST), k, x, x)
+}
+
+// shift emits dst = src shifted by the immediate imm: sse is the
+// two-operand form on dst.
+func (v *Vec) shift(imm uint8, sse func(operand.Op, operand.Op), avx func(...operand.Op), src, dst reg.VecVirtual) {
+	i := operand.U8(imm)
+	if v.enc != SSE || wide(src, dst) {
+		avx(i, src, dst)
+		return
+	}
+	if src != dst {
+		v.g.MOVOU(src, dst)
+	}
+	sse(i, dst)
+}
+
+// SllD, SrlD and SraD shift each 32-bit word of src by imm bits (left,
+// right, right arithmetic) into dst.
+func (v *Vec) SllD(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSLLL, v.g.VPSLLD, src, dst) }
+func (v *Vec) SrlD(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLL, v.g.VPSRLD, src, dst) }
+func (v *Vec) SraD(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRAL, v.g.VPSRAD, src, dst) }
+
+// SllQ and SrlQ shift each 64-bit word of src by imm bits into dst.
+func (v *Vec) SllQ(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSLLQ, v.g.VPSLLQ, src, dst) }
+func (v *Vec) SrlQ(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLQ, v.g.VPSRLQ, src, dst) }
+
+// SllB and SrlB shift each 128-bit lane of src by imm bytes (PSLLDQ,
+// PSRLDQ) into dst.
+func (v *Vec) SllB(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSLLO, fixed3(v.g.VPSLLDQ), src, dst) }
+func (v *Vec) SrlB(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLO, fixed3(v.g.VPSRLDQ), src, dst) }
+
+// RotlD rotates each 32-bit word of x left by n bits: VPROLD where EVEX is
+// allowed, two shifts and an OR otherwise (the byte shuffles that rotate
+// by multiples of 8 are the caller's: they need a table).
+func (v *Vec) RotlD(n uint8, x reg.VecVirtual) {
+	if v.enc == EVEX {
+		v.g.VPROLD(operand.U8(n), x, x)
+		return
+	}
+	t := v.newLike(x)
+	v.SllD(n, x, t)
+	v.SrlD(32-n, x, x)
+	v.Or(t, x, x)
+}
+
+// ShufD sets dst to the 32-bit words of src permuted by imm within each
+// 128-bit lane (PSHUFD); src may be memory.
+func (v *Vec) ShufD(imm uint8, src operand.Op, dst reg.VecVirtual) {
+	if v.enc == SSE && !wide(src, dst) {
+		v.g.PSHUFD(operand.U8(imm), src, dst)
+		return
+	}
+	v.g.VPSHUFD(operand.U8(imm), src, dst)
+}
+
+// MovQ moves 64 bits: from a general register or memory to the low qword
+// of an xmm register (zeroing the rest), or from an xmm register's low
+// qword to a general register or memory.
+func (v *Vec) MovQ(src, dst operand.Op) {
+	if v.enc == SSE {
+		v.g.MOVQ(src, dst)
+	} else {
+		v.g.VMOVQ(src, dst)
+	}
+}
+
+// InsertQ1 sets x's high qword to the 64 bits at src (a general register
+// or memory), keeping its low qword: PINSRQ needs SSE4.1, so the SSE form
+// loads memory with MOVHPS and a register through a copy and PUNPCKLQDQ.
+func (v *Vec) InsertQ1(src operand.Op, x reg.VecVirtual) {
+	if v.enc != SSE {
+		v.g.VPINSRQ(operand.U8(1), src, x, x)
+		return
+	}
+	if _, isMem := src.(operand.Mem); isMem {
+		v.g.MOVHPS(src, x)
+		return
+	}
+	t := v.g.XMM()
+	v.g.MOVQ(src, t)
+	v.g.PUNPCKLQDQ(t, x)
+}
+
+// CmpEqB sets each byte of dst to 0xff where the bytes of a and b are
+// equal, 0 elsewhere (PCMPEQB; not for zmm, whose comparisons set
+// opmasks).
+func (v *Vec) CmpEqB(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("pcmpeqb", true, v.g.PCMPEQB, v.g.VPCMPEQB, nil, a, b, dst)
+}
+
+// MovMskB sets the general register dst to the top bits of the bytes of x
+// (PMOVMSKB).
+func (v *Vec) MovMskB(x reg.VecVirtual, dst reg.Register) {
+	if v.enc == SSE {
+		v.g.PMOVMSKB(x, dst)
+	} else {
+		v.g.VPMOVMSKB(x, dst)
+	}
+}
+
+// newLike returns a new virtual register of x's width.
+func (v *Vec) newLike(x reg.VecVirtual) reg.VecVirtual {
+	switch x.Size() {
+	case 64:
+		return v.g.ZMM()
+	case 32:
+		return v.g.YMM()
+	}
+	return v.g.XMM()
+}
+
+// fixed3 adapts a three-operand VEX form to the variadic shape of avo's
+// EVEX-capable forms.
+func fixed3(f func(a, b, c operand.Op)) func(...operand.Op) {
+	return func(o ...operand.Op) { f(o[0], o[1], o[2]) }
+}
