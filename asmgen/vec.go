@@ -233,8 +233,12 @@ func (v *Vec) SrlQ(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLQ,
 
 // SllB and SrlB shift each 128-bit lane of src by imm bytes (PSLLDQ,
 // PSRLDQ) into dst.
-func (v *Vec) SllB(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSLLO, fixed3(v.g.VPSLLDQ), src, dst) }
-func (v *Vec) SrlB(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLO, fixed3(v.g.VPSRLDQ), src, dst) }
+func (v *Vec) SllB(imm uint8, src, dst reg.VecVirtual) {
+	v.shift(imm, v.g.PSLLO, fixed3(v.g.VPSLLDQ), src, dst)
+}
+func (v *Vec) SrlB(imm uint8, src, dst reg.VecVirtual) {
+	v.shift(imm, v.g.PSRLO, fixed3(v.g.VPSRLDQ), src, dst)
+}
 
 // RotlD rotates each 32-bit word of x left by n bits: VPROLD where EVEX is
 // allowed, two shifts and an OR otherwise (the byte shuffles that rotate
