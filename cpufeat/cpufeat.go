@@ -37,9 +37,11 @@
 // # Backends and configurations
 //
 // [Backends] lists, per algorithm, the backends in order of preference with the
-// features each requires. The algorithm modules dispatch with [Select] and the
-// assembly generators check their instructions against the same declaration,
-// so the two cannot disagree. [Configs] lists the VG_CPU_FEATURES values the
+// features each requires. Each algorithm module registers the backends it
+// builds in a [Registry], which lists them ([BackendInfo]) and chooses among
+// them at the module's constructors with the same errors in every module, and
+// the assembly generators check their instructions against the same
+// declaration, so the two cannot disagree. [Configs] lists the VG_CPU_FEATURES values the
 // test matrix runs; each backend is the one selected in at least one of them.
 package cpufeat
 
@@ -216,14 +218,17 @@ func ApplyOverride(value string, detected Set) (Set, error) {
 }
 
 var (
-	detected   Set
-	enabled    Set
-	enabledErr error
+	detected    Set
+	enabled     Set
+	enabledErr  error
+	override    string // the value of VG_CPU_FEATURES at initialisation
+	overrideSet bool   // whether VG_CPU_FEATURES was set then, even to ""
 )
 
 func init() {
 	detected = detect()
-	enabled, enabledErr = ApplyOverride(os.Getenv(EnvVar), detected)
+	override, overrideSet = os.LookupEnv(EnvVar)
+	enabled, enabledErr = ApplyOverride(override, detected)
 }
 
 // Detected returns the features the CPU has and the operating system enabled.
@@ -246,6 +251,11 @@ func Enabled() Set { return enabled }
 
 // Err returns the error of an invalid VG_CPU_FEATURES value, or nil.
 func Err() error { return enabledErr }
+
+// Override returns the value VG_CPU_FEATURES had when the package was
+// initialised, the one [Enabled] follows, and whether it was set at all (an
+// empty value is set, and means the same as unset).
+func Override() (value string, set bool) { return override, overrideSet }
 
 // Algorithm names an algorithm that has backends.
 type Algorithm string
@@ -406,7 +416,7 @@ func Describe() string {
 	if Simulated() {
 		b.WriteString("          (the x86sim model's features, build tag vgsim: the generated assembly runs on the model, not on this CPU)\n")
 	}
-	fmt.Fprintf(&b, "%s=%q\n", EnvVar, os.Getenv(EnvVar))
+	fmt.Fprintf(&b, "%s=%q\n", EnvVar, override)
 	if Err() != nil {
 		fmt.Fprintf(&b, "override error: %v\n", Err())
 	}

@@ -1,0 +1,151 @@
+package cpufeat
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Impl is one backend an algorithm module compiled into this build: the
+// name cpufeat declares for it and the module's value for it (a backend
+// value, or the function preparing a key for the backend).
+type Impl[T any] struct {
+	Name  string
+	Value T
+}
+
+// BackendInfo describes one backend a module compiled into this build, as
+// the module's Backends function lists it. Each algorithm module exports it
+// under the name Backend.
+type BackendInfo struct {
+	// Name is the backend's stable name, as declared in cpufeat and as the
+	// module's WithBackend option takes it.
+	Name string
+	// Requires is the set of CPU features the backend needs.
+	Requires Set
+	// Available reports whether Requires is within [Enabled]: whether the
+	// module's constructors can use the backend here and now.
+	Available bool
+}
+
+// Registry holds the backends one algorithm module compiled into this
+// build, in the order cpufeat declares them (best first), and makes the
+// choice at the module's constructors: the best available backend, or the
+// one named by the module's WithBackend option. Every module's choice and
+// its errors are therefore the same.
+type Registry[T any] struct {
+	alg   Algorithm
+	impls []Impl[T] // in declared order
+	decls []Backend // decls[i] declares impls[i]
+}
+
+// NewRegistry returns the registry of alg's backends in impls, the module's
+// registration list for this build (in any order). It panics when a name is
+// not declared for alg, appears twice, or when the generic backend, which
+// every build has, is missing: the list is fixed at compile time, so this is
+// a programming error that the module's first test finds.
+func NewRegistry[T any](alg Algorithm, impls []Impl[T]) *Registry[T] {
+	r := &Registry[T]{alg: alg}
+	seen := make(map[string]bool, len(impls))
+	for _, im := range impls {
+		if _, ok := Lookup(alg, im.Name); !ok {
+			panic(fmt.Sprintf("cpufeat: %s registers backend %q, which is not declared for it", alg, im.Name))
+		}
+		if seen[im.Name] {
+			panic(fmt.Sprintf("cpufeat: %s registers backend %q twice", alg, im.Name))
+		}
+		seen[im.Name] = true
+	}
+	if !seen[GenericBackend] {
+		panic(fmt.Sprintf("cpufeat: %s does not register its %s backend", alg, GenericBackend))
+	}
+	for _, d := range Backends(alg) {
+		for _, im := range impls {
+			if im.Name == d.Name {
+				r.impls = append(r.impls, im)
+				r.decls = append(r.decls, d)
+			}
+		}
+	}
+	return r
+}
+
+// Names returns the names of the backends in r, best first.
+func (r *Registry[T]) Names() []string {
+	names := make([]string, len(r.impls))
+	for i, im := range r.impls {
+		names[i] = im.Name
+	}
+	return names
+}
+
+// Impls returns the backends in r, best first, whether or not they can run
+// here.
+func (r *Registry[T]) Impls() []Impl[T] { return append([]Impl[T](nil), r.impls...) }
+
+// Backends describes the backends in r, best first, with their availability
+// under [Enabled].
+func (r *Registry[T]) Backends() []BackendInfo { return r.backends(Enabled()) }
+
+func (r *Registry[T]) backends(enabled Set) []BackendInfo {
+	infos := make([]BackendInfo, len(r.impls))
+	for i, d := range r.decls {
+		infos[i] = BackendInfo{Name: d.Name, Requires: d.Requires, Available: d.Available(enabled)}
+	}
+	return infos
+}
+
+// Choose returns the backend a constructor uses: with name "", the best one
+// in r whose features are enabled (the generic backend when no other is);
+// otherwise the one called name. It fails, with errors prefixed by the
+// algorithm's package name, when VG_CPU_FEATURES is invalid (with [Err]),
+// when name is not declared for the algorithm, when it is declared but not
+// in r, and when the features it requires are not all enabled.
+func (r *Registry[T]) Choose(name string) (Impl[T], error) {
+	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet})
+}
+
+// env is what a choice depends on besides the registry: the package's
+// state at initialisation, or a test's.
+type env struct {
+	enabled     Set
+	err         error
+	override    string
+	overrideSet bool
+}
+
+func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
+	if e.err != nil {
+		return Impl[T]{}, e.err
+	}
+	if name == "" {
+		for i, d := range r.decls {
+			if d.Available(e.enabled) {
+				return r.impls[i], nil
+			}
+		}
+		panic("cpufeat: no backend available, not even " + GenericBackend) // NewRegistry requires generic
+	}
+	for i, d := range r.decls {
+		if d.Name != name {
+			continue
+		}
+		if !d.Available(e.enabled) {
+			msg := fmt.Sprintf("%s: backend %q needs CPU features %s; enabled here: %s", r.alg, name, d.Requires, e.enabled)
+			if e.overrideSet {
+				msg += fmt.Sprintf(" (%s=%q)", EnvVar, e.override)
+			}
+			return Impl[T]{}, errors.New(msg)
+		}
+		return r.impls[i], nil
+	}
+	if _, declared := Lookup(r.alg, name); declared {
+		return Impl[T]{}, fmt.Errorf("%s: backend %q is not built in this build (built: %s)",
+			r.alg, name, strings.Join(r.Names(), ", "))
+	}
+	var valid []string
+	for _, d := range Backends(r.alg) {
+		valid = append(valid, d.Name)
+	}
+	return Impl[T]{}, fmt.Errorf("%s: unknown backend %q (valid: %s)", r.alg, name, strings.Join(valid, ", "))
+}

@@ -1,0 +1,146 @@
+package cpufeat
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testRegistry registers three of chacha20poly1305's four declared
+// backends, out of order, with their names as values.
+func testRegistry() *Registry[string] {
+	return NewRegistry(ChaCha20Poly1305, []Impl[string]{
+		{Name: GenericBackend, Value: "g"},
+		{Name: "ssse3", Value: "s"},
+		{Name: "avx2", Value: "a"},
+	})
+}
+
+func TestRegistryOrder(t *testing.T) {
+	r := testRegistry()
+	assert.Equal(t, []string{"avx2", "ssse3", GenericBackend}, r.Names(), "declared order, best first")
+	var values []string
+	for _, im := range r.Impls() {
+		values = append(values, im.Value)
+	}
+	assert.Equal(t, []string{"a", "s", "g"}, values)
+
+	infos := r.backends(Of(SSE2, SSSE3))
+	require.Len(t, infos, 3)
+	assert.Equal(t, BackendInfo{Name: "avx2", Requires: Of(AVX, AVX2), Available: false}, infos[0])
+	assert.Equal(t, BackendInfo{Name: "ssse3", Requires: Of(SSSE3), Available: true}, infos[1])
+	assert.Equal(t, BackendInfo{Name: GenericBackend, Requires: 0, Available: true}, infos[2])
+
+	for _, b := range r.Backends() {
+		assert.Equal(t, Enabled().HasAll(b.Requires), b.Available, b.Name)
+	}
+}
+
+func TestRegistryPanics(t *testing.T) {
+	assert.PanicsWithValue(t, `cpufeat: aesgcm registers backend "avx2", which is not declared for it`, func() {
+		NewRegistry(AESGCM, []Impl[int]{{Name: GenericBackend}, {Name: "avx2"}})
+	})
+	assert.PanicsWithValue(t, `cpufeat: rsa registers backend "adx" twice`, func() {
+		NewRegistry(RSA, []Impl[int]{{Name: "adx"}, {Name: GenericBackend}, {Name: "adx"}})
+	})
+	assert.PanicsWithValue(t, `cpufeat: rsa does not register its generic backend`, func() {
+		NewRegistry(RSA, []Impl[int]{{Name: "adx"}})
+	})
+}
+
+func TestRegistryChooseBest(t *testing.T) {
+	r := testRegistry()
+	for _, c := range []struct {
+		enabled Set
+		want    string
+	}{
+		{Of(SSE2), "g"},
+		{Of(SSE2, SSSE3), "s"},
+		{Of(SSE2, SSSE3, AVX, AVX2), "a"},
+		{allFeatures, "a"}, // avx512 is declared but not registered
+		{Of(SSE2, AVX, AVX2), "a"},
+		{Of(SSE2, AVX2), "g"}, // avx2 needs avx too
+	} {
+		im, err := r.choose("", env{enabled: c.enabled})
+		require.NoError(t, err)
+		assert.Equal(t, c.want, im.Value, "enabled %s", c.enabled)
+	}
+	// The default choice agrees with Select over the registered names.
+	for _, c := range Configs() {
+		s := c.Set(allFeatures)
+		im, err := r.choose("", env{enabled: s})
+		require.NoError(t, err)
+		assert.Equal(t, Select(ChaCha20Poly1305, r.Names(), s).Name, im.Name, c.Name)
+	}
+}
+
+func TestRegistryChooseNamed(t *testing.T) {
+	r := testRegistry()
+	e := env{enabled: Of(SSE2, SSSE3, AVX, AVX2)}
+	for _, name := range r.Names() {
+		im, err := r.choose(name, e)
+		require.NoError(t, err)
+		assert.Equal(t, name, im.Name)
+	}
+}
+
+// TestRegistryErrors pins the texts every algorithm module returns.
+func TestRegistryErrors(t *testing.T) {
+	r := testRegistry()
+	e := env{enabled: Of(SSE2, SSSE3)}
+
+	_, err := r.choose("nonesuch", e)
+	assert.EqualError(t, err, `chacha20poly1305: unknown backend "nonesuch" (valid: avx512, avx2, ssse3, generic)`)
+
+	_, err = r.choose("avx512", e)
+	assert.EqualError(t, err, `chacha20poly1305: backend "avx512" is not built in this build (built: avx2, ssse3, generic)`)
+
+	_, err = r.choose("avx2", e)
+	assert.EqualError(t, err, `chacha20poly1305: backend "avx2" needs CPU features avx,avx2; enabled here: sse2,ssse3`)
+
+	e.override, e.overrideSet = "ssse3", true
+	_, err = r.choose("avx2", e)
+	assert.EqualError(t, err, `chacha20poly1305: backend "avx2" needs CPU features avx,avx2; enabled here: sse2,ssse3 (VG_CPU_FEATURES="ssse3")`)
+
+	e = env{enabled: 0, override: "", overrideSet: true}
+	_, err = r.choose("ssse3", e)
+	assert.EqualError(t, err, `chacha20poly1305: backend "ssse3" needs CPU features ssse3; enabled here: none (VG_CPU_FEATURES="")`)
+
+	// An invalid override fails every choice with its own error, named
+	// backends and the default alike.
+	bad := errors.New("cpufeat: bad override")
+	for _, name := range []string{"", GenericBackend, "avx2", "nonesuch"} {
+		_, err = r.choose(name, env{enabled: Of(SSE2), err: bad, override: "x", overrideSet: true})
+		assert.Same(t, bad, err, "name %q", name)
+	}
+}
+
+// TestRegistryChooseHere checks Choose against the package's own state: the
+// best registered backend among the enabled features, and the override named
+// in the error only when it is set.
+func TestRegistryChooseHere(t *testing.T) {
+	r := testRegistry()
+	im, err := r.Choose("")
+	if Err() != nil {
+		require.Equal(t, Err(), err)
+		return
+	}
+	require.NoError(t, err)
+	assert.Equal(t, Select(ChaCha20Poly1305, r.Names(), Enabled()).Name, im.Name)
+	for _, b := range r.Backends() {
+		_, err := r.Choose(b.Name)
+		if b.Available {
+			assert.NoError(t, err, b.Name)
+			continue
+		}
+		require.Error(t, err, b.Name)
+		v, set := Override()
+		if set {
+			assert.Contains(t, err.Error(), EnvVar+`="`+v+`"`)
+		} else {
+			assert.NotContains(t, err.Error(), EnvVar)
+		}
+	}
+}
