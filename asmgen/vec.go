@@ -67,16 +67,60 @@ func wide(ops ...operand.Op) bool {
 	return false
 }
 
-// Mov copies src to dst: register to register, or an unaligned load or
-// store.
+// Mov copies src to dst: register to register (an aligned move, which
+// needs no alignment between registers), or an unaligned load or store.
 func (v *Vec) Mov(src, dst operand.Op) {
+	_, srcMem := src.(operand.Mem)
+	_, dstMem := dst.(operand.Mem)
+	regs := !srcMem && !dstMem
 	switch {
+	case wide(src, dst) && regs:
+		v.g.VMOVDQA64(src, dst)
 	case wide(src, dst):
 		v.g.VMOVDQU64(src, dst)
 	case v.enc == SSE:
 		v.g.MOVOU(src, dst)
+	case regs:
+		v.g.VMOVDQA(src, dst)
 	default:
 		v.g.VMOVDQU(src, dst)
+	}
+}
+
+// unaligned emits dst = m op b for an unaligned memory operand m: the VEX
+// and EVEX forms read it in place; SSE, whose memory operands must be
+// aligned, loads it first (into dst when dst is not b).
+func (v *Vec) unaligned(op func(operand.Op, reg.VecVirtual, reg.VecVirtual), m operand.Mem, b, dst reg.VecVirtual) {
+	if v.enc != SSE || wide(b, dst) {
+		op(m, b, dst)
+		return
+	}
+	if dst == b {
+		t := v.g.XMM()
+		v.g.MOVOU(m, t)
+		op(t, b, dst)
+		return
+	}
+	v.g.MOVOU(m, dst)
+	op(b, dst, dst)
+}
+
+// XorU sets dst = m ^ b for an unaligned memory operand m.
+func (v *Vec) XorU(m operand.Mem, b, dst reg.VecVirtual) { v.unaligned(v.Xor, m, b, dst) }
+
+// AndU sets dst = m & b for an unaligned memory operand m.
+func (v *Vec) AndU(m operand.Mem, b, dst reg.VecVirtual) { v.unaligned(v.And, m, b, dst) }
+
+// Broadcast128 sets every 128-bit lane of dst to the 16 bytes at m
+// (VBROADCASTI128, or VBROADCASTI32X4 on zmm); an xmm dst is a plain load.
+func (v *Vec) Broadcast128(m operand.Mem, dst reg.VecVirtual) {
+	switch dst.Size() {
+	case 64:
+		v.g.VBROADCASTI32X4(m, dst)
+	case 32:
+		v.g.VBROADCASTI128(m, dst)
+	default:
+		v.Mov(m, dst)
 	}
 }
 
