@@ -38,7 +38,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/vgcrypto/vg/cpufeat"
 )
@@ -91,8 +90,9 @@ func WithNonceSize(n int) Option { return func(c *config) { c.nonceSize = n } }
 func WithTagSize(n int) Option { return func(c *config) { c.tagSize = n } }
 
 // WithBackend makes New use the named backend (see [Backends]) instead of
-// the best available one. A name that this build does not implement, or a
-// backend the CPU or VG_CPU_FEATURES does not allow, makes New fail.
+// the best available one. A name cpufeat does not declare, a backend this
+// build does not implement, or one whose CPU features are not enabled makes
+// New fail, each with its own error.
 func WithBackend(name string) Option { return func(c *config) { c.backend = name } }
 
 // AEAD is an AES-GCM key prepared for one backend. It implements
@@ -143,79 +143,29 @@ func New(key []byte, opts ...Option) (*AEAD, error) {
 	if c.tagSize < MinTagSize || c.tagSize > TagSize {
 		return nil, fmt.Errorf("aesgcm: invalid tag size %d (want 12 to 16)", c.tagSize)
 	}
-	impl, err := chooseImplementation(c.backend)
+	impl, err := registry.Choose(c.backend)
 	if err != nil {
 		return nil, err
 	}
-	return &AEAD{b: impl.newKey(key), name: impl.name, nonceSize: c.nonceSize, tagSize: c.tagSize, made: true}, nil
+	return &AEAD{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize, made: true}, nil
 }
 
-// implementation is one backend compiled into this build: its name (as
-// declared in cpufeat) and the function preparing a key for it.
-type implementation struct {
-	name   string
-	newKey func(key []byte) backend
-}
+// newKeyFunc prepares a key for one backend.
+type newKeyFunc = func(key []byte) backend
 
-func implementedNames() []string {
-	names := make([]string, len(implementations))
-	for i, im := range implementations {
-		names[i] = im.name
-	}
-	return names
-}
+// registry holds the backends of this build (the list implementations, in
+// aesgcm_amd64.go or aesgcm_noasm.go) and chooses one at New.
+var registry = cpufeat.NewRegistry(cpufeat.AESGCM, implementations)
 
-func chooseImplementation(name string) (implementation, error) {
-	enabled := cpufeat.Enabled()
-	if name == "" {
-		name = cpufeat.Select(cpufeat.AESGCM, implementedNames(), enabled).Name
-	}
-	var available []string
-	for _, b := range Backends() {
-		if b.Available {
-			available = append(available, b.Name)
-		}
-	}
-	for _, im := range implementations {
-		if im.name != name {
-			continue
-		}
-		if !cpufeat.MustLookup(cpufeat.AESGCM, name).Available(enabled) {
-			break
-		}
-		return im, nil
-	}
-	if _, declared := cpufeat.Lookup(cpufeat.AESGCM, name); !declared {
-		return implementation{}, fmt.Errorf("aesgcm: unknown backend %q (available: %s)", name, strings.Join(available, ", "))
-	}
-	return implementation{}, fmt.Errorf("aesgcm: backend %q is not available in this build on this CPU with %s=%q (available: %s)",
-		name, cpufeat.EnvVar, cpufeat.Enabled().String(), strings.Join(available, ", "))
-}
-
-// Backend describes one backend implemented in this build.
-type Backend struct {
-	// Name is the backend's stable name, as in cpufeat and WithBackend.
-	Name string
-	// Requires is the set of CPU features the backend needs.
-	Requires cpufeat.Set
-	// Available reports whether Requires is within cpufeat.Enabled(), that
-	// is whether New can use the backend here and now.
-	Available bool
-}
+// Backend describes one backend implemented in this build: its Name (as
+// in cpufeat and WithBackend), the CPU features it Requires, and whether it
+// is Available, that is whether Requires is within cpufeat.Enabled() so
+// that New can use it here and now.
+type Backend = cpufeat.BackendInfo
 
 // Backends returns every backend implemented in this build, best first,
 // whether or not it can run here.
-func Backends() []Backend {
-	var bs []Backend
-	for _, d := range cpufeat.Backends(cpufeat.AESGCM) {
-		for _, im := range implementations {
-			if im.name == d.Name {
-				bs = append(bs, Backend{Name: d.Name, Requires: d.Requires, Available: d.Available(cpufeat.Enabled())})
-			}
-		}
-	}
-	return bs
-}
+func Backends() []Backend { return registry.Backends() }
 
 // Backend returns the name of the backend this key was prepared for.
 func (a *AEAD) Backend() string {

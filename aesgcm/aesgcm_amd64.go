@@ -2,16 +2,20 @@
 
 package aesgcm
 
-import "unsafe"
+import (
+	"unsafe"
 
-// implementations lists the backends compiled into this build. The assembly
-// backends vaes-avx2 and vaes-avx512 join this list as they land; New picks
-// among them with cpufeat.Select.
-var implementations = []implementation{
-	{name: "vaes-avx2", newKey: newVAESAVX2Key},
-	{name: "aesni-avx", newKey: newAESNIKey(true)},
-	{name: "aesni", newKey: newAESNIKey(false)},
-	{name: "generic", newKey: newGenericKey},
+	"github.com/vgcrypto/vg/cpufeat"
+)
+
+// implementations lists the backends compiled into this build, for
+// registry (aesgcm.go), which orders them as cpufeat declares them and
+// chooses one at New.
+var implementations = []cpufeat.Impl[newKeyFunc]{
+	{Name: "vaes-avx2", Value: newVAESAVX2Key},
+	{Name: "aesni-avx", Value: newAESNIKey(true)},
+	{Name: "aesni", Value: newAESNIKey(false)},
+	{Name: cpufeat.GenericBackend, Value: newGenericKey},
 }
 
 // ptr returns J0 as the assembly reads it: the 16 bytes of the two

@@ -2,8 +2,10 @@
 
 package aesgcm
 
-// implementations lists the backends compiled into this build: without
-// assembly, only the portable one.
-var implementations = []implementation{
-	{name: "generic", newKey: newGenericKey},
+import "github.com/vgcrypto/vg/cpufeat"
+
+// implementations lists the backends compiled into this build, for
+// registry (aesgcm.go): without assembly, only the portable one.
+var implementations = []cpufeat.Impl[newKeyFunc]{
+	{Name: cpufeat.GenericBackend, Value: newGenericKey},
 }

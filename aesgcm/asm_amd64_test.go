@@ -75,8 +75,8 @@ func asmKeyTable(t *testing.T, g *AEAD) ([]byte, int) {
 func newBackendKey(t *testing.T, name string, key []byte) backend {
 	t.Helper()
 	for _, im := range implementations {
-		if im.name == name {
-			return im.newKey(key)
+		if im.Name == name {
+			return im.Value(key)
 		}
 	}
 	t.Fatalf("%s is not implemented", name)
