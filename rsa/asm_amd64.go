@@ -51,8 +51,6 @@ const adxWindow = 5
 // adxBackend is the backend of BMI2 + ADX.
 type adxBackend struct{}
 
-func (adxBackend) name() string { return "adx" }
-
 func (adxBackend) newCRT(k *crtParams) crtExp {
 	return &adxCRT{
 		p:     newADXModulus(k.p),

@@ -1,10 +1,6 @@
 package rsa
 
-import (
-	"fmt"
-
-	"github.com/vgcrypto/vg/cpufeat"
-)
+import "github.com/vgcrypto/vg/cpufeat"
 
 // The backend seam. A backend owns the expensive part of every operation:
 // the two CRT exponentiations of a private-key operation, and the short
@@ -21,8 +17,6 @@ import (
 
 // backend is one implementation of the Montgomery exponentiation core.
 type backend interface {
-	// name is the backend's stable name, as declared in cpufeat.
-	name() string
 	// newCRT does the key-dependent precomputation for the two primes. It
 	// runs once per key, at NewPrivateKey.
 	newCRT(k *crtParams) crtExp
@@ -60,77 +54,20 @@ type publicExp interface {
 	expVarTime(z, x []uint64, e uint64)
 }
 
-// BackendInfo describes one backend this package implements.
-type BackendInfo struct {
-	// Name is the stable backend name ("generic", "adx", "ifma").
-	Name string
-	// Requires lists the CPU features the backend needs.
-	Requires cpufeat.Set
-	// Available reports whether the backend can run here, with the
-	// features cpufeat.Enabled allows.
-	Available bool
-}
+// registry holds the backends of this build (the list implementations, in
+// rsa_amd64.go or rsa_noasm.go) and chooses one at NewPrivateKey and
+// NewPublicKey.
+var registry = cpufeat.NewRegistry(cpufeat.RSA, implementations)
 
-// Backends lists the backends this build implements, best first, with the
-// features each requires and whether it is available on this machine under
-// the current VG_CPU_FEATURES.
-func Backends() []BackendInfo {
-	var infos []BackendInfo
-	for _, d := range cpufeat.Backends(cpufeat.RSA) {
-		if backendByName(d.Name) == nil {
-			continue
-		}
-		infos = append(infos, BackendInfo{
-			Name:      d.Name,
-			Requires:  d.Requires,
-			Available: d.Available(cpufeat.Enabled()),
-		})
-	}
-	return infos
-}
+// Backend describes one backend implemented in this build: its Name
+// ("generic", "adx", "ifma"), the CPU features it Requires, and whether it
+// is Available, that is whether Requires is within cpufeat.Enabled() so that
+// keys can be prepared for it here.
+type Backend = cpufeat.BackendInfo
 
-// implementedNames returns the names of the implemented backends.
-func implementedNames() []string {
-	names := make([]string, len(implemented))
-	for i, b := range implemented {
-		names[i] = b.name()
-	}
-	return names
-}
-
-func backendByName(name string) backend {
-	for _, b := range implemented {
-		if b.name() == name {
-			return b
-		}
-	}
-	return nil
-}
-
-// chooseBackend returns the backend named by the options, or the best
-// available one. It fails on an invalid VG_CPU_FEATURES override.
-func chooseBackend(cfg *config) (backend, error) {
-	if err := cpufeat.Err(); err != nil {
-		return nil, err
-	}
-	if cfg.backend == "" {
-		d := cpufeat.Select(cpufeat.RSA, implementedNames(), cpufeat.Enabled())
-		return backendByName(d.Name), nil
-	}
-	b := backendByName(cfg.backend)
-	if b == nil {
-		if _, declared := cpufeat.Lookup(cpufeat.RSA, cfg.backend); declared {
-			return nil, fmt.Errorf("rsa: backend %q is not implemented in this build", cfg.backend)
-		}
-		return nil, fmt.Errorf("rsa: unknown backend %q", cfg.backend)
-	}
-	d := cpufeat.MustLookup(cpufeat.RSA, cfg.backend)
-	if !d.Available(cpufeat.Enabled()) {
-		return nil, fmt.Errorf("rsa: backend %q needs CPU features %s, enabled here: %s",
-			cfg.backend, d.Requires, cpufeat.Enabled())
-	}
-	return b, nil
-}
+// Backends lists the backends this build implements, best first, whether or
+// not they can run here.
+func Backends() []Backend { return registry.Backends() }
 
 // Option configures NewPrivateKey and NewPublicKey.
 type Option func(*config)
@@ -140,8 +77,9 @@ type config struct {
 }
 
 // WithBackend selects the backend by name instead of the best available one.
-// Preparing a key fails when that backend is unknown, not implemented, or
-// needs CPU features that are not enabled here.
+// Preparing a key fails when cpufeat does not declare that name, when this
+// build does not implement it, or when it needs CPU features that are not
+// enabled here, each with its own error.
 func WithBackend(name string) Option {
 	return func(c *config) { c.backend = name }
 }

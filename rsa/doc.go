@@ -29,7 +29,8 @@
 //
 // The backend is chosen once, at NewPrivateKey: the best of the implemented
 // backends whose CPU features VG_CPU_FEATURES allows (see package cpufeat), or
-// the one named with [WithBackend]. [Backends] lists them. The backends are
+// the one named with [WithBackend]. [Backends] lists them, as [Backend]
+// values. The backends are
 // "generic" (portable Go), "adx" on amd64 with BMI2 and ADX (Montgomery
 // kernels generated with avo: MULX with the ADCX and ADOX carry chains,
 // almost Montgomery multiplication, a fixed 5-bit window with a

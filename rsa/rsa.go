@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // Size limits of the modulus, in bits.
@@ -90,14 +92,14 @@ func (priv *PrivateKey) mustBeMade() {
 // MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd
 // and at least 3.
 func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
-	b, err := chooseBackend(newConfig(opts))
+	b, err := registry.Choose(newConfig(opts).backend)
 	if err != nil {
 		return nil, err
 	}
 	return newPublicKey(pub, b)
 }
 
-func newPublicKey(pub *rsa.PublicKey, b backend) (*PublicKey, error) {
+func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, error) {
 	if pub == nil || pub.N == nil {
 		return nil, errors.New("rsa: missing public key")
 	}
@@ -121,8 +123,8 @@ func newPublicKey(pub *rsa.PublicKey, b backend) (*PublicKey, error) {
 		n:       n,
 		e:       uint64(pub.E),
 		k:       (nBits + 7) / 8,
-		exp:     b.newPublic(n),
-		backend: b.name(),
+		exp:     b.Value.newPublic(n),
+		backend: b.Name,
 	}, nil
 }
 
@@ -163,8 +165,8 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 }
 
 // NewPrivateKey validates k and prepares it for the selected backend: the
-// best one available here (cpufeat.Select over the implemented backends
-// with cpufeat.Enabled), or the one named with WithBackend. Everything that
+// best one this build implements among those cpufeat.Enabled allows, or the
+// one named with WithBackend. Everything that
 // depends only on the key is computed here, never per operation.
 //
 // Validation rejects, each with its own error: keys with more than two
@@ -176,7 +178,7 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 // math/big), and end with one private-key operation whose result is checked
 // against the public key.
 func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
-	b, err := chooseBackend(newConfig(opts))
+	b, err := registry.Choose(newConfig(opts).backend)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +304,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 		p:    pm,
 		q:    qm,
 		qinv: qinv,
-		crt:  b.newCRT(&crtParams{p: pm, q: qm, dp: dp, dq: dq, pBits: pBits, qBits: qBits}),
+		crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: dp, dq: dq, pBits: pBits, qBits: qBits}),
 		w:    w,
 	}
 	// A last consistency check through the real path: with composite

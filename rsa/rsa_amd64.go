@@ -2,7 +2,13 @@
 
 package rsa
 
-// implemented lists the backends of this build, in any order; NewPrivateKey
-// picks the best available one with cpufeat.Select. adx is in asm_amd64.go
-// (its kernels in the generated asm_adx_amd64.s); ifma joins when it lands.
-var implemented = []backend{adxBackend{}, genericBackend{}}
+import "github.com/vgcrypto/vg/cpufeat"
+
+// implementations lists the backends compiled into this build, for registry
+// (backend.go), which orders them as cpufeat declares them and chooses one
+// when a key is prepared. adx is in asm_amd64.go (its kernels in the
+// generated asm_adx_amd64.s).
+var implementations = []cpufeat.Impl[backend]{
+	{Name: "adx", Value: adxBackend{}},
+	{Name: cpufeat.GenericBackend, Value: genericBackend{}},
+}

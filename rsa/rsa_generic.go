@@ -1,17 +1,11 @@
 package rsa
 
-import (
-	"math/bits"
-
-	"github.com/vgcrypto/vg/cpufeat"
-)
+import "math/bits"
 
 // genericBackend is the portable backend: 64-bit limbs, Montgomery
 // multiplication with a dedicated squaring (nat.go), and a fixed-window
 // exponentiation whose table lookups read every entry with masks.
 type genericBackend struct{}
-
-func (genericBackend) name() string { return cpufeat.GenericBackend }
 
 func (genericBackend) newCRT(k *crtParams) crtExp {
 	// The generic representation is the shared one: keep private copies.

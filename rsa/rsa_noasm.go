@@ -2,6 +2,10 @@
 
 package rsa
 
-// implemented lists the backends of this build: without assembly, only the
-// portable one.
-var implemented = []backend{genericBackend{}}
+import "github.com/vgcrypto/vg/cpufeat"
+
+// implementations lists the backends compiled into this build, for registry
+// (backend.go): without assembly, only the portable one.
+var implementations = []cpufeat.Impl[backend]{
+	{Name: cpufeat.GenericBackend, Value: genericBackend{}},
+}

@@ -373,7 +373,7 @@ func TestKeyValidation(t *testing.T) {
 	require.Equal(t, want, got)
 
 	_, err = rsa.NewPrivateKey(std, rsa.WithBackend("no-such-backend"))
-	require.ErrorContains(t, err, "unknown backend")
+	require.EqualError(t, err, `rsa: unknown backend "no-such-backend" (valid: ifma, adx, generic)`)
 }
 
 func TestBadInput(t *testing.T) {
@@ -440,6 +440,39 @@ func TestBackends(t *testing.T) {
 	require.NoError(t, err)
 	want := cpufeat.Select(cpufeat.RSA, keysOf(names), cpufeat.Enabled()).Name
 	require.Equal(t, want, priv.Backend())
+}
+
+// TestBackendErrors checks NewPrivateKey and NewPublicKey with every
+// declared backend: each one built and enabled here prepares the key, the
+// others fail with the registry's error for their case.
+func TestBackendErrors(t *testing.T) {
+	std := testKey(t, 1024)
+	built := map[string]bool{}
+	for _, b := range rsa.Backends() {
+		built[b.Name] = true
+	}
+	for _, d := range cpufeat.Backends(cpufeat.RSA) {
+		priv, err := rsa.NewPrivateKey(std, rsa.WithBackend(d.Name))
+		pub, perr := rsa.NewPublicKey(&std.PublicKey, rsa.WithBackend(d.Name))
+		switch {
+		case !built[d.Name]:
+			require.ErrorContains(t, err, `rsa: backend "`+d.Name+`" is not built in this build (built: `, d.Name)
+			require.ErrorContains(t, err, "generic)", d.Name)
+		case !d.Available(cpufeat.Enabled()):
+			want := fmt.Sprintf("rsa: backend %q needs CPU features %s; enabled here: %s", d.Name, d.Requires, cpufeat.Enabled())
+			if v, set := cpufeat.Override(); set {
+				want += fmt.Sprintf(" (%s=%q)", cpufeat.EnvVar, v)
+			}
+			require.EqualError(t, err, want)
+		default:
+			require.NoError(t, err, d.Name)
+			require.NoError(t, perr, d.Name)
+			require.Equal(t, d.Name, priv.Backend())
+			require.Equal(t, d.Name, pub.Backend())
+			continue
+		}
+		require.Equal(t, err, perr, "NewPublicKey fails as NewPrivateKey does for %s", d.Name)
+	}
 }
 
 func keysOf(m map[string]bool) []string {
