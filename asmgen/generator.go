@@ -45,6 +45,7 @@ type Generator struct {
 	errs       []error
 	// built are the functions of the last successful Build, in file order.
 	built []*Func
+	vec   *Vec
 }
 
 // New returns a Generator for the backend b. The backend's Requires set (the

@@ -44,14 +44,17 @@ type Vec struct {
 
 // Vec returns the vector-operation emitter of g's backend.
 func (g *Generator) Vec() *Vec {
-	enc := SSE
-	switch {
-	case g.Has(cpufeat.AVX512F):
-		enc = EVEX
-	case g.Has(cpufeat.AVX):
-		enc = VEX
+	if g.vec == nil {
+		enc := SSE
+		switch {
+		case g.Has(cpufeat.AVX512F):
+			enc = EVEX
+		case g.Has(cpufeat.AVX):
+			enc = VEX
+		}
+		g.vec = &Vec{g: g, enc: enc}
 	}
-	return &Vec{g: g, enc: enc}
+	return g.vec
 }
 
 // Encoding returns the widest encoding the backend allows.
@@ -228,6 +231,26 @@ func (v *Vec) UnpackLoQ(a operand.Op, b, dst reg.VecVirtual) {
 	v.binary("punpcklqdq", false, v.g.PUNPCKLQDQ, v.g.VPUNPCKLQDQ, v.g.VPUNPCKLQDQ, a, b, dst)
 }
 
+// UnpackHiQ sets dst to (b's high qword, a's high qword) in each 128-bit
+// lane (PUNPCKHQDQ). In the SSE encoding a must not be dst.
+func (v *Vec) UnpackHiQ(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("punpckhqdq", false, v.g.PUNPCKHQDQ, v.g.VPUNPCKHQDQ, v.g.VPUNPCKHQDQ, a, b, dst)
+}
+
+// UnpackLoD sets dst to the low two dwords of b and a interleaved (b0, a0,
+// b1, a1) in each 128-bit lane (PUNPCKLDQ). In the SSE encoding a must not
+// be dst.
+func (v *Vec) UnpackLoD(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("punpckldq", false, v.g.PUNPCKLLQ, v.g.VPUNPCKLDQ, v.g.VPUNPCKLDQ, a, b, dst)
+}
+
+// UnpackHiD sets dst to the high two dwords of b and a interleaved (b2,
+// a2, b3, a3) in each 128-bit lane (PUNPCKHDQ). In the SSE encoding a must
+// not be dst.
+func (v *Vec) UnpackHiD(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("punpckhdq", false, v.g.PUNPCKHLQ, v.g.VPUNPCKHDQ, v.g.VPUNPCKHDQ, a, b, dst)
+}
+
 // ClMul sets each 128-bit lane of dst to the carry-less product of a qword
 // of b (imm bit 0) and a qword of a (imm bit 4) of that lane. In the SSE
 // encoding a must not be dst.
@@ -278,10 +301,10 @@ func (v *Vec) SrlQ(imm uint8, src, dst reg.VecVirtual) { v.shift(imm, v.g.PSRLQ,
 // SllB and SrlB shift each 128-bit lane of src by imm bytes (PSLLDQ,
 // PSRLDQ) into dst.
 func (v *Vec) SllB(imm uint8, src, dst reg.VecVirtual) {
-	v.shift(imm, v.g.PSLLO, fixed3(v.g.VPSLLDQ), src, dst)
+	v.shift(imm, v.g.PSLLDQ, fixed3(v.g.VPSLLDQ), src, dst)
 }
 func (v *Vec) SrlB(imm uint8, src, dst reg.VecVirtual) {
-	v.shift(imm, v.g.PSRLO, fixed3(v.g.VPSRLDQ), src, dst)
+	v.shift(imm, v.g.PSRLDQ, fixed3(v.g.VPSRLDQ), src, dst)
 }
 
 // RotlD rotates each 32-bit word of x left by n bits: VPROLD where EVEX is
@@ -334,6 +357,43 @@ func (v *Vec) InsertQ1(src operand.Op, x reg.VecVirtual) {
 	t := v.g.XMM()
 	v.g.MOVQ(src, t)
 	v.g.PUNPCKLQDQ(t, x)
+}
+
+// ExtractQ1 sets dst (a general register or memory) to x's high qword,
+// keeping x: PEXTRQ needs SSE4.1, so the SSE form shuffles the qword down
+// into a new register (PSHUFD) and moves it from there.
+func (v *Vec) ExtractQ1(x reg.VecVirtual, dst operand.Op) {
+	if v.enc != SSE {
+		v.g.VPEXTRQ(operand.U8(1), x, dst)
+		return
+	}
+	t := v.g.XMM()
+	v.g.PSHUFD(operand.U8(0xee), x, t)
+	v.g.MOVQ(t, dst)
+}
+
+// BroadcastD sets every 32-bit word of dst to the 32 bits at src (memory,
+// or the low word of an xmm register): VPBROADCASTD, which needs AVX2.
+func (v *Vec) BroadcastD(src operand.Op, dst reg.VecVirtual) {
+	if v.enc == SSE {
+		v.g.errorf("vector broadcastd needs AVX2")
+		return
+	}
+	v.g.VPBROADCASTD(src, dst)
+}
+
+// Insert128 sets dst to b with its 128-bit lane i replaced by src (an xmm
+// register or memory): VINSERTI128 for ymm (AVX2), VINSERTI32X4 for zmm;
+// an xmm dst has no lane to insert into.
+func (v *Vec) Insert128(i uint8, src operand.Op, b, dst reg.VecVirtual) {
+	switch dst.Size() {
+	case 64:
+		v.g.VINSERTI32X4(operand.U8(i), src, b, dst)
+	case 32:
+		v.g.VINSERTI128(operand.U8(i), src, b, dst)
+	default:
+		v.g.errorf("vector insert128 into an xmm register")
+	}
 }
 
 // CmpEqB sets each byte of dst to 0xff where the bytes of a and b are
