@@ -117,11 +117,12 @@ func xor64(out, in []byte, lo, hi uint32) {
 	binary.LittleEndian.PutUint64(out, v)
 }
 
-// hChaCha20Generic sets out to HChaCha20(key, nonce), the subkey of
-// XChaCha20 (draft-irtf-cfrg-xchacha-03, section 2.2): the ChaCha20 rounds
-// over the constants, the key and the 16-byte nonce, without the final
-// addition, keeping words 0-3 and 12-15. key and out are secret.
-func hChaCha20Generic(out *[KeySize]byte, key *[KeySize]byte, nonce *[16]byte) {
+// hChaCha20 sets out to HChaCha20(key, nonce), the subkey of XChaCha20
+// (draft-irtf-cfrg-xchacha-03, section 2.2): the ChaCha20 rounds over the
+// constants, the key and the 16-byte nonce, without the final addition,
+// keeping words 0-3 and 12-15. key and out are secret. Every backend uses
+// it (through messageKey): it is one block's rounds per message.
+func hChaCha20(out *[KeySize]byte, key *[KeySize]byte, nonce *[16]byte) {
 	x0, x1, x2, x3 := uint32(sigma0), uint32(sigma1), uint32(sigma2), uint32(sigma3)
 	x4 := binary.LittleEndian.Uint32(key[0:])
 	x5 := binary.LittleEndian.Uint32(key[4:])

@@ -4,10 +4,10 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
-	"strings"
 	"unsafe"
 
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
 const (
@@ -37,21 +37,14 @@ const (
 )
 
 // backend is the seam between the API and the implementations: one value
-// per backend, chosen once in New and stored in the AEAD. Its methods
-// (seal, open, sealGather, hChaCha20, and the block kernels xorBlocks and
-// polyBlocks that the Go drivers in kernels.go build on) are defined per
-// build, in chacha20poly1305_amd64.go and chacha20poly1305_noasm.go, where
-// each dispatches with a switch to the functions of its backend. A backend
-// with assembly supplies either whole-message seal and open, or only block
-// kernels for the drivers, or both.
-//
-// The dispatch is a switch of direct calls, not an interface or function
-// values, so that escape analysis sees every callee: through an indirect
-// call the per-call locals (the nonce, the XChaCha20 subkey, the cipher and
-// Poly1305 states) would move to the heap, and Seal would allocate.
+// per backend, of an empty struct type, chosen once in New and stored in
+// the AEAD. Each backend's methods live with its glue: the generic one's in
+// kernels.go, the assembly ones' in asm_amd64.go. A backend with assembly
+// runs either whole-message functions, or the Go drivers of kernels.go over
+// its block kernels, or each for the lengths it is faster at.
 //
 // The contracts, which every backend meets (the API layer has checked
-// lengths and overlaps and derived the XChaCha20 subkey before):
+// lengths and overlaps before):
 //
 //   - seal(out, key, nonce, plaintext, ad) writes the encryption of
 //     plaintext to out[:len(plaintext)] and the tag to out[len(plaintext):];
@@ -64,74 +57,46 @@ const (
 //   - sealGather(out, key, nonce, plaintext, ad) is seal of the
 //     concatenation of plaintext's slices, read where they are; a slice
 //     overlaps out only if it is exactly its own part of out.
-//   - hChaCha20(out, key, nonce16) sets out to the XChaCha20 subkey.
+//   - kernels() names the backend's block kernels (see kernels.go), which
+//     the drivers run on for the lengths the backend does not do in
+//     whole-message assembly, and which the tests compare.
+//
+// key is the AEAD's own key and nonce the caller's, NonceSize or NonceSizeX
+// bytes; each backend derives the message's ChaCha20 key and nonce with
+// messageKey in its own frame. Arguments cross the interface by value or as
+// memory the caller owns (the AEAD, the caller's slices): through an
+// interface call escape analysis cannot see the callee, so a pointer to a
+// local of the caller (the XChaCha20 subkey, the 12-byte nonce, the tag)
+// would move that local to the heap and every message would allocate. The
+// caller's slices escape for the same reason, as they do through
+// crypto/cipher.AEAD and in aesgcm: buffers a caller of Seal keeps in its
+// own stack frame move to its heap.
 //
 // key, the text and every intermediate state are secret; lengths, the nonce
 // and slice boundaries are public.
-type backend uint8
-
-// The backends this module has code for. Only those in implemented (per
-// build) can be chosen.
-const (
-	backendGeneric backend = iota
-	backendSSSE3
-	backendAVX2
-)
-
-// backendNames are the stable names, as declared in cpufeat.
-var backendNames = [...]string{
-	backendGeneric: cpufeat.GenericBackend,
-	backendSSSE3:   "ssse3",
-	backendAVX2:    "avx2",
+type backend interface {
+	seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte)
+	open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool
+	sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte)
+	kernels() kernels
 }
 
-// String returns the backend's stable name.
-func (b backend) String() string { return backendNames[b] }
+// registry holds the backends of this build (the list implementations, in
+// chacha20poly1305_amd64.go or chacha20poly1305_noasm.go) and chooses one at
+// New and NewX.
+var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, implementations)
 
-// Backend describes one backend of this module: its name, the CPU features
-// it requires, and whether it can run here.
-type Backend struct {
-	// Name is the backend's stable name ("generic", "ssse3", "avx2", ...),
-	// the value [WithBackend] takes.
-	Name string
-	// Requires lists the CPU features the backend needs.
-	Requires cpufeat.Set
-	// Available reports whether the features are enabled here: detected by
-	// the CPU and operating system and allowed by VG_CPU_FEATURES.
-	Available bool
-}
+// Backend describes one backend implemented in this build: its Name
+// ("generic", "ssse3", "avx2", ...), the value [WithBackend] takes; the CPU
+// features it Requires; and whether it is Available, that is whether those
+// features are enabled here: detected by the CPU and operating system and
+// allowed by VG_CPU_FEATURES.
+type Backend = cpufeat.BackendInfo
 
 // Backends returns the backends this build implements, best first, with
 // their availability under the enabled CPU features. With the purego build
 // tag, or on another architecture, that is the generic backend only.
-func Backends() []Backend {
-	bs := make([]Backend, 0, len(implemented))
-	for _, b := range cpufeat.Backends(cpufeat.ChaCha20Poly1305) {
-		if _, ok := lookupImplemented(b.Name); ok {
-			bs = append(bs, Backend{Name: b.Name, Requires: b.Requires, Available: b.Available(cpufeat.Enabled())})
-		}
-	}
-	return bs
-}
-
-// lookupImplemented returns the implemented backend called name, or nil.
-func lookupImplemented(name string) (backend, bool) {
-	for _, b := range implemented {
-		if b.String() == name {
-			return b, true
-		}
-	}
-	return 0, false
-}
-
-// implementedNames returns the names of the implemented backends.
-func implementedNames() []string {
-	names := make([]string, len(implemented))
-	for i, b := range implemented {
-		names[i] = b.String()
-	}
-	return names
-}
+func Backends() []Backend { return registry.Backends() }
 
 // options collects what the Option values set.
 type options struct {
@@ -142,8 +107,9 @@ type options struct {
 type Option func(*options)
 
 // WithBackend makes New use the backend called name instead of the best one
-// available. New fails when this build does not implement it or when the
-// CPU features it requires are not enabled. It is meant for tests,
+// available. New fails when cpufeat does not declare that name, when this
+// build does not implement it, or when the CPU features it requires are not
+// enabled, each with its own error. It is meant for tests,
 // benchmarks and comparisons; [Backends] lists the names.
 func WithBackend(name string) Option {
 	return func(o *options) { o.backend = name }
@@ -157,11 +123,12 @@ func WithBackend(name string) Option {
 // [New] or [NewX] panics, so that no message is ever sealed or opened under
 // an all-zero key.
 type AEAD struct {
-	key     [KeySize]byte
-	xNonce  bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
-	made    bool // set by New and NewX only
-	wiped   bool
-	backend backend
+	key    [KeySize]byte
+	xNonce bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
+	made   bool // set by New and NewX only
+	wiped  bool
+	b      backend
+	name   string // b's name
 }
 
 // errZero is the panic of every method of an AEAD that New or NewX did not
@@ -206,23 +173,11 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var be backend
-	if o.backend == "" {
-		be, _ = lookupImplemented(cpufeat.Select(cpufeat.ChaCha20Poly1305, implementedNames(), cpufeat.Enabled()).Name)
-	} else {
-		var ok bool
-		be, ok = lookupImplemented(o.backend)
-		if !ok {
-			return nil, fmt.Errorf("chacha20poly1305: backend %q is not implemented in this build (have: %s)",
-				o.backend, strings.Join(implementedNames(), ", "))
-		}
-		decl := cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, be.String())
-		if !decl.Available(cpufeat.Enabled()) {
-			return nil, fmt.Errorf("chacha20poly1305: backend %q needs CPU features %s, enabled here: %s",
-				be, decl.Requires, cpufeat.Enabled())
-		}
+	impl, err := registry.Choose(o.backend)
+	if err != nil {
+		return nil, err
 	}
-	a := &AEAD{xNonce: xNonce, backend: be, made: true}
+	a := &AEAD{xNonce: xNonce, b: impl.Value, name: impl.Name, made: true}
 	copy(a.key[:], key)
 	return a, nil
 }
@@ -230,7 +185,7 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 // Backend returns the name of the backend a uses.
 func (a *AEAD) Backend() string {
 	a.mustBeMade()
-	return a.backend.String()
+	return a.name
 }
 
 // NonceSize returns the nonce size: [NonceSize], or [NonceSizeX] for a key
@@ -254,7 +209,7 @@ func (a *AEAD) Overhead() int {
 // key. Wipe must not run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
 	a.mustBeMade()
-	wipe(a.key[:])
+	stackscratch.Wipe(a.key[:])
 	a.wiped = true
 }
 
@@ -282,10 +237,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	var subkey [KeySize]byte
-	key, n := a.messageKey(&subkey, nonce)
-	a.backend.seal(out, key, &n, plaintext, additionalData)
-	wipe(subkey[:])
+	a.b.seal(out, &a.key, nonce, plaintext, additionalData)
 	return ret
 }
 
@@ -316,11 +268,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	var subkey [KeySize]byte
-	key, nn := a.messageKey(&subkey, nonce)
-	ok := a.backend.open(out, key, &nn, ciphertext, &tag, additionalData)
-	wipe(subkey[:])
-	if !ok {
+	if !a.b.open(out, &a.key, nonce, ciphertext, tag, additionalData) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -355,10 +303,7 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	var subkey [KeySize]byte
-	key, n := a.messageKey(&subkey, nonce)
-	a.backend.sealGather(out, key, &n, plaintext, additionalData)
-	wipe(subkey[:])
+	a.b.sealGather(out, &a.key, nonce, plaintext, additionalData)
 	return ret
 }
 
@@ -376,19 +321,22 @@ func (a *AEAD) checkNonce(nonce []byte, op string) {
 	}
 }
 
-// messageKey returns the ChaCha20 key and 12-byte nonce of one message: the
-// AEAD's own for ChaCha20-Poly1305; for XChaCha20-Poly1305 the subkey,
-// written to subkey, and 0⁴‖nonce[16:24].
-func (a *AEAD) messageKey(subkey *[KeySize]byte, nonce []byte) (*[KeySize]byte, [NonceSize]byte) {
+// messageKey returns the ChaCha20 key and 12-byte nonce of one message
+// under key with nonce (NonceSize or NonceSizeX bytes, which Seal, Open and
+// SealGather have checked): key and nonce themselves for ChaCha20-Poly1305;
+// for XChaCha20-Poly1305 the subkey HChaCha20(key, nonce[:16]), written to
+// subkey, and 0⁴‖nonce[16:24]. Backends call it with subkey a local of
+// their own, which they wipe when the message is done.
+func messageKey(subkey, key *[KeySize]byte, nonce []byte) (*[KeySize]byte, [NonceSize]byte) {
 	// Array conversions, not copy: copy's memmove writes the 12 bytes as
 	// two overlapping 8-byte stores, and the assembly's 4-byte load of
 	// bytes 8-11 then waits for the stores to retire instead of forwarding
 	// from them (about 12 ns per message on Zen 3).
-	if !a.xNonce {
-		return &a.key, [NonceSize]byte(nonce)
+	if len(nonce) == NonceSize {
+		return key, [NonceSize]byte(nonce)
 	}
 	var n [NonceSize]byte
-	a.backend.hChaCha20(subkey, &a.key, (*[16]byte)(nonce[:16]))
+	hChaCha20(subkey, key, (*[16]byte)(nonce[:16]))
 	*(*[8]byte)(n[4:]) = [8]byte(nonce[16:24])
 	return subkey, n
 }

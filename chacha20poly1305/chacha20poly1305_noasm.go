@@ -2,38 +2,16 @@
 
 package chacha20poly1305
 
-// implemented lists the backends of this build: without assembly, the
-// portable backend only.
-var implemented = []backend{
-	backendGeneric,
+import "github.com/vgcrypto/vg/cpufeat"
+
+// implementations lists the backends compiled into this build, for registry
+// (chacha20poly1305.go): without assembly, the portable backend only.
+var implementations = []cpufeat.Impl[backend]{
+	{Name: cpufeat.GenericBackend, Value: genericBackend{}},
 }
 
-// seal is the seal of backend b; see the contract at [backend].
-func (b backend) seal(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext, ad []byte) {
-	b.sealKernels(out, key, nonce, plaintext, ad)
-}
+// xorBlocks is the ChaCha20 block kernel k: without assembly, the Go one.
+func (kernels) xorBlocks(s *[16]uint32, dst, src []byte) { xorBlocksGeneric(s, dst, src) }
 
-// open is the open of backend b; see the contract at [backend].
-func (b backend) open(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
-	return b.openKernels(out, key, nonce, ciphertext, tag, ad)
-}
-
-// sealGather is the gather seal of backend b; see the contract at [backend].
-func (b backend) sealGather(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext [][]byte, ad []byte) {
-	b.sealGatherKernels(out, key, nonce, plaintext, ad)
-}
-
-// hChaCha20 sets out to the XChaCha20 subkey for key and nonce.
-func (b backend) hChaCha20(out *[KeySize]byte, key *[KeySize]byte, nonce *[16]byte) {
-	hChaCha20Generic(out, key, nonce)
-}
-
-// xorBlocks is the ChaCha20 block kernel of backend b (see kernels.go).
-func (b backend) xorBlocks(s *[16]uint32, dst, src []byte) {
-	xorBlocksGeneric(s, dst, src)
-}
-
-// polyBlocks is the Poly1305 block kernel of backend b (see kernels.go).
-func (b backend) polyBlocks(p *polyState, msg []byte) {
-	polyBlocksGeneric(p, msg)
-}
+// polyBlocks is the Poly1305 block kernel k: without assembly, the Go one.
+func (kernels) polyBlocks(p *polyState, msg []byte) { polyBlocksGeneric(p, msg) }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	mathrand "math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/stackscratch"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -142,11 +144,9 @@ func TestXChaChaDraft(t *testing.T) {
 	hkey := unhex(t, `00:01:02:03:04:05:06:07:08:09:0a:0b:0c:0d:0e:0f:10:11:12:13:14:15:16:17:18:19:1a:1b:1c:1d:1e:1f`)
 	hnonce := unhex(t, `00:00:00:09:00:00:00:4a:00:00:00:00:31:41:59:27`)
 	hwant := unhex(t, `82413b42 27b27bfe d30e4250 8a877d73 a0f9e4d5 8a74a853 c12ec413 26d3ecdc`)
-	for _, b := range implemented {
-		var out [KeySize]byte
-		b.hChaCha20(&out, (*[KeySize]byte)(hkey), (*[16]byte)(hnonce))
-		assert.Equal(t, hwant, out[:], b.String())
-	}
+	var out [KeySize]byte
+	hChaCha20(&out, (*[KeySize]byte)(hkey), (*[16]byte)(hnonce))
+	assert.Equal(t, hwant, out[:])
 }
 
 // TestAgainstXCrypto compares every backend with golang.org/x/crypto over
@@ -373,7 +373,7 @@ func TestPanics(t *testing.T) {
 // length before they touch the text. checkptr (on under -race) rejects such
 // slices, so the test needs a build without it.
 func TestLengthLimits(t *testing.T) {
-	if raceEnabled {
+	if stackscratch.Instrumented {
 		t.Skip("checkptr, enabled by -race, rejects the oversized slices this test fakes")
 	}
 	a, err := New(make([]byte, KeySize))
@@ -402,18 +402,27 @@ func TestNewErrors(t *testing.T) {
 		assert.Error(t, err, "key length %d", n)
 	}
 	_, err := New(make([]byte, KeySize), WithBackend("no-such-backend"))
-	assert.ErrorContains(t, err, "not implemented")
+	assert.EqualError(t, err, `chacha20poly1305: unknown backend "no-such-backend" (valid: avx512, avx2, ssse3, generic)`)
 
 	// A declared backend that this build does not implement, or that the
-	// CPU features do not allow, is an error too.
+	// CPU features do not allow, is an error too, for New and NewX alike.
+	built := strings.Join(registry.Names(), ", ")
 	for _, d := range cpufeat.Backends(cpufeat.ChaCha20Poly1305) {
 		_, err := New(make([]byte, KeySize), WithBackend(d.Name))
-		_, impl := lookupImplemented(d.Name)
-		if impl && d.Available(cpufeat.Enabled()) {
+		_, errX := NewX(make([]byte, KeySize), WithBackend(d.Name))
+		switch {
+		case !slices.Contains(registry.Names(), d.Name):
+			assert.EqualError(t, err, fmt.Sprintf("chacha20poly1305: backend %q is not built in this build (built: %s)", d.Name, built))
+		case !d.Available(cpufeat.Enabled()):
+			want := fmt.Sprintf("chacha20poly1305: backend %q needs CPU features %s; enabled here: %s", d.Name, d.Requires, cpufeat.Enabled())
+			if v, set := cpufeat.Override(); set {
+				want += fmt.Sprintf(" (%s=%q)", cpufeat.EnvVar, v)
+			}
+			assert.EqualError(t, err, want)
+		default:
 			assert.NoError(t, err, d.Name)
-		} else {
-			assert.Error(t, err, d.Name)
 		}
+		assert.Equal(t, err, errX, d.Name)
 	}
 }
 
@@ -432,7 +441,7 @@ func TestBackends(t *testing.T) {
 	}
 	a, err := New(make([]byte, KeySize))
 	require.NoError(t, err)
-	assert.Equal(t, cpufeat.Select(cpufeat.ChaCha20Poly1305, implementedNames(), cpufeat.Enabled()).Name, a.Backend())
+	assert.Equal(t, cpufeat.Select(cpufeat.ChaCha20Poly1305, registry.Names(), cpufeat.Enabled()).Name, a.Backend())
 	t.Logf("backends: %+v; selected %s (enabled: %s)", bs, a.Backend(), cpufeat.Enabled())
 }
 
@@ -450,7 +459,7 @@ func TestWipe(t *testing.T) {
 // TestAllocs checks that Seal, Open and SealGather do not allocate when dst
 // has room.
 func TestAllocs(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || stackscratch.Instrumented {
 		t.Skip("coverage and race instrumentation allocate")
 	}
 	if cpufeat.Simulated() {
@@ -511,12 +520,34 @@ func TestConcurrent(t *testing.T) {
 	})
 }
 
-// backendAvailable reports whether b can run here.
-func backendAvailable(b backend) bool {
+// backendAvailable reports whether the backend called name is implemented
+// and can run here.
+func backendAvailable(name string) bool {
 	for _, d := range Backends() {
-		if d.Name == b.String() {
+		if d.Name == name {
 			return d.Available
 		}
 	}
 	return false
+}
+
+// testBackend is an implemented backend as the white-box tests use it: its
+// name (String) and its block kernels (embedded).
+type testBackend struct {
+	kernels
+	name string
+}
+
+func (b testBackend) String() string { return b.name }
+
+// enabledBackends returns the implemented backends that can run here, best
+// first.
+func enabledBackends() []testBackend {
+	var bs []testBackend
+	for _, im := range registry.Impls() {
+		if backendAvailable(im.Name) {
+			bs = append(bs, testBackend{im.Value.kernels(), im.Name})
+		}
+	}
+	return bs
 }

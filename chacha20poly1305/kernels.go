@@ -3,19 +3,54 @@ package chacha20poly1305
 import (
 	"crypto/subtle"
 	"encoding/binary"
+
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
-// The drivers below build seal, open and sealGather from a backend's two
-// block kernels:
+// The drivers below (sealKernels, openKernels, sealGatherKernels) build
+// seal, open and sealGather from two block kernels:
 //
-//   - b.xorBlocks(s, dst, src) sets dst to src XOR len(src)/64 keystream
+//   - k.xorBlocks(s, dst, src) sets dst to src XOR len(src)/64 keystream
 //     blocks starting at block s[12], and advances s[12]; len(src) is a
 //     multiple of 64. It works like xorBlocksGeneric.
-//   - b.polyBlocks(p, msg) absorbs msg, a multiple of 16 bytes, as full
+//   - k.polyBlocks(p, msg) absorbs msg, a multiple of 16 bytes, as full
 //     Poly1305 blocks. It works like polyBlocksGeneric.
 //
-// A backend with whole-message assembly still uses them for what it does
-// not do in assembly.
+// The drivers take key and nonce as a backend receives them (see
+// [backend]); start derives the message's key and nonce. The generic
+// backend is the drivers over the Go kernels; a backend with assembly uses
+// them, over its own kernels, for what it does not do in whole-message
+// assembly.
+
+// kernels names the block kernels the drivers run on: genericKernels
+// here, the assembly backends' in asm_amd64.go, where xorBlocks and
+// polyBlocks select them with a switch (in chacha20poly1305_noasm.go there
+// is nothing to select). It is a small value compared in a switch, not an
+// interface, a function value or a type parameter: through those the
+// compiler calls the kernels indirectly, escape analysis no longer sees the
+// callee, and the drivers' cipher and Poly1305 states and keystream blocks
+// would move to the heap, one allocation per message.
+type kernels uint8
+
+// genericKernels are xorBlocksGeneric and polyBlocksGeneric.
+const genericKernels kernels = 0
+
+// genericBackend is the portable backend: the drivers over the Go kernels.
+type genericBackend struct{}
+
+func (genericBackend) kernels() kernels { return genericKernels }
+
+func (genericBackend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte) {
+	sealKernels(genericKernels, out, key, nonce, plaintext, ad)
+}
+
+func (genericBackend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool {
+	return openKernels(genericKernels, out, key, nonce, ciphertext, &tag, ad)
+}
+
+func (genericBackend) sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
+	sealGatherKernels(genericKernels, out, key, nonce, plaintext, ad)
+}
 
 // chunkSize is how much text the drivers encrypt before hashing it (or hash
 // before decrypting it), so that the second pass reads from the L1 cache.
@@ -24,36 +59,39 @@ const chunkSize = 4096
 // zeroBlock is an all-zero block: XORing it yields the raw keystream.
 var zeroBlock [blockSize]byte
 
-// start prepares the cipher state for key and nonce, derives the Poly1305
-// key from block 0 and absorbs the padded additional data. The cipher state
-// is left at block 1.
-func (b backend) start(st *[16]uint32, p *polyState, key *[KeySize]byte, nonce *[NonceSize]byte, ad []byte) {
-	initState(st, key, nonce)
+// start prepares the cipher state for the message key of key and nonce
+// (see messageKey), derives the Poly1305 key from block 0 and absorbs the
+// padded additional data. The cipher state is left at block 1.
+func (k kernels) start(st *[16]uint32, p *polyState, key *[KeySize]byte, nonce []byte, ad []byte) {
+	var subkey [KeySize]byte
+	mk, n := messageKey(&subkey, key, nonce)
+	initState(st, mk, &n)
+	stackscratch.Wipe(subkey[:])
 	var block [blockSize]byte
-	b.xorBlocks(st, block[:], zeroBlock[:])
+	k.xorBlocks(st, block[:], zeroBlock[:])
 	p.init((*[32]byte)(block[:32]))
-	wipe(block[:])
-	b.absorbPadded(p, ad)
+	stackscratch.Wipe(block[:])
+	k.absorbPadded(p, ad)
 }
 
 // absorbPadded absorbs text followed by zeros up to a multiple of 16 bytes.
-func (b backend) absorbPadded(p *polyState, text []byte) {
+func (k kernels) absorbPadded(p *polyState, text []byte) {
 	whole := len(text) &^ 15
 	if whole > 0 {
-		b.polyBlocks(p, text[:whole])
+		k.polyBlocks(p, text[:whole])
 	}
 	if whole < len(text) {
 		var last [16]byte
 		copy(last[:], text[whole:])
-		b.polyBlocks(p, last[:])
-		wipe(last[:])
+		k.polyBlocks(p, last[:])
+		stackscratch.Wipe(last[:])
 	}
 }
 
 // finish absorbs the ciphertext's last bytes ct (after its whole 16-byte
 // blocks have been absorbed; len(ct) < 16), padded, and the lengths block, in
 // one call, and writes the tag.
-func (b backend) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLen int) {
+func (k kernels) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLen int) {
 	var last [32]byte
 	n := 16
 	if len(ct) > 0 {
@@ -63,45 +101,45 @@ func (b backend) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLe
 	lengths := last[n-16 : n]
 	binary.LittleEndian.PutUint64(lengths[0:], uint64(adLen))
 	binary.LittleEndian.PutUint64(lengths[8:], uint64(ctLen))
-	b.polyBlocks(p, last[:n])
+	k.polyBlocks(p, last[:n])
 	polyFinish(p, tag)
-	wipe(last[:])
+	stackscratch.Wipe(last[:])
 }
 
 // xorTail sets dst to src XOR the keystream of the next block, for
 // len(src) < 64, and advances the counter.
-func (b backend) xorTail(st *[16]uint32, dst, src []byte) {
+func (k kernels) xorTail(st *[16]uint32, dst, src []byte) {
 	var ks [blockSize]byte
-	b.xorBlocks(st, ks[:], zeroBlock[:])
+	k.xorBlocks(st, ks[:], zeroBlock[:])
 	xorBytes(dst, src, ks[:len(src)])
-	wipe(ks[:])
+	stackscratch.Wipe(ks[:])
 }
 
-// sealKernels writes the ChaCha20-Poly1305 encryption of plaintext under key and
-// nonce to out[:len(plaintext)] and the tag to out[len(plaintext):]; len(out)
-// is len(plaintext)+16, and out may alias plaintext exactly.
-func (b backend) sealKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext, ad []byte) {
+// sealKernels writes the ChaCha20-Poly1305 encryption of plaintext under key
+// and nonce to out[:len(plaintext)] and the tag to out[len(plaintext):];
+// len(out) is len(plaintext)+16, and out may alias plaintext exactly.
+func sealKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, plaintext, ad []byte) {
 	var st [16]uint32
 	var p polyState
-	b.start(&st, &p, key, nonce, ad)
+	k.start(&st, &p, key, nonce, ad)
 
 	ct := out[:len(plaintext)]
 	done := 0
 	for len(plaintext)-done >= blockSize {
 		n := min(len(plaintext)-done, chunkSize) &^ (blockSize - 1)
-		b.xorBlocks(&st, ct[done:done+n], plaintext[done:done+n])
-		b.polyBlocks(&p, ct[done:done+n])
+		k.xorBlocks(&st, ct[done:done+n], plaintext[done:done+n])
+		k.polyBlocks(&p, ct[done:done+n])
 		done += n
 	}
 	if done < len(plaintext) {
-		b.xorTail(&st, ct[done:], plaintext[done:])
+		k.xorTail(&st, ct[done:], plaintext[done:])
 		whole := (len(plaintext) - done) &^ 15
 		if whole > 0 {
-			b.polyBlocks(&p, ct[done:done+whole])
+			k.polyBlocks(&p, ct[done:done+whole])
 		}
 		done += whole
 	}
-	b.finish(&p, (*[TagSize]byte)(out[len(plaintext):]), ct[done:], len(ad), len(plaintext))
+	k.finish(&p, (*[TagSize]byte)(out[len(plaintext):]), ct[done:], len(ad), len(plaintext))
 	wipeState(&st, &p)
 }
 
@@ -109,16 +147,16 @@ func (b backend) sealKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]b
 // ciphertext to out (len(out) == len(ciphertext), out may alias ciphertext
 // exactly). It reports whether the tag is valid; when it is not, out holds
 // unauthenticated plaintext, which the caller must erase.
-func (b backend) openKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
+func openKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
 	var st [16]uint32
 	var p polyState
-	b.start(&st, &p, key, nonce, ad)
+	k.start(&st, &p, key, nonce, ad)
 
 	done := 0
 	for len(ciphertext)-done >= blockSize {
 		n := min(len(ciphertext)-done, chunkSize) &^ (blockSize - 1)
-		b.polyBlocks(&p, ciphertext[done:done+n])
-		b.xorBlocks(&st, out[done:done+n], ciphertext[done:done+n])
+		k.polyBlocks(&p, ciphertext[done:done+n])
+		k.xorBlocks(&st, out[done:done+n], ciphertext[done:done+n])
 		done += n
 	}
 	var last [16]byte
@@ -126,32 +164,33 @@ func (b backend) openKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]b
 	if done < len(ciphertext) {
 		whole := (len(ciphertext) - done) &^ 15
 		if whole > 0 {
-			b.polyBlocks(&p, ciphertext[done:done+whole])
+			k.polyBlocks(&p, ciphertext[done:done+whole])
 		}
 		// The partial block is read before out, which may be the same
 		// memory, is written.
 		lastN = copy(last[:], ciphertext[done+whole:])
-		b.xorTail(&st, out[done:], ciphertext[done:])
+		k.xorTail(&st, out[done:], ciphertext[done:])
 	}
 	var want [TagSize]byte
-	b.finish(&p, &want, last[:lastN], len(ad), len(ciphertext))
+	k.finish(&p, &want, last[:lastN], len(ad), len(ciphertext))
 	ok := subtle.ConstantTimeCompare(want[:], tag[:]) == 1
-	wipe(want[:])
-	wipe(last[:])
+	stackscratch.Wipe(want[:])
+	stackscratch.Wipe(last[:])
 	wipeState(&st, &p)
 	return ok
 }
 
-// sealGatherKernels is sealKernels of the concatenation of the slices of plaintext, read
-// from the slices in place: len(out) is their total length plus 16, and a
-// slice overlaps out only if it is exactly its own part of out (in place). A slice that starts inside a keystream block
-// opened by the previous slice first finishes that block from the saved
-// keystream; whole blocks go straight from the slice to out; the ciphertext
-// is hashed from out as soon as whole 16-byte blocks of it exist.
-func (b backend) sealGatherKernels(out []byte, key *[KeySize]byte, nonce *[NonceSize]byte, plaintext [][]byte, ad []byte) {
+// sealGatherKernels is sealKernels of the concatenation of the slices of
+// plaintext, read from the slices in place: len(out) is their total length
+// plus 16, and a slice overlaps out only if it is exactly its own part of
+// out (in place). A slice that starts inside a keystream block opened by the
+// previous slice first finishes that block from the saved keystream; whole
+// blocks go straight from the slice to out; the ciphertext is hashed from
+// out as soon as whole 16-byte blocks of it exist.
+func sealGatherKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
 	var st [16]uint32
 	var p polyState
-	b.start(&st, &p, key, nonce, ad)
+	k.start(&st, &p, key, nonce, ad)
 
 	var ks [blockSize]byte // keystream of the open block
 	used := blockSize      // bytes of ks already used; blockSize when no block is open
@@ -169,27 +208,27 @@ func (b backend) sealGatherKernels(out []byte, key *[KeySize]byte, nonce *[Nonce
 		}
 		for len(src) >= blockSize {
 			n := min(len(src), chunkSize) &^ (blockSize - 1)
-			b.xorBlocks(&st, out[written:written+n], src[:n])
+			k.xorBlocks(&st, out[written:written+n], src[:n])
 			written += n
 			src = src[n:]
 			if len(src) >= blockSize {
 				ready := (written - hashed) &^ 15
-				b.polyBlocks(&p, out[hashed:hashed+ready])
+				k.polyBlocks(&p, out[hashed:hashed+ready])
 				hashed += ready
 			}
 		}
 		if len(src) > 0 {
-			b.xorBlocks(&st, ks[:], zeroBlock[:])
+			k.xorBlocks(&st, ks[:], zeroBlock[:])
 			used = xorBytes(out[written:], src, ks[:len(src)])
 			written += used
 		}
 		if ready := (written - hashed) &^ 15; ready > 0 {
-			b.polyBlocks(&p, out[hashed:hashed+ready])
+			k.polyBlocks(&p, out[hashed:hashed+ready])
 			hashed += ready
 		}
 	}
-	b.finish(&p, (*[TagSize]byte)(out[written:]), out[hashed:written], len(ad), written)
-	wipe(ks[:])
+	k.finish(&p, (*[TagSize]byte)(out[written:]), out[hashed:written], len(ad), written)
+	stackscratch.Wipe(ks[:])
 	wipeState(&st, &p)
 }
 
@@ -207,14 +246,6 @@ func xorBytes(dst, a, b []byte) int {
 		dst[i] = a[i] ^ b[i]
 	}
 	return n
-}
-
-// wipe zeroes b. It is not inlined, so the compiler cannot drop the stores
-// as dead even when b is a local that is not read again.
-//
-//go:noinline
-func wipe(b []byte) {
-	clear(b)
 }
 
 // wipeState zeroes a cipher state and a Poly1305 state.

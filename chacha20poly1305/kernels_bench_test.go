@@ -6,10 +6,7 @@ import "testing"
 // backend on 16 KiB, to see where a backend's time goes.
 func BenchmarkKernels(b *testing.B) {
 	buf := make([]byte, 16384)
-	for _, be := range implemented {
-		if !backendAvailable(be) {
-			continue
-		}
+	for _, be := range enabledBackends() {
 		b.Run("xorBlocks/"+be.String(), func(b *testing.B) {
 			var st [16]uint32
 			b.SetBytes(int64(len(buf)))

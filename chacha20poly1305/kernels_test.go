@@ -27,10 +27,7 @@ func TestChaCha20RFC8439(t *testing.T) {
 		52 bc 51 4d 16 cc f8 06 81 8c e9 1a b7 79 37 36
 		5a f9 0b bf 74 a3 5b e6 b4 0b 8e ed f2 78 5e 42
 		87 4d`)
-	for _, b := range implemented {
-		if !backendAvailable(b) {
-			continue // its CPU features are not enabled here
-		}
+	for _, b := range enabledBackends() {
 		var st [16]uint32
 		initState(&st, (*[KeySize]byte)(key), (*[NonceSize]byte)(nonce))
 		st[counterIndex] = 1
@@ -48,10 +45,7 @@ func TestChaCha20RFC8439(t *testing.T) {
 // runs of many blocks, in place and out of place.
 func TestChaCha20Counter(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(11, 12))
-	for _, b := range implemented {
-		if !backendAvailable(b) {
-			continue // its CPU features are not enabled here
-		}
+	for _, b := range enabledBackends() {
 		for _, start := range []uint32{0, 1, 7, 1<<31 - 1, 1 << 31, 1<<32 - 20, 1<<32 - 2} {
 			for _, blocks := range []int{1, 2, 3, 4, 5, 8, 9, 17} {
 				if uint64(start)+uint64(blocks) > 1<<32-1 {
@@ -93,10 +87,7 @@ func TestPoly1305RFC8439(t *testing.T) {
 	msg := []byte("Cryptographic Forum Research Group")
 	want := unhex(t, `a8:06:1d:c1:30:51:36:c6:c2:2b:8b:af:0c:01:27:a9`)
 	assert.Equal(t, want, bigPoly(key, msg))
-	for _, b := range implemented {
-		if !backendAvailable(b) {
-			continue // its CPU features are not enabled here
-		}
+	for _, b := range enabledBackends() {
 		var p polyState
 		p.init((*[32]byte)(key))
 		b.polyBlocks(&p, msg[:32])
@@ -133,10 +124,7 @@ func TestPoly1305Edges(t *testing.T) {
 		msg := append(append(leBytes16(m1), leBytes16(m2)...), make([]byte, 16)...)
 		cases = append(cases, polyCase{rOne, msg})
 	}
-	for _, b := range implemented {
-		if !backendAvailable(b) {
-			continue // its CPU features are not enabled here
-		}
+	for _, b := range enabledBackends() {
 		for i, c := range cases {
 			var p polyState
 			p.init((*[32]byte)(c.key))

@@ -1,5 +1,0 @@
-//go:build !race
-
-package chacha20poly1305
-
-const raceEnabled = false
