@@ -20,18 +20,6 @@ import (
 // capacity) in a descriptor array.
 const SliceHeaderSize = 24
 
-// vex reports whether the blocks use VEX encodings.
-func (fn *Func) vex() bool { return fn.g.Has(cpufeat.AVX) }
-
-// movou emits a 16-byte unaligned move (load or store).
-func (fn *Func) movou(src, dst operand.Op) {
-	if fn.vex() {
-		fn.g.VMOVDQU(src, dst)
-	} else {
-		fn.g.MOVOU(src, dst)
-	}
-}
-
 // CopyBytes emits a copy of n bytes from src to dst with few branches, few
 // of them taken on short runs. From 16 bytes: the last 16 bytes of the run
 // first, then 64 and 16 bytes at a time from the front while more than 64,
@@ -51,7 +39,7 @@ func (fn *Func) CopyBytes(dst, src, n reg.Register) { fn.CopyBytesMax(dst, src, 
 // emitted (under 16 bytes, only the small copy; up to 16, the tail store
 // alone; up to 64, no 64-byte loop), nor the branches to it.
 func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
-	g := fn.g
+	g, v := fn.g, fn.g.Vec()
 	l64, l16, small, done := fn.Label("copy64"), fn.Label("copy16"), fn.Label("copysmall"), fn.Label("copydone")
 	x := [4]reg.VecVirtual{g.XMM(), g.XMM(), g.XMM(), g.XMM()}
 	at := func(p reg.Register, disp int) operand.Mem { return operand.Mem{Base: p, Disp: disp} }
@@ -60,10 +48,10 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 	}
 	step := func(w int) {
 		for k := range w / 16 {
-			fn.movou(at(src, 16*k), x[k])
+			v.Mov(at(src, 16*k), x[k])
 		}
 		for k := range w / 16 {
-			fn.movou(x[k], at(dst, 16*k))
+			v.Mov(x[k], at(dst, 16*k))
 		}
 		g.ADDQ(operand.U8(w), src)
 		g.ADDQ(operand.U8(w), dst)
@@ -75,14 +63,14 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 	case max > 0 && max <= 16:
 		g.CMPQ(n, operand.U8(16))
 		g.JB(operand.LabelRef(small))
-		fn.movou(end(src, -16), x[0])
-		fn.movou(x[0], end(dst, -16))
+		v.Mov(end(src, -16), x[0])
+		v.Mov(x[0], end(dst, -16))
 		g.JMP(operand.LabelRef(done))
 	default:
 		g.CMPQ(n, operand.U8(16))
 		g.JB(operand.LabelRef(small))
-		fn.movou(end(src, -16), x[0])
-		fn.movou(x[0], end(dst, -16))
+		v.Mov(end(src, -16), x[0])
+		v.Mov(x[0], end(dst, -16))
 		if max == 0 || max > 64 {
 			g.CMPQ(n, operand.U8(64))
 			g.JA(operand.LabelRef(l64))
@@ -144,23 +132,15 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 // advances dst, a and b by n and leaves n zero. dst may equal a or b; it
 // must not overlap them otherwise. Neither input needs alignment.
 func (fn *Func) XORBytes(dst, a, b, n reg.Register) {
-	g := fn.g
+	g, v := fn.g, fn.g.Vec()
 	l16, tail := fn.Label("xor16"), fn.Label("xortail")
 	step := func(w int, x reg.VecVirtual) {
 		size := int(x.Size())
 		at := func(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: k * size} }
 		for k := range w / size {
-			if fn.vex() {
-				g.VMOVDQU(at(a, k), x)
-				g.VPXOR(at(b, k), x, x)
-				g.VMOVDQU(x, at(dst, k))
-			} else {
-				y := g.XMM()
-				g.MOVOU(at(a, k), x)
-				g.MOVOU(at(b, k), y)
-				g.PXOR(y, x)
-				g.MOVOU(x, at(dst, k))
-			}
+			v.Mov(at(a, k), x)
+			v.XorU(at(b, k), x, x)
+			v.Mov(x, at(dst, k))
 		}
 		for _, p := range []reg.Register{a, b, dst} {
 			g.ADDQ(operand.U32(w), p)
@@ -327,34 +307,20 @@ func (fn *Func) StorePartialGP(dst, n reg.Register, lo, hi reg.GPVirtual) {
 // [Func.LoadPartialGP]. It reads exactly [src, src+n), never past it, so it
 // is safe at the end of a buffer and a page. src and n are not modified.
 func (fn *Func) LoadPartial(x reg.VecVirtual, src, n reg.Register) {
-	g := fn.g
+	v := fn.g.Vec()
 	lo, hi := fn.LoadPartialGP(src, n)
-	if fn.vex() {
-		g.VMOVQ(lo, x)
-		g.VPINSRQ(operand.U8(1), hi, x, x)
-		return
-	}
-	t := g.XMM()
-	g.MOVQ(lo, x)
-	g.MOVQ(hi, t)
-	g.PUNPCKLQDQ(t, x)
+	v.MovQ(lo, x)
+	v.InsertQ1(hi, x)
 }
 
 // StorePartial emits a store of the low n bytes (0 <= n < 16) of the 128-bit
 // register x to dst, through [Func.StorePartialGP]. It writes exactly
 // [dst, dst+n), never past it. dst, n and x are not modified.
 func (fn *Func) StorePartial(dst reg.Register, x reg.VecVirtual, n reg.Register) {
-	g := fn.g
-	lo, hi := g.GP64(), g.GP64()
-	if fn.vex() {
-		g.VMOVQ(x, lo)
-		g.VPEXTRQ(operand.U8(1), x, hi)
-	} else {
-		t := g.XMM()
-		g.MOVQ(x, lo)
-		g.PSHUFD(operand.U8(0xee), x, t)
-		g.MOVQ(t, hi)
-	}
+	v := fn.g.Vec()
+	lo, hi := fn.g.GP64(), fn.g.GP64()
+	v.MovQ(x, lo)
+	v.ExtractQ1(x, hi)
 	fn.StorePartialGP(dst, n, lo, hi)
 }
 

@@ -603,16 +603,16 @@ TEXT ·sealShortAVX2(SB), NOSPLIT, $416-72
 	ANDQ           $-32, BX
 	CMPQ           CX, $0x00000040
 	JA             sets_1
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	MOVQ           $0x0000000a, DX
 
 rowrounds_1:
@@ -661,7 +661,7 @@ rowrounds_1:
 	VPADDD         Y5, Y2, Y2
 	VBROADCASTI128 16(AX), Y5
 	VPADDD         Y5, Y3, Y3
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         Y0, Y4, Y4
 	VMOVQ          X1, AX
 	VPEXTRQ        $0x01, X1, DX
@@ -685,20 +685,20 @@ rowrounds_1:
 sets_1:
 	CMPQ           CX, $0x000000c0
 	JA             sets_2
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	VBROADCASTI128 sigma<>+0(SB), Y5
 	VBROADCASTI128 (AX), Y6
 	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
+	VMOVDQA        Y0, Y8
 	VPADDD         rowstep<>+0(SB), Y8, Y8
 	MOVQ           $0x0000000a, DX
 
@@ -786,14 +786,14 @@ rowrounds_2:
 	VPADDD         Y9, Y2, Y2
 	VBROADCASTI128 16(AX), Y9
 	VPADDD         Y9, Y3, Y3
-	VMOVDQU        Y0, Y9
+	VMOVDQA        Y0, Y9
 	VPADDD         Y9, Y4, Y4
 	VPADDD         sigma2<>+0(SB), Y5, Y5
 	VBROADCASTI128 (AX), Y9
 	VPADDD         Y9, Y6, Y6
 	VBROADCASTI128 16(AX), Y9
 	VPADDD         Y9, Y7, Y7
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         Y0, Y8, Y8
 	VMOVQ          X1, AX
@@ -824,25 +824,25 @@ rowrounds_2:
 	JMP            ksdone_1
 
 sets_2:
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	VBROADCASTI128 sigma<>+0(SB), Y5
 	VBROADCASTI128 (AX), Y6
 	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
+	VMOVDQA        Y0, Y8
 	VPADDD         rowstep<>+0(SB), Y8, Y8
 	VBROADCASTI128 sigma<>+0(SB), Y9
 	VBROADCASTI128 (AX), Y10
 	VBROADCASTI128 16(AX), Y11
-	VMOVDQU        Y0, Y12
+	VMOVDQA        Y0, Y12
 	VPADDD         rowstep<>+0(SB), Y12, Y12
 	VPADDD         rowstep<>+0(SB), Y12, Y12
 	MOVQ           $0x0000000a, DX
@@ -969,14 +969,14 @@ rowrounds_3:
 	VPADDD         Y13, Y2, Y2
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y3, Y3
-	VMOVDQU        Y0, Y13
+	VMOVDQA        Y0, Y13
 	VPADDD         Y13, Y4, Y4
 	VPADDD         sigma2<>+0(SB), Y5, Y5
 	VBROADCASTI128 (AX), Y13
 	VPADDD         Y13, Y6, Y6
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y7, Y7
-	VMOVDQU        Y0, Y13
+	VMOVDQA        Y0, Y13
 	VPADDD         rowstep<>+0(SB), Y13, Y13
 	VPADDD         Y13, Y8, Y8
 	VPADDD         sigma2<>+0(SB), Y9, Y9
@@ -984,7 +984,7 @@ rowrounds_3:
 	VPADDD         Y13, Y10, Y10
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y11, Y11
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         Y0, Y12, Y12
@@ -1478,16 +1478,16 @@ TEXT ·openShortAVX2(SB), NOSPLIT, $416-72
 	ANDQ           $-32, BX
 	CMPQ           CX, $0x00000040
 	JA             sets_1
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	MOVQ           $0x0000000a, DX
 
 rowrounds_1:
@@ -1536,7 +1536,7 @@ rowrounds_1:
 	VPADDD         Y5, Y2, Y2
 	VBROADCASTI128 16(AX), Y5
 	VPADDD         Y5, Y3, Y3
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         Y0, Y4, Y4
 	VMOVQ          X1, AX
 	VPEXTRQ        $0x01, X1, DX
@@ -1560,20 +1560,20 @@ rowrounds_1:
 sets_1:
 	CMPQ           CX, $0x000000c0
 	JA             sets_2
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	VBROADCASTI128 sigma<>+0(SB), Y5
 	VBROADCASTI128 (AX), Y6
 	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
+	VMOVDQA        Y0, Y8
 	VPADDD         rowstep<>+0(SB), Y8, Y8
 	MOVQ           $0x0000000a, DX
 
@@ -1661,14 +1661,14 @@ rowrounds_2:
 	VPADDD         Y9, Y2, Y2
 	VBROADCASTI128 16(AX), Y9
 	VPADDD         Y9, Y3, Y3
-	VMOVDQU        Y0, Y9
+	VMOVDQA        Y0, Y9
 	VPADDD         Y9, Y4, Y4
 	VPADDD         sigma2<>+0(SB), Y5, Y5
 	VBROADCASTI128 (AX), Y9
 	VPADDD         Y9, Y6, Y6
 	VBROADCASTI128 16(AX), Y9
 	VPADDD         Y9, Y7, Y7
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         Y0, Y8, Y8
 	VMOVQ          X1, AX
@@ -1699,25 +1699,25 @@ rowrounds_2:
 	JMP            ksdone_1
 
 sets_2:
+	MOVL           8(DX), SI
 	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, SI, X0, X0
 	VPSLLDQ        $0x04, X0, X0
-	MOVL           8(DX), DX
-	VPINSRD        $0x03, DX, X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
 	VPADDD         rowinc<>+0(SB), Y0, Y0
 	VBROADCASTI128 sigma<>+0(SB), Y1
 	VBROADCASTI128 (AX), Y2
 	VBROADCASTI128 16(AX), Y3
-	VMOVDQU        Y0, Y4
+	VMOVDQA        Y0, Y4
 	VBROADCASTI128 sigma<>+0(SB), Y5
 	VBROADCASTI128 (AX), Y6
 	VBROADCASTI128 16(AX), Y7
-	VMOVDQU        Y0, Y8
+	VMOVDQA        Y0, Y8
 	VPADDD         rowstep<>+0(SB), Y8, Y8
 	VBROADCASTI128 sigma<>+0(SB), Y9
 	VBROADCASTI128 (AX), Y10
 	VBROADCASTI128 16(AX), Y11
-	VMOVDQU        Y0, Y12
+	VMOVDQA        Y0, Y12
 	VPADDD         rowstep<>+0(SB), Y12, Y12
 	VPADDD         rowstep<>+0(SB), Y12, Y12
 	MOVQ           $0x0000000a, DX
@@ -1844,14 +1844,14 @@ rowrounds_3:
 	VPADDD         Y13, Y2, Y2
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y3, Y3
-	VMOVDQU        Y0, Y13
+	VMOVDQA        Y0, Y13
 	VPADDD         Y13, Y4, Y4
 	VPADDD         sigma2<>+0(SB), Y5, Y5
 	VBROADCASTI128 (AX), Y13
 	VPADDD         Y13, Y6, Y6
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y7, Y7
-	VMOVDQU        Y0, Y13
+	VMOVDQA        Y0, Y13
 	VPADDD         rowstep<>+0(SB), Y13, Y13
 	VPADDD         Y13, Y8, Y8
 	VPADDD         sigma2<>+0(SB), Y9, Y9
@@ -1859,7 +1859,7 @@ rowrounds_3:
 	VPADDD         Y13, Y10, Y10
 	VBROADCASTI128 16(AX), Y13
 	VPADDD         Y13, Y11, Y11
-	VMOVDQU        Y0, Y0
+	VMOVDQA        Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         rowstep<>+0(SB), Y0, Y0
 	VPADDD         Y0, Y12, Y12

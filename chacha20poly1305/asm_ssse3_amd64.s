@@ -264,57 +264,41 @@ lanerounds_1:
 	JNZ        lanerounds_1
 	MOVOU      X12, 384(SI)
 	MOVOU      X13, 400(SI)
-	MOVOU      (SI), X12
-	PADDL      X12, X0
+	PADDL      (SI), X0
 	MOVOU      X0, 256(SI)
-	MOVOU      16(SI), X0
-	PADDL      X0, X1
+	PADDL      16(SI), X1
 	MOVOU      X1, 272(SI)
-	MOVOU      32(SI), X0
-	PADDL      X0, X2
+	PADDL      32(SI), X2
 	MOVOU      X2, 288(SI)
-	MOVOU      48(SI), X0
-	PADDL      X0, X3
+	PADDL      48(SI), X3
 	MOVOU      X3, 304(SI)
-	MOVOU      64(SI), X0
-	PADDL      X0, X4
+	PADDL      64(SI), X4
 	MOVOU      X4, 320(SI)
-	MOVOU      80(SI), X0
-	PADDL      X0, X5
+	PADDL      80(SI), X5
 	MOVOU      X5, 336(SI)
-	MOVOU      96(SI), X0
-	PADDL      X0, X6
+	PADDL      96(SI), X6
 	MOVOU      X6, 352(SI)
-	MOVOU      112(SI), X0
-	PADDL      X0, X7
+	PADDL      112(SI), X7
 	MOVOU      X7, 368(SI)
 	MOVOU      384(SI), X0
-	MOVOU      128(SI), X1
-	PADDL      X1, X0
+	PADDL      128(SI), X0
 	MOVOU      X0, 384(SI)
 	MOVOU      400(SI), X0
-	MOVOU      144(SI), X1
-	PADDL      X1, X0
+	PADDL      144(SI), X0
 	MOVOU      X0, 400(SI)
 	MOVOU      416(SI), X0
-	MOVOU      160(SI), X1
-	PADDL      X1, X0
+	PADDL      160(SI), X0
 	MOVOU      X0, 416(SI)
 	MOVOU      432(SI), X0
-	MOVOU      176(SI), X1
-	PADDL      X1, X0
+	PADDL      176(SI), X0
 	MOVOU      X0, 432(SI)
-	MOVOU      192(SI), X0
-	PADDL      X0, X8
+	PADDL      192(SI), X8
 	MOVOU      X8, 448(SI)
-	MOVOU      208(SI), X0
-	PADDL      X0, X9
+	PADDL      208(SI), X9
 	MOVOU      X9, 464(SI)
-	MOVOU      224(SI), X0
-	PADDL      X0, X10
+	PADDL      224(SI), X10
 	MOVOU      X10, 480(SI)
-	MOVOU      240(SI), X0
-	PADDL      X0, X11
+	PADDL      240(SI), X11
 	MOVOU      X11, 496(SI)
 	MOVOU      256(SI), X0
 	MOVOU      272(SI), X1
@@ -636,30 +620,29 @@ polydone_1:
 // func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: CMOV, SSE2, SSSE3
 TEXT ·sealShortSSSE3(SB), NOSPLIT, $208-72
-	MOVQ   key+8(FP), AX
-	MOVQ   nonce+16(FP), DX
-	MOVQ   n+48(FP), CX
-	LEAQ   (SP), BX
-	ADDQ   $0x0f, BX
-	ANDQ   $-16, BX
-	CMPQ   CX, $0x00000040
-	JA     sets_1
-	MOVQ   (DX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(DX), DX
-	MOVQ   DX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVQ   $0x0000000a, DX
+	MOVQ       key+8(FP), AX
+	MOVQ       nonce+16(FP), DX
+	MOVQ       n+48(FP), CX
+	LEAQ       (SP), BX
+	ADDQ       $0x0f, BX
+	ANDQ       $-16, BX
+	CMPQ       CX, $0x00000040
+	JA         sets_1
+	MOVL       8(DX), SI
+	MOVQ       (DX), X0
+	MOVQ       SI, X1
+	PUNPCKLQDQ X1, X0
+	PSLLDQ     $0x04, X0
+	MOVOU      sigma<>+0(SB), X1
+	MOVOU      (AX), X2
+	MOVOU      16(AX), X3
+	MOVOU      X0, X4
+	MOVOU      sigma<>+0(SB), X5
+	MOVOU      (AX), X6
+	MOVOU      16(AX), X7
+	MOVOU      X0, X8
+	PADDL      rowinc<>+0(SB), X8
+	MOVQ       $0x0000000a, DX
 
 rowrounds_1:
 	PADDL  X2, X1
@@ -764,8 +747,8 @@ rowrounds_1:
 	PADDL  rowinc<>+0(SB), X0
 	PADDL  X0, X8
 	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, DX
+	PSHUFD $0xee, X1, X0
+	MOVQ   X0, DX
 	MOVOU  X2, 160(BX)
 	MOVQ   $0x0ffffffc0fffffff, SI
 	ANDQ   SI, AX
@@ -784,28 +767,27 @@ rowrounds_1:
 	JMP    ksdone_1
 
 sets_1:
-	MOVQ   (DX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(DX), DX
-	MOVQ   DX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVOU  sigma<>+0(SB), X9
-	MOVOU  (AX), X10
-	MOVOU  16(AX), X11
-	MOVOU  X0, X12
-	PADDL  rowinc<>+0(SB), X12
-	PADDL  rowinc<>+0(SB), X12
-	MOVQ   $0x0000000a, DX
+	MOVL       8(DX), SI
+	MOVQ       (DX), X0
+	MOVQ       SI, X1
+	PUNPCKLQDQ X1, X0
+	PSLLDQ     $0x04, X0
+	MOVOU      sigma<>+0(SB), X1
+	MOVOU      (AX), X2
+	MOVOU      16(AX), X3
+	MOVOU      X0, X4
+	MOVOU      sigma<>+0(SB), X5
+	MOVOU      (AX), X6
+	MOVOU      16(AX), X7
+	MOVOU      X0, X8
+	PADDL      rowinc<>+0(SB), X8
+	MOVOU      sigma<>+0(SB), X9
+	MOVOU      (AX), X10
+	MOVOU      16(AX), X11
+	MOVOU      X0, X12
+	PADDL      rowinc<>+0(SB), X12
+	PADDL      rowinc<>+0(SB), X12
+	MOVQ       $0x0000000a, DX
 
 rowrounds_2:
 	PADDL  X2, X1
@@ -961,8 +943,8 @@ rowrounds_2:
 	PADDL  rowinc<>+0(SB), X0
 	PADDL  X0, X12
 	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, DX
+	PSHUFD $0xee, X1, X0
+	MOVQ   X0, DX
 	MOVOU  X2, 160(BX)
 	MOVQ   $0x0ffffffc0fffffff, SI
 	ANDQ   SI, AX
@@ -1399,30 +1381,29 @@ paddone_2:
 // func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: CMOV, SSE2, SSSE3
 TEXT ·openShortSSSE3(SB), NOSPLIT, $208-72
-	MOVQ   key+8(FP), AX
-	MOVQ   nonce+16(FP), DX
-	MOVQ   n+32(FP), CX
-	LEAQ   (SP), BX
-	ADDQ   $0x0f, BX
-	ANDQ   $-16, BX
-	CMPQ   CX, $0x00000040
-	JA     sets_1
-	MOVQ   (DX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(DX), DX
-	MOVQ   DX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVQ   $0x0000000a, DX
+	MOVQ       key+8(FP), AX
+	MOVQ       nonce+16(FP), DX
+	MOVQ       n+32(FP), CX
+	LEAQ       (SP), BX
+	ADDQ       $0x0f, BX
+	ANDQ       $-16, BX
+	CMPQ       CX, $0x00000040
+	JA         sets_1
+	MOVL       8(DX), SI
+	MOVQ       (DX), X0
+	MOVQ       SI, X1
+	PUNPCKLQDQ X1, X0
+	PSLLDQ     $0x04, X0
+	MOVOU      sigma<>+0(SB), X1
+	MOVOU      (AX), X2
+	MOVOU      16(AX), X3
+	MOVOU      X0, X4
+	MOVOU      sigma<>+0(SB), X5
+	MOVOU      (AX), X6
+	MOVOU      16(AX), X7
+	MOVOU      X0, X8
+	PADDL      rowinc<>+0(SB), X8
+	MOVQ       $0x0000000a, DX
 
 rowrounds_1:
 	PADDL  X2, X1
@@ -1527,8 +1508,8 @@ rowrounds_1:
 	PADDL  rowinc<>+0(SB), X0
 	PADDL  X0, X8
 	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, DX
+	PSHUFD $0xee, X1, X0
+	MOVQ   X0, DX
 	MOVOU  X2, 160(BX)
 	MOVQ   $0x0ffffffc0fffffff, SI
 	ANDQ   SI, AX
@@ -1547,28 +1528,27 @@ rowrounds_1:
 	JMP    ksdone_1
 
 sets_1:
-	MOVQ   (DX), X0
-	PSLLDQ $0x04, X0
-	MOVL   8(DX), DX
-	MOVQ   DX, X1
-	PSLLDQ $0x0c, X1
-	POR    X1, X0
-	MOVOU  sigma<>+0(SB), X1
-	MOVOU  (AX), X2
-	MOVOU  16(AX), X3
-	MOVOU  X0, X4
-	MOVOU  sigma<>+0(SB), X5
-	MOVOU  (AX), X6
-	MOVOU  16(AX), X7
-	MOVOU  X0, X8
-	PADDL  rowinc<>+0(SB), X8
-	MOVOU  sigma<>+0(SB), X9
-	MOVOU  (AX), X10
-	MOVOU  16(AX), X11
-	MOVOU  X0, X12
-	PADDL  rowinc<>+0(SB), X12
-	PADDL  rowinc<>+0(SB), X12
-	MOVQ   $0x0000000a, DX
+	MOVL       8(DX), SI
+	MOVQ       (DX), X0
+	MOVQ       SI, X1
+	PUNPCKLQDQ X1, X0
+	PSLLDQ     $0x04, X0
+	MOVOU      sigma<>+0(SB), X1
+	MOVOU      (AX), X2
+	MOVOU      16(AX), X3
+	MOVOU      X0, X4
+	MOVOU      sigma<>+0(SB), X5
+	MOVOU      (AX), X6
+	MOVOU      16(AX), X7
+	MOVOU      X0, X8
+	PADDL      rowinc<>+0(SB), X8
+	MOVOU      sigma<>+0(SB), X9
+	MOVOU      (AX), X10
+	MOVOU      16(AX), X11
+	MOVOU      X0, X12
+	PADDL      rowinc<>+0(SB), X12
+	PADDL      rowinc<>+0(SB), X12
+	MOVQ       $0x0000000a, DX
 
 rowrounds_2:
 	PADDL  X2, X1
@@ -1724,8 +1704,8 @@ rowrounds_2:
 	PADDL  rowinc<>+0(SB), X0
 	PADDL  X0, X12
 	MOVQ   X1, AX
-	PSRLDQ $0x08, X1
-	MOVQ   X1, DX
+	PSHUFD $0xee, X1, X0
+	MOVQ   X0, DX
 	MOVOU  X2, 160(BX)
 	MOVQ   $0x0ffffffc0fffffff, SI
 	ANDQ   SI, AX

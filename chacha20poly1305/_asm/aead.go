@@ -13,7 +13,7 @@ import (
 // computed at once in the row layout, in up to three register sets: 2 blocks
 // of text on xmm (3 blocks), 5 on ymm (6 blocks, two per set).
 func (v *vec) shortMax() int {
-	if v.avx {
+	if v.ymm {
 		return 5 * 64
 	}
 	return 2 * 64
@@ -35,44 +35,28 @@ func (v *vec) nonceRow(nonce reg.Register) reg.VecVirtual {
 	d := v.reg()
 	x := xmm(d)
 	t := g.GP64()
-	if v.avx {
-		g.VMOVQ(operand.Mem{Base: nonce}, x)
-		g.VPSLLDQ(operand.U8(4), x, x)
-		g.MOVL(operand.Mem{Base: nonce, Disp: 8}, t.As32())
-		g.VPINSRD(operand.U8(3), t.As32(), x, x)
-		g.VINSERTI128(operand.U8(1), x, d, d)
-	} else {
-		u := g.XMM()
-		g.MOVQ(operand.Mem{Base: nonce}, x)
-		g.PSLLDQ(operand.U8(4), x)
-		g.MOVL(operand.Mem{Base: nonce, Disp: 8}, t.As32())
-		g.MOVQ(t, u)
-		g.PSLLDQ(operand.U8(12), u)
-		g.POR(u, x)
+	g.MOVL(operand.Mem{Base: nonce, Disp: 8}, t.As32())
+	v.MovQ(operand.Mem{Base: nonce}, x) // n0 n1 0 0
+	v.InsertQ1(t, x)                    // n0 n1 n2 0
+	v.SllB(4, x, x)                     // 0 n0 n1 n2
+	if v.ymm {
+		v.Insert128(1, x, d, d)
 	}
 	return d
 }
 
-// keyRows loads rows 1 and 2 (the key) into r (both lanes on ymm).
+// keyRow loads row 1 or 2 (the key) into a new register (both lanes on
+// ymm).
 func (v *vec) keyRow(key reg.Register, row int) reg.VecVirtual {
 	r := v.reg()
-	m := operand.Mem{Base: key, Disp: 16 * (row - 1)}
-	if v.avx {
-		v.g.VBROADCASTI128(m, r)
-	} else {
-		v.g.MOVOU(m, r)
-	}
+	v.Broadcast128(operand.Mem{Base: key, Disp: 16 * (row - 1)}, r)
 	return r
 }
 
 // sigmaRow loads row 0, the constants.
 func (v *vec) sigmaRow() reg.VecVirtual {
 	r := v.reg()
-	if v.avx {
-		v.g.VBROADCASTI128(v.sigma, r)
-	} else {
-		v.g.MOVOU(v.sigma, r)
-	}
+	v.Broadcast128(v.sigma, r)
 	return r
 }
 
@@ -83,48 +67,37 @@ func (v *vec) sigmaRow() reg.VecVirtual {
 func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, nonce reg.Register) {
 	g := v.g
 	d0 := v.nonceRow(nonce)
-	if v.avx {
-		g.VPADDD(v.rowInc, d0, d0)
+	if v.ymm {
+		v.AddD(v.rowInc, d0, d0)
 	}
 	ss := make([][4]reg.VecVirtual, sets)
 	for k := range ss {
 		ss[k] = [4]reg.VecVirtual{v.sigmaRow(), v.keyRow(key, 1), v.keyRow(key, 2), v.reg()}
-		v.mov(d0, ss[k][3])
+		v.Mov(d0, ss[k][3])
 		for range k {
-			v.add(ss[k][3], v.rowStepOp())
+			v.AddD(v.rowStepOp(), ss[k][3], ss[k][3])
 		}
 	}
 	v.rowRounds(fn, ss)
 	for k, s := range ss {
-		if v.avx {
-			g.VPADDD(v.sigmaBroadcast(), s[0], s[0])
-		} else {
-			g.PADDL(v.sigma, s[0])
-		}
+		v.AddD(v.sigmaRows(), s[0], s[0])
 		for row := 1; row <= 2; row++ {
 			t := v.keyRow(key, row)
-			v.add(s[row], t)
+			v.AddD(t, s[row], s[row])
 		}
 		t := v.reg()
-		v.mov(d0, t)
+		v.Mov(d0, t)
 		for range k {
-			v.add(t, v.rowStepOp())
+			v.AddD(v.rowStepOp(), t, t)
 		}
-		v.add(s[3], t)
+		v.AddD(t, s[3], s[3])
 	}
 	// Poly1305's key: r from bytes 0-15 of block 0, s from 16-31.
 	r0, r1, m := g.GP64(), g.GP64(), g.GP64()
 	a, b := xmm(ss[0][0]), xmm(ss[0][1])
-	if v.avx {
-		g.VMOVQ(a, r0)
-		g.VPEXTRQ(operand.U8(1), a, r1)
-		g.VMOVDQU(b, sc.Offset(v.shortS()))
-	} else {
-		g.MOVQ(a, r0)
-		g.PSRLDQ(operand.U8(8), a)
-		g.MOVQ(a, r1)
-		g.MOVOU(b, sc.Offset(v.shortS()))
-	}
+	v.MovQ(a, r0)
+	v.ExtractQ1(a, r1)
+	v.Mov(b, sc.Offset(v.shortS()))
 	g.MOVQ(operand.U64(rMask0), m)
 	g.ANDQ(m, r0)
 	g.MOVQ(operand.U64(rMask1), m)
@@ -136,10 +109,10 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 
 	// The text's keystream.
 	ks := sc.Offset(v.shortKS())
-	if !v.avx {
+	if !v.ymm {
 		for k := 1; k < sets; k++ {
 			for row := range 4 {
-				g.MOVOU(ss[k][row], ks.Offset(64*(k-1)+16*row))
+				v.Mov(ss[k][row], ks.Offset(64*(k-1)+16*row))
 			}
 		}
 		return
@@ -152,9 +125,9 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 			}
 			o := g.YMM()
 			g.VPERM2I128(operand.U8(imm), s[1], s[0], o)
-			g.VMOVDQU(o, ks.Offset(off))
+			v.Mov(o, ks.Offset(off))
 			g.VPERM2I128(operand.U8(imm), s[3], s[2], o)
-			g.VMOVDQU(o, ks.Offset(off+32))
+			v.Mov(o, ks.Offset(off+32))
 			off += 64
 		}
 	}
@@ -163,14 +136,20 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 // rowStepOp is what advances row 3 of a register set to the next set: one
 // block on xmm, two on ymm.
 func (v *vec) rowStepOp() operand.Mem {
-	if v.avx {
+	if v.ymm {
 		return v.rowStep
 	}
 	return v.rowInc
 }
 
-// sigmaBroadcast is the constant row in both lanes: a 32-byte table.
-func (v *vec) sigmaBroadcast() operand.Mem { return v.sigma2 }
+// sigmaRows is the constant row in every lane of a register: a table of
+// the register's width.
+func (v *vec) sigmaRows() operand.Mem {
+	if v.ymm {
+		return v.sigma2
+	}
+	return v.sigma
+}
 
 // shortSets emits the branch on n to the keystream computation with as few
 // register sets as the text needs, each path joining at the end.
@@ -179,13 +158,13 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 	join := fn.Label("ksdone")
 	perSet := 64 * (v.size / 16) // text bytes one more set covers
 	first := perSet - 64         // text bytes of set 0 (block 0 takes the rest)
-	if !v.avx {
+	if !v.ymm {
 		first = 0
 	}
 	maxSets := 3
 	for sets := 1; sets <= maxSets; sets++ {
 		covered := first + (sets-1)*perSet
-		if !v.avx && sets == 1 {
+		if !v.ymm && sets == 1 {
 			continue // block 0 alone covers no text
 		}
 		next := fn.Label("sets")

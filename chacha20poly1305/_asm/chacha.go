@@ -38,27 +38,26 @@ func (v *vec) alignedScratch(fn *asmgen.Func) operand.Mem {
 // laneSetup broadcasts the state at st into S, the counter word with lane
 // offsets 0, 1, 2, ...
 func (v *vec) laneSetup(l laneScratch, st reg.Register) {
-	g := v.g
-	if v.avx {
+	if v.ymm {
 		t := v.reg()
 		for i := range 16 {
-			g.VPBROADCASTD(operand.Mem{Base: st, Disp: 4 * i}, t)
+			v.BroadcastD(operand.Mem{Base: st, Disp: 4 * i}, t)
 			if i == 12 {
-				g.VPADDD(v.laneInc, t, t)
+				v.AddD(v.laneInc, t, t)
 			}
-			g.VMOVDQU(t, l.S(i))
+			v.Mov(t, l.S(i))
 		}
 		return
 	}
 	for row := range 4 {
-		r, t := g.XMM(), g.XMM()
-		g.MOVOU(operand.Mem{Base: st, Disp: 16 * row}, r)
+		r, t := v.reg(), v.reg()
+		v.Mov(operand.Mem{Base: st, Disp: 16 * row}, r)
 		for w := range 4 {
-			g.PSHUFD(operand.U8(0x55*w), r, t)
+			v.ShufD(uint8(0x55*w), r, t)
 			if row == 3 && w == 0 {
-				g.PADDL(v.laneInc, t)
+				v.AddD(v.laneInc, t, t)
 			}
-			g.MOVOU(t, l.S(4*row+w))
+			v.Mov(t, l.S(4*row+w))
 		}
 	}
 }
@@ -86,19 +85,19 @@ func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, 
 	// Column round.
 	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[4], cA, x[12]}, {x[1], x[5], cB, x[13]}})
 	between()
-	v.mov(cA, l.X(8))
-	v.mov(cB, l.X(9))
-	v.mov(l.X(10), cA)
-	v.mov(l.X(11), cB)
+	v.Mov(cA, l.X(8))
+	v.Mov(cB, l.X(9))
+	v.Mov(l.X(10), cA)
+	v.Mov(l.X(11), cB)
 	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[6], cA, x[14]}, {x[3], x[7], cB, x[15]}})
 	between()
 	// Diagonal round.
 	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[5], cA, x[15]}, {x[1], x[6], cB, x[12]}})
 	between()
-	v.mov(cA, l.X(10))
-	v.mov(cB, l.X(11))
-	v.mov(l.X(8), cA)
-	v.mov(l.X(9), cB)
+	v.Mov(cA, l.X(10))
+	v.Mov(cB, l.X(11))
+	v.Mov(l.X(8), cA)
+	v.Mov(l.X(9), cB)
 	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[7], cA, x[13]}, {x[3], x[4], cB, x[14]}})
 	g.DECQ(cnt)
 	g.JNZ(operand.LabelRef(loop))
@@ -116,7 +115,7 @@ func (v *vec) lanePass(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ho
 // (stack scratch addressed from SP, so that the checks see exactly which
 // bytes are written) and dst and src are unused.
 func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, ks *operand.Mem, hook func()) {
-	if v.avx {
+	if v.ymm {
 		v.lanePassWide(fn, l, func() (reg.Register, reg.Register) { return dst, src }, ks, hook)
 		return
 	}
@@ -126,16 +125,16 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 			continue
 		}
 		x[i] = v.reg()
-		v.mov(l.S(i), x[i])
+		v.Mov(l.S(i), x[i])
 	}
 	cA, cB := v.reg(), v.reg()
-	v.mov(l.S(8), cA)
-	v.mov(l.S(9), cB)
+	v.Mov(l.S(8), cA)
+	v.Mov(l.S(9), cB)
 	t := v.reg()
-	v.mov(l.S(10), t)
-	v.mov(t, l.X(10))
-	v.mov(l.S(11), t)
-	v.mov(t, l.X(11))
+	v.Mov(l.S(10), t)
+	v.Mov(t, l.X(10))
+	v.Mov(l.S(11), t)
+	v.Mov(t, l.X(11))
 
 	v.laneRounds(fn, l, &x, cA, cB, hook)
 	if hook != nil {
@@ -144,8 +143,8 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 	}
 
 	// The c words go back to X, where laneFinish reads them.
-	v.mov(cA, l.X(8))
-	v.mov(cB, l.X(9))
+	v.Mov(cA, l.X(8))
+	v.Mov(cB, l.X(9))
 	v.laneFinish(l, &x, func() (reg.Register, reg.Register) { return dst, src }, ks)
 }
 
@@ -156,20 +155,13 @@ func (v *vec) lanePassTo(fn *asmgen.Func, l laneScratch, dst, src reg.Register, 
 // registers it loads are not live across the rounds), and advances the
 // counters in S.
 func (v *vec) laneFinish(l laneScratch, x *[16]reg.VecVirtual, io func() (dst, src reg.Register), ks *operand.Mem) {
-	g := v.g
 	for i := range 16 {
 		if x[i] == nil {
 			x[i] = v.reg()
-			v.mov(l.X(i), x[i])
+			v.Mov(l.X(i), x[i])
 		}
-		if v.avx {
-			g.VPADDD(l.S(i), x[i], x[i])
-		} else {
-			t := g.XMM()
-			g.MOVOU(l.S(i), t)
-			g.PADDL(t, x[i])
-		}
-		v.mov(x[i], l.X(i))
+		v.AddD(l.S(i), x[i], x[i]) // S is aligned: SSE takes it in place
+		v.Mov(x[i], l.X(i))
 	}
 	var dst, src reg.Register
 	if ks == nil {
@@ -179,9 +171,9 @@ func (v *vec) laneFinish(l laneScratch, x *[16]reg.VecVirtual, io func() (dst, s
 
 	// Next counters.
 	c := v.reg()
-	v.mov(l.S(12), c)
-	v.add(c, v.laneStep)
-	v.mov(c, l.S(12))
+	v.Mov(l.S(12), c)
+	v.AddD(v.laneStep, c, c)
+	v.Mov(c, l.S(12))
 }
 
 // spilled is the one state word of the avx2 lane layout that lives in the
@@ -214,18 +206,18 @@ func (v *vec) laneRoundsWide(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtu
 		for _, q := range qs {
 			if q[i] == spilled {
 				spill = v.reg()
-				g.VPADDD(l.X(spilled), x[q[j]], spill)
-				g.VMOVDQU(spill, l.X(spilled))
+				v.AddD(l.X(spilled), x[q[j]], spill)
+				v.Mov(spill, l.X(spilled))
 				continue
 			}
-			v.add(x[q[i]], x[q[j]])
+			v.AddD(x[q[j]], x[q[i]], x[q[i]])
 		}
 		for _, q := range qs {
 			y := x[q[i]]
 			if q[i] == spilled {
 				y = spill
 			}
-			v.xor(x[q[k]], y)
+			v.Xor(y, x[q[k]], x[q[k]])
 		}
 		for _, q := range qs {
 			v.rotl(x[q[k]], n)
@@ -257,12 +249,12 @@ func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, io func() (dst, src r
 	for i := range 16 {
 		if i == spilled {
 			t := v.reg()
-			v.mov(l.S(i), t)
-			v.mov(t, l.X(i))
+			v.Mov(l.S(i), t)
+			v.Mov(t, l.X(i))
 			continue
 		}
 		x[i] = v.reg()
-		v.mov(l.S(i), x[i])
+		v.Mov(l.S(i), x[i])
 	}
 	v.laneRoundsWide(fn, l, &x, hook)
 	if hook != nil {
@@ -278,47 +270,24 @@ func (v *vec) lanePassWide(fn *asmgen.Func, l laneScratch, io func() (dst, src r
 // column 0, 1, 2 and 3, that is, for the lane layout, words of block 0, 1,
 // 2 and 3 (of 4 and 4+j in the high lane).
 func (v *vec) transpose4(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
-	g := v.g
 	t0, t2 := v.reg(), v.reg()
 	r0, r2 := v.reg(), v.reg()
-	if v.avx {
-		g.VPUNPCKLDQ(b, a, t0) // a0 b0 a1 b1
-		g.VPUNPCKHDQ(b, a, a)  // a2 b2 a3 b3
-		g.VPUNPCKLDQ(d, c, t2) // c0 d0 c1 d1
-		g.VPUNPCKHDQ(d, c, c)  // c2 d2 c3 d3
-		g.VPUNPCKLQDQ(t2, t0, r0)
-		g.VPUNPCKHQDQ(t2, t0, t0)
-		g.VPUNPCKLQDQ(c, a, r2)
-		g.VPUNPCKHQDQ(c, a, a)
-	} else {
-		g.MOVOU(a, t0)
-		g.PUNPCKLLQ(b, t0)
-		g.PUNPCKHLQ(b, a)
-		g.MOVOU(c, t2)
-		g.PUNPCKLLQ(d, t2)
-		g.PUNPCKHLQ(d, c)
-		g.MOVOU(t0, r0)
-		g.PUNPCKLQDQ(t2, r0)
-		g.PUNPCKHQDQ(t2, t0)
-		g.MOVOU(a, r2)
-		g.PUNPCKLQDQ(c, r2)
-		g.PUNPCKHQDQ(c, a)
-	}
+	v.UnpackLoD(b, a, t0) // a0 b0 a1 b1
+	v.UnpackHiD(b, a, a)  // a2 b2 a3 b3
+	v.UnpackLoD(d, c, t2) // c0 d0 c1 d1
+	v.UnpackHiD(d, c, c)  // c2 d2 c3 d3
+	v.UnpackLoQ(t2, t0, r0)
+	v.UnpackHiQ(t2, t0, t0)
+	v.UnpackLoQ(c, a, r2)
+	v.UnpackHiQ(c, a, a)
 	return [4]reg.VecVirtual{r0, t0, r2, a}
 }
 
 // xorStore sets the v.size bytes at dst+off to the bytes at src+off XOR
 // ks.
 func (v *vec) xorStore(ks reg.VecVirtual, dst, src reg.Register, off int) {
-	g := v.g
-	if v.avx {
-		g.VPXOR(operand.Mem{Base: src, Disp: off}, ks, ks)
-	} else {
-		t := g.XMM()
-		g.MOVOU(operand.Mem{Base: src, Disp: off}, t)
-		g.PXOR(t, ks)
-	}
-	v.mov(ks, operand.Mem{Base: dst, Disp: off})
+	v.XorU(operand.Mem{Base: src, Disp: off}, ks, ks)
+	v.Mov(ks, operand.Mem{Base: dst, Disp: off})
 }
 
 // laneOutput transposes the keystream words in X to blocks, XORs them with
@@ -329,18 +298,18 @@ func (v *vec) laneOutput(l laneScratch, dst, src reg.Register, ksOut *operand.Me
 		var r [4]reg.VecVirtual
 		for j := range 4 {
 			r[j] = v.reg()
-			v.mov(l.X(4*q+j), r[j])
+			v.Mov(l.X(4*q+j), r[j])
 		}
 		return v.transpose4(r[0], r[1], r[2], r[3])
 	}
 	out := func(x reg.VecVirtual, off int) {
 		if ksOut != nil {
-			v.mov(x, ksOut.Offset(off))
+			v.Mov(x, ksOut.Offset(off))
 		} else {
 			v.xorStore(x, dst, src, off)
 		}
 	}
-	if !v.avx {
+	if !v.ymm {
 		for q := range 4 {
 			blk := load(q)
 			for j := range 4 {
@@ -369,19 +338,13 @@ func (v *vec) laneOutput(l laneScratch, dst, src reg.Register, ksOut *operand.Me
 // rowInput loads the row-layout input state of st (one block on xmm; on
 // ymm the same block in both lanes, then the high lane's counter +1).
 func (v *vec) rowInput(st reg.Register) [4]reg.VecVirtual {
-	g := v.g
 	var r [4]reg.VecVirtual
 	for i := range 4 {
 		r[i] = v.reg()
-		m := operand.Mem{Base: st, Disp: 16 * i}
-		if v.avx {
-			g.VBROADCASTI128(m, r[i])
-		} else {
-			g.MOVOU(m, r[i])
-		}
+		v.Broadcast128(operand.Mem{Base: st, Disp: 16 * i}, r[i])
 	}
-	if v.avx {
-		g.VPADDD(v.rowInc, r[3], r[3])
+	if v.ymm {
+		v.AddD(v.rowInc, r[3], r[3])
 	}
 	return r
 }
@@ -393,7 +356,7 @@ func (v *vec) rowBlock(fn *asmgen.Func, st reg.Register) [4]reg.VecVirtual {
 	v.rowRounds(fn, [][4]reg.VecVirtual{x})
 	in := v.rowInput(st)
 	for i := range 4 {
-		v.add(x[i], in[i])
+		v.AddD(in[i], x[i], x[i])
 	}
 	return x
 }
@@ -434,7 +397,7 @@ func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 	g.CMPQ(n, operand.U8(64))
 	g.JB(operand.LabelRef(done))
 	x := v.rowBlock(fn, st)
-	if !v.avx {
+	if !v.ymm {
 		for i := range 4 {
 			v.xorStore(x[i], dst, src, 16*i)
 		}

@@ -101,7 +101,6 @@ func declareLong(g *asmgen.Generator, v *vec, suffix string) {
 // longSetup broadcasts the input state of block 0 for key and nonce into S
 // (lane i at block i).
 func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
-	g := v.g
 	t := v.reg()
 	for i := range 16 {
 		var m operand.Mem
@@ -111,14 +110,14 @@ func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
 		case i < 12:
 			m = operand.Mem{Base: key, Disp: 4 * (i - 4)}
 		case i == 12:
-			g.VMOVDQU(v.laneInc, t)
-			g.VMOVDQU(t, l.S(i))
+			v.Mov(v.laneInc, t)
+			v.Mov(t, l.S(i))
 			continue
 		default:
 			m = operand.Mem{Base: nonce, Disp: 4 * (i - 13)}
 		}
-		g.VPBROADCASTD(m, t)
-		g.VMOVDQU(t, l.S(i))
+		v.BroadcastD(m, t)
+		v.Mov(t, l.S(i))
 	}
 }
 
@@ -170,8 +169,8 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		s1Of(g, r1, m)
 		g.MOVQ(m, lay.at(lay.r+16))
 		x := g.XMM()
-		g.VMOVDQU(lay.at(lay.ks+16), x)
-		g.VMOVDQU(x, lay.at(lay.sv))
+		v.Mov(lay.at(lay.ks+16), x)
+		v.Mov(x, lay.at(lay.sv))
 	}
 	p.clear()
 	{

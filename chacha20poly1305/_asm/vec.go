@@ -9,12 +9,17 @@ import (
 	"github.com/vgcrypto/vg/cpufeat"
 )
 
-// vec emits the vector operations of one backend: legacy SSE on xmm for
-// ssse3, VEX on ymm for avx2. Two-operand forms (x op= y) are written the
-// same way for both, so that the ChaCha20 round code is shared.
+// vec emits the ChaCha20 code of one backend on asmgen's vector-op layer
+// (the embedded asmgen.Vec, which picks SSE or VEX): xmm for ssse3, ymm
+// for avx2. What is ChaCha20's own is here: the register width and the
+// layouts that depend on it, the constant tables, the rotations by 16 and
+// 8 bits as byte shuffles, and the round structure.
 type vec struct {
-	g   *asmgen.Generator
-	avx bool // VEX encodings on ymm registers
+	*asmgen.Vec
+	g *asmgen.Generator
+	// ymm: 256-bit registers (avx2), two blocks per row-layout register
+	// set and eight lane-layout blocks; else xmm.
+	ymm bool
 	// size is the register width in bytes (16 or 32).
 	size int
 	// The constant tables (see declareTables).
@@ -24,8 +29,8 @@ type vec struct {
 // newVec returns the vector emitter for g's backend and declares its
 // constant tables.
 func newVec(g *asmgen.Generator) *vec {
-	v := &vec{g: g, avx: g.Has(cpufeat.AVX2), size: 16}
-	if v.avx {
+	v := &vec{Vec: g.Vec(), g: g, ymm: g.Has(cpufeat.AVX2), size: 16}
+	if v.ymm {
 		v.size = 32
 	}
 	v.declareTables()
@@ -57,13 +62,13 @@ func (v *vec) declareTables() {
 	v.rot16 = v.g.Table("rot16", r16)
 	v.rot8 = v.g.Table("rot8", r8)
 	v.sigma = v.g.Table("sigma", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
-	if v.avx {
+	if v.ymm {
 		v.sigma2 = v.g.Table("sigma2", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
 	}
 	v.laneInc = v.g.Table("laneinc", words(0, 1, 2, 3, 4, 5, 6, 7))
 	n := uint32(v.size / 4)
 	v.laneStep = v.g.Table("lanestep", words(n, n, n, n, n, n, n, n))
-	if v.avx {
+	if v.ymm {
 		v.rowInc = v.g.Table("rowinc", words(0, 0, 0, 0, 1, 0, 0, 0))
 		v.rowStep = v.g.Table("rowstep", words(2, 0, 0, 0, 2, 0, 0, 0))
 	} else {
@@ -73,7 +78,7 @@ func (v *vec) declareTables() {
 
 // reg returns a new vector register of the backend's width.
 func (v *vec) reg() reg.VecVirtual {
-	if v.avx {
+	if v.ymm {
 		return v.g.YMM()
 	}
 	return v.g.XMM()
@@ -84,114 +89,18 @@ func xmm(x reg.VecVirtual) reg.VecVirtual {
 	return x.AsX().(reg.VecVirtual)
 }
 
-// mov copies src to dst (register, or unaligned memory).
-func (v *vec) mov(src, dst operand.Op) {
-	if v.avx {
-		v.g.VMOVDQU(src, dst)
-	} else {
-		v.g.MOVOU(src, dst)
-	}
-}
-
-// movX and xorX are mov and xor on 128-bit registers, VEX-encoded on the
-// avx2 backend (no legacy SSE between its ymm code).
-func (v *vec) movX(src, dst operand.Op) {
-	if v.avx {
-		v.g.VMOVDQU(src, dst)
-	} else {
-		v.g.MOVOU(src, dst)
-	}
-}
-
-func (v *vec) xorX(x reg.VecVirtual, y operand.Op) {
-	if v.avx {
-		v.g.VPXOR(y, x, x)
-	} else {
-		v.g.PXOR(y, x)
-	}
-}
-
-func (v *vec) andX(x reg.VecVirtual, y operand.Op) {
-	if v.avx {
-		v.g.VPAND(y, x, x)
-	} else {
-		v.g.PAND(y, x)
-	}
-}
-
-// add sets x to the word-wise sum x + y.
-func (v *vec) add(x reg.VecVirtual, y operand.Op) {
-	if v.avx {
-		v.g.VPADDD(y, x, x)
-	} else {
-		v.g.PADDL(y, x)
-	}
-}
-
-// xor sets x to x XOR y.
-func (v *vec) xor(x reg.VecVirtual, y operand.Op) {
-	if v.avx {
-		v.g.VPXOR(y, x, x)
-	} else {
-		v.g.PXOR(y, x)
-	}
-}
-
-// and sets x to x AND y.
-func (v *vec) and(x reg.VecVirtual, y operand.Op) {
-	if v.avx {
-		v.g.VPAND(y, x, x)
-	} else {
-		v.g.PAND(y, x)
-	}
-}
-
-// zero sets x to zero.
-func (v *vec) zero(x reg.VecVirtual) {
-	if v.avx {
-		v.g.VPXOR(x, x, x)
-	} else {
-		v.g.PXOR(x, x)
-	}
-}
-
-// shufd sets x to its words permuted by imm, within each 128-bit lane.
-func (v *vec) shufd(imm uint8, x reg.VecVirtual) {
-	if v.avx {
-		v.g.VPSHUFD(operand.U8(imm), x, x)
-	} else {
-		v.g.PSHUFD(operand.U8(imm), x, x)
-	}
-}
-
 // rotl rotates every 32-bit word of x left by n bits: a byte shuffle for 16
-// and 8, two shifts and an OR otherwise.
+// and 8 (where the encoding has no rotate), else asmgen's RotlD.
 func (v *vec) rotl(x reg.VecVirtual, n int) {
-	g := v.g
-	switch n {
-	case 16, 8:
+	if (n == 16 || n == 8) && v.Encoding() != asmgen.EVEX {
 		tab := v.rot16
 		if n == 8 {
 			tab = v.rot8
 		}
-		if v.avx {
-			g.VPSHUFB(tab, x, x)
-		} else {
-			g.PSHUFB(tab, x)
-		}
-	default:
-		t := v.reg()
-		if v.avx {
-			g.VPSLLD(operand.U8(n), x, t)
-			g.VPSRLD(operand.U8(32-n), x, x)
-			g.VPOR(t, x, x)
-		} else {
-			g.MOVOU(x, t)
-			g.PSLLL(operand.U8(n), t)
-			g.PSRLL(operand.U8(32-n), x)
-			g.POR(t, x)
-		}
+		v.ShufB(tab, x, x)
+		return
 	}
+	v.RotlD(uint8(n), x)
 }
 
 // quarterRounds emits the ChaCha quarter round (RFC 8439, section 2.1) on
@@ -200,10 +109,10 @@ func (v *vec) rotl(x reg.VecVirtual, n int) {
 func (v *vec) quarterRounds(qs [][4]reg.VecVirtual) {
 	step := func(x, y, z int, n int) {
 		for _, q := range qs {
-			v.add(q[x], q[y])
+			v.AddD(q[y], q[x], q[x])
 		}
 		for _, q := range qs {
-			v.xor(q[z], q[x])
+			v.Xor(q[x], q[z], q[z])
 		}
 		for _, q := range qs {
 			v.rotl(q[z], n)
@@ -224,15 +133,15 @@ func (v *vec) quarterRounds(qs [][4]reg.VecVirtual) {
 func (v *vec) rowDoubleRound(sets [][4]reg.VecVirtual) {
 	v.quarterRounds(sets)
 	for _, s := range sets {
-		v.shufd(0x93, s[0])
-		v.shufd(0x39, s[2])
-		v.shufd(0x4e, s[3])
+		v.ShufD(0x93, s[0], s[0])
+		v.ShufD(0x39, s[2], s[2])
+		v.ShufD(0x4e, s[3], s[3])
 	}
 	v.quarterRounds(sets)
 	for _, s := range sets {
-		v.shufd(0x39, s[0])
-		v.shufd(0x93, s[2])
-		v.shufd(0x4e, s[3])
+		v.ShufD(0x39, s[0], s[0])
+		v.ShufD(0x93, s[2], s[2])
+		v.ShufD(0x4e, s[3], s[3])
 	}
 }
 

@@ -13555,7 +13555,7 @@ TEXT ·p296_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0xee, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13604,7 +13604,7 @@ TEXT ·p297_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0xee, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13649,6 +13649,104 @@ TEXT ·p298_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p299_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p300_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p300_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -13675,9 +13773,9 @@ TEXT ·p298_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p299_PSHUFD(in *byte, out *byte)
+// func p301_PSHUFD(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13722,100 +13820,6 @@ TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p300_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p300_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p301_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p301_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p302_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p302_PSLLDQ(SB), NOSPLIT, $0-16
@@ -13840,7 +13844,7 @@ TEXT ·p302_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x01, X3
+	PSLLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13887,7 +13891,7 @@ TEXT ·p303_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x01, X3
+	PSLLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13934,7 +13938,7 @@ TEXT ·p304_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x04, X3
+	PSLLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13981,7 +13985,7 @@ TEXT ·p305_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x04, X3
+	PSLLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14028,7 +14032,7 @@ TEXT ·p306_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x0c, X3
+	PSLLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14075,7 +14079,7 @@ TEXT ·p307_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x0c, X3
+	PSLLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16190,7 +16194,7 @@ TEXT ·p352_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x08, X3
+	PSRLDQ $0x0f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16237,7 +16241,7 @@ TEXT ·p353_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x08, X3
+	PSRLDQ $0x0f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16284,7 +16288,7 @@ TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x0f, X3
+	PSRLDQ $0x10, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16331,7 +16335,7 @@ TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x0f, X3
+	PSRLDQ $0x10, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16378,7 +16382,7 @@ TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x10, X3
+	PSRLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16425,7 +16429,7 @@ TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x10, X3
+	PSRLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16448,9 +16452,9 @@ TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p358_PSRLDQ(in *byte, out *byte)
+// func p358_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p358_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16472,7 +16476,7 @@ TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x7f, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16495,9 +16499,9 @@ TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p359_PSRLDQ(in *byte, out *byte)
+// func p359_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p359_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p359_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16519,7 +16523,7 @@ TEXT ·p359_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x7f, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16566,7 +16570,7 @@ TEXT ·p360_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x00, X3
+	PSRLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16613,7 +16617,7 @@ TEXT ·p361_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x00, X3
+	PSRLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16660,7 +16664,7 @@ TEXT ·p362_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x01, X3
+	PSRLL $0x14, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16707,7 +16711,7 @@ TEXT ·p363_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x01, X3
+	PSRLL $0x14, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16754,7 +16758,7 @@ TEXT ·p364_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x14, X3
+	PSRLL $0x19, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16801,7 +16805,7 @@ TEXT ·p365_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x14, X3
+	PSRLL $0x19, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16848,7 +16852,7 @@ TEXT ·p366_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x19, X3
+	PSRLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16895,7 +16899,7 @@ TEXT ·p367_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x19, X3
+	PSRLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16942,7 +16946,7 @@ TEXT ·p368_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x1f, X3
+	PSRLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16989,7 +16993,7 @@ TEXT ·p369_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x1f, X3
+	PSRLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17036,7 +17040,7 @@ TEXT ·p370_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x20, X3
+	PSRLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17083,7 +17087,7 @@ TEXT ·p371_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x20, X3
+	PSRLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17130,7 +17134,7 @@ TEXT ·p372_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x3f, X3
+	PSRLL $0x40, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17177,7 +17181,7 @@ TEXT ·p373_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x3f, X3
+	PSRLL $0x40, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17224,7 +17228,7 @@ TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17271,7 +17275,7 @@ TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17294,9 +17298,9 @@ TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p376_PSRLL(in *byte, out *byte)
+// func p376_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p376_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17316,9 +17320,10 @@ TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSRLL $0x7f, X3
+	PUNPCKHLQ X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17339,11 +17344,12 @@ TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p377_PSRLL(in *byte, out *byte)
+// func p377_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p377_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17363,9 +17369,10 @@ TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSRLL $0x7f, X3
+	PUNPCKHLQ X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17386,6 +17393,7 @@ TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p378_PUNPCKHLQ(in *byte, out *byte)
@@ -17409,11 +17417,10 @@ TEXT ·p378_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	PUNPCKHLQ X3, X9
+	PUNPCKHLQ X9, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17433,8 +17440,7 @@ TEXT ·p378_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p379_PUNPCKHLQ(in *byte, out *byte)
@@ -17458,102 +17464,6 @@ TEXT ·p379_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PUNPCKHLQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p380_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p380_PUNPCKHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHLQ X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p381_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p381_PUNPCKHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
@@ -17578,6 +17488,104 @@ TEXT ·p381_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p380_PUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p380_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PUNPCKHQDQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p381_PUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p381_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PUNPCKHQDQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p382_PUNPCKHQDQ(in *byte, out *byte)
@@ -17601,11 +17609,10 @@ TEXT ·p382_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	PUNPCKHQDQ X3, X9
+	PUNPCKHQDQ X9, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17625,8 +17632,7 @@ TEXT ·p382_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p383_PUNPCKHQDQ(in *byte, out *byte)
@@ -17650,102 +17656,6 @@ TEXT ·p383_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PUNPCKHQDQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p384_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p384_PUNPCKHQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHQDQ X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p385_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p385_PUNPCKHQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
@@ -17770,6 +17680,104 @@ TEXT ·p385_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p384_PUNPCKLLQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p384_PUNPCKLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PUNPCKLLQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p385_PUNPCKLLQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p385_PUNPCKLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PUNPCKLLQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p386_PUNPCKLLQ(in *byte, out *byte)
@@ -17793,11 +17801,10 @@ TEXT ·p386_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	PUNPCKLLQ X3, X9
+	PUNPCKLLQ X9, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17817,8 +17824,7 @@ TEXT ·p386_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p387_PUNPCKLLQ(in *byte, out *byte)
@@ -17842,102 +17848,6 @@ TEXT ·p387_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PUNPCKLLQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p388_PUNPCKLLQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p388_PUNPCKLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PUNPCKLLQ X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p389_PUNPCKLLQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p389_PUNPCKLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
@@ -17964,9 +17874,9 @@ TEXT ·p389_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p390_PUNPCKLQDQ(in *byte, out *byte)
+// func p388_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p390_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p388_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18013,9 +17923,9 @@ TEXT ·p390_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p391_PUNPCKLQDQ(in *byte, out *byte)
+// func p389_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p391_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p389_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18062,9 +17972,9 @@ TEXT ·p391_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p392_PUNPCKLQDQ(in *byte, out *byte)
+// func p390_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p392_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p390_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18109,9 +18019,9 @@ TEXT ·p392_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p393_PUNPCKLQDQ(in *byte, out *byte)
+// func p391_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p393_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p391_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18156,9 +18066,9 @@ TEXT ·p393_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p394_PXOR(in *byte, out *byte)
+// func p392_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p394_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p392_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18203,9 +18113,9 @@ TEXT ·p394_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p395_PXOR(in *byte, out *byte)
+// func p393_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p395_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p393_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18250,9 +18160,9 @@ TEXT ·p395_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p396_PXOR(in *byte, out *byte)
+// func p394_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p396_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p394_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18299,9 +18209,9 @@ TEXT ·p396_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p397_PXOR(in *byte, out *byte)
+// func p395_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p397_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p395_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18348,9 +18258,9 @@ TEXT ·p397_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p398_PXOR(in *byte, out *byte)
+// func p396_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p398_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p396_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18395,9 +18305,9 @@ TEXT ·p398_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p399_PXOR(in *byte, out *byte)
+// func p397_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p399_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p397_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18442,8 +18352,8 @@ TEXT ·p399_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p400_RET(in *byte, out *byte)
-TEXT ·p400_RET(SB), NOSPLIT, $0-16
+// func p398_RET(in *byte, out *byte)
+TEXT ·p398_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18484,8 +18394,8 @@ TEXT ·p400_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p401_SBBQ(in *byte, out *byte)
-TEXT ·p401_SBBQ(SB), NOSPLIT, $0-16
+// func p399_SBBQ(in *byte, out *byte)
+TEXT ·p399_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18528,8 +18438,8 @@ TEXT ·p401_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p402_SBBQ(in *byte, out *byte)
-TEXT ·p402_SBBQ(SB), NOSPLIT, $0-16
+// func p400_SBBQ(in *byte, out *byte)
+TEXT ·p400_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18572,8 +18482,8 @@ TEXT ·p402_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p403_SETEQ(in *byte, out *byte)
-TEXT ·p403_SETEQ(SB), NOSPLIT, $0-16
+// func p401_SETEQ(in *byte, out *byte)
+TEXT ·p401_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18595,6 +18505,94 @@ TEXT ·p403_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p402_SHLQ(in *byte, out *byte)
+TEXT ·p402_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p403_SHLQ(in *byte, out *byte)
+TEXT ·p403_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18638,7 +18636,7 @@ TEXT ·p404_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x00, SI
+	SHLQ $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18682,7 +18680,7 @@ TEXT ·p405_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x01, SI
+	SHLQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18726,7 +18724,7 @@ TEXT ·p406_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x03, SI
+	SHLQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18770,7 +18768,7 @@ TEXT ·p407_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x04, SI
+	SHLQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18814,7 +18812,7 @@ TEXT ·p408_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x10, SI
+	SHLQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18858,95 +18856,95 @@ TEXT ·p409_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p410_SHLQ(in *byte, out *byte)
-TEXT ·p410_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x20, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p411_SHLQ(in *byte, out *byte)
-TEXT ·p411_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	SHLQ $0x3f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p410_SHRQ(in *byte, out *byte)
+TEXT ·p410_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p411_SHRQ(in *byte, out *byte)
+TEXT ·p411_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18990,7 +18988,7 @@ TEXT ·p412_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x00, SI
+	SHRQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19034,7 +19032,7 @@ TEXT ·p413_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x01, SI
+	SHRQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19078,7 +19076,7 @@ TEXT ·p414_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x02, SI
+	SHRQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19122,7 +19120,7 @@ TEXT ·p415_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x04, SI
+	SHRQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19166,95 +19164,95 @@ TEXT ·p416_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p417_SHRQ(in *byte, out *byte)
-TEXT ·p417_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x20, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p418_SHRQ(in *byte, out *byte)
-TEXT ·p418_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	SHRQ $0x3f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p417_SUBQ(in *byte, out *byte)
+TEXT ·p417_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $-2147483648, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p418_SUBQ(in *byte, out *byte)
+TEXT ·p418_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19298,7 +19296,7 @@ TEXT ·p419_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
+	SUBQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19342,7 +19340,7 @@ TEXT ·p420_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, 104(R15)
+	SUBQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19386,7 +19384,7 @@ TEXT ·p421_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, 104(R15)
+	SUBQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19430,7 +19428,7 @@ TEXT ·p422_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, 104(R15)
+	SUBQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19474,7 +19472,7 @@ TEXT ·p423_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, 104(R15)
+	SUBQ $0x00000200, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19518,7 +19516,7 @@ TEXT ·p424_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
+	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19562,7 +19560,7 @@ TEXT ·p425_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
+	SUBQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19606,7 +19604,7 @@ TEXT ·p426_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
+	SUBQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19650,7 +19648,7 @@ TEXT ·p427_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, SI
+	SUBQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19694,7 +19692,7 @@ TEXT ·p428_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, SI
+	SUBQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19738,7 +19736,7 @@ TEXT ·p429_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, SI
+	SUBQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19782,7 +19780,7 @@ TEXT ·p430_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, SI
+	SUBQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19826,7 +19824,7 @@ TEXT ·p431_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, SI
+	SUBQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19870,7 +19868,7 @@ TEXT ·p432_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x08, SI
+	SUBQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19914,7 +19912,7 @@ TEXT ·p433_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x10, SI
+	SUBQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19958,7 +19956,7 @@ TEXT ·p434_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x20, SI
+	SUBQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20002,7 +20000,7 @@ TEXT ·p435_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x40, SI
+	SUBQ $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20046,7 +20044,7 @@ TEXT ·p436_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, SI
+	SUBQ $0xa0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20090,7 +20088,7 @@ TEXT ·p437_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x80, SI
+	SUBQ $0x00000100, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20134,7 +20132,7 @@ TEXT ·p438_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0xa0, SI
+	SUBQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20178,7 +20176,7 @@ TEXT ·p439_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000100, SI
+	SUBQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20222,7 +20220,7 @@ TEXT ·p440_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, SI
+	SUBQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20266,7 +20264,7 @@ TEXT ·p441_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, SI
+	SUBQ SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20310,7 +20308,7 @@ TEXT ·p442_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ 128(R14), SI
+	SUBQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20354,95 +20352,95 @@ TEXT ·p443_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p444_SUBQ(in *byte, out *byte)
-TEXT ·p444_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p445_SUBQ(in *byte, out *byte)
-TEXT ·p445_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	SUBQ DI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p444_TESTQ(in *byte, out *byte)
+TEXT ·p444_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $-2147483648, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p445_TESTQ(in *byte, out *byte)
+TEXT ·p445_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20486,7 +20484,7 @@ TEXT ·p446_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-2147483648, SI
+	TESTQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20530,7 +20528,7 @@ TEXT ·p447_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-128, SI
+	TESTQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20574,7 +20572,7 @@ TEXT ·p448_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-1, SI
+	TESTQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20618,7 +20616,7 @@ TEXT ·p449_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000000, SI
+	TESTQ $0x00000002, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20662,7 +20660,7 @@ TEXT ·p450_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000001, SI
+	TESTQ $0x00000004, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20706,7 +20704,7 @@ TEXT ·p451_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000002, SI
+	TESTQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20750,7 +20748,7 @@ TEXT ·p452_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000004, SI
+	TESTQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20794,7 +20792,7 @@ TEXT ·p453_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000008, SI
+	TESTQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20838,7 +20836,7 @@ TEXT ·p454_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x0000007f, SI
+	TESTQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20882,94 +20880,6 @@ TEXT ·p455_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x7fffffff, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p456_TESTQ(in *byte, out *byte)
-TEXT ·p456_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p457_TESTQ(in *byte, out *byte)
-TEXT ·p457_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	TESTQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -20992,9 +20902,9 @@ TEXT ·p457_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p458_VAESENC(in *byte, out *byte)
+// func p456_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p458_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p456_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21041,9 +20951,9 @@ TEXT ·p458_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p459_VAESENC(in *byte, out *byte)
+// func p457_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p459_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p457_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21090,9 +21000,9 @@ TEXT ·p459_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p460_VAESENC(in *byte, out *byte)
+// func p458_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p460_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p458_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21137,9 +21047,9 @@ TEXT ·p460_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p461_VAESENC(in *byte, out *byte)
+// func p459_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p461_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p459_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21184,9 +21094,9 @@ TEXT ·p461_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p462_VAESENC(in *byte, out *byte)
+// func p460_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p462_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p460_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21233,6 +21143,104 @@ TEXT ·p462_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	VMOVDQU64 Z9, 168(R15)
 	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p461_VAESENC(in *byte, out *byte)
+// Requires: AES, AVX
+TEXT ·p461_VAESENC(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VAESENC X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p462_VAESENC(in *byte, out *byte)
+// Requires: AES, AVX, AVX512F
+TEXT ·p462_VAESENC(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VAESENC X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p463_VAESENC(in *byte, out *byte)
@@ -21256,104 +21264,6 @@ TEXT ·p463_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VAESENC X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p464_VAESENC(in *byte, out *byte)
-// Requires: AES, AVX, AVX512F
-TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VAESENC X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p465_VAESENC(in *byte, out *byte)
-// Requires: AES, AVX
-TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -21380,9 +21290,9 @@ TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p466_VAESENC(in *byte, out *byte)
+// func p464_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21431,9 +21341,9 @@ TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p467_VAESENC(in *byte, out *byte)
+// func p465_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21482,9 +21392,9 @@ TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p468_VAESENC(in *byte, out *byte)
+// func p466_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p468_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21529,9 +21439,9 @@ TEXT ·p468_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p469_VAESENC(in *byte, out *byte)
+// func p467_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p469_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21576,9 +21486,9 @@ TEXT ·p469_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p470_VAESENCLAST(in *byte, out *byte)
+// func p468_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p470_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p468_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21625,9 +21535,9 @@ TEXT ·p470_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p471_VAESENCLAST(in *byte, out *byte)
+// func p469_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p471_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p469_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21674,9 +21584,9 @@ TEXT ·p471_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p472_VAESENCLAST(in *byte, out *byte)
+// func p470_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p472_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p470_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21721,9 +21631,9 @@ TEXT ·p472_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p473_VAESENCLAST(in *byte, out *byte)
+// func p471_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p473_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p471_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21768,9 +21678,9 @@ TEXT ·p473_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p474_VAESENCLAST(in *byte, out *byte)
+// func p472_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p474_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p472_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21817,6 +21727,104 @@ TEXT ·p474_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	VMOVDQU64 Z9, 168(R15)
 	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p473_VAESENCLAST(in *byte, out *byte)
+// Requires: AES, AVX
+TEXT ·p473_VAESENCLAST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VAESENCLAST X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p474_VAESENCLAST(in *byte, out *byte)
+// Requires: AES, AVX, AVX512F
+TEXT ·p474_VAESENCLAST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VAESENCLAST X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p475_VAESENCLAST(in *byte, out *byte)
@@ -21840,104 +21848,6 @@ TEXT ·p475_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VAESENCLAST X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p476_VAESENCLAST(in *byte, out *byte)
-// Requires: AES, AVX, AVX512F
-TEXT ·p476_VAESENCLAST(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VAESENCLAST X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p477_VAESENCLAST(in *byte, out *byte)
-// Requires: AES, AVX
-TEXT ·p477_VAESENCLAST(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -21964,9 +21874,9 @@ TEXT ·p477_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p478_VAESENCLAST(in *byte, out *byte)
+// func p476_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p476_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22015,9 +21925,9 @@ TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p479_VAESENCLAST(in *byte, out *byte)
+// func p477_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p477_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22066,9 +21976,9 @@ TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p480_VAESENCLAST(in *byte, out *byte)
+// func p478_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p480_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22113,9 +22023,9 @@ TEXT ·p480_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p481_VAESENCLAST(in *byte, out *byte)
+// func p479_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p481_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22160,9 +22070,9 @@ TEXT ·p481_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p482_VBROADCASTI128(in *byte, out *byte)
+// func p480_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p482_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p480_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22207,9 +22117,9 @@ TEXT ·p482_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p483_VBROADCASTI128(in *byte, out *byte)
+// func p481_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p483_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p481_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22254,6 +22164,104 @@ TEXT ·p483_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
+// func p482_VEXTRACTI128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p482_VEXTRACTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI128 $0x00, Y3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p483_VEXTRACTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p483_VEXTRACTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VEXTRACTI128 $0x00, Y3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p484_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p484_VEXTRACTI128(SB), NOSPLIT, $0-16
@@ -22279,7 +22287,7 @@ TEXT ·p484_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VEXTRACTI128 $0x00, Y3, X9
+	VEXTRACTI128 $0x01, Y3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -22328,7 +22336,7 @@ TEXT ·p485_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VEXTRACTI128 $0x00, Y3, X9
+	VEXTRACTI128 $0x01, Y3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -22373,104 +22381,6 @@ TEXT ·p486_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VEXTRACTI128 $0x01, Y3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p487_VEXTRACTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p487_VEXTRACTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VEXTRACTI128 $0x01, Y3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p488_VEXTRACTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p488_VEXTRACTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -22497,9 +22407,9 @@ TEXT ·p488_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p489_VEXTRACTI128(in *byte, out *byte)
+// func p487_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p489_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p487_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22544,6 +22454,108 @@ TEXT ·p489_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p488_VINSERTI128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p488_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VINSERTI128 $0x00, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p489_VINSERTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p489_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VINSERTI128 $0x00, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
 // func p490_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p490_VINSERTI128(SB), NOSPLIT, $0-16
@@ -22570,7 +22582,7 @@ TEXT ·p490_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VINSERTI128 $0x00, X3, Y9, Y14
+	VINSERTI128 $0x01, X3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -22621,7 +22633,7 @@ TEXT ·p491_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VINSERTI128 $0x00, X3, Y9, Y14
+	VINSERTI128 $0x01, X3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -22667,108 +22679,6 @@ TEXT ·p492_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VINSERTI128 $0x01, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p493_VINSERTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p493_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VINSERTI128 $0x01, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p494_VINSERTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p494_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -22795,9 +22705,9 @@ TEXT ·p494_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p495_VINSERTI128(in *byte, out *byte)
+// func p493_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p495_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p493_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22842,9 +22752,9 @@ TEXT ·p495_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p496_VMOVDQA(in *byte, out *byte)
+// func p494_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p496_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p494_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22891,9 +22801,9 @@ TEXT ·p496_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p497_VMOVDQA(in *byte, out *byte)
+// func p495_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p497_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p495_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22940,9 +22850,9 @@ TEXT ·p497_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p498_VMOVDQA(in *byte, out *byte)
+// func p496_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p498_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p496_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22987,9 +22897,9 @@ TEXT ·p498_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p499_VMOVDQA(in *byte, out *byte)
+// func p497_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p499_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p497_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23034,9 +22944,9 @@ TEXT ·p499_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p500_VMOVDQU(in *byte, out *byte)
+// func p498_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p500_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p498_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23056,9 +22966,10 @@ TEXT ·p500_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VMOVDQU 192(R14), X3
+	VMOVDQA Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23079,11 +22990,12 @@ TEXT ·p500_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p501_VMOVDQU(in *byte, out *byte)
+// func p499_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p501_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p499_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23103,9 +23015,10 @@ TEXT ·p501_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VMOVDQU 160(R14), X3
+	VMOVDQA Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23126,6 +23039,101 @@ TEXT ·p501_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p500_VMOVDQA(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p500_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p501_VMOVDQA(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p501_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VMOVDQA Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
 	RET
 
 // func p502_VMOVDQU(in *byte, out *byte)
@@ -23152,7 +23160,7 @@ TEXT ·p502_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU 192(R14), Y3
+	VMOVDQU 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23199,7 +23207,7 @@ TEXT ·p503_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVDQU 160(R14), Y3
+	VMOVDQU 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23246,7 +23254,7 @@ TEXT ·p504_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU X3, 168(R15)
+	VMOVDQU 192(R14), Y3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23293,7 +23301,7 @@ TEXT ·p505_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVDQU X3, 136(R15)
+	VMOVDQU 160(R14), Y3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23340,7 +23348,7 @@ TEXT ·p506_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU Y3, 168(R15)
+	VMOVDQU X3, 168(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23387,7 +23395,7 @@ TEXT ·p507_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVDQU Y3, 136(R15)
+	VMOVDQU X3, 136(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23432,10 +23440,9 @@ TEXT ·p508_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VMOVDQU Y3, Y9
+	VMOVDQU Y3, 168(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23456,7 +23463,6 @@ TEXT ·p508_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p509_VMOVDQU(in *byte, out *byte)
@@ -23481,10 +23487,9 @@ TEXT ·p509_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VMOVDQU Y3, Y9
+	VMOVDQU Y3, 136(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23505,12 +23510,11 @@ TEXT ·p509_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p510_VMOVDQU(in *byte, out *byte)
+// func p510_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p510_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p510_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23529,10 +23533,10 @@ TEXT ·p510_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
+	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU Y9, Y9
+	VMOVQ 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23552,12 +23556,12 @@ TEXT ·p510_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
+	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p511_VMOVDQU(in *byte, out *byte)
+// func p511_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p511_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p511_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23576,10 +23580,10 @@ TEXT ·p511_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
+	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVDQU Y9, Y9
+	VMOVQ 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23599,7 +23603,7 @@ TEXT ·p511_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ    R11, 80(R15)
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
+	VMOVDQU Y3, 104(R15)
 	RET
 
 // func p512_VMOVQ(in *byte, out *byte)
@@ -23626,7 +23630,7 @@ TEXT ·p512_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVQ 192(R14), X3
+	VMOVQ SI, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23673,7 +23677,7 @@ TEXT ·p513_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVQ 160(R14), X3
+	VMOVQ SI, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -23720,7 +23724,7 @@ TEXT ·p514_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVQ SI, X3
+	VMOVQ X3, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -23767,100 +23771,6 @@ TEXT ·p515_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p516_VMOVQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p516_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVQ X3, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p517_VMOVQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p517_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
 	VMOVQ X3, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -23884,9 +23794,9 @@ TEXT ·p517_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p518_VPADDD(in *byte, out *byte)
+// func p516_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p518_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p516_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23933,9 +23843,9 @@ TEXT ·p518_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p519_VPADDD(in *byte, out *byte)
+// func p517_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p519_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p517_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23982,9 +23892,9 @@ TEXT ·p519_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p520_VPADDD(in *byte, out *byte)
+// func p518_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p520_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p518_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24029,9 +23939,9 @@ TEXT ·p520_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p521_VPADDD(in *byte, out *byte)
+// func p519_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p521_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p519_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24076,9 +23986,9 @@ TEXT ·p521_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p522_VPADDD(in *byte, out *byte)
+// func p520_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p522_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p520_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24125,9 +24035,9 @@ TEXT ·p522_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p523_VPADDD(in *byte, out *byte)
+// func p521_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p523_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p521_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24174,9 +24084,9 @@ TEXT ·p523_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p524_VPADDD(in *byte, out *byte)
+// func p522_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p524_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p522_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24221,9 +24131,9 @@ TEXT ·p524_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p525_VPADDD(in *byte, out *byte)
+// func p523_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p525_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p523_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24268,9 +24178,9 @@ TEXT ·p525_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p526_VPADDD(in *byte, out *byte)
+// func p524_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p526_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p524_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24317,6 +24227,104 @@ TEXT ·p526_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	VMOVDQU64 Z9, 168(R15)
 	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p525_VPADDD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p525_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPADDD X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p526_VPADDD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p526_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDD X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p527_VPADDD(in *byte, out *byte)
@@ -24340,104 +24348,6 @@ TEXT ·p527_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPADDD X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p528_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p528_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPADDD X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p529_VPADDD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p529_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -24462,6 +24372,108 @@ TEXT ·p529_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p528_VPADDD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p528_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDD Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p529_VPADDD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p529_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPADDD Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
 	RET
 
 // func p530_VPADDD(in *byte, out *byte)
@@ -24485,12 +24497,10 @@ TEXT ·p530_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPADDD Y3, Y9, Y14
+	VPADDD Y14, Y14, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -24510,9 +24520,7 @@ TEXT ·p530_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p531_VPADDD(in *byte, out *byte)
@@ -24536,104 +24544,6 @@ TEXT ·p531_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPADDD Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p532_VPADDD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p532_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPADDD Y14, Y14, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p533_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p533_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -24660,9 +24570,9 @@ TEXT ·p533_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p534_VPADDQ(in *byte, out *byte)
+// func p532_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p534_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p532_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24711,9 +24621,9 @@ TEXT ·p534_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p535_VPADDQ(in *byte, out *byte)
+// func p533_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p535_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p533_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24762,9 +24672,9 @@ TEXT ·p535_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p536_VPADDQ(in *byte, out *byte)
+// func p534_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p536_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p534_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24809,9 +24719,9 @@ TEXT ·p536_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p537_VPADDQ(in *byte, out *byte)
+// func p535_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p537_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p535_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24856,9 +24766,9 @@ TEXT ·p537_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p538_VPAND(in *byte, out *byte)
+// func p536_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p538_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p536_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24905,9 +24815,9 @@ TEXT ·p538_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p539_VPAND(in *byte, out *byte)
+// func p537_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p539_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p537_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24954,9 +24864,9 @@ TEXT ·p539_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p540_VPAND(in *byte, out *byte)
+// func p538_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p540_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p538_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25001,9 +24911,9 @@ TEXT ·p540_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p541_VPAND(in *byte, out *byte)
+// func p539_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p541_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p539_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25048,9 +24958,9 @@ TEXT ·p541_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p542_VPAND(in *byte, out *byte)
+// func p540_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p542_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p540_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25099,9 +25009,9 @@ TEXT ·p542_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p543_VPAND(in *byte, out *byte)
+// func p541_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p543_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p541_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25150,9 +25060,9 @@ TEXT ·p543_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p544_VPAND(in *byte, out *byte)
+// func p542_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p544_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p542_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25197,9 +25107,9 @@ TEXT ·p544_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p545_VPAND(in *byte, out *byte)
+// func p543_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p545_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p543_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25244,9 +25154,9 @@ TEXT ·p545_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p546_VPBROADCASTD(in *byte, out *byte)
+// func p544_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p546_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p544_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25291,9 +25201,9 @@ TEXT ·p546_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p547_VPBROADCASTD(in *byte, out *byte)
+// func p545_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p547_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p545_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25338,6 +25248,104 @@ TEXT ·p547_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
+// func p546_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p546_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 256(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p547_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p547_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 192(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p548_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p548_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -25363,7 +25371,7 @@ TEXT ·p548_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), X3, X9
+	VPCLMULQDQ $0x01, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -25412,7 +25420,7 @@ TEXT ·p549_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), X3, X9
+	VPCLMULQDQ $0x01, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -25461,7 +25469,7 @@ TEXT ·p550_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), X3, X9
+	VPCLMULQDQ $0x10, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -25510,7 +25518,7 @@ TEXT ·p551_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, 192(R14), X3, X9
+	VPCLMULQDQ $0x10, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -25559,7 +25567,7 @@ TEXT ·p552_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), X3, X9
+	VPCLMULQDQ $0x11, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -25608,7 +25616,7 @@ TEXT ·p553_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 192(R14), X3, X9
+	VPCLMULQDQ $0x11, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -25653,104 +25661,6 @@ TEXT ·p554_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p555_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p555_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 192(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p556_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p556_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -25777,9 +25687,9 @@ TEXT ·p556_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p557_VPCLMULQDQ(in *byte, out *byte)
+// func p555_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p557_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p555_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25824,6 +25734,104 @@ TEXT ·p557_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p556_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p556_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p557_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p557_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p558_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p558_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -25849,7 +25857,7 @@ TEXT ·p558_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
+	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -25898,7 +25906,7 @@ TEXT ·p559_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
+	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -25947,7 +25955,7 @@ TEXT ·p560_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
+	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -25996,7 +26004,7 @@ TEXT ·p561_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
+	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26045,7 +26053,7 @@ TEXT ·p562_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
+	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26094,7 +26102,7 @@ TEXT ·p563_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
+	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26139,104 +26147,6 @@ TEXT ·p564_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p565_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p565_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p566_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p566_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -26263,9 +26173,9 @@ TEXT ·p566_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p567_VPCLMULQDQ(in *byte, out *byte)
+// func p565_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p567_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p565_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26310,6 +26220,108 @@ TEXT ·p567_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p566_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p566_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p567_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p567_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
 // func p568_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p568_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -26336,7 +26348,7 @@ TEXT ·p568_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26387,7 +26399,7 @@ TEXT ·p569_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26438,7 +26450,7 @@ TEXT ·p570_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
+	VPCLMULQDQ $0x10, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26489,7 +26501,7 @@ TEXT ·p571_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
+	VPCLMULQDQ $0x10, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26540,7 +26552,7 @@ TEXT ·p572_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
+	VPCLMULQDQ $0x11, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26591,7 +26603,7 @@ TEXT ·p573_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
+	VPCLMULQDQ $0x11, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26637,108 +26649,6 @@ TEXT ·p574_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p575_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p575_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p576_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p576_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -26765,9 +26675,9 @@ TEXT ·p576_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p577_VPCLMULQDQ(in *byte, out *byte)
+// func p575_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p577_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p575_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26812,6 +26722,108 @@ TEXT ·p577_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
+// func p576_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p576_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p577_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p577_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
 // func p578_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p578_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -26838,7 +26850,7 @@ TEXT ·p578_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26889,7 +26901,7 @@ TEXT ·p579_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -26940,7 +26952,7 @@ TEXT ·p580_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -26991,7 +27003,7 @@ TEXT ·p581_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27042,7 +27054,7 @@ TEXT ·p582_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27093,7 +27105,7 @@ TEXT ·p583_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27139,12 +27151,10 @@ TEXT ·p584_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
+	VPCLMULQDQ $0x00, Y14, Y14, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27164,9 +27174,7 @@ TEXT ·p584_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p585_VPCLMULQDQ(in *byte, out *byte)
@@ -27190,104 +27198,6 @@ TEXT ·p585_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p586_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p586_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Y14, Y14, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p587_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p587_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -27314,9 +27224,9 @@ TEXT ·p587_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p588_VPCMPEQB(in *byte, out *byte)
+// func p586_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p588_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p586_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27365,9 +27275,9 @@ TEXT ·p588_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p589_VPCMPEQB(in *byte, out *byte)
+// func p587_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p589_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p587_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27416,9 +27326,9 @@ TEXT ·p589_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p590_VPCMPEQB(in *byte, out *byte)
+// func p588_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p590_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p588_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27463,9 +27373,9 @@ TEXT ·p590_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p591_VPCMPEQB(in *byte, out *byte)
+// func p589_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p591_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p589_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27508,6 +27418,108 @@ TEXT ·p591_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p590_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p590_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x02, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p591_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p591_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x02, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
 	RET
 
 // func p592_VPERM2I128(in *byte, out *byte)
@@ -27536,7 +27548,7 @@ TEXT ·p592_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27587,7 +27599,7 @@ TEXT ·p593_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27638,7 +27650,7 @@ TEXT ·p594_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
+	VPERM2I128 $0x13, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27689,7 +27701,7 @@ TEXT ·p595_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
+	VPERM2I128 $0x13, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27740,7 +27752,7 @@ TEXT ·p596_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
+	VPERM2I128 $0x20, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27791,7 +27803,7 @@ TEXT ·p597_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
+	VPERM2I128 $0x20, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27842,7 +27854,7 @@ TEXT ·p598_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
+	VPERM2I128 $0x31, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27893,7 +27905,7 @@ TEXT ·p599_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
+	VPERM2I128 $0x31, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -27944,7 +27956,7 @@ TEXT ·p600_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
+	VPERM2I128 $0x80, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27995,7 +28007,7 @@ TEXT ·p601_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
+	VPERM2I128 $0x80, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -28046,7 +28058,7 @@ TEXT ·p602_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x88, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28097,7 +28109,7 @@ TEXT ·p603_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x88, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -28143,108 +28155,6 @@ TEXT ·p604_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p605_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p605_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p606_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p606_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -28271,9 +28181,9 @@ TEXT ·p606_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p607_VPERM2I128(in *byte, out *byte)
+// func p605_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p607_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p605_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28318,6 +28228,100 @@ TEXT ·p607_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
+// func p606_VPEXTRQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p606_VPEXTRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPEXTRQ $0x00, X3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p607_VPEXTRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p607_VPEXTRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	VPEXTRQ $0x00, X3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
 // func p608_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p608_VPEXTRQ(SB), NOSPLIT, $0-16
@@ -28342,7 +28346,7 @@ TEXT ·p608_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VPEXTRQ $0x00, X3, SI
+	VPEXTRQ $0x01, X3, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28389,100 +28393,6 @@ TEXT ·p609_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VPEXTRQ $0x00, X3, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p610_VPEXTRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p610_VPEXTRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VPEXTRQ $0x01, X3, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p611_VPEXTRQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p611_VPEXTRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
 	VPEXTRQ $0x01, X3, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -28506,495 +28416,9 @@ TEXT ·p611_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p612_VPINSRD(in *byte, out *byte)
+// func p610_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p612_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRD $0x00, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p613_VPINSRD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p613_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPINSRD $0x00, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p614_VPINSRD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p614_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRD $0x01, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p615_VPINSRD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p615_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPINSRD $0x01, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p616_VPINSRD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p616_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRD $0x02, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p617_VPINSRD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p617_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPINSRD $0x02, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p618_VPINSRD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p618_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRD $0x03, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p619_VPINSRD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p619_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPINSRD $0x03, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p620_VPINSRD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p620_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPINSRD $0x00, SI, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p621_VPINSRD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p621_VPINSRD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
-
-	// The probed instruction.
-	VPINSRD $0x00, SI, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p622_VPINSRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p622_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p610_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29041,9 +28465,9 @@ TEXT ·p622_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p623_VPINSRQ(in *byte, out *byte)
+// func p611_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p623_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p611_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29090,9 +28514,9 @@ TEXT ·p623_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p624_VPINSRQ(in *byte, out *byte)
+// func p612_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p624_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p612_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29139,9 +28563,9 @@ TEXT ·p624_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p625_VPINSRQ(in *byte, out *byte)
+// func p613_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p625_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p613_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29188,9 +28612,9 @@ TEXT ·p625_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p626_VPINSRQ(in *byte, out *byte)
+// func p614_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p626_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p614_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29235,9 +28659,9 @@ TEXT ·p626_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p627_VPINSRQ(in *byte, out *byte)
+// func p615_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p627_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p615_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29282,9 +28706,299 @@ TEXT ·p627_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p628_VPMOVMSKB(in *byte, out *byte)
+// func p616_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p628_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p616_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p617_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p617_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p618_VPINSRQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p618_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x01, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p619_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p619_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPINSRQ $0x01, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p620_VPINSRQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p620_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p621_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p621_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p622_VPMOVMSKB(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p622_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29329,9 +29043,9 @@ TEXT ·p628_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p629_VPMOVMSKB(in *byte, out *byte)
+// func p623_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p629_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p623_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29376,8 +29090,306 @@ TEXT ·p629_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p630_VPOR(in *byte, out *byte)
+// func p624_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p624_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p625_VPOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p625_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p626_VPOR(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p626_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p627_VPOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p627_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p628_VPOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p628_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p629_VPOR(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p629_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p630_VPOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
 TEXT ·p630_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -29397,12 +29409,10 @@ TEXT ·p630_VPOR(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPOR X3, X9, X14
+	VPOR Y14, Y14, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -29422,13 +29432,11 @@ TEXT ·p630_VPOR(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p631_VPOR(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·p631_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -29448,300 +29456,6 @@ TEXT ·p631_VPOR(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p632_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p632_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p633_VPOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p633_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p634_VPOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p634_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p635_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p635_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p636_VPOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p636_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPOR Y14, Y14, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p637_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p637_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -29768,9 +29482,9 @@ TEXT ·p637_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p638_VPSHUFB(in *byte, out *byte)
+// func p632_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p638_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p632_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29817,9 +29531,9 @@ TEXT ·p638_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p639_VPSHUFB(in *byte, out *byte)
+// func p633_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p639_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p633_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29866,9 +29580,9 @@ TEXT ·p639_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p640_VPSHUFB(in *byte, out *byte)
+// func p634_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p640_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p634_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29913,9 +29627,9 @@ TEXT ·p640_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p641_VPSHUFB(in *byte, out *byte)
+// func p635_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p641_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p635_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29960,9 +29674,9 @@ TEXT ·p641_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p642_VPSHUFB(in *byte, out *byte)
+// func p636_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p642_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p636_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30009,9 +29723,9 @@ TEXT ·p642_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p643_VPSHUFB(in *byte, out *byte)
+// func p637_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p643_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p637_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30058,9 +29772,9 @@ TEXT ·p643_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p644_VPSHUFB(in *byte, out *byte)
+// func p638_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p644_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p638_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30105,9 +29819,9 @@ TEXT ·p644_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p645_VPSHUFB(in *byte, out *byte)
+// func p639_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p645_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p639_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30152,9 +29866,9 @@ TEXT ·p645_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p646_VPSHUFB(in *byte, out *byte)
+// func p640_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p646_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p640_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30203,9 +29917,9 @@ TEXT ·p646_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p647_VPSHUFB(in *byte, out *byte)
+// func p641_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p647_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p641_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30254,9 +29968,9 @@ TEXT ·p647_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p648_VPSHUFB(in *byte, out *byte)
+// func p642_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p648_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p642_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30301,9 +30015,9 @@ TEXT ·p648_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p649_VPSHUFB(in *byte, out *byte)
+// func p643_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p649_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p643_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30348,6 +30062,300 @@ TEXT ·p649_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
+// func p644_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p644_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p645_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p645_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p646_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p646_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p647_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p647_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p648_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p648_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p649_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p649_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p650_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p650_VPSHUFD(SB), NOSPLIT, $0-16
@@ -30373,7 +30381,7 @@ TEXT ·p650_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
+	VPSHUFD $0xd3, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -30422,7 +30430,7 @@ TEXT ·p651_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
+	VPSHUFD $0xd3, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -30471,7 +30479,7 @@ TEXT ·p652_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
+	VPSHUFD $0xe4, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -30520,7 +30528,7 @@ TEXT ·p653_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
+	VPSHUFD $0xe4, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -30565,300 +30573,6 @@ TEXT ·p654_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p655_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p655_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p656_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p656_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p657_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p657_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p658_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p658_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p659_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p659_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p660_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p660_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -30885,9 +30599,9 @@ TEXT ·p660_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p661_VPSHUFD(in *byte, out *byte)
+// func p655_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p661_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p655_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30932,6 +30646,300 @@ TEXT ·p661_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p656_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p656_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p657_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p657_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p658_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p658_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p659_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p659_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p660_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p660_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p661_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p661_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p662_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p662_VPSHUFD(SB), NOSPLIT, $0-16
@@ -30957,7 +30965,7 @@ TEXT ·p662_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
+	VPSHUFD $0x93, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31006,7 +31014,7 @@ TEXT ·p663_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
+	VPSHUFD $0x93, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31055,7 +31063,7 @@ TEXT ·p664_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
+	VPSHUFD $0xb1, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31104,7 +31112,7 @@ TEXT ·p665_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
+	VPSHUFD $0xb1, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31153,7 +31161,7 @@ TEXT ·p666_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
+	VPSHUFD $0xe4, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31202,7 +31210,7 @@ TEXT ·p667_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
+	VPSHUFD $0xe4, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31247,300 +31255,6 @@ TEXT ·p668_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p669_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p669_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p670_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p670_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p671_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p671_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p672_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p672_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p673_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p673_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p674_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p674_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -31567,9 +31281,9 @@ TEXT ·p674_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p675_VPSHUFD(in *byte, out *byte)
+// func p669_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p675_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p669_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31614,6 +31328,300 @@ TEXT ·p675_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p670_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p670_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p671_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p671_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p672_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p672_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p673_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p673_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p674_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p674_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p675_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p675_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p676_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p676_VPSLLD(SB), NOSPLIT, $0-16
@@ -31639,7 +31647,7 @@ TEXT ·p676_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
+	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31688,7 +31696,7 @@ TEXT ·p677_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
+	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31737,7 +31745,7 @@ TEXT ·p678_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
+	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31786,7 +31794,7 @@ TEXT ·p679_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
+	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31835,7 +31843,7 @@ TEXT ·p680_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
+	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31884,7 +31892,7 @@ TEXT ·p681_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
+	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -31933,7 +31941,7 @@ TEXT ·p682_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
+	VPSLLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31982,7 +31990,7 @@ TEXT ·p683_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
+	VPSLLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32031,7 +32039,7 @@ TEXT ·p684_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
+	VPSLLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32080,7 +32088,7 @@ TEXT ·p685_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
+	VPSLLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32129,7 +32137,7 @@ TEXT ·p686_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
+	VPSLLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32178,7 +32186,7 @@ TEXT ·p687_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
+	VPSLLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32223,300 +32231,6 @@ TEXT ·p688_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p689_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p689_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p690_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p690_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p691_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p691_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p692_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p692_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p693_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p693_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p694_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p694_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -32543,9 +32257,9 @@ TEXT ·p694_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p695_VPSLLD(in *byte, out *byte)
+// func p689_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p695_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p689_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32590,6 +32304,300 @@ TEXT ·p695_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p690_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p690_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p691_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p691_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p692_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p692_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p693_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p693_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p694_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p694_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p695_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p695_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p696_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p696_VPSLLDQ(SB), NOSPLIT, $0-16
@@ -32615,7 +32623,7 @@ TEXT ·p696_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
+	VPSLLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32664,7 +32672,7 @@ TEXT ·p697_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
+	VPSLLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32713,7 +32721,7 @@ TEXT ·p698_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
+	VPSLLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32762,7 +32770,7 @@ TEXT ·p699_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
+	VPSLLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32811,7 +32819,7 @@ TEXT ·p700_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
+	VPSLLDQ $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32860,7 +32868,7 @@ TEXT ·p701_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
+	VPSLLDQ $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32905,300 +32913,6 @@ TEXT ·p702_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p703_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p703_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p704_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p704_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p705_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p705_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p706_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p706_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p707_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p707_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p708_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p708_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -33225,9 +32939,9 @@ TEXT ·p708_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p709_VPSLLDQ(in *byte, out *byte)
+// func p703_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p709_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p703_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33272,6 +32986,300 @@ TEXT ·p709_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p704_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p704_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p705_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p705_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p706_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p706_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p707_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p707_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p708_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p708_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x1f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p709_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p709_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x1f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p710_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p710_VPSRAD(SB), NOSPLIT, $0-16
@@ -33297,7 +33305,7 @@ TEXT ·p710_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x00, X3, X9
+	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33346,7 +33354,7 @@ TEXT ·p711_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x00, X3, X9
+	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33395,7 +33403,7 @@ TEXT ·p712_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x01, X3, X9
+	VPSRAD $0x3f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33444,7 +33452,7 @@ TEXT ·p713_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x01, X3, X9
+	VPSRAD $0x3f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33493,7 +33501,7 @@ TEXT ·p714_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
+	VPSRAD $0x40, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33542,7 +33550,7 @@ TEXT ·p715_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
+	VPSRAD $0x40, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33591,7 +33599,7 @@ TEXT ·p716_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x20, X3, X9
+	VPSRAD $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33640,7 +33648,7 @@ TEXT ·p717_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x20, X3, X9
+	VPSRAD $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33685,300 +33693,6 @@ TEXT ·p718_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p719_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p719_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p720_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p720_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x40, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p721_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p721_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x40, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p722_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p722_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p723_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p723_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p724_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p724_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -34005,9 +33719,9 @@ TEXT ·p724_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p725_VPSRAD(in *byte, out *byte)
+// func p719_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p725_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p719_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34052,6 +33766,300 @@ TEXT ·p725_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p720_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p720_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p721_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p721_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p722_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p722_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p723_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p723_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p724_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p724_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x14, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p725_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p725_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x14, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p726_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p726_VPSRLD(SB), NOSPLIT, $0-16
@@ -34077,7 +34085,7 @@ TEXT ·p726_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
+	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34126,7 +34134,7 @@ TEXT ·p727_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
+	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34175,7 +34183,7 @@ TEXT ·p728_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
+	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34224,7 +34232,7 @@ TEXT ·p729_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
+	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34273,7 +34281,7 @@ TEXT ·p730_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
+	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34322,7 +34330,7 @@ TEXT ·p731_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
+	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34371,7 +34379,7 @@ TEXT ·p732_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
+	VPSRLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34420,7 +34428,7 @@ TEXT ·p733_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
+	VPSRLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34469,7 +34477,7 @@ TEXT ·p734_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
+	VPSRLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34518,7 +34526,7 @@ TEXT ·p735_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
+	VPSRLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34567,7 +34575,7 @@ TEXT ·p736_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
+	VPSRLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34616,7 +34624,7 @@ TEXT ·p737_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
+	VPSRLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34661,300 +34669,6 @@ TEXT ·p738_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p739_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p739_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p740_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p740_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p741_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p741_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p742_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p742_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p743_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p743_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p744_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p744_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -34981,9 +34695,9 @@ TEXT ·p744_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p745_VPSRLD(in *byte, out *byte)
+// func p739_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p745_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p739_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35028,6 +34742,300 @@ TEXT ·p745_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
+// func p740_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p740_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p741_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p741_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p742_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p742_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p743_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p743_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p744_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p744_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p745_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p745_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
 // func p746_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p746_VPSRLDQ(SB), NOSPLIT, $0-16
@@ -35053,7 +35061,7 @@ TEXT ·p746_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
+	VPSRLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35102,7 +35110,7 @@ TEXT ·p747_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
+	VPSRLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35151,7 +35159,7 @@ TEXT ·p748_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
+	VPSRLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35200,7 +35208,7 @@ TEXT ·p749_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
+	VPSRLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35249,7 +35257,7 @@ TEXT ·p750_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
+	VPSRLDQ $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35298,7 +35306,7 @@ TEXT ·p751_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
+	VPSRLDQ $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35343,300 +35351,6 @@ TEXT ·p752_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p753_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p753_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p754_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p754_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p755_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p755_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p756_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p756_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p757_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p757_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p758_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p758_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -35663,9 +35377,9 @@ TEXT ·p758_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p759_VPSRLDQ(in *byte, out *byte)
+// func p753_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p759_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p753_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35710,9 +35424,9 @@ TEXT ·p759_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p760_VPUNPCKHDQ(in *byte, out *byte)
+// func p754_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p760_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p754_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35761,9 +35475,9 @@ TEXT ·p760_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p761_VPUNPCKHDQ(in *byte, out *byte)
+// func p755_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p761_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p755_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35812,9 +35526,9 @@ TEXT ·p761_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p762_VPUNPCKHDQ(in *byte, out *byte)
+// func p756_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p762_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p756_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35859,9 +35573,9 @@ TEXT ·p762_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p763_VPUNPCKHDQ(in *byte, out *byte)
+// func p757_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p763_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p757_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35906,9 +35620,9 @@ TEXT ·p763_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p764_VPUNPCKHQDQ(in *byte, out *byte)
+// func p758_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p764_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p758_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35957,9 +35671,9 @@ TEXT ·p764_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p765_VPUNPCKHQDQ(in *byte, out *byte)
+// func p759_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p765_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p759_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36008,9 +35722,9 @@ TEXT ·p765_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p766_VPUNPCKHQDQ(in *byte, out *byte)
+// func p760_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p766_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p760_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36055,9 +35769,9 @@ TEXT ·p766_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p767_VPUNPCKHQDQ(in *byte, out *byte)
+// func p761_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p767_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p761_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36102,9 +35816,9 @@ TEXT ·p767_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p768_VPUNPCKLDQ(in *byte, out *byte)
+// func p762_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p768_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p762_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36153,9 +35867,9 @@ TEXT ·p768_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p769_VPUNPCKLDQ(in *byte, out *byte)
+// func p763_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p769_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p763_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36204,9 +35918,9 @@ TEXT ·p769_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p770_VPUNPCKLDQ(in *byte, out *byte)
+// func p764_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p770_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p764_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36251,9 +35965,9 @@ TEXT ·p770_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p771_VPUNPCKLDQ(in *byte, out *byte)
+// func p765_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p771_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p765_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36296,10 +36010,308 @@ TEXT ·p771_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p766_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p766_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p767_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p767_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p768_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p768_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p769_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p769_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p770_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p770_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p771_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p771_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
 	RET
 
 // func p772_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX2, AVX512F
 TEXT ·p772_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -36319,12 +36331,10 @@ TEXT ·p772_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
+	VPUNPCKLQDQ Y14, Y14, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -36344,13 +36354,11 @@ TEXT ·p772_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p773_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·p773_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -36370,300 +36378,6 @@ TEXT ·p773_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p774_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p774_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p775_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p775_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p776_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p776_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p777_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p777_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p778_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p778_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ Y14, Y14, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p779_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p779_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -36690,9 +36404,9 @@ TEXT ·p779_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p780_VPXOR(in *byte, out *byte)
+// func p774_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p780_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p774_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36739,9 +36453,9 @@ TEXT ·p780_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p781_VPXOR(in *byte, out *byte)
+// func p775_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p781_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p775_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36788,9 +36502,9 @@ TEXT ·p781_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p782_VPXOR(in *byte, out *byte)
+// func p776_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p782_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p776_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36835,9 +36549,9 @@ TEXT ·p782_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p783_VPXOR(in *byte, out *byte)
+// func p777_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p783_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p777_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36882,9 +36596,9 @@ TEXT ·p783_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p784_VPXOR(in *byte, out *byte)
+// func p778_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p784_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p778_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36931,9 +36645,9 @@ TEXT ·p784_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p785_VPXOR(in *byte, out *byte)
+// func p779_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p785_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p779_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36980,9 +36694,9 @@ TEXT ·p785_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p786_VPXOR(in *byte, out *byte)
+// func p780_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p786_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p780_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37027,9 +36741,9 @@ TEXT ·p786_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p787_VPXOR(in *byte, out *byte)
+// func p781_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p787_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p781_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37074,8 +36788,306 @@ TEXT ·p787_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p788_VPXOR(in *byte, out *byte)
+// func p782_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p782_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p783_VPXOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p783_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p784_VPXOR(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p784_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p785_VPXOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p785_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPXOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p786_VPXOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p786_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p787_VPXOR(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p787_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPXOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p788_VPXOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
 TEXT ·p788_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -37095,12 +37107,10 @@ TEXT ·p788_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPXOR X3, X9, X14
+	VPXOR Y14, Y14, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -37120,13 +37130,11 @@ TEXT ·p788_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p789_VPXOR(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·p789_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -37146,300 +37154,6 @@ TEXT ·p789_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPXOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p790_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p790_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPXOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p791_VPXOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p791_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPXOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p792_VPXOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p792_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPXOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p793_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p793_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPXOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p794_VPXOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p794_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPXOR Y14, Y14, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p795_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p795_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
@@ -37466,9 +37180,9 @@ TEXT ·p795_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p796_VZEROUPPER(in *byte, out *byte)
+// func p790_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p796_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p790_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37543,9 +37257,9 @@ TEXT ·p796_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p797_VZEROUPPER(in *byte, out *byte)
+// func p791_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p797_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p791_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37620,9 +37334,9 @@ TEXT ·p797_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p798_VZEROUPPER(in *byte, out *byte)
+// func p792_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p798_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p792_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37675,8 +37389,8 @@ TEXT ·p798_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p799_XORB(in *byte, out *byte)
-TEXT ·p799_XORB(SB), NOSPLIT, $0-16
+// func p793_XORB(in *byte, out *byte)
+TEXT ·p793_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37719,8 +37433,8 @@ TEXT ·p799_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p800_XORL(in *byte, out *byte)
-TEXT ·p800_XORL(SB), NOSPLIT, $0-16
+// func p794_XORL(in *byte, out *byte)
+TEXT ·p794_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37763,8 +37477,8 @@ TEXT ·p800_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p801_XORL(in *byte, out *byte)
-TEXT ·p801_XORL(SB), NOSPLIT, $0-16
+// func p795_XORL(in *byte, out *byte)
+TEXT ·p795_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37807,8 +37521,8 @@ TEXT ·p801_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p802_XORL(in *byte, out *byte)
-TEXT ·p802_XORL(SB), NOSPLIT, $0-16
+// func p796_XORL(in *byte, out *byte)
+TEXT ·p796_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37851,8 +37565,8 @@ TEXT ·p802_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p803_XORQ(in *byte, out *byte)
-TEXT ·p803_XORQ(SB), NOSPLIT, $0-16
+// func p797_XORQ(in *byte, out *byte)
+TEXT ·p797_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37895,8 +37609,8 @@ TEXT ·p803_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p804_XORQ(in *byte, out *byte)
-TEXT ·p804_XORQ(SB), NOSPLIT, $0-16
+// func p798_XORQ(in *byte, out *byte)
+TEXT ·p798_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37939,8 +37653,8 @@ TEXT ·p804_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p805_XORQ(in *byte, out *byte)
-TEXT ·p805_XORQ(SB), NOSPLIT, $0-16
+// func p799_XORQ(in *byte, out *byte)
+TEXT ·p799_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37983,8 +37697,8 @@ TEXT ·p805_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p806_XORW(in *byte, out *byte)
-TEXT ·p806_XORW(SB), NOSPLIT, $0-16
+// func p800_XORW(in *byte, out *byte)
+TEXT ·p800_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38027,9 +37741,9 @@ TEXT ·p806_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p807_VAESENC(in *byte, out *byte)
+// func p801_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p807_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p801_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38078,9 +37792,9 @@ TEXT ·p807_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p808_VAESENC(in *byte, out *byte)
+// func p802_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p808_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p802_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38127,9 +37841,9 @@ TEXT ·p808_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p809_VAESENC(in *byte, out *byte)
+// func p803_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p809_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p803_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38178,9 +37892,9 @@ TEXT ·p809_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p810_VAESENC(in *byte, out *byte)
+// func p804_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p810_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p804_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38229,9 +37943,9 @@ TEXT ·p810_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p811_VAESENC(in *byte, out *byte)
+// func p805_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p811_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p805_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38276,9 +37990,9 @@ TEXT ·p811_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p812_VAESENCLAST(in *byte, out *byte)
+// func p806_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p812_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p806_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38327,9 +38041,9 @@ TEXT ·p812_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p813_VAESENCLAST(in *byte, out *byte)
+// func p807_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p813_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p807_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38376,9 +38090,9 @@ TEXT ·p813_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p814_VAESENCLAST(in *byte, out *byte)
+// func p808_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p814_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p808_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38427,9 +38141,9 @@ TEXT ·p814_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p815_VAESENCLAST(in *byte, out *byte)
+// func p809_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p815_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p809_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38478,9 +38192,9 @@ TEXT ·p815_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p816_VAESENCLAST(in *byte, out *byte)
+// func p810_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p816_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p810_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38525,9 +38239,9 @@ TEXT ·p816_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p817_VPCLMULQDQ(in *byte, out *byte)
+// func p811_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p817_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p811_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38576,9 +38290,9 @@ TEXT ·p817_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p818_VPCLMULQDQ(in *byte, out *byte)
+// func p812_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p818_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p812_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38627,9 +38341,9 @@ TEXT ·p818_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p819_VPCLMULQDQ(in *byte, out *byte)
+// func p813_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p819_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p813_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38678,9 +38392,9 @@ TEXT ·p819_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p820_VPCLMULQDQ(in *byte, out *byte)
+// func p814_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p820_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p814_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38729,9 +38443,9 @@ TEXT ·p820_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p821_VPCLMULQDQ(in *byte, out *byte)
+// func p815_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p821_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p815_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38778,9 +38492,9 @@ TEXT ·p821_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p822_VPCLMULQDQ(in *byte, out *byte)
+// func p816_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p822_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p816_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38829,9 +38543,9 @@ TEXT ·p822_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p823_VPCLMULQDQ(in *byte, out *byte)
+// func p817_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p823_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p817_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38880,9 +38594,9 @@ TEXT ·p823_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p824_VPCLMULQDQ(in *byte, out *byte)
+// func p818_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p824_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p818_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38927,6 +38641,312 @@ TEXT ·p824_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p819_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p819_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x96, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p820_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p820_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0xe8, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p821_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p821_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0xca, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p822_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p822_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p823_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p823_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0xff, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p824_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p824_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x10, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p825_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p825_VPTERNLOGD(SB), NOSPLIT, $0-16
@@ -38953,7 +38973,7 @@ TEXT ·p825_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x96, Z25, Z18, Z31
+	VPTERNLOGD $0x6c, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39004,312 +39024,6 @@ TEXT ·p826_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xe8, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p827_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p827_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0xca, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p828_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p828_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p829_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p829_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0xff, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p830_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p830_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x10, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p831_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p831_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x6c, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p832_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p832_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
 	VPTERNLOGD $0x88, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
@@ -39335,9 +39049,9 @@ TEXT ·p832_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p833_VPTERNLOGD(in *byte, out *byte)
+// func p827_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p833_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p827_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39388,9 +39102,9 @@ TEXT ·p833_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p834_VPTERNLOGD_Z(in *byte, out *byte)
+// func p828_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p834_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p828_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39441,9 +39155,9 @@ TEXT ·p834_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p835_VPTERNLOGD(in *byte, out *byte)
+// func p829_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p835_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p829_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39490,9 +39204,9 @@ TEXT ·p835_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p836_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p830_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p836_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p830_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39539,9 +39253,9 @@ TEXT ·p836_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p837_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p831_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p837_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p831_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39590,9 +39304,9 @@ TEXT ·p837_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p838_VPTERNLOGD(in *byte, out *byte)
+// func p832_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p838_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p832_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39641,9 +39355,9 @@ TEXT ·p838_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p839_VPTERNLOGD(in *byte, out *byte)
+// func p833_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p839_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p833_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39694,9 +39408,9 @@ TEXT ·p839_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p840_VPTERNLOGD(in *byte, out *byte)
+// func p834_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p840_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p834_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39745,9 +39459,9 @@ TEXT ·p840_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p841_VPTERNLOGD_Z(in *byte, out *byte)
+// func p835_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p841_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p835_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39798,9 +39512,9 @@ TEXT ·p841_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p842_VPTERNLOGD(in *byte, out *byte)
+// func p836_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p842_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p836_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39845,9 +39559,9 @@ TEXT ·p842_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p843_VPTERNLOGQ(in *byte, out *byte)
+// func p837_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p843_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p837_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39896,9 +39610,9 @@ TEXT ·p843_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p844_VPTERNLOGQ(in *byte, out *byte)
+// func p838_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p844_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p838_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39947,9 +39661,9 @@ TEXT ·p844_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p845_VPTERNLOGQ(in *byte, out *byte)
+// func p839_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p845_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p839_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39998,9 +39712,9 @@ TEXT ·p845_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p846_VPTERNLOGQ(in *byte, out *byte)
+// func p840_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p846_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p840_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40049,9 +39763,9 @@ TEXT ·p846_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p847_VPTERNLOGQ(in *byte, out *byte)
+// func p841_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p847_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p841_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40100,9 +39814,9 @@ TEXT ·p847_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p848_VPTERNLOGQ(in *byte, out *byte)
+// func p842_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p848_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p842_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40151,9 +39865,9 @@ TEXT ·p848_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p849_VPTERNLOGQ(in *byte, out *byte)
+// func p843_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p849_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p843_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40204,9 +39918,9 @@ TEXT ·p849_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p850_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p844_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p850_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p844_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40257,9 +39971,9 @@ TEXT ·p850_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p851_VPTERNLOGQ(in *byte, out *byte)
+// func p845_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p851_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p845_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40306,9 +40020,9 @@ TEXT ·p851_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p852_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p846_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p852_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p846_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40355,9 +40069,9 @@ TEXT ·p852_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p853_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p847_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p853_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p847_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40406,9 +40120,9 @@ TEXT ·p853_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p854_VPTERNLOGQ(in *byte, out *byte)
+// func p848_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p854_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p848_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40457,9 +40171,9 @@ TEXT ·p854_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p855_VPTERNLOGQ(in *byte, out *byte)
+// func p849_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p855_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p849_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40510,9 +40224,9 @@ TEXT ·p855_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p856_VPTERNLOGQ(in *byte, out *byte)
+// func p850_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p856_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p850_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40561,9 +40275,9 @@ TEXT ·p856_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p857_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p851_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p857_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p851_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40614,9 +40328,9 @@ TEXT ·p857_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p858_VPTERNLOGQ(in *byte, out *byte)
+// func p852_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p858_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p852_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40661,6 +40375,300 @@ TEXT ·p858_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p853_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p853_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p854_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p854_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x01, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p855_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p855_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x07, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p856_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p856_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x08, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p857_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p857_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x10, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p858_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p858_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x1f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p859_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p859_VPROLD(SB), NOSPLIT, $0-16
@@ -40686,7 +40694,7 @@ TEXT ·p859_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x00, Z25, Z18
+	VPROLD $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40735,300 +40743,6 @@ TEXT ·p860_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x01, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p861_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p861_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x07, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p862_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p862_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x08, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p863_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p863_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x10, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p864_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p864_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x1f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p865_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p865_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x20, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p866_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p866_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPROLD $0xff, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -41053,9 +40767,9 @@ TEXT ·p866_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p867_VPROLD(in *byte, out *byte)
+// func p861_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p867_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p861_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41104,9 +40818,9 @@ TEXT ·p867_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p868_VPROLD_Z(in *byte, out *byte)
+// func p862_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p868_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p862_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41155,9 +40869,9 @@ TEXT ·p868_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p869_VPROLD(in *byte, out *byte)
+// func p863_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p869_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p863_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41202,9 +40916,9 @@ TEXT ·p869_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p870_VPROLD_BCST(in *byte, out *byte)
+// func p864_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p870_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p864_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41249,9 +40963,9 @@ TEXT ·p870_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p871_VPROLD_BCST_Z(in *byte, out *byte)
+// func p865_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p871_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p865_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41298,9 +41012,9 @@ TEXT ·p871_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p872_VPROLD(in *byte, out *byte)
+// func p866_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p872_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p866_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41347,9 +41061,9 @@ TEXT ·p872_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p873_VPROLD(in *byte, out *byte)
+// func p867_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p873_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41398,9 +41112,9 @@ TEXT ·p873_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p874_VPROLD(in *byte, out *byte)
+// func p868_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p874_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p868_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41447,9 +41161,9 @@ TEXT ·p874_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p875_VPROLD_Z(in *byte, out *byte)
+// func p869_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p875_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p869_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41498,9 +41212,9 @@ TEXT ·p875_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p876_VPROLD(in *byte, out *byte)
+// func p870_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p876_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p870_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41545,9 +41259,9 @@ TEXT ·p876_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p877_VPROLQ(in *byte, out *byte)
+// func p871_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p877_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p871_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41594,9 +41308,9 @@ TEXT ·p877_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p878_VPROLQ(in *byte, out *byte)
+// func p872_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p878_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p872_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41643,9 +41357,9 @@ TEXT ·p878_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p879_VPROLQ(in *byte, out *byte)
+// func p873_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p879_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p873_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41692,9 +41406,9 @@ TEXT ·p879_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p880_VPROLQ(in *byte, out *byte)
+// func p874_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p880_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p874_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41741,9 +41455,9 @@ TEXT ·p880_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p881_VPROLQ(in *byte, out *byte)
+// func p875_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p881_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p875_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41790,9 +41504,9 @@ TEXT ·p881_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p882_VPROLQ(in *byte, out *byte)
+// func p876_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p882_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p876_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41839,9 +41553,9 @@ TEXT ·p882_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p883_VPROLQ(in *byte, out *byte)
+// func p877_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p883_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p877_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41890,9 +41604,9 @@ TEXT ·p883_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p884_VPROLQ_Z(in *byte, out *byte)
+// func p878_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p884_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p878_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41941,9 +41655,9 @@ TEXT ·p884_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p885_VPROLQ(in *byte, out *byte)
+// func p879_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p885_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p879_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41988,9 +41702,9 @@ TEXT ·p885_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p886_VPROLQ_BCST(in *byte, out *byte)
+// func p880_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p886_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p880_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42035,9 +41749,9 @@ TEXT ·p886_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p887_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p881_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p887_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p881_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42084,9 +41798,9 @@ TEXT ·p887_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p888_VPROLQ(in *byte, out *byte)
+// func p882_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p888_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p882_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42133,9 +41847,9 @@ TEXT ·p888_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p889_VPROLQ(in *byte, out *byte)
+// func p883_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p889_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p883_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42184,9 +41898,9 @@ TEXT ·p889_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p890_VPROLQ(in *byte, out *byte)
+// func p884_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p890_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p884_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42233,9 +41947,9 @@ TEXT ·p890_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p891_VPROLQ_Z(in *byte, out *byte)
+// func p885_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p891_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p885_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42284,9 +41998,9 @@ TEXT ·p891_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p892_VPROLQ(in *byte, out *byte)
+// func p886_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p892_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p886_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42331,9 +42045,9 @@ TEXT ·p892_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p893_VPRORD(in *byte, out *byte)
+// func p887_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p893_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p887_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42380,9 +42094,9 @@ TEXT ·p893_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p894_VPRORD(in *byte, out *byte)
+// func p888_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p894_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p888_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42429,9 +42143,9 @@ TEXT ·p894_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p895_VPRORD(in *byte, out *byte)
+// func p889_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p895_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p889_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42478,9 +42192,9 @@ TEXT ·p895_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p896_VPRORD(in *byte, out *byte)
+// func p890_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p896_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p890_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42527,9 +42241,9 @@ TEXT ·p896_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p897_VPRORD(in *byte, out *byte)
+// func p891_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p897_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p891_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42576,9 +42290,9 @@ TEXT ·p897_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p898_VPRORD(in *byte, out *byte)
+// func p892_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p898_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p892_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42625,9 +42339,9 @@ TEXT ·p898_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p899_VPRORD(in *byte, out *byte)
+// func p893_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p899_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p893_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42674,9 +42388,9 @@ TEXT ·p899_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p900_VPRORD(in *byte, out *byte)
+// func p894_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p900_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p894_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42725,9 +42439,9 @@ TEXT ·p900_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p901_VPRORD_Z(in *byte, out *byte)
+// func p895_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p901_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p895_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42776,9 +42490,9 @@ TEXT ·p901_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p902_VPRORD(in *byte, out *byte)
+// func p896_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p902_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p896_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42823,9 +42537,9 @@ TEXT ·p902_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p903_VPRORD_BCST(in *byte, out *byte)
+// func p897_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p903_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p897_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42870,9 +42584,9 @@ TEXT ·p903_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p904_VPRORD_BCST_Z(in *byte, out *byte)
+// func p898_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p904_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p898_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42919,9 +42633,9 @@ TEXT ·p904_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p905_VPRORD(in *byte, out *byte)
+// func p899_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p905_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p899_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42968,9 +42682,9 @@ TEXT ·p905_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p906_VPRORD(in *byte, out *byte)
+// func p900_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p906_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p900_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43019,9 +42733,9 @@ TEXT ·p906_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p907_VPRORD(in *byte, out *byte)
+// func p901_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p907_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p901_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43068,9 +42782,9 @@ TEXT ·p907_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p908_VPRORD_Z(in *byte, out *byte)
+// func p902_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p908_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p902_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43119,9 +42833,9 @@ TEXT ·p908_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p909_VPRORD(in *byte, out *byte)
+// func p903_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p909_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p903_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43166,9 +42880,9 @@ TEXT ·p909_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p910_VPRORQ(in *byte, out *byte)
+// func p904_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p910_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p904_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43215,9 +42929,9 @@ TEXT ·p910_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p911_VPRORQ(in *byte, out *byte)
+// func p905_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p911_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p905_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43264,9 +42978,9 @@ TEXT ·p911_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p912_VPRORQ(in *byte, out *byte)
+// func p906_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p912_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p906_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43313,9 +43027,9 @@ TEXT ·p912_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p913_VPRORQ(in *byte, out *byte)
+// func p907_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p913_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p907_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43362,9 +43076,9 @@ TEXT ·p913_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p914_VPRORQ(in *byte, out *byte)
+// func p908_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p914_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p908_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43411,9 +43125,9 @@ TEXT ·p914_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p915_VPRORQ(in *byte, out *byte)
+// func p909_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p915_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p909_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43460,9 +43174,9 @@ TEXT ·p915_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p916_VPRORQ(in *byte, out *byte)
+// func p910_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p916_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p910_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43511,9 +43225,9 @@ TEXT ·p916_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p917_VPRORQ_Z(in *byte, out *byte)
+// func p911_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p917_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p911_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43562,9 +43276,9 @@ TEXT ·p917_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p918_VPRORQ(in *byte, out *byte)
+// func p912_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p918_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p912_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43609,9 +43323,9 @@ TEXT ·p918_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p919_VPRORQ_BCST(in *byte, out *byte)
+// func p913_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p919_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p913_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43656,9 +43370,9 @@ TEXT ·p919_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p920_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p914_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p920_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p914_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43705,9 +43419,9 @@ TEXT ·p920_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p921_VPRORQ(in *byte, out *byte)
+// func p915_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p921_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p915_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43754,9 +43468,9 @@ TEXT ·p921_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p922_VPRORQ(in *byte, out *byte)
+// func p916_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p922_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p916_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43805,9 +43519,9 @@ TEXT ·p922_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p923_VPRORQ(in *byte, out *byte)
+// func p917_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p923_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43854,9 +43568,9 @@ TEXT ·p923_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p924_VPRORQ_Z(in *byte, out *byte)
+// func p918_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p924_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p918_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43905,9 +43619,9 @@ TEXT ·p924_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p925_VPRORQ(in *byte, out *byte)
+// func p919_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p925_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p919_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43952,9 +43666,9 @@ TEXT ·p925_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p926_VPSHUFB(in *byte, out *byte)
+// func p920_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p926_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p920_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44003,9 +43717,9 @@ TEXT ·p926_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p927_VPSHUFB(in *byte, out *byte)
+// func p921_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p927_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p921_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44056,9 +43770,9 @@ TEXT ·p927_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p928_VPSHUFB_Z(in *byte, out *byte)
+// func p922_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p928_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p922_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44109,9 +43823,9 @@ TEXT ·p928_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p929_VPSHUFB(in *byte, out *byte)
+// func p923_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p929_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p923_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44158,9 +43872,9 @@ TEXT ·p929_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p930_VPSHUFB(in *byte, out *byte)
+// func p924_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p930_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p924_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44209,9 +43923,9 @@ TEXT ·p930_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p931_VPSHUFB(in *byte, out *byte)
+// func p925_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p931_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p925_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44262,9 +43976,9 @@ TEXT ·p931_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p932_VPSHUFB(in *byte, out *byte)
+// func p926_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p932_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p926_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44313,9 +44027,9 @@ TEXT ·p932_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p933_VPSHUFB_Z(in *byte, out *byte)
+// func p927_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p933_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p927_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44366,9 +44080,9 @@ TEXT ·p933_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p934_VPSHUFB(in *byte, out *byte)
+// func p928_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p934_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p928_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44413,9 +44127,9 @@ TEXT ·p934_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p935_VPSHUFD(in *byte, out *byte)
+// func p929_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p935_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p929_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44462,9 +44176,9 @@ TEXT ·p935_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p936_VPSHUFD(in *byte, out *byte)
+// func p930_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p936_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p930_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44511,9 +44225,9 @@ TEXT ·p936_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p937_VPSHUFD(in *byte, out *byte)
+// func p931_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p937_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p931_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44560,9 +44274,9 @@ TEXT ·p937_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p938_VPSHUFD(in *byte, out *byte)
+// func p932_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p938_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p932_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44609,9 +44323,9 @@ TEXT ·p938_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p939_VPSHUFD(in *byte, out *byte)
+// func p933_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p939_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p933_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44658,9 +44372,9 @@ TEXT ·p939_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p940_VPSHUFD(in *byte, out *byte)
+// func p934_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p940_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p934_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44707,9 +44421,9 @@ TEXT ·p940_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p941_VPSHUFD(in *byte, out *byte)
+// func p935_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p941_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p935_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44758,9 +44472,9 @@ TEXT ·p941_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p942_VPSHUFD_Z(in *byte, out *byte)
+// func p936_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p942_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p936_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44809,9 +44523,9 @@ TEXT ·p942_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p943_VPSHUFD(in *byte, out *byte)
+// func p937_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p943_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p937_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44856,9 +44570,9 @@ TEXT ·p943_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p944_VPSHUFD_BCST(in *byte, out *byte)
+// func p938_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p944_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p938_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44903,9 +44617,9 @@ TEXT ·p944_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p945_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p939_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p945_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p939_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44952,9 +44666,9 @@ TEXT ·p945_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p946_VPSHUFD(in *byte, out *byte)
+// func p940_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p946_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p940_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45001,9 +44715,9 @@ TEXT ·p946_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p947_VPSHUFD(in *byte, out *byte)
+// func p941_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p947_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p941_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45052,9 +44766,9 @@ TEXT ·p947_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p948_VPSHUFD(in *byte, out *byte)
+// func p942_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p948_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p942_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45101,9 +44815,9 @@ TEXT ·p948_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p949_VPSHUFD_Z(in *byte, out *byte)
+// func p943_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p949_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p943_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45152,9 +44866,9 @@ TEXT ·p949_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p950_VPSHUFD(in *byte, out *byte)
+// func p944_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p950_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p944_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45199,9 +44913,9 @@ TEXT ·p950_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p951_VPADDD(in *byte, out *byte)
+// func p945_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p951_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p945_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45250,9 +44964,9 @@ TEXT ·p951_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p952_VPADDD(in *byte, out *byte)
+// func p946_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p952_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p946_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45303,9 +45017,9 @@ TEXT ·p952_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p953_VPADDD_Z(in *byte, out *byte)
+// func p947_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p953_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p947_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45356,9 +45070,9 @@ TEXT ·p953_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p954_VPADDD(in *byte, out *byte)
+// func p948_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p954_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p948_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45405,9 +45119,9 @@ TEXT ·p954_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p955_VPADDD_BCST(in *byte, out *byte)
+// func p949_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p955_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p949_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45454,9 +45168,9 @@ TEXT ·p955_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p956_VPADDD_BCST_Z(in *byte, out *byte)
+// func p950_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p956_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p950_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45505,9 +45219,9 @@ TEXT ·p956_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p957_VPADDD(in *byte, out *byte)
+// func p951_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p957_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p951_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45556,9 +45270,9 @@ TEXT ·p957_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p958_VPADDD(in *byte, out *byte)
+// func p952_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p958_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p952_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45609,9 +45323,9 @@ TEXT ·p958_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p959_VPADDD(in *byte, out *byte)
+// func p953_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p959_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p953_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45660,9 +45374,9 @@ TEXT ·p959_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p960_VPADDD_Z(in *byte, out *byte)
+// func p954_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p960_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p954_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45713,9 +45427,9 @@ TEXT ·p960_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p961_VPADDD(in *byte, out *byte)
+// func p955_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p961_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p955_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45760,9 +45474,9 @@ TEXT ·p961_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p962_VPADDQ(in *byte, out *byte)
+// func p956_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p962_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p956_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45811,9 +45525,9 @@ TEXT ·p962_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p963_VPADDQ(in *byte, out *byte)
+// func p957_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p963_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p957_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45864,9 +45578,9 @@ TEXT ·p963_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p964_VPADDQ_Z(in *byte, out *byte)
+// func p958_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p964_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p958_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45917,9 +45631,9 @@ TEXT ·p964_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p965_VPADDQ(in *byte, out *byte)
+// func p959_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p965_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p959_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45966,9 +45680,9 @@ TEXT ·p965_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p966_VPADDQ_BCST(in *byte, out *byte)
+// func p960_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p966_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p960_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46015,9 +45729,9 @@ TEXT ·p966_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p967_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p961_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p967_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p961_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46066,9 +45780,9 @@ TEXT ·p967_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p968_VPADDQ(in *byte, out *byte)
+// func p962_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p968_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p962_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46117,9 +45831,9 @@ TEXT ·p968_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p969_VPADDQ(in *byte, out *byte)
+// func p963_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p969_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p963_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46170,9 +45884,9 @@ TEXT ·p969_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p970_VPADDQ(in *byte, out *byte)
+// func p964_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p970_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p964_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46221,9 +45935,9 @@ TEXT ·p970_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p971_VPADDQ_Z(in *byte, out *byte)
+// func p965_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p971_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p965_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46274,9 +45988,9 @@ TEXT ·p971_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p972_VPADDQ(in *byte, out *byte)
+// func p966_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p972_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p966_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46321,9 +46035,9 @@ TEXT ·p972_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p973_VPSUBQ(in *byte, out *byte)
+// func p967_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p973_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p967_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46372,9 +46086,9 @@ TEXT ·p973_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p974_VPSUBQ(in *byte, out *byte)
+// func p968_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p974_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p968_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46425,9 +46139,9 @@ TEXT ·p974_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p975_VPSUBQ_Z(in *byte, out *byte)
+// func p969_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p975_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p969_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46478,9 +46192,9 @@ TEXT ·p975_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p976_VPSUBQ(in *byte, out *byte)
+// func p970_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p976_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p970_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46527,9 +46241,9 @@ TEXT ·p976_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p977_VPSUBQ_BCST(in *byte, out *byte)
+// func p971_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p977_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p971_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46576,9 +46290,9 @@ TEXT ·p977_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p978_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p972_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p978_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p972_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46627,9 +46341,9 @@ TEXT ·p978_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p979_VPSUBQ(in *byte, out *byte)
+// func p973_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p979_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p973_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46678,9 +46392,9 @@ TEXT ·p979_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p980_VPSUBQ(in *byte, out *byte)
+// func p974_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p980_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p974_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46731,9 +46445,9 @@ TEXT ·p980_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p981_VPSUBQ(in *byte, out *byte)
+// func p975_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p981_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p975_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46782,9 +46496,9 @@ TEXT ·p981_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p982_VPSUBQ_Z(in *byte, out *byte)
+// func p976_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p982_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p976_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46835,9 +46549,9 @@ TEXT ·p982_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p983_VPSUBQ(in *byte, out *byte)
+// func p977_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p983_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p977_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46882,9 +46596,9 @@ TEXT ·p983_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p984_VPMULUDQ(in *byte, out *byte)
+// func p978_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p984_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p978_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46933,9 +46647,9 @@ TEXT ·p984_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p985_VPMULUDQ(in *byte, out *byte)
+// func p979_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p985_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p979_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46986,9 +46700,9 @@ TEXT ·p985_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p986_VPMULUDQ_Z(in *byte, out *byte)
+// func p980_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p986_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p980_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47039,9 +46753,9 @@ TEXT ·p986_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p987_VPMULUDQ(in *byte, out *byte)
+// func p981_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p987_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p981_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47088,9 +46802,9 @@ TEXT ·p987_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p988_VPMULUDQ_BCST(in *byte, out *byte)
+// func p982_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p988_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p982_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47137,9 +46851,9 @@ TEXT ·p988_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p989_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p983_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p989_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p983_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47188,9 +46902,9 @@ TEXT ·p989_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p990_VPMULUDQ(in *byte, out *byte)
+// func p984_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p990_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47239,9 +46953,9 @@ TEXT ·p990_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p991_VPMULUDQ(in *byte, out *byte)
+// func p985_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p991_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p985_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47292,9 +47006,9 @@ TEXT ·p991_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p992_VPMULUDQ(in *byte, out *byte)
+// func p986_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p992_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47343,9 +47057,9 @@ TEXT ·p992_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p993_VPMULUDQ_Z(in *byte, out *byte)
+// func p987_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p993_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p987_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47396,9 +47110,9 @@ TEXT ·p993_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p994_VPMULUDQ(in *byte, out *byte)
+// func p988_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p994_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p988_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47443,9 +47157,9 @@ TEXT ·p994_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p995_VPMADD52LUQ(in *byte, out *byte)
+// func p989_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p995_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p989_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47494,9 +47208,9 @@ TEXT ·p995_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p996_VPMADD52LUQ(in *byte, out *byte)
+// func p990_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p996_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p990_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47547,9 +47261,9 @@ TEXT ·p996_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p997_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p991_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p997_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p991_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47600,9 +47314,9 @@ TEXT ·p997_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p998_VPMADD52LUQ(in *byte, out *byte)
+// func p992_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p998_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p992_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47649,9 +47363,9 @@ TEXT ·p998_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p999_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p993_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p999_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p993_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47698,9 +47412,9 @@ TEXT ·p999_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1000_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p994_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1000_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p994_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47749,9 +47463,9 @@ TEXT ·p1000_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1001_VPMADD52LUQ(in *byte, out *byte)
+// func p995_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1001_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p995_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47800,9 +47514,9 @@ TEXT ·p1001_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1002_VPMADD52LUQ(in *byte, out *byte)
+// func p996_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1002_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p996_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47853,9 +47567,9 @@ TEXT ·p1002_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1003_VPMADD52LUQ(in *byte, out *byte)
+// func p997_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1003_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p997_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47904,9 +47618,9 @@ TEXT ·p1003_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1004_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p998_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1004_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p998_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47957,9 +47671,9 @@ TEXT ·p1004_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1005_VPMADD52LUQ(in *byte, out *byte)
+// func p999_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1005_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p999_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48004,9 +47718,9 @@ TEXT ·p1005_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1006_VPMADD52HUQ(in *byte, out *byte)
+// func p1000_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1006_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48055,9 +47769,9 @@ TEXT ·p1006_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1007_VPMADD52HUQ(in *byte, out *byte)
+// func p1001_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1007_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48108,9 +47822,9 @@ TEXT ·p1007_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1008_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1002_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1008_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48161,9 +47875,9 @@ TEXT ·p1008_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1009_VPMADD52HUQ(in *byte, out *byte)
+// func p1003_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1009_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48210,9 +47924,9 @@ TEXT ·p1009_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1010_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1004_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1010_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48259,9 +47973,9 @@ TEXT ·p1010_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1011_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1005_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1011_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48310,9 +48024,9 @@ TEXT ·p1011_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1012_VPMADD52HUQ(in *byte, out *byte)
+// func p1006_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1012_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48361,9 +48075,9 @@ TEXT ·p1012_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1013_VPMADD52HUQ(in *byte, out *byte)
+// func p1007_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1013_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48414,9 +48128,9 @@ TEXT ·p1013_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1014_VPMADD52HUQ(in *byte, out *byte)
+// func p1008_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1014_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48465,9 +48179,9 @@ TEXT ·p1014_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1015_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1009_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1015_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48518,9 +48232,9 @@ TEXT ·p1015_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1016_VPMADD52HUQ(in *byte, out *byte)
+// func p1010_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1016_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48565,6 +48279,300 @@ TEXT ·p1016_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1011_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1011_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1012_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1012_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x01, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1013_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1013_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x1f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1014_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1014_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x20, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1015_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1015_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x34, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1016_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1016_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x3f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1017_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1017_VPSRLQ(SB), NOSPLIT, $0-16
@@ -48590,7 +48598,7 @@ TEXT ·p1017_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x00, Z25, Z18
+	VPSRLQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -48639,300 +48647,6 @@ TEXT ·p1018_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x01, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1019_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1019_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x1f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1020_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1020_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x20, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1021_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1021_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x34, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1022_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1022_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x3f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1023_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1023_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x40, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1024_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1024_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPSRLQ $0xc8, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -48957,9 +48671,9 @@ TEXT ·p1024_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1025_VPSRLQ(in *byte, out *byte)
+// func p1019_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1025_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49008,9 +48722,9 @@ TEXT ·p1025_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1026_VPSRLQ_Z(in *byte, out *byte)
+// func p1020_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1026_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49059,9 +48773,9 @@ TEXT ·p1026_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1027_VPSRLQ(in *byte, out *byte)
+// func p1021_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1027_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49106,9 +48820,9 @@ TEXT ·p1027_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1028_VPSRLQ_BCST(in *byte, out *byte)
+// func p1022_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1028_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49153,9 +48867,9 @@ TEXT ·p1028_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1029_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1023_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1029_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49202,9 +48916,9 @@ TEXT ·p1029_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1030_VPSRLQ(in *byte, out *byte)
+// func p1024_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1030_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49251,9 +48965,9 @@ TEXT ·p1030_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1031_VPSRLQ(in *byte, out *byte)
+// func p1025_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1031_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49302,9 +49016,9 @@ TEXT ·p1031_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1032_VPSRLQ(in *byte, out *byte)
+// func p1026_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1032_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49351,9 +49065,9 @@ TEXT ·p1032_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1033_VPSRLQ_Z(in *byte, out *byte)
+// func p1027_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1033_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49402,9 +49116,9 @@ TEXT ·p1033_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1034_VPSRLQ(in *byte, out *byte)
+// func p1028_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1034_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49449,9 +49163,9 @@ TEXT ·p1034_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1035_VPSLLQ(in *byte, out *byte)
+// func p1029_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1035_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49498,9 +49212,9 @@ TEXT ·p1035_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1036_VPSLLQ(in *byte, out *byte)
+// func p1030_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1036_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49547,9 +49261,9 @@ TEXT ·p1036_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1037_VPSLLQ(in *byte, out *byte)
+// func p1031_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1037_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49596,9 +49310,9 @@ TEXT ·p1037_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1038_VPSLLQ(in *byte, out *byte)
+// func p1032_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1038_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49645,9 +49359,9 @@ TEXT ·p1038_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1039_VPSLLQ(in *byte, out *byte)
+// func p1033_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1039_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49694,9 +49408,9 @@ TEXT ·p1039_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1040_VPSLLQ(in *byte, out *byte)
+// func p1034_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1040_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49743,9 +49457,9 @@ TEXT ·p1040_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1041_VPSLLQ(in *byte, out *byte)
+// func p1035_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1041_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49794,9 +49508,9 @@ TEXT ·p1041_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1042_VPSLLQ_Z(in *byte, out *byte)
+// func p1036_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1042_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49845,9 +49559,9 @@ TEXT ·p1042_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1043_VPSLLQ(in *byte, out *byte)
+// func p1037_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1043_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49892,9 +49606,9 @@ TEXT ·p1043_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1044_VPSLLQ_BCST(in *byte, out *byte)
+// func p1038_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1044_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49939,9 +49653,9 @@ TEXT ·p1044_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1045_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1039_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1045_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49988,9 +49702,9 @@ TEXT ·p1045_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1046_VPSLLQ(in *byte, out *byte)
+// func p1040_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1046_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50037,9 +49751,9 @@ TEXT ·p1046_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1047_VPSLLQ(in *byte, out *byte)
+// func p1041_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1047_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50088,9 +49802,9 @@ TEXT ·p1047_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1048_VPSLLQ(in *byte, out *byte)
+// func p1042_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1048_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50137,9 +49851,9 @@ TEXT ·p1048_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1049_VPSLLQ_Z(in *byte, out *byte)
+// func p1043_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1049_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50188,9 +49902,9 @@ TEXT ·p1049_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1050_VPSLLQ(in *byte, out *byte)
+// func p1044_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1050_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50235,9 +49949,9 @@ TEXT ·p1050_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1051_VPSRAQ(in *byte, out *byte)
+// func p1045_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1051_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50284,9 +49998,9 @@ TEXT ·p1051_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1052_VPSRAQ(in *byte, out *byte)
+// func p1046_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1052_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50333,9 +50047,9 @@ TEXT ·p1052_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1053_VPSRAQ(in *byte, out *byte)
+// func p1047_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1053_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50382,9 +50096,9 @@ TEXT ·p1053_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1054_VPSRAQ(in *byte, out *byte)
+// func p1048_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50431,9 +50145,9 @@ TEXT ·p1054_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1055_VPSRAQ(in *byte, out *byte)
+// func p1049_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1055_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50480,9 +50194,9 @@ TEXT ·p1055_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1056_VPSRAQ(in *byte, out *byte)
+// func p1050_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1056_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50529,9 +50243,9 @@ TEXT ·p1056_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1057_VPSRAQ(in *byte, out *byte)
+// func p1051_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1057_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50580,9 +50294,9 @@ TEXT ·p1057_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1058_VPSRAQ_Z(in *byte, out *byte)
+// func p1052_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1058_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50631,9 +50345,9 @@ TEXT ·p1058_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1059_VPSRAQ(in *byte, out *byte)
+// func p1053_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1059_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50678,9 +50392,9 @@ TEXT ·p1059_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1060_VPSRAQ_BCST(in *byte, out *byte)
+// func p1054_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1060_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50725,9 +50439,9 @@ TEXT ·p1060_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1061_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1055_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1061_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50774,9 +50488,9 @@ TEXT ·p1061_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1062_VPSRAQ(in *byte, out *byte)
+// func p1056_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1062_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50823,9 +50537,9 @@ TEXT ·p1062_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1063_VPSRAQ(in *byte, out *byte)
+// func p1057_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1063_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50874,9 +50588,9 @@ TEXT ·p1063_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1064_VPSRAQ(in *byte, out *byte)
+// func p1058_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1064_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50923,9 +50637,9 @@ TEXT ·p1064_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1065_VPSRAQ_Z(in *byte, out *byte)
+// func p1059_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1065_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50974,9 +50688,9 @@ TEXT ·p1065_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1066_VPSRAQ(in *byte, out *byte)
+// func p1060_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1066_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51021,9 +50735,9 @@ TEXT ·p1066_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1067_VPSRLVQ(in *byte, out *byte)
+// func p1061_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1067_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51072,9 +50786,9 @@ TEXT ·p1067_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1068_VPSRLVQ(in *byte, out *byte)
+// func p1062_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1068_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51125,9 +50839,9 @@ TEXT ·p1068_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1069_VPSRLVQ_Z(in *byte, out *byte)
+// func p1063_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1069_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51178,9 +50892,9 @@ TEXT ·p1069_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1070_VPSRLVQ(in *byte, out *byte)
+// func p1064_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1070_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1064_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51227,9 +50941,9 @@ TEXT ·p1070_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1071_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1065_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1071_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1065_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51276,9 +50990,9 @@ TEXT ·p1071_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1072_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1066_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1072_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1066_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51327,9 +51041,9 @@ TEXT ·p1072_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1073_VPSRLVQ(in *byte, out *byte)
+// func p1067_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1073_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1067_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51378,9 +51092,9 @@ TEXT ·p1073_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1074_VPSRLVQ(in *byte, out *byte)
+// func p1068_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1074_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1068_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51431,9 +51145,9 @@ TEXT ·p1074_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1075_VPSRLVQ(in *byte, out *byte)
+// func p1069_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1075_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1069_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51482,9 +51196,9 @@ TEXT ·p1075_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1076_VPSRLVQ_Z(in *byte, out *byte)
+// func p1070_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1076_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1070_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51535,9 +51249,9 @@ TEXT ·p1076_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1077_VPSRLVQ(in *byte, out *byte)
+// func p1071_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1077_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1071_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51582,9 +51296,9 @@ TEXT ·p1077_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1078_VPSLLVQ(in *byte, out *byte)
+// func p1072_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1078_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1072_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51633,9 +51347,9 @@ TEXT ·p1078_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1079_VPSLLVQ(in *byte, out *byte)
+// func p1073_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1079_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1073_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51686,9 +51400,9 @@ TEXT ·p1079_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1080_VPSLLVQ_Z(in *byte, out *byte)
+// func p1074_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1080_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1074_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51739,9 +51453,9 @@ TEXT ·p1080_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1081_VPSLLVQ(in *byte, out *byte)
+// func p1075_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1081_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1075_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51788,9 +51502,9 @@ TEXT ·p1081_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1082_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1076_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1082_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1076_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51837,9 +51551,9 @@ TEXT ·p1082_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1083_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1077_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1083_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1077_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51888,9 +51602,9 @@ TEXT ·p1083_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1084_VPSLLVQ(in *byte, out *byte)
+// func p1078_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1084_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1078_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51939,9 +51653,9 @@ TEXT ·p1084_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1085_VPSLLVQ(in *byte, out *byte)
+// func p1079_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1085_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1079_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51992,9 +51706,9 @@ TEXT ·p1085_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1086_VPSLLVQ(in *byte, out *byte)
+// func p1080_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1086_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1080_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52043,9 +51757,9 @@ TEXT ·p1086_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1087_VPSLLVQ_Z(in *byte, out *byte)
+// func p1081_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1087_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1081_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52096,9 +51810,9 @@ TEXT ·p1087_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1088_VPSLLVQ(in *byte, out *byte)
+// func p1082_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1088_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1082_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52143,9 +51857,9 @@ TEXT ·p1088_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1089_VPSRLDQ(in *byte, out *byte)
+// func p1083_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1089_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1083_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52192,9 +51906,9 @@ TEXT ·p1089_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1090_VPSRLDQ(in *byte, out *byte)
+// func p1084_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1090_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1084_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52241,9 +51955,9 @@ TEXT ·p1090_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1091_VPSRLDQ(in *byte, out *byte)
+// func p1085_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1091_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1085_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52290,9 +52004,9 @@ TEXT ·p1091_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1092_VPSRLDQ(in *byte, out *byte)
+// func p1086_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1092_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1086_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52339,9 +52053,9 @@ TEXT ·p1092_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1093_VPSRLDQ(in *byte, out *byte)
+// func p1087_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1093_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1087_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52388,9 +52102,9 @@ TEXT ·p1093_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1094_VPSRLDQ(in *byte, out *byte)
+// func p1088_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1094_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1088_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52437,9 +52151,9 @@ TEXT ·p1094_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1095_VPSRLDQ(in *byte, out *byte)
+// func p1089_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1095_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1089_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52486,9 +52200,9 @@ TEXT ·p1095_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1096_VPSRLDQ(in *byte, out *byte)
+// func p1090_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1096_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1090_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52533,9 +52247,9 @@ TEXT ·p1096_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1097_VPSRLDQ(in *byte, out *byte)
+// func p1091_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1097_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1091_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52582,9 +52296,9 @@ TEXT ·p1097_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1098_VPSRLDQ(in *byte, out *byte)
+// func p1092_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1098_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1092_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52631,9 +52345,9 @@ TEXT ·p1098_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1099_VPSRLDQ(in *byte, out *byte)
+// func p1093_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1099_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1093_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52678,9 +52392,9 @@ TEXT ·p1099_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1100_VPSLLDQ(in *byte, out *byte)
+// func p1094_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1100_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1094_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52727,9 +52441,9 @@ TEXT ·p1100_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1101_VPSLLDQ(in *byte, out *byte)
+// func p1095_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1101_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1095_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52776,9 +52490,9 @@ TEXT ·p1101_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1102_VPSLLDQ(in *byte, out *byte)
+// func p1096_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1102_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1096_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52825,9 +52539,9 @@ TEXT ·p1102_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1103_VPSLLDQ(in *byte, out *byte)
+// func p1097_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1103_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1097_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52874,9 +52588,9 @@ TEXT ·p1103_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1104_VPSLLDQ(in *byte, out *byte)
+// func p1098_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1104_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1098_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52923,9 +52637,9 @@ TEXT ·p1104_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1105_VPSLLDQ(in *byte, out *byte)
+// func p1099_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1105_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52972,9 +52686,9 @@ TEXT ·p1105_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1106_VPSLLDQ(in *byte, out *byte)
+// func p1100_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1106_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53021,9 +52735,9 @@ TEXT ·p1106_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1107_VPSLLDQ(in *byte, out *byte)
+// func p1101_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1107_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53068,9 +52782,9 @@ TEXT ·p1107_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1108_VPSLLDQ(in *byte, out *byte)
+// func p1102_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1108_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53117,9 +52831,9 @@ TEXT ·p1108_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1109_VPSLLDQ(in *byte, out *byte)
+// func p1103_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1109_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53166,9 +52880,9 @@ TEXT ·p1109_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1110_VPSLLDQ(in *byte, out *byte)
+// func p1104_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1110_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53213,6 +52927,312 @@ TEXT ·p1110_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1105_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1105_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1106_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1106_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x01, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1107_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1107_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x08, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1108_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1108_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x0f, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1109_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1109_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x10, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1110_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1110_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x11, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1111_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1111_VPALIGNR(SB), NOSPLIT, $0-16
@@ -53239,7 +53259,7 @@ TEXT ·p1111_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x00, Z25, Z18, Z31
+	VPALIGNR $0x1f, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53290,7 +53310,7 @@ TEXT ·p1112_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x01, Z25, Z18, Z31
+	VPALIGNR $0x20, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53318,312 +53338,6 @@ TEXT ·p1112_VPALIGNR(SB), NOSPLIT, $0-16
 // func p1113_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1113_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x08, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1114_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1114_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x0f, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1115_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1115_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x10, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1116_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1116_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x11, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1117_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1117_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x1f, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1118_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1118_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x20, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1119_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1119_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53674,9 +53388,9 @@ TEXT ·p1119_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1120_VPALIGNR_Z(in *byte, out *byte)
+// func p1114_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1120_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53727,9 +53441,9 @@ TEXT ·p1120_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1121_VPALIGNR(in *byte, out *byte)
+// func p1115_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1121_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53776,9 +53490,9 @@ TEXT ·p1121_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1122_VPALIGNR(in *byte, out *byte)
+// func p1116_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1122_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53827,9 +53541,9 @@ TEXT ·p1122_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1123_VPALIGNR(in *byte, out *byte)
+// func p1117_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1123_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53880,9 +53594,9 @@ TEXT ·p1123_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1124_VPALIGNR(in *byte, out *byte)
+// func p1118_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1124_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53931,9 +53645,9 @@ TEXT ·p1124_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1125_VPALIGNR_Z(in *byte, out *byte)
+// func p1119_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1125_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53984,9 +53698,9 @@ TEXT ·p1125_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1126_VPALIGNR(in *byte, out *byte)
+// func p1120_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1126_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54031,9 +53745,9 @@ TEXT ·p1126_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1127_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1121_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1127_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54082,9 +53796,9 @@ TEXT ·p1127_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1128_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1122_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1128_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54135,9 +53849,9 @@ TEXT ·p1128_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1129_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1123_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1129_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54188,9 +53902,9 @@ TEXT ·p1129_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1130_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1124_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1130_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54237,9 +53951,9 @@ TEXT ·p1130_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1131_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1125_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54286,9 +54000,9 @@ TEXT ·p1131_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1132_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1126_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1132_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54337,9 +54051,9 @@ TEXT ·p1132_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1133_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1127_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1133_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54388,9 +54102,9 @@ TEXT ·p1133_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1134_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1128_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1134_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54441,9 +54155,9 @@ TEXT ·p1134_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1135_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1129_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1135_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54492,9 +54206,9 @@ TEXT ·p1135_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1136_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1130_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1136_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54545,9 +54259,9 @@ TEXT ·p1136_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1137_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1131_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1137_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54592,9 +54306,9 @@ TEXT ·p1137_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1138_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1132_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1138_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54643,9 +54357,9 @@ TEXT ·p1138_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1139_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1133_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1139_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54696,9 +54410,9 @@ TEXT ·p1139_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1140_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1134_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1140_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54749,9 +54463,9 @@ TEXT ·p1140_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1141_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1135_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1141_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54798,9 +54512,9 @@ TEXT ·p1141_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1142_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1136_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1142_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54847,9 +54561,9 @@ TEXT ·p1142_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1143_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1137_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1143_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54898,9 +54612,9 @@ TEXT ·p1143_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1144_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1138_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1144_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54949,9 +54663,9 @@ TEXT ·p1144_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1145_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1139_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1145_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55002,9 +54716,9 @@ TEXT ·p1145_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1146_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1140_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1146_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55053,9 +54767,9 @@ TEXT ·p1146_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1147_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1141_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1147_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55106,9 +54820,9 @@ TEXT ·p1147_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1148_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1142_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1148_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55153,9 +54867,9 @@ TEXT ·p1148_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1149_VSHUFI64X2(in *byte, out *byte)
+// func p1143_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1149_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1143_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55204,9 +54918,9 @@ TEXT ·p1149_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1150_VSHUFI64X2(in *byte, out *byte)
+// func p1144_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1150_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1144_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55255,9 +54969,9 @@ TEXT ·p1150_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1151_VSHUFI64X2(in *byte, out *byte)
+// func p1145_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1151_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1145_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55306,9 +55020,9 @@ TEXT ·p1151_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1152_VSHUFI64X2(in *byte, out *byte)
+// func p1146_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1146_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55357,9 +55071,9 @@ TEXT ·p1152_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1153_VSHUFI64X2(in *byte, out *byte)
+// func p1147_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1153_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1147_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55408,9 +55122,9 @@ TEXT ·p1153_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1154_VSHUFI64X2(in *byte, out *byte)
+// func p1148_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1154_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1148_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55459,9 +55173,9 @@ TEXT ·p1154_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1155_VSHUFI64X2(in *byte, out *byte)
+// func p1149_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1155_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1149_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55512,9 +55226,9 @@ TEXT ·p1155_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1156_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1150_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1156_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1150_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55565,9 +55279,9 @@ TEXT ·p1156_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1157_VSHUFI64X2(in *byte, out *byte)
+// func p1151_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1157_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1151_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55614,9 +55328,9 @@ TEXT ·p1157_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1158_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1152_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1158_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1152_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55663,9 +55377,9 @@ TEXT ·p1158_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1159_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1153_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1159_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1153_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55714,9 +55428,9 @@ TEXT ·p1159_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1160_VSHUFI64X2(in *byte, out *byte)
+// func p1154_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1160_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1154_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55765,9 +55479,9 @@ TEXT ·p1160_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1161_VSHUFI64X2(in *byte, out *byte)
+// func p1155_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1161_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1155_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55818,9 +55532,9 @@ TEXT ·p1161_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1162_VSHUFI64X2(in *byte, out *byte)
+// func p1156_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1162_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1156_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55865,9 +55579,9 @@ TEXT ·p1162_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1163_VPERMQ(in *byte, out *byte)
+// func p1157_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1163_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55914,9 +55628,9 @@ TEXT ·p1163_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1164_VPERMQ(in *byte, out *byte)
+// func p1158_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1164_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55963,9 +55677,9 @@ TEXT ·p1164_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1165_VPERMQ(in *byte, out *byte)
+// func p1159_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1165_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56012,9 +55726,9 @@ TEXT ·p1165_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1166_VPERMQ(in *byte, out *byte)
+// func p1160_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1166_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56061,9 +55775,9 @@ TEXT ·p1166_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1167_VPERMQ(in *byte, out *byte)
+// func p1161_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1167_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56112,9 +55826,9 @@ TEXT ·p1167_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1168_VPERMQ_Z(in *byte, out *byte)
+// func p1162_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1168_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56163,9 +55877,9 @@ TEXT ·p1168_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1169_VPERMQ(in *byte, out *byte)
+// func p1163_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1169_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56210,9 +55924,9 @@ TEXT ·p1169_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1170_VPERMQ_BCST(in *byte, out *byte)
+// func p1164_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1170_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56257,9 +55971,9 @@ TEXT ·p1170_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1171_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1165_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1171_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56306,9 +56020,9 @@ TEXT ·p1171_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1172_VPERMQ(in *byte, out *byte)
+// func p1166_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1172_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56355,9 +56069,9 @@ TEXT ·p1172_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1173_VPERMQ(in *byte, out *byte)
+// func p1167_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1173_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56406,9 +56120,9 @@ TEXT ·p1173_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1174_VPERMQ(in *byte, out *byte)
+// func p1168_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1174_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56453,9 +56167,9 @@ TEXT ·p1174_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1175_VPERMQ(in *byte, out *byte)
+// func p1169_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1175_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56504,9 +56218,9 @@ TEXT ·p1175_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1176_VPERMQ(in *byte, out *byte)
+// func p1170_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1176_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56557,9 +56271,9 @@ TEXT ·p1176_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1177_VPERMQ_Z(in *byte, out *byte)
+// func p1171_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1177_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56610,9 +56324,9 @@ TEXT ·p1177_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1178_VPERMQ(in *byte, out *byte)
+// func p1172_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1178_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56659,9 +56373,9 @@ TEXT ·p1178_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1179_VPERMQ_BCST(in *byte, out *byte)
+// func p1173_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1179_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56708,9 +56422,9 @@ TEXT ·p1179_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1180_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1174_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1180_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56759,9 +56473,9 @@ TEXT ·p1180_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1181_VPERMQ(in *byte, out *byte)
+// func p1175_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1181_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56810,9 +56524,9 @@ TEXT ·p1181_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1182_VPERMQ(in *byte, out *byte)
+// func p1176_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1182_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56863,9 +56577,9 @@ TEXT ·p1182_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1183_VPERMQ(in *byte, out *byte)
+// func p1177_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1183_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56910,9 +56624,9 @@ TEXT ·p1183_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1184_VPERMD(in *byte, out *byte)
+// func p1178_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1184_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56961,9 +56675,9 @@ TEXT ·p1184_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1185_VPERMD(in *byte, out *byte)
+// func p1179_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1185_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57014,9 +56728,9 @@ TEXT ·p1185_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1186_VPERMD_Z(in *byte, out *byte)
+// func p1180_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1186_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57067,9 +56781,9 @@ TEXT ·p1186_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1187_VPERMD(in *byte, out *byte)
+// func p1181_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1187_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57116,9 +56830,9 @@ TEXT ·p1187_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1188_VPERMD_BCST(in *byte, out *byte)
+// func p1182_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1188_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57165,9 +56879,9 @@ TEXT ·p1188_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1189_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1183_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1189_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57216,9 +56930,9 @@ TEXT ·p1189_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1190_VPERMD(in *byte, out *byte)
+// func p1184_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1190_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57267,9 +56981,9 @@ TEXT ·p1190_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1191_VPERMD(in *byte, out *byte)
+// func p1185_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1191_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57320,9 +57034,9 @@ TEXT ·p1191_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1192_VPERMD(in *byte, out *byte)
+// func p1186_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1192_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57367,9 +57081,9 @@ TEXT ·p1192_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1193_VPERMI2Q(in *byte, out *byte)
+// func p1187_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57418,9 +57132,9 @@ TEXT ·p1193_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1194_VPERMI2Q(in *byte, out *byte)
+// func p1188_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1194_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57471,9 +57185,9 @@ TEXT ·p1194_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1195_VPERMI2Q_Z(in *byte, out *byte)
+// func p1189_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1195_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57524,9 +57238,9 @@ TEXT ·p1195_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1196_VPERMI2Q(in *byte, out *byte)
+// func p1190_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1196_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57573,9 +57287,9 @@ TEXT ·p1196_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1197_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1191_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1197_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57622,9 +57336,9 @@ TEXT ·p1197_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1198_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1192_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1198_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57673,9 +57387,9 @@ TEXT ·p1198_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1199_VPERMI2Q(in *byte, out *byte)
+// func p1193_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1199_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57724,9 +57438,9 @@ TEXT ·p1199_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1200_VPERMI2Q(in *byte, out *byte)
+// func p1194_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1200_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57777,9 +57491,9 @@ TEXT ·p1200_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1201_VPERMI2Q(in *byte, out *byte)
+// func p1195_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1201_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57828,9 +57542,9 @@ TEXT ·p1201_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1202_VPERMI2Q_Z(in *byte, out *byte)
+// func p1196_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1202_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57881,9 +57595,9 @@ TEXT ·p1202_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1203_VPERMI2Q(in *byte, out *byte)
+// func p1197_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1203_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57928,9 +57642,9 @@ TEXT ·p1203_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1204_VPERMB(in *byte, out *byte)
+// func p1198_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1204_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57979,9 +57693,9 @@ TEXT ·p1204_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1205_VPERMB(in *byte, out *byte)
+// func p1199_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1205_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58032,9 +57746,9 @@ TEXT ·p1205_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1206_VPERMB_Z(in *byte, out *byte)
+// func p1200_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1206_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58085,9 +57799,9 @@ TEXT ·p1206_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1207_VPERMB(in *byte, out *byte)
+// func p1201_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1207_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58134,9 +57848,9 @@ TEXT ·p1207_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1208_VPERMB(in *byte, out *byte)
+// func p1202_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1208_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58185,9 +57899,9 @@ TEXT ·p1208_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1209_VPERMB(in *byte, out *byte)
+// func p1203_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1209_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58238,9 +57952,9 @@ TEXT ·p1209_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1210_VPERMB(in *byte, out *byte)
+// func p1204_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1210_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58289,9 +58003,9 @@ TEXT ·p1210_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1211_VPERMB_Z(in *byte, out *byte)
+// func p1205_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1211_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58342,9 +58056,9 @@ TEXT ·p1211_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1212_VPERMB(in *byte, out *byte)
+// func p1206_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1212_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58389,9 +58103,9 @@ TEXT ·p1212_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1213_VALIGNQ(in *byte, out *byte)
+// func p1207_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1213_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1207_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58440,9 +58154,9 @@ TEXT ·p1213_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1214_VALIGNQ(in *byte, out *byte)
+// func p1208_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1214_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1208_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58491,9 +58205,9 @@ TEXT ·p1214_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1215_VALIGNQ(in *byte, out *byte)
+// func p1209_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1215_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1209_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58542,9 +58256,9 @@ TEXT ·p1215_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1216_VALIGNQ(in *byte, out *byte)
+// func p1210_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1216_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1210_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58593,9 +58307,9 @@ TEXT ·p1216_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1217_VALIGNQ(in *byte, out *byte)
+// func p1211_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1217_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1211_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58644,9 +58358,9 @@ TEXT ·p1217_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1218_VALIGNQ(in *byte, out *byte)
+// func p1212_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1218_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58697,9 +58411,9 @@ TEXT ·p1218_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1219_VALIGNQ_Z(in *byte, out *byte)
+// func p1213_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1219_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1213_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58750,9 +58464,9 @@ TEXT ·p1219_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1220_VALIGNQ(in *byte, out *byte)
+// func p1214_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1220_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1214_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58799,9 +58513,9 @@ TEXT ·p1220_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1221_VALIGNQ_BCST(in *byte, out *byte)
+// func p1215_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1221_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1215_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58848,9 +58562,9 @@ TEXT ·p1221_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1222_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1216_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1222_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1216_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58899,9 +58613,9 @@ TEXT ·p1222_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1223_VALIGNQ(in *byte, out *byte)
+// func p1217_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1223_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1217_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58950,9 +58664,9 @@ TEXT ·p1223_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1224_VALIGNQ(in *byte, out *byte)
+// func p1218_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1224_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1218_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59003,9 +58717,9 @@ TEXT ·p1224_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1225_VALIGNQ(in *byte, out *byte)
+// func p1219_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1225_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1219_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59054,9 +58768,9 @@ TEXT ·p1225_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1226_VALIGNQ_Z(in *byte, out *byte)
+// func p1220_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1226_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1220_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59107,9 +58821,9 @@ TEXT ·p1226_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1227_VALIGNQ(in *byte, out *byte)
+// func p1221_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1227_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1221_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59154,9 +58868,9 @@ TEXT ·p1227_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1228_VPBLENDMQ(in *byte, out *byte)
+// func p1222_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1228_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59207,9 +58921,9 @@ TEXT ·p1228_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1229_VPBLENDMQ(in *byte, out *byte)
+// func p1223_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1229_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59258,9 +58972,9 @@ TEXT ·p1229_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1230_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1224_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1230_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59309,9 +59023,9 @@ TEXT ·p1230_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1231_VPBLENDMQ(in *byte, out *byte)
+// func p1225_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1231_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59362,9 +59076,9 @@ TEXT ·p1231_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1232_VPBLENDMQ(in *byte, out *byte)
+// func p1226_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1232_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59415,9 +59129,9 @@ TEXT ·p1232_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1233_VPBLENDMQ(in *byte, out *byte)
+// func p1227_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1233_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59464,9 +59178,9 @@ TEXT ·p1233_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1234_VBROADCASTI32X4(in *byte, out *byte)
+// func p1228_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1234_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1228_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59511,9 +59225,9 @@ TEXT ·p1234_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1235_VBROADCASTI32X4(in *byte, out *byte)
+// func p1229_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1235_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1229_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59560,9 +59274,9 @@ TEXT ·p1235_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1236_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1230_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1236_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1230_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59609,9 +59323,9 @@ TEXT ·p1236_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1237_VBROADCASTI32X4(in *byte, out *byte)
+// func p1231_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1237_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1231_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59656,9 +59370,9 @@ TEXT ·p1237_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1238_VPBROADCASTQ(in *byte, out *byte)
+// func p1232_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1238_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59705,9 +59419,9 @@ TEXT ·p1238_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1239_VPBROADCASTQ(in *byte, out *byte)
+// func p1233_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1239_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59752,9 +59466,9 @@ TEXT ·p1239_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1240_VPBROADCASTQ(in *byte, out *byte)
+// func p1234_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1240_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59799,9 +59513,9 @@ TEXT ·p1240_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1241_VPBROADCASTQ(in *byte, out *byte)
+// func p1235_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1241_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59850,9 +59564,9 @@ TEXT ·p1241_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1242_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1236_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1242_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59899,9 +59613,9 @@ TEXT ·p1242_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1243_VPBROADCASTQ(in *byte, out *byte)
+// func p1237_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1243_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59946,9 +59660,9 @@ TEXT ·p1243_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1244_VPBROADCASTQ(in *byte, out *byte)
+// func p1238_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1244_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59995,9 +59709,9 @@ TEXT ·p1244_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1245_VPBROADCASTQ(in *byte, out *byte)
+// func p1239_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1245_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60042,9 +59756,9 @@ TEXT ·p1245_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1246_VPBROADCASTD(in *byte, out *byte)
+// func p1240_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1246_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60091,9 +59805,9 @@ TEXT ·p1246_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1247_VPBROADCASTD(in *byte, out *byte)
+// func p1241_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60138,9 +59852,9 @@ TEXT ·p1247_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1248_VPBROADCASTD(in *byte, out *byte)
+// func p1242_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1248_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60185,9 +59899,9 @@ TEXT ·p1248_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1249_VPBROADCASTD(in *byte, out *byte)
+// func p1243_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1249_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60236,9 +59950,9 @@ TEXT ·p1249_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1250_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1244_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1250_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60285,9 +59999,9 @@ TEXT ·p1250_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1251_VPBROADCASTD(in *byte, out *byte)
+// func p1245_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1251_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60332,9 +60046,9 @@ TEXT ·p1251_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1252_VPBROADCASTD(in *byte, out *byte)
+// func p1246_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1252_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60379,9 +60093,9 @@ TEXT ·p1252_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1253_VINSERTI64X4(in *byte, out *byte)
+// func p1247_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1253_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1247_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60430,9 +60144,9 @@ TEXT ·p1253_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1254_VINSERTI64X4(in *byte, out *byte)
+// func p1248_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1248_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60479,9 +60193,9 @@ TEXT ·p1254_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1255_VINSERTI64X4(in *byte, out *byte)
+// func p1249_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1255_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1249_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60532,9 +60246,9 @@ TEXT ·p1255_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1256_VEXTRACTI32X4(in *byte, out *byte)
+// func p1250_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1256_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1250_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60581,9 +60295,9 @@ TEXT ·p1256_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1257_VEXTRACTI32X4(in *byte, out *byte)
+// func p1251_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1257_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1251_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60628,9 +60342,9 @@ TEXT ·p1257_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1258_VEXTRACTI32X4(in *byte, out *byte)
+// func p1252_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1258_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1252_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60679,9 +60393,9 @@ TEXT ·p1258_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1259_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1253_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1259_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1253_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60730,9 +60444,9 @@ TEXT ·p1259_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1260_VEXTRACTI32X4(in *byte, out *byte)
+// func p1254_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1254_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60779,9 +60493,9 @@ TEXT ·p1260_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1261_VEXTRACTI32X4(in *byte, out *byte)
+// func p1255_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1261_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1255_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60828,9 +60542,9 @@ TEXT ·p1261_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1262_VMOVDQU8(in *byte, out *byte)
+// func p1256_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1262_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1256_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60877,9 +60591,9 @@ TEXT ·p1262_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1263_VMOVDQU8_Z(in *byte, out *byte)
+// func p1257_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1263_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1257_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60926,9 +60640,9 @@ TEXT ·p1263_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1264_VMOVDQU8(in *byte, out *byte)
+// func p1258_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1264_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1258_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60975,9 +60689,9 @@ TEXT ·p1264_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1265_VMOVDQU8(in *byte, out *byte)
+// func p1259_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1265_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1259_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61026,9 +60740,9 @@ TEXT ·p1265_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1266_VMOVDQU8_Z(in *byte, out *byte)
+// func p1260_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1266_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1260_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61077,9 +60791,9 @@ TEXT ·p1266_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1267_VMOVDQU8(in *byte, out *byte)
+// func p1261_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1267_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1261_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61126,9 +60840,9 @@ TEXT ·p1267_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1268_VMOVDQU8(in *byte, out *byte)
+// func p1262_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1268_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1262_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61175,9 +60889,9 @@ TEXT ·p1268_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1269_VMOVDQU8(in *byte, out *byte)
+// func p1263_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1269_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1263_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61222,9 +60936,9 @@ TEXT ·p1269_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1270_VMOVDQU8(in *byte, out *byte)
+// func p1264_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1270_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1264_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61269,9 +60983,9 @@ TEXT ·p1270_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1271_VMOVDQU64(in *byte, out *byte)
+// func p1265_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1271_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1265_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61318,9 +61032,9 @@ TEXT ·p1271_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1272_VMOVDQU64_Z(in *byte, out *byte)
+// func p1266_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1272_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1266_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61367,9 +61081,9 @@ TEXT ·p1272_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1273_VMOVDQU64(in *byte, out *byte)
+// func p1267_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1273_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1267_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61416,9 +61130,9 @@ TEXT ·p1273_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1274_VMOVDQU64(in *byte, out *byte)
+// func p1268_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1274_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1268_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61467,9 +61181,9 @@ TEXT ·p1274_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1275_VMOVDQU64_Z(in *byte, out *byte)
+// func p1269_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1275_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1269_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61518,9 +61232,9 @@ TEXT ·p1275_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1276_VMOVDQU64(in *byte, out *byte)
+// func p1270_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1276_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1270_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61565,9 +61279,9 @@ TEXT ·p1276_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1277_VMOVDQU64(in *byte, out *byte)
+// func p1271_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1277_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1271_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61612,9 +61326,9 @@ TEXT ·p1277_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1278_VMOVDQU64(in *byte, out *byte)
+// func p1272_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1278_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1272_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61661,9 +61375,9 @@ TEXT ·p1278_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1279_VMOVDQU64(in *byte, out *byte)
+// func p1273_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1279_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1273_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61710,9 +61424,9 @@ TEXT ·p1279_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1280_VMOVDQU64(in *byte, out *byte)
+// func p1274_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1280_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1274_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61759,9 +61473,9 @@ TEXT ·p1280_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1281_VPCMPEQB(in *byte, out *byte)
+// func p1275_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1281_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61810,9 +61524,9 @@ TEXT ·p1281_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1282_VPCMPEQB(in *byte, out *byte)
+// func p1276_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1282_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61863,9 +61577,9 @@ TEXT ·p1282_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1283_VPCMPEQB(in *byte, out *byte)
+// func p1277_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1283_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61912,9 +61626,9 @@ TEXT ·p1283_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1284_VPCMPEQB(in *byte, out *byte)
+// func p1278_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1284_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61963,9 +61677,9 @@ TEXT ·p1284_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1285_VPCMPEQB(in *byte, out *byte)
+// func p1279_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1285_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62014,9 +61728,9 @@ TEXT ·p1285_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1286_KMOVQ(in *byte, out *byte)
+// func p1280_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1286_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62061,9 +61775,9 @@ TEXT ·p1286_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1287_KMOVQ(in *byte, out *byte)
+// func p1281_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1287_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1281_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62108,9 +61822,9 @@ TEXT ·p1287_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1288_KMOVQ(in *byte, out *byte)
+// func p1282_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1288_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62157,9 +61871,9 @@ TEXT ·p1288_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1289_KMOVQ(in *byte, out *byte)
+// func p1283_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1289_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62204,9 +61918,9 @@ TEXT ·p1289_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1290_KMOVQ(in *byte, out *byte)
+// func p1284_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1290_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62251,9 +61965,9 @@ TEXT ·p1290_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1291_KMOVW(in *byte, out *byte)
+// func p1285_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1291_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p1285_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62298,9 +62012,9 @@ TEXT ·p1291_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1292_KMOVW(in *byte, out *byte)
+// func p1286_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1292_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p1286_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62345,9 +62059,9 @@ TEXT ·p1292_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1293_KORTESTQ(in *byte, out *byte)
+// func p1287_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1293_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1287_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62394,9 +62108,9 @@ TEXT ·p1293_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1294_BZHIQ(in *byte, out *byte)
+// func p1288_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1294_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62439,9 +62153,9 @@ TEXT ·p1294_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1295_BZHIQ(in *byte, out *byte)
+// func p1289_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1295_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62484,9 +62198,9 @@ TEXT ·p1295_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1296_SHLXQ(in *byte, out *byte)
+// func p1290_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1296_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1290_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62529,9 +62243,9 @@ TEXT ·p1296_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1297_SHLXQ(in *byte, out *byte)
+// func p1291_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1297_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62574,9 +62288,9 @@ TEXT ·p1297_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1298_SHRXQ(in *byte, out *byte)
+// func p1292_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1298_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1292_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62619,9 +62333,9 @@ TEXT ·p1298_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1299_SHRXQ(in *byte, out *byte)
+// func p1293_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1299_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62664,9 +62378,9 @@ TEXT ·p1299_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1300_ANDNQ(in *byte, out *byte)
+// func p1294_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1300_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62709,9 +62423,9 @@ TEXT ·p1300_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1301_ANDNQ(in *byte, out *byte)
+// func p1295_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1301_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62754,8 +62468,8 @@ TEXT ·p1301_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1302_ROLL(in *byte, out *byte)
-TEXT ·p1302_ROLL(SB), NOSPLIT, $0-16
+// func p1296_ROLL(in *byte, out *byte)
+TEXT ·p1296_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62798,8 +62512,8 @@ TEXT ·p1302_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1303_RORL(in *byte, out *byte)
-TEXT ·p1303_RORL(SB), NOSPLIT, $0-16
+// func p1297_RORL(in *byte, out *byte)
+TEXT ·p1297_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62842,9 +62556,9 @@ TEXT ·p1303_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1304_VINSERTI64X4(in *byte, out *byte)
+// func p1298_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1304_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1298_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62893,9 +62607,9 @@ TEXT ·p1304_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1305_VINSERTI64X4(in *byte, out *byte)
+// func p1299_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1305_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1299_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62940,9 +62654,9 @@ TEXT ·p1305_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1306_VEXTRACTI32X4(in *byte, out *byte)
+// func p1300_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1306_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1300_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62989,9 +62703,9 @@ TEXT ·p1306_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1307_VEXTRACTI32X4(in *byte, out *byte)
+// func p1301_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1307_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1301_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63038,9 +62752,9 @@ TEXT ·p1307_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1308_VEXTRACTI32X4(in *byte, out *byte)
+// func p1302_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1308_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1302_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63087,9 +62801,9 @@ TEXT ·p1308_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1309_VEXTRACTI32X4(in *byte, out *byte)
+// func p1303_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1309_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1303_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63134,9 +62848,9 @@ TEXT ·p1309_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1310_VPBROADCASTQ(in *byte, out *byte)
+// func p1304_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1310_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63181,9 +62895,9 @@ TEXT ·p1310_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1311_VMOVDQU64(in *byte, out *byte)
+// func p1305_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1311_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1305_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63228,9 +62942,9 @@ TEXT ·p1311_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1312_VPCMPEQB(in *byte, out *byte)
+// func p1306_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1312_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63277,9 +62991,9 @@ TEXT ·p1312_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1313_KORTESTQ(in *byte, out *byte)
+// func p1307_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1313_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63324,9 +63038,9 @@ TEXT ·p1313_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1314_KMOVQ(in *byte, out *byte)
+// func p1308_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1314_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1308_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63371,6 +63085,312 @@ TEXT ·p1314_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
+// func p1309_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1309_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x00, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1310_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1310_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x01, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1311_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1311_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x02, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1312_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1312_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x03, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1313_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1313_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x04, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1314_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1314_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x05, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
 // func p1315_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1315_VPCMPUQ(SB), NOSPLIT, $0-16
@@ -63397,7 +63417,7 @@ TEXT ·p1315_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x00, Z25, Z18, K3
+	VPCMPUQ $0x06, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63448,7 +63468,7 @@ TEXT ·p1316_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x01, Z25, Z18, K3
+	VPCMPUQ $0x07, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63476,312 +63496,6 @@ TEXT ·p1316_VPCMPUQ(SB), NOSPLIT, $0-16
 // func p1317_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1317_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x02, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1318_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1318_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x03, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1319_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1319_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x04, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1320_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1320_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x05, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1321_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1321_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x06, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1322_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1322_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x07, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1323_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1323_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63832,9 +63546,9 @@ TEXT ·p1323_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1324_VPCMPUQ(in *byte, out *byte)
+// func p1318_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1324_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63881,9 +63595,9 @@ TEXT ·p1324_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1325_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1319_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1325_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63930,9 +63644,9 @@ TEXT ·p1325_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1326_VPCMPUQ(in *byte, out *byte)
+// func p1320_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1326_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63981,9 +63695,9 @@ TEXT ·p1326_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1327_VPCMPUQ(in *byte, out *byte)
+// func p1321_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1327_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64034,9 +63748,9 @@ TEXT ·p1327_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1328_VPCMPUQ(in *byte, out *byte)
+// func p1322_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1328_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64083,9 +63797,9 @@ TEXT ·p1328_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1329_BZHIQ(in *byte, out *byte)
+// func p1323_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1329_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1323_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64128,9 +63842,9 @@ TEXT ·p1329_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1330_SHLXQ(in *byte, out *byte)
+// func p1324_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1330_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1324_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64173,9 +63887,9 @@ TEXT ·p1330_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1331_SHRXQ(in *byte, out *byte)
+// func p1325_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1331_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1325_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64218,9 +63932,9 @@ TEXT ·p1331_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1332_ANDNQ(in *byte, out *byte)
+// func p1326_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1332_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1326_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64263,8 +63977,8 @@ TEXT ·p1332_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1333_ROLL(in *byte, out *byte)
-TEXT ·p1333_ROLL(SB), NOSPLIT, $0-16
+// func p1327_ROLL(in *byte, out *byte)
+TEXT ·p1327_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64307,8 +64021,8 @@ TEXT ·p1333_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1334_RORL(in *byte, out *byte)
-TEXT ·p1334_RORL(SB), NOSPLIT, $0-16
+// func p1328_RORL(in *byte, out *byte)
+TEXT ·p1328_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64330,6 +64044,276 @@ TEXT ·p1334_RORL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	RORL CL, CX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1329_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1329_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x00, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1330_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1330_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x01, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1331_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1331_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x0d, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1332_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1332_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x20, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1333_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1333_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x3f, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1334_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1334_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x40, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -64374,7 +64358,7 @@ TEXT ·p1335_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x00, SI, DI
+	RORXQ $0x11, 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -64419,276 +64403,6 @@ TEXT ·p1336_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x01, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1337_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1337_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x0d, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1338_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1338_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x20, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1339_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1339_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x3f, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1340_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1340_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x40, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1341_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1341_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x11, 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1342_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1342_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	RORXQ $0x07, DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -64711,8 +64425,8 @@ TEXT ·p1342_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1343_ROLL(in *byte, out *byte)
-TEXT ·p1343_ROLL(SB), NOSPLIT, $0-16
+// func p1337_ROLL(in *byte, out *byte)
+TEXT ·p1337_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64755,8 +64469,8 @@ TEXT ·p1343_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1344_ROLL(in *byte, out *byte)
-TEXT ·p1344_ROLL(SB), NOSPLIT, $0-16
+// func p1338_ROLL(in *byte, out *byte)
+TEXT ·p1338_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64799,8 +64513,8 @@ TEXT ·p1344_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1345_ROLL(in *byte, out *byte)
-TEXT ·p1345_ROLL(SB), NOSPLIT, $0-16
+// func p1339_ROLL(in *byte, out *byte)
+TEXT ·p1339_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64843,8 +64557,8 @@ TEXT ·p1345_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1346_ROLL(in *byte, out *byte)
-TEXT ·p1346_ROLL(SB), NOSPLIT, $0-16
+// func p1340_ROLL(in *byte, out *byte)
+TEXT ·p1340_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64887,8 +64601,8 @@ TEXT ·p1346_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1347_ROLL(in *byte, out *byte)
-TEXT ·p1347_ROLL(SB), NOSPLIT, $0-16
+// func p1341_ROLL(in *byte, out *byte)
+TEXT ·p1341_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64931,8 +64645,8 @@ TEXT ·p1347_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1348_ROLL(in *byte, out *byte)
-TEXT ·p1348_ROLL(SB), NOSPLIT, $0-16
+// func p1342_ROLL(in *byte, out *byte)
+TEXT ·p1342_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64975,8 +64689,8 @@ TEXT ·p1348_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1349_RORL(in *byte, out *byte)
-TEXT ·p1349_RORL(SB), NOSPLIT, $0-16
+// func p1343_RORL(in *byte, out *byte)
+TEXT ·p1343_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65019,8 +64733,8 @@ TEXT ·p1349_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1350_RORL(in *byte, out *byte)
-TEXT ·p1350_RORL(SB), NOSPLIT, $0-16
+// func p1344_RORL(in *byte, out *byte)
+TEXT ·p1344_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65063,8 +64777,8 @@ TEXT ·p1350_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1351_RORL(in *byte, out *byte)
-TEXT ·p1351_RORL(SB), NOSPLIT, $0-16
+// func p1345_RORL(in *byte, out *byte)
+TEXT ·p1345_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65107,8 +64821,8 @@ TEXT ·p1351_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1352_RORL(in *byte, out *byte)
-TEXT ·p1352_RORL(SB), NOSPLIT, $0-16
+// func p1346_RORL(in *byte, out *byte)
+TEXT ·p1346_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65151,8 +64865,8 @@ TEXT ·p1352_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1353_RORL(in *byte, out *byte)
-TEXT ·p1353_RORL(SB), NOSPLIT, $0-16
+// func p1347_RORL(in *byte, out *byte)
+TEXT ·p1347_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65195,8 +64909,8 @@ TEXT ·p1353_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1354_RORL(in *byte, out *byte)
-TEXT ·p1354_RORL(SB), NOSPLIT, $0-16
+// func p1348_RORL(in *byte, out *byte)
+TEXT ·p1348_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65239,8 +64953,8 @@ TEXT ·p1354_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1355_SETCC(in *byte, out *byte)
-TEXT ·p1355_SETCC(SB), NOSPLIT, $0-16
+// func p1349_SETCC(in *byte, out *byte)
+TEXT ·p1349_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65283,8 +64997,8 @@ TEXT ·p1355_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1356_JCC(in *byte, out *byte)
-TEXT ·p1356_JCC(SB), NOSPLIT, $0-16
+// func p1350_JCC(in *byte, out *byte)
+TEXT ·p1350_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65333,8 +65047,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1357_SETCS(in *byte, out *byte)
-TEXT ·p1357_SETCS(SB), NOSPLIT, $0-16
+// func p1351_SETCS(in *byte, out *byte)
+TEXT ·p1351_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65377,9 +65091,9 @@ TEXT ·p1357_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1358_CMOVQCS(in *byte, out *byte)
+// func p1352_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1358_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1352_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65422,8 +65136,8 @@ TEXT ·p1358_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1359_JCS(in *byte, out *byte)
-TEXT ·p1359_JCS(SB), NOSPLIT, $0-16
+// func p1353_JCS(in *byte, out *byte)
+TEXT ·p1353_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65472,8 +65186,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1360_JEQ(in *byte, out *byte)
-TEXT ·p1360_JEQ(SB), NOSPLIT, $0-16
+// func p1354_JEQ(in *byte, out *byte)
+TEXT ·p1354_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65522,8 +65236,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1361_SETNE(in *byte, out *byte)
-TEXT ·p1361_SETNE(SB), NOSPLIT, $0-16
+// func p1355_SETNE(in *byte, out *byte)
+TEXT ·p1355_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65566,8 +65280,8 @@ TEXT ·p1361_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1362_SETHI(in *byte, out *byte)
-TEXT ·p1362_SETHI(SB), NOSPLIT, $0-16
+// func p1356_SETHI(in *byte, out *byte)
+TEXT ·p1356_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65610,8 +65324,8 @@ TEXT ·p1362_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1363_JHI(in *byte, out *byte)
-TEXT ·p1363_JHI(SB), NOSPLIT, $0-16
+// func p1357_JHI(in *byte, out *byte)
+TEXT ·p1357_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65660,8 +65374,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1364_SETLS(in *byte, out *byte)
-TEXT ·p1364_SETLS(SB), NOSPLIT, $0-16
+// func p1358_SETLS(in *byte, out *byte)
+TEXT ·p1358_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65704,9 +65418,9 @@ TEXT ·p1364_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1365_CMOVQLS(in *byte, out *byte)
+// func p1359_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1365_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1359_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65749,8 +65463,8 @@ TEXT ·p1365_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1366_JLS(in *byte, out *byte)
-TEXT ·p1366_JLS(SB), NOSPLIT, $0-16
+// func p1360_JLS(in *byte, out *byte)
+TEXT ·p1360_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65799,8 +65513,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1367_SETLT(in *byte, out *byte)
-TEXT ·p1367_SETLT(SB), NOSPLIT, $0-16
+// func p1361_SETLT(in *byte, out *byte)
+TEXT ·p1361_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65843,8 +65557,8 @@ TEXT ·p1367_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1368_JLT(in *byte, out *byte)
-TEXT ·p1368_JLT(SB), NOSPLIT, $0-16
+// func p1362_JLT(in *byte, out *byte)
+TEXT ·p1362_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65893,8 +65607,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1369_SETGE(in *byte, out *byte)
-TEXT ·p1369_SETGE(SB), NOSPLIT, $0-16
+// func p1363_SETGE(in *byte, out *byte)
+TEXT ·p1363_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65937,9 +65651,9 @@ TEXT ·p1369_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1370_CMOVQGE(in *byte, out *byte)
+// func p1364_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1370_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1364_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65982,8 +65696,8 @@ TEXT ·p1370_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1371_JGE(in *byte, out *byte)
-TEXT ·p1371_JGE(SB), NOSPLIT, $0-16
+// func p1365_JGE(in *byte, out *byte)
+TEXT ·p1365_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66032,8 +65746,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1372_SETGT(in *byte, out *byte)
-TEXT ·p1372_SETGT(SB), NOSPLIT, $0-16
+// func p1366_SETGT(in *byte, out *byte)
+TEXT ·p1366_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66076,9 +65790,9 @@ TEXT ·p1372_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1373_CMOVQGT(in *byte, out *byte)
+// func p1367_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1373_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1367_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66121,8 +65835,8 @@ TEXT ·p1373_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1374_JGT(in *byte, out *byte)
-TEXT ·p1374_JGT(SB), NOSPLIT, $0-16
+// func p1368_JGT(in *byte, out *byte)
+TEXT ·p1368_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66171,8 +65885,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1375_SETLE(in *byte, out *byte)
-TEXT ·p1375_SETLE(SB), NOSPLIT, $0-16
+// func p1369_SETLE(in *byte, out *byte)
+TEXT ·p1369_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66215,9 +65929,9 @@ TEXT ·p1375_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1376_CMOVQLE(in *byte, out *byte)
+// func p1370_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1376_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1370_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66260,8 +65974,8 @@ TEXT ·p1376_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1377_JLE(in *byte, out *byte)
-TEXT ·p1377_JLE(SB), NOSPLIT, $0-16
+// func p1371_JLE(in *byte, out *byte)
+TEXT ·p1371_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66310,8 +66024,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1378_SETMI(in *byte, out *byte)
-TEXT ·p1378_SETMI(SB), NOSPLIT, $0-16
+// func p1372_SETMI(in *byte, out *byte)
+TEXT ·p1372_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66354,9 +66068,9 @@ TEXT ·p1378_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1379_CMOVQMI(in *byte, out *byte)
+// func p1373_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1379_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1373_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66399,8 +66113,8 @@ TEXT ·p1379_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1380_JMI(in *byte, out *byte)
-TEXT ·p1380_JMI(SB), NOSPLIT, $0-16
+// func p1374_JMI(in *byte, out *byte)
+TEXT ·p1374_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66449,8 +66163,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1381_SETPL(in *byte, out *byte)
-TEXT ·p1381_SETPL(SB), NOSPLIT, $0-16
+// func p1375_SETPL(in *byte, out *byte)
+TEXT ·p1375_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66493,9 +66207,9 @@ TEXT ·p1381_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1382_CMOVQPL(in *byte, out *byte)
+// func p1376_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1382_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1376_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66538,8 +66252,8 @@ TEXT ·p1382_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1383_JPL(in *byte, out *byte)
-TEXT ·p1383_JPL(SB), NOSPLIT, $0-16
+// func p1377_JPL(in *byte, out *byte)
+TEXT ·p1377_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66588,8 +66302,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1384_SETOS(in *byte, out *byte)
-TEXT ·p1384_SETOS(SB), NOSPLIT, $0-16
+// func p1378_SETOS(in *byte, out *byte)
+TEXT ·p1378_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66632,9 +66346,9 @@ TEXT ·p1384_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1385_CMOVQOS(in *byte, out *byte)
+// func p1379_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1385_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1379_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66677,8 +66391,8 @@ TEXT ·p1385_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1386_JOS(in *byte, out *byte)
-TEXT ·p1386_JOS(SB), NOSPLIT, $0-16
+// func p1380_JOS(in *byte, out *byte)
+TEXT ·p1380_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66727,8 +66441,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1387_SETOC(in *byte, out *byte)
-TEXT ·p1387_SETOC(SB), NOSPLIT, $0-16
+// func p1381_SETOC(in *byte, out *byte)
+TEXT ·p1381_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66771,9 +66485,9 @@ TEXT ·p1387_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1388_CMOVQOC(in *byte, out *byte)
+// func p1382_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1388_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1382_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66816,8 +66530,8 @@ TEXT ·p1388_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1389_JOC(in *byte, out *byte)
-TEXT ·p1389_JOC(SB), NOSPLIT, $0-16
+// func p1383_JOC(in *byte, out *byte)
+TEXT ·p1383_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66866,8 +66580,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1390_SETPS(in *byte, out *byte)
-TEXT ·p1390_SETPS(SB), NOSPLIT, $0-16
+// func p1384_SETPS(in *byte, out *byte)
+TEXT ·p1384_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66910,9 +66624,9 @@ TEXT ·p1390_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1391_CMOVQPS(in *byte, out *byte)
+// func p1385_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1391_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1385_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66955,8 +66669,8 @@ TEXT ·p1391_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1392_JPS(in *byte, out *byte)
-TEXT ·p1392_JPS(SB), NOSPLIT, $0-16
+// func p1386_JPS(in *byte, out *byte)
+TEXT ·p1386_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67005,8 +66719,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1393_SETPC(in *byte, out *byte)
-TEXT ·p1393_SETPC(SB), NOSPLIT, $0-16
+// func p1387_SETPC(in *byte, out *byte)
+TEXT ·p1387_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67049,9 +66763,9 @@ TEXT ·p1393_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1394_CMOVQPC(in *byte, out *byte)
+// func p1388_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1394_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1388_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67094,8 +66808,8 @@ TEXT ·p1394_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1395_JPC(in *byte, out *byte)
-TEXT ·p1395_JPC(SB), NOSPLIT, $0-16
+// func p1389_JPC(in *byte, out *byte)
+TEXT ·p1389_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67144,8 +66858,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1396_SHLQ(in *byte, out *byte)
-TEXT ·p1396_SHLQ(SB), NOSPLIT, $0-16
+// func p1390_SHLQ(in *byte, out *byte)
+TEXT ·p1390_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67188,8 +66902,8 @@ TEXT ·p1396_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1397_SHRQ(in *byte, out *byte)
-TEXT ·p1397_SHRQ(SB), NOSPLIT, $0-16
+// func p1391_SHRQ(in *byte, out *byte)
+TEXT ·p1391_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67232,8 +66946,8 @@ TEXT ·p1397_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1398_SARQ(in *byte, out *byte)
-TEXT ·p1398_SARQ(SB), NOSPLIT, $0-16
+// func p1392_SARQ(in *byte, out *byte)
+TEXT ·p1392_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67276,8 +66990,8 @@ TEXT ·p1398_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1399_SHLL(in *byte, out *byte)
-TEXT ·p1399_SHLL(SB), NOSPLIT, $0-16
+// func p1393_SHLL(in *byte, out *byte)
+TEXT ·p1393_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67320,8 +67034,8 @@ TEXT ·p1399_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1400_SARL(in *byte, out *byte)
-TEXT ·p1400_SARL(SB), NOSPLIT, $0-16
+// func p1394_SARL(in *byte, out *byte)
+TEXT ·p1394_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67364,8 +67078,8 @@ TEXT ·p1400_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1401_SHRW(in *byte, out *byte)
-TEXT ·p1401_SHRW(SB), NOSPLIT, $0-16
+// func p1395_SHRW(in *byte, out *byte)
+TEXT ·p1395_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67408,8 +67122,8 @@ TEXT ·p1401_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1402_SHLB(in *byte, out *byte)
-TEXT ·p1402_SHLB(SB), NOSPLIT, $0-16
+// func p1396_SHLB(in *byte, out *byte)
+TEXT ·p1396_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67452,8 +67166,8 @@ TEXT ·p1402_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1403_MULQ(in *byte, out *byte)
-TEXT ·p1403_MULQ(SB), NOSPLIT, $0-16
+// func p1397_MULQ(in *byte, out *byte)
+TEXT ·p1397_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67496,8 +67210,8 @@ TEXT ·p1403_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1404_NEGQ(in *byte, out *byte)
-TEXT ·p1404_NEGQ(SB), NOSPLIT, $0-16
+// func p1398_NEGQ(in *byte, out *byte)
+TEXT ·p1398_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67540,8 +67254,8 @@ TEXT ·p1404_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1405_NOTQ(in *byte, out *byte)
-TEXT ·p1405_NOTQ(SB), NOSPLIT, $0-16
+// func p1399_NOTQ(in *byte, out *byte)
+TEXT ·p1399_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67584,8 +67298,8 @@ TEXT ·p1405_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1406_INCQ(in *byte, out *byte)
-TEXT ·p1406_INCQ(SB), NOSPLIT, $0-16
+// func p1400_INCQ(in *byte, out *byte)
+TEXT ·p1400_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67628,8 +67342,8 @@ TEXT ·p1406_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1407_DECL(in *byte, out *byte)
-TEXT ·p1407_DECL(SB), NOSPLIT, $0-16
+// func p1401_DECL(in *byte, out *byte)
+TEXT ·p1401_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67672,8 +67386,8 @@ TEXT ·p1407_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1408_ADCL(in *byte, out *byte)
-TEXT ·p1408_ADCL(SB), NOSPLIT, $0-16
+// func p1402_ADCL(in *byte, out *byte)
+TEXT ·p1402_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67716,8 +67430,8 @@ TEXT ·p1408_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1409_SBBL(in *byte, out *byte)
-TEXT ·p1409_SBBL(SB), NOSPLIT, $0-16
+// func p1403_SBBL(in *byte, out *byte)
+TEXT ·p1403_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67760,8 +67474,8 @@ TEXT ·p1409_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1410_MOVBLZX(in *byte, out *byte)
-TEXT ·p1410_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1404_MOVBLZX(in *byte, out *byte)
+TEXT ·p1404_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67804,8 +67518,8 @@ TEXT ·p1410_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1411_MOVWLZX(in *byte, out *byte)
-TEXT ·p1411_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1405_MOVWLZX(in *byte, out *byte)
+TEXT ·p1405_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67848,8 +67562,8 @@ TEXT ·p1411_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1412_MOVLQZX(in *byte, out *byte)
-TEXT ·p1412_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1406_MOVLQZX(in *byte, out *byte)
+TEXT ·p1406_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67892,8 +67606,8 @@ TEXT ·p1412_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1413_SARQ(in *byte, out *byte)
-TEXT ·p1413_SARQ(SB), NOSPLIT, $0-16
+// func p1407_SARQ(in *byte, out *byte)
+TEXT ·p1407_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67936,8 +67650,8 @@ TEXT ·p1413_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1414_SARQ(in *byte, out *byte)
-TEXT ·p1414_SARQ(SB), NOSPLIT, $0-16
+// func p1408_SARQ(in *byte, out *byte)
+TEXT ·p1408_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67980,8 +67694,8 @@ TEXT ·p1414_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1415_SARQ(in *byte, out *byte)
-TEXT ·p1415_SARQ(SB), NOSPLIT, $0-16
+// func p1409_SARQ(in *byte, out *byte)
+TEXT ·p1409_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68024,8 +67738,8 @@ TEXT ·p1415_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1416_SHLL(in *byte, out *byte)
-TEXT ·p1416_SHLL(SB), NOSPLIT, $0-16
+// func p1410_SHLL(in *byte, out *byte)
+TEXT ·p1410_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68068,8 +67782,8 @@ TEXT ·p1416_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1417_SHLL(in *byte, out *byte)
-TEXT ·p1417_SHLL(SB), NOSPLIT, $0-16
+// func p1411_SHLL(in *byte, out *byte)
+TEXT ·p1411_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68112,8 +67826,8 @@ TEXT ·p1417_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1418_SHLL(in *byte, out *byte)
-TEXT ·p1418_SHLL(SB), NOSPLIT, $0-16
+// func p1412_SHLL(in *byte, out *byte)
+TEXT ·p1412_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68156,8 +67870,8 @@ TEXT ·p1418_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1419_SHRB(in *byte, out *byte)
-TEXT ·p1419_SHRB(SB), NOSPLIT, $0-16
+// func p1413_SHRB(in *byte, out *byte)
+TEXT ·p1413_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68200,8 +67914,8 @@ TEXT ·p1419_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1420_SHRB(in *byte, out *byte)
-TEXT ·p1420_SHRB(SB), NOSPLIT, $0-16
+// func p1414_SHRB(in *byte, out *byte)
+TEXT ·p1414_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68244,8 +67958,8 @@ TEXT ·p1420_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1421_SHRB(in *byte, out *byte)
-TEXT ·p1421_SHRB(SB), NOSPLIT, $0-16
+// func p1415_SHRB(in *byte, out *byte)
+TEXT ·p1415_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68288,8 +68002,8 @@ TEXT ·p1421_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1422_SHRB(in *byte, out *byte)
-TEXT ·p1422_SHRB(SB), NOSPLIT, $0-16
+// func p1416_SHRB(in *byte, out *byte)
+TEXT ·p1416_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68332,8 +68046,8 @@ TEXT ·p1422_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1423_SHLQ(in *byte, out *byte)
-TEXT ·p1423_SHLQ(SB), NOSPLIT, $0-16
+// func p1417_SHLQ(in *byte, out *byte)
+TEXT ·p1417_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68376,9 +68090,9 @@ TEXT ·p1423_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1424_VMOVDQU8(in *byte, out *byte)
+// func p1418_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1424_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1418_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68425,9 +68139,9 @@ TEXT ·p1424_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1425_VMOVDQU8_Z(in *byte, out *byte)
+// func p1419_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1425_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1419_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68474,9 +68188,9 @@ TEXT ·p1425_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1426_VMOVDQU8(in *byte, out *byte)
+// func p1420_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1426_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1420_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68523,9 +68237,9 @@ TEXT ·p1426_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1427_VMOVDQU8(in *byte, out *byte)
+// func p1421_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1427_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1421_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68572,9 +68286,9 @@ TEXT ·p1427_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1428_VMOVDQU64(in *byte, out *byte)
+// func p1422_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1428_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1422_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68621,9 +68335,9 @@ TEXT ·p1428_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1429_VMOVDQU64(in *byte, out *byte)
+// func p1423_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1429_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1423_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68670,9 +68384,9 @@ TEXT ·p1429_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1430_VMOVDQU64_Z(in *byte, out *byte)
+// func p1424_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1430_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1424_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
