@@ -117,50 +117,50 @@ func (k *genericKey) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{}
 	var y ghashElem
 	k.gh.update(&y, aad)
-	y.store(s.y[:])
+	y.store(s.gen.y[:])
 	s.aadLen = uint64(len(aad))
-	s.prefixLo, s.prefixHi, s.ctr = splitCounter(j0)
+	s.gen.prefixLo, s.gen.prefixHi, s.gen.ctr = splitCounter(j0)
 	// The first batch is J0 and three counter blocks, as in crypt.
-	k.aes.ctr4(&s.ks, s.prefixLo, s.prefixHi, s.ctr)
-	s.ctr += 4
-	copy(s.mask[:], s.ks[:16])
-	s.ksPos = 16
+	k.aes.ctr4(&s.gen.ks, s.gen.prefixLo, s.gen.prefixHi, s.gen.ctr)
+	s.gen.ctr += 4
+	copy(s.gen.mask[:], s.gen.ks[:16])
+	s.gen.ksPos = 16
 }
 
 func (k *genericKey) refill(s *streamState) {
-	k.aes.ctr4(&s.ks, s.prefixLo, s.prefixHi, s.ctr)
-	s.ctr += 4
-	s.ksPos = 0
+	k.aes.ctr4(&s.gen.ks, s.gen.prefixLo, s.gen.prefixHi, s.gen.ctr)
+	s.gen.ctr += 4
+	s.gen.ksPos = 0
 }
 
 func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
 	s.textLen += uint64(len(in))
-	y := loadElem(s.y[:])
+	y := loadElem(s.gen.y[:])
 	// Finish the open block.
-	if s.n > 0 {
-		m := min(16-s.n, len(in))
-		subtle.XORBytes(out[:m], in[:m], s.ks[s.ksPos:s.ksPos+m])
-		s.ksPos += m
-		copy(s.open[s.n:], out[:m])
-		s.n += m
-		if s.n == 16 {
-			k.gh.update(&y, s.open[:])
-			s.n = 0
+	if s.gen.n > 0 {
+		m := min(16-s.gen.n, len(in))
+		subtle.XORBytes(out[:m], in[:m], s.gen.ks[s.gen.ksPos:s.gen.ksPos+m])
+		s.gen.ksPos += m
+		copy(s.gen.open[s.gen.n:], out[:m])
+		s.gen.n += m
+		if s.gen.n == 16 {
+			k.gh.update(&y, s.gen.open[:])
+			s.gen.n = 0
 		}
 		out, in = out[m:], in[m:]
 	}
 	// Whole blocks with the rest of the current keystream batch.
-	for len(in) >= 16 && s.ksPos < 64 {
-		subtle.XORBytes(out[:16], in[:16], s.ks[s.ksPos:s.ksPos+16])
+	for len(in) >= 16 && s.gen.ksPos < 64 {
+		subtle.XORBytes(out[:16], in[:16], s.gen.ks[s.gen.ksPos:s.gen.ksPos+16])
 		k.gh.update(&y, out[:16])
-		s.ksPos += 16
+		s.gen.ksPos += 16
 		out, in = out[16:], in[16:]
 	}
 	// Whole batches straight from in.
 	for len(in) >= 64 {
 		var ks [64]byte
-		k.aes.ctr4(&ks, s.prefixLo, s.prefixHi, s.ctr)
-		s.ctr += 4
+		k.aes.ctr4(&ks, s.gen.prefixLo, s.gen.prefixHi, s.gen.ctr)
+		s.gen.ctr += 4
 		subtle.XORBytes(out[:64], in[:64], ks[:])
 		k.gh.update(&y, out[:64])
 		clear(ks[:])
@@ -168,33 +168,33 @@ func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
 	}
 	// Fewer than 64 bytes left: whole blocks, then open a block with the rest.
 	if len(in) > 0 {
-		if s.ksPos == 64 {
+		if s.gen.ksPos == 64 {
 			k.refill(s)
 		}
 		for len(in) >= 16 {
-			subtle.XORBytes(out[:16], in[:16], s.ks[s.ksPos:s.ksPos+16])
+			subtle.XORBytes(out[:16], in[:16], s.gen.ks[s.gen.ksPos:s.gen.ksPos+16])
 			k.gh.update(&y, out[:16])
-			s.ksPos += 16
+			s.gen.ksPos += 16
 			out, in = out[16:], in[16:]
 		}
 		if len(in) > 0 {
-			subtle.XORBytes(out, in, s.ks[s.ksPos:s.ksPos+len(in)])
-			s.ksPos += len(in)
-			s.n = copy(s.open[:], out)
+			subtle.XORBytes(out, in, s.gen.ks[s.gen.ksPos:s.gen.ksPos+len(in)])
+			s.gen.ksPos += len(in)
+			s.gen.n = copy(s.gen.open[:], out)
 		}
 	}
-	y.store(s.y[:])
+	y.store(s.gen.y[:])
 }
 
 func (k *genericKey) streamFinish(s *streamState) [16]byte {
-	y := loadElem(s.y[:])
-	if s.n > 0 {
-		k.gh.update(&y, s.open[:s.n])
+	y := loadElem(s.gen.y[:])
+	if s.gen.n > 0 {
+		k.gh.update(&y, s.gen.open[:s.gen.n])
 	}
 	k.gh.updateLengths(&y, s.aadLen, s.textLen)
 	var tag [16]byte
 	y.store(tag[:])
-	subtle.XORBytes(tag[:], tag[:], s.mask[:])
+	subtle.XORBytes(tag[:], tag[:], s.gen.mask[:])
 	*s = streamState{}
 	return tag
 }

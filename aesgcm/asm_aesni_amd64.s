@@ -53,6 +53,7 @@ GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 // func gcmInitAESNI(t *[752]byte, rounds int)
 // Requires: AES, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmInitAESNI(SB), NOSPLIT, $0-16
+	// phase: key setup
 	MOVQ   t+0(FP), AX
 	MOVQ   rounds+8(FP), CX
 	MOVQ   CX, DX
@@ -453,7 +454,7 @@ aesmid_1:
 	MOVOU      X2, 240(AX)
 	MOVOU      X0, 496(AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	PXOR X2, X2
@@ -466,9 +467,9 @@ aesmid_1:
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmNonceAESNI(SB), NOSPLIT, $0-32
 	MOVQ t+0(FP), AX
+	PXOR X0, X0
 	MOVQ nonce+8(FP), CX
 	MOVQ n+16(FP), DX
-	PXOR X0, X0
 
 gh8_1:
 	CMPQ      DX, $0x80
@@ -595,7 +596,7 @@ ghrest_1:
 	PXOR  X2, X2
 	PXOR  X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ      DX, $0x10
 	JB        ghpart_1
 	MOVOU     (CX), X4
@@ -615,7 +616,7 @@ ghblk_1:
 	ADDQ      $0x10, CX
 	ADDQ      $0x10, BX
 	SUBQ      $0x10, DX
-	JMP       ghblk_1
+	JMP       ghregs_1
 
 ghpart_1:
 	TESTQ  DX, DX
@@ -736,7 +737,7 @@ ghdone_1:
 	MOVQ       j0+24(FP), AX
 	MOVOU      X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	PXOR X2, X2
@@ -746,29 +747,32 @@ ghdone_1:
 	PXOR X6, X6
 	RET
 
-// func gcmSealAESNI(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AES, CMOV, PCLMULQDQ, SSE, SSE2, SSSE3
-TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-80
-	MOVQ   t+0(FP), AX
-	MOVQ   rounds+8(FP), CX
-	MOVQ   CX, DX
-	SHLQ   $0x04, DX
-	ADDQ   AX, DX
-	SUBQ   $0x000000a0, DX
-	MOVQ   count+32(FP), BX
-	MOVQ   textLen+64(FP), SI
-	MOVQ   aadLen+48(FP), DI
-	CMPQ   SI, $0x50
-	JA     long_1
-	CMPQ   DI, $0x10
-	JA     long_1
-	MOVQ   out+16(FP), R8
-	MOVQ   aad+40(FP), R9
-	MOVQ   j0+56(FP), R10
+// func gcmSealAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// Requires: AES, PCLMULQDQ, SSE, SSE2, SSSE3
+TEXT ·gcmSealAESNI(SB), NOSPLIT, $208-72
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x50
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
 	CMPQ   SI, $0x10
 	JA     sizenext_1
-	MOVQ   (R10), X0
-	MOVHPS 8(R10), X0
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
 	MOVOU  X0, X1
 	PSHUFB bswapMask<>+0(SB), X1
 	MOVOU  X1, X1
@@ -810,7 +814,7 @@ aesmid_1:
 	AESENC     144(DX), X1
 	AESENCLAST 160(DX), X0
 	AESENCLAST 160(DX), X1
-	MOVQ       DI, CX
+	MOVQ       R8, CX
 	SHLQ       $0x03, CX
 	MOVQ       SI, DX
 	SHLQ       $0x03, DX
@@ -829,20 +833,20 @@ aesmid_1:
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      DI, DI
+	TESTQ      R8, R8
 	JZ         snoaad_1
-	CMPQ       DI, $0x10
+	CMPQ       R8, $0x10
 	JE         sfullaad_1
-	CMPQ       DI, $0x08
+	CMPQ       R8, $0x08
 	JB         ld4_1
-	MOVQ       (R9), AX
+	MOVQ       (DI), AX
 	MOVQ       AX, X5
-	LEAQ       -8(R9)(DI*1), AX
+	LEAQ       -8(DI)(R8*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X6
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       DI, AX
+	ADDQ       R8, AX
 	NEGQ       AX
 	MOVOU      24(AX), X7
 	PSHUFB     X7, X6
@@ -850,16 +854,16 @@ aesmid_1:
 	JMP        lddone_1
 
 ld4_1:
-	CMPQ   DI, $0x04
+	CMPQ   R8, $0x04
 	JB     ld2_1
-	MOVL   (R9), AX
+	MOVL   (DI), AX
 	MOVQ   AX, X5
-	LEAQ   -4(R9)(DI*1), AX
+	LEAQ   -4(DI)(R8*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X6
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   DI, AX
+	ADDQ   R8, AX
 	NEGQ   AX
 	MOVOU  20(AX), X7
 	PSHUFB X7, X6
@@ -867,16 +871,16 @@ ld4_1:
 	JMP    lddone_1
 
 ld2_1:
-	CMPQ    DI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_1
-	MOVWQZX (R9), AX
+	MOVWQZX (DI), AX
 	MOVQ    AX, X5
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	MOVOU   18(AX), X7
 	PSHUFB  X7, X6
@@ -884,14 +888,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R9), AX
+	MOVBQZX (DI), AX
 	MOVQ    AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	MOVOU (R9), X5
+	MOVOU (DI), X5
 
 saad_1:
 	PSHUFB    bswapMask<>+0(SB), X5
@@ -907,180 +911,13 @@ saad_1:
 	PXOR      X6, X3
 
 snoaad_1:
-	CMPQ BX, $0x02
-	JE   sgtwo_1
-	MOVQ pieces+24(FP), AX
-	MOVQ out+16(FP), DX
-	CMPQ BX, $0x01
-	JNE  join_1
-	MOVQ (AX), AX
-	JMP  joined_1
-
-join_1:
-	MOVQ DX, DI
-	MOVQ BX, BX
-
-slices_1:
-	TESTQ BX, BX
-	JZ    slicesdone_1
-	MOVQ  (AX), R9
-	MOVQ  8(AX), R10
-	CMPQ  R10, $0x10
-	JB    copysmall_1
-	MOVOU -16(R9)(R10*1), X5
-	MOVOU X5, -16(DI)(R10*1)
-	JMP   copydone_1
-
-copysmall_1:
-	CMPQ  R10, $0x04
-	JAE   copyge4_1
-	CMPQ  R10, $0x02
-	JAE   copyge2_1
-	TESTQ R10, R10
-	JZ    copydone_1
-	MOVB  (R9), R11
-	MOVB  R11, (DI)
-	JMP   copydone_1
-
-copyge2_1:
-	MOVW -2(R9)(R10*1), R11
-	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
-	JMP  copydone_1
-
-copyge4_1:
-	CMPQ R10, $0x08
-	JAE  copyge8_1
-	MOVL -4(R9)(R10*1), R11
-	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
-	JMP  copydone_1
-
-copyge8_1:
-	MOVQ -8(R9)(R10*1), R11
-	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
-
-copydone_1:
-	ADDQ R10, R9
-	ADDQ R10, DI
-	XORQ R10, R10
-	ADDQ $0x18, AX
-	DECQ BX
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ DX, AX
-
-joined_1:
-	LEAQ 80(AX), DX
-	JMP  sgdone_1
-
-sgtwo_1:
-	MOVQ  pieces+24(FP), BX
-	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
-	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
-	MOVQ  DX, R10
-	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
-	CMPQ  R11, $0x04
-	JAE   copyge4_2
-	CMPQ  R11, $0x02
-	JAE   copyge2_2
-	TESTQ R11, R11
-	JZ    copydone_2
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
-	JMP   copydone_2
-
-copyge2_2:
-	MOVW -2(R10)(R11*1), DI
-	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
-	MOVW R12, (R9)
-	JMP  copydone_2
-
-copyge4_2:
-	CMPQ R11, $0x08
-	JAE  copyge8_2
-	MOVL -4(R10)(R11*1), DI
-	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
-	MOVL R12, (R9)
-	JMP  copydone_2
-
-copyge8_2:
-	MOVQ -8(R10)(R11*1), DI
-	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
-	MOVQ R12, (R9)
-
-copydone_2:
-	ADDQ  R11, R10
-	ADDQ  R11, R9
-	XORQ  R11, R11
-	MOVQ  24(BX), DI
-	MOVQ  32(BX), BX
-	CMPQ  BX, $0x10
-	JB    copysmall_3
-	MOVOU -16(DI)(BX*1), X5
-	MOVOU X5, -16(R9)(BX*1)
-	JMP   copydone_3
-
-copysmall_3:
-	CMPQ  BX, $0x04
-	JAE   copyge4_3
-	CMPQ  BX, $0x02
-	JAE   copyge2_3
-	TESTQ BX, BX
-	JZ    copydone_3
-	MOVB  (DI), R10
-	MOVB  R10, (R9)
-	JMP   copydone_3
-
-copyge2_3:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
-	MOVW R10, -2(R9)(BX*1)
-	MOVW R11, (R9)
-	JMP  copydone_3
-
-copyge4_3:
-	CMPQ BX, $0x08
-	JAE  copyge8_3
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
-	MOVL R10, -4(R9)(BX*1)
-	MOVL R11, (R9)
-	JMP  copydone_3
-
-copyge8_3:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
-	MOVQ R10, -8(R9)(BX*1)
-	MOVQ R11, (R9)
-
-copydone_3:
-	ADDQ BX, DI
-	ADDQ BX, R9
-	XORQ BX, BX
-
-sgdone_1:
+	MOVQ      in+24(FP), AX
 	CMPQ      SI, $0x10
 	JB        spart_1
-	CMPQ      AX, DX
-	CMOVQCC   R8, AX
 	MOVOU     (AX), X5
 	MOVOU     X5, X5
 	PXOR      X1, X5
-	MOVOU     X5, (R8)
+	MOVOU     X5, (BX)
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -1093,32 +930,30 @@ sgdone_1:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
+	ADDQ      $0x10, BX
 	SUBQ      $0x10, SI
 	JMP       sred_1
 
 spart_1:
-	MOVOU   X1, X1
-	LEAQ    (CX), CX
-	TESTQ   SI, SI
-	JZ      sred_1
-	CMPQ    AX, DX
-	CMOVQCC R8, AX
-	CMPQ    SI, $0x08
-	JB      ld4_2
-	MOVQ    (AX), DX
-	MOVQ    DX, X5
-	LEAQ    -8(AX)(SI*1), AX
-	MOVQ    (AX), DX
-	MOVQ    DX, X6
-	LEAQ    slideShuf<>+0(SB), AX
-	NEGQ    AX
-	ADDQ    SI, AX
-	NEGQ    AX
-	MOVOU   24(AX), X7
-	PSHUFB  X7, X6
-	POR     X6, X5
-	JMP     lddone_2
+	MOVOU  X1, X1
+	LEAQ   (CX), CX
+	TESTQ  SI, SI
+	JZ     sred_1
+	CMPQ   SI, $0x08
+	JB     ld4_2
+	MOVQ   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -8(AX)(SI*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  24(AX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
 
 ld4_2:
 	CMPQ   SI, $0x04
@@ -1168,47 +1003,4006 @@ lddone_2:
 	MOVQ   X5, AX
 	CMPQ   SI, $0x08
 	JB     st4_1
-	MOVQ   AX, (R8)
+	MOVQ   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
 	ADDQ   SI, AX
 	MOVOU  8(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
 	MOVQ   X1, AX
-	LEAQ   -8(R8)(SI*1), DX
+	LEAQ   -8(BX)(SI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_1
 
 st4_1:
 	CMPQ   SI, $0x04
 	JB     st2_1
-	MOVL   AX, (R8)
+	MOVL   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
 	ADDQ   SI, AX
 	MOVOU  12(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
 	MOVQ   X1, AX
-	LEAQ   -4(R8)(SI*1), DX
+	LEAQ   -4(BX)(SI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_1
 
 st2_1:
 	CMPQ   SI, $0x02
 	JB     st1_1
-	MOVW   AX, (R8)
+	MOVW   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
 	ADDQ   SI, AX
 	MOVOU  14(AX), X6
 	MOVOU  X5, X1
 	PSHUFB X6, X1
 	MOVQ   X1, AX
-	LEAQ   -2(R8)(SI*1), DX
+	LEAQ   -2(BX)(SI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_1
 
 st1_1:
-	MOVB AL, (R8)
+	MOVB AL, (BX)
+
+stdone_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X3
+
+sred_1:
+	PXOR      X2, X3
+	PXOR      X4, X3
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X4
+	PXOR      X1, X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	MOVQ      tag+64(FP), AX
+	MOVOU     X4, (AX)
+	JMP       sizedone_1
+
+sizenext_1:
+	CMPQ   SI, $0x40
+	JA     sizenext_2
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
+	MOVOU  X0, X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X4, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X4, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X4, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X4, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	CMPQ   CX, $0x0a
+	JE     aesmid_2
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	CMPQ   CX, $0x0c
+	JE     aesmid_2
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+
+aesmid_2:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	MOVQ       R8, CX
+	SHLQ       $0x03, CX
+	MOVQ       SI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X8
+	MOVQ       CX, X5
+	PUNPCKLQDQ X5, X8
+	MOVOU      X8, X5
+	PCLMULQDQ  $0x00, 480(AX), X5
+	MOVOU      X8, X7
+	PCLMULQDQ  $0x11, 480(AX), X7
+	PSHUFD     $0x4e, X8, X6
+	PXOR       X8, X6
+	PCLMULQDQ  $0x00, 736(AX), X6
+	LEAQ       15(SI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      R8, R8
+	JZ         snoaad_2
+	CMPQ       R8, $0x10
+	JE         sfullaad_2
+	CMPQ       R8, $0x08
+	JB         ld4_3
+	MOVQ       (DI), AX
+	MOVQ       AX, X8
+	LEAQ       -8(DI)(R8*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X9
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       R8, AX
+	NEGQ       AX
+	MOVOU      24(AX), X10
+	PSHUFB     X10, X9
+	POR        X9, X8
+	JMP        lddone_3
+
+ld4_3:
+	CMPQ   R8, $0x04
+	JB     ld2_3
+	MOVL   (DI), AX
+	MOVQ   AX, X8
+	LEAQ   -4(DI)(R8*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X9
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   R8, AX
+	NEGQ   AX
+	MOVOU  20(AX), X10
+	PSHUFB X10, X9
+	POR    X9, X8
+	JMP    lddone_3
+
+ld2_3:
+	CMPQ    R8, $0x02
+	JB      ld1_3
+	MOVWQZX (DI), AX
+	MOVQ    AX, X8
+	LEAQ    -2(DI)(R8*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	MOVOU   18(AX), X10
+	PSHUFB  X10, X9
+	POR     X9, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (DI), AX
+	MOVQ    AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	MOVOU (DI), X8
+
+saad_2:
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X9
+	PCLMULQDQ $0x00, 464(CX), X9
+	PXOR      X9, X5
+	MOVOU     X8, X9
+	PCLMULQDQ $0x11, 464(CX), X9
+	PXOR      X9, X7
+	PSHUFD    $0x4e, X8, X9
+	PXOR      X8, X9
+	PCLMULQDQ $0x00, 720(CX), X9
+	PXOR      X9, X6
+
+snoaad_2:
+	MOVQ      in+24(FP), AX
+	MOVOU     (AX), X8
+	MOVOU     X8, X8
+	PXOR      X1, X8
+	MOVOU     X8, (BX)
+	PSHUFB    bswapMask<>+0(SB), X8
+	MOVOU     X8, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X5
+	MOVOU     X8, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X8, X1
+	PXOR      X8, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X6
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_3
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X2, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 496(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 752(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_4
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X3, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 512(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 768(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_5
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X4, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X5
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 528(CX), X2
+	PXOR      X2, X7
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 784(CX), X2
+	PXOR      X2, X6
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	JMP       sred_2
+
+spart_5:
+	MOVOU X4, X1
+	LEAQ  48(CX), CX
+	JMP   scommon_2
+
+spart_4:
+	MOVOU X3, X1
+	LEAQ  32(CX), CX
+	JMP   scommon_2
+
+spart_3:
+	MOVOU X2, X1
+	LEAQ  16(CX), CX
+
+scommon_2:
+	TESTQ  SI, SI
+	JZ     sred_2
+	CMPQ   SI, $0x08
+	JB     ld4_4
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -8(AX)(SI*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  24(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld4_4:
+	CMPQ   SI, $0x04
+	JB     ld2_4
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(SI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_4
+
+ld2_4:
+	CMPQ    SI, $0x02
+	JB      ld1_4
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
+
+lddone_4:
+	MOVOU  X2, X2
+	PXOR   X1, X2
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   SI, AX
+	MOVOU  16(AX), X1
+	PAND   X1, X2
+	MOVQ   X2, AX
+	CMPQ   SI, $0x08
+	JB     st4_2
+	MOVQ   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  8(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -8(BX)(SI*1), DX
+	MOVQ   AX, (DX)
+	JMP    stdone_2
+
+st4_2:
+	CMPQ   SI, $0x04
+	JB     st2_2
+	MOVL   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  12(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -4(BX)(SI*1), DX
+	MOVL   AX, (DX)
+	JMP    stdone_2
+
+st2_2:
+	CMPQ   SI, $0x02
+	JB     st1_2
+	MOVW   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  14(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -2(BX)(SI*1), DX
+	MOVW   AX, (DX)
+	JMP    stdone_2
+
+st1_2:
+	MOVB AL, (BX)
+
+stdone_2:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X5
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X7
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X6
+
+sred_2:
+	PXOR      X5, X6
+	PXOR      X7, X6
+	MOVOU     X5, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X5, X5
+	PXOR      X5, X6
+	PXOR      X1, X6
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	PSHUFB    bswapMask<>+0(SB), X7
+	PXOR      X0, X7
+	MOVQ      tag+64(FP), AX
+	MOVOU     X7, (AX)
+	JMP       sizedone_1
+
+sizenext_2:
+	MOVQ   (R9), X0
+	MOVHPS 8(R9), X0
+	MOVOU  X0, X5
+	PSHUFB bswapMask<>+0(SB), X5
+	MOVOU  X5, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X5, X2
+	PADDL  ctrIncs<>+32(SB), X2
+	PSHUFB bswapMask<>+0(SB), X2
+	MOVOU  X5, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	MOVOU  X5, X4
+	PADDL  ctrIncs<>+64(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	MOVOU  X5, X5
+	PADDL  ctrIncs<>+80(SB), X5
+	PSHUFB bswapMask<>+0(SB), X5
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	PXOR   (AX), X2
+	PXOR   (AX), X3
+	PXOR   (AX), X4
+	PXOR   (AX), X5
+	CMPQ   CX, $0x0a
+	JE     aesmid_3
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 16(AX), X5
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	AESENC 32(AX), X5
+	CMPQ   CX, $0x0c
+	JE     aesmid_3
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 48(AX), X5
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+	AESENC 64(AX), X5
+
+aesmid_3:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     16(DX), X5
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     32(DX), X5
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     48(DX), X5
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     64(DX), X5
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     80(DX), X5
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     96(DX), X5
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     112(DX), X5
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     128(DX), X5
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENC     144(DX), X5
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	AESENCLAST 160(DX), X5
+	MOVQ       R8, CX
+	SHLQ       $0x03, CX
+	MOVQ       SI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X9
+	MOVQ       CX, X6
+	PUNPCKLQDQ X6, X9
+	MOVOU      X9, X6
+	PCLMULQDQ  $0x00, 480(AX), X6
+	MOVOU      X9, X8
+	PCLMULQDQ  $0x11, 480(AX), X8
+	PSHUFD     $0x4e, X9, X7
+	PXOR       X9, X7
+	PCLMULQDQ  $0x00, 736(AX), X7
+	LEAQ       15(SI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      R8, R8
+	JZ         snoaad_3
+	CMPQ       R8, $0x10
+	JE         sfullaad_3
+	CMPQ       R8, $0x08
+	JB         ld4_5
+	MOVQ       (DI), AX
+	MOVQ       AX, X9
+	LEAQ       -8(DI)(R8*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X10
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       R8, AX
+	NEGQ       AX
+	MOVOU      24(AX), X11
+	PSHUFB     X11, X10
+	POR        X10, X9
+	JMP        lddone_5
+
+ld4_5:
+	CMPQ   R8, $0x04
+	JB     ld2_5
+	MOVL   (DI), AX
+	MOVQ   AX, X9
+	LEAQ   -4(DI)(R8*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X10
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   R8, AX
+	NEGQ   AX
+	MOVOU  20(AX), X11
+	PSHUFB X11, X10
+	POR    X10, X9
+	JMP    lddone_5
+
+ld2_5:
+	CMPQ    R8, $0x02
+	JB      ld1_5
+	MOVWQZX (DI), AX
+	MOVQ    AX, X9
+	LEAQ    -2(DI)(R8*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	MOVOU   18(AX), X11
+	PSHUFB  X11, X10
+	POR     X10, X9
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (DI), AX
+	MOVQ    AX, X9
+
+lddone_5:
+	JMP saad_3
+
+sfullaad_3:
+	MOVOU (DI), X9
+
+saad_3:
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X10
+	PCLMULQDQ $0x00, 464(CX), X10
+	PXOR      X10, X6
+	MOVOU     X9, X10
+	PCLMULQDQ $0x11, 464(CX), X10
+	PXOR      X10, X8
+	PSHUFD    $0x4e, X9, X10
+	PXOR      X9, X10
+	PCLMULQDQ $0x00, 720(CX), X10
+	PXOR      X10, X7
+
+snoaad_3:
+	MOVQ      in+24(FP), AX
+	MOVOU     (AX), X9
+	MOVOU     X9, X9
+	PXOR      X1, X9
+	MOVOU     X9, (BX)
+	PSHUFB    bswapMask<>+0(SB), X9
+	MOVOU     X9, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X9, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X9, X1
+	PXOR      X9, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X2, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 496(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 496(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 752(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X3, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 512(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 512(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 768(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X4, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 528(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 528(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 784(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
+	JB        spart_10
+	MOVOU     (AX), X1
+	MOVOU     X1, X1
+	PXOR      X5, X1
+	MOVOU     X1, (BX)
+	PSHUFB    bswapMask<>+0(SB), X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 544(CX), X2
+	PXOR      X2, X6
+	MOVOU     X1, X2
+	PCLMULQDQ $0x11, 544(CX), X2
+	PXOR      X2, X8
+	PSHUFD    $0x4e, X1, X2
+	PXOR      X1, X2
+	PCLMULQDQ $0x00, 800(CX), X2
+	PXOR      X2, X7
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	JMP       sred_3
+
+spart_10:
+	MOVOU  X5, X1
+	LEAQ   64(CX), CX
+	TESTQ  SI, SI
+	JZ     sred_3
+	CMPQ   SI, $0x08
+	JB     ld4_6
+	MOVQ   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -8(AX)(SI*1), AX
+	MOVQ   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  24(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_6
+
+ld4_6:
+	CMPQ   SI, $0x04
+	JB     ld2_6
+	MOVL   (AX), DX
+	MOVQ   DX, X2
+	LEAQ   -4(AX)(SI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X3
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   SI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X4
+	PSHUFB X4, X3
+	POR    X3, X2
+	JMP    lddone_6
+
+ld2_6:
+	CMPQ    SI, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	MOVQ    DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X4
+	PSHUFB  X4, X3
+	POR     X3, X2
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X2
+
+lddone_6:
+	MOVOU  X2, X2
+	PXOR   X1, X2
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   SI, AX
+	MOVOU  16(AX), X1
+	PAND   X1, X2
+	MOVQ   X2, AX
+	CMPQ   SI, $0x08
+	JB     st4_3
+	MOVQ   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  8(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -8(BX)(SI*1), DX
+	MOVQ   AX, (DX)
+	JMP    stdone_3
+
+st4_3:
+	CMPQ   SI, $0x04
+	JB     st2_3
+	MOVL   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  12(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -4(BX)(SI*1), DX
+	MOVL   AX, (DX)
+	JMP    stdone_3
+
+st2_3:
+	CMPQ   SI, $0x02
+	JB     st1_3
+	MOVW   AX, (BX)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   SI, AX
+	MOVOU  14(AX), X3
+	MOVOU  X2, X1
+	PSHUFB X3, X1
+	MOVQ   X1, AX
+	LEAQ   -2(BX)(SI*1), DX
+	MOVW   AX, (DX)
+	JMP    stdone_3
+
+st1_3:
+	MOVB AL, (BX)
+
+stdone_3:
+	PSHUFB    bswapMask<>+0(SB), X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X6
+	MOVOU     X2, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X2, X1
+	PXOR      X2, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X7
+
+sred_3:
+	PXOR      X6, X7
+	PXOR      X8, X7
+	MOVOU     X6, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X1, X7
+	MOVOU     X7, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X7, X7
+	PXOR      X7, X8
+	PXOR      X1, X8
+	PSHUFB    bswapMask<>+0(SB), X8
+	PXOR      X0, X8
+	MOVQ      tag+64(FP), AX
+	MOVOU     X8, (AX)
+
+sizedone_1:
+	// phase: wipe (stack scratch and vector registers)
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
+	MOVOU X0, 192(SP)
+	RET
+
+long_1:
+	MOVQ   aad+40(FP), BX
+	MOVQ   aadLen+48(FP), SI
+	MOVQ   j0+56(FP), DI
+	MOVQ   (DI), X0
+	MOVHPS 8(DI), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PADDL  ctrIncs<>+16(SB), X1
+	MOVOU  X1, 16(SP)
+	PXOR   (AX), X0
+	CMPQ   CX, $0x0a
+	JE     aesmid_4
+	AESENC 16(AX), X0
+	AESENC 32(AX), X0
+	CMPQ   CX, $0x0c
+	JE     aesmid_4
+	AESENC 48(AX), X0
+	AESENC 64(AX), X0
+
+aesmid_4:
+	AESENC     16(DX), X0
+	AESENC     32(DX), X0
+	AESENC     48(DX), X0
+	AESENC     64(DX), X0
+	AESENC     80(DX), X0
+	AESENC     96(DX), X0
+	AESENC     112(DX), X0
+	AESENC     128(DX), X0
+	AESENC     144(DX), X0
+	AESENCLAST 160(DX), X0
+	MOVOU      X0, 32(SP)
+
+	// phase: AAD
+	PXOR   X0, X0
+	TESTQ  SI, SI
+	JZ     aaddone_1
+	CMPQ   SI, $0x10
+	JAE    aadlong_1
+	CMPQ   SI, $0x08
+	JB     ld4_7
+	MOVQ   (BX), DI
+	MOVQ   DI, X1
+	LEAQ   -8(BX)(SI*1), BX
+	MOVQ   (BX), DI
+	MOVQ   DI, X2
+	LEAQ   slideShuf<>+0(SB), BX
+	NEGQ   BX
+	ADDQ   SI, BX
+	NEGQ   BX
+	MOVOU  24(BX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_7
+
+ld4_7:
+	CMPQ   SI, $0x04
+	JB     ld2_7
+	MOVL   (BX), DI
+	MOVQ   DI, X1
+	LEAQ   -4(BX)(SI*1), BX
+	MOVL   (BX), DI
+	MOVQ   DI, X2
+	LEAQ   slideShuf<>+0(SB), BX
+	NEGQ   BX
+	ADDQ   SI, BX
+	NEGQ   BX
+	MOVOU  20(BX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_7
+
+ld2_7:
+	CMPQ    SI, $0x02
+	JB      ld1_7
+	MOVWQZX (BX), DI
+	MOVQ    DI, X1
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), DI
+	MOVQ    DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	MOVOU   18(BX), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
+	JMP     lddone_7
+
+ld1_7:
+	MOVBQZX (BX), DI
+	MOVQ    DI, X1
+
+lddone_7:
+	PSHUFB    bswapMask<>+0(SB), X1
+	PXOR      X0, X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 480(AX), X2
+	MOVOU     X1, X0
+	PCLMULQDQ $0x11, 480(AX), X0
+	PSHUFD    $0x4e, X1, X3
+	PXOR      X1, X3
+	PCLMULQDQ $0x00, 736(AX), X3
+	PXOR      X2, X3
+	PXOR      X0, X3
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X0
+	PXOR      X1, X0
+	JMP       aaddone_1
+
+aadlong_1:
+gh8_1:
+	CMPQ      SI, $0x80
+	JB        ghrest_1
+	MOVOU     (BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	PXOR      X0, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x00, 368(AX), X1
+	MOVOU     X3, X0
+	PCLMULQDQ $0x11, 368(AX), X0
+	PSHUFD    $0x4e, X3, X2
+	PXOR      X3, X2
+	PCLMULQDQ $0x00, 624(AX), X2
+	MOVOU     16(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 384(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 384(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 640(AX), X4
+	PXOR      X4, X2
+	MOVOU     32(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 400(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 400(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 656(AX), X4
+	PXOR      X4, X2
+	MOVOU     48(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 416(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 416(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 672(AX), X4
+	PXOR      X4, X2
+	MOVOU     64(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 432(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 432(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 688(AX), X4
+	PXOR      X4, X2
+	MOVOU     80(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 448(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 448(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 704(AX), X4
+	PXOR      X4, X2
+	MOVOU     96(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 464(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 464(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 720(AX), X4
+	PXOR      X4, X2
+	MOVOU     112(BX), X3
+	PSHUFB    bswapMask<>+0(SB), X3
+	MOVOU     X3, X4
+	PCLMULQDQ $0x00, 480(AX), X4
+	PXOR      X4, X1
+	MOVOU     X3, X4
+	PCLMULQDQ $0x11, 480(AX), X4
+	PXOR      X4, X0
+	PSHUFD    $0x4e, X3, X4
+	PXOR      X3, X4
+	PCLMULQDQ $0x00, 736(AX), X4
+	PXOR      X4, X2
+	PXOR      X1, X2
+	PXOR      X0, X2
+	MOVOU     X1, X3
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X3
+	PSHUFD    $0x4e, X1, X1
+	PXOR      X1, X2
+	PXOR      X3, X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X0
+	PXOR      X1, X0
+	ADDQ      $0x80, BX
+	SUBQ      $0x80, SI
+	JMP       gh8_1
+
+ghrest_1:
+	TESTQ SI, SI
+	JZ    ghdone_1
+	LEAQ  15(SI), DI
+	SHRQ  $0x04, DI
+	SHLQ  $0x04, DI
+	NEGQ  DI
+	ADDQ  AX, DI
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+
+ghregs_1:
+	CMPQ      SI, $0x10
+	JB        ghpart_1
+	MOVOU     (BX), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	PXOR      X0, X0
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 496(DI), X5
+	PXOR      X5, X1
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 496(DI), X5
+	PXOR      X5, X3
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 752(DI), X5
+	PXOR      X5, X2
+	ADDQ      $0x10, BX
+	ADDQ      $0x10, DI
+	SUBQ      $0x10, SI
+	JMP       ghregs_1
+
+ghpart_1:
+	TESTQ  SI, SI
+	JZ     ghred_1
+	CMPQ   SI, $0x08
+	JB     ld4_8
+	MOVQ   (BX), R8
+	MOVQ   R8, X4
+	LEAQ   -8(BX)(SI*1), BX
+	MOVQ   (BX), R8
+	MOVQ   R8, X5
+	LEAQ   slideShuf<>+0(SB), BX
+	NEGQ   BX
+	ADDQ   SI, BX
+	NEGQ   BX
+	MOVOU  24(BX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
+	JMP    lddone_8
+
+ld4_8:
+	CMPQ   SI, $0x04
+	JB     ld2_8
+	MOVL   (BX), R8
+	MOVQ   R8, X4
+	LEAQ   -4(BX)(SI*1), BX
+	MOVL   (BX), R8
+	MOVQ   R8, X5
+	LEAQ   slideShuf<>+0(SB), BX
+	NEGQ   BX
+	ADDQ   SI, BX
+	NEGQ   BX
+	MOVOU  20(BX), X6
+	PSHUFB X6, X5
+	POR    X5, X4
+	JMP    lddone_8
+
+ld2_8:
+	CMPQ    SI, $0x02
+	JB      ld1_8
+	MOVWQZX (BX), R8
+	MOVQ    R8, X4
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), R8
+	MOVQ    R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	MOVOU   18(BX), X6
+	PSHUFB  X6, X5
+	POR     X5, X4
+	JMP     lddone_8
+
+ld1_8:
+	MOVBQZX (BX), R8
+	MOVQ    R8, X4
+
+lddone_8:
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	PXOR      X0, X0
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 496(DI), X5
+	PXOR      X5, X1
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 496(DI), X5
+	PXOR      X5, X3
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 752(DI), X5
+	PXOR      X5, X2
+
+ghred_1:
+	PXOR      X1, X2
+	PXOR      X3, X2
+	MOVOU     X1, X4
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X4
+	PSHUFD    $0x4e, X1, X1
+	PXOR      X1, X2
+	PXOR      X4, X2
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	PXOR      X3, X0
+
+ghdone_1:
+aaddone_1:
+	MOVOU X0, (SP)
+	XORQ  BX, BX
+	MOVQ  out+16(FP), SI
+	MOVQ  in+24(FP), DI
+	MOVQ  n+32(FP), R8
+	TESTQ R8, R8
+	JZ    pdone_1
+	MOVOU (SP), X0
+	MOVOU 16(SP), X1
+	CMPQ  R8, $0x80
+	JB    prem_1
+
+	// phase: main loop
+	MOVOU  (AX), X2
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+0(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 80(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+16(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 96(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+32(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 112(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+48(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 128(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+64(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 144(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+80(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 160(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+96(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 176(SP)
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+112(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   X2, X3
+	MOVOU  X3, 192(SP)
+	MOVQ   X1, R9
+	MOVL   12(AX), R10
+	MOVOU  80(SP), X1
+	MOVOU  96(SP), X2
+	MOVOU  112(SP), X3
+	MOVOU  128(SP), X4
+	MOVOU  144(SP), X5
+	MOVOU  160(SP), X6
+	MOVOU  176(SP), X7
+	MOVOU  192(SP), X8
+	LEAL   8(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 92(SP)
+	LEAL   9(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 108(SP)
+	LEAL   10(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 124(SP)
+	LEAL   11(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 140(SP)
+	LEAL   12(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 156(SP)
+	LEAL   13(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 172(SP)
+	LEAL   14(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 188(SP)
+	LEAL   15(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 204(SP)
+	ADDL   $0x08, R9
+	CMPQ   CX, $0x0a
+	JE     aesmid_5
+	MOVOU  16(AX), X9
+	AESENC X9, X1
+	AESENC X9, X2
+	AESENC X9, X3
+	AESENC X9, X4
+	AESENC X9, X5
+	AESENC X9, X6
+	AESENC X9, X7
+	AESENC X9, X8
+	MOVOU  32(AX), X9
+	AESENC X9, X1
+	AESENC X9, X2
+	AESENC X9, X3
+	AESENC X9, X4
+	AESENC X9, X5
+	AESENC X9, X6
+	AESENC X9, X7
+	AESENC X9, X8
+	CMPQ   CX, $0x0c
+	JE     aesmid_5
+	MOVOU  48(AX), X9
+	AESENC X9, X1
+	AESENC X9, X2
+	AESENC X9, X3
+	AESENC X9, X4
+	AESENC X9, X5
+	AESENC X9, X6
+	AESENC X9, X7
+	AESENC X9, X8
+	MOVOU  64(AX), X9
+	AESENC X9, X1
+	AESENC X9, X2
+	AESENC X9, X3
+	AESENC X9, X4
+	AESENC X9, X5
+	AESENC X9, X6
+	AESENC X9, X7
+	AESENC X9, X8
+
+aesmid_5:
+	MOVOU      16(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      32(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      48(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      64(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      80(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      96(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      112(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      128(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      144(DX), X9
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X9, X4
+	AESENC     X9, X5
+	AESENC     X9, X6
+	AESENC     X9, X7
+	AESENC     X9, X8
+	MOVOU      160(DX), X9
+	MOVOU      (DI), X10
+	PXOR       X9, X10
+	AESENCLAST X10, X1
+	MOVOU      X1, (SI)
+	MOVOU      16(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X2
+	MOVOU      X2, 16(SI)
+	MOVOU      32(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X3
+	MOVOU      X3, 32(SI)
+	MOVOU      48(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X4
+	MOVOU      X4, 48(SI)
+	MOVOU      64(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X5
+	MOVOU      X5, 64(SI)
+	MOVOU      80(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X6
+	MOVOU      X6, 80(SI)
+	MOVOU      96(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X7
+	MOVOU      X7, 96(SI)
+	MOVOU      112(DI), X1
+	PXOR       X9, X1
+	AESENCLAST X1, X8
+	MOVOU      X8, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+
+loop16_1:
+	CMPQ   R8, $0x00000100
+	JB     loop8_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
+	LEAL   8(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 92(SP)
+	LEAL   9(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 108(SP)
+	LEAL   10(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 124(SP)
+	LEAL   11(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 140(SP)
+	LEAL   12(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 156(SP)
+	LEAL   13(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 172(SP)
+	LEAL   14(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 188(SP)
+	LEAL   15(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 204(SP)
+	ADDL   $0x08, R9
+	CMPQ   CX, $0x0a
+	JE     aesmid_6
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	CMPQ   CX, $0x0c
+	JE     aesmid_6
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+
+aesmid_6:
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(SI), X12
+	PSHUFB     bswapMask<>+0(SB), X12
+	PXOR       X0, X12
+	MOVOU      240(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      240(AX), X0
+	PCLMULQDQ  $0x11, X12, X0
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 496(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(SI), R11
+	XORQ       -104(SI), R11
+	BSWAPQ     R11
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      256(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 512(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(SI), R11
+	XORQ       -88(SI), R11
+	BSWAPQ     R11
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      272(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 528(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(SI), R11
+	XORQ       -72(SI), R11
+	BSWAPQ     R11
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      288(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 544(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(SI), R11
+	XORQ       -56(SI), R11
+	BSWAPQ     R11
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      304(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 560(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(SI), R11
+	XORQ       -40(SI), R11
+	BSWAPQ     R11
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      320(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 576(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(SI), R11
+	XORQ       -24(SI), R11
+	BSWAPQ     R11
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      336(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 592(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(SI), R11
+	XORQ       -8(SI), R11
+	BSWAPQ     R11
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      352(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 608(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      160(DX), X11
+	MOVOU      (DI), X12
+	PXOR       X11, X12
+	AESENCLAST X12, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X3
+	PXOR       X11, X3
+	AESENCLAST X3, X10
+	MOVOU      X10, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+	MOVOU      80(SP), X3
+	MOVOU      96(SP), X4
+	MOVOU      112(SP), X5
+	MOVOU      128(SP), X6
+	MOVOU      144(SP), X7
+	MOVOU      160(SP), X8
+	MOVOU      176(SP), X9
+	MOVOU      192(SP), X10
+	LEAL       8(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 92(SP)
+	LEAL       9(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 108(SP)
+	LEAL       10(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 124(SP)
+	LEAL       11(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 140(SP)
+	LEAL       12(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 156(SP)
+	LEAL       13(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 172(SP)
+	LEAL       14(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 188(SP)
+	LEAL       15(R9), R11
+	BSWAPL     R11
+	XORL       R10, R11
+	MOVL       R11, 204(SP)
+	ADDL       $0x08, R9
+	CMPQ       CX, $0x0a
+	JE         aesmid_7
+	MOVOU      16(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	CMPQ       CX, $0x0c
+	JE         aesmid_7
+	MOVOU      48(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(AX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+
+aesmid_7:
+	MOVOU      16(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -128(SI), R11
+	XORQ       -120(SI), R11
+	BSWAPQ     R11
+	MOVOU      368(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      368(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 624(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(SI), R11
+	XORQ       -104(SI), R11
+	BSWAPQ     R11
+	MOVOU      384(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      384(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 640(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(SI), R11
+	XORQ       -88(SI), R11
+	BSWAPQ     R11
+	MOVOU      400(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      400(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 656(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(SI), R11
+	XORQ       -72(SI), R11
+	BSWAPQ     R11
+	MOVOU      416(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      416(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 672(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(SI), R11
+	XORQ       -56(SI), R11
+	BSWAPQ     R11
+	MOVOU      432(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      432(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 688(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(SI), R11
+	XORQ       -40(SI), R11
+	BSWAPQ     R11
+	MOVOU      448(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      448(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 704(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(SI), R11
+	XORQ       -24(SI), R11
+	BSWAPQ     R11
+	MOVOU      464(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      464(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 720(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(SI), R11
+	XORQ       -8(SI), R11
+	BSWAPQ     R11
+	MOVOU      480(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      480(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R11, X12
+	PCLMULQDQ  $0x00, 736(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+	JMP        loop16_1
+
+loop8_1:
+	CMPQ   R8, $0x80
+	JB     loopdone_1
+	MOVOU  80(SP), X3
+	MOVOU  96(SP), X4
+	MOVOU  112(SP), X5
+	MOVOU  128(SP), X6
+	MOVOU  144(SP), X7
+	MOVOU  160(SP), X8
+	MOVOU  176(SP), X9
+	MOVOU  192(SP), X10
+	LEAL   8(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 92(SP)
+	LEAL   9(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 108(SP)
+	LEAL   10(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 124(SP)
+	LEAL   11(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 140(SP)
+	LEAL   12(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 156(SP)
+	LEAL   13(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 172(SP)
+	LEAL   14(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 188(SP)
+	LEAL   15(R9), R11
+	BSWAPL R11
+	XORL   R10, R11
+	MOVL   R11, 204(SP)
+	ADDL   $0x08, R9
+	CMPQ   CX, $0x0a
+	JE     aesmid_8
+	MOVOU  16(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  32(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	CMPQ   CX, $0x0c
+	JE     aesmid_8
+	MOVOU  48(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+	MOVOU  64(AX), X1
+	AESENC X1, X3
+	AESENC X1, X4
+	AESENC X1, X5
+	AESENC X1, X6
+	AESENC X1, X7
+	AESENC X1, X8
+	AESENC X1, X9
+	AESENC X1, X10
+
+aesmid_8:
+	MOVOU      16(DX), X1
+	AESENC     X1, X3
+	AESENC     X1, X4
+	AESENC     X1, X5
+	AESENC     X1, X6
+	AESENC     X1, X7
+	AESENC     X1, X8
+	AESENC     X1, X9
+	AESENC     X1, X10
+	MOVOU      32(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -128(SI), X12
+	PSHUFB     bswapMask<>+0(SB), X12
+	PXOR       X0, X12
+	MOVOU      368(AX), X1
+	PCLMULQDQ  $0x00, X12, X1
+	MOVOU      368(AX), X0
+	PCLMULQDQ  $0x11, X12, X0
+	PSHUFD     $0x4e, X12, X2
+	PXOR       X12, X2
+	PCLMULQDQ  $0x00, 624(AX), X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      48(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -112(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -112(SI), R10
+	XORQ       -104(SI), R10
+	BSWAPQ     R10
+	MOVOU      384(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      384(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 640(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      64(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -96(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -96(SI), R10
+	XORQ       -88(SI), R10
+	BSWAPQ     R10
+	MOVOU      400(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      400(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 656(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      80(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -80(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -80(SI), R10
+	XORQ       -72(SI), R10
+	BSWAPQ     R10
+	MOVOU      416(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      416(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 672(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      96(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -64(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -64(SI), R10
+	XORQ       -56(SI), R10
+	BSWAPQ     R10
+	MOVOU      432(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      432(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 688(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      112(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -48(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -48(SI), R10
+	XORQ       -40(SI), R10
+	BSWAPQ     R10
+	MOVOU      448(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      448(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 704(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      128(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -32(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -32(SI), R10
+	XORQ       -24(SI), R10
+	BSWAPQ     R10
+	MOVOU      464(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      464(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 720(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	MOVOU      144(DX), X11
+	AESENC     X11, X3
+	AESENC     X11, X4
+	AESENC     X11, X5
+	AESENC     X11, X6
+	MOVOU      -16(SI), X13
+	PSHUFB     bswapMask<>+0(SB), X13
+	MOVQ       -16(SI), R10
+	XORQ       -8(SI), R10
+	BSWAPQ     R10
+	MOVOU      480(AX), X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X1
+	MOVOU      480(AX), X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X0
+	MOVQ       R10, X12
+	PCLMULQDQ  $0x00, 736(AX), X12
+	PXOR       X12, X2
+	AESENC     X11, X7
+	AESENC     X11, X8
+	AESENC     X11, X9
+	AESENC     X11, X10
+	PXOR       X1, X2
+	PXOR       X0, X2
+	MOVOU      X1, X11
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X11
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X2
+	PXOR       X11, X2
+	MOVOU      X2, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X2, X2
+	PXOR       X2, X0
+	PXOR       X1, X0
+	MOVOU      160(DX), X1
+	MOVOU      (DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X3
+	MOVOU      X3, (SI)
+	MOVOU      16(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X4
+	MOVOU      X4, 16(SI)
+	MOVOU      32(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      48(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X6
+	MOVOU      X6, 48(SI)
+	MOVOU      64(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X7
+	MOVOU      X7, 64(SI)
+	MOVOU      80(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X8
+	MOVOU      X8, 80(SI)
+	MOVOU      96(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X9
+	MOVOU      X9, 96(SI)
+	MOVOU      112(DI), X2
+	PXOR       X1, X2
+	AESENCLAST X2, X10
+	MOVOU      X10, 112(SI)
+	ADDQ       $0x80, DI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, R8
+
+loopdone_1:
+	MOVQ      R9, X2
+	MOVOU     16(SP), X1
+	PSRLDQ    $0x04, X1
+	PSLLDQ    $0x04, X1
+	POR       X2, X1
+	MOVOU     -128(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	PXOR      X0, X4
+	MOVOU     X4, X2
+	PCLMULQDQ $0x00, 368(AX), X2
+	MOVOU     X4, X0
+	PCLMULQDQ $0x11, 368(AX), X0
+	PSHUFD    $0x4e, X4, X3
+	PXOR      X4, X3
+	PCLMULQDQ $0x00, 624(AX), X3
+	MOVOU     -112(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 384(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 384(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 640(AX), X5
+	PXOR      X5, X3
+	MOVOU     -96(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 400(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 400(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 656(AX), X5
+	PXOR      X5, X3
+	MOVOU     -80(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 416(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 416(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 672(AX), X5
+	PXOR      X5, X3
+	MOVOU     -64(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 432(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 432(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 688(AX), X5
+	PXOR      X5, X3
+	MOVOU     -48(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 448(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 448(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 704(AX), X5
+	PXOR      X5, X3
+	MOVOU     -32(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 464(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 464(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 720(AX), X5
+	PXOR      X5, X3
+	MOVOU     -16(SI), X4
+	PSHUFB    bswapMask<>+0(SB), X4
+	MOVOU     X4, X5
+	PCLMULQDQ $0x00, 480(AX), X5
+	PXOR      X5, X2
+	MOVOU     X4, X5
+	PCLMULQDQ $0x11, 480(AX), X5
+	PXOR      X5, X0
+	PSHUFD    $0x4e, X4, X5
+	PXOR      X4, X5
+	PCLMULQDQ $0x00, 736(AX), X5
+	PXOR      X5, X3
+	PXOR      X2, X3
+	PXOR      X0, X3
+	MOVOU     X2, X4
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X4
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X4, X3
+	MOVOU     X3, X2
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X0
+	PXOR      X2, X0
+
+prem_1:
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
+	CMPQ   R8, $0x3f
+	JA     sizenext_3
+	MOVOU  X1, X2
+	PSHUFB bswapMask<>+0(SB), X2
+	PXOR   (AX), X2
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+16(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   (AX), X3
+	MOVOU  X1, X4
+	PADDL  ctrIncs<>+32(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	PXOR   (AX), X4
+	MOVOU  X1, X5
+	PADDL  ctrIncs<>+48(SB), X5
+	PSHUFB bswapMask<>+0(SB), X5
+	PXOR   (AX), X5
+	CMPQ   CX, $0x0a
+	JE     aesmid_9
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 16(AX), X5
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	AESENC 32(AX), X5
+	CMPQ   CX, $0x0c
+	JE     aesmid_9
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 48(AX), X5
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+	AESENC 64(AX), X5
+
+aesmid_9:
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     16(DX), X5
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     32(DX), X5
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     48(DX), X5
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     64(DX), X5
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     80(DX), X5
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     96(DX), X5
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     112(DX), X5
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     128(DX), X5
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENC     144(DX), X5
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	AESENCLAST 160(DX), X5
+	LEAQ       15(R8), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X6
+	PADDL      X6, X1
+	MOVQ       R8, CX
+	ANDQ       $-16, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	PXOR       X6, X6
+	PXOR       X7, X7
+	PXOR       X8, X8
+	CMPQ       R8, $0x10
+	JB         rsingle_1
+	MOVOU      (DI), X9
+	MOVOU      X9, X9
+	PXOR       X2, X9
+	MOVOU      X9, (SI)
+	PSHUFB     bswapMask<>+0(SB), X9
+	PXOR       X0, X9
+	PXOR       X0, X0
+	MOVOU      X9, X2
+	PCLMULQDQ  $0x00, 496(CX), X2
+	PXOR       X2, X6
+	MOVOU      X9, X2
+	PCLMULQDQ  $0x11, 496(CX), X2
+	PXOR       X2, X8
+	PSHUFD     $0x4e, X9, X2
+	PXOR       X9, X2
+	PCLMULQDQ  $0x00, 752(CX), X2
+	PXOR       X2, X7
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	CMPQ       R8, $0x10
+	JB         rsingle_2
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X3, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 512(CX), X3
+	PXOR       X3, X6
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 512(CX), X3
+	PXOR       X3, X8
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 768(CX), X3
+	PXOR       X3, X7
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	CMPQ       R8, $0x10
+	JB         rsingle_3
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X4, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 528(CX), X3
+	PXOR       X3, X6
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 528(CX), X3
+	PXOR       X3, X8
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 784(CX), X3
+	PXOR       X3, X7
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	MOVOU      X5, X2
+	LEAQ       48(CX), CX
+	JMP        rcommon_1
+
+rsingle_3:
+	MOVOU X4, X2
+	LEAQ  32(CX), CX
+	JMP   rcommon_1
+
+rsingle_2:
+	MOVOU X3, X2
+	LEAQ  16(CX), CX
+	JMP   rcommon_1
+
+rsingle_1:
+	MOVOU X2, X2
+	LEAQ  (CX), CX
+
+rcommon_1:
+	TESTQ  R8, R8
+	JZ     rred_1
+	CMPQ   R8, $0x08
+	JB     ld4_9
+	MOVQ   (DI), CX
+	MOVQ   CX, X3
+	LEAQ   -8(DI)(R8*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X4
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   R8, CX
+	NEGQ   CX
+	MOVOU  24(CX), X5
+	PSHUFB X5, X4
+	POR    X4, X3
+	JMP    lddone_9
+
+ld4_9:
+	CMPQ   R8, $0x04
+	JB     ld2_9
+	MOVL   (DI), CX
+	MOVQ   CX, X3
+	LEAQ   -4(DI)(R8*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X4
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   R8, CX
+	NEGQ   CX
+	MOVOU  20(CX), X5
+	PSHUFB X5, X4
+	POR    X4, X3
+	JMP    lddone_9
+
+ld2_9:
+	CMPQ    R8, $0x02
+	JB      ld1_9
+	MOVWQZX (DI), CX
+	MOVQ    CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	MOVOU   18(CX), X5
+	PSHUFB  X5, X4
+	POR     X4, X3
+	JMP     lddone_9
+
+ld1_9:
+	MOVBQZX (DI), CX
+	MOVQ    CX, X3
+
+lddone_9:
+	MOVOU  X3, X3
+	PXOR   X2, X3
+	LEAQ   onesMask<>+0(SB), CX
+	SUBQ   R8, CX
+	MOVOU  16(CX), X4
+	PAND   X4, X3
+	MOVQ   X3, DX
+	CMPQ   R8, $0x08
+	JB     st4_4
+	MOVQ   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  8(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -8(SI)(R8*1), CX
+	MOVQ   DX, (CX)
+	JMP    stdone_4
+
+st4_4:
+	CMPQ   R8, $0x04
+	JB     st2_4
+	MOVL   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  12(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -4(SI)(R8*1), CX
+	MOVL   DX, (CX)
+	JMP    stdone_4
+
+st2_4:
+	CMPQ   R8, $0x02
+	JB     st1_4
+	MOVW   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  14(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -2(SI)(R8*1), CX
+	MOVW   DX, (CX)
+	JMP    stdone_4
+
+st1_4:
+	MOVB DL, (SI)
+
+stdone_4:
+	MOVOU X3, 64(SP)
+	MOVOU X2, 48(SP)
+
+rred_1:
+	PXOR      X6, X7
+	PXOR      X8, X7
+	MOVOU     X6, X2
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
+	PSHUFD    $0x4e, X6, X6
+	PXOR      X6, X7
+	PXOR      X2, X7
+	MOVOU     X7, X2
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
+	PSHUFD    $0x4e, X7, X7
+	PXOR      X7, X8
+	PXOR      X2, X8
+	PXOR      X8, X0
+	JMP       sizedone_2
+
+sizenext_3:
+	MOVOU  X1, X2
+	PSHUFB bswapMask<>+0(SB), X2
+	PXOR   (AX), X2
+	MOVOU  X1, X3
+	PADDL  ctrIncs<>+16(SB), X3
+	PSHUFB bswapMask<>+0(SB), X3
+	PXOR   (AX), X3
+	MOVOU  X1, X4
+	PADDL  ctrIncs<>+32(SB), X4
+	PSHUFB bswapMask<>+0(SB), X4
+	PXOR   (AX), X4
+	MOVOU  X1, X5
+	PADDL  ctrIncs<>+48(SB), X5
+	PSHUFB bswapMask<>+0(SB), X5
+	PXOR   (AX), X5
+	MOVOU  X1, X6
+	PADDL  ctrIncs<>+64(SB), X6
+	PSHUFB bswapMask<>+0(SB), X6
+	PXOR   (AX), X6
+	MOVOU  X1, X7
+	PADDL  ctrIncs<>+80(SB), X7
+	PSHUFB bswapMask<>+0(SB), X7
+	PXOR   (AX), X7
+	MOVOU  X1, X8
+	PADDL  ctrIncs<>+96(SB), X8
+	PSHUFB bswapMask<>+0(SB), X8
+	PXOR   (AX), X8
+	MOVOU  X1, X9
+	PADDL  ctrIncs<>+112(SB), X9
+	PSHUFB bswapMask<>+0(SB), X9
+	PXOR   (AX), X9
+	CMPQ   CX, $0x0a
+	JE     aesmid_10
+	AESENC 16(AX), X2
+	AESENC 16(AX), X3
+	AESENC 16(AX), X4
+	AESENC 16(AX), X5
+	AESENC 16(AX), X6
+	AESENC 16(AX), X7
+	AESENC 16(AX), X8
+	AESENC 16(AX), X9
+	AESENC 32(AX), X2
+	AESENC 32(AX), X3
+	AESENC 32(AX), X4
+	AESENC 32(AX), X5
+	AESENC 32(AX), X6
+	AESENC 32(AX), X7
+	AESENC 32(AX), X8
+	AESENC 32(AX), X9
+	CMPQ   CX, $0x0c
+	JE     aesmid_10
+	AESENC 48(AX), X2
+	AESENC 48(AX), X3
+	AESENC 48(AX), X4
+	AESENC 48(AX), X5
+	AESENC 48(AX), X6
+	AESENC 48(AX), X7
+	AESENC 48(AX), X8
+	AESENC 48(AX), X9
+	AESENC 64(AX), X2
+	AESENC 64(AX), X3
+	AESENC 64(AX), X4
+	AESENC 64(AX), X5
+	AESENC 64(AX), X6
+	AESENC 64(AX), X7
+	AESENC 64(AX), X8
+	AESENC 64(AX), X9
+
+aesmid_10:
+	AESENC     16(DX), X2
+	AESENC     16(DX), X3
+	AESENC     16(DX), X4
+	AESENC     16(DX), X5
+	AESENC     16(DX), X6
+	AESENC     16(DX), X7
+	AESENC     16(DX), X8
+	AESENC     16(DX), X9
+	AESENC     32(DX), X2
+	AESENC     32(DX), X3
+	AESENC     32(DX), X4
+	AESENC     32(DX), X5
+	AESENC     32(DX), X6
+	AESENC     32(DX), X7
+	AESENC     32(DX), X8
+	AESENC     32(DX), X9
+	AESENC     48(DX), X2
+	AESENC     48(DX), X3
+	AESENC     48(DX), X4
+	AESENC     48(DX), X5
+	AESENC     48(DX), X6
+	AESENC     48(DX), X7
+	AESENC     48(DX), X8
+	AESENC     48(DX), X9
+	AESENC     64(DX), X2
+	AESENC     64(DX), X3
+	AESENC     64(DX), X4
+	AESENC     64(DX), X5
+	AESENC     64(DX), X6
+	AESENC     64(DX), X7
+	AESENC     64(DX), X8
+	AESENC     64(DX), X9
+	AESENC     80(DX), X2
+	AESENC     80(DX), X3
+	AESENC     80(DX), X4
+	AESENC     80(DX), X5
+	AESENC     80(DX), X6
+	AESENC     80(DX), X7
+	AESENC     80(DX), X8
+	AESENC     80(DX), X9
+	AESENC     96(DX), X2
+	AESENC     96(DX), X3
+	AESENC     96(DX), X4
+	AESENC     96(DX), X5
+	AESENC     96(DX), X6
+	AESENC     96(DX), X7
+	AESENC     96(DX), X8
+	AESENC     96(DX), X9
+	AESENC     112(DX), X2
+	AESENC     112(DX), X3
+	AESENC     112(DX), X4
+	AESENC     112(DX), X5
+	AESENC     112(DX), X6
+	AESENC     112(DX), X7
+	AESENC     112(DX), X8
+	AESENC     112(DX), X9
+	AESENC     128(DX), X2
+	AESENC     128(DX), X3
+	AESENC     128(DX), X4
+	AESENC     128(DX), X5
+	AESENC     128(DX), X6
+	AESENC     128(DX), X7
+	AESENC     128(DX), X8
+	AESENC     128(DX), X9
+	AESENC     144(DX), X2
+	AESENC     144(DX), X3
+	AESENC     144(DX), X4
+	AESENC     144(DX), X5
+	AESENC     144(DX), X6
+	AESENC     144(DX), X7
+	AESENC     144(DX), X8
+	AESENC     144(DX), X9
+	AESENCLAST 160(DX), X2
+	AESENCLAST 160(DX), X3
+	AESENCLAST 160(DX), X4
+	AESENCLAST 160(DX), X5
+	AESENCLAST 160(DX), X6
+	AESENCLAST 160(DX), X7
+	AESENCLAST 160(DX), X8
+	AESENCLAST 160(DX), X9
+	LEAQ       15(R8), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X10
+	PADDL      X10, X1
+	MOVQ       R8, CX
+	ANDQ       $-16, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	PXOR       X10, X10
+	PXOR       X11, X11
+	PXOR       X12, X12
+	MOVOU      (DI), X13
+	MOVOU      X13, X13
+	PXOR       X2, X13
+	MOVOU      X13, (SI)
+	PSHUFB     bswapMask<>+0(SB), X13
+	PXOR       X0, X13
+	PXOR       X0, X0
+	MOVOU      X13, X2
+	PCLMULQDQ  $0x00, 496(CX), X2
+	PXOR       X2, X10
+	MOVOU      X13, X2
+	PCLMULQDQ  $0x11, 496(CX), X2
+	PXOR       X2, X12
+	PSHUFD     $0x4e, X13, X2
+	PXOR       X13, X2
+	PCLMULQDQ  $0x00, 752(CX), X2
+	PXOR       X2, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X3, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 512(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 512(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 768(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X4, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 528(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 528(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 784(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X5, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 544(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 544(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 800(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	CMPQ       R8, $0x10
+	JB         rsingle_9
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X6, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 560(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 560(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 816(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	CMPQ       R8, $0x10
+	JB         rsingle_10
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X7, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 576(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 576(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 832(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	CMPQ       R8, $0x10
+	JB         rsingle_11
+	MOVOU      (DI), X2
+	MOVOU      X2, X2
+	PXOR       X8, X2
+	MOVOU      X2, (SI)
+	PSHUFB     bswapMask<>+0(SB), X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 592(CX), X3
+	PXOR       X3, X10
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x11, 592(CX), X3
+	PXOR       X3, X12
+	PSHUFD     $0x4e, X2, X3
+	PXOR       X2, X3
+	PCLMULQDQ  $0x00, 848(CX), X3
+	PXOR       X3, X11
+	ADDQ       $0x10, DI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, R8
+	MOVOU      X9, X2
+	LEAQ       112(CX), CX
+	JMP        rcommon_2
+
+rsingle_11:
+	MOVOU X8, X2
+	LEAQ  96(CX), CX
+	JMP   rcommon_2
+
+rsingle_10:
+	MOVOU X7, X2
+	LEAQ  80(CX), CX
+	JMP   rcommon_2
+
+rsingle_9:
+	MOVOU X6, X2
+	LEAQ  64(CX), CX
+
+rcommon_2:
+	TESTQ  R8, R8
+	JZ     rred_2
+	CMPQ   R8, $0x08
+	JB     ld4_10
+	MOVQ   (DI), CX
+	MOVQ   CX, X3
+	LEAQ   -8(DI)(R8*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X4
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   R8, CX
+	NEGQ   CX
+	MOVOU  24(CX), X5
+	PSHUFB X5, X4
+	POR    X4, X3
+	JMP    lddone_10
+
+ld4_10:
+	CMPQ   R8, $0x04
+	JB     ld2_10
+	MOVL   (DI), CX
+	MOVQ   CX, X3
+	LEAQ   -4(DI)(R8*1), CX
+	MOVL   (CX), CX
+	MOVQ   CX, X4
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   R8, CX
+	NEGQ   CX
+	MOVOU  20(CX), X5
+	PSHUFB X5, X4
+	POR    X4, X3
+	JMP    lddone_10
+
+ld2_10:
+	CMPQ    R8, $0x02
+	JB      ld1_10
+	MOVWQZX (DI), CX
+	MOVQ    CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	MOVQ    CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	MOVOU   18(CX), X5
+	PSHUFB  X5, X4
+	POR     X4, X3
+	JMP     lddone_10
+
+ld1_10:
+	MOVBQZX (DI), CX
+	MOVQ    CX, X3
+
+lddone_10:
+	MOVOU  X3, X3
+	PXOR   X2, X3
+	LEAQ   onesMask<>+0(SB), CX
+	SUBQ   R8, CX
+	MOVOU  16(CX), X4
+	PAND   X4, X3
+	MOVQ   X3, DX
+	CMPQ   R8, $0x08
+	JB     st4_5
+	MOVQ   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  8(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -8(SI)(R8*1), CX
+	MOVQ   DX, (CX)
+	JMP    stdone_5
+
+st4_5:
+	CMPQ   R8, $0x04
+	JB     st2_5
+	MOVL   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  12(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -4(SI)(R8*1), CX
+	MOVL   DX, (CX)
+	JMP    stdone_5
+
+st2_5:
+	CMPQ   R8, $0x02
+	JB     st1_5
+	MOVW   DX, (SI)
+	LEAQ   slideShuf<>+0(SB), CX
+	ADDQ   R8, CX
+	MOVOU  14(CX), X5
+	MOVOU  X3, X4
+	PSHUFB X5, X4
+	MOVQ   X4, DX
+	LEAQ   -2(SI)(R8*1), CX
+	MOVW   DX, (CX)
+	JMP    stdone_5
+
+st1_5:
+	MOVB DL, (SI)
+
+stdone_5:
+	MOVOU X3, 64(SP)
+	MOVOU X2, 48(SP)
+
+rred_2:
+	PXOR      X10, X11
+	PXOR      X12, X11
+	MOVOU     X10, X2
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
+	PSHUFD    $0x4e, X10, X10
+	PXOR      X10, X11
+	PXOR      X2, X11
+	MOVOU     X11, X2
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X2
+	PSHUFD    $0x4e, X11, X11
+	PXOR      X11, X12
+	PXOR      X2, X12
+	PXOR      X12, X0
+
+sizedone_2:
+	MOVQ R8, BX
+	ADDQ R8, DI
+	ADDQ R8, SI
+
+psave_1:
+	MOVOU X0, (SP)
+	MOVOU X1, 16(SP)
+
+pdone_1:
+	MOVQ aadLen+48(FP), CX
+	MOVQ n+32(FP), DX
+
+	// phase: tag
+	MOVOU      (SP), X0
+	SHLQ       $0x03, CX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X1
+	MOVQ       CX, X2
+	PUNPCKLQDQ X2, X1
+	TESTQ      BX, BX
+	JZ         fin1_1
+	MOVOU      64(SP), X2
+	PSHUFB     bswapMask<>+0(SB), X2
+	PXOR       X0, X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 464(AX), X3
+	MOVOU      X2, X0
+	PCLMULQDQ  $0x11, 464(AX), X0
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, 720(AX), X4
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x00, 480(AX), X2
+	PXOR       X2, X3
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x11, 480(AX), X2
+	PXOR       X2, X0
+	PSHUFD     $0x4e, X1, X2
+	PXOR       X1, X2
+	PCLMULQDQ  $0x00, 736(AX), X2
+	PXOR       X2, X4
+	PXOR       X3, X4
+	PXOR       X0, X4
+	MOVOU      X3, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
+	PXOR       X1, X4
+	MOVOU      X4, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X0
+	PXOR       X1, X0
+	JMP        findone_1
+
+fin1_1:
+	PXOR      X0, X1
+	MOVOU     X1, X2
+	PCLMULQDQ $0x00, 480(AX), X2
+	MOVOU     X1, X0
+	PCLMULQDQ $0x11, 480(AX), X0
+	PSHUFD    $0x4e, X1, X3
+	PXOR      X1, X3
+	PCLMULQDQ $0x00, 736(AX), X3
+	PXOR      X2, X3
+	PXOR      X0, X3
+	MOVOU     X2, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X2, X2
+	PXOR      X2, X3
+	PXOR      X1, X3
+	MOVOU     X3, X1
+	PCLMULQDQ $0x10, gfPoly<>+0(SB), X1
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X0
+	PXOR      X1, X0
+
+findone_1:
+	PSHUFB bswapMask<>+0(SB), X0
+	MOVOU  32(SP), X1
+	PXOR   X1, X0
+	MOVQ   tag+64(FP), AX
+	MOVOU  X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	PXOR  X0, X0
+	PXOR  X1, X1
+	PXOR  X2, X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+	PXOR  X6, X6
+	PXOR  X7, X7
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+	PXOR  X11, X11
+	PXOR  X12, X12
+	PXOR  X13, X13
+	MOVOU X0, (SP)
+	MOVOU X0, 16(SP)
+	MOVOU X0, 32(SP)
+	MOVOU X0, 48(SP)
+	MOVOU X0, 64(SP)
+	MOVOU X0, 80(SP)
+	MOVOU X0, 96(SP)
+	MOVOU X0, 112(SP)
+	MOVOU X0, 128(SP)
+	MOVOU X0, 144(SP)
+	MOVOU X0, 160(SP)
+	MOVOU X0, 176(SP)
+	MOVOU X0, 192(SP)
+	RET
+
+// func gcmSealGatherAESNI(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// Requires: AES, CMOV, PCLMULQDQ, SSE, SSE2, SSSE3
+TEXT ·gcmSealGatherAESNI(SB), NOSPLIT, $208-80
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ count+32(FP), BX
+	MOVQ textLen+64(FP), SI
+	MOVQ aadLen+48(FP), DI
+	CMPQ SI, $0x50
+	JA   long_1
+	CMPQ DI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), SI
+	MOVQ textLen+64(FP), DI
+	MOVQ aad+40(FP), R8
+	MOVQ aadLen+48(FP), R9
+	MOVQ j0+56(FP), R10
+
+	// phase: short message
+	CMPQ   DI, $0x10
+	JA     sizenext_1
+	MOVQ   (R10), X0
+	MOVHPS 8(R10), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	MOVOU  X1, X1
+	PADDL  ctrIncs<>+16(SB), X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PXOR   (AX), X0
+	PXOR   (AX), X1
+	CMPQ   CX, $0x0a
+	JE     aesmid_1
+	AESENC 16(AX), X0
+	AESENC 16(AX), X1
+	AESENC 32(AX), X0
+	AESENC 32(AX), X1
+	CMPQ   CX, $0x0c
+	JE     aesmid_1
+	AESENC 48(AX), X0
+	AESENC 48(AX), X1
+	AESENC 64(AX), X0
+	AESENC 64(AX), X1
+
+aesmid_1:
+	AESENC     16(DX), X0
+	AESENC     16(DX), X1
+	AESENC     32(DX), X0
+	AESENC     32(DX), X1
+	AESENC     48(DX), X0
+	AESENC     48(DX), X1
+	AESENC     64(DX), X0
+	AESENC     64(DX), X1
+	AESENC     80(DX), X0
+	AESENC     80(DX), X1
+	AESENC     96(DX), X0
+	AESENC     96(DX), X1
+	AESENC     112(DX), X0
+	AESENC     112(DX), X1
+	AESENC     128(DX), X0
+	AESENC     128(DX), X1
+	AESENC     144(DX), X0
+	AESENC     144(DX), X1
+	AESENCLAST 160(DX), X0
+	AESENCLAST 160(DX), X1
+	MOVQ       R9, CX
+	SHLQ       $0x03, CX
+	MOVQ       DI, DX
+	SHLQ       $0x03, DX
+	MOVQ       DX, X5
+	MOVQ       CX, X2
+	PUNPCKLQDQ X2, X5
+	MOVOU      X5, X2
+	PCLMULQDQ  $0x00, 480(AX), X2
+	MOVOU      X5, X4
+	PCLMULQDQ  $0x11, 480(AX), X4
+	PSHUFD     $0x4e, X5, X3
+	PXOR       X5, X3
+	PCLMULQDQ  $0x00, 736(AX), X3
+	LEAQ       15(DI), CX
+	SHRQ       $0x04, CX
+	SHLQ       $0x04, CX
+	NEGQ       CX
+	ADDQ       AX, CX
+	TESTQ      R9, R9
+	JZ         snoaad_1
+	CMPQ       R9, $0x10
+	JE         sfullaad_1
+	CMPQ       R9, $0x08
+	JB         ld4_1
+	MOVQ       (R8), AX
+	MOVQ       AX, X5
+	LEAQ       -8(R8)(R9*1), AX
+	MOVQ       (AX), AX
+	MOVQ       AX, X6
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       R9, AX
+	NEGQ       AX
+	MOVOU      24(AX), X7
+	PSHUFB     X7, X6
+	POR        X6, X5
+	JMP        lddone_1
+
+ld4_1:
+	CMPQ   R9, $0x04
+	JB     ld2_1
+	MOVL   (R8), AX
+	MOVQ   AX, X5
+	LEAQ   -4(R8)(R9*1), AX
+	MOVL   (AX), AX
+	MOVQ   AX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   R9, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_1
+
+ld2_1:
+	CMPQ    R9, $0x02
+	JB      ld1_1
+	MOVWQZX (R8), AX
+	MOVQ    AX, X5
+	LEAQ    -2(R8)(R9*1), AX
+	MOVWQZX (AX), AX
+	MOVQ    AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R9, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R8), AX
+	MOVQ    AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	MOVOU (R8), X5
+
+saad_1:
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X6
+	PCLMULQDQ $0x00, 464(CX), X6
+	PXOR      X6, X2
+	MOVOU     X5, X6
+	PCLMULQDQ $0x11, 464(CX), X6
+	PXOR      X6, X4
+	PSHUFD    $0x4e, X5, X6
+	PXOR      X5, X6
+	PCLMULQDQ $0x00, 720(CX), X6
+	PXOR      X6, X3
+
+snoaad_1:
+	CMPQ BX, $0x02
+	JE   sgtwo_1
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_1
+	MOVQ (AX), AX
+	JMP  joined_1
+
+join_1:
+	MOVQ DX, R8
+	MOVQ BX, BX
+
+slices_1:
+	TESTQ BX, BX
+	JZ    slicesdone_1
+	MOVQ  (AX), R9
+	MOVQ  8(AX), R10
+	CMPQ  R10, $0x10
+	JB    copysmall_1
+	MOVOU -16(R9)(R10*1), X5
+	MOVOU X5, -16(R8)(R10*1)
+	JMP   copydone_1
+
+copysmall_1:
+	CMPQ  R10, $0x04
+	JAE   copyge4_1
+	CMPQ  R10, $0x02
+	JAE   copyge2_1
+	TESTQ R10, R10
+	JZ    copydone_1
+	MOVB  (R9), R11
+	MOVB  R11, (R8)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R10, $0x08
+	JAE  copyge8_1
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
+
+copydone_1:
+	ADDQ R10, R9
+	ADDQ R10, R8
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ DX, AX
+
+joined_1:
+	LEAQ 80(AX), DX
+	JMP  sgdone_1
+
+sgtwo_1:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  R8, R9
+	CMPQ  R11, $0x04
+	JAE   copyge4_2
+	CMPQ  R11, $0x02
+	JAE   copyge2_2
+	TESTQ R11, R11
+	JZ    copydone_2
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(R10)(R11*1), R8
+	MOVW (R10), R12
+	MOVW R8, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ R11, $0x08
+	JAE  copyge8_2
+	MOVL -4(R10)(R11*1), R8
+	MOVL (R10), R12
+	MOVL R8, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(R10)(R11*1), R8
+	MOVQ (R10), R12
+	MOVQ R8, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_2:
+	ADDQ  R11, R10
+	ADDQ  R11, R9
+	XORQ  R11, R11
+	MOVQ  24(BX), R8
+	MOVQ  32(BX), BX
+	CMPQ  BX, $0x10
+	JB    copysmall_3
+	MOVOU -16(R8)(BX*1), X5
+	MOVOU X5, -16(R9)(BX*1)
+	JMP   copydone_3
+
+copysmall_3:
+	CMPQ  BX, $0x04
+	JAE   copyge4_3
+	CMPQ  BX, $0x02
+	JAE   copyge2_3
+	TESTQ BX, BX
+	JZ    copydone_3
+	MOVB  (R8), R10
+	MOVB  R10, (R9)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ BX, $0x08
+	JAE  copyge8_3
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_3:
+	ADDQ BX, R8
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_1:
+	CMPQ      DI, $0x10
+	JB        spart_1
+	CMPQ      AX, DX
+	CMOVQCC   SI, AX
+	MOVOU     (AX), X5
+	MOVOU     X5, X5
+	PXOR      X1, X5
+	MOVOU     X5, (SI)
+	PSHUFB    bswapMask<>+0(SB), X5
+	MOVOU     X5, X1
+	PCLMULQDQ $0x00, 480(CX), X1
+	PXOR      X1, X2
+	MOVOU     X5, X1
+	PCLMULQDQ $0x11, 480(CX), X1
+	PXOR      X1, X4
+	PSHUFD    $0x4e, X5, X1
+	PXOR      X5, X1
+	PCLMULQDQ $0x00, 736(CX), X1
+	PXOR      X1, X3
+	ADDQ      $0x10, AX
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
+	JMP       sred_1
+
+spart_1:
+	MOVOU   X1, X1
+	LEAQ    (CX), CX
+	TESTQ   DI, DI
+	JZ      sred_1
+	CMPQ    AX, DX
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
+	JB      ld4_2
+	MOVQ    (AX), DX
+	MOVQ    DX, X5
+	LEAQ    -8(AX)(DI*1), AX
+	MOVQ    (AX), DX
+	MOVQ    DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	MOVOU   24(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ   DI, $0x04
+	JB     ld2_2
+	MOVL   (AX), DX
+	MOVQ   DX, X5
+	LEAQ   -4(AX)(DI*1), AX
+	MOVL   (AX), DX
+	MOVQ   DX, X6
+	LEAQ   slideShuf<>+0(SB), AX
+	NEGQ   AX
+	ADDQ   DI, AX
+	NEGQ   AX
+	MOVOU  20(AX), X7
+	PSHUFB X7, X6
+	POR    X6, X5
+	JMP    lddone_2
+
+ld2_2:
+	CMPQ    DI, $0x02
+	JB      ld1_2
+	MOVWQZX (AX), DX
+	MOVQ    DX, X5
+	LEAQ    -2(AX)(DI*1), AX
+	MOVWQZX (AX), DX
+	MOVQ    DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	MOVOU   18(AX), X7
+	PSHUFB  X7, X6
+	POR     X6, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (AX), DX
+	MOVQ    DX, X5
+
+lddone_2:
+	MOVOU  X5, X5
+	PXOR   X1, X5
+	LEAQ   onesMask<>+0(SB), AX
+	SUBQ   DI, AX
+	MOVOU  16(AX), X1
+	PAND   X1, X5
+	MOVQ   X5, AX
+	CMPQ   DI, $0x08
+	JB     st4_1
+	MOVQ   AX, (SI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   DI, AX
+	MOVOU  8(AX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, AX
+	LEAQ   -8(SI)(DI*1), DX
+	MOVQ   AX, (DX)
+	JMP    stdone_1
+
+st4_1:
+	CMPQ   DI, $0x04
+	JB     st2_1
+	MOVL   AX, (SI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   DI, AX
+	MOVOU  12(AX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, AX
+	LEAQ   -4(SI)(DI*1), DX
+	MOVL   AX, (DX)
+	JMP    stdone_1
+
+st2_1:
+	CMPQ   DI, $0x02
+	JB     st1_1
+	MOVW   AX, (SI)
+	LEAQ   slideShuf<>+0(SB), AX
+	ADDQ   DI, AX
+	MOVOU  14(AX), X6
+	MOVOU  X5, X1
+	PSHUFB X6, X1
+	MOVQ   X1, AX
+	LEAQ   -2(SI)(DI*1), DX
+	MOVW   AX, (DX)
+	JMP    stdone_1
+
+st1_1:
+	MOVB AL, (SI)
 
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
@@ -1243,7 +5037,7 @@ sred_1:
 	JMP       sizedone_1
 
 sizenext_1:
-	CMPQ   SI, $0x40
+	CMPQ   DI, $0x40
 	JA     sizenext_2
 	MOVQ   (R10), X0
 	MOVHPS 8(R10), X0
@@ -1342,9 +5136,9 @@ aesmid_2:
 	AESENCLAST 160(DX), X2
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
-	MOVQ       DI, CX
+	MOVQ       R9, CX
 	SHLQ       $0x03, CX
-	MOVQ       SI, DX
+	MOVQ       DI, DX
 	SHLQ       $0x03, DX
 	MOVQ       DX, X8
 	MOVQ       CX, X5
@@ -1356,25 +5150,25 @@ aesmid_2:
 	PSHUFD     $0x4e, X8, X6
 	PXOR       X8, X6
 	PCLMULQDQ  $0x00, 736(AX), X6
-	LEAQ       15(SI), CX
+	LEAQ       15(DI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         snoaad_2
-	CMPQ       DI, $0x10
+	CMPQ       R9, $0x10
 	JE         sfullaad_2
-	CMPQ       DI, $0x08
+	CMPQ       R9, $0x08
 	JB         ld4_3
-	MOVQ       (R9), AX
+	MOVQ       (R8), AX
 	MOVQ       AX, X8
-	LEAQ       -8(R9)(DI*1), AX
+	LEAQ       -8(R8)(R9*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X9
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       DI, AX
+	ADDQ       R9, AX
 	NEGQ       AX
 	MOVOU      24(AX), X10
 	PSHUFB     X10, X9
@@ -1382,16 +5176,16 @@ aesmid_2:
 	JMP        lddone_3
 
 ld4_3:
-	CMPQ   DI, $0x04
+	CMPQ   R9, $0x04
 	JB     ld2_3
-	MOVL   (R9), AX
+	MOVL   (R8), AX
 	MOVQ   AX, X8
-	LEAQ   -4(R9)(DI*1), AX
+	LEAQ   -4(R8)(R9*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X9
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   DI, AX
+	ADDQ   R9, AX
 	NEGQ   AX
 	MOVOU  20(AX), X10
 	PSHUFB X10, X9
@@ -1399,16 +5193,16 @@ ld4_3:
 	JMP    lddone_3
 
 ld2_3:
-	CMPQ    DI, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_3
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	MOVQ    AX, X8
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(R8)(R9*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	MOVOU   18(AX), X10
 	PSHUFB  X10, X9
@@ -1416,14 +5210,14 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	MOVQ    AX, X8
 
 lddone_3:
 	JMP saad_2
 
 sfullaad_2:
-	MOVOU (R9), X8
+	MOVOU (R8), X8
 
 saad_2:
 	PSHUFB    bswapMask<>+0(SB), X8
@@ -1449,7 +5243,7 @@ snoaad_2:
 	JMP  joined_2
 
 join_2:
-	MOVQ DX, DI
+	MOVQ DX, R8
 	MOVQ BX, BX
 
 slices_2:
@@ -1460,15 +5254,15 @@ slices_2:
 	CMPQ  R10, $0x10
 	JB    copysmall_4
 	MOVOU -16(R9)(R10*1), X8
-	MOVOU X8, -16(DI)(R10*1)
+	MOVOU X8, -16(R8)(R10*1)
 
 copy16_4:
 	CMPQ  R10, $0x10
 	JBE   copydone_4
 	MOVOU (R9), X8
-	MOVOU X8, (DI)
+	MOVOU X8, (R8)
 	ADDQ  $0x10, R9
-	ADDQ  $0x10, DI
+	ADDQ  $0x10, R8
 	SUBQ  $0x10, R10
 	JMP   copy16_4
 
@@ -1480,14 +5274,14 @@ copysmall_4:
 	TESTQ R10, R10
 	JZ    copydone_4
 	MOVB  (R9), R11
-	MOVB  R11, (DI)
+	MOVB  R11, (R8)
 	JMP   copydone_4
 
 copyge2_4:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
 	JMP  copydone_4
 
 copyge4_4:
@@ -1495,19 +5289,19 @@ copyge4_4:
 	JAE  copyge8_4
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
 	JMP  copydone_4
 
 copyge8_4:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
 
 copydone_4:
 	ADDQ R10, R9
-	ADDQ R10, DI
+	ADDQ R10, R8
 	XORQ R10, R10
 	ADDQ $0x18, AX
 	DECQ BX
@@ -1523,63 +5317,63 @@ joined_2:
 sgtwo_2:
 	MOVQ  pieces+24(FP), BX
 	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
 	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
+	ADDQ  R8, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_5
 	CMPQ  R11, $0x02
 	JAE   copyge2_5
 	TESTQ R11, R11
 	JZ    copydone_5
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
 	JMP   copydone_5
 
 copyge2_5:
-	MOVW -2(R10)(R11*1), DI
+	MOVW -2(R10)(R11*1), R8
 	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
+	MOVW R8, -2(R9)(R11*1)
 	MOVW R12, (R9)
 	JMP  copydone_5
 
 copyge4_5:
 	CMPQ R11, $0x08
 	JAE  copyge8_5
-	MOVL -4(R10)(R11*1), DI
+	MOVL -4(R10)(R11*1), R8
 	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
+	MOVL R8, -4(R9)(R11*1)
 	MOVL R12, (R9)
 	JMP  copydone_5
 
 copyge8_5:
-	MOVQ -8(R10)(R11*1), DI
+	MOVQ -8(R10)(R11*1), R8
 	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R8, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
 copydone_5:
 	ADDQ  R11, R10
 	ADDQ  R11, R9
 	XORQ  R11, R11
-	MOVQ  24(BX), DI
+	MOVQ  24(BX), R8
 	MOVQ  32(BX), BX
 	CMPQ  BX, $0x10
 	JB    copysmall_6
-	MOVOU -16(DI)(BX*1), X8
+	MOVOU -16(R8)(BX*1), X8
 	MOVOU X8, -16(R9)(BX*1)
 
 copy16_6:
 	CMPQ  BX, $0x10
 	JBE   copydone_6
-	MOVOU (DI), X8
+	MOVOU (R8), X8
 	MOVOU X8, (R9)
-	ADDQ  $0x10, DI
+	ADDQ  $0x10, R8
 	ADDQ  $0x10, R9
 	SUBQ  $0x10, BX
 	JMP   copy16_6
@@ -1591,13 +5385,13 @@ copysmall_6:
 	JAE   copyge2_6
 	TESTQ BX, BX
 	JZ    copydone_6
-	MOVB  (DI), R10
+	MOVB  (R8), R10
 	MOVB  R10, (R9)
 	JMP   copydone_6
 
 copyge2_6:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
 	JMP  copydone_6
@@ -1605,30 +5399,30 @@ copyge2_6:
 copyge4_6:
 	CMPQ BX, $0x08
 	JAE  copyge8_6
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
 	JMP  copydone_6
 
 copyge8_6:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
 copydone_6:
-	ADDQ BX, DI
+	ADDQ BX, R8
 	ADDQ BX, R9
 	XORQ BX, BX
 
 sgdone_2:
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X8
 	MOVOU     X8, X8
 	PXOR      X1, X8
-	MOVOU     X8, (R8)
+	MOVOU     X8, (SI)
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -1641,16 +5435,16 @@ sgdone_2:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
+	CMPQ      DI, $0x10
 	JB        spart_3
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X2, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 496(CX), X2
@@ -1663,16 +5457,16 @@ sgdone_2:
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
+	CMPQ      DI, $0x10
 	JB        spart_4
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X3, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 512(CX), X2
@@ -1685,16 +5479,16 @@ sgdone_2:
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
+	CMPQ      DI, $0x10
 	JB        spart_5
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X4, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 528(CX), X2
@@ -1707,8 +5501,8 @@ sgdone_2:
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
 	JMP       sred_2
 
 spart_5:
@@ -1726,20 +5520,20 @@ spart_3:
 	LEAQ  16(CX), CX
 
 scommon_2:
-	TESTQ   SI, SI
+	TESTQ   DI, DI
 	JZ      sred_2
 	CMPQ    AX, DX
-	CMOVQCC R8, AX
-	CMPQ    SI, $0x08
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
 	JB      ld4_4
 	MOVQ    (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -8(AX)(SI*1), AX
+	LEAQ    -8(AX)(DI*1), AX
 	MOVQ    (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	MOVOU   24(AX), X4
 	PSHUFB  X4, X3
@@ -1747,16 +5541,16 @@ scommon_2:
 	JMP     lddone_4
 
 ld4_4:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     ld2_4
 	MOVL   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -4(AX)(SI*1), AX
+	LEAQ   -4(AX)(DI*1), AX
 	MOVL   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	NEGQ   AX
 	MOVOU  20(AX), X4
 	PSHUFB X4, X3
@@ -1764,16 +5558,16 @@ ld4_4:
 	JMP    lddone_4
 
 ld2_4:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_4
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -2(AX)(SI*1), AX
+	LEAQ    -2(AX)(DI*1), AX
 	MOVWQZX (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
@@ -1788,53 +5582,53 @@ lddone_4:
 	MOVOU  X2, X2
 	PXOR   X1, X2
 	LEAQ   onesMask<>+0(SB), AX
-	SUBQ   SI, AX
+	SUBQ   DI, AX
 	MOVOU  16(AX), X1
 	PAND   X1, X2
 	MOVQ   X2, AX
-	CMPQ   SI, $0x08
+	CMPQ   DI, $0x08
 	JB     st4_2
-	MOVQ   AX, (R8)
+	MOVQ   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  8(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -8(R8)(SI*1), DX
+	LEAQ   -8(SI)(DI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_2
 
 st4_2:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     st2_2
-	MOVL   AX, (R8)
+	MOVL   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  12(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -4(R8)(SI*1), DX
+	LEAQ   -4(SI)(DI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_2
 
 st2_2:
-	CMPQ   SI, $0x02
+	CMPQ   DI, $0x02
 	JB     st1_2
-	MOVW   AX, (R8)
+	MOVW   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  14(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -2(R8)(SI*1), DX
+	LEAQ   -2(SI)(DI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_2
 
 st1_2:
-	MOVB AL, (R8)
+	MOVB AL, (SI)
 
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
@@ -1984,9 +5778,9 @@ aesmid_3:
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
-	MOVQ       DI, CX
+	MOVQ       R9, CX
 	SHLQ       $0x03, CX
-	MOVQ       SI, DX
+	MOVQ       DI, DX
 	SHLQ       $0x03, DX
 	MOVQ       DX, X9
 	MOVQ       CX, X6
@@ -1998,25 +5792,25 @@ aesmid_3:
 	PSHUFD     $0x4e, X9, X7
 	PXOR       X9, X7
 	PCLMULQDQ  $0x00, 736(AX), X7
-	LEAQ       15(SI), CX
+	LEAQ       15(DI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         snoaad_3
-	CMPQ       DI, $0x10
+	CMPQ       R9, $0x10
 	JE         sfullaad_3
-	CMPQ       DI, $0x08
+	CMPQ       R9, $0x08
 	JB         ld4_5
-	MOVQ       (R9), AX
+	MOVQ       (R8), AX
 	MOVQ       AX, X9
-	LEAQ       -8(R9)(DI*1), AX
+	LEAQ       -8(R8)(R9*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X10
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       DI, AX
+	ADDQ       R9, AX
 	NEGQ       AX
 	MOVOU      24(AX), X11
 	PSHUFB     X11, X10
@@ -2024,16 +5818,16 @@ aesmid_3:
 	JMP        lddone_5
 
 ld4_5:
-	CMPQ   DI, $0x04
+	CMPQ   R9, $0x04
 	JB     ld2_5
-	MOVL   (R9), AX
+	MOVL   (R8), AX
 	MOVQ   AX, X9
-	LEAQ   -4(R9)(DI*1), AX
+	LEAQ   -4(R8)(R9*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X10
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   DI, AX
+	ADDQ   R9, AX
 	NEGQ   AX
 	MOVOU  20(AX), X11
 	PSHUFB X11, X10
@@ -2041,16 +5835,16 @@ ld4_5:
 	JMP    lddone_5
 
 ld2_5:
-	CMPQ    DI, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_5
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	MOVQ    AX, X9
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(R8)(R9*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	MOVOU   18(AX), X11
 	PSHUFB  X11, X10
@@ -2058,14 +5852,14 @@ ld2_5:
 	JMP     lddone_5
 
 ld1_5:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	MOVQ    AX, X9
 
 lddone_5:
 	JMP saad_3
 
 sfullaad_3:
-	MOVOU (R9), X9
+	MOVOU (R8), X9
 
 saad_3:
 	PSHUFB    bswapMask<>+0(SB), X9
@@ -2091,7 +5885,7 @@ snoaad_3:
 	JMP  joined_3
 
 join_3:
-	MOVQ DX, DI
+	MOVQ DX, R8
 	MOVQ BX, BX
 
 slices_3:
@@ -2102,7 +5896,7 @@ slices_3:
 	CMPQ  R10, $0x10
 	JB    copysmall_7
 	MOVOU -16(R9)(R10*1), X9
-	MOVOU X9, -16(DI)(R10*1)
+	MOVOU X9, -16(R8)(R10*1)
 	CMPQ  R10, $0x40
 	JA    copy64_7
 
@@ -2110,9 +5904,9 @@ copy16_7:
 	CMPQ  R10, $0x10
 	JBE   copydone_7
 	MOVOU (R9), X9
-	MOVOU X9, (DI)
+	MOVOU X9, (R8)
 	ADDQ  $0x10, R9
-	ADDQ  $0x10, DI
+	ADDQ  $0x10, R8
 	SUBQ  $0x10, R10
 	JMP   copy16_7
 
@@ -2121,12 +5915,12 @@ copy64_7:
 	MOVOU 16(R9), X10
 	MOVOU 32(R9), X11
 	MOVOU 48(R9), X12
-	MOVOU X9, (DI)
-	MOVOU X10, 16(DI)
-	MOVOU X11, 32(DI)
-	MOVOU X12, 48(DI)
+	MOVOU X9, (R8)
+	MOVOU X10, 16(R8)
+	MOVOU X11, 32(R8)
+	MOVOU X12, 48(R8)
 	ADDQ  $0x40, R9
-	ADDQ  $0x40, DI
+	ADDQ  $0x40, R8
 	SUBQ  $0x40, R10
 	CMPQ  R10, $0x40
 	JA    copy64_7
@@ -2140,14 +5934,14 @@ copysmall_7:
 	TESTQ R10, R10
 	JZ    copydone_7
 	MOVB  (R9), R11
-	MOVB  R11, (DI)
+	MOVB  R11, (R8)
 	JMP   copydone_7
 
 copyge2_7:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
 	JMP  copydone_7
 
 copyge4_7:
@@ -2155,19 +5949,19 @@ copyge4_7:
 	JAE  copyge8_7
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
 	JMP  copydone_7
 
 copyge8_7:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
 
 copydone_7:
 	ADDQ R10, R9
-	ADDQ R10, DI
+	ADDQ R10, R8
 	XORQ R10, R10
 	ADDQ $0x18, AX
 	DECQ BX
@@ -2183,55 +5977,55 @@ joined_3:
 sgtwo_3:
 	MOVQ  pieces+24(FP), BX
 	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
 	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
+	ADDQ  R8, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_8
 	CMPQ  R11, $0x02
 	JAE   copyge2_8
 	TESTQ R11, R11
 	JZ    copydone_8
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
 	JMP   copydone_8
 
 copyge2_8:
-	MOVW -2(R10)(R11*1), DI
+	MOVW -2(R10)(R11*1), R8
 	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
+	MOVW R8, -2(R9)(R11*1)
 	MOVW R12, (R9)
 	JMP  copydone_8
 
 copyge4_8:
 	CMPQ R11, $0x08
 	JAE  copyge8_8
-	MOVL -4(R10)(R11*1), DI
+	MOVL -4(R10)(R11*1), R8
 	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
+	MOVL R8, -4(R9)(R11*1)
 	MOVL R12, (R9)
 	JMP  copydone_8
 
 copyge8_8:
-	MOVQ -8(R10)(R11*1), DI
+	MOVQ -8(R10)(R11*1), R8
 	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R8, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
 copydone_8:
 	ADDQ  R11, R10
 	ADDQ  R11, R9
 	XORQ  R11, R11
-	MOVQ  24(BX), DI
+	MOVQ  24(BX), R8
 	MOVQ  32(BX), BX
 	CMPQ  BX, $0x10
 	JB    copysmall_9
-	MOVOU -16(DI)(BX*1), X9
+	MOVOU -16(R8)(BX*1), X9
 	MOVOU X9, -16(R9)(BX*1)
 	CMPQ  BX, $0x40
 	JA    copy64_9
@@ -2239,23 +6033,23 @@ copydone_8:
 copy16_9:
 	CMPQ  BX, $0x10
 	JBE   copydone_9
-	MOVOU (DI), X9
+	MOVOU (R8), X9
 	MOVOU X9, (R9)
-	ADDQ  $0x10, DI
+	ADDQ  $0x10, R8
 	ADDQ  $0x10, R9
 	SUBQ  $0x10, BX
 	JMP   copy16_9
 
 copy64_9:
-	MOVOU (DI), X9
-	MOVOU 16(DI), X10
-	MOVOU 32(DI), X11
-	MOVOU 48(DI), X12
+	MOVOU (R8), X9
+	MOVOU 16(R8), X10
+	MOVOU 32(R8), X11
+	MOVOU 48(R8), X12
 	MOVOU X9, (R9)
 	MOVOU X10, 16(R9)
 	MOVOU X11, 32(R9)
 	MOVOU X12, 48(R9)
-	ADDQ  $0x40, DI
+	ADDQ  $0x40, R8
 	ADDQ  $0x40, R9
 	SUBQ  $0x40, BX
 	CMPQ  BX, $0x40
@@ -2269,13 +6063,13 @@ copysmall_9:
 	JAE   copyge2_9
 	TESTQ BX, BX
 	JZ    copydone_9
-	MOVB  (DI), R10
+	MOVB  (R8), R10
 	MOVB  R10, (R9)
 	JMP   copydone_9
 
 copyge2_9:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
 	JMP  copydone_9
@@ -2283,30 +6077,30 @@ copyge2_9:
 copyge4_9:
 	CMPQ BX, $0x08
 	JAE  copyge8_9
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
 	JMP  copydone_9
 
 copyge8_9:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
 copydone_9:
-	ADDQ BX, DI
+	ADDQ BX, R8
 	ADDQ BX, R9
 	XORQ BX, BX
 
 sgdone_3:
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X9
 	MOVOU     X9, X9
 	PXOR      X1, X9
-	MOVOU     X9, (R8)
+	MOVOU     X9, (SI)
 	PSHUFB    bswapMask<>+0(SB), X9
 	MOVOU     X9, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -2319,14 +6113,14 @@ sgdone_3:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X2, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 496(CX), X2
@@ -2339,14 +6133,14 @@ sgdone_3:
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X3, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 512(CX), X2
@@ -2359,14 +6153,14 @@ sgdone_3:
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X4, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 528(CX), X2
@@ -2379,16 +6173,16 @@ sgdone_3:
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
-	CMPQ      SI, $0x10
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
+	CMPQ      DI, $0x10
 	JB        spart_10
 	CMPQ      AX, DX
-	CMOVQCC   R8, AX
+	CMOVQCC   SI, AX
 	MOVOU     (AX), X1
 	MOVOU     X1, X1
 	PXOR      X5, X1
-	MOVOU     X1, (R8)
+	MOVOU     X1, (SI)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 544(CX), X2
@@ -2401,27 +6195,27 @@ sgdone_3:
 	PCLMULQDQ $0x00, 800(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, SI
+	ADDQ      $0x10, SI
+	SUBQ      $0x10, DI
 	JMP       sred_3
 
 spart_10:
 	MOVOU   X5, X1
 	LEAQ    64(CX), CX
-	TESTQ   SI, SI
+	TESTQ   DI, DI
 	JZ      sred_3
 	CMPQ    AX, DX
-	CMOVQCC R8, AX
-	CMPQ    SI, $0x08
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
 	JB      ld4_6
 	MOVQ    (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -8(AX)(SI*1), AX
+	LEAQ    -8(AX)(DI*1), AX
 	MOVQ    (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	MOVOU   24(AX), X4
 	PSHUFB  X4, X3
@@ -2429,16 +6223,16 @@ spart_10:
 	JMP     lddone_6
 
 ld4_6:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     ld2_6
 	MOVL   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -4(AX)(SI*1), AX
+	LEAQ   -4(AX)(DI*1), AX
 	MOVL   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	NEGQ   AX
 	MOVOU  20(AX), X4
 	PSHUFB X4, X3
@@ -2446,16 +6240,16 @@ ld4_6:
 	JMP    lddone_6
 
 ld2_6:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_6
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -2(AX)(SI*1), AX
+	LEAQ    -2(AX)(DI*1), AX
 	MOVWQZX (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
@@ -2470,53 +6264,53 @@ lddone_6:
 	MOVOU  X2, X2
 	PXOR   X1, X2
 	LEAQ   onesMask<>+0(SB), AX
-	SUBQ   SI, AX
+	SUBQ   DI, AX
 	MOVOU  16(AX), X1
 	PAND   X1, X2
 	MOVQ   X2, AX
-	CMPQ   SI, $0x08
+	CMPQ   DI, $0x08
 	JB     st4_3
-	MOVQ   AX, (R8)
+	MOVQ   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  8(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -8(R8)(SI*1), DX
+	LEAQ   -8(SI)(DI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_3
 
 st4_3:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     st2_3
-	MOVL   AX, (R8)
+	MOVL   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  12(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -4(R8)(SI*1), DX
+	LEAQ   -4(SI)(DI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_3
 
 st2_3:
-	CMPQ   SI, $0x02
+	CMPQ   DI, $0x02
 	JB     st1_3
-	MOVW   AX, (R8)
+	MOVW   AX, (SI)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   SI, AX
+	ADDQ   DI, AX
 	MOVOU  14(AX), X3
 	MOVOU  X2, X1
 	PSHUFB X3, X1
 	MOVQ   X1, AX
-	LEAQ   -2(R8)(SI*1), DX
+	LEAQ   -2(SI)(DI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_3
 
 st1_3:
-	MOVB AL, (R8)
+	MOVB AL, (SI)
 
 stdone_3:
 	PSHUFB    bswapMask<>+0(SB), X2
@@ -2550,7 +6344,7 @@ sred_3:
 	MOVOU     X8, (AX)
 
 sizedone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -2581,98 +6375,101 @@ sizedone_1:
 	RET
 
 long_1:
-	MOVQ   aad+40(FP), BX
-	MOVQ   aadLen+48(FP), SI
-	MOVQ   j0+56(FP), DI
-	PXOR   X0, X0
-	MOVQ   (DI), X1
-	MOVHPS 8(DI), X1
-	MOVOU  X1, X2
-	PSHUFB bswapMask<>+0(SB), X2
-	PADDL  ctrIncs<>+16(SB), X2
-	MOVOU  X2, 16(SP)
-	PXOR   (AX), X1
+	MOVQ   aad+40(FP), SI
+	MOVQ   aadLen+48(FP), DI
+	MOVQ   j0+56(FP), R8
+	MOVQ   (R8), X0
+	MOVHPS 8(R8), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PADDL  ctrIncs<>+16(SB), X1
+	MOVOU  X1, 16(SP)
+	PXOR   (AX), X0
 	CMPQ   CX, $0x0a
 	JE     aesmid_4
-	AESENC 16(AX), X1
-	AESENC 32(AX), X1
+	AESENC 16(AX), X0
+	AESENC 32(AX), X0
 	CMPQ   CX, $0x0c
 	JE     aesmid_4
-	AESENC 48(AX), X1
-	AESENC 64(AX), X1
+	AESENC 48(AX), X0
+	AESENC 64(AX), X0
 
 aesmid_4:
-	AESENC     16(DX), X1
-	AESENC     32(DX), X1
-	AESENC     48(DX), X1
-	AESENC     64(DX), X1
-	AESENC     80(DX), X1
-	AESENC     96(DX), X1
-	AESENC     112(DX), X1
-	AESENC     128(DX), X1
-	AESENC     144(DX), X1
-	AESENCLAST 160(DX), X1
-	MOVOU      X1, 32(SP)
-	TESTQ      SI, SI
-	JZ         aaddone_1
-	CMPQ       SI, $0x10
-	JAE        aadlong_1
-	CMPQ       SI, $0x08
-	JB         ld4_7
-	MOVQ       (BX), DI
-	MOVQ       DI, X1
-	LEAQ       -8(BX)(SI*1), BX
-	MOVQ       (BX), DI
-	MOVQ       DI, X0
-	LEAQ       slideShuf<>+0(SB), BX
-	NEGQ       BX
-	ADDQ       SI, BX
-	NEGQ       BX
-	MOVOU      24(BX), X2
-	PSHUFB     X2, X0
-	POR        X0, X1
-	JMP        lddone_7
+	AESENC     16(DX), X0
+	AESENC     32(DX), X0
+	AESENC     48(DX), X0
+	AESENC     64(DX), X0
+	AESENC     80(DX), X0
+	AESENC     96(DX), X0
+	AESENC     112(DX), X0
+	AESENC     128(DX), X0
+	AESENC     144(DX), X0
+	AESENCLAST 160(DX), X0
+	MOVOU      X0, 32(SP)
+
+	// phase: AAD
+	PXOR   X0, X0
+	TESTQ  DI, DI
+	JZ     aaddone_1
+	CMPQ   DI, $0x10
+	JAE    aadlong_1
+	CMPQ   DI, $0x08
+	JB     ld4_7
+	MOVQ   (SI), R8
+	MOVQ   R8, X1
+	LEAQ   -8(SI)(DI*1), SI
+	MOVQ   (SI), R8
+	MOVQ   R8, X2
+	LEAQ   slideShuf<>+0(SB), SI
+	NEGQ   SI
+	ADDQ   DI, SI
+	NEGQ   SI
+	MOVOU  24(SI), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_7
 
 ld4_7:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     ld2_7
-	MOVL   (BX), DI
-	MOVQ   DI, X1
-	LEAQ   -4(BX)(SI*1), BX
-	MOVL   (BX), DI
-	MOVQ   DI, X0
-	LEAQ   slideShuf<>+0(SB), BX
-	NEGQ   BX
-	ADDQ   SI, BX
-	NEGQ   BX
-	MOVOU  20(BX), X2
-	PSHUFB X2, X0
-	POR    X0, X1
+	MOVL   (SI), R8
+	MOVQ   R8, X1
+	LEAQ   -4(SI)(DI*1), SI
+	MOVL   (SI), R8
+	MOVQ   R8, X2
+	LEAQ   slideShuf<>+0(SB), SI
+	NEGQ   SI
+	ADDQ   DI, SI
+	NEGQ   SI
+	MOVOU  20(SI), X3
+	PSHUFB X3, X2
+	POR    X2, X1
 	JMP    lddone_7
 
 ld2_7:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_7
-	MOVWQZX (BX), DI
-	MOVQ    DI, X1
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), DI
-	MOVQ    DI, X0
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	MOVOU   18(BX), X2
-	PSHUFB  X2, X0
-	POR     X0, X1
+	MOVWQZX (SI), R8
+	MOVQ    R8, X1
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R8
+	MOVQ    R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	MOVOU   18(SI), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
 	JMP     lddone_7
 
 ld1_7:
-	MOVBQZX (BX), DI
-	MOVQ    DI, X1
+	MOVBQZX (SI), R8
+	MOVQ    R8, X1
 
 lddone_7:
 	PSHUFB    bswapMask<>+0(SB), X1
+	PXOR      X0, X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
@@ -2696,9 +6493,9 @@ lddone_7:
 
 aadlong_1:
 gh8_1:
-	CMPQ      SI, $0x80
+	CMPQ      DI, $0x80
 	JB        ghrest_1
-	MOVOU     (BX), X3
+	MOVOU     (SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	PXOR      X0, X3
 	MOVOU     X3, X1
@@ -2708,7 +6505,7 @@ gh8_1:
 	PSHUFD    $0x4e, X3, X2
 	PXOR      X3, X2
 	PCLMULQDQ $0x00, 624(AX), X2
-	MOVOU     16(BX), X3
+	MOVOU     16(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 384(AX), X4
@@ -2720,7 +6517,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 640(AX), X4
 	PXOR      X4, X2
-	MOVOU     32(BX), X3
+	MOVOU     32(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 400(AX), X4
@@ -2732,7 +6529,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 656(AX), X4
 	PXOR      X4, X2
-	MOVOU     48(BX), X3
+	MOVOU     48(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 416(AX), X4
@@ -2744,7 +6541,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 672(AX), X4
 	PXOR      X4, X2
-	MOVOU     64(BX), X3
+	MOVOU     64(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 432(AX), X4
@@ -2756,7 +6553,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 688(AX), X4
 	PXOR      X4, X2
-	MOVOU     80(BX), X3
+	MOVOU     80(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 448(AX), X4
@@ -2768,7 +6565,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 704(AX), X4
 	PXOR      X4, X2
-	MOVOU     96(BX), X3
+	MOVOU     96(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 464(AX), X4
@@ -2780,7 +6577,7 @@ gh8_1:
 	PXOR      X3, X4
 	PCLMULQDQ $0x00, 720(AX), X4
 	PXOR      X4, X2
-	MOVOU     112(BX), X3
+	MOVOU     112(SI), X3
 	PSHUFB    bswapMask<>+0(SB), X3
 	MOVOU     X3, X4
 	PCLMULQDQ $0x00, 480(AX), X4
@@ -2804,114 +6601,114 @@ gh8_1:
 	PSHUFD    $0x4e, X2, X2
 	PXOR      X2, X0
 	PXOR      X1, X0
-	ADDQ      $0x80, BX
-	SUBQ      $0x80, SI
+	ADDQ      $0x80, SI
+	SUBQ      $0x80, DI
 	JMP       gh8_1
 
 ghrest_1:
-	TESTQ SI, SI
+	TESTQ DI, DI
 	JZ    ghdone_1
-	LEAQ  15(SI), DI
-	SHRQ  $0x04, DI
-	SHLQ  $0x04, DI
-	NEGQ  DI
-	ADDQ  AX, DI
+	LEAQ  15(DI), R8
+	SHRQ  $0x04, R8
+	SHLQ  $0x04, R8
+	NEGQ  R8
+	ADDQ  AX, R8
 	PXOR  X1, X1
 	PXOR  X2, X2
 	PXOR  X3, X3
 
-ghblk_1:
-	CMPQ      SI, $0x10
+ghregs_1:
+	CMPQ      DI, $0x10
 	JB        ghpart_1
-	MOVOU     (BX), X4
+	MOVOU     (SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 496(R8), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 496(DI), X5
+	PCLMULQDQ $0x11, 496(R8), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 752(DI), X5
+	PCLMULQDQ $0x00, 752(R8), X5
 	PXOR      X5, X2
-	ADDQ      $0x10, BX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, SI
-	JMP       ghblk_1
+	ADDQ      $0x10, SI
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, DI
+	JMP       ghregs_1
 
 ghpart_1:
-	TESTQ  SI, SI
+	TESTQ  DI, DI
 	JZ     ghred_1
-	CMPQ   SI, $0x08
+	CMPQ   DI, $0x08
 	JB     ld4_8
-	MOVQ   (BX), R8
-	MOVQ   R8, X4
-	LEAQ   -8(BX)(SI*1), BX
-	MOVQ   (BX), R8
-	MOVQ   R8, X5
-	LEAQ   slideShuf<>+0(SB), BX
-	NEGQ   BX
-	ADDQ   SI, BX
-	NEGQ   BX
-	MOVOU  24(BX), X6
+	MOVQ   (SI), R9
+	MOVQ   R9, X4
+	LEAQ   -8(SI)(DI*1), SI
+	MOVQ   (SI), R9
+	MOVQ   R9, X5
+	LEAQ   slideShuf<>+0(SB), SI
+	NEGQ   SI
+	ADDQ   DI, SI
+	NEGQ   SI
+	MOVOU  24(SI), X6
 	PSHUFB X6, X5
 	POR    X5, X4
 	JMP    lddone_8
 
 ld4_8:
-	CMPQ   SI, $0x04
+	CMPQ   DI, $0x04
 	JB     ld2_8
-	MOVL   (BX), R8
-	MOVQ   R8, X4
-	LEAQ   -4(BX)(SI*1), BX
-	MOVL   (BX), R8
-	MOVQ   R8, X5
-	LEAQ   slideShuf<>+0(SB), BX
-	NEGQ   BX
-	ADDQ   SI, BX
-	NEGQ   BX
-	MOVOU  20(BX), X6
+	MOVL   (SI), R9
+	MOVQ   R9, X4
+	LEAQ   -4(SI)(DI*1), SI
+	MOVL   (SI), R9
+	MOVQ   R9, X5
+	LEAQ   slideShuf<>+0(SB), SI
+	NEGQ   SI
+	ADDQ   DI, SI
+	NEGQ   SI
+	MOVOU  20(SI), X6
 	PSHUFB X6, X5
 	POR    X5, X4
 	JMP    lddone_8
 
 ld2_8:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_8
-	MOVWQZX (BX), R8
-	MOVQ    R8, X4
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), R8
-	MOVQ    R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	MOVOU   18(BX), X6
+	MOVWQZX (SI), R9
+	MOVQ    R9, X4
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R9
+	MOVQ    R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	MOVOU   18(SI), X6
 	PSHUFB  X6, X5
 	POR     X5, X4
 	JMP     lddone_8
 
 ld1_8:
-	MOVBQZX (BX), R8
-	MOVQ    R8, X4
+	MOVBQZX (SI), R9
+	MOVQ    R9, X4
 
 lddone_8:
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	PXOR      X0, X0
 	MOVOU     X4, X5
-	PCLMULQDQ $0x00, 496(DI), X5
+	PCLMULQDQ $0x00, 496(R8), X5
 	PXOR      X5, X1
 	MOVOU     X4, X5
-	PCLMULQDQ $0x11, 496(DI), X5
+	PCLMULQDQ $0x11, 496(R8), X5
 	PXOR      X5, X3
 	PSHUFD    $0x4e, X4, X5
 	PXOR      X4, X5
-	PCLMULQDQ $0x00, 752(DI), X5
+	PCLMULQDQ $0x00, 752(R8), X5
 	PXOR      X5, X2
 
 ghred_1:
@@ -2932,26 +6729,25 @@ ghred_1:
 ghdone_1:
 aaddone_1:
 	MOVOU X0, (SP)
-	MOVQ  out+16(FP), BX
-	MOVQ  pieces+24(FP), SI
-	MOVQ  count+32(FP), DI
+	MOVQ  out+16(FP), SI
+	MOVQ  pieces+24(FP), DI
 	XORQ  R8, R8
 	PXOR  X0, X0
 	MOVOU X0, 64(SP)
 	MOVQ  textLen+64(FP), R9
-	MOVQ  DI, R10
+	MOVQ  BX, R10
 	TESTQ R10, R10
 	JZ    gslicesdone_1
 	CMPQ  R9, $0x00000080
 	JA    gslices_1
 	CMPQ  R10, $0x01
 	JNE   join_4
-	MOVQ  (SI), DI
+	MOVQ  (DI), BX
 	JMP   joined_4
 
 join_4:
-	MOVQ BX, DI
-	MOVQ SI, R11
+	MOVQ SI, BX
+	MOVQ DI, R11
 
 slices_4:
 	TESTQ R10, R10
@@ -2961,7 +6757,7 @@ slices_4:
 	CMPQ  R13, $0x10
 	JB    copysmall_10
 	MOVOU -16(R12)(R13*1), X0
-	MOVOU X0, -16(DI)(R13*1)
+	MOVOU X0, -16(BX)(R13*1)
 	CMPQ  R13, $0x40
 	JA    copy64_10
 
@@ -2969,9 +6765,9 @@ copy16_10:
 	CMPQ  R13, $0x10
 	JBE   copydone_10
 	MOVOU (R12), X0
-	MOVOU X0, (DI)
+	MOVOU X0, (BX)
 	ADDQ  $0x10, R12
-	ADDQ  $0x10, DI
+	ADDQ  $0x10, BX
 	SUBQ  $0x10, R13
 	JMP   copy16_10
 
@@ -2980,12 +6776,12 @@ copy64_10:
 	MOVOU 16(R12), X1
 	MOVOU 32(R12), X2
 	MOVOU 48(R12), X3
-	MOVOU X0, (DI)
-	MOVOU X1, 16(DI)
-	MOVOU X2, 32(DI)
-	MOVOU X3, 48(DI)
+	MOVOU X0, (BX)
+	MOVOU X1, 16(BX)
+	MOVOU X2, 32(BX)
+	MOVOU X3, 48(BX)
 	ADDQ  $0x40, R12
-	ADDQ  $0x40, DI
+	ADDQ  $0x40, BX
 	SUBQ  $0x40, R13
 	CMPQ  R13, $0x40
 	JA    copy64_10
@@ -2999,14 +6795,14 @@ copysmall_10:
 	TESTQ R13, R13
 	JZ    copydone_10
 	MOVB  (R12), R14
-	MOVB  R14, (DI)
+	MOVB  R14, (BX)
 	JMP   copydone_10
 
 copyge2_10:
 	MOVW -2(R12)(R13*1), R14
 	MOVW (R12), R15
-	MOVW R14, -2(DI)(R13*1)
-	MOVW R15, (DI)
+	MOVW R14, -2(BX)(R13*1)
+	MOVW R15, (BX)
 	JMP  copydone_10
 
 copyge4_10:
@@ -3014,26 +6810,26 @@ copyge4_10:
 	JAE  copyge8_10
 	MOVL -4(R12)(R13*1), R14
 	MOVL (R12), R15
-	MOVL R14, -4(DI)(R13*1)
-	MOVL R15, (DI)
+	MOVL R14, -4(BX)(R13*1)
+	MOVL R15, (BX)
 	JMP  copydone_10
 
 copyge8_10:
 	MOVQ -8(R12)(R13*1), R14
 	MOVQ (R12), R15
-	MOVQ R14, -8(DI)(R13*1)
-	MOVQ R15, (DI)
+	MOVQ R14, -8(BX)(R13*1)
+	MOVQ R15, (BX)
 
 copydone_10:
 	ADDQ R13, R12
-	ADDQ R13, DI
+	ADDQ R13, BX
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
 	JMP  slices_4
 
 slicesdone_4:
-	MOVQ BX, DI
+	MOVQ SI, BX
 
 joined_4:
 	MOVQ R9, R9
@@ -3043,23 +6839,25 @@ joined_4:
 gslices_1:
 	TESTQ R10, R10
 	JZ    gslicesdone_1
-	MOVQ  (SI), DI
-	MOVQ  8(SI), R9
+	MOVQ  (DI), BX
+	MOVQ  8(DI), R9
 
 gslicebody_1:
-	TESTQ   R9, R9
-	JZ      pdone_1
-	TESTQ   R8, R8
-	JZ      pbulk_1
+	TESTQ R9, R9
+	JZ    pdone_1
+	TESTQ R8, R8
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R11
 	SUBQ    R8, R11
 	CMPQ    R9, R11
 	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
 	JB      ld4_9
-	MOVQ    (DI), R12
+	MOVQ    (BX), R12
 	MOVQ    R12, X0
-	LEAQ    -8(DI)(R11*1), R12
+	LEAQ    -8(BX)(R11*1), R12
 	MOVQ    (R12), R12
 	MOVQ    R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -3074,9 +6872,9 @@ gslicebody_1:
 ld4_9:
 	CMPQ   R11, $0x04
 	JB     ld2_9
-	MOVL   (DI), R12
+	MOVL   (BX), R12
 	MOVQ   R12, X0
-	LEAQ   -4(DI)(R11*1), R12
+	LEAQ   -4(BX)(R11*1), R12
 	MOVL   (R12), R12
 	MOVQ   R12, X1
 	LEAQ   slideShuf<>+0(SB), R12
@@ -3091,9 +6889,9 @@ ld4_9:
 ld2_9:
 	CMPQ    R11, $0x02
 	JB      ld1_9
-	MOVWQZX (DI), R12
+	MOVWQZX (BX), R12
 	MOVQ    R12, X0
-	LEAQ    -2(DI)(R11*1), R12
+	LEAQ    -2(BX)(R11*1), R12
 	MOVWQZX (R12), R12
 	MOVQ    R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -3106,7 +6904,7 @@ ld2_9:
 	JMP     lddone_9
 
 ld1_9:
-	MOVBQZX (DI), R12
+	MOVBQZX (BX), R12
 	MOVQ    R12, X0
 
 lddone_9:
@@ -3118,52 +6916,52 @@ lddone_9:
 	PXOR   X1, X0
 	LEAQ   onesMask<>+0(SB), R12
 	SUBQ   R11, R12
-	MOVOU  16(R12), X2
-	PAND   X2, X0
+	MOVOU  16(R12), X1
+	PAND   X1, X0
 	MOVQ   X0, R13
 	CMPQ   R11, $0x08
 	JB     st4_4
-	MOVQ   R13, (BX)
+	MOVQ   R13, (SI)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
 	MOVOU  8(R12), X2
 	MOVOU  X0, X1
 	PSHUFB X2, X1
 	MOVQ   X1, R13
-	LEAQ   -8(BX)(R11*1), R12
+	LEAQ   -8(SI)(R11*1), R12
 	MOVQ   R13, (R12)
 	JMP    stdone_4
 
 st4_4:
 	CMPQ   R11, $0x04
 	JB     st2_4
-	MOVL   R13, (BX)
+	MOVL   R13, (SI)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
 	MOVOU  12(R12), X2
 	MOVOU  X0, X1
 	PSHUFB X2, X1
 	MOVQ   X1, R13
-	LEAQ   -4(BX)(R11*1), R12
+	LEAQ   -4(SI)(R11*1), R12
 	MOVL   R13, (R12)
 	JMP    stdone_4
 
 st2_4:
 	CMPQ   R11, $0x02
 	JB     st1_4
-	MOVW   R13, (BX)
+	MOVW   R13, (SI)
 	LEAQ   slideShuf<>+0(SB), R12
 	ADDQ   R11, R12
 	MOVOU  14(R12), X2
 	MOVOU  X0, X1
 	PSHUFB X2, X1
 	MOVQ   X1, R13
-	LEAQ   -2(BX)(R11*1), R12
+	LEAQ   -2(SI)(R11*1), R12
 	MOVW   R13, (R12)
 	JMP    stdone_4
 
 st1_4:
-	MOVB R13, (BX)
+	MOVB R13, (SI)
 
 stdone_4:
 	LEAQ   slideShuf<>+0(SB), R12
@@ -3175,8 +6973,8 @@ stdone_4:
 	MOVOU  64(SP), X1
 	POR    X0, X1
 	ADDQ   R11, R8
-	ADDQ   R11, DI
 	ADDQ   R11, BX
+	ADDQ   R11, SI
 	SUBQ   R11, R9
 	CMPQ   R8, $0x10
 	JE     openfull_1
@@ -3212,12 +7010,14 @@ openfull_1:
 	XORQ      R8, R8
 
 pbulk_1:
-	TESTQ  R9, R9
-	JZ     pdone_1
-	MOVOU  (SP), X0
-	MOVOU  16(SP), X1
-	CMPQ   R9, $0x80
-	JB     prem_1
+	TESTQ R9, R9
+	JZ    pdone_1
+	MOVOU (SP), X0
+	MOVOU 16(SP), X1
+	CMPQ  R9, $0x80
+	JB    prem_1
+
+	// phase: main loop
 	MOVOU  (AX), X2
 	MOVOU  X1, X3
 	PADDL  ctrIncs<>+0(SB), X3
@@ -3426,40 +7226,40 @@ aesmid_5:
 	AESENC     X9, X7
 	AESENC     X9, X8
 	MOVOU      160(DX), X9
-	MOVOU      (DI), X10
+	MOVOU      (BX), X10
 	PXOR       X9, X10
 	AESENCLAST X10, X1
-	MOVOU      X1, (BX)
-	MOVOU      16(DI), X1
+	MOVOU      X1, (SI)
+	MOVOU      16(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X2
-	MOVOU      X2, 16(BX)
-	MOVOU      32(DI), X1
+	MOVOU      X2, 16(SI)
+	MOVOU      32(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X3
-	MOVOU      X3, 32(BX)
-	MOVOU      48(DI), X1
+	MOVOU      X3, 32(SI)
+	MOVOU      48(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X4
-	MOVOU      X4, 48(BX)
-	MOVOU      64(DI), X1
+	MOVOU      X4, 48(SI)
+	MOVOU      64(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X5
-	MOVOU      X5, 64(BX)
-	MOVOU      80(DI), X1
+	MOVOU      X5, 64(SI)
+	MOVOU      80(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X6
-	MOVOU      X6, 80(BX)
-	MOVOU      96(DI), X1
+	MOVOU      X6, 80(SI)
+	MOVOU      96(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X7
-	MOVOU      X7, 96(BX)
-	MOVOU      112(DI), X1
+	MOVOU      X7, 96(SI)
+	MOVOU      112(BX), X1
 	PXOR       X9, X1
 	AESENCLAST X1, X8
-	MOVOU      X8, 112(BX)
-	ADDQ       $0x80, DI
+	MOVOU      X8, 112(SI)
 	ADDQ       $0x80, BX
+	ADDQ       $0x80, SI
 	SUBQ       $0x80, R9
 
 loop16_1:
@@ -3562,7 +7362,7 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -128(BX), X12
+	MOVOU      -128(SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
 	MOVOU      240(AX), X1
@@ -3581,10 +7381,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -112(BX), X13
+	MOVOU      -112(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -112(BX), R13
-	XORQ       -104(BX), R13
+	MOVQ       -112(SI), R13
+	XORQ       -104(SI), R13
 	BSWAPQ     R13
 	MOVOU      256(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3604,10 +7404,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -96(BX), X13
+	MOVOU      -96(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -96(BX), R13
-	XORQ       -88(BX), R13
+	MOVQ       -96(SI), R13
+	XORQ       -88(SI), R13
 	BSWAPQ     R13
 	MOVOU      272(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3627,10 +7427,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -80(BX), X13
+	MOVOU      -80(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -80(BX), R13
-	XORQ       -72(BX), R13
+	MOVQ       -80(SI), R13
+	XORQ       -72(SI), R13
 	BSWAPQ     R13
 	MOVOU      288(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3650,10 +7450,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -64(BX), X13
+	MOVOU      -64(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -64(BX), R13
-	XORQ       -56(BX), R13
+	MOVQ       -64(SI), R13
+	XORQ       -56(SI), R13
 	BSWAPQ     R13
 	MOVOU      304(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3673,10 +7473,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -48(BX), X13
+	MOVOU      -48(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -48(BX), R13
-	XORQ       -40(BX), R13
+	MOVQ       -48(SI), R13
+	XORQ       -40(SI), R13
 	BSWAPQ     R13
 	MOVOU      320(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3696,10 +7496,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -32(BX), X13
+	MOVOU      -32(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -32(BX), R13
-	XORQ       -24(BX), R13
+	MOVQ       -32(SI), R13
+	XORQ       -24(SI), R13
 	BSWAPQ     R13
 	MOVOU      336(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3719,10 +7519,10 @@ aesmid_6:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -16(BX), X13
+	MOVOU      -16(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -16(BX), R13
-	XORQ       -8(BX), R13
+	MOVQ       -16(SI), R13
+	XORQ       -8(SI), R13
 	BSWAPQ     R13
 	MOVOU      352(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3738,40 +7538,40 @@ aesmid_6:
 	AESENC     X11, X9
 	AESENC     X11, X10
 	MOVOU      160(DX), X11
-	MOVOU      (DI), X12
+	MOVOU      (BX), X12
 	PXOR       X11, X12
 	AESENCLAST X12, X3
-	MOVOU      X3, (BX)
-	MOVOU      16(DI), X3
+	MOVOU      X3, (SI)
+	MOVOU      16(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X4
-	MOVOU      X4, 16(BX)
-	MOVOU      32(DI), X3
+	MOVOU      X4, 16(SI)
+	MOVOU      32(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X5
-	MOVOU      X5, 32(BX)
-	MOVOU      48(DI), X3
+	MOVOU      X5, 32(SI)
+	MOVOU      48(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X6
-	MOVOU      X6, 48(BX)
-	MOVOU      64(DI), X3
+	MOVOU      X6, 48(SI)
+	MOVOU      64(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X7
-	MOVOU      X7, 64(BX)
-	MOVOU      80(DI), X3
+	MOVOU      X7, 64(SI)
+	MOVOU      80(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X8
-	MOVOU      X8, 80(BX)
-	MOVOU      96(DI), X3
+	MOVOU      X8, 80(SI)
+	MOVOU      96(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X9
-	MOVOU      X9, 96(BX)
-	MOVOU      112(DI), X3
+	MOVOU      X9, 96(SI)
+	MOVOU      112(BX), X3
 	PXOR       X11, X3
 	AESENCLAST X3, X10
-	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, DI
+	MOVOU      X10, 112(SI)
 	ADDQ       $0x80, BX
+	ADDQ       $0x80, SI
 	SUBQ       $0x80, R9
 	MOVOU      80(SP), X3
 	MOVOU      96(SP), X4
@@ -3870,10 +7670,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -128(BX), X13
+	MOVOU      -128(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -128(BX), R13
-	XORQ       -120(BX), R13
+	MOVQ       -128(SI), R13
+	XORQ       -120(SI), R13
 	BSWAPQ     R13
 	MOVOU      368(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3893,10 +7693,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -112(BX), X13
+	MOVOU      -112(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -112(BX), R13
-	XORQ       -104(BX), R13
+	MOVQ       -112(SI), R13
+	XORQ       -104(SI), R13
 	BSWAPQ     R13
 	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3916,10 +7716,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -96(BX), X13
+	MOVOU      -96(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -96(BX), R13
-	XORQ       -88(BX), R13
+	MOVQ       -96(SI), R13
+	XORQ       -88(SI), R13
 	BSWAPQ     R13
 	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3939,10 +7739,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -80(BX), X13
+	MOVOU      -80(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -80(BX), R13
-	XORQ       -72(BX), R13
+	MOVQ       -80(SI), R13
+	XORQ       -72(SI), R13
 	BSWAPQ     R13
 	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3962,10 +7762,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -64(BX), X13
+	MOVOU      -64(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -64(BX), R13
-	XORQ       -56(BX), R13
+	MOVQ       -64(SI), R13
+	XORQ       -56(SI), R13
 	BSWAPQ     R13
 	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -3985,10 +7785,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -48(BX), X13
+	MOVOU      -48(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -48(BX), R13
-	XORQ       -40(BX), R13
+	MOVQ       -48(SI), R13
+	XORQ       -40(SI), R13
 	BSWAPQ     R13
 	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4008,10 +7808,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -32(BX), X13
+	MOVOU      -32(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -32(BX), R13
-	XORQ       -24(BX), R13
+	MOVQ       -32(SI), R13
+	XORQ       -24(SI), R13
 	BSWAPQ     R13
 	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4031,10 +7831,10 @@ aesmid_7:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -16(BX), X13
+	MOVOU      -16(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -16(BX), R13
-	XORQ       -8(BX), R13
+	MOVQ       -16(SI), R13
+	XORQ       -8(SI), R13
 	BSWAPQ     R13
 	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4062,40 +7862,40 @@ aesmid_7:
 	PXOR       X2, X0
 	PXOR       X1, X0
 	MOVOU      160(DX), X1
-	MOVOU      (DI), X2
+	MOVOU      (BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X3
-	MOVOU      X3, (BX)
-	MOVOU      16(DI), X2
+	MOVOU      X3, (SI)
+	MOVOU      16(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X4
-	MOVOU      X4, 16(BX)
-	MOVOU      32(DI), X2
+	MOVOU      X4, 16(SI)
+	MOVOU      32(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X5
-	MOVOU      X5, 32(BX)
-	MOVOU      48(DI), X2
+	MOVOU      X5, 32(SI)
+	MOVOU      48(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X6
-	MOVOU      X6, 48(BX)
-	MOVOU      64(DI), X2
+	MOVOU      X6, 48(SI)
+	MOVOU      64(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X7
-	MOVOU      X7, 64(BX)
-	MOVOU      80(DI), X2
+	MOVOU      X7, 64(SI)
+	MOVOU      80(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X8
-	MOVOU      X8, 80(BX)
-	MOVOU      96(DI), X2
+	MOVOU      X8, 80(SI)
+	MOVOU      96(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X9
-	MOVOU      X9, 96(BX)
-	MOVOU      112(DI), X2
+	MOVOU      X9, 96(SI)
+	MOVOU      112(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X10
-	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, DI
+	MOVOU      X10, 112(SI)
 	ADDQ       $0x80, BX
+	ADDQ       $0x80, SI
 	SUBQ       $0x80, R9
 	JMP        loop16_1
 
@@ -4199,7 +7999,7 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -128(BX), X12
+	MOVOU      -128(SI), X12
 	PSHUFB     bswapMask<>+0(SB), X12
 	PXOR       X0, X12
 	MOVOU      368(AX), X1
@@ -4218,10 +8018,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -112(BX), X13
+	MOVOU      -112(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -112(BX), R12
-	XORQ       -104(BX), R12
+	MOVQ       -112(SI), R12
+	XORQ       -104(SI), R12
 	BSWAPQ     R12
 	MOVOU      384(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4241,10 +8041,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -96(BX), X13
+	MOVOU      -96(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -96(BX), R12
-	XORQ       -88(BX), R12
+	MOVQ       -96(SI), R12
+	XORQ       -88(SI), R12
 	BSWAPQ     R12
 	MOVOU      400(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4264,10 +8064,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -80(BX), X13
+	MOVOU      -80(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -80(BX), R12
-	XORQ       -72(BX), R12
+	MOVQ       -80(SI), R12
+	XORQ       -72(SI), R12
 	BSWAPQ     R12
 	MOVOU      416(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4287,10 +8087,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -64(BX), X13
+	MOVOU      -64(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -64(BX), R12
-	XORQ       -56(BX), R12
+	MOVQ       -64(SI), R12
+	XORQ       -56(SI), R12
 	BSWAPQ     R12
 	MOVOU      432(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4310,10 +8110,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -48(BX), X13
+	MOVOU      -48(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -48(BX), R12
-	XORQ       -40(BX), R12
+	MOVQ       -48(SI), R12
+	XORQ       -40(SI), R12
 	BSWAPQ     R12
 	MOVOU      448(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4333,10 +8133,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -32(BX), X13
+	MOVOU      -32(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -32(BX), R12
-	XORQ       -24(BX), R12
+	MOVQ       -32(SI), R12
+	XORQ       -24(SI), R12
 	BSWAPQ     R12
 	MOVOU      464(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4356,10 +8156,10 @@ aesmid_8:
 	AESENC     X11, X4
 	AESENC     X11, X5
 	AESENC     X11, X6
-	MOVOU      -16(BX), X13
+	MOVOU      -16(SI), X13
 	PSHUFB     bswapMask<>+0(SB), X13
-	MOVQ       -16(BX), R12
-	XORQ       -8(BX), R12
+	MOVQ       -16(SI), R12
+	XORQ       -8(SI), R12
 	BSWAPQ     R12
 	MOVOU      480(AX), X12
 	PCLMULQDQ  $0x00, X13, X12
@@ -4387,40 +8187,40 @@ aesmid_8:
 	PXOR       X2, X0
 	PXOR       X1, X0
 	MOVOU      160(DX), X1
-	MOVOU      (DI), X2
+	MOVOU      (BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X3
-	MOVOU      X3, (BX)
-	MOVOU      16(DI), X2
+	MOVOU      X3, (SI)
+	MOVOU      16(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X4
-	MOVOU      X4, 16(BX)
-	MOVOU      32(DI), X2
+	MOVOU      X4, 16(SI)
+	MOVOU      32(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X5
-	MOVOU      X5, 32(BX)
-	MOVOU      48(DI), X2
+	MOVOU      X5, 32(SI)
+	MOVOU      48(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X6
-	MOVOU      X6, 48(BX)
-	MOVOU      64(DI), X2
+	MOVOU      X6, 48(SI)
+	MOVOU      64(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X7
-	MOVOU      X7, 64(BX)
-	MOVOU      80(DI), X2
+	MOVOU      X7, 64(SI)
+	MOVOU      80(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X8
-	MOVOU      X8, 80(BX)
-	MOVOU      96(DI), X2
+	MOVOU      X8, 80(SI)
+	MOVOU      96(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X9
-	MOVOU      X9, 96(BX)
-	MOVOU      112(DI), X2
+	MOVOU      X9, 96(SI)
+	MOVOU      112(BX), X2
 	PXOR       X1, X2
 	AESENCLAST X2, X10
-	MOVOU      X10, 112(BX)
-	ADDQ       $0x80, DI
+	MOVOU      X10, 112(SI)
 	ADDQ       $0x80, BX
+	ADDQ       $0x80, SI
 	SUBQ       $0x80, R9
 
 loopdone_1:
@@ -4429,7 +8229,7 @@ loopdone_1:
 	PSRLDQ    $0x04, X1
 	PSLLDQ    $0x04, X1
 	POR       X2, X1
-	MOVOU     -128(BX), X4
+	MOVOU     -128(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	PXOR      X0, X4
 	MOVOU     X4, X2
@@ -4439,7 +8239,7 @@ loopdone_1:
 	PSHUFD    $0x4e, X4, X3
 	PXOR      X4, X3
 	PCLMULQDQ $0x00, 624(AX), X3
-	MOVOU     -112(BX), X4
+	MOVOU     -112(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 384(AX), X5
@@ -4451,7 +8251,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 640(AX), X5
 	PXOR      X5, X3
-	MOVOU     -96(BX), X4
+	MOVOU     -96(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 400(AX), X5
@@ -4463,7 +8263,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 656(AX), X5
 	PXOR      X5, X3
-	MOVOU     -80(BX), X4
+	MOVOU     -80(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 416(AX), X5
@@ -4475,7 +8275,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 672(AX), X5
 	PXOR      X5, X3
-	MOVOU     -64(BX), X4
+	MOVOU     -64(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 432(AX), X5
@@ -4487,7 +8287,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 688(AX), X5
 	PXOR      X5, X3
-	MOVOU     -48(BX), X4
+	MOVOU     -48(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 448(AX), X5
@@ -4499,7 +8299,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 704(AX), X5
 	PXOR      X5, X3
-	MOVOU     -32(BX), X4
+	MOVOU     -32(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 464(AX), X5
@@ -4511,7 +8311,7 @@ loopdone_1:
 	PXOR      X4, X5
 	PCLMULQDQ $0x00, 720(AX), X5
 	PXOR      X5, X3
-	MOVOU     -16(BX), X4
+	MOVOU     -16(SI), X4
 	PSHUFB    bswapMask<>+0(SB), X4
 	MOVOU     X4, X5
 	PCLMULQDQ $0x00, 480(AX), X5
@@ -4537,8 +8337,10 @@ loopdone_1:
 	PXOR      X2, X0
 
 prem_1:
-	TESTQ  R9, R9
-	JZ     psave_1
+	TESTQ R9, R9
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ   R9, $0x3f
 	JA     sizenext_3
 	MOVOU  X1, X2
@@ -4556,10 +8358,6 @@ prem_1:
 	PADDL  ctrIncs<>+48(SB), X5
 	PSHUFB bswapMask<>+0(SB), X5
 	PXOR   (AX), X5
-	LEAQ   15(R9), R8
-	SHRQ   $0x04, R8
-	MOVQ   R8, X6
-	PADDL  X6, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_9
 	AESENC 16(AX), X2
@@ -4622,6 +8420,10 @@ aesmid_9:
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
+	LEAQ       15(R9), R8
+	SHRQ       $0x04, R8
+	MOVQ       R8, X6
+	PADDL      X6, X1
 	MOVQ       R9, R8
 	ANDQ       $-16, R8
 	NEGQ       R8
@@ -4630,11 +8432,11 @@ aesmid_9:
 	PXOR       X7, X7
 	PXOR       X8, X8
 	CMPQ       R9, $0x10
-	JB         rpart_1
-	MOVOU      (DI), X9
+	JB         rsingle_1
+	MOVOU      (BX), X9
 	MOVOU      X9, X9
 	PXOR       X2, X9
-	MOVOU      X9, (BX)
+	MOVOU      X9, (SI)
 	PSHUFB     bswapMask<>+0(SB), X9
 	PXOR       X0, X9
 	PXOR       X0, X0
@@ -4648,15 +8450,15 @@ aesmid_9:
 	PXOR       X9, X2
 	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X7
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	CMPQ       R9, $0x10
-	JB         rpart_2
-	MOVOU      (DI), X2
+	JB         rsingle_2
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 512(R8), X3
@@ -4668,15 +8470,15 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X7
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	CMPQ       R9, $0x10
-	JB         rpart_3
-	MOVOU      (DI), X2
+	JB         rsingle_3
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 528(R8), X3
@@ -4688,24 +8490,24 @@ aesmid_9:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X7
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	MOVOU      X5, X2
 	LEAQ       48(R8), R8
 	JMP        rcommon_1
 
-rpart_3:
+rsingle_3:
 	MOVOU X4, X2
 	LEAQ  32(R8), R8
 	JMP   rcommon_1
 
-rpart_2:
+rsingle_2:
 	MOVOU X3, X2
 	LEAQ  16(R8), R8
 	JMP   rcommon_1
 
-rpart_1:
+rsingle_1:
 	MOVOU X2, X2
 	LEAQ  (R8), R8
 
@@ -4714,9 +8516,9 @@ rcommon_1:
 	JZ     rred_1
 	CMPQ   R9, $0x08
 	JB     ld4_10
-	MOVQ   (DI), R8
+	MOVQ   (BX), R8
 	MOVQ   R8, X3
-	LEAQ   -8(DI)(R9*1), R8
+	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
@@ -4731,9 +8533,9 @@ rcommon_1:
 ld4_10:
 	CMPQ   R9, $0x04
 	JB     ld2_10
-	MOVL   (DI), R8
+	MOVL   (BX), R8
 	MOVQ   R8, X3
-	LEAQ   -4(DI)(R9*1), R8
+	LEAQ   -4(BX)(R9*1), R8
 	MOVL   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
@@ -4748,9 +8550,9 @@ ld4_10:
 ld2_10:
 	CMPQ    R9, $0x02
 	JB      ld1_10
-	MOVWQZX (DI), R8
+	MOVWQZX (BX), R8
 	MOVQ    R8, X3
-	LEAQ    -2(DI)(R9*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVWQZX (R8), R8
 	MOVQ    R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4763,7 +8565,7 @@ ld2_10:
 	JMP     lddone_10
 
 ld1_10:
-	MOVBQZX (DI), R8
+	MOVBQZX (BX), R8
 	MOVQ    R8, X3
 
 lddone_10:
@@ -4776,47 +8578,47 @@ lddone_10:
 	MOVQ   X3, R11
 	CMPQ   R9, $0x08
 	JB     st4_5
-	MOVQ   R11, (BX)
+	MOVQ   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  8(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -8(BX)(R9*1), R8
+	LEAQ   -8(SI)(R9*1), R8
 	MOVQ   R11, (R8)
 	JMP    stdone_5
 
 st4_5:
 	CMPQ   R9, $0x04
 	JB     st2_5
-	MOVL   R11, (BX)
+	MOVL   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  12(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -4(BX)(R9*1), R8
+	LEAQ   -4(SI)(R9*1), R8
 	MOVL   R11, (R8)
 	JMP    stdone_5
 
 st2_5:
 	CMPQ   R9, $0x02
 	JB     st1_5
-	MOVW   R11, (BX)
+	MOVW   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  14(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -2(BX)(R9*1), R8
+	LEAQ   -2(SI)(R9*1), R8
 	MOVW   R11, (R8)
 	JMP    stdone_5
 
 st1_5:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_5:
 	MOVOU X3, 64(SP)
@@ -4870,10 +8672,6 @@ sizenext_3:
 	PADDL  ctrIncs<>+112(SB), X9
 	PSHUFB bswapMask<>+0(SB), X9
 	PXOR   (AX), X9
-	LEAQ   15(R9), R8
-	SHRQ   $0x04, R8
-	MOVQ   R8, X10
-	PADDL  X10, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_10
 	AESENC 16(AX), X2
@@ -4992,6 +8790,10 @@ aesmid_10:
 	AESENCLAST 160(DX), X7
 	AESENCLAST 160(DX), X8
 	AESENCLAST 160(DX), X9
+	LEAQ       15(R9), R8
+	SHRQ       $0x04, R8
+	MOVQ       R8, X10
+	PADDL      X10, X1
 	MOVQ       R9, R8
 	ANDQ       $-16, R8
 	NEGQ       R8
@@ -4999,10 +8801,10 @@ aesmid_10:
 	PXOR       X10, X10
 	PXOR       X11, X11
 	PXOR       X12, X12
-	MOVOU      (DI), X13
+	MOVOU      (BX), X13
 	MOVOU      X13, X13
 	PXOR       X2, X13
-	MOVOU      X13, (BX)
+	MOVOU      X13, (SI)
 	PSHUFB     bswapMask<>+0(SB), X13
 	PXOR       X0, X13
 	PXOR       X0, X0
@@ -5016,13 +8818,13 @@ aesmid_10:
 	PXOR       X13, X2
 	PCLMULQDQ  $0x00, 752(R8), X2
 	PXOR       X2, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
-	MOVOU      (DI), X2
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 512(R8), X3
@@ -5034,13 +8836,13 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 768(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
-	MOVOU      (DI), X2
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 528(R8), X3
@@ -5052,13 +8854,13 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 784(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
-	MOVOU      (DI), X2
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X5, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 544(R8), X3
@@ -5070,15 +8872,15 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 800(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	CMPQ       R9, $0x10
-	JB         rpart_9
-	MOVOU      (DI), X2
+	JB         rsingle_9
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X6, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 560(R8), X3
@@ -5090,15 +8892,15 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 816(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	CMPQ       R9, $0x10
-	JB         rpart_10
-	MOVOU      (DI), X2
+	JB         rsingle_10
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X7, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 576(R8), X3
@@ -5110,15 +8912,15 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 832(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	CMPQ       R9, $0x10
-	JB         rpart_11
-	MOVOU      (DI), X2
+	JB         rsingle_11
+	MOVOU      (BX), X2
 	MOVOU      X2, X2
 	PXOR       X8, X2
-	MOVOU      X2, (BX)
+	MOVOU      X2, (SI)
 	PSHUFB     bswapMask<>+0(SB), X2
 	MOVOU      X2, X3
 	PCLMULQDQ  $0x00, 592(R8), X3
@@ -5130,24 +8932,24 @@ aesmid_10:
 	PXOR       X2, X3
 	PCLMULQDQ  $0x00, 848(R8), X3
 	PXOR       X3, X11
-	ADDQ       $0x10, DI
 	ADDQ       $0x10, BX
+	ADDQ       $0x10, SI
 	SUBQ       $0x10, R9
 	MOVOU      X9, X2
 	LEAQ       112(R8), R8
 	JMP        rcommon_2
 
-rpart_11:
+rsingle_11:
 	MOVOU X8, X2
 	LEAQ  96(R8), R8
 	JMP   rcommon_2
 
-rpart_10:
+rsingle_10:
 	MOVOU X7, X2
 	LEAQ  80(R8), R8
 	JMP   rcommon_2
 
-rpart_9:
+rsingle_9:
 	MOVOU X6, X2
 	LEAQ  64(R8), R8
 
@@ -5156,9 +8958,9 @@ rcommon_2:
 	JZ     rred_2
 	CMPQ   R9, $0x08
 	JB     ld4_11
-	MOVQ   (DI), R8
+	MOVQ   (BX), R8
 	MOVQ   R8, X3
-	LEAQ   -8(DI)(R9*1), R8
+	LEAQ   -8(BX)(R9*1), R8
 	MOVQ   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
@@ -5173,9 +8975,9 @@ rcommon_2:
 ld4_11:
 	CMPQ   R9, $0x04
 	JB     ld2_11
-	MOVL   (DI), R8
+	MOVL   (BX), R8
 	MOVQ   R8, X3
-	LEAQ   -4(DI)(R9*1), R8
+	LEAQ   -4(BX)(R9*1), R8
 	MOVL   (R8), R8
 	MOVQ   R8, X4
 	LEAQ   slideShuf<>+0(SB), R8
@@ -5190,9 +8992,9 @@ ld4_11:
 ld2_11:
 	CMPQ    R9, $0x02
 	JB      ld1_11
-	MOVWQZX (DI), R8
+	MOVWQZX (BX), R8
 	MOVQ    R8, X3
-	LEAQ    -2(DI)(R9*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVWQZX (R8), R8
 	MOVQ    R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -5205,7 +9007,7 @@ ld2_11:
 	JMP     lddone_11
 
 ld1_11:
-	MOVBQZX (DI), R8
+	MOVBQZX (BX), R8
 	MOVQ    R8, X3
 
 lddone_11:
@@ -5218,47 +9020,47 @@ lddone_11:
 	MOVQ   X3, R11
 	CMPQ   R9, $0x08
 	JB     st4_6
-	MOVQ   R11, (BX)
+	MOVQ   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  8(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -8(BX)(R9*1), R8
+	LEAQ   -8(SI)(R9*1), R8
 	MOVQ   R11, (R8)
 	JMP    stdone_6
 
 st4_6:
 	CMPQ   R9, $0x04
 	JB     st2_6
-	MOVL   R11, (BX)
+	MOVL   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  12(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -4(BX)(R9*1), R8
+	LEAQ   -4(SI)(R9*1), R8
 	MOVL   R11, (R8)
 	JMP    stdone_6
 
 st2_6:
 	CMPQ   R9, $0x02
 	JB     st1_6
-	MOVW   R11, (BX)
+	MOVW   R11, (SI)
 	LEAQ   slideShuf<>+0(SB), R8
 	ADDQ   R9, R8
 	MOVOU  14(R8), X5
 	MOVOU  X3, X4
 	PSHUFB X5, X4
 	MOVQ   X4, R11
-	LEAQ   -2(BX)(R9*1), R8
+	LEAQ   -2(SI)(R9*1), R8
 	MOVW   R11, (R8)
 	JMP    stdone_6
 
 st1_6:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_6:
 	MOVOU X3, 64(SP)
@@ -5281,21 +9083,23 @@ rred_2:
 
 sizedone_2:
 	MOVQ R9, R8
-	ADDQ R9, DI
 	ADDQ R9, BX
+	ADDQ R9, SI
 
 psave_1:
 	MOVOU X0, (SP)
 	MOVOU X1, 16(SP)
 
 pdone_1:
-	ADDQ $0x18, SI
+	ADDQ $0x18, DI
 	DECQ R10
 	JMP  gslices_1
 
 gslicesdone_1:
-	MOVQ       aadLen+48(FP), CX
-	MOVQ       textLen+64(FP), DX
+	MOVQ aadLen+48(FP), CX
+	MOVQ textLen+64(FP), DX
+
+	// phase: tag
 	MOVOU      (SP), X0
 	SHLQ       $0x03, CX
 	SHLQ       $0x03, DX
@@ -5304,26 +9108,38 @@ gslicesdone_1:
 	PUNPCKLQDQ X2, X1
 	TESTQ      R8, R8
 	JZ         fin1_1
-	MOVOU      64(SP), X4
-	PSHUFB     bswapMask<>+0(SB), X4
-	PXOR       X0, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 464(AX), X2
-	MOVOU      X4, X0
+	MOVOU      64(SP), X2
+	PSHUFB     bswapMask<>+0(SB), X2
+	PXOR       X0, X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 464(AX), X3
+	MOVOU      X2, X0
 	PCLMULQDQ  $0x11, 464(AX), X0
-	PSHUFD     $0x4e, X4, X3
-	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 720(AX), X3
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
-	PXOR       X4, X2
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 480(AX), X4
-	PXOR       X4, X0
-	PSHUFD     $0x4e, X1, X4
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, 720(AX), X4
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x00, 480(AX), X2
+	PXOR       X2, X3
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x11, 480(AX), X2
+	PXOR       X2, X0
+	PSHUFD     $0x4e, X1, X2
+	PXOR       X1, X2
+	PCLMULQDQ  $0x00, 736(AX), X2
+	PXOR       X2, X4
+	PXOR       X3, X4
+	PXOR       X0, X4
+	MOVOU      X3, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
 	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 736(AX), X4
-	PXOR       X4, X3
+	MOVOU      X4, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X0
+	PXOR       X1, X0
 	JMP        findone_1
 
 fin1_1:
@@ -5335,8 +9151,6 @@ fin1_1:
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
 	PCLMULQDQ $0x00, 736(AX), X3
-
-findone_1:
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -5349,13 +9163,15 @@ findone_1:
 	PSHUFD    $0x4e, X3, X3
 	PXOR      X3, X0
 	PXOR      X1, X0
-	PSHUFB    bswapMask<>+0(SB), X0
-	MOVOU     32(SP), X1
-	PXOR      X1, X0
-	MOVQ      tag+72(FP), AX
-	MOVOU     X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+findone_1:
+	PSHUFB bswapMask<>+0(SB), X0
+	MOVOU  32(SP), X1
+	PXOR   X1, X0
+	MOVQ   tag+72(FP), AX
+	MOVOU  X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -5388,22 +9204,26 @@ findone_1:
 // func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AES, PCLMULQDQ, SSE, SSE2, SSSE3
 TEXT ·gcmOpenAESNI(SB), NOSPLIT, $208-88
-	MOVQ   t+0(FP), AX
-	MOVQ   rounds+8(FP), CX
-	MOVQ   CX, DX
-	SHLQ   $0x04, DX
-	ADDQ   AX, DX
-	SUBQ   $0x000000a0, DX
-	MOVQ   n+32(FP), BX
-	MOVQ   aadLen+48(FP), SI
-	CMPQ   BX, $0x50
-	JA     long_1
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x50
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
 	CMPQ   SI, $0x10
-	JA     long_1
-	MOVQ   out+16(FP), DI
-	MOVQ   aad+40(FP), R8
-	MOVQ   j0+56(FP), R9
-	CMPQ   BX, $0x10
 	JA     sizenext_1
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
@@ -5448,9 +9268,9 @@ aesmid_1:
 	AESENC     144(DX), X1
 	AESENCLAST 160(DX), X0
 	AESENCLAST 160(DX), X1
-	MOVQ       SI, CX
+	MOVQ       R8, CX
 	SHLQ       $0x03, CX
-	MOVQ       BX, DX
+	MOVQ       SI, DX
 	SHLQ       $0x03, DX
 	MOVQ       DX, X5
 	MOVQ       CX, X2
@@ -5462,25 +9282,25 @@ aesmid_1:
 	PSHUFD     $0x4e, X5, X3
 	PXOR       X5, X3
 	PCLMULQDQ  $0x00, 736(AX), X3
-	LEAQ       15(BX), CX
+	LEAQ       15(SI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      SI, SI
+	TESTQ      R8, R8
 	JZ         snoaad_1
-	CMPQ       SI, $0x10
+	CMPQ       R8, $0x10
 	JE         sfullaad_1
-	CMPQ       SI, $0x08
+	CMPQ       R8, $0x08
 	JB         ld4_1
-	MOVQ       (R8), AX
+	MOVQ       (DI), AX
 	MOVQ       AX, X5
-	LEAQ       -8(R8)(SI*1), AX
+	LEAQ       -8(DI)(R8*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X6
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       SI, AX
+	ADDQ       R8, AX
 	NEGQ       AX
 	MOVOU      24(AX), X7
 	PSHUFB     X7, X6
@@ -5488,16 +9308,16 @@ aesmid_1:
 	JMP        lddone_1
 
 ld4_1:
-	CMPQ   SI, $0x04
+	CMPQ   R8, $0x04
 	JB     ld2_1
-	MOVL   (R8), AX
+	MOVL   (DI), AX
 	MOVQ   AX, X5
-	LEAQ   -4(R8)(SI*1), AX
+	LEAQ   -4(DI)(R8*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X6
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   SI, AX
+	ADDQ   R8, AX
 	NEGQ   AX
 	MOVOU  20(AX), X7
 	PSHUFB X7, X6
@@ -5505,16 +9325,16 @@ ld4_1:
 	JMP    lddone_1
 
 ld2_1:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_1
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	MOVQ    AX, X5
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	MOVOU   18(AX), X7
 	PSHUFB  X7, X6
@@ -5522,14 +9342,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	MOVQ    AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	MOVOU (R8), X5
+	MOVOU (DI), X5
 
 saad_1:
 	PSHUFB    bswapMask<>+0(SB), X5
@@ -5546,12 +9366,12 @@ saad_1:
 
 snoaad_1:
 	MOVQ      in+24(FP), AX
-	CMPQ      BX, $0x10
+	CMPQ      SI, $0x10
 	JB        spart_1
 	MOVOU     (AX), X5
 	MOVOU     X5, X6
 	PXOR      X1, X6
-	MOVOU     X6, (DI)
+	MOVOU     X6, (BX)
 	PSHUFB    bswapMask<>+0(SB), X5
 	MOVOU     X5, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -5564,25 +9384,25 @@ snoaad_1:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X3
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	JMP       sred_1
 
 spart_1:
 	MOVOU  X1, X1
 	LEAQ   (CX), CX
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JZ     sred_1
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     ld4_2
 	MOVQ   (AX), DX
 	MOVQ   DX, X5
-	LEAQ   -8(AX)(BX*1), AX
+	LEAQ   -8(AX)(SI*1), AX
 	MOVQ   (AX), DX
 	MOVQ   DX, X6
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  24(AX), X7
 	PSHUFB X7, X6
@@ -5590,16 +9410,16 @@ spart_1:
 	JMP    lddone_2
 
 ld4_2:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     ld2_2
 	MOVL   (AX), DX
 	MOVQ   DX, X5
-	LEAQ   -4(AX)(BX*1), AX
+	LEAQ   -4(AX)(SI*1), AX
 	MOVL   (AX), DX
 	MOVQ   DX, X6
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  20(AX), X7
 	PSHUFB X7, X6
@@ -5607,16 +9427,16 @@ ld4_2:
 	JMP    lddone_2
 
 ld2_2:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_2
 	MOVWQZX (AX), DX
 	MOVQ    DX, X5
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	MOVQ    DX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	MOVOU   18(AX), X7
 	PSHUFB  X7, X6
@@ -5631,49 +9451,49 @@ lddone_2:
 	MOVOU  X5, X6
 	PXOR   X1, X6
 	MOVQ   X6, AX
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     st4_1
-	MOVQ   AX, (DI)
+	MOVQ   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  8(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
 	MOVQ   X6, AX
-	LEAQ   -8(DI)(BX*1), DX
+	LEAQ   -8(BX)(SI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_1
 
 st4_1:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     st2_1
-	MOVL   AX, (DI)
+	MOVL   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  12(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
 	MOVQ   X6, AX
-	LEAQ   -4(DI)(BX*1), DX
+	LEAQ   -4(BX)(SI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_1
 
 st2_1:
-	CMPQ   BX, $0x02
+	CMPQ   SI, $0x02
 	JB     st1_1
-	MOVW   AX, (DI)
+	MOVW   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  14(AX), X1
 	MOVOU  X6, X6
 	PSHUFB X1, X6
 	MOVQ   X6, AX
-	LEAQ   -2(DI)(BX*1), DX
+	LEAQ   -2(BX)(SI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_1
 
 st1_1:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_1:
 	PSHUFB    bswapMask<>+0(SB), X5
@@ -5740,7 +9560,7 @@ tagloaded_1:
 	JMP      sizedone_1
 
 sizenext_1:
-	CMPQ   BX, $0x40
+	CMPQ   SI, $0x40
 	JA     sizenext_2
 	MOVQ   (R9), X0
 	MOVHPS 8(R9), X0
@@ -5839,9 +9659,9 @@ aesmid_2:
 	AESENCLAST 160(DX), X2
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
-	MOVQ       SI, CX
+	MOVQ       R8, CX
 	SHLQ       $0x03, CX
-	MOVQ       BX, DX
+	MOVQ       SI, DX
 	SHLQ       $0x03, DX
 	MOVQ       DX, X8
 	MOVQ       CX, X5
@@ -5853,25 +9673,25 @@ aesmid_2:
 	PSHUFD     $0x4e, X8, X6
 	PXOR       X8, X6
 	PCLMULQDQ  $0x00, 736(AX), X6
-	LEAQ       15(BX), CX
+	LEAQ       15(SI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      SI, SI
+	TESTQ      R8, R8
 	JZ         snoaad_2
-	CMPQ       SI, $0x10
+	CMPQ       R8, $0x10
 	JE         sfullaad_2
-	CMPQ       SI, $0x08
+	CMPQ       R8, $0x08
 	JB         ld4_3
-	MOVQ       (R8), AX
+	MOVQ       (DI), AX
 	MOVQ       AX, X8
-	LEAQ       -8(R8)(SI*1), AX
+	LEAQ       -8(DI)(R8*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X9
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       SI, AX
+	ADDQ       R8, AX
 	NEGQ       AX
 	MOVOU      24(AX), X10
 	PSHUFB     X10, X9
@@ -5879,16 +9699,16 @@ aesmid_2:
 	JMP        lddone_4
 
 ld4_3:
-	CMPQ   SI, $0x04
+	CMPQ   R8, $0x04
 	JB     ld2_3
-	MOVL   (R8), AX
+	MOVL   (DI), AX
 	MOVQ   AX, X8
-	LEAQ   -4(R8)(SI*1), AX
+	LEAQ   -4(DI)(R8*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X9
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   SI, AX
+	ADDQ   R8, AX
 	NEGQ   AX
 	MOVOU  20(AX), X10
 	PSHUFB X10, X9
@@ -5896,16 +9716,16 @@ ld4_3:
 	JMP    lddone_4
 
 ld2_3:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_3
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	MOVQ    AX, X8
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	MOVOU   18(AX), X10
 	PSHUFB  X10, X9
@@ -5913,14 +9733,14 @@ ld2_3:
 	JMP     lddone_4
 
 ld1_3:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	MOVQ    AX, X8
 
 lddone_4:
 	JMP saad_2
 
 sfullaad_2:
-	MOVOU (R8), X8
+	MOVOU (DI), X8
 
 saad_2:
 	PSHUFB    bswapMask<>+0(SB), X8
@@ -5940,7 +9760,7 @@ snoaad_2:
 	MOVOU     (AX), X8
 	MOVOU     X8, X9
 	PXOR      X1, X9
-	MOVOU     X9, (DI)
+	MOVOU     X9, (BX)
 	PSHUFB    bswapMask<>+0(SB), X8
 	MOVOU     X8, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -5953,14 +9773,14 @@ snoaad_2:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
 	JB        spart_3
 	MOVOU     (AX), X1
 	MOVOU     X1, X8
 	PXOR      X2, X8
-	MOVOU     X8, (DI)
+	MOVOU     X8, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 496(CX), X2
@@ -5973,14 +9793,14 @@ snoaad_2:
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
 	JB        spart_4
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X3, X2
-	MOVOU     X2, (DI)
+	MOVOU     X2, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 512(CX), X2
@@ -5993,14 +9813,14 @@ snoaad_2:
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
 	JB        spart_5
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X4, X2
-	MOVOU     X2, (DI)
+	MOVOU     X2, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 528(CX), X2
@@ -6013,8 +9833,8 @@ snoaad_2:
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X6
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	JMP       sred_2
 
 spart_5:
@@ -6032,18 +9852,18 @@ spart_3:
 	LEAQ  16(CX), CX
 
 scommon_2:
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JZ     sred_2
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     ld4_4
 	MOVQ   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -8(AX)(BX*1), AX
+	LEAQ   -8(AX)(SI*1), AX
 	MOVQ   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  24(AX), X4
 	PSHUFB X4, X3
@@ -6051,16 +9871,16 @@ scommon_2:
 	JMP    lddone_5
 
 ld4_4:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     ld2_4
 	MOVL   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -4(AX)(BX*1), AX
+	LEAQ   -4(AX)(SI*1), AX
 	MOVL   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  20(AX), X4
 	PSHUFB X4, X3
@@ -6068,16 +9888,16 @@ ld4_4:
 	JMP    lddone_5
 
 ld2_4:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_4
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
@@ -6092,49 +9912,49 @@ lddone_5:
 	MOVOU  X2, X3
 	PXOR   X1, X3
 	MOVQ   X3, AX
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     st4_2
-	MOVQ   AX, (DI)
+	MOVQ   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  8(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -8(DI)(BX*1), DX
+	LEAQ   -8(BX)(SI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_2
 
 st4_2:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     st2_2
-	MOVL   AX, (DI)
+	MOVL   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  12(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -4(DI)(BX*1), DX
+	LEAQ   -4(BX)(SI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_2
 
 st2_2:
-	CMPQ   BX, $0x02
+	CMPQ   SI, $0x02
 	JB     st1_2
-	MOVW   AX, (DI)
+	MOVW   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  14(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -2(DI)(BX*1), DX
+	LEAQ   -2(BX)(SI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_2
 
 st1_2:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_2:
 	PSHUFB    bswapMask<>+0(SB), X2
@@ -6316,9 +10136,9 @@ aesmid_3:
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
-	MOVQ       SI, CX
+	MOVQ       R8, CX
 	SHLQ       $0x03, CX
-	MOVQ       BX, DX
+	MOVQ       SI, DX
 	SHLQ       $0x03, DX
 	MOVQ       DX, X9
 	MOVQ       CX, X6
@@ -6330,25 +10150,25 @@ aesmid_3:
 	PSHUFD     $0x4e, X9, X7
 	PXOR       X9, X7
 	PCLMULQDQ  $0x00, 736(AX), X7
-	LEAQ       15(BX), CX
+	LEAQ       15(SI), CX
 	SHRQ       $0x04, CX
 	SHLQ       $0x04, CX
 	NEGQ       CX
 	ADDQ       AX, CX
-	TESTQ      SI, SI
+	TESTQ      R8, R8
 	JZ         snoaad_3
-	CMPQ       SI, $0x10
+	CMPQ       R8, $0x10
 	JE         sfullaad_3
-	CMPQ       SI, $0x08
+	CMPQ       R8, $0x08
 	JB         ld4_5
-	MOVQ       (R8), AX
+	MOVQ       (DI), AX
 	MOVQ       AX, X9
-	LEAQ       -8(R8)(SI*1), AX
+	LEAQ       -8(DI)(R8*1), AX
 	MOVQ       (AX), AX
 	MOVQ       AX, X10
 	LEAQ       slideShuf<>+0(SB), AX
 	NEGQ       AX
-	ADDQ       SI, AX
+	ADDQ       R8, AX
 	NEGQ       AX
 	MOVOU      24(AX), X11
 	PSHUFB     X11, X10
@@ -6356,16 +10176,16 @@ aesmid_3:
 	JMP        lddone_7
 
 ld4_5:
-	CMPQ   SI, $0x04
+	CMPQ   R8, $0x04
 	JB     ld2_5
-	MOVL   (R8), AX
+	MOVL   (DI), AX
 	MOVQ   AX, X9
-	LEAQ   -4(R8)(SI*1), AX
+	LEAQ   -4(DI)(R8*1), AX
 	MOVL   (AX), AX
 	MOVQ   AX, X10
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   SI, AX
+	ADDQ   R8, AX
 	NEGQ   AX
 	MOVOU  20(AX), X11
 	PSHUFB X11, X10
@@ -6373,16 +10193,16 @@ ld4_5:
 	JMP    lddone_7
 
 ld2_5:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_5
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	MOVQ    AX, X9
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	MOVQ    AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	MOVOU   18(AX), X11
 	PSHUFB  X11, X10
@@ -6390,14 +10210,14 @@ ld2_5:
 	JMP     lddone_7
 
 ld1_5:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	MOVQ    AX, X9
 
 lddone_7:
 	JMP saad_3
 
 sfullaad_3:
-	MOVOU (R8), X9
+	MOVOU (DI), X9
 
 saad_3:
 	PSHUFB    bswapMask<>+0(SB), X9
@@ -6417,7 +10237,7 @@ snoaad_3:
 	MOVOU     (AX), X9
 	MOVOU     X9, X10
 	PXOR      X1, X10
-	MOVOU     X10, (DI)
+	MOVOU     X10, (BX)
 	PSHUFB    bswapMask<>+0(SB), X9
 	MOVOU     X9, X1
 	PCLMULQDQ $0x00, 480(CX), X1
@@ -6430,12 +10250,12 @@ snoaad_3:
 	PCLMULQDQ $0x00, 736(CX), X1
 	PXOR      X1, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	MOVOU     (AX), X1
 	MOVOU     X1, X9
 	PXOR      X2, X9
-	MOVOU     X9, (DI)
+	MOVOU     X9, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 496(CX), X2
@@ -6448,12 +10268,12 @@ snoaad_3:
 	PCLMULQDQ $0x00, 752(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X3, X2
-	MOVOU     X2, (DI)
+	MOVOU     X2, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 512(CX), X2
@@ -6466,12 +10286,12 @@ snoaad_3:
 	PCLMULQDQ $0x00, 768(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X4, X2
-	MOVOU     X2, (DI)
+	MOVOU     X2, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 528(CX), X2
@@ -6484,14 +10304,14 @@ snoaad_3:
 	PCLMULQDQ $0x00, 784(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
-	CMPQ      BX, $0x10
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
+	CMPQ      SI, $0x10
 	JB        spart_10
 	MOVOU     (AX), X1
 	MOVOU     X1, X2
 	PXOR      X5, X2
-	MOVOU     X2, (DI)
+	MOVOU     X2, (BX)
 	PSHUFB    bswapMask<>+0(SB), X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 544(CX), X2
@@ -6504,25 +10324,25 @@ snoaad_3:
 	PCLMULQDQ $0x00, 800(CX), X2
 	PXOR      X2, X7
 	ADDQ      $0x10, AX
-	ADDQ      $0x10, DI
-	SUBQ      $0x10, BX
+	ADDQ      $0x10, BX
+	SUBQ      $0x10, SI
 	JMP       sred_3
 
 spart_10:
 	MOVOU  X5, X1
 	LEAQ   64(CX), CX
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JZ     sred_3
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     ld4_6
 	MOVQ   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -8(AX)(BX*1), AX
+	LEAQ   -8(AX)(SI*1), AX
 	MOVQ   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  24(AX), X4
 	PSHUFB X4, X3
@@ -6530,16 +10350,16 @@ spart_10:
 	JMP    lddone_8
 
 ld4_6:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     ld2_6
 	MOVL   (AX), DX
 	MOVQ   DX, X2
-	LEAQ   -4(AX)(BX*1), AX
+	LEAQ   -4(AX)(SI*1), AX
 	MOVL   (AX), DX
 	MOVQ   DX, X3
 	LEAQ   slideShuf<>+0(SB), AX
 	NEGQ   AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	NEGQ   AX
 	MOVOU  20(AX), X4
 	PSHUFB X4, X3
@@ -6547,16 +10367,16 @@ ld4_6:
 	JMP    lddone_8
 
 ld2_6:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_6
 	MOVWQZX (AX), DX
 	MOVQ    DX, X2
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	MOVQ    DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	MOVOU   18(AX), X4
 	PSHUFB  X4, X3
@@ -6571,49 +10391,49 @@ lddone_8:
 	MOVOU  X2, X3
 	PXOR   X1, X3
 	MOVQ   X3, AX
-	CMPQ   BX, $0x08
+	CMPQ   SI, $0x08
 	JB     st4_3
-	MOVQ   AX, (DI)
+	MOVQ   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  8(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -8(DI)(BX*1), DX
+	LEAQ   -8(BX)(SI*1), DX
 	MOVQ   AX, (DX)
 	JMP    stdone_3
 
 st4_3:
-	CMPQ   BX, $0x04
+	CMPQ   SI, $0x04
 	JB     st2_3
-	MOVL   AX, (DI)
+	MOVL   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  12(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -4(DI)(BX*1), DX
+	LEAQ   -4(BX)(SI*1), DX
 	MOVL   AX, (DX)
 	JMP    stdone_3
 
 st2_3:
-	CMPQ   BX, $0x02
+	CMPQ   SI, $0x02
 	JB     st1_3
-	MOVW   AX, (DI)
+	MOVW   AX, (BX)
 	LEAQ   slideShuf<>+0(SB), AX
-	ADDQ   BX, AX
+	ADDQ   SI, AX
 	MOVOU  14(AX), X1
 	MOVOU  X3, X3
 	PSHUFB X1, X3
 	MOVQ   X3, AX
-	LEAQ   -2(DI)(BX*1), DX
+	LEAQ   -2(BX)(SI*1), DX
 	MOVW   AX, (DX)
 	JMP    stdone_3
 
 st1_3:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_3:
 	PSHUFB    bswapMask<>+0(SB), X2
@@ -6679,7 +10499,7 @@ tagloaded_3:
 	MOVQ     CX, ret+80(FP)
 
 sizedone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -6714,54 +10534,56 @@ long_1:
 	MOVQ   aad+40(FP), BX
 	MOVQ   aadLen+48(FP), SI
 	MOVQ   j0+56(FP), DI
-	PXOR   X0, X0
-	MOVQ   (DI), X1
-	MOVHPS 8(DI), X1
-	MOVOU  X1, X2
-	PSHUFB bswapMask<>+0(SB), X2
-	PADDL  ctrIncs<>+16(SB), X2
-	MOVOU  X2, 16(SP)
-	PXOR   (AX), X1
+	MOVQ   (DI), X0
+	MOVHPS 8(DI), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PADDL  ctrIncs<>+16(SB), X1
+	MOVOU  X1, 16(SP)
+	PXOR   (AX), X0
 	CMPQ   CX, $0x0a
 	JE     aesmid_4
-	AESENC 16(AX), X1
-	AESENC 32(AX), X1
+	AESENC 16(AX), X0
+	AESENC 32(AX), X0
 	CMPQ   CX, $0x0c
 	JE     aesmid_4
-	AESENC 48(AX), X1
-	AESENC 64(AX), X1
+	AESENC 48(AX), X0
+	AESENC 64(AX), X0
 
 aesmid_4:
-	AESENC     16(DX), X1
-	AESENC     32(DX), X1
-	AESENC     48(DX), X1
-	AESENC     64(DX), X1
-	AESENC     80(DX), X1
-	AESENC     96(DX), X1
-	AESENC     112(DX), X1
-	AESENC     128(DX), X1
-	AESENC     144(DX), X1
-	AESENCLAST 160(DX), X1
-	MOVOU      X1, 32(SP)
-	TESTQ      SI, SI
-	JZ         aaddone_1
-	CMPQ       SI, $0x10
-	JAE        aadlong_1
-	CMPQ       SI, $0x08
-	JB         ld4_7
-	MOVQ       (BX), DI
-	MOVQ       DI, X1
-	LEAQ       -8(BX)(SI*1), BX
-	MOVQ       (BX), DI
-	MOVQ       DI, X0
-	LEAQ       slideShuf<>+0(SB), BX
-	NEGQ       BX
-	ADDQ       SI, BX
-	NEGQ       BX
-	MOVOU      24(BX), X2
-	PSHUFB     X2, X0
-	POR        X0, X1
-	JMP        lddone_10
+	AESENC     16(DX), X0
+	AESENC     32(DX), X0
+	AESENC     48(DX), X0
+	AESENC     64(DX), X0
+	AESENC     80(DX), X0
+	AESENC     96(DX), X0
+	AESENC     112(DX), X0
+	AESENC     128(DX), X0
+	AESENC     144(DX), X0
+	AESENCLAST 160(DX), X0
+	MOVOU      X0, 32(SP)
+
+	// phase: AAD
+	PXOR   X0, X0
+	TESTQ  SI, SI
+	JZ     aaddone_1
+	CMPQ   SI, $0x10
+	JAE    aadlong_1
+	CMPQ   SI, $0x08
+	JB     ld4_7
+	MOVQ   (BX), DI
+	MOVQ   DI, X1
+	LEAQ   -8(BX)(SI*1), BX
+	MOVQ   (BX), DI
+	MOVQ   DI, X2
+	LEAQ   slideShuf<>+0(SB), BX
+	NEGQ   BX
+	ADDQ   SI, BX
+	NEGQ   BX
+	MOVOU  24(BX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_10
 
 ld4_7:
 	CMPQ   SI, $0x04
@@ -6770,14 +10592,14 @@ ld4_7:
 	MOVQ   DI, X1
 	LEAQ   -4(BX)(SI*1), BX
 	MOVL   (BX), DI
-	MOVQ   DI, X0
+	MOVQ   DI, X2
 	LEAQ   slideShuf<>+0(SB), BX
 	NEGQ   BX
 	ADDQ   SI, BX
 	NEGQ   BX
-	MOVOU  20(BX), X2
-	PSHUFB X2, X0
-	POR    X0, X1
+	MOVOU  20(BX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
 	JMP    lddone_10
 
 ld2_7:
@@ -6787,14 +10609,14 @@ ld2_7:
 	MOVQ    DI, X1
 	LEAQ    -2(BX)(SI*1), BX
 	MOVWQZX (BX), DI
-	MOVQ    DI, X0
+	MOVQ    DI, X2
 	LEAQ    slideShuf<>+0(SB), BX
 	NEGQ    BX
 	ADDQ    SI, BX
 	NEGQ    BX
-	MOVOU   18(BX), X2
-	PSHUFB  X2, X0
-	POR     X0, X1
+	MOVOU   18(BX), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
 	JMP     lddone_10
 
 ld1_7:
@@ -6803,6 +10625,7 @@ ld1_7:
 
 lddone_10:
 	PSHUFB    bswapMask<>+0(SB), X1
+	PXOR      X0, X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
@@ -6950,7 +10773,7 @@ ghrest_1:
 	PXOR  X2, X2
 	PXOR  X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ      SI, $0x10
 	JB        ghpart_1
 	MOVOU     (BX), X4
@@ -6970,7 +10793,7 @@ ghblk_1:
 	ADDQ      $0x10, BX
 	ADDQ      $0x10, DI
 	SUBQ      $0x10, SI
-	JMP       ghblk_1
+	JMP       ghregs_1
 
 ghpart_1:
 	TESTQ  SI, SI
@@ -7061,14 +10884,16 @@ ghred_1:
 
 ghdone_1:
 aaddone_1:
-	MOVOU  X0, (SP)
-	MOVQ   out+16(FP), BX
-	MOVQ   in+24(FP), SI
-	MOVQ   n+32(FP), DI
-	MOVOU  (SP), X0
-	MOVOU  16(SP), X1
-	CMPQ   DI, $0x80
-	JB     orem_1
+	MOVOU X0, (SP)
+	MOVQ  out+16(FP), BX
+	MOVQ  in+24(FP), SI
+	MOVQ  n+32(FP), DI
+	MOVOU (SP), X0
+	MOVOU 16(SP), X1
+	CMPQ  DI, $0x80
+	JB    orem_1
+
+	// phase: main loop
 	MOVOU  (AX), X2
 	MOVOU  X1, X3
 	PADDL  ctrIncs<>+0(SB), X3
@@ -8082,8 +11907,10 @@ loopdone_1:
 	POR    X2, X1
 
 orem_1:
-	TESTQ      DI, DI
-	JZ         ofin_1
+	TESTQ DI, DI
+	JZ    ofin_1
+
+	// phase: remainder
 	MOVQ       aadLen+48(FP), R8
 	MOVQ       n+32(FP), R9
 	SHLQ       $0x03, R8
@@ -8108,10 +11935,6 @@ orem_1:
 	PADDL      ctrIncs<>+48(SB), X6
 	PSHUFB     bswapMask<>+0(SB), X6
 	PXOR       (AX), X6
-	LEAQ       15(DI), R8
-	SHRQ       $0x04, R8
-	MOVQ       R8, X7
-	PADDL      X7, X1
 	CMPQ       CX, $0x0a
 	JE         aesmid_8
 	AESENC     16(AX), X3
@@ -8174,8 +11997,11 @@ aesmid_8:
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
 	AESENCLAST 160(DX), X6
-	SHLQ       $0x04, R8
-	MOVQ       R8, CX
+	LEAQ       15(DI), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X7
+	PADDL      X7, X1
+	SHLQ       $0x04, CX
 	ADDQ       $0x10, CX
 	NEGQ       CX
 	ADDQ       AX, CX
@@ -8183,7 +12009,7 @@ aesmid_8:
 	PXOR       X7, X7
 	PXOR       X8, X8
 	CMPQ       DI, $0x10
-	JB         rpart_1
+	JB         rsingle_1
 	MOVOU      (SI), X9
 	MOVOU      X9, X10
 	PXOR       X3, X10
@@ -8205,7 +12031,7 @@ aesmid_8:
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
-	JB         rpart_2
+	JB         rsingle_2
 	MOVOU      (SI), X3
 	MOVOU      X3, X9
 	PXOR       X4, X9
@@ -8225,7 +12051,7 @@ aesmid_8:
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
-	JB         rpart_3
+	JB         rsingle_3
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X5, X4
@@ -8248,17 +12074,17 @@ aesmid_8:
 	LEAQ       48(CX), CX
 	JMP        rcommon_1
 
-rpart_3:
+rsingle_3:
 	MOVOU X5, X3
 	LEAQ  32(CX), CX
 	JMP   rcommon_1
 
-rpart_2:
+rsingle_2:
 	MOVOU X4, X3
 	LEAQ  16(CX), CX
 	JMP   rcommon_1
 
-rpart_1:
+rsingle_1:
 	MOVOU X3, X3
 	LEAQ  (CX), CX
 
@@ -8440,10 +12266,6 @@ sizenext_3:
 	PADDL  ctrIncs<>+112(SB), X10
 	PSHUFB bswapMask<>+0(SB), X10
 	PXOR   (AX), X10
-	LEAQ   15(DI), R8
-	SHRQ   $0x04, R8
-	MOVQ   R8, X11
-	PADDL  X11, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_9
 	AESENC 16(AX), X3
@@ -8562,8 +12384,11 @@ aesmid_9:
 	AESENCLAST 160(DX), X8
 	AESENCLAST 160(DX), X9
 	AESENCLAST 160(DX), X10
-	SHLQ       $0x04, R8
-	MOVQ       R8, CX
+	LEAQ       15(DI), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X11
+	PADDL      X11, X1
+	SHLQ       $0x04, CX
 	ADDQ       $0x10, CX
 	NEGQ       CX
 	ADDQ       AX, CX
@@ -8645,7 +12470,7 @@ aesmid_9:
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
-	JB         rpart_9
+	JB         rsingle_9
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X7, X4
@@ -8665,7 +12490,7 @@ aesmid_9:
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
-	JB         rpart_10
+	JB         rsingle_10
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X8, X4
@@ -8685,7 +12510,7 @@ aesmid_9:
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DI
 	CMPQ       DI, $0x10
-	JB         rpart_11
+	JB         rsingle_11
 	MOVOU      (SI), X3
 	MOVOU      X3, X4
 	PXOR       X9, X4
@@ -8708,17 +12533,17 @@ aesmid_9:
 	LEAQ       112(CX), CX
 	JMP        rcommon_2
 
-rpart_11:
+rsingle_11:
 	MOVOU X9, X3
 	LEAQ  96(CX), CX
 	JMP   rcommon_2
 
-rpart_10:
+rsingle_10:
 	MOVOU X8, X3
 	LEAQ  80(CX), CX
 	JMP   rcommon_2
 
-rpart_9:
+rsingle_9:
 	MOVOU X7, X3
 	LEAQ  64(CX), CX
 
@@ -8868,6 +12693,7 @@ rred_2:
 	PXOR      X12, X0
 
 sizedone_2:
+	// phase: tag
 	PSHUFB bswapMask<>+0(SB), X0
 	MOVOU  32(SP), X1
 	PXOR   X1, X0
@@ -8906,7 +12732,7 @@ tagloaded_4:
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -8938,9 +12764,11 @@ tagloaded_4:
 	RET
 
 ofin_1:
-	MOVOU      X0, (SP)
-	MOVQ       aadLen+48(FP), CX
-	MOVQ       n+32(FP), DX
+	MOVOU X0, (SP)
+	MOVQ  aadLen+48(FP), CX
+	MOVQ  n+32(FP), DX
+
+	// phase: tag
 	MOVOU      (SP), X0
 	SHLQ       $0x03, CX
 	SHLQ       $0x03, DX
@@ -9005,7 +12833,7 @@ tagloaded_5:
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -9049,54 +12877,56 @@ TEXT ·gcmStreamStartAESNI(SB), NOSPLIT, $0-48
 	MOVQ   aad+24(FP), SI
 	MOVQ   aadLen+32(FP), DI
 	MOVQ   j0+40(FP), R8
-	PXOR   X0, X0
-	MOVQ   (R8), X1
-	MOVHPS 8(R8), X1
-	MOVOU  X1, X2
-	PSHUFB bswapMask<>+0(SB), X2
-	PADDL  ctrIncs<>+16(SB), X2
-	MOVOU  X2, 16(BX)
-	PXOR   (AX), X1
+	MOVQ   (R8), X0
+	MOVHPS 8(R8), X0
+	MOVOU  X0, X1
+	PSHUFB bswapMask<>+0(SB), X1
+	PADDL  ctrIncs<>+16(SB), X1
+	MOVOU  X1, 16(BX)
+	PXOR   (AX), X0
 	CMPQ   CX, $0x0a
 	JE     aesmid_1
-	AESENC 16(AX), X1
-	AESENC 32(AX), X1
+	AESENC 16(AX), X0
+	AESENC 32(AX), X0
 	CMPQ   CX, $0x0c
 	JE     aesmid_1
-	AESENC 48(AX), X1
-	AESENC 64(AX), X1
+	AESENC 48(AX), X0
+	AESENC 64(AX), X0
 
 aesmid_1:
-	AESENC     16(DX), X1
-	AESENC     32(DX), X1
-	AESENC     48(DX), X1
-	AESENC     64(DX), X1
-	AESENC     80(DX), X1
-	AESENC     96(DX), X1
-	AESENC     112(DX), X1
-	AESENC     128(DX), X1
-	AESENC     144(DX), X1
-	AESENCLAST 160(DX), X1
-	MOVOU      X1, 32(BX)
-	TESTQ      DI, DI
-	JZ         aaddone_1
-	CMPQ       DI, $0x10
-	JAE        aadlong_1
-	CMPQ       DI, $0x08
-	JB         ld4_1
-	MOVQ       (SI), CX
-	MOVQ       CX, X1
-	LEAQ       -8(SI)(DI*1), CX
-	MOVQ       (CX), CX
-	MOVQ       CX, X0
-	LEAQ       slideShuf<>+0(SB), CX
-	NEGQ       CX
-	ADDQ       DI, CX
-	NEGQ       CX
-	MOVOU      24(CX), X2
-	PSHUFB     X2, X0
-	POR        X0, X1
-	JMP        lddone_1
+	AESENC     16(DX), X0
+	AESENC     32(DX), X0
+	AESENC     48(DX), X0
+	AESENC     64(DX), X0
+	AESENC     80(DX), X0
+	AESENC     96(DX), X0
+	AESENC     112(DX), X0
+	AESENC     128(DX), X0
+	AESENC     144(DX), X0
+	AESENCLAST 160(DX), X0
+	MOVOU      X0, 32(BX)
+
+	// phase: AAD
+	PXOR   X0, X0
+	TESTQ  DI, DI
+	JZ     aaddone_1
+	CMPQ   DI, $0x10
+	JAE    aadlong_1
+	CMPQ   DI, $0x08
+	JB     ld4_1
+	MOVQ   (SI), CX
+	MOVQ   CX, X1
+	LEAQ   -8(SI)(DI*1), CX
+	MOVQ   (CX), CX
+	MOVQ   CX, X2
+	LEAQ   slideShuf<>+0(SB), CX
+	NEGQ   CX
+	ADDQ   DI, CX
+	NEGQ   CX
+	MOVOU  24(CX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
+	JMP    lddone_1
 
 ld4_1:
 	CMPQ   DI, $0x04
@@ -9105,14 +12935,14 @@ ld4_1:
 	MOVQ   CX, X1
 	LEAQ   -4(SI)(DI*1), CX
 	MOVL   (CX), CX
-	MOVQ   CX, X0
+	MOVQ   CX, X2
 	LEAQ   slideShuf<>+0(SB), CX
 	NEGQ   CX
 	ADDQ   DI, CX
 	NEGQ   CX
-	MOVOU  20(CX), X2
-	PSHUFB X2, X0
-	POR    X0, X1
+	MOVOU  20(CX), X3
+	PSHUFB X3, X2
+	POR    X2, X1
 	JMP    lddone_1
 
 ld2_1:
@@ -9122,14 +12952,14 @@ ld2_1:
 	MOVQ    CX, X1
 	LEAQ    -2(SI)(DI*1), CX
 	MOVWQZX (CX), CX
-	MOVQ    CX, X0
+	MOVQ    CX, X2
 	LEAQ    slideShuf<>+0(SB), CX
 	NEGQ    CX
 	ADDQ    DI, CX
 	NEGQ    CX
-	MOVOU   18(CX), X2
-	PSHUFB  X2, X0
-	POR     X0, X1
+	MOVOU   18(CX), X3
+	PSHUFB  X3, X2
+	POR     X2, X1
 	JMP     lddone_1
 
 ld1_1:
@@ -9138,6 +12968,7 @@ ld1_1:
 
 lddone_1:
 	PSHUFB    bswapMask<>+0(SB), X1
+	PXOR      X0, X1
 	MOVOU     X1, X2
 	PCLMULQDQ $0x00, 480(AX), X2
 	MOVOU     X1, X0
@@ -9285,7 +13116,7 @@ ghrest_1:
 	PXOR  X2, X2
 	PXOR  X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ      DI, $0x10
 	JB        ghpart_1
 	MOVOU     (SI), X4
@@ -9305,7 +13136,7 @@ ghblk_1:
 	ADDQ      $0x10, SI
 	ADDQ      $0x10, CX
 	SUBQ      $0x10, DI
-	JMP       ghblk_1
+	JMP       ghregs_1
 
 ghpart_1:
 	TESTQ  DI, DI
@@ -9401,7 +13232,7 @@ aaddone_1:
 	MOVOU X0, 64(BX)
 	MOVOU X0, 48(BX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	PXOR X2, X2
@@ -9414,21 +13245,23 @@ aaddone_1:
 // func gcmStreamEncryptAESNI(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AES, CMOV, PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmStreamEncryptAESNI(SB), NOSPLIT, $128-56
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    st+16(FP), BX
-	MOVQ    out+24(FP), SI
-	MOVQ    in+32(FP), DI
-	MOVQ    n+40(FP), R8
-	MOVQ    nopen+48(FP), R9
-	TESTQ   R8, R8
-	JZ      pdone_1
-	TESTQ   R9, R9
-	JZ      pbulk_1
+	MOVQ  t+0(FP), AX
+	MOVQ  rounds+8(FP), CX
+	MOVQ  CX, DX
+	SHLQ  $0x04, DX
+	ADDQ  AX, DX
+	SUBQ  $0x000000a0, DX
+	MOVQ  st+16(FP), BX
+	MOVQ  out+24(FP), SI
+	MOVQ  in+32(FP), DI
+	MOVQ  n+40(FP), R8
+	MOVQ  nopen+48(FP), R9
+	TESTQ R8, R8
+	JZ    pdone_1
+	TESTQ R9, R9
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R10
 	SUBQ    R9, R10
 	CMPQ    R8, R10
@@ -9496,8 +13329,8 @@ lddone_1:
 	PXOR   X1, X0
 	LEAQ   onesMask<>+0(SB), R11
 	SUBQ   R10, R11
-	MOVOU  16(R11), X2
-	PAND   X2, X0
+	MOVOU  16(R11), X1
+	PAND   X1, X0
 	MOVQ   X0, R12
 	CMPQ   R10, $0x08
 	JB     st4_1
@@ -9590,12 +13423,14 @@ openfull_1:
 	XORQ      R9, R9
 
 pbulk_1:
-	TESTQ  R8, R8
-	JZ     pdone_1
-	MOVOU  (BX), X0
-	MOVOU  16(BX), X1
-	CMPQ   R8, $0x80
-	JB     prem_1
+	TESTQ R8, R8
+	JZ    pdone_1
+	MOVOU (BX), X0
+	MOVOU 16(BX), X1
+	CMPQ  R8, $0x80
+	JB    prem_1
+
+	// phase: main loop
 	MOVOU  (AX), X2
 	MOVOU  X1, X3
 	PADDL  ctrIncs<>+0(SB), X3
@@ -10915,8 +14750,10 @@ loopdone_1:
 	PXOR      X2, X0
 
 prem_1:
-	TESTQ  R8, R8
-	JZ     psave_1
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ   R8, $0x3f
 	JA     sizenext_1
 	MOVOU  X1, X2
@@ -10934,10 +14771,6 @@ prem_1:
 	PADDL  ctrIncs<>+48(SB), X5
 	PSHUFB bswapMask<>+0(SB), X5
 	PXOR   (AX), X5
-	LEAQ   15(R8), R9
-	SHRQ   $0x04, R9
-	MOVQ   R9, X6
-	PADDL  X6, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_5
 	AESENC 16(AX), X2
@@ -11000,6 +14833,10 @@ aesmid_5:
 	AESENCLAST 160(DX), X3
 	AESENCLAST 160(DX), X4
 	AESENCLAST 160(DX), X5
+	LEAQ       15(R8), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X6
+	PADDL      X6, X1
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
 	NEGQ       CX
@@ -11008,7 +14845,7 @@ aesmid_5:
 	PXOR       X7, X7
 	PXOR       X8, X8
 	CMPQ       R8, $0x10
-	JB         rpart_1
+	JB         rsingle_1
 	MOVOU      (DI), X9
 	MOVOU      X9, X9
 	PXOR       X2, X9
@@ -11030,7 +14867,7 @@ aesmid_5:
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
 	CMPQ       R8, $0x10
-	JB         rpart_2
+	JB         rsingle_2
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X3, X2
@@ -11050,7 +14887,7 @@ aesmid_5:
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
 	CMPQ       R8, $0x10
-	JB         rpart_3
+	JB         rsingle_3
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X4, X2
@@ -11073,17 +14910,17 @@ aesmid_5:
 	LEAQ       48(CX), AX
 	JMP        rcommon_1
 
-rpart_3:
+rsingle_3:
 	MOVOU X4, X2
 	LEAQ  32(CX), AX
 	JMP   rcommon_1
 
-rpart_2:
+rsingle_2:
 	MOVOU X3, X2
 	LEAQ  16(CX), AX
 	JMP   rcommon_1
 
-rpart_1:
+rsingle_1:
 	MOVOU X2, X2
 	LEAQ  (CX), AX
 
@@ -11248,10 +15085,6 @@ sizenext_1:
 	PADDL  ctrIncs<>+112(SB), X9
 	PSHUFB bswapMask<>+0(SB), X9
 	PXOR   (AX), X9
-	LEAQ   15(R8), R9
-	SHRQ   $0x04, R9
-	MOVQ   R9, X10
-	PADDL  X10, X1
 	CMPQ   CX, $0x0a
 	JE     aesmid_6
 	AESENC 16(AX), X2
@@ -11370,6 +15203,10 @@ aesmid_6:
 	AESENCLAST 160(DX), X7
 	AESENCLAST 160(DX), X8
 	AESENCLAST 160(DX), X9
+	LEAQ       15(R8), CX
+	SHRQ       $0x04, CX
+	MOVQ       CX, X10
+	PADDL      X10, X1
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
 	NEGQ       CX
@@ -11452,7 +15289,7 @@ aesmid_6:
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
 	CMPQ       R8, $0x10
-	JB         rpart_9
+	JB         rsingle_9
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X6, X2
@@ -11472,7 +15309,7 @@ aesmid_6:
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
 	CMPQ       R8, $0x10
-	JB         rpart_10
+	JB         rsingle_10
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X7, X2
@@ -11492,7 +15329,7 @@ aesmid_6:
 	ADDQ       $0x10, SI
 	SUBQ       $0x10, R8
 	CMPQ       R8, $0x10
-	JB         rpart_11
+	JB         rsingle_11
 	MOVOU      (DI), X2
 	MOVOU      X2, X2
 	PXOR       X8, X2
@@ -11515,17 +15352,17 @@ aesmid_6:
 	LEAQ       112(CX), AX
 	JMP        rcommon_2
 
-rpart_11:
+rsingle_11:
 	MOVOU X8, X2
 	LEAQ  96(CX), AX
 	JMP   rcommon_2
 
-rpart_10:
+rsingle_10:
 	MOVOU X7, X2
 	LEAQ  80(CX), AX
 	JMP   rcommon_2
 
-rpart_9:
+rsingle_9:
 	MOVOU X6, X2
 	LEAQ  64(CX), AX
 
@@ -11667,7 +15504,7 @@ psave_1:
 	MOVOU X1, 16(BX)
 
 pdone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -11695,11 +15532,13 @@ pdone_1:
 // func gcmStreamFinishAESNI(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·gcmStreamFinishAESNI(SB), NOSPLIT, $0-48
-	MOVQ       t+0(FP), AX
-	MOVQ       st+8(FP), CX
-	MOVQ       nopen+16(FP), DX
-	MOVQ       aadLen+24(FP), BX
-	MOVQ       textLen+32(FP), SI
+	MOVQ t+0(FP), AX
+	MOVQ st+8(FP), CX
+	MOVQ nopen+16(FP), DX
+	MOVQ aadLen+24(FP), BX
+	MOVQ textLen+32(FP), SI
+
+	// phase: tag
 	MOVOU      (CX), X0
 	SHLQ       $0x03, BX
 	SHLQ       $0x03, SI
@@ -11708,26 +15547,38 @@ TEXT ·gcmStreamFinishAESNI(SB), NOSPLIT, $0-48
 	PUNPCKLQDQ X2, X1
 	TESTQ      DX, DX
 	JZ         fin1_1
-	MOVOU      64(CX), X4
-	PSHUFB     bswapMask<>+0(SB), X4
-	PXOR       X0, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x00, 464(AX), X2
-	MOVOU      X4, X0
+	MOVOU      64(CX), X2
+	PSHUFB     bswapMask<>+0(SB), X2
+	PXOR       X0, X2
+	MOVOU      X2, X3
+	PCLMULQDQ  $0x00, 464(AX), X3
+	MOVOU      X2, X0
 	PCLMULQDQ  $0x11, 464(AX), X0
-	PSHUFD     $0x4e, X4, X3
-	PXOR       X4, X3
-	PCLMULQDQ  $0x00, 720(AX), X3
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x00, 480(AX), X4
-	PXOR       X4, X2
-	MOVOU      X1, X4
-	PCLMULQDQ  $0x11, 480(AX), X4
-	PXOR       X4, X0
-	PSHUFD     $0x4e, X1, X4
+	PSHUFD     $0x4e, X2, X4
+	PXOR       X2, X4
+	PCLMULQDQ  $0x00, 720(AX), X4
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x00, 480(AX), X2
+	PXOR       X2, X3
+	MOVOU      X1, X2
+	PCLMULQDQ  $0x11, 480(AX), X2
+	PXOR       X2, X0
+	PSHUFD     $0x4e, X1, X2
+	PXOR       X1, X2
+	PCLMULQDQ  $0x00, 736(AX), X2
+	PXOR       X2, X4
+	PXOR       X3, X4
+	PXOR       X0, X4
+	MOVOU      X3, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X4
 	PXOR       X1, X4
-	PCLMULQDQ  $0x00, 736(AX), X4
-	PXOR       X4, X3
+	MOVOU      X4, X1
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
+	PSHUFD     $0x4e, X4, X4
+	PXOR       X4, X0
+	PXOR       X1, X0
 	JMP        findone_1
 
 fin1_1:
@@ -11739,8 +15590,6 @@ fin1_1:
 	PSHUFD    $0x4e, X1, X3
 	PXOR      X1, X3
 	PCLMULQDQ $0x00, 736(AX), X3
-
-findone_1:
 	PXOR      X2, X3
 	PXOR      X0, X3
 	MOVOU     X2, X1
@@ -11753,13 +15602,15 @@ findone_1:
 	PSHUFD    $0x4e, X3, X3
 	PXOR      X3, X0
 	PXOR      X1, X0
-	PSHUFB    bswapMask<>+0(SB), X0
-	MOVOU     32(CX), X1
-	PXOR      X1, X0
-	MOVQ      tag+40(FP), AX
-	MOVOU     X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+findone_1:
+	PSHUFB bswapMask<>+0(SB), X0
+	MOVOU  32(CX), X1
+	PXOR   X1, X0
+	MOVQ   tag+40(FP), AX
+	MOVOU  X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	PXOR X2, X2

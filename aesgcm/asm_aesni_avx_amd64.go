@@ -4,7 +4,7 @@
 
 package aesgcm
 
-// gcmInitAESNIAVX computes the GHASH key powers of the key table t from its round keys: H^8..H^1 and H^16..H^9, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitAESNIAVX computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
 //
@@ -18,12 +18,19 @@ func gcmInitAESNIAVX(t *[752]byte, rounds int)
 //go:noescape
 func gcmNonceAESNIAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 
-// gcmSealAESNIAVX encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
+// gcmSealAESNIAVX encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out).
+//
+// Secret: t, in, aad. Public: rounds, n, aadLen, j0. Output: out, tag. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+
+// gcmSealGatherAESNIAVX encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out).
 //
 // Secret: t, pieces (slice headers public, their elements secret), aad. Public: rounds, count, aadLen, j0, textLen. Output: out, tag. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+func gcmSealGatherAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 
 // gcmOpenAESNIAVX decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
 //

@@ -53,6 +53,7 @@ GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 // func gcmInitAESNIAVX(t *[752]byte, rounds int)
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·gcmInitAESNIAVX(SB), NOSPLIT, $0-16
+	// phase: key setup
 	MOVQ    t+0(FP), AX
 	MOVQ    rounds+8(FP), CX
 	MOVQ    CX, DX
@@ -393,7 +394,7 @@ aesmid_1:
 	VMOVDQU     X2, 240(AX)
 	VMOVDQU     X0, 496(AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -407,9 +408,9 @@ aesmid_1:
 // Requires: AVX, PCLMULQDQ
 TEXT ·gcmNonceAESNIAVX(SB), NOSPLIT, $0-32
 	MOVQ  t+0(FP), AX
+	VPXOR X0, X0, X0
 	MOVQ  nonce+8(FP), CX
 	MOVQ  n+16(FP), DX
-	VPXOR X0, X0, X0
 
 gh8_1:
 	CMPQ       DX, $0x80
@@ -518,7 +519,7 @@ ghrest_1:
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ       DX, $0x10
 	JB         ghpart_1
 	VMOVDQU    (CX), X4
@@ -536,7 +537,7 @@ ghblk_1:
 	ADDQ       $0x10, CX
 	ADDQ       $0x10, BX
 	SUBQ       $0x10, DX
-	JMP        ghblk_1
+	JMP        ghregs_1
 
 ghpart_1:
 	TESTQ   DX, DX
@@ -629,7 +630,7 @@ ghdone_1:
 	VMOVQ       DX, X1
 	VMOVQ       CX, X2
 	VPUNPCKLQDQ X2, X1, X1
-	VPXOR       X0, X1, X1
+	VPXOR       X1, X0, X1
 	VPCLMULQDQ  $0x00, 480(AX), X1, X2
 	VPCLMULQDQ  $0x11, 480(AX), X1, X0
 	VPSHUFD     $0x4e, X1, X3
@@ -649,7 +650,7 @@ ghdone_1:
 	MOVQ        j0+24(FP), AX
 	VMOVDQU     X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -660,29 +661,32 @@ ghdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AES, AVX, CMOV, PCLMULQDQ
-TEXT ·gcmSealAESNIAVX(SB), NOSPLIT, $208-80
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    count+32(FP), BX
-	MOVQ    textLen+64(FP), SI
-	MOVQ    aadLen+48(FP), DI
-	CMPQ    SI, $0x50
-	JA      long_1
-	CMPQ    DI, $0x10
-	JA      long_1
-	MOVQ    out+16(FP), R8
-	MOVQ    aad+40(FP), R9
-	MOVQ    j0+56(FP), R10
+// func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// Requires: AES, AVX, PCLMULQDQ
+TEXT ·gcmSealAESNIAVX(SB), NOSPLIT, $208-72
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x50
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
 	CMPQ    SI, $0x10
 	JA      sizenext_1
-	VMOVQ   (R10), X0
-	VPINSRQ $0x01, 8(R10), X0, X0
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
 	VPSHUFB bswapMask<>+0(SB), X0, X1
 	VPADDD  ctrIncs<>+16(SB), X1, X1
 	VPSHUFB bswapMask<>+0(SB), X1, X1
@@ -722,7 +726,7 @@ aesmid_1:
 	VAESENC     144(DX), X1, X1
 	VAESENCLAST 160(DX), X0, X0
 	VAESENCLAST 160(DX), X1, X1
-	MOVQ        DI, CX
+	MOVQ        R8, CX
 	SHLQ        $0x03, CX
 	MOVQ        SI, DX
 	SHLQ        $0x03, DX
@@ -739,20 +743,20 @@ aesmid_1:
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       DI, DI
+	TESTQ       R8, R8
 	JZ          snoaad_1
-	CMPQ        DI, $0x10
+	CMPQ        R8, $0x10
 	JE          sfullaad_1
-	CMPQ        DI, $0x08
+	CMPQ        R8, $0x08
 	JB          ld4_1
-	MOVQ        (R9), AX
+	MOVQ        (DI), AX
 	VMOVQ       AX, X5
-	LEAQ        -8(R9)(DI*1), AX
+	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X6
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        DI, AX
+	ADDQ        R8, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X7
 	VPSHUFB     X7, X6, X6
@@ -760,16 +764,16 @@ aesmid_1:
 	JMP         lddone_1
 
 ld4_1:
-	CMPQ    DI, $0x04
+	CMPQ    R8, $0x04
 	JB      ld2_1
-	MOVL    (R9), AX
+	MOVL    (DI), AX
 	VMOVQ   AX, X5
-	LEAQ    -4(R9)(DI*1), AX
+	LEAQ    -4(DI)(R8*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X7
 	VPSHUFB X7, X6, X6
@@ -777,16 +781,16 @@ ld4_1:
 	JMP     lddone_1
 
 ld2_1:
-	CMPQ    DI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_1
-	MOVWQZX (R9), AX
+	MOVWQZX (DI), AX
 	VMOVQ   AX, X5
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X7
 	VPSHUFB X7, X6, X6
@@ -794,14 +798,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R9), AX
+	MOVBQZX (DI), AX
 	VMOVQ   AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	VMOVDQU (R9), X5
+	VMOVDQU (DI), X5
 
 saad_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
@@ -815,179 +819,12 @@ saad_1:
 	VPXOR      X6, X3, X3
 
 snoaad_1:
-	CMPQ BX, $0x02
-	JE   sgtwo_1
-	MOVQ pieces+24(FP), AX
-	MOVQ out+16(FP), DX
-	CMPQ BX, $0x01
-	JNE  join_1
-	MOVQ (AX), AX
-	JMP  joined_1
-
-join_1:
-	MOVQ DX, DI
-	MOVQ BX, BX
-
-slices_1:
-	TESTQ   BX, BX
-	JZ      slicesdone_1
-	MOVQ    (AX), R9
-	MOVQ    8(AX), R10
-	CMPQ    R10, $0x10
-	JB      copysmall_1
-	VMOVDQU -16(R9)(R10*1), X5
-	VMOVDQU X5, -16(DI)(R10*1)
-	JMP     copydone_1
-
-copysmall_1:
-	CMPQ  R10, $0x04
-	JAE   copyge4_1
-	CMPQ  R10, $0x02
-	JAE   copyge2_1
-	TESTQ R10, R10
-	JZ    copydone_1
-	MOVB  (R9), R11
-	MOVB  R11, (DI)
-	JMP   copydone_1
-
-copyge2_1:
-	MOVW -2(R9)(R10*1), R11
-	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
-	JMP  copydone_1
-
-copyge4_1:
-	CMPQ R10, $0x08
-	JAE  copyge8_1
-	MOVL -4(R9)(R10*1), R11
-	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
-	JMP  copydone_1
-
-copyge8_1:
-	MOVQ -8(R9)(R10*1), R11
-	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
-
-copydone_1:
-	ADDQ R10, R9
-	ADDQ R10, DI
-	XORQ R10, R10
-	ADDQ $0x18, AX
-	DECQ BX
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ DX, AX
-
-joined_1:
-	LEAQ 80(AX), DX
-	JMP  sgdone_1
-
-sgtwo_1:
-	MOVQ  pieces+24(FP), BX
-	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
-	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
-	MOVQ  DX, R10
-	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
-	CMPQ  R11, $0x04
-	JAE   copyge4_2
-	CMPQ  R11, $0x02
-	JAE   copyge2_2
-	TESTQ R11, R11
-	JZ    copydone_2
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
-	JMP   copydone_2
-
-copyge2_2:
-	MOVW -2(R10)(R11*1), DI
-	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
-	MOVW R12, (R9)
-	JMP  copydone_2
-
-copyge4_2:
-	CMPQ R11, $0x08
-	JAE  copyge8_2
-	MOVL -4(R10)(R11*1), DI
-	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
-	MOVL R12, (R9)
-	JMP  copydone_2
-
-copyge8_2:
-	MOVQ -8(R10)(R11*1), DI
-	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
-	MOVQ R12, (R9)
-
-copydone_2:
-	ADDQ    R11, R10
-	ADDQ    R11, R9
-	XORQ    R11, R11
-	MOVQ    24(BX), DI
-	MOVQ    32(BX), BX
-	CMPQ    BX, $0x10
-	JB      copysmall_3
-	VMOVDQU -16(DI)(BX*1), X5
-	VMOVDQU X5, -16(R9)(BX*1)
-	JMP     copydone_3
-
-copysmall_3:
-	CMPQ  BX, $0x04
-	JAE   copyge4_3
-	CMPQ  BX, $0x02
-	JAE   copyge2_3
-	TESTQ BX, BX
-	JZ    copydone_3
-	MOVB  (DI), R10
-	MOVB  R10, (R9)
-	JMP   copydone_3
-
-copyge2_3:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
-	MOVW R10, -2(R9)(BX*1)
-	MOVW R11, (R9)
-	JMP  copydone_3
-
-copyge4_3:
-	CMPQ BX, $0x08
-	JAE  copyge8_3
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
-	MOVL R10, -4(R9)(BX*1)
-	MOVL R11, (R9)
-	JMP  copydone_3
-
-copyge8_3:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
-	MOVQ R10, -8(R9)(BX*1)
-	MOVQ R11, (R9)
-
-copydone_3:
-	ADDQ BX, DI
-	ADDQ BX, R9
-	XORQ BX, BX
-
-sgdone_1:
+	MOVQ       in+24(FP), AX
 	CMPQ       SI, $0x10
 	JB         spart_1
-	CMPQ       AX, DX
-	CMOVQCC    R8, AX
 	VMOVDQU    (AX), X5
 	VPXOR      X1, X5, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(CX), X1, X5
 	VPXOR      X5, X2, X2
@@ -998,7 +835,7 @@ sgdone_1:
 	VPCLMULQDQ $0x00, 736(CX), X5, X5
 	VPXOR      X5, X3, X3
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
+	ADDQ       $0x10, BX
 	SUBQ       $0x10, SI
 	JMP        sred_1
 
@@ -1007,8 +844,6 @@ spart_1:
 	LEAQ    (CX), CX
 	TESTQ   SI, SI
 	JZ      sred_1
-	CMPQ    AX, DX
-	CMOVQCC R8, AX
 	CMPQ    SI, $0x08
 	JB      ld4_2
 	MOVQ    (AX), DX
@@ -1067,49 +902,3775 @@ lddone_2:
 	VPXOR   X1, X5, X1
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    SI, AX
-	VMOVDQU 16(AX), X5
-	VPAND   X5, X1, X1
+	VPAND   16(AX), X1, X1
 	VMOVQ   X1, AX
 	CMPQ    SI, $0x08
 	JB      st4_1
-	MOVQ    AX, (R8)
+	MOVQ    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
 	ADDQ    SI, AX
 	VMOVDQU 8(AX), X5
 	VPSHUFB X5, X1, X5
 	VMOVQ   X5, AX
-	LEAQ    -8(R8)(SI*1), DX
+	LEAQ    -8(BX)(SI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_1
 
 st4_1:
 	CMPQ    SI, $0x04
 	JB      st2_1
-	MOVL    AX, (R8)
+	MOVL    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
 	ADDQ    SI, AX
 	VMOVDQU 12(AX), X5
 	VPSHUFB X5, X1, X5
 	VMOVQ   X5, AX
-	LEAQ    -4(R8)(SI*1), DX
+	LEAQ    -4(BX)(SI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_1
 
 st2_1:
 	CMPQ    SI, $0x02
 	JB      st1_1
-	MOVW    AX, (R8)
+	MOVW    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
 	ADDQ    SI, AX
 	VMOVDQU 14(AX), X5
 	VPSHUFB X5, X1, X5
 	VMOVQ   X5, AX
-	LEAQ    -2(R8)(SI*1), DX
+	LEAQ    -2(BX)(SI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_1
 
 st1_1:
-	MOVB AL, (R8)
+	MOVB AL, (BX)
+
+stdone_1:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXOR      X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXOR      X5, X3, X3
+
+sred_1:
+	VPXOR      X2, X3, X3
+	VPXOR      X4, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X4, X4
+	VPXOR      X1, X4, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	MOVQ       tag+64(FP), AX
+	VMOVDQU    X4, (AX)
+	JMP        sizedone_1
+
+sizenext_1:
+	CMPQ    SI, $0x40
+	JA      sizenext_2
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X4
+	VPADDD  ctrIncs<>+16(SB), X4, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X4, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X4, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X4, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	CMPQ    CX, $0x0a
+	JE      aesmid_2
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	CMPQ    CX, $0x0c
+	JE      aesmid_2
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X8
+	VMOVQ       CX, X5
+	VPUNPCKLQDQ X5, X8, X8
+	VPCLMULQDQ  $0x00, 480(AX), X8, X5
+	VPCLMULQDQ  $0x11, 480(AX), X8, X7
+	VPSHUFD     $0x4e, X8, X6
+	VPXOR       X8, X6, X6
+	VPCLMULQDQ  $0x00, 736(AX), X6, X6
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_2
+	CMPQ        R8, $0x10
+	JE          sfullaad_2
+	CMPQ        R8, $0x08
+	JB          ld4_3
+	MOVQ        (DI), AX
+	VMOVQ       AX, X8
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X9
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X10
+	VPSHUFB     X10, X9, X9
+	VPOR        X9, X8, X8
+	JMP         lddone_3
+
+ld4_3:
+	CMPQ    R8, $0x04
+	JB      ld2_3
+	MOVL    (DI), AX
+	VMOVQ   AX, X8
+	LEAQ    -4(DI)(R8*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    R8, $0x02
+	JB      ld1_3
+	MOVWQZX (DI), AX
+	VMOVQ   AX, X8
+	LEAQ    -2(DI)(R8*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X9
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X10
+	VPSHUFB X10, X9, X9
+	VPOR    X9, X8, X8
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X8
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU (DI), X8
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, 464(CX), X8, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x11, 464(CX), X8, X9
+	VPXOR      X9, X7, X7
+	VPSHUFD    $0x4e, X8, X9
+	VPXOR      X8, X9, X9
+	VPCLMULQDQ $0x00, 720(CX), X9, X9
+	VPXOR      X9, X6, X6
+
+snoaad_2:
+	MOVQ       in+24(FP), AX
+	VMOVDQU    (AX), X8
+	VPXOR      X1, X8, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X8
+	VPXOR      X8, X5, X5
+	VPCLMULQDQ $0x11, 480(CX), X1, X8
+	VPXOR      X8, X7, X7
+	VPSHUFD    $0x4e, X1, X8
+	VPXOR      X1, X8, X8
+	VPCLMULQDQ $0x00, 736(CX), X8, X8
+	VPXOR      X8, X6, X6
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_3
+	VMOVDQU    (AX), X1
+	VPXOR      X2, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_4
+	VMOVDQU    (AX), X1
+	VPXOR      X3, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 512(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 512(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 768(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_5
+	VMOVDQU    (AX), X1
+	VPXOR      X4, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 528(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 528(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 784(CX), X2, X2
+	VPXOR      X2, X6, X6
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_2
+
+spart_5:
+	VMOVDQA X4, X1
+	LEAQ    48(CX), CX
+	JMP     scommon_2
+
+spart_4:
+	VMOVDQA X3, X1
+	LEAQ    32(CX), CX
+	JMP     scommon_2
+
+spart_3:
+	VMOVDQA X2, X1
+	LEAQ    16(CX), CX
+
+scommon_2:
+	TESTQ   SI, SI
+	JZ      sred_2
+	CMPQ    SI, $0x08
+	JB      ld4_4
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld4_4:
+	CMPQ    SI, $0x04
+	JB      ld2_4
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(SI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld2_4:
+	CMPQ    SI, $0x02
+	JB      ld1_4
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_4:
+	VPXOR   X1, X2, X1
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    SI, AX
+	VPAND   16(AX), X1, X1
+	VMOVQ   X1, AX
+	CMPQ    SI, $0x08
+	JB      st4_2
+	MOVQ    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 8(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -8(BX)(SI*1), DX
+	MOVQ    AX, (DX)
+	JMP     stdone_2
+
+st4_2:
+	CMPQ    SI, $0x04
+	JB      st2_2
+	MOVL    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 12(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -4(BX)(SI*1), DX
+	MOVL    AX, (DX)
+	JMP     stdone_2
+
+st2_2:
+	CMPQ    SI, $0x02
+	JB      st1_2
+	MOVW    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 14(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -2(BX)(SI*1), DX
+	MOVW    AX, (DX)
+	JMP     stdone_2
+
+st1_2:
+	MOVB AL, (BX)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
+	VPXOR      X2, X5, X5
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
+	VPXOR      X2, X7, X7
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
+	VPXOR      X2, X6, X6
+
+sred_2:
+	VPXOR      X5, X6, X6
+	VPXOR      X7, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X5, X1
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X6, X6
+	VPXOR      X1, X6, X6
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPSHUFB    bswapMask<>+0(SB), X7, X7
+	VPXOR      X0, X7, X7
+	MOVQ       tag+64(FP), AX
+	VMOVDQU    X7, (AX)
+	JMP        sizedone_1
+
+sizenext_2:
+	VMOVQ   (R9), X0
+	VPINSRQ $0x01, 8(R9), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X5
+	VPADDD  ctrIncs<>+16(SB), X5, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPADDD  ctrIncs<>+32(SB), X5, X2
+	VPSHUFB bswapMask<>+0(SB), X2, X2
+	VPADDD  ctrIncs<>+48(SB), X5, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPADDD  ctrIncs<>+64(SB), X5, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPADDD  ctrIncs<>+80(SB), X5, X5
+	VPSHUFB bswapMask<>+0(SB), X5, X5
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	VPXOR   (AX), X2, X2
+	VPXOR   (AX), X3, X3
+	VPXOR   (AX), X4, X4
+	VPXOR   (AX), X5, X5
+	CMPQ    CX, $0x0a
+	JE      aesmid_3
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 16(AX), X5, X5
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	VAESENC 32(AX), X5, X5
+	CMPQ    CX, $0x0c
+	JE      aesmid_3
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 48(AX), X5, X5
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+	VAESENC 64(AX), X5, X5
+
+aesmid_3:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     16(DX), X5, X5
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     32(DX), X5, X5
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     48(DX), X5, X5
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     64(DX), X5, X5
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     80(DX), X5, X5
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     96(DX), X5, X5
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     112(DX), X5, X5
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     128(DX), X5, X5
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENC     144(DX), X5, X5
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	VAESENCLAST 160(DX), X5, X5
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X9
+	VMOVQ       CX, X6
+	VPUNPCKLQDQ X6, X9, X9
+	VPCLMULQDQ  $0x00, 480(AX), X9, X6
+	VPCLMULQDQ  $0x11, 480(AX), X9, X8
+	VPSHUFD     $0x4e, X9, X7
+	VPXOR       X9, X7, X7
+	VPCLMULQDQ  $0x00, 736(AX), X7, X7
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_3
+	CMPQ        R8, $0x10
+	JE          sfullaad_3
+	CMPQ        R8, $0x08
+	JB          ld4_5
+	MOVQ        (DI), AX
+	VMOVQ       AX, X9
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X10
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X11
+	VPSHUFB     X11, X10, X10
+	VPOR        X10, X9, X9
+	JMP         lddone_5
+
+ld4_5:
+	CMPQ    R8, $0x04
+	JB      ld2_5
+	MOVL    (DI), AX
+	VMOVQ   AX, X9
+	LEAQ    -4(DI)(R8*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_5
+
+ld2_5:
+	CMPQ    R8, $0x02
+	JB      ld1_5
+	MOVWQZX (DI), AX
+	VMOVQ   AX, X9
+	LEAQ    -2(DI)(R8*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X10
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X11
+	VPSHUFB X11, X10, X10
+	VPOR    X10, X9, X9
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X9
+
+lddone_5:
+	JMP saad_3
+
+sfullaad_3:
+	VMOVDQU (DI), X9
+
+saad_3:
+	VPSHUFB    bswapMask<>+0(SB), X9, X9
+	VPCLMULQDQ $0x00, 464(CX), X9, X10
+	VPXOR      X10, X6, X6
+	VPCLMULQDQ $0x11, 464(CX), X9, X10
+	VPXOR      X10, X8, X8
+	VPSHUFD    $0x4e, X9, X10
+	VPXOR      X9, X10, X10
+	VPCLMULQDQ $0x00, 720(CX), X10, X10
+	VPXOR      X10, X7, X7
+
+snoaad_3:
+	MOVQ       in+24(FP), AX
+	VMOVDQU    (AX), X9
+	VPXOR      X1, X9, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X9
+	VPXOR      X9, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X1, X9
+	VPXOR      X9, X8, X8
+	VPSHUFD    $0x4e, X1, X9
+	VPXOR      X1, X9, X9
+	VPCLMULQDQ $0x00, 736(CX), X9, X9
+	VPXOR      X9, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	VMOVDQU    (AX), X1
+	VPXOR      X2, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	VMOVDQU    (AX), X1
+	VPXOR      X3, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 512(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 512(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 768(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	VMOVDQU    (AX), X1
+	VPXOR      X4, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 528(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 528(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 784(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_10
+	VMOVDQU    (AX), X1
+	VPXOR      X5, X1, X1
+	VMOVDQU    X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 544(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 544(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 800(CX), X2, X2
+	VPXOR      X2, X7, X7
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_3
+
+spart_10:
+	VMOVDQA X5, X1
+	LEAQ    64(CX), CX
+	TESTQ   SI, SI
+	JZ      sred_3
+	CMPQ    SI, $0x08
+	JB      ld4_6
+	MOVQ    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -8(AX)(SI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld4_6:
+	CMPQ    SI, $0x04
+	JB      ld2_6
+	MOVL    (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -4(AX)(SI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld2_6:
+	CMPQ    SI, $0x02
+	JB      ld1_6
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X2
+	LEAQ    -2(AX)(SI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X3
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    SI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X4
+	VPSHUFB X4, X3, X3
+	VPOR    X3, X2, X2
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_6:
+	VPXOR   X1, X2, X1
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    SI, AX
+	VPAND   16(AX), X1, X1
+	VMOVQ   X1, AX
+	CMPQ    SI, $0x08
+	JB      st4_3
+	MOVQ    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 8(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -8(BX)(SI*1), DX
+	MOVQ    AX, (DX)
+	JMP     stdone_3
+
+st4_3:
+	CMPQ    SI, $0x04
+	JB      st2_3
+	MOVL    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 12(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -4(BX)(SI*1), DX
+	MOVL    AX, (DX)
+	JMP     stdone_3
+
+st2_3:
+	CMPQ    SI, $0x02
+	JB      st1_3
+	MOVW    AX, (BX)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    SI, AX
+	VMOVDQU 14(AX), X2
+	VPSHUFB X2, X1, X2
+	VMOVQ   X2, AX
+	LEAQ    -2(BX)(SI*1), DX
+	MOVW    AX, (DX)
+	JMP     stdone_3
+
+st1_3:
+	MOVB AL, (BX)
+
+stdone_3:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
+	VPXOR      X2, X6, X6
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
+	VPXOR      X2, X8, X8
+	VPSHUFD    $0x4e, X1, X2
+	VPXOR      X1, X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
+	VPXOR      X2, X7, X7
+
+sred_3:
+	VPXOR      X6, X7, X7
+	VPXOR      X8, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X1, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X7, X1
+	VPSHUFD    $0x4e, X7, X7
+	VPXOR      X7, X8, X8
+	VPXOR      X1, X8, X8
+	VPSHUFB    bswapMask<>+0(SB), X8, X8
+	VPXOR      X0, X8, X8
+	MOVQ       tag+64(FP), AX
+	VMOVDQU    X8, (AX)
+
+sizedone_1:
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU X0, 192(SP)
+	VZEROUPPER
+	RET
+
+long_1:
+	MOVQ    aad+40(FP), BX
+	MOVQ    aadLen+48(FP), SI
+	MOVQ    j0+56(FP), DI
+	VMOVQ   (DI), X0
+	VPINSRQ $0x01, 8(DI), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VMOVDQU X1, 16(SP)
+	VPXOR   (AX), X0, X0
+	CMPQ    CX, $0x0a
+	JE      aesmid_4
+	VAESENC 16(AX), X0, X0
+	VAESENC 32(AX), X0, X0
+	CMPQ    CX, $0x0c
+	JE      aesmid_4
+	VAESENC 48(AX), X0, X0
+	VAESENC 64(AX), X0, X0
+
+aesmid_4:
+	VAESENC     16(DX), X0, X0
+	VAESENC     32(DX), X0, X0
+	VAESENC     48(DX), X0, X0
+	VAESENC     64(DX), X0, X0
+	VAESENC     80(DX), X0, X0
+	VAESENC     96(DX), X0, X0
+	VAESENC     112(DX), X0, X0
+	VAESENC     128(DX), X0, X0
+	VAESENC     144(DX), X0, X0
+	VAESENCLAST 160(DX), X0, X0
+	VMOVDQU     X0, 32(SP)
+
+	// phase: AAD
+	VPXOR   X0, X0, X0
+	TESTQ   SI, SI
+	JZ      aaddone_1
+	CMPQ    SI, $0x10
+	JAE     aadlong_1
+	CMPQ    SI, $0x08
+	JB      ld4_7
+	MOVQ    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_7
+
+ld4_7:
+	CMPQ    SI, $0x04
+	JB      ld2_7
+	MOVL    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_7
+
+ld2_7:
+	CMPQ    SI, $0x02
+	JB      ld1_7
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_7
+
+ld1_7:
+	MOVBQZX (BX), DI
+	VMOVQ   DI, X1
+
+lddone_7:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPXOR      X1, X0, X1
+	VPCLMULQDQ $0x00, 480(AX), X1, X2
+	VPCLMULQDQ $0x11, 480(AX), X1, X0
+	VPSHUFD    $0x4e, X1, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x00, 736(AX), X3, X3
+	VPXOR      X2, X3, X3
+	VPXOR      X0, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X0, X0
+	VPXOR      X1, X0, X0
+	JMP        aaddone_1
+
+aadlong_1:
+gh8_1:
+	CMPQ       SI, $0x80
+	JB         ghrest_1
+	VMOVDQU    (BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPXOR      X0, X3, X3
+	VPCLMULQDQ $0x00, 368(AX), X3, X1
+	VPCLMULQDQ $0x11, 368(AX), X3, X0
+	VPSHUFD    $0x4e, X3, X2
+	VPXOR      X3, X2, X2
+	VPCLMULQDQ $0x00, 624(AX), X2, X2
+	VMOVDQU    16(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 384(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 384(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 640(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    32(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 400(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 400(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 656(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    48(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 416(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 416(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 672(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    64(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 432(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 432(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 688(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    80(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 448(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 448(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 704(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    96(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 464(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 464(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 720(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VMOVDQU    112(BX), X3
+	VPSHUFB    bswapMask<>+0(SB), X3, X3
+	VPCLMULQDQ $0x00, 480(AX), X3, X4
+	VPXOR      X4, X1, X1
+	VPCLMULQDQ $0x11, 480(AX), X3, X4
+	VPXOR      X4, X0, X0
+	VPSHUFD    $0x4e, X3, X4
+	VPXOR      X3, X4, X4
+	VPCLMULQDQ $0x00, 736(AX), X4, X4
+	VPXOR      X4, X2, X2
+	VPXOR      X1, X2, X2
+	VPXOR      X0, X2, X2
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X1, X3
+	VPSHUFD    $0x4e, X1, X1
+	VPXOR      X1, X2, X2
+	VPXOR      X3, X2, X2
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X0, X0
+	VPXOR      X1, X0, X0
+	ADDQ       $0x80, BX
+	SUBQ       $0x80, SI
+	JMP        gh8_1
+
+ghrest_1:
+	TESTQ SI, SI
+	JZ    ghdone_1
+	LEAQ  15(SI), DI
+	SHRQ  $0x04, DI
+	SHLQ  $0x04, DI
+	NEGQ  DI
+	ADDQ  AX, DI
+	VPXOR X1, X1, X1
+	VPXOR X2, X2, X2
+	VPXOR X3, X3, X3
+
+ghregs_1:
+	CMPQ       SI, $0x10
+	JB         ghpart_1
+	VMOVDQU    (BX), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, 496(DI), X4, X5
+	VPXOR      X5, X1, X1
+	VPCLMULQDQ $0x11, 496(DI), X4, X5
+	VPXOR      X5, X3, X3
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 752(DI), X5, X5
+	VPXOR      X5, X2, X2
+	ADDQ       $0x10, BX
+	ADDQ       $0x10, DI
+	SUBQ       $0x10, SI
+	JMP        ghregs_1
+
+ghpart_1:
+	TESTQ   SI, SI
+	JZ      ghred_1
+	CMPQ    SI, $0x08
+	JB      ld4_8
+	MOVQ    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_8
+
+ld4_8:
+	CMPQ    SI, $0x04
+	JB      ld2_8
+	MOVL    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_8
+
+ld2_8:
+	CMPQ    SI, $0x02
+	JB      ld1_8
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_8
+
+ld1_8:
+	MOVBQZX (BX), R8
+	VMOVQ   R8, X4
+
+lddone_8:
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, 496(DI), X4, X5
+	VPXOR      X5, X1, X1
+	VPCLMULQDQ $0x11, 496(DI), X4, X5
+	VPXOR      X5, X3, X3
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 752(DI), X5, X5
+	VPXOR      X5, X2, X2
+
+ghred_1:
+	VPXOR      X1, X2, X2
+	VPXOR      X3, X2, X2
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X1, X4
+	VPSHUFD    $0x4e, X1, X1
+	VPXOR      X1, X2, X2
+	VPXOR      X4, X2, X2
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPXOR      X3, X0, X0
+
+ghdone_1:
+aaddone_1:
+	VMOVDQU X0, (SP)
+	XORQ    BX, BX
+	MOVQ    out+16(FP), SI
+	MOVQ    in+24(FP), DI
+	MOVQ    n+32(FP), R8
+	TESTQ   R8, R8
+	JZ      pdone_1
+	VMOVDQU (SP), X0
+	VMOVDQU 16(SP), X1
+	CMPQ    R8, $0x80
+	JB      prem_1
+
+	// phase: main loop
+	VMOVDQU (AX), X2
+	VPADDD  ctrIncs<>+0(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 80(SP)
+	VPADDD  ctrIncs<>+16(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 96(SP)
+	VPADDD  ctrIncs<>+32(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 112(SP)
+	VPADDD  ctrIncs<>+48(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 128(SP)
+	VPADDD  ctrIncs<>+64(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 144(SP)
+	VPADDD  ctrIncs<>+80(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 160(SP)
+	VPADDD  ctrIncs<>+96(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 176(SP)
+	VPADDD  ctrIncs<>+112(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   X2, X3, X3
+	VMOVDQU X3, 192(SP)
+	VMOVQ   X1, R9
+	MOVL    12(AX), R10
+	VMOVDQU 80(SP), X1
+	VMOVDQU 96(SP), X2
+	VMOVDQU 112(SP), X3
+	VMOVDQU 128(SP), X4
+	VMOVDQU 144(SP), X5
+	VMOVDQU 160(SP), X6
+	VMOVDQU 176(SP), X7
+	VMOVDQU 192(SP), X8
+	LEAL    8(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 92(SP)
+	LEAL    9(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 108(SP)
+	LEAL    10(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 124(SP)
+	LEAL    11(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 140(SP)
+	LEAL    12(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 156(SP)
+	LEAL    13(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 172(SP)
+	LEAL    14(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 188(SP)
+	LEAL    15(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 204(SP)
+	ADDL    $0x08, R9
+	CMPQ    CX, $0x0a
+	JE      aesmid_5
+	VMOVDQU 16(AX), X9
+	VAESENC X9, X1, X1
+	VAESENC X9, X2, X2
+	VAESENC X9, X3, X3
+	VAESENC X9, X4, X4
+	VAESENC X9, X5, X5
+	VAESENC X9, X6, X6
+	VAESENC X9, X7, X7
+	VAESENC X9, X8, X8
+	VMOVDQU 32(AX), X9
+	VAESENC X9, X1, X1
+	VAESENC X9, X2, X2
+	VAESENC X9, X3, X3
+	VAESENC X9, X4, X4
+	VAESENC X9, X5, X5
+	VAESENC X9, X6, X6
+	VAESENC X9, X7, X7
+	VAESENC X9, X8, X8
+	CMPQ    CX, $0x0c
+	JE      aesmid_5
+	VMOVDQU 48(AX), X9
+	VAESENC X9, X1, X1
+	VAESENC X9, X2, X2
+	VAESENC X9, X3, X3
+	VAESENC X9, X4, X4
+	VAESENC X9, X5, X5
+	VAESENC X9, X6, X6
+	VAESENC X9, X7, X7
+	VAESENC X9, X8, X8
+	VMOVDQU 64(AX), X9
+	VAESENC X9, X1, X1
+	VAESENC X9, X2, X2
+	VAESENC X9, X3, X3
+	VAESENC X9, X4, X4
+	VAESENC X9, X5, X5
+	VAESENC X9, X6, X6
+	VAESENC X9, X7, X7
+	VAESENC X9, X8, X8
+
+aesmid_5:
+	VMOVDQU     16(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     32(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     48(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     64(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     80(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     96(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     112(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     128(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     144(DX), X9
+	VAESENC     X9, X1, X1
+	VAESENC     X9, X2, X2
+	VAESENC     X9, X3, X3
+	VAESENC     X9, X4, X4
+	VAESENC     X9, X5, X5
+	VAESENC     X9, X6, X6
+	VAESENC     X9, X7, X7
+	VAESENC     X9, X8, X8
+	VMOVDQU     160(DX), X9
+	VPXOR       (DI), X9, X10
+	VAESENCLAST X10, X1, X1
+	VMOVDQU     X1, (SI)
+	VPXOR       16(DI), X9, X1
+	VAESENCLAST X1, X2, X2
+	VMOVDQU     X2, 16(SI)
+	VPXOR       32(DI), X9, X1
+	VAESENCLAST X1, X3, X3
+	VMOVDQU     X3, 32(SI)
+	VPXOR       48(DI), X9, X1
+	VAESENCLAST X1, X4, X4
+	VMOVDQU     X4, 48(SI)
+	VPXOR       64(DI), X9, X1
+	VAESENCLAST X1, X5, X5
+	VMOVDQU     X5, 64(SI)
+	VPXOR       80(DI), X9, X1
+	VAESENCLAST X1, X6, X6
+	VMOVDQU     X6, 80(SI)
+	VPXOR       96(DI), X9, X1
+	VAESENCLAST X1, X7, X7
+	VMOVDQU     X7, 96(SI)
+	VPXOR       112(DI), X9, X1
+	VAESENCLAST X1, X8, X8
+	VMOVDQU     X8, 112(SI)
+	ADDQ        $0x80, DI
+	ADDQ        $0x80, SI
+	SUBQ        $0x80, R8
+
+loop16_1:
+	CMPQ    R8, $0x00000100
+	JB      loop8_1
+	VMOVDQU 80(SP), X3
+	VMOVDQU 96(SP), X4
+	VMOVDQU 112(SP), X5
+	VMOVDQU 128(SP), X6
+	VMOVDQU 144(SP), X7
+	VMOVDQU 160(SP), X8
+	VMOVDQU 176(SP), X9
+	VMOVDQU 192(SP), X10
+	LEAL    8(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 92(SP)
+	LEAL    9(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 108(SP)
+	LEAL    10(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 124(SP)
+	LEAL    11(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 140(SP)
+	LEAL    12(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 156(SP)
+	LEAL    13(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 172(SP)
+	LEAL    14(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 188(SP)
+	LEAL    15(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 204(SP)
+	ADDL    $0x08, R9
+	CMPQ    CX, $0x0a
+	JE      aesmid_6
+	VMOVDQU 16(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	VMOVDQU 32(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	CMPQ    CX, $0x0c
+	JE      aesmid_6
+	VMOVDQU 48(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	VMOVDQU 64(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+
+aesmid_6:
+	VMOVDQU     16(DX), X1
+	VAESENC     X1, X3, X3
+	VAESENC     X1, X4, X4
+	VAESENC     X1, X5, X5
+	VAESENC     X1, X6, X6
+	VAESENC     X1, X7, X7
+	VAESENC     X1, X8, X8
+	VAESENC     X1, X9, X9
+	VAESENC     X1, X10, X10
+	VMOVDQU     32(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VMOVDQU     -128(SI), X12
+	VPSHUFB     bswapMask<>+0(SB), X12, X12
+	VPXOR       X0, X12, X12
+	VPCLMULQDQ  $0x00, 240(AX), X12, X1
+	VPCLMULQDQ  $0x11, 240(AX), X12, X0
+	VPSHUFD     $0x4e, X12, X2
+	VPXOR       X12, X2, X2
+	VPCLMULQDQ  $0x00, 496(AX), X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     48(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -104(SI), R11
+	MOVQ        -112(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 256(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 256(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 512(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     64(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -88(SI), R11
+	MOVQ        -96(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 272(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 272(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 528(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     80(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -72(SI), R11
+	MOVQ        -80(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 288(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 288(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 544(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     96(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -56(SI), R11
+	MOVQ        -64(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 304(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 304(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 560(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     112(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -40(SI), R11
+	MOVQ        -48(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 320(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 320(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 576(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     128(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -24(SI), R11
+	MOVQ        -32(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 336(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 336(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 592(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     144(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -8(SI), R11
+	MOVQ        -16(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 352(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 352(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 608(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     160(DX), X11
+	VPXOR       (DI), X11, X12
+	VAESENCLAST X12, X3, X3
+	VMOVDQU     X3, (SI)
+	VPXOR       16(DI), X11, X3
+	VAESENCLAST X3, X4, X4
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(DI), X11, X3
+	VAESENCLAST X3, X5, X5
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(DI), X11, X3
+	VAESENCLAST X3, X6, X6
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(DI), X11, X3
+	VAESENCLAST X3, X7, X7
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(DI), X11, X3
+	VAESENCLAST X3, X8, X8
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(DI), X11, X3
+	VAESENCLAST X3, X9, X9
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(DI), X11, X3
+	VAESENCLAST X3, X10, X10
+	VMOVDQU     X10, 112(SI)
+	ADDQ        $0x80, DI
+	ADDQ        $0x80, SI
+	SUBQ        $0x80, R8
+	VMOVDQU     80(SP), X3
+	VMOVDQU     96(SP), X4
+	VMOVDQU     112(SP), X5
+	VMOVDQU     128(SP), X6
+	VMOVDQU     144(SP), X7
+	VMOVDQU     160(SP), X8
+	VMOVDQU     176(SP), X9
+	VMOVDQU     192(SP), X10
+	LEAL        8(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 92(SP)
+	LEAL        9(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 108(SP)
+	LEAL        10(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 124(SP)
+	LEAL        11(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 140(SP)
+	LEAL        12(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 156(SP)
+	LEAL        13(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 172(SP)
+	LEAL        14(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 188(SP)
+	LEAL        15(R9), R11
+	BSWAPL      R11
+	XORL        R10, R11
+	MOVL        R11, 204(SP)
+	ADDL        $0x08, R9
+	CMPQ        CX, $0x0a
+	JE          aesmid_7
+	VMOVDQU     16(AX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     32(AX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	CMPQ        CX, $0x0c
+	JE          aesmid_7
+	VMOVDQU     48(AX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     64(AX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+
+aesmid_7:
+	VMOVDQU     16(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     32(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -120(SI), R11
+	MOVQ        -128(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 368(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 368(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 624(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     48(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -104(SI), R11
+	MOVQ        -112(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 384(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 384(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 640(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     64(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -88(SI), R11
+	MOVQ        -96(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 400(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 400(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 656(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     80(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -72(SI), R11
+	MOVQ        -80(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 416(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 416(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 672(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     96(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -56(SI), R11
+	MOVQ        -64(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 432(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 432(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 688(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     112(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -40(SI), R11
+	MOVQ        -48(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 448(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 448(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 704(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     128(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -24(SI), R11
+	MOVQ        -32(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 464(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 464(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 720(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     144(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -8(SI), R11
+	MOVQ        -16(SI), R12
+	BSWAPQ      R11
+	BSWAPQ      R12
+	MOVQ        R11, R13
+	XORQ        R12, R13
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x00, 480(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x10, 480(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R13, X12
+	VPCLMULQDQ  $0x00, 736(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VPXOR       X1, X2, X2
+	VPXOR       X0, X2, X2
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X11
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X2, X2
+	VPXOR       X11, X2, X2
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD     $0x4e, X2, X2
+	VPXOR       X2, X0, X0
+	VPXOR       X1, X0, X0
+	VMOVDQU     160(DX), X1
+	VPXOR       (DI), X1, X2
+	VAESENCLAST X2, X3, X3
+	VMOVDQU     X3, (SI)
+	VPXOR       16(DI), X1, X2
+	VAESENCLAST X2, X4, X4
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(DI), X1, X2
+	VAESENCLAST X2, X5, X5
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(DI), X1, X2
+	VAESENCLAST X2, X6, X6
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(DI), X1, X2
+	VAESENCLAST X2, X7, X7
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(DI), X1, X2
+	VAESENCLAST X2, X8, X8
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(DI), X1, X2
+	VAESENCLAST X2, X9, X9
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(DI), X1, X1
+	VAESENCLAST X1, X10, X10
+	VMOVDQU     X10, 112(SI)
+	ADDQ        $0x80, DI
+	ADDQ        $0x80, SI
+	SUBQ        $0x80, R8
+	JMP         loop16_1
+
+loop8_1:
+	CMPQ    R8, $0x80
+	JB      loopdone_1
+	VMOVDQU 80(SP), X3
+	VMOVDQU 96(SP), X4
+	VMOVDQU 112(SP), X5
+	VMOVDQU 128(SP), X6
+	VMOVDQU 144(SP), X7
+	VMOVDQU 160(SP), X8
+	VMOVDQU 176(SP), X9
+	VMOVDQU 192(SP), X10
+	LEAL    8(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 92(SP)
+	LEAL    9(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 108(SP)
+	LEAL    10(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 124(SP)
+	LEAL    11(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 140(SP)
+	LEAL    12(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 156(SP)
+	LEAL    13(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 172(SP)
+	LEAL    14(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 188(SP)
+	LEAL    15(R9), R11
+	BSWAPL  R11
+	XORL    R10, R11
+	MOVL    R11, 204(SP)
+	ADDL    $0x08, R9
+	CMPQ    CX, $0x0a
+	JE      aesmid_8
+	VMOVDQU 16(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	VMOVDQU 32(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	CMPQ    CX, $0x0c
+	JE      aesmid_8
+	VMOVDQU 48(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+	VMOVDQU 64(AX), X1
+	VAESENC X1, X3, X3
+	VAESENC X1, X4, X4
+	VAESENC X1, X5, X5
+	VAESENC X1, X6, X6
+	VAESENC X1, X7, X7
+	VAESENC X1, X8, X8
+	VAESENC X1, X9, X9
+	VAESENC X1, X10, X10
+
+aesmid_8:
+	VMOVDQU     16(DX), X1
+	VAESENC     X1, X3, X3
+	VAESENC     X1, X4, X4
+	VAESENC     X1, X5, X5
+	VAESENC     X1, X6, X6
+	VAESENC     X1, X7, X7
+	VAESENC     X1, X8, X8
+	VAESENC     X1, X9, X9
+	VAESENC     X1, X10, X10
+	VMOVDQU     32(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	VMOVDQU     -128(SI), X12
+	VPSHUFB     bswapMask<>+0(SB), X12, X12
+	VPXOR       X0, X12, X12
+	VPCLMULQDQ  $0x00, 368(AX), X12, X1
+	VPCLMULQDQ  $0x11, 368(AX), X12, X0
+	VPSHUFD     $0x4e, X12, X2
+	VPXOR       X12, X2, X2
+	VPCLMULQDQ  $0x00, 624(AX), X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     48(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -104(SI), R10
+	MOVQ        -112(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 384(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 384(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 640(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     64(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -88(SI), R10
+	MOVQ        -96(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 400(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 400(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 656(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     80(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -72(SI), R10
+	MOVQ        -80(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 416(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 416(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 672(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     96(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -56(SI), R10
+	MOVQ        -64(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 432(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 432(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 688(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     112(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -40(SI), R10
+	MOVQ        -48(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 448(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 448(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 704(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     128(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -24(SI), R10
+	MOVQ        -32(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 464(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 464(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 720(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VMOVDQU     144(DX), X11
+	VAESENC     X11, X3, X3
+	VAESENC     X11, X4, X4
+	VAESENC     X11, X5, X5
+	VAESENC     X11, X6, X6
+	MOVQ        -8(SI), R10
+	MOVQ        -16(SI), R11
+	BSWAPQ      R10
+	BSWAPQ      R11
+	MOVQ        R10, R12
+	XORQ        R11, R12
+	VMOVQ       R10, X12
+	VPCLMULQDQ  $0x00, 480(AX), X12, X12
+	VPXOR       X12, X1, X1
+	VMOVQ       R11, X12
+	VPCLMULQDQ  $0x10, 480(AX), X12, X12
+	VPXOR       X12, X0, X0
+	VMOVQ       R12, X12
+	VPCLMULQDQ  $0x00, 736(AX), X12, X12
+	VPXOR       X12, X2, X2
+	VAESENC     X11, X7, X7
+	VAESENC     X11, X8, X8
+	VAESENC     X11, X9, X9
+	VAESENC     X11, X10, X10
+	VPXOR       X1, X2, X2
+	VPXOR       X0, X2, X2
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X11
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X2, X2
+	VPXOR       X11, X2, X2
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD     $0x4e, X2, X2
+	VPXOR       X2, X0, X0
+	VPXOR       X1, X0, X0
+	VMOVDQU     160(DX), X1
+	VPXOR       (DI), X1, X2
+	VAESENCLAST X2, X3, X3
+	VMOVDQU     X3, (SI)
+	VPXOR       16(DI), X1, X2
+	VAESENCLAST X2, X4, X4
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(DI), X1, X2
+	VAESENCLAST X2, X5, X5
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(DI), X1, X2
+	VAESENCLAST X2, X6, X6
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(DI), X1, X2
+	VAESENCLAST X2, X7, X7
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(DI), X1, X2
+	VAESENCLAST X2, X8, X8
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(DI), X1, X2
+	VAESENCLAST X2, X9, X9
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(DI), X1, X1
+	VAESENCLAST X1, X10, X10
+	VMOVDQU     X10, 112(SI)
+	ADDQ        $0x80, DI
+	ADDQ        $0x80, SI
+	SUBQ        $0x80, R8
+
+loopdone_1:
+	VMOVQ      R9, X2
+	VMOVDQU    16(SP), X1
+	VPSRLDQ    $0x04, X1, X1
+	VPSLLDQ    $0x04, X1, X1
+	VPOR       X2, X1, X1
+	VMOVDQU    -128(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXOR      X0, X4, X4
+	VPCLMULQDQ $0x00, 368(AX), X4, X2
+	VPCLMULQDQ $0x11, 368(AX), X4, X0
+	VPSHUFD    $0x4e, X4, X3
+	VPXOR      X4, X3, X3
+	VPCLMULQDQ $0x00, 624(AX), X3, X3
+	VMOVDQU    -112(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 384(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 384(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 640(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -96(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 400(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 400(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 656(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -80(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 416(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 416(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 672(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -64(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 432(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 432(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 688(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -48(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 448(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 448(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 704(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -32(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 464(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 464(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 720(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VMOVDQU    -16(SI), X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPCLMULQDQ $0x00, 480(AX), X4, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 480(AX), X4, X5
+	VPXOR      X5, X0, X0
+	VPSHUFD    $0x4e, X4, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 736(AX), X5, X5
+	VPXOR      X5, X3, X3
+	VPXOR      X2, X3, X3
+	VPXOR      X0, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X4
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X4, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X2
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X0, X0
+	VPXOR      X2, X0, X0
+
+prem_1:
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
+	CMPQ    R8, $0x3f
+	JA      sizenext_3
+	VPSHUFB bswapMask<>+0(SB), X1, X2
+	VPXOR   (AX), X2, X2
+	VPADDD  ctrIncs<>+16(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   (AX), X3, X3
+	VPADDD  ctrIncs<>+32(SB), X1, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPXOR   (AX), X4, X4
+	VPADDD  ctrIncs<>+48(SB), X1, X5
+	VPSHUFB bswapMask<>+0(SB), X5, X5
+	VPXOR   (AX), X5, X5
+	CMPQ    CX, $0x0a
+	JE      aesmid_9
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 16(AX), X5, X5
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	VAESENC 32(AX), X5, X5
+	CMPQ    CX, $0x0c
+	JE      aesmid_9
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 48(AX), X5, X5
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+	VAESENC 64(AX), X5, X5
+
+aesmid_9:
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     16(DX), X5, X5
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     32(DX), X5, X5
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     48(DX), X5, X5
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     64(DX), X5, X5
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     80(DX), X5, X5
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     96(DX), X5, X5
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     112(DX), X5, X5
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     128(DX), X5, X5
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENC     144(DX), X5, X5
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	VAESENCLAST 160(DX), X5, X5
+	LEAQ        15(R8), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X6
+	VPADDD      X6, X1, X1
+	MOVQ        R8, CX
+	ANDQ        $-16, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	VPXOR       X6, X6, X6
+	VPXOR       X7, X7, X7
+	VPXOR       X8, X8, X8
+	CMPQ        R8, $0x10
+	JB          rsingle_1
+	VMOVDQU     (DI), X9
+	VPXOR       X2, X9, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXOR       X0, X2, X2
+	VPXOR       X0, X0, X0
+	VPCLMULQDQ  $0x00, 496(CX), X2, X9
+	VPXOR       X9, X6, X6
+	VPCLMULQDQ  $0x11, 496(CX), X2, X9
+	VPXOR       X9, X8, X8
+	VPSHUFD     $0x4e, X2, X9
+	VPXOR       X2, X9, X9
+	VPCLMULQDQ  $0x00, 752(CX), X9, X9
+	VPXOR       X9, X7, X7
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	CMPQ        R8, $0x10
+	JB          rsingle_2
+	VMOVDQU     (DI), X2
+	VPXOR       X3, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 512(CX), X2, X3
+	VPXOR       X3, X6, X6
+	VPCLMULQDQ  $0x11, 512(CX), X2, X3
+	VPXOR       X3, X8, X8
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 768(CX), X3, X3
+	VPXOR       X3, X7, X7
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	CMPQ        R8, $0x10
+	JB          rsingle_3
+	VMOVDQU     (DI), X2
+	VPXOR       X4, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 528(CX), X2, X3
+	VPXOR       X3, X6, X6
+	VPCLMULQDQ  $0x11, 528(CX), X2, X3
+	VPXOR       X3, X8, X8
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 784(CX), X3, X3
+	VPXOR       X3, X7, X7
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	VMOVDQA     X5, X2
+	LEAQ        48(CX), CX
+	JMP         rcommon_1
+
+rsingle_3:
+	VMOVDQA X4, X2
+	LEAQ    32(CX), CX
+	JMP     rcommon_1
+
+rsingle_2:
+	VMOVDQA X3, X2
+	LEAQ    16(CX), CX
+	JMP     rcommon_1
+
+rsingle_1:
+	VMOVDQA X2, X2
+	LEAQ    (CX), CX
+
+rcommon_1:
+	TESTQ   R8, R8
+	JZ      rred_1
+	CMPQ    R8, $0x08
+	JB      ld4_9
+	MOVQ    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld4_9:
+	CMPQ    R8, $0x04
+	JB      ld2_9
+	MOVL    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld2_9:
+	CMPQ    R8, $0x02
+	JB      ld1_9
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld1_9:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X3
+
+lddone_9:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X3, X3
+	VMOVQ   X3, DX
+	CMPQ    R8, $0x08
+	JB      st4_4
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_4
+
+st4_4:
+	CMPQ    R8, $0x04
+	JB      st2_4
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_4
+
+st2_4:
+	CMPQ    R8, $0x02
+	JB      st1_4
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_4
+
+st1_4:
+	MOVB DL, (SI)
+
+stdone_4:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_1:
+	VPXOR      X6, X7, X7
+	VPXOR      X8, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X6, X2
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X6, X7, X7
+	VPXOR      X2, X7, X7
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X7, X2
+	VPSHUFD    $0x4e, X7, X7
+	VPXOR      X7, X8, X8
+	VPXOR      X2, X8, X8
+	VPXOR      X8, X0, X0
+	JMP        sizedone_2
+
+sizenext_3:
+	VPSHUFB bswapMask<>+0(SB), X1, X2
+	VPXOR   (AX), X2, X2
+	VPADDD  ctrIncs<>+16(SB), X1, X3
+	VPSHUFB bswapMask<>+0(SB), X3, X3
+	VPXOR   (AX), X3, X3
+	VPADDD  ctrIncs<>+32(SB), X1, X4
+	VPSHUFB bswapMask<>+0(SB), X4, X4
+	VPXOR   (AX), X4, X4
+	VPADDD  ctrIncs<>+48(SB), X1, X5
+	VPSHUFB bswapMask<>+0(SB), X5, X5
+	VPXOR   (AX), X5, X5
+	VPADDD  ctrIncs<>+64(SB), X1, X6
+	VPSHUFB bswapMask<>+0(SB), X6, X6
+	VPXOR   (AX), X6, X6
+	VPADDD  ctrIncs<>+80(SB), X1, X7
+	VPSHUFB bswapMask<>+0(SB), X7, X7
+	VPXOR   (AX), X7, X7
+	VPADDD  ctrIncs<>+96(SB), X1, X8
+	VPSHUFB bswapMask<>+0(SB), X8, X8
+	VPXOR   (AX), X8, X8
+	VPADDD  ctrIncs<>+112(SB), X1, X9
+	VPSHUFB bswapMask<>+0(SB), X9, X9
+	VPXOR   (AX), X9, X9
+	CMPQ    CX, $0x0a
+	JE      aesmid_10
+	VAESENC 16(AX), X2, X2
+	VAESENC 16(AX), X3, X3
+	VAESENC 16(AX), X4, X4
+	VAESENC 16(AX), X5, X5
+	VAESENC 16(AX), X6, X6
+	VAESENC 16(AX), X7, X7
+	VAESENC 16(AX), X8, X8
+	VAESENC 16(AX), X9, X9
+	VAESENC 32(AX), X2, X2
+	VAESENC 32(AX), X3, X3
+	VAESENC 32(AX), X4, X4
+	VAESENC 32(AX), X5, X5
+	VAESENC 32(AX), X6, X6
+	VAESENC 32(AX), X7, X7
+	VAESENC 32(AX), X8, X8
+	VAESENC 32(AX), X9, X9
+	CMPQ    CX, $0x0c
+	JE      aesmid_10
+	VAESENC 48(AX), X2, X2
+	VAESENC 48(AX), X3, X3
+	VAESENC 48(AX), X4, X4
+	VAESENC 48(AX), X5, X5
+	VAESENC 48(AX), X6, X6
+	VAESENC 48(AX), X7, X7
+	VAESENC 48(AX), X8, X8
+	VAESENC 48(AX), X9, X9
+	VAESENC 64(AX), X2, X2
+	VAESENC 64(AX), X3, X3
+	VAESENC 64(AX), X4, X4
+	VAESENC 64(AX), X5, X5
+	VAESENC 64(AX), X6, X6
+	VAESENC 64(AX), X7, X7
+	VAESENC 64(AX), X8, X8
+	VAESENC 64(AX), X9, X9
+
+aesmid_10:
+	VAESENC     16(DX), X2, X2
+	VAESENC     16(DX), X3, X3
+	VAESENC     16(DX), X4, X4
+	VAESENC     16(DX), X5, X5
+	VAESENC     16(DX), X6, X6
+	VAESENC     16(DX), X7, X7
+	VAESENC     16(DX), X8, X8
+	VAESENC     16(DX), X9, X9
+	VAESENC     32(DX), X2, X2
+	VAESENC     32(DX), X3, X3
+	VAESENC     32(DX), X4, X4
+	VAESENC     32(DX), X5, X5
+	VAESENC     32(DX), X6, X6
+	VAESENC     32(DX), X7, X7
+	VAESENC     32(DX), X8, X8
+	VAESENC     32(DX), X9, X9
+	VAESENC     48(DX), X2, X2
+	VAESENC     48(DX), X3, X3
+	VAESENC     48(DX), X4, X4
+	VAESENC     48(DX), X5, X5
+	VAESENC     48(DX), X6, X6
+	VAESENC     48(DX), X7, X7
+	VAESENC     48(DX), X8, X8
+	VAESENC     48(DX), X9, X9
+	VAESENC     64(DX), X2, X2
+	VAESENC     64(DX), X3, X3
+	VAESENC     64(DX), X4, X4
+	VAESENC     64(DX), X5, X5
+	VAESENC     64(DX), X6, X6
+	VAESENC     64(DX), X7, X7
+	VAESENC     64(DX), X8, X8
+	VAESENC     64(DX), X9, X9
+	VAESENC     80(DX), X2, X2
+	VAESENC     80(DX), X3, X3
+	VAESENC     80(DX), X4, X4
+	VAESENC     80(DX), X5, X5
+	VAESENC     80(DX), X6, X6
+	VAESENC     80(DX), X7, X7
+	VAESENC     80(DX), X8, X8
+	VAESENC     80(DX), X9, X9
+	VAESENC     96(DX), X2, X2
+	VAESENC     96(DX), X3, X3
+	VAESENC     96(DX), X4, X4
+	VAESENC     96(DX), X5, X5
+	VAESENC     96(DX), X6, X6
+	VAESENC     96(DX), X7, X7
+	VAESENC     96(DX), X8, X8
+	VAESENC     96(DX), X9, X9
+	VAESENC     112(DX), X2, X2
+	VAESENC     112(DX), X3, X3
+	VAESENC     112(DX), X4, X4
+	VAESENC     112(DX), X5, X5
+	VAESENC     112(DX), X6, X6
+	VAESENC     112(DX), X7, X7
+	VAESENC     112(DX), X8, X8
+	VAESENC     112(DX), X9, X9
+	VAESENC     128(DX), X2, X2
+	VAESENC     128(DX), X3, X3
+	VAESENC     128(DX), X4, X4
+	VAESENC     128(DX), X5, X5
+	VAESENC     128(DX), X6, X6
+	VAESENC     128(DX), X7, X7
+	VAESENC     128(DX), X8, X8
+	VAESENC     128(DX), X9, X9
+	VAESENC     144(DX), X2, X2
+	VAESENC     144(DX), X3, X3
+	VAESENC     144(DX), X4, X4
+	VAESENC     144(DX), X5, X5
+	VAESENC     144(DX), X6, X6
+	VAESENC     144(DX), X7, X7
+	VAESENC     144(DX), X8, X8
+	VAESENC     144(DX), X9, X9
+	VAESENCLAST 160(DX), X2, X2
+	VAESENCLAST 160(DX), X3, X3
+	VAESENCLAST 160(DX), X4, X4
+	VAESENCLAST 160(DX), X5, X5
+	VAESENCLAST 160(DX), X6, X6
+	VAESENCLAST 160(DX), X7, X7
+	VAESENCLAST 160(DX), X8, X8
+	VAESENCLAST 160(DX), X9, X9
+	LEAQ        15(R8), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X10
+	VPADDD      X10, X1, X1
+	MOVQ        R8, CX
+	ANDQ        $-16, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	VPXOR       X10, X10, X10
+	VPXOR       X11, X11, X11
+	VPXOR       X12, X12, X12
+	VMOVDQU     (DI), X13
+	VPXOR       X2, X13, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXOR       X0, X2, X2
+	VPXOR       X0, X0, X0
+	VPCLMULQDQ  $0x00, 496(CX), X2, X13
+	VPXOR       X13, X10, X10
+	VPCLMULQDQ  $0x11, 496(CX), X2, X13
+	VPXOR       X13, X12, X12
+	VPSHUFD     $0x4e, X2, X13
+	VPXOR       X2, X13, X13
+	VPCLMULQDQ  $0x00, 752(CX), X13, X13
+	VPXOR       X13, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	VMOVDQU     (DI), X2
+	VPXOR       X3, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 512(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 512(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 768(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	VMOVDQU     (DI), X2
+	VPXOR       X4, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 528(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 528(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 784(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	VMOVDQU     (DI), X2
+	VPXOR       X5, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 544(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 544(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 800(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	CMPQ        R8, $0x10
+	JB          rsingle_9
+	VMOVDQU     (DI), X2
+	VPXOR       X6, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 560(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 560(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 816(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	CMPQ        R8, $0x10
+	JB          rsingle_10
+	VMOVDQU     (DI), X2
+	VPXOR       X7, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 576(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 576(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 832(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	CMPQ        R8, $0x10
+	JB          rsingle_11
+	VMOVDQU     (DI), X2
+	VPXOR       X8, X2, X2
+	VMOVDQU     X2, (SI)
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ  $0x00, 592(CX), X2, X3
+	VPXOR       X3, X10, X10
+	VPCLMULQDQ  $0x11, 592(CX), X2, X3
+	VPXOR       X3, X12, X12
+	VPSHUFD     $0x4e, X2, X3
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x00, 848(CX), X3, X3
+	VPXOR       X3, X11, X11
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, R8
+	VMOVDQA     X9, X2
+	LEAQ        112(CX), CX
+	JMP         rcommon_2
+
+rsingle_11:
+	VMOVDQA X8, X2
+	LEAQ    96(CX), CX
+	JMP     rcommon_2
+
+rsingle_10:
+	VMOVDQA X7, X2
+	LEAQ    80(CX), CX
+	JMP     rcommon_2
+
+rsingle_9:
+	VMOVDQA X6, X2
+	LEAQ    64(CX), CX
+
+rcommon_2:
+	TESTQ   R8, R8
+	JZ      rred_2
+	CMPQ    R8, $0x08
+	JB      ld4_10
+	MOVQ    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld4_10:
+	CMPQ    R8, $0x04
+	JB      ld2_10
+	MOVL    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld2_10:
+	CMPQ    R8, $0x02
+	JB      ld1_10
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld1_10:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X3
+
+lddone_10:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X3, X3
+	VMOVQ   X3, DX
+	CMPQ    R8, $0x08
+	JB      st4_5
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_5
+
+st4_5:
+	CMPQ    R8, $0x04
+	JB      st2_5
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_5
+
+st2_5:
+	CMPQ    R8, $0x02
+	JB      st1_5
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_5
+
+st1_5:
+	MOVB DL, (SI)
+
+stdone_5:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_2:
+	VPXOR      X10, X11, X11
+	VPXOR      X12, X11, X11
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X10, X2
+	VPSHUFD    $0x4e, X10, X10
+	VPXOR      X10, X11, X11
+	VPXOR      X2, X11, X11
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X11, X2
+	VPSHUFD    $0x4e, X11, X11
+	VPXOR      X11, X12, X12
+	VPXOR      X2, X12, X12
+	VPXOR      X12, X0, X0
+
+sizedone_2:
+	MOVQ R8, BX
+	ADDQ R8, DI
+	ADDQ R8, SI
+
+psave_1:
+	VMOVDQU X0, (SP)
+	VMOVDQU X1, 16(SP)
+
+pdone_1:
+	MOVQ aadLen+48(FP), CX
+	MOVQ n+32(FP), DX
+
+	// phase: tag
+	VMOVDQU     (SP), X0
+	SHLQ        $0x03, CX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X1
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X1, X1
+	TESTQ       BX, BX
+	JZ          fin1_1
+	VMOVDQU     64(SP), X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXOR       X0, X2, X2
+	VPCLMULQDQ  $0x00, 464(AX), X2, X3
+	VPCLMULQDQ  $0x11, 464(AX), X2, X0
+	VPSHUFD     $0x4e, X2, X4
+	VPXOR       X2, X4, X4
+	VPCLMULQDQ  $0x00, 720(AX), X4, X4
+	VPCLMULQDQ  $0x00, 480(AX), X1, X2
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x11, 480(AX), X1, X2
+	VPXOR       X2, X0, X0
+	VPSHUFD     $0x4e, X1, X2
+	VPXOR       X1, X2, X2
+	VPCLMULQDQ  $0x00, 736(AX), X2, X2
+	VPXOR       X2, X4, X4
+	VPXOR       X3, X4, X4
+	VPXOR       X0, X4, X4
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X4, X4
+	VPXOR       X1, X4, X4
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD     $0x4e, X4, X4
+	VPXOR       X4, X0, X0
+	VPXOR       X1, X0, X0
+	JMP         findone_1
+
+fin1_1:
+	VPXOR      X1, X0, X1
+	VPCLMULQDQ $0x00, 480(AX), X1, X2
+	VPCLMULQDQ $0x11, 480(AX), X1, X0
+	VPSHUFD    $0x4e, X1, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x00, 736(AX), X3, X3
+	VPXOR      X2, X3, X3
+	VPXOR      X0, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPXOR      X2, X3, X3
+	VPXOR      X1, X3, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X0, X0
+	VPXOR      X1, X0, X0
+
+findone_1:
+	VPSHUFB bswapMask<>+0(SB), X0, X0
+	VPXOR   32(SP), X0, X0
+	MOVQ    tag+64(FP), AX
+	VMOVDQU X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU X0, 192(SP)
+	VZEROUPPER
+	RET
+
+// func gcmSealGatherAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// Requires: AES, AVX, CMOV, PCLMULQDQ
+TEXT ·gcmSealGatherAESNIAVX(SB), NOSPLIT, $208-80
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ count+32(FP), BX
+	MOVQ textLen+64(FP), SI
+	MOVQ aadLen+48(FP), DI
+	CMPQ SI, $0x50
+	JA   long_1
+	CMPQ DI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), SI
+	MOVQ textLen+64(FP), DI
+	MOVQ aad+40(FP), R8
+	MOVQ aadLen+48(FP), R9
+	MOVQ j0+56(FP), R10
+
+	// phase: short message
+	CMPQ    DI, $0x10
+	JA      sizenext_1
+	VMOVQ   (R10), X0
+	VPINSRQ $0x01, 8(R10), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VPSHUFB bswapMask<>+0(SB), X1, X1
+	VPXOR   (AX), X0, X0
+	VPXOR   (AX), X1, X1
+	CMPQ    CX, $0x0a
+	JE      aesmid_1
+	VAESENC 16(AX), X0, X0
+	VAESENC 16(AX), X1, X1
+	VAESENC 32(AX), X0, X0
+	VAESENC 32(AX), X1, X1
+	CMPQ    CX, $0x0c
+	JE      aesmid_1
+	VAESENC 48(AX), X0, X0
+	VAESENC 48(AX), X1, X1
+	VAESENC 64(AX), X0, X0
+	VAESENC 64(AX), X1, X1
+
+aesmid_1:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        R9, CX
+	SHLQ        $0x03, CX
+	MOVQ        DI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 480(AX), X5, X2
+	VPCLMULQDQ  $0x11, 480(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXOR       X5, X3, X3
+	VPCLMULQDQ  $0x00, 736(AX), X3, X3
+	LEAQ        15(DI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R9, R9
+	JZ          snoaad_1
+	CMPQ        R9, $0x10
+	JE          sfullaad_1
+	CMPQ        R9, $0x08
+	JB          ld4_1
+	MOVQ        (R8), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(R8)(R9*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X6
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R9, AX
+	NEGQ        AX
+	VMOVDQU     24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPOR        X6, X5, X5
+	JMP         lddone_1
+
+ld4_1:
+	CMPQ    R9, $0x04
+	JB      ld2_1
+	MOVL    (R8), AX
+	VMOVQ   AX, X5
+	LEAQ    -4(R8)(R9*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R9, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    R9, $0x02
+	JB      ld1_1
+	MOVWQZX (R8), AX
+	VMOVQ   AX, X5
+	LEAQ    -2(R8)(R9*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R9, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R8), AX
+	VMOVQ   AX, X5
+
+lddone_1:
+	JMP saad_1
+
+sfullaad_1:
+	VMOVDQU (R8), X5
+
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 464(CX), X5, X6
+	VPXOR      X6, X2, X2
+	VPCLMULQDQ $0x11, 464(CX), X5, X6
+	VPXOR      X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXOR      X5, X6, X6
+	VPCLMULQDQ $0x00, 720(CX), X6, X6
+	VPXOR      X6, X3, X3
+
+snoaad_1:
+	CMPQ BX, $0x02
+	JE   sgtwo_1
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_1
+	MOVQ (AX), AX
+	JMP  joined_1
+
+join_1:
+	MOVQ DX, R8
+	MOVQ BX, BX
+
+slices_1:
+	TESTQ   BX, BX
+	JZ      slicesdone_1
+	MOVQ    (AX), R9
+	MOVQ    8(AX), R10
+	CMPQ    R10, $0x10
+	JB      copysmall_1
+	VMOVDQU -16(R9)(R10*1), X5
+	VMOVDQU X5, -16(R8)(R10*1)
+	JMP     copydone_1
+
+copysmall_1:
+	CMPQ  R10, $0x04
+	JAE   copyge4_1
+	CMPQ  R10, $0x02
+	JAE   copyge2_1
+	TESTQ R10, R10
+	JZ    copydone_1
+	MOVB  (R9), R11
+	MOVB  R11, (R8)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R10, $0x08
+	JAE  copyge8_1
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
+
+copydone_1:
+	ADDQ R10, R9
+	ADDQ R10, R8
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ DX, AX
+
+joined_1:
+	LEAQ 80(AX), DX
+	JMP  sgdone_1
+
+sgtwo_1:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  R8, R9
+	CMPQ  R11, $0x04
+	JAE   copyge4_2
+	CMPQ  R11, $0x02
+	JAE   copyge2_2
+	TESTQ R11, R11
+	JZ    copydone_2
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(R10)(R11*1), R8
+	MOVW (R10), R12
+	MOVW R8, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ R11, $0x08
+	JAE  copyge8_2
+	MOVL -4(R10)(R11*1), R8
+	MOVL (R10), R12
+	MOVL R8, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(R10)(R11*1), R8
+	MOVQ (R10), R12
+	MOVQ R8, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_2:
+	ADDQ    R11, R10
+	ADDQ    R11, R9
+	XORQ    R11, R11
+	MOVQ    24(BX), R8
+	MOVQ    32(BX), BX
+	CMPQ    BX, $0x10
+	JB      copysmall_3
+	VMOVDQU -16(R8)(BX*1), X5
+	VMOVDQU X5, -16(R9)(BX*1)
+	JMP     copydone_3
+
+copysmall_3:
+	CMPQ  BX, $0x04
+	JAE   copyge4_3
+	CMPQ  BX, $0x02
+	JAE   copyge2_3
+	TESTQ BX, BX
+	JZ    copydone_3
+	MOVB  (R8), R10
+	MOVB  R10, (R9)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ BX, $0x08
+	JAE  copyge8_3
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_3:
+	ADDQ BX, R8
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_1:
+	CMPQ       DI, $0x10
+	JB         spart_1
+	CMPQ       AX, DX
+	CMOVQCC    SI, AX
+	VMOVDQU    (AX), X5
+	VPXOR      X1, X5, X1
+	VMOVDQU    X1, (SI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXOR      X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXOR      X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXOR      X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXOR      X5, X3, X3
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	JMP        sred_1
+
+spart_1:
+	VMOVDQA X1, X1
+	LEAQ    (CX), CX
+	TESTQ   DI, DI
+	JZ      sred_1
+	CMPQ    AX, DX
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
+	JB      ld4_2
+	MOVQ    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -8(AX)(DI*1), AX
+	MOVQ    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    DI, $0x04
+	JB      ld2_2
+	MOVL    (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -4(AX)(DI*1), AX
+	MOVL    (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    DI, $0x02
+	JB      ld1_2
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X5
+	LEAQ    -2(AX)(DI*1), AX
+	MOVWQZX (AX), DX
+	VMOVQ   DX, X6
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    DI, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X7
+	VPSHUFB X7, X6, X6
+	VPOR    X6, X5, X5
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
+
+lddone_2:
+	VPXOR   X1, X5, X1
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    DI, AX
+	VPAND   16(AX), X1, X1
+	VMOVQ   X1, AX
+	CMPQ    DI, $0x08
+	JB      st4_1
+	MOVQ    AX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    DI, AX
+	VMOVDQU 8(AX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, AX
+	LEAQ    -8(SI)(DI*1), DX
+	MOVQ    AX, (DX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    DI, $0x04
+	JB      st2_1
+	MOVL    AX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    DI, AX
+	VMOVDQU 12(AX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, AX
+	LEAQ    -4(SI)(DI*1), DX
+	MOVL    AX, (DX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    DI, $0x02
+	JB      st1_1
+	MOVW    AX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    DI, AX
+	VMOVDQU 14(AX), X5
+	VPSHUFB X5, X1, X5
+	VMOVQ   X5, AX
+	LEAQ    -2(SI)(DI*1), DX
+	MOVW    AX, (DX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB AL, (SI)
 
 stdone_1:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1140,7 +4701,7 @@ sred_1:
 	JMP        sizedone_1
 
 sizenext_1:
-	CMPQ    SI, $0x40
+	CMPQ    DI, $0x40
 	JA      sizenext_2
 	VMOVQ   (R10), X0
 	VPINSRQ $0x01, 8(R10), X0, X0
@@ -1234,9 +4795,9 @@ aesmid_2:
 	VAESENCLAST 160(DX), X2, X2
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
-	MOVQ        DI, CX
+	MOVQ        R9, CX
 	SHLQ        $0x03, CX
-	MOVQ        SI, DX
+	MOVQ        DI, DX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X8
 	VMOVQ       CX, X5
@@ -1246,25 +4807,25 @@ aesmid_2:
 	VPSHUFD     $0x4e, X8, X6
 	VPXOR       X8, X6, X6
 	VPCLMULQDQ  $0x00, 736(AX), X6, X6
-	LEAQ        15(SI), CX
+	LEAQ        15(DI), CX
 	SHRQ        $0x04, CX
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       DI, DI
+	TESTQ       R9, R9
 	JZ          snoaad_2
-	CMPQ        DI, $0x10
+	CMPQ        R9, $0x10
 	JE          sfullaad_2
-	CMPQ        DI, $0x08
+	CMPQ        R9, $0x08
 	JB          ld4_3
-	MOVQ        (R9), AX
+	MOVQ        (R8), AX
 	VMOVQ       AX, X8
-	LEAQ        -8(R9)(DI*1), AX
+	LEAQ        -8(R8)(R9*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X9
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        DI, AX
+	ADDQ        R9, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X10
 	VPSHUFB     X10, X9, X9
@@ -1272,16 +4833,16 @@ aesmid_2:
 	JMP         lddone_3
 
 ld4_3:
-	CMPQ    DI, $0x04
+	CMPQ    R9, $0x04
 	JB      ld2_3
-	MOVL    (R9), AX
+	MOVL    (R8), AX
 	VMOVQ   AX, X8
-	LEAQ    -4(R9)(DI*1), AX
+	LEAQ    -4(R8)(R9*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X10
 	VPSHUFB X10, X9, X9
@@ -1289,16 +4850,16 @@ ld4_3:
 	JMP     lddone_3
 
 ld2_3:
-	CMPQ    DI, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_3
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	VMOVQ   AX, X8
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(R8)(R9*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X10
 	VPSHUFB X10, X9, X9
@@ -1306,14 +4867,14 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	VMOVQ   AX, X8
 
 lddone_3:
 	JMP saad_2
 
 sfullaad_2:
-	VMOVDQU (R9), X8
+	VMOVDQU (R8), X8
 
 saad_2:
 	VPSHUFB    bswapMask<>+0(SB), X8, X8
@@ -1337,7 +4898,7 @@ snoaad_2:
 	JMP  joined_2
 
 join_2:
-	MOVQ DX, DI
+	MOVQ DX, R8
 	MOVQ BX, BX
 
 slices_2:
@@ -1348,15 +4909,15 @@ slices_2:
 	CMPQ    R10, $0x10
 	JB      copysmall_4
 	VMOVDQU -16(R9)(R10*1), X8
-	VMOVDQU X8, -16(DI)(R10*1)
+	VMOVDQU X8, -16(R8)(R10*1)
 
 copy16_4:
 	CMPQ    R10, $0x10
 	JBE     copydone_4
 	VMOVDQU (R9), X8
-	VMOVDQU X8, (DI)
+	VMOVDQU X8, (R8)
 	ADDQ    $0x10, R9
-	ADDQ    $0x10, DI
+	ADDQ    $0x10, R8
 	SUBQ    $0x10, R10
 	JMP     copy16_4
 
@@ -1368,14 +4929,14 @@ copysmall_4:
 	TESTQ R10, R10
 	JZ    copydone_4
 	MOVB  (R9), R11
-	MOVB  R11, (DI)
+	MOVB  R11, (R8)
 	JMP   copydone_4
 
 copyge2_4:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
 	JMP  copydone_4
 
 copyge4_4:
@@ -1383,19 +4944,19 @@ copyge4_4:
 	JAE  copyge8_4
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
 	JMP  copydone_4
 
 copyge8_4:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
 
 copydone_4:
 	ADDQ R10, R9
-	ADDQ R10, DI
+	ADDQ R10, R8
 	XORQ R10, R10
 	ADDQ $0x18, AX
 	DECQ BX
@@ -1411,63 +4972,63 @@ joined_2:
 sgtwo_2:
 	MOVQ  pieces+24(FP), BX
 	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
 	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
+	ADDQ  R8, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_5
 	CMPQ  R11, $0x02
 	JAE   copyge2_5
 	TESTQ R11, R11
 	JZ    copydone_5
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
 	JMP   copydone_5
 
 copyge2_5:
-	MOVW -2(R10)(R11*1), DI
+	MOVW -2(R10)(R11*1), R8
 	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
+	MOVW R8, -2(R9)(R11*1)
 	MOVW R12, (R9)
 	JMP  copydone_5
 
 copyge4_5:
 	CMPQ R11, $0x08
 	JAE  copyge8_5
-	MOVL -4(R10)(R11*1), DI
+	MOVL -4(R10)(R11*1), R8
 	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
+	MOVL R8, -4(R9)(R11*1)
 	MOVL R12, (R9)
 	JMP  copydone_5
 
 copyge8_5:
-	MOVQ -8(R10)(R11*1), DI
+	MOVQ -8(R10)(R11*1), R8
 	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R8, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
 copydone_5:
 	ADDQ    R11, R10
 	ADDQ    R11, R9
 	XORQ    R11, R11
-	MOVQ    24(BX), DI
+	MOVQ    24(BX), R8
 	MOVQ    32(BX), BX
 	CMPQ    BX, $0x10
 	JB      copysmall_6
-	VMOVDQU -16(DI)(BX*1), X8
+	VMOVDQU -16(R8)(BX*1), X8
 	VMOVDQU X8, -16(R9)(BX*1)
 
 copy16_6:
 	CMPQ    BX, $0x10
 	JBE     copydone_6
-	VMOVDQU (DI), X8
+	VMOVDQU (R8), X8
 	VMOVDQU X8, (R9)
-	ADDQ    $0x10, DI
+	ADDQ    $0x10, R8
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
 	JMP     copy16_6
@@ -1479,13 +5040,13 @@ copysmall_6:
 	JAE   copyge2_6
 	TESTQ BX, BX
 	JZ    copydone_6
-	MOVB  (DI), R10
+	MOVB  (R8), R10
 	MOVB  R10, (R9)
 	JMP   copydone_6
 
 copyge2_6:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
 	JMP  copydone_6
@@ -1493,29 +5054,29 @@ copyge2_6:
 copyge4_6:
 	CMPQ BX, $0x08
 	JAE  copyge8_6
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
 	JMP  copydone_6
 
 copyge8_6:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
 copydone_6:
-	ADDQ BX, DI
+	ADDQ BX, R8
 	ADDQ BX, R9
 	XORQ BX, BX
 
 sgdone_2:
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(CX), X1, X8
 	VPXOR      X8, X5, X5
@@ -1526,15 +5087,15 @@ sgdone_2:
 	VPCLMULQDQ $0x00, 736(CX), X8, X8
 	VPXOR      X8, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	CMPQ       DI, $0x10
 	JB         spart_3
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 496(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -1545,15 +5106,15 @@ sgdone_2:
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	CMPQ       DI, $0x10
 	JB         spart_4
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 512(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -1564,15 +5125,15 @@ sgdone_2:
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	CMPQ       DI, $0x10
 	JB         spart_5
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 528(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -1583,8 +5144,8 @@ sgdone_2:
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
 	JMP        sred_2
 
 spart_5:
@@ -1602,20 +5163,20 @@ spart_3:
 	LEAQ    16(CX), CX
 
 scommon_2:
-	TESTQ   SI, SI
+	TESTQ   DI, DI
 	JZ      sred_2
 	CMPQ    AX, DX
-	CMOVQCC R8, AX
-	CMPQ    SI, $0x08
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
 	JB      ld4_4
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -8(AX)(SI*1), AX
+	LEAQ    -8(AX)(DI*1), AX
 	MOVQ    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
@@ -1623,16 +5184,16 @@ scommon_2:
 	JMP     lddone_4
 
 ld4_4:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      ld2_4
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -4(AX)(SI*1), AX
+	LEAQ    -4(AX)(DI*1), AX
 	MOVL    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
@@ -1640,16 +5201,16 @@ ld4_4:
 	JMP     lddone_4
 
 ld2_4:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_4
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -2(AX)(SI*1), AX
+	LEAQ    -2(AX)(DI*1), AX
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
@@ -1663,50 +5224,49 @@ ld1_4:
 lddone_4:
 	VPXOR   X1, X2, X1
 	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    SI, AX
-	VMOVDQU 16(AX), X2
-	VPAND   X2, X1, X1
+	SUBQ    DI, AX
+	VPAND   16(AX), X1, X1
 	VMOVQ   X1, AX
-	CMPQ    SI, $0x08
+	CMPQ    DI, $0x08
 	JB      st4_2
-	MOVQ    AX, (R8)
+	MOVQ    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 8(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -8(R8)(SI*1), DX
+	LEAQ    -8(SI)(DI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_2
 
 st4_2:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      st2_2
-	MOVL    AX, (R8)
+	MOVL    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 12(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -4(R8)(SI*1), DX
+	LEAQ    -4(SI)(DI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_2
 
 st2_2:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      st1_2
-	MOVW    AX, (R8)
+	MOVW    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 14(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -2(R8)(SI*1), DX
+	LEAQ    -2(SI)(DI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_2
 
 st1_2:
-	MOVB AL, (R8)
+	MOVB AL, (SI)
 
 stdone_2:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -1846,9 +5406,9 @@ aesmid_3:
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
-	MOVQ        DI, CX
+	MOVQ        R9, CX
 	SHLQ        $0x03, CX
-	MOVQ        SI, DX
+	MOVQ        DI, DX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X9
 	VMOVQ       CX, X6
@@ -1858,25 +5418,25 @@ aesmid_3:
 	VPSHUFD     $0x4e, X9, X7
 	VPXOR       X9, X7, X7
 	VPCLMULQDQ  $0x00, 736(AX), X7, X7
-	LEAQ        15(SI), CX
+	LEAQ        15(DI), CX
 	SHRQ        $0x04, CX
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       DI, DI
+	TESTQ       R9, R9
 	JZ          snoaad_3
-	CMPQ        DI, $0x10
+	CMPQ        R9, $0x10
 	JE          sfullaad_3
-	CMPQ        DI, $0x08
+	CMPQ        R9, $0x08
 	JB          ld4_5
-	MOVQ        (R9), AX
+	MOVQ        (R8), AX
 	VMOVQ       AX, X9
-	LEAQ        -8(R9)(DI*1), AX
+	LEAQ        -8(R8)(R9*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X10
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        DI, AX
+	ADDQ        R9, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X11
 	VPSHUFB     X11, X10, X10
@@ -1884,16 +5444,16 @@ aesmid_3:
 	JMP         lddone_5
 
 ld4_5:
-	CMPQ    DI, $0x04
+	CMPQ    R9, $0x04
 	JB      ld2_5
-	MOVL    (R9), AX
+	MOVL    (R8), AX
 	VMOVQ   AX, X9
-	LEAQ    -4(R9)(DI*1), AX
+	LEAQ    -4(R8)(R9*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X11
 	VPSHUFB X11, X10, X10
@@ -1901,16 +5461,16 @@ ld4_5:
 	JMP     lddone_5
 
 ld2_5:
-	CMPQ    DI, $0x02
+	CMPQ    R9, $0x02
 	JB      ld1_5
-	MOVWQZX (R9), AX
+	MOVWQZX (R8), AX
 	VMOVQ   AX, X9
-	LEAQ    -2(R9)(DI*1), AX
+	LEAQ    -2(R8)(R9*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    DI, AX
+	ADDQ    R9, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X11
 	VPSHUFB X11, X10, X10
@@ -1918,14 +5478,14 @@ ld2_5:
 	JMP     lddone_5
 
 ld1_5:
-	MOVBQZX (R9), AX
+	MOVBQZX (R8), AX
 	VMOVQ   AX, X9
 
 lddone_5:
 	JMP saad_3
 
 sfullaad_3:
-	VMOVDQU (R9), X9
+	VMOVDQU (R8), X9
 
 saad_3:
 	VPSHUFB    bswapMask<>+0(SB), X9, X9
@@ -1949,7 +5509,7 @@ snoaad_3:
 	JMP  joined_3
 
 join_3:
-	MOVQ DX, DI
+	MOVQ DX, R8
 	MOVQ BX, BX
 
 slices_3:
@@ -1960,7 +5520,7 @@ slices_3:
 	CMPQ    R10, $0x10
 	JB      copysmall_7
 	VMOVDQU -16(R9)(R10*1), X9
-	VMOVDQU X9, -16(DI)(R10*1)
+	VMOVDQU X9, -16(R8)(R10*1)
 	CMPQ    R10, $0x40
 	JA      copy64_7
 
@@ -1968,9 +5528,9 @@ copy16_7:
 	CMPQ    R10, $0x10
 	JBE     copydone_7
 	VMOVDQU (R9), X9
-	VMOVDQU X9, (DI)
+	VMOVDQU X9, (R8)
 	ADDQ    $0x10, R9
-	ADDQ    $0x10, DI
+	ADDQ    $0x10, R8
 	SUBQ    $0x10, R10
 	JMP     copy16_7
 
@@ -1979,12 +5539,12 @@ copy64_7:
 	VMOVDQU 16(R9), X10
 	VMOVDQU 32(R9), X11
 	VMOVDQU 48(R9), X12
-	VMOVDQU X9, (DI)
-	VMOVDQU X10, 16(DI)
-	VMOVDQU X11, 32(DI)
-	VMOVDQU X12, 48(DI)
+	VMOVDQU X9, (R8)
+	VMOVDQU X10, 16(R8)
+	VMOVDQU X11, 32(R8)
+	VMOVDQU X12, 48(R8)
 	ADDQ    $0x40, R9
-	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
 	SUBQ    $0x40, R10
 	CMPQ    R10, $0x40
 	JA      copy64_7
@@ -1998,14 +5558,14 @@ copysmall_7:
 	TESTQ R10, R10
 	JZ    copydone_7
 	MOVB  (R9), R11
-	MOVB  R11, (DI)
+	MOVB  R11, (R8)
 	JMP   copydone_7
 
 copyge2_7:
 	MOVW -2(R9)(R10*1), R11
 	MOVW (R9), R12
-	MOVW R11, -2(DI)(R10*1)
-	MOVW R12, (DI)
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
 	JMP  copydone_7
 
 copyge4_7:
@@ -2013,19 +5573,19 @@ copyge4_7:
 	JAE  copyge8_7
 	MOVL -4(R9)(R10*1), R11
 	MOVL (R9), R12
-	MOVL R11, -4(DI)(R10*1)
-	MOVL R12, (DI)
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
 	JMP  copydone_7
 
 copyge8_7:
 	MOVQ -8(R9)(R10*1), R11
 	MOVQ (R9), R12
-	MOVQ R11, -8(DI)(R10*1)
-	MOVQ R12, (DI)
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
 
 copydone_7:
 	ADDQ R10, R9
-	ADDQ R10, DI
+	ADDQ R10, R8
 	XORQ R10, R10
 	ADDQ $0x18, AX
 	DECQ BX
@@ -2041,55 +5601,55 @@ joined_3:
 sgtwo_3:
 	MOVQ  pieces+24(FP), BX
 	MOVQ  (BX), AX
-	MOVQ  8(BX), DI
-	MOVQ  DI, R11
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
 	ANDQ  $0x0f, R11
-	SUBQ  R11, DI
-	LEAQ  (AX)(DI*1), DX
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
 	MOVQ  DX, R10
 	MOVQ  out+16(FP), R9
-	ADDQ  DI, R9
+	ADDQ  R8, R9
 	CMPQ  R11, $0x04
 	JAE   copyge4_8
 	CMPQ  R11, $0x02
 	JAE   copyge2_8
 	TESTQ R11, R11
 	JZ    copydone_8
-	MOVB  (R10), DI
-	MOVB  DI, (R9)
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
 	JMP   copydone_8
 
 copyge2_8:
-	MOVW -2(R10)(R11*1), DI
+	MOVW -2(R10)(R11*1), R8
 	MOVW (R10), R12
-	MOVW DI, -2(R9)(R11*1)
+	MOVW R8, -2(R9)(R11*1)
 	MOVW R12, (R9)
 	JMP  copydone_8
 
 copyge4_8:
 	CMPQ R11, $0x08
 	JAE  copyge8_8
-	MOVL -4(R10)(R11*1), DI
+	MOVL -4(R10)(R11*1), R8
 	MOVL (R10), R12
-	MOVL DI, -4(R9)(R11*1)
+	MOVL R8, -4(R9)(R11*1)
 	MOVL R12, (R9)
 	JMP  copydone_8
 
 copyge8_8:
-	MOVQ -8(R10)(R11*1), DI
+	MOVQ -8(R10)(R11*1), R8
 	MOVQ (R10), R12
-	MOVQ DI, -8(R9)(R11*1)
+	MOVQ R8, -8(R9)(R11*1)
 	MOVQ R12, (R9)
 
 copydone_8:
 	ADDQ    R11, R10
 	ADDQ    R11, R9
 	XORQ    R11, R11
-	MOVQ    24(BX), DI
+	MOVQ    24(BX), R8
 	MOVQ    32(BX), BX
 	CMPQ    BX, $0x10
 	JB      copysmall_9
-	VMOVDQU -16(DI)(BX*1), X9
+	VMOVDQU -16(R8)(BX*1), X9
 	VMOVDQU X9, -16(R9)(BX*1)
 	CMPQ    BX, $0x40
 	JA      copy64_9
@@ -2097,23 +5657,23 @@ copydone_8:
 copy16_9:
 	CMPQ    BX, $0x10
 	JBE     copydone_9
-	VMOVDQU (DI), X9
+	VMOVDQU (R8), X9
 	VMOVDQU X9, (R9)
-	ADDQ    $0x10, DI
+	ADDQ    $0x10, R8
 	ADDQ    $0x10, R9
 	SUBQ    $0x10, BX
 	JMP     copy16_9
 
 copy64_9:
-	VMOVDQU (DI), X9
-	VMOVDQU 16(DI), X10
-	VMOVDQU 32(DI), X11
-	VMOVDQU 48(DI), X12
+	VMOVDQU (R8), X9
+	VMOVDQU 16(R8), X10
+	VMOVDQU 32(R8), X11
+	VMOVDQU 48(R8), X12
 	VMOVDQU X9, (R9)
 	VMOVDQU X10, 16(R9)
 	VMOVDQU X11, 32(R9)
 	VMOVDQU X12, 48(R9)
-	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
 	ADDQ    $0x40, R9
 	SUBQ    $0x40, BX
 	CMPQ    BX, $0x40
@@ -2127,13 +5687,13 @@ copysmall_9:
 	JAE   copyge2_9
 	TESTQ BX, BX
 	JZ    copydone_9
-	MOVB  (DI), R10
+	MOVB  (R8), R10
 	MOVB  R10, (R9)
 	JMP   copydone_9
 
 copyge2_9:
-	MOVW -2(DI)(BX*1), R10
-	MOVW (DI), R11
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
 	MOVW R10, -2(R9)(BX*1)
 	MOVW R11, (R9)
 	JMP  copydone_9
@@ -2141,29 +5701,29 @@ copyge2_9:
 copyge4_9:
 	CMPQ BX, $0x08
 	JAE  copyge8_9
-	MOVL -4(DI)(BX*1), R10
-	MOVL (DI), R11
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
 	MOVL R10, -4(R9)(BX*1)
 	MOVL R11, (R9)
 	JMP  copydone_9
 
 copyge8_9:
-	MOVQ -8(DI)(BX*1), R10
-	MOVQ (DI), R11
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
 	MOVQ R10, -8(R9)(BX*1)
 	MOVQ R11, (R9)
 
 copydone_9:
-	ADDQ BX, DI
+	ADDQ BX, R8
 	ADDQ BX, R9
 	XORQ BX, BX
 
 sgdone_3:
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X9
 	VPXOR      X1, X9, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 480(CX), X1, X9
 	VPXOR      X9, X6, X6
@@ -2174,13 +5734,13 @@ sgdone_3:
 	VPCLMULQDQ $0x00, 736(CX), X9, X9
 	VPXOR      X9, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 496(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -2191,13 +5751,13 @@ sgdone_3:
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 512(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -2208,13 +5768,13 @@ sgdone_3:
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 528(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -2225,15 +5785,15 @@ sgdone_3:
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
-	CMPQ       SI, $0x10
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	CMPQ       DI, $0x10
 	JB         spart_10
 	CMPQ       AX, DX
-	CMOVQCC    R8, AX
+	CMOVQCC    SI, AX
 	VMOVDQU    (AX), X1
 	VPXOR      X5, X1, X1
-	VMOVDQU    X1, (R8)
+	VMOVDQU    X1, (SI)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 544(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -2244,27 +5804,27 @@ sgdone_3:
 	VPCLMULQDQ $0x00, 800(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, R8
-	SUBQ       $0x10, SI
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
 	JMP        sred_3
 
 spart_10:
 	VMOVDQA X5, X1
 	LEAQ    64(CX), CX
-	TESTQ   SI, SI
+	TESTQ   DI, DI
 	JZ      sred_3
 	CMPQ    AX, DX
-	CMOVQCC R8, AX
-	CMPQ    SI, $0x08
+	CMOVQCC SI, AX
+	CMPQ    DI, $0x08
 	JB      ld4_6
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -8(AX)(SI*1), AX
+	LEAQ    -8(AX)(DI*1), AX
 	MOVQ    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
@@ -2272,16 +5832,16 @@ spart_10:
 	JMP     lddone_6
 
 ld4_6:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      ld2_6
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -4(AX)(SI*1), AX
+	LEAQ    -4(AX)(DI*1), AX
 	MOVL    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
@@ -2289,16 +5849,16 @@ ld4_6:
 	JMP     lddone_6
 
 ld2_6:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_6
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -2(AX)(SI*1), AX
+	LEAQ    -2(AX)(DI*1), AX
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
@@ -2312,50 +5872,49 @@ ld1_6:
 lddone_6:
 	VPXOR   X1, X2, X1
 	LEAQ    onesMask<>+0(SB), AX
-	SUBQ    SI, AX
-	VMOVDQU 16(AX), X2
-	VPAND   X2, X1, X1
+	SUBQ    DI, AX
+	VPAND   16(AX), X1, X1
 	VMOVQ   X1, AX
-	CMPQ    SI, $0x08
+	CMPQ    DI, $0x08
 	JB      st4_3
-	MOVQ    AX, (R8)
+	MOVQ    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 8(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -8(R8)(SI*1), DX
+	LEAQ    -8(SI)(DI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_3
 
 st4_3:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      st2_3
-	MOVL    AX, (R8)
+	MOVL    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 12(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -4(R8)(SI*1), DX
+	LEAQ    -4(SI)(DI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_3
 
 st2_3:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      st1_3
-	MOVW    AX, (R8)
+	MOVW    AX, (SI)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    SI, AX
+	ADDQ    DI, AX
 	VMOVDQU 14(AX), X2
 	VPSHUFB X2, X1, X2
 	VMOVQ   X2, AX
-	LEAQ    -2(R8)(SI*1), DX
+	LEAQ    -2(SI)(DI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_3
 
 st1_3:
-	MOVB AL, (R8)
+	MOVB AL, (SI)
 
 stdone_3:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
@@ -2385,7 +5944,7 @@ sred_3:
 	VMOVDQU    X8, (AX)
 
 sizedone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -2411,97 +5970,100 @@ sizedone_1:
 	RET
 
 long_1:
-	MOVQ    aad+40(FP), BX
-	MOVQ    aadLen+48(FP), SI
-	MOVQ    j0+56(FP), DI
-	VPXOR   X0, X0, X0
-	VMOVQ   (DI), X1
-	VPINSRQ $0x01, 8(DI), X1, X1
-	VPSHUFB bswapMask<>+0(SB), X1, X2
-	VPADDD  ctrIncs<>+16(SB), X2, X2
-	VMOVDQU X2, 16(SP)
-	VPXOR   (AX), X1, X1
+	MOVQ    aad+40(FP), SI
+	MOVQ    aadLen+48(FP), DI
+	MOVQ    j0+56(FP), R8
+	VMOVQ   (R8), X0
+	VPINSRQ $0x01, 8(R8), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VMOVDQU X1, 16(SP)
+	VPXOR   (AX), X0, X0
 	CMPQ    CX, $0x0a
 	JE      aesmid_4
-	VAESENC 16(AX), X1, X1
-	VAESENC 32(AX), X1, X1
+	VAESENC 16(AX), X0, X0
+	VAESENC 32(AX), X0, X0
 	CMPQ    CX, $0x0c
 	JE      aesmid_4
-	VAESENC 48(AX), X1, X1
-	VAESENC 64(AX), X1, X1
+	VAESENC 48(AX), X0, X0
+	VAESENC 64(AX), X0, X0
 
 aesmid_4:
-	VAESENC     16(DX), X1, X1
-	VAESENC     32(DX), X1, X1
-	VAESENC     48(DX), X1, X1
-	VAESENC     64(DX), X1, X1
-	VAESENC     80(DX), X1, X1
-	VAESENC     96(DX), X1, X1
-	VAESENC     112(DX), X1, X1
-	VAESENC     128(DX), X1, X1
-	VAESENC     144(DX), X1, X1
-	VAESENCLAST 160(DX), X1, X1
-	VMOVDQU     X1, 32(SP)
-	TESTQ       SI, SI
-	JZ          aaddone_1
-	CMPQ        SI, $0x10
-	JAE         aadlong_1
-	CMPQ        SI, $0x08
-	JB          ld4_7
-	MOVQ        (BX), DI
-	VMOVQ       DI, X1
-	LEAQ        -8(BX)(SI*1), BX
-	MOVQ        (BX), DI
-	VMOVQ       DI, X0
-	LEAQ        slideShuf<>+0(SB), BX
-	NEGQ        BX
-	ADDQ        SI, BX
-	NEGQ        BX
-	VMOVDQU     24(BX), X2
-	VPSHUFB     X2, X0, X0
-	VPOR        X0, X1, X1
-	JMP         lddone_7
+	VAESENC     16(DX), X0, X0
+	VAESENC     32(DX), X0, X0
+	VAESENC     48(DX), X0, X0
+	VAESENC     64(DX), X0, X0
+	VAESENC     80(DX), X0, X0
+	VAESENC     96(DX), X0, X0
+	VAESENC     112(DX), X0, X0
+	VAESENC     128(DX), X0, X0
+	VAESENC     144(DX), X0, X0
+	VAESENCLAST 160(DX), X0, X0
+	VMOVDQU     X0, 32(SP)
+
+	// phase: AAD
+	VPXOR   X0, X0, X0
+	TESTQ   DI, DI
+	JZ      aaddone_1
+	CMPQ    DI, $0x10
+	JAE     aadlong_1
+	CMPQ    DI, $0x08
+	JB      ld4_7
+	MOVQ    (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -8(SI)(DI*1), SI
+	MOVQ    (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 24(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_7
 
 ld4_7:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      ld2_7
-	MOVL    (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), DI
-	VMOVQ   DI, X0
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	MOVL    (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -4(SI)(DI*1), SI
+	MOVL    (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 20(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_7
 
 ld2_7:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_7
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X1
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), DI
-	VMOVQ   DI, X0
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	MOVWQZX (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 18(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_7
 
 ld1_7:
-	MOVBQZX (BX), DI
-	VMOVQ   DI, X1
+	MOVBQZX (SI), R8
+	VMOVQ   R8, X1
 
 lddone_7:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
@@ -2521,9 +6083,9 @@ lddone_7:
 
 aadlong_1:
 gh8_1:
-	CMPQ       SI, $0x80
+	CMPQ       DI, $0x80
 	JB         ghrest_1
-	VMOVDQU    (BX), X3
+	VMOVDQU    (SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPXOR      X0, X3, X3
 	VPCLMULQDQ $0x00, 368(AX), X3, X1
@@ -2531,7 +6093,7 @@ gh8_1:
 	VPSHUFD    $0x4e, X3, X2
 	VPXOR      X3, X2, X2
 	VPCLMULQDQ $0x00, 624(AX), X2, X2
-	VMOVDQU    16(BX), X3
+	VMOVDQU    16(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 384(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2541,7 +6103,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 640(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    32(BX), X3
+	VMOVDQU    32(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 400(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2551,7 +6113,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 656(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    48(BX), X3
+	VMOVDQU    48(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 416(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2561,7 +6123,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 672(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    64(BX), X3
+	VMOVDQU    64(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 432(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2571,7 +6133,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 688(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    80(BX), X3
+	VMOVDQU    80(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 448(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2581,7 +6143,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 704(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    96(BX), X3
+	VMOVDQU    96(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 464(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2591,7 +6153,7 @@ gh8_1:
 	VPXOR      X3, X4, X4
 	VPCLMULQDQ $0x00, 720(AX), X4, X4
 	VPXOR      X4, X2, X2
-	VMOVDQU    112(BX), X3
+	VMOVDQU    112(SI), X3
 	VPSHUFB    bswapMask<>+0(SB), X3, X3
 	VPCLMULQDQ $0x00, 480(AX), X3, X4
 	VPXOR      X4, X1, X1
@@ -2611,110 +6173,110 @@ gh8_1:
 	VPSHUFD    $0x4e, X2, X2
 	VPXOR      X2, X0, X0
 	VPXOR      X1, X0, X0
-	ADDQ       $0x80, BX
-	SUBQ       $0x80, SI
+	ADDQ       $0x80, SI
+	SUBQ       $0x80, DI
 	JMP        gh8_1
 
 ghrest_1:
-	TESTQ SI, SI
+	TESTQ DI, DI
 	JZ    ghdone_1
-	LEAQ  15(SI), DI
-	SHRQ  $0x04, DI
-	SHLQ  $0x04, DI
-	NEGQ  DI
-	ADDQ  AX, DI
+	LEAQ  15(DI), R8
+	SHRQ  $0x04, R8
+	SHLQ  $0x04, R8
+	NEGQ  R8
+	ADDQ  AX, R8
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 
-ghblk_1:
-	CMPQ       SI, $0x10
+ghregs_1:
+	CMPQ       DI, $0x10
 	JB         ghpart_1
-	VMOVDQU    (BX), X4
+	VMOVDQU    (SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
-	VPCLMULQDQ $0x00, 496(DI), X4, X5
+	VPCLMULQDQ $0x00, 496(R8), X4, X5
 	VPXOR      X5, X1, X1
-	VPCLMULQDQ $0x11, 496(DI), X4, X5
+	VPCLMULQDQ $0x11, 496(R8), X4, X5
 	VPXOR      X5, X3, X3
 	VPSHUFD    $0x4e, X4, X5
 	VPXOR      X4, X5, X5
-	VPCLMULQDQ $0x00, 752(DI), X5, X5
+	VPCLMULQDQ $0x00, 752(R8), X5, X5
 	VPXOR      X5, X2, X2
-	ADDQ       $0x10, BX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, SI
-	JMP        ghblk_1
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, R8
+	SUBQ       $0x10, DI
+	JMP        ghregs_1
 
 ghpart_1:
-	TESTQ   SI, SI
+	TESTQ   DI, DI
 	JZ      ghred_1
-	CMPQ    SI, $0x08
+	CMPQ    DI, $0x08
 	JB      ld4_8
-	MOVQ    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -8(BX)(SI*1), BX
-	MOVQ    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 24(BX), X6
+	MOVQ    (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -8(SI)(DI*1), SI
+	MOVQ    (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 24(SI), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_8
 
 ld4_8:
-	CMPQ    SI, $0x04
+	CMPQ    DI, $0x04
 	JB      ld2_8
-	MOVL    (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -4(BX)(SI*1), BX
-	MOVL    (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 20(BX), X6
+	MOVL    (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -4(SI)(DI*1), SI
+	MOVL    (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 20(SI), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_8
 
 ld2_8:
-	CMPQ    SI, $0x02
+	CMPQ    DI, $0x02
 	JB      ld1_8
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X4
-	LEAQ    -2(BX)(SI*1), BX
-	MOVWQZX (BX), R8
-	VMOVQ   R8, X5
-	LEAQ    slideShuf<>+0(SB), BX
-	NEGQ    BX
-	ADDQ    SI, BX
-	NEGQ    BX
-	VMOVDQU 18(BX), X6
+	MOVWQZX (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 18(SI), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_8
 
 ld1_8:
-	MOVBQZX (BX), R8
-	VMOVQ   R8, X4
+	MOVBQZX (SI), R9
+	VMOVQ   R9, X4
 
 lddone_8:
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPXOR      X0, X0, X0
-	VPCLMULQDQ $0x00, 496(DI), X4, X5
+	VPCLMULQDQ $0x00, 496(R8), X4, X5
 	VPXOR      X5, X1, X1
-	VPCLMULQDQ $0x11, 496(DI), X4, X5
+	VPCLMULQDQ $0x11, 496(R8), X4, X5
 	VPXOR      X5, X3, X3
 	VPSHUFD    $0x4e, X4, X5
 	VPXOR      X4, X5, X5
-	VPCLMULQDQ $0x00, 752(DI), X5, X5
+	VPCLMULQDQ $0x00, 752(R8), X5, X5
 	VPXOR      X5, X2, X2
 
 ghred_1:
@@ -2733,26 +6295,25 @@ ghred_1:
 ghdone_1:
 aaddone_1:
 	VMOVDQU X0, (SP)
-	MOVQ    out+16(FP), BX
-	MOVQ    pieces+24(FP), SI
-	MOVQ    count+32(FP), DI
+	MOVQ    out+16(FP), SI
+	MOVQ    pieces+24(FP), DI
 	XORQ    R8, R8
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
 	MOVQ    textLen+64(FP), R9
-	MOVQ    DI, R10
+	MOVQ    BX, R10
 	TESTQ   R10, R10
 	JZ      gslicesdone_1
 	CMPQ    R9, $0x00000080
 	JA      gslices_1
 	CMPQ    R10, $0x01
 	JNE     join_4
-	MOVQ    (SI), DI
+	MOVQ    (DI), BX
 	JMP     joined_4
 
 join_4:
-	MOVQ BX, DI
-	MOVQ SI, R11
+	MOVQ SI, BX
+	MOVQ DI, R11
 
 slices_4:
 	TESTQ   R10, R10
@@ -2762,7 +6323,7 @@ slices_4:
 	CMPQ    R13, $0x10
 	JB      copysmall_10
 	VMOVDQU -16(R12)(R13*1), X0
-	VMOVDQU X0, -16(DI)(R13*1)
+	VMOVDQU X0, -16(BX)(R13*1)
 	CMPQ    R13, $0x40
 	JA      copy64_10
 
@@ -2770,9 +6331,9 @@ copy16_10:
 	CMPQ    R13, $0x10
 	JBE     copydone_10
 	VMOVDQU (R12), X0
-	VMOVDQU X0, (DI)
+	VMOVDQU X0, (BX)
 	ADDQ    $0x10, R12
-	ADDQ    $0x10, DI
+	ADDQ    $0x10, BX
 	SUBQ    $0x10, R13
 	JMP     copy16_10
 
@@ -2781,12 +6342,12 @@ copy64_10:
 	VMOVDQU 16(R12), X1
 	VMOVDQU 32(R12), X2
 	VMOVDQU 48(R12), X3
-	VMOVDQU X0, (DI)
-	VMOVDQU X1, 16(DI)
-	VMOVDQU X2, 32(DI)
-	VMOVDQU X3, 48(DI)
+	VMOVDQU X0, (BX)
+	VMOVDQU X1, 16(BX)
+	VMOVDQU X2, 32(BX)
+	VMOVDQU X3, 48(BX)
 	ADDQ    $0x40, R12
-	ADDQ    $0x40, DI
+	ADDQ    $0x40, BX
 	SUBQ    $0x40, R13
 	CMPQ    R13, $0x40
 	JA      copy64_10
@@ -2800,14 +6361,14 @@ copysmall_10:
 	TESTQ R13, R13
 	JZ    copydone_10
 	MOVB  (R12), R14
-	MOVB  R14, (DI)
+	MOVB  R14, (BX)
 	JMP   copydone_10
 
 copyge2_10:
 	MOVW -2(R12)(R13*1), R14
 	MOVW (R12), R15
-	MOVW R14, -2(DI)(R13*1)
-	MOVW R15, (DI)
+	MOVW R14, -2(BX)(R13*1)
+	MOVW R15, (BX)
 	JMP  copydone_10
 
 copyge4_10:
@@ -2815,26 +6376,26 @@ copyge4_10:
 	JAE  copyge8_10
 	MOVL -4(R12)(R13*1), R14
 	MOVL (R12), R15
-	MOVL R14, -4(DI)(R13*1)
-	MOVL R15, (DI)
+	MOVL R14, -4(BX)(R13*1)
+	MOVL R15, (BX)
 	JMP  copydone_10
 
 copyge8_10:
 	MOVQ -8(R12)(R13*1), R14
 	MOVQ (R12), R15
-	MOVQ R14, -8(DI)(R13*1)
-	MOVQ R15, (DI)
+	MOVQ R14, -8(BX)(R13*1)
+	MOVQ R15, (BX)
 
 copydone_10:
 	ADDQ R13, R12
-	ADDQ R13, DI
+	ADDQ R13, BX
 	XORQ R13, R13
 	ADDQ $0x18, R11
 	DECQ R10
 	JMP  slices_4
 
 slicesdone_4:
-	MOVQ BX, DI
+	MOVQ SI, BX
 
 joined_4:
 	MOVQ R9, R9
@@ -2844,23 +6405,25 @@ joined_4:
 gslices_1:
 	TESTQ R10, R10
 	JZ    gslicesdone_1
-	MOVQ  (SI), DI
-	MOVQ  8(SI), R9
+	MOVQ  (DI), BX
+	MOVQ  8(DI), R9
 
 gslicebody_1:
-	TESTQ   R9, R9
-	JZ      pdone_1
-	TESTQ   R8, R8
-	JZ      pbulk_1
+	TESTQ R9, R9
+	JZ    pdone_1
+	TESTQ R8, R8
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R11
 	SUBQ    R8, R11
 	CMPQ    R9, R11
 	CMOVQLT R9, R11
 	CMPQ    R11, $0x08
 	JB      ld4_9
-	MOVQ    (DI), R12
+	MOVQ    (BX), R12
 	VMOVQ   R12, X0
-	LEAQ    -8(DI)(R11*1), R12
+	LEAQ    -8(BX)(R11*1), R12
 	MOVQ    (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2875,9 +6438,9 @@ gslicebody_1:
 ld4_9:
 	CMPQ    R11, $0x04
 	JB      ld2_9
-	MOVL    (DI), R12
+	MOVL    (BX), R12
 	VMOVQ   R12, X0
-	LEAQ    -4(DI)(R11*1), R12
+	LEAQ    -4(BX)(R11*1), R12
 	MOVL    (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2892,9 +6455,9 @@ ld4_9:
 ld2_9:
 	CMPQ    R11, $0x02
 	JB      ld1_9
-	MOVWQZX (DI), R12
+	MOVWQZX (BX), R12
 	VMOVQ   R12, X0
-	LEAQ    -2(DI)(R11*1), R12
+	LEAQ    -2(BX)(R11*1), R12
 	MOVWQZX (R12), R12
 	VMOVQ   R12, X1
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2907,7 +6470,7 @@ ld2_9:
 	JMP     lddone_9
 
 ld1_9:
-	MOVBQZX (DI), R12
+	MOVBQZX (BX), R12
 	VMOVQ   R12, X0
 
 lddone_9:
@@ -2919,49 +6482,48 @@ lddone_9:
 	VPXOR   X1, X0, X0
 	LEAQ    onesMask<>+0(SB), R12
 	SUBQ    R11, R12
-	VMOVDQU 16(R12), X2
-	VPAND   X2, X0, X0
+	VPAND   16(R12), X0, X0
 	VMOVQ   X0, R13
 	CMPQ    R11, $0x08
 	JB      st4_4
-	MOVQ    R13, (BX)
+	MOVQ    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 8(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -8(BX)(R11*1), R12
+	LEAQ    -8(SI)(R11*1), R12
 	MOVQ    R13, (R12)
 	JMP     stdone_4
 
 st4_4:
 	CMPQ    R11, $0x04
 	JB      st2_4
-	MOVL    R13, (BX)
+	MOVL    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 12(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -4(BX)(R11*1), R12
+	LEAQ    -4(SI)(R11*1), R12
 	MOVL    R13, (R12)
 	JMP     stdone_4
 
 st2_4:
 	CMPQ    R11, $0x02
 	JB      st1_4
-	MOVW    R13, (BX)
+	MOVW    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 14(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -2(BX)(R11*1), R12
+	LEAQ    -2(SI)(R11*1), R12
 	MOVW    R13, (R12)
 	JMP     stdone_4
 
 st1_4:
-	MOVB R13, (BX)
+	MOVB R13, (SI)
 
 stdone_4:
 	LEAQ    slideShuf<>+0(SB), R12
@@ -2973,8 +6535,8 @@ stdone_4:
 	VMOVDQU 64(SP), X1
 	VPOR    X0, X1, X1
 	ADDQ    R11, R8
-	ADDQ    R11, DI
 	ADDQ    R11, BX
+	ADDQ    R11, SI
 	SUBQ    R11, R9
 	CMPQ    R8, $0x10
 	JE      openfull_1
@@ -2984,7 +6546,7 @@ stdone_4:
 openfull_1:
 	VMOVDQU    (SP), X0
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
-	VPXOR      X0, X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
@@ -3012,6 +6574,8 @@ pbulk_1:
 	VMOVDQU 16(SP), X1
 	CMPQ    R9, $0x80
 	JB      prem_1
+
+	// phase: main loop
 	VMOVDQU (AX), X2
 	VPADDD  ctrIncs<>+0(SB), X1, X3
 	VPSHUFB bswapMask<>+0(SB), X3, X3
@@ -3212,32 +6776,32 @@ aesmid_5:
 	VAESENC     X9, X7, X7
 	VAESENC     X9, X8, X8
 	VMOVDQU     160(DX), X9
-	VPXOR       (DI), X9, X10
+	VPXOR       (BX), X9, X10
 	VAESENCLAST X10, X1, X1
-	VMOVDQU     X1, (BX)
-	VPXOR       16(DI), X9, X1
+	VMOVDQU     X1, (SI)
+	VPXOR       16(BX), X9, X1
 	VAESENCLAST X1, X2, X2
-	VMOVDQU     X2, 16(BX)
-	VPXOR       32(DI), X9, X1
+	VMOVDQU     X2, 16(SI)
+	VPXOR       32(BX), X9, X1
 	VAESENCLAST X1, X3, X3
-	VMOVDQU     X3, 32(BX)
-	VPXOR       48(DI), X9, X1
+	VMOVDQU     X3, 32(SI)
+	VPXOR       48(BX), X9, X1
 	VAESENCLAST X1, X4, X4
-	VMOVDQU     X4, 48(BX)
-	VPXOR       64(DI), X9, X1
+	VMOVDQU     X4, 48(SI)
+	VPXOR       64(BX), X9, X1
 	VAESENCLAST X1, X5, X5
-	VMOVDQU     X5, 64(BX)
-	VPXOR       80(DI), X9, X1
+	VMOVDQU     X5, 64(SI)
+	VPXOR       80(BX), X9, X1
 	VAESENCLAST X1, X6, X6
-	VMOVDQU     X6, 80(BX)
-	VPXOR       96(DI), X9, X1
+	VMOVDQU     X6, 80(SI)
+	VPXOR       96(BX), X9, X1
 	VAESENCLAST X1, X7, X7
-	VMOVDQU     X7, 96(BX)
-	VPXOR       112(DI), X9, X1
+	VMOVDQU     X7, 96(SI)
+	VPXOR       112(BX), X9, X1
 	VAESENCLAST X1, X8, X8
-	VMOVDQU     X8, 112(BX)
-	ADDQ        $0x80, DI
+	VMOVDQU     X8, 112(SI)
 	ADDQ        $0x80, BX
+	ADDQ        $0x80, SI
 	SUBQ        $0x80, R9
 
 loop16_1:
@@ -3340,7 +6904,7 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	VMOVDQU     -128(BX), X12
+	VMOVDQU     -128(SI), X12
 	VPSHUFB     bswapMask<>+0(SB), X12, X12
 	VPXOR       X0, X12, X12
 	VPCLMULQDQ  $0x00, 240(AX), X12, X1
@@ -3357,8 +6921,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -104(BX), R13
-	MOVQ        -112(BX), R14
+	MOVQ        -104(SI), R13
+	MOVQ        -112(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3381,8 +6945,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -88(BX), R13
-	MOVQ        -96(BX), R14
+	MOVQ        -88(SI), R13
+	MOVQ        -96(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3405,8 +6969,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -72(BX), R13
-	MOVQ        -80(BX), R14
+	MOVQ        -72(SI), R13
+	MOVQ        -80(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3429,8 +6993,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -56(BX), R13
-	MOVQ        -64(BX), R14
+	MOVQ        -56(SI), R13
+	MOVQ        -64(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3453,8 +7017,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -40(BX), R13
-	MOVQ        -48(BX), R14
+	MOVQ        -40(SI), R13
+	MOVQ        -48(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3477,8 +7041,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -24(BX), R13
-	MOVQ        -32(BX), R14
+	MOVQ        -24(SI), R13
+	MOVQ        -32(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3501,8 +7065,8 @@ aesmid_6:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -8(BX), R13
-	MOVQ        -16(BX), R14
+	MOVQ        -8(SI), R13
+	MOVQ        -16(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3521,32 +7085,32 @@ aesmid_6:
 	VAESENC     X11, X9, X9
 	VAESENC     X11, X10, X10
 	VMOVDQU     160(DX), X11
-	VPXOR       (DI), X11, X12
+	VPXOR       (BX), X11, X12
 	VAESENCLAST X12, X3, X3
-	VMOVDQU     X3, (BX)
-	VPXOR       16(DI), X11, X3
+	VMOVDQU     X3, (SI)
+	VPXOR       16(BX), X11, X3
 	VAESENCLAST X3, X4, X4
-	VMOVDQU     X4, 16(BX)
-	VPXOR       32(DI), X11, X3
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(BX), X11, X3
 	VAESENCLAST X3, X5, X5
-	VMOVDQU     X5, 32(BX)
-	VPXOR       48(DI), X11, X3
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(BX), X11, X3
 	VAESENCLAST X3, X6, X6
-	VMOVDQU     X6, 48(BX)
-	VPXOR       64(DI), X11, X3
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(BX), X11, X3
 	VAESENCLAST X3, X7, X7
-	VMOVDQU     X7, 64(BX)
-	VPXOR       80(DI), X11, X3
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(BX), X11, X3
 	VAESENCLAST X3, X8, X8
-	VMOVDQU     X8, 80(BX)
-	VPXOR       96(DI), X11, X3
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(BX), X11, X3
 	VAESENCLAST X3, X9, X9
-	VMOVDQU     X9, 96(BX)
-	VPXOR       112(DI), X11, X3
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(BX), X11, X3
 	VAESENCLAST X3, X10, X10
-	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, DI
+	VMOVDQU     X10, 112(SI)
 	ADDQ        $0x80, BX
+	ADDQ        $0x80, SI
 	SUBQ        $0x80, R9
 	VMOVDQU     80(SP), X3
 	VMOVDQU     96(SP), X4
@@ -3645,8 +7209,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -120(BX), R13
-	MOVQ        -128(BX), R14
+	MOVQ        -120(SI), R13
+	MOVQ        -128(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3669,8 +7233,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -104(BX), R13
-	MOVQ        -112(BX), R14
+	MOVQ        -104(SI), R13
+	MOVQ        -112(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3693,8 +7257,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -88(BX), R13
-	MOVQ        -96(BX), R14
+	MOVQ        -88(SI), R13
+	MOVQ        -96(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3717,8 +7281,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -72(BX), R13
-	MOVQ        -80(BX), R14
+	MOVQ        -72(SI), R13
+	MOVQ        -80(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3741,8 +7305,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -56(BX), R13
-	MOVQ        -64(BX), R14
+	MOVQ        -56(SI), R13
+	MOVQ        -64(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3765,8 +7329,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -40(BX), R13
-	MOVQ        -48(BX), R14
+	MOVQ        -40(SI), R13
+	MOVQ        -48(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3789,8 +7353,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -24(BX), R13
-	MOVQ        -32(BX), R14
+	MOVQ        -24(SI), R13
+	MOVQ        -32(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3813,8 +7377,8 @@ aesmid_7:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -8(BX), R13
-	MOVQ        -16(BX), R14
+	MOVQ        -8(SI), R13
+	MOVQ        -16(SI), R14
 	BSWAPQ      R13
 	BSWAPQ      R14
 	MOVQ        R13, R15
@@ -3843,32 +7407,32 @@ aesmid_7:
 	VPXOR       X2, X0, X0
 	VPXOR       X1, X0, X0
 	VMOVDQU     160(DX), X1
-	VPXOR       (DI), X1, X2
+	VPXOR       (BX), X1, X2
 	VAESENCLAST X2, X3, X3
-	VMOVDQU     X3, (BX)
-	VPXOR       16(DI), X1, X2
+	VMOVDQU     X3, (SI)
+	VPXOR       16(BX), X1, X2
 	VAESENCLAST X2, X4, X4
-	VMOVDQU     X4, 16(BX)
-	VPXOR       32(DI), X1, X2
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(BX), X1, X2
 	VAESENCLAST X2, X5, X5
-	VMOVDQU     X5, 32(BX)
-	VPXOR       48(DI), X1, X2
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(BX), X1, X2
 	VAESENCLAST X2, X6, X6
-	VMOVDQU     X6, 48(BX)
-	VPXOR       64(DI), X1, X2
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(BX), X1, X2
 	VAESENCLAST X2, X7, X7
-	VMOVDQU     X7, 64(BX)
-	VPXOR       80(DI), X1, X2
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(BX), X1, X2
 	VAESENCLAST X2, X8, X8
-	VMOVDQU     X8, 80(BX)
-	VPXOR       96(DI), X1, X2
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(BX), X1, X2
 	VAESENCLAST X2, X9, X9
-	VMOVDQU     X9, 96(BX)
-	VPXOR       112(DI), X1, X1
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(BX), X1, X1
 	VAESENCLAST X1, X10, X10
-	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, DI
+	VMOVDQU     X10, 112(SI)
 	ADDQ        $0x80, BX
+	ADDQ        $0x80, SI
 	SUBQ        $0x80, R9
 	JMP         loop16_1
 
@@ -3972,7 +7536,7 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	VMOVDQU     -128(BX), X12
+	VMOVDQU     -128(SI), X12
 	VPSHUFB     bswapMask<>+0(SB), X12, X12
 	VPXOR       X0, X12, X12
 	VPCLMULQDQ  $0x00, 368(AX), X12, X1
@@ -3989,8 +7553,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -104(BX), R12
-	MOVQ        -112(BX), R13
+	MOVQ        -104(SI), R12
+	MOVQ        -112(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4013,8 +7577,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -88(BX), R12
-	MOVQ        -96(BX), R13
+	MOVQ        -88(SI), R12
+	MOVQ        -96(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4037,8 +7601,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -72(BX), R12
-	MOVQ        -80(BX), R13
+	MOVQ        -72(SI), R12
+	MOVQ        -80(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4061,8 +7625,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -56(BX), R12
-	MOVQ        -64(BX), R13
+	MOVQ        -56(SI), R12
+	MOVQ        -64(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4085,8 +7649,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -40(BX), R12
-	MOVQ        -48(BX), R13
+	MOVQ        -40(SI), R12
+	MOVQ        -48(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4109,8 +7673,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -24(BX), R12
-	MOVQ        -32(BX), R13
+	MOVQ        -24(SI), R12
+	MOVQ        -32(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4133,8 +7697,8 @@ aesmid_8:
 	VAESENC     X11, X4, X4
 	VAESENC     X11, X5, X5
 	VAESENC     X11, X6, X6
-	MOVQ        -8(BX), R12
-	MOVQ        -16(BX), R13
+	MOVQ        -8(SI), R12
+	MOVQ        -16(SI), R13
 	BSWAPQ      R12
 	BSWAPQ      R13
 	MOVQ        R12, R14
@@ -4163,32 +7727,32 @@ aesmid_8:
 	VPXOR       X2, X0, X0
 	VPXOR       X1, X0, X0
 	VMOVDQU     160(DX), X1
-	VPXOR       (DI), X1, X2
+	VPXOR       (BX), X1, X2
 	VAESENCLAST X2, X3, X3
-	VMOVDQU     X3, (BX)
-	VPXOR       16(DI), X1, X2
+	VMOVDQU     X3, (SI)
+	VPXOR       16(BX), X1, X2
 	VAESENCLAST X2, X4, X4
-	VMOVDQU     X4, 16(BX)
-	VPXOR       32(DI), X1, X2
+	VMOVDQU     X4, 16(SI)
+	VPXOR       32(BX), X1, X2
 	VAESENCLAST X2, X5, X5
-	VMOVDQU     X5, 32(BX)
-	VPXOR       48(DI), X1, X2
+	VMOVDQU     X5, 32(SI)
+	VPXOR       48(BX), X1, X2
 	VAESENCLAST X2, X6, X6
-	VMOVDQU     X6, 48(BX)
-	VPXOR       64(DI), X1, X2
+	VMOVDQU     X6, 48(SI)
+	VPXOR       64(BX), X1, X2
 	VAESENCLAST X2, X7, X7
-	VMOVDQU     X7, 64(BX)
-	VPXOR       80(DI), X1, X2
+	VMOVDQU     X7, 64(SI)
+	VPXOR       80(BX), X1, X2
 	VAESENCLAST X2, X8, X8
-	VMOVDQU     X8, 80(BX)
-	VPXOR       96(DI), X1, X2
+	VMOVDQU     X8, 80(SI)
+	VPXOR       96(BX), X1, X2
 	VAESENCLAST X2, X9, X9
-	VMOVDQU     X9, 96(BX)
-	VPXOR       112(DI), X1, X1
+	VMOVDQU     X9, 96(SI)
+	VPXOR       112(BX), X1, X1
 	VAESENCLAST X1, X10, X10
-	VMOVDQU     X10, 112(BX)
-	ADDQ        $0x80, DI
+	VMOVDQU     X10, 112(SI)
 	ADDQ        $0x80, BX
+	ADDQ        $0x80, SI
 	SUBQ        $0x80, R9
 
 loopdone_1:
@@ -4197,7 +7761,7 @@ loopdone_1:
 	VPSRLDQ    $0x04, X1, X1
 	VPSLLDQ    $0x04, X1, X1
 	VPOR       X2, X1, X1
-	VMOVDQU    -128(BX), X4
+	VMOVDQU    -128(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPXOR      X0, X4, X4
 	VPCLMULQDQ $0x00, 368(AX), X4, X2
@@ -4205,7 +7769,7 @@ loopdone_1:
 	VPSHUFD    $0x4e, X4, X3
 	VPXOR      X4, X3, X3
 	VPCLMULQDQ $0x00, 624(AX), X3, X3
-	VMOVDQU    -112(BX), X4
+	VMOVDQU    -112(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 384(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4215,7 +7779,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 640(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -96(BX), X4
+	VMOVDQU    -96(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 400(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4225,7 +7789,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 656(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -80(BX), X4
+	VMOVDQU    -80(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 416(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4235,7 +7799,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 672(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -64(BX), X4
+	VMOVDQU    -64(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 432(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4245,7 +7809,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 688(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -48(BX), X4
+	VMOVDQU    -48(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 448(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4255,7 +7819,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 704(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -32(BX), X4
+	VMOVDQU    -32(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 464(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4265,7 +7829,7 @@ loopdone_1:
 	VPXOR      X4, X5, X5
 	VPCLMULQDQ $0x00, 720(AX), X5, X5
 	VPXOR      X5, X3, X3
-	VMOVDQU    -16(BX), X4
+	VMOVDQU    -16(SI), X4
 	VPSHUFB    bswapMask<>+0(SB), X4, X4
 	VPCLMULQDQ $0x00, 480(AX), X4, X5
 	VPXOR      X5, X2, X2
@@ -4287,8 +7851,10 @@ loopdone_1:
 	VPXOR      X2, X0, X0
 
 prem_1:
-	TESTQ   R9, R9
-	JZ      psave_1
+	TESTQ R9, R9
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ    R9, $0x3f
 	JA      sizenext_3
 	VPSHUFB bswapMask<>+0(SB), X1, X2
@@ -4302,10 +7868,6 @@ prem_1:
 	VPADDD  ctrIncs<>+48(SB), X1, X5
 	VPSHUFB bswapMask<>+0(SB), X5, X5
 	VPXOR   (AX), X5, X5
-	LEAQ    15(R9), R8
-	SHRQ    $0x04, R8
-	VMOVQ   R8, X6
-	VPADDD  X6, X1, X1
 	CMPQ    CX, $0x0a
 	JE      aesmid_9
 	VAESENC 16(AX), X2, X2
@@ -4368,6 +7930,10 @@ aesmid_9:
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
+	LEAQ        15(R9), R8
+	SHRQ        $0x04, R8
+	VMOVQ       R8, X6
+	VPADDD      X6, X1, X1
 	MOVQ        R9, R8
 	ANDQ        $-16, R8
 	NEGQ        R8
@@ -4376,10 +7942,10 @@ aesmid_9:
 	VPXOR       X7, X7, X7
 	VPXOR       X8, X8, X8
 	CMPQ        R9, $0x10
-	JB          rpart_1
-	VMOVDQU     (DI), X9
+	JB          rsingle_1
+	VMOVDQU     (BX), X9
 	VPXOR       X2, X9, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPXOR       X0, X2, X2
 	VPXOR       X0, X0, X0
@@ -4391,14 +7957,14 @@ aesmid_9:
 	VPXOR       X2, X9, X9
 	VPCLMULQDQ  $0x00, 752(R8), X9, X9
 	VPXOR       X9, X7, X7
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	CMPQ        R9, $0x10
-	JB          rpart_2
-	VMOVDQU     (DI), X2
+	JB          rsingle_2
+	VMOVDQU     (BX), X2
 	VPXOR       X3, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 512(R8), X2, X3
 	VPXOR       X3, X6, X6
@@ -4408,14 +7974,14 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 768(R8), X3, X3
 	VPXOR       X3, X7, X7
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	CMPQ        R9, $0x10
-	JB          rpart_3
-	VMOVDQU     (DI), X2
+	JB          rsingle_3
+	VMOVDQU     (BX), X2
 	VPXOR       X4, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 528(R8), X2, X3
 	VPXOR       X3, X6, X6
@@ -4425,24 +7991,24 @@ aesmid_9:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 784(R8), X3, X3
 	VPXOR       X3, X7, X7
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	VMOVDQA     X5, X2
 	LEAQ        48(R8), R8
 	JMP         rcommon_1
 
-rpart_3:
+rsingle_3:
 	VMOVDQA X4, X2
 	LEAQ    32(R8), R8
 	JMP     rcommon_1
 
-rpart_2:
+rsingle_2:
 	VMOVDQA X3, X2
 	LEAQ    16(R8), R8
 	JMP     rcommon_1
 
-rpart_1:
+rsingle_1:
 	VMOVDQA X2, X2
 	LEAQ    (R8), R8
 
@@ -4451,9 +8017,9 @@ rcommon_1:
 	JZ      rred_1
 	CMPQ    R9, $0x08
 	JB      ld4_10
-	MOVQ    (DI), R8
+	MOVQ    (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -8(DI)(R9*1), R8
+	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4468,9 +8034,9 @@ rcommon_1:
 ld4_10:
 	CMPQ    R9, $0x04
 	JB      ld2_10
-	MOVL    (DI), R8
+	MOVL    (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -4(DI)(R9*1), R8
+	LEAQ    -4(BX)(R9*1), R8
 	MOVL    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4485,9 +8051,9 @@ ld4_10:
 ld2_10:
 	CMPQ    R9, $0x02
 	JB      ld1_10
-	MOVWQZX (DI), R8
+	MOVWQZX (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -2(DI)(R9*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVWQZX (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4500,56 +8066,55 @@ ld2_10:
 	JMP     lddone_10
 
 ld1_10:
-	MOVBQZX (DI), R8
+	MOVBQZX (BX), R8
 	VMOVQ   R8, X3
 
 lddone_10:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R9, R8
-	VMOVDQU 16(R8), X4
-	VPAND   X4, X3, X3
+	VPAND   16(R8), X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R9, $0x08
 	JB      st4_5
-	MOVQ    R11, (BX)
+	MOVQ    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 8(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -8(BX)(R9*1), R8
+	LEAQ    -8(SI)(R9*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_5
 
 st4_5:
 	CMPQ    R9, $0x04
 	JB      st2_5
-	MOVL    R11, (BX)
+	MOVL    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 12(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -4(BX)(R9*1), R8
+	LEAQ    -4(SI)(R9*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_5
 
 st2_5:
 	CMPQ    R9, $0x02
 	JB      st1_5
-	MOVW    R11, (BX)
+	MOVW    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 14(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -2(BX)(R9*1), R8
+	LEAQ    -2(SI)(R9*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_5
 
 st1_5:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_5:
 	VMOVDQU X3, 64(SP)
@@ -4593,10 +8158,6 @@ sizenext_3:
 	VPADDD  ctrIncs<>+112(SB), X1, X9
 	VPSHUFB bswapMask<>+0(SB), X9, X9
 	VPXOR   (AX), X9, X9
-	LEAQ    15(R9), R8
-	SHRQ    $0x04, R8
-	VMOVQ   R8, X10
-	VPADDD  X10, X1, X1
 	CMPQ    CX, $0x0a
 	JE      aesmid_10
 	VAESENC 16(AX), X2, X2
@@ -4715,6 +8276,10 @@ aesmid_10:
 	VAESENCLAST 160(DX), X7, X7
 	VAESENCLAST 160(DX), X8, X8
 	VAESENCLAST 160(DX), X9, X9
+	LEAQ        15(R9), R8
+	SHRQ        $0x04, R8
+	VMOVQ       R8, X10
+	VPADDD      X10, X1, X1
 	MOVQ        R9, R8
 	ANDQ        $-16, R8
 	NEGQ        R8
@@ -4722,9 +8287,9 @@ aesmid_10:
 	VPXOR       X10, X10, X10
 	VPXOR       X11, X11, X11
 	VPXOR       X12, X12, X12
-	VMOVDQU     (DI), X13
+	VMOVDQU     (BX), X13
 	VPXOR       X2, X13, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPXOR       X0, X2, X2
 	VPXOR       X0, X0, X0
@@ -4736,12 +8301,12 @@ aesmid_10:
 	VPXOR       X2, X13, X13
 	VPCLMULQDQ  $0x00, 752(R8), X13, X13
 	VPXOR       X13, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
-	VMOVDQU     (DI), X2
+	VMOVDQU     (BX), X2
 	VPXOR       X3, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 512(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4751,12 +8316,12 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 768(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
-	VMOVDQU     (DI), X2
+	VMOVDQU     (BX), X2
 	VPXOR       X4, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 528(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4766,12 +8331,12 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 784(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
-	VMOVDQU     (DI), X2
+	VMOVDQU     (BX), X2
 	VPXOR       X5, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 544(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4781,14 +8346,14 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 800(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	CMPQ        R9, $0x10
-	JB          rpart_9
-	VMOVDQU     (DI), X2
+	JB          rsingle_9
+	VMOVDQU     (BX), X2
 	VPXOR       X6, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 560(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4798,14 +8363,14 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 816(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	CMPQ        R9, $0x10
-	JB          rpart_10
-	VMOVDQU     (DI), X2
+	JB          rsingle_10
+	VMOVDQU     (BX), X2
 	VPXOR       X7, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 576(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4815,14 +8380,14 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 832(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	CMPQ        R9, $0x10
-	JB          rpart_11
-	VMOVDQU     (DI), X2
+	JB          rsingle_11
+	VMOVDQU     (BX), X2
 	VPXOR       X8, X2, X2
-	VMOVDQU     X2, (BX)
+	VMOVDQU     X2, (SI)
 	VPSHUFB     bswapMask<>+0(SB), X2, X2
 	VPCLMULQDQ  $0x00, 592(R8), X2, X3
 	VPXOR       X3, X10, X10
@@ -4832,24 +8397,24 @@ aesmid_10:
 	VPXOR       X2, X3, X3
 	VPCLMULQDQ  $0x00, 848(R8), X3, X3
 	VPXOR       X3, X11, X11
-	ADDQ        $0x10, DI
 	ADDQ        $0x10, BX
+	ADDQ        $0x10, SI
 	SUBQ        $0x10, R9
 	VMOVDQA     X9, X2
 	LEAQ        112(R8), R8
 	JMP         rcommon_2
 
-rpart_11:
+rsingle_11:
 	VMOVDQA X8, X2
 	LEAQ    96(R8), R8
 	JMP     rcommon_2
 
-rpart_10:
+rsingle_10:
 	VMOVDQA X7, X2
 	LEAQ    80(R8), R8
 	JMP     rcommon_2
 
-rpart_9:
+rsingle_9:
 	VMOVDQA X6, X2
 	LEAQ    64(R8), R8
 
@@ -4858,9 +8423,9 @@ rcommon_2:
 	JZ      rred_2
 	CMPQ    R9, $0x08
 	JB      ld4_11
-	MOVQ    (DI), R8
+	MOVQ    (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -8(DI)(R9*1), R8
+	LEAQ    -8(BX)(R9*1), R8
 	MOVQ    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4875,9 +8440,9 @@ rcommon_2:
 ld4_11:
 	CMPQ    R9, $0x04
 	JB      ld2_11
-	MOVL    (DI), R8
+	MOVL    (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -4(DI)(R9*1), R8
+	LEAQ    -4(BX)(R9*1), R8
 	MOVL    (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4892,9 +8457,9 @@ ld4_11:
 ld2_11:
 	CMPQ    R9, $0x02
 	JB      ld1_11
-	MOVWQZX (DI), R8
+	MOVWQZX (BX), R8
 	VMOVQ   R8, X3
-	LEAQ    -2(DI)(R9*1), R8
+	LEAQ    -2(BX)(R9*1), R8
 	MOVWQZX (R8), R8
 	VMOVQ   R8, X4
 	LEAQ    slideShuf<>+0(SB), R8
@@ -4907,56 +8472,55 @@ ld2_11:
 	JMP     lddone_11
 
 ld1_11:
-	MOVBQZX (DI), R8
+	MOVBQZX (BX), R8
 	VMOVQ   R8, X3
 
 lddone_11:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), R8
 	SUBQ    R9, R8
-	VMOVDQU 16(R8), X4
-	VPAND   X4, X3, X3
+	VPAND   16(R8), X3, X3
 	VMOVQ   X3, R11
 	CMPQ    R9, $0x08
 	JB      st4_6
-	MOVQ    R11, (BX)
+	MOVQ    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 8(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -8(BX)(R9*1), R8
+	LEAQ    -8(SI)(R9*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_6
 
 st4_6:
 	CMPQ    R9, $0x04
 	JB      st2_6
-	MOVL    R11, (BX)
+	MOVL    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 12(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -4(BX)(R9*1), R8
+	LEAQ    -4(SI)(R9*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_6
 
 st2_6:
 	CMPQ    R9, $0x02
 	JB      st1_6
-	MOVW    R11, (BX)
+	MOVW    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R9, R8
 	VMOVDQU 14(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -2(BX)(R9*1), R8
+	LEAQ    -2(SI)(R9*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_6
 
 st1_6:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_6:
 	VMOVDQU X3, 64(SP)
@@ -4977,21 +8541,23 @@ rred_2:
 
 sizedone_2:
 	MOVQ R9, R8
-	ADDQ R9, DI
 	ADDQ R9, BX
+	ADDQ R9, SI
 
 psave_1:
 	VMOVDQU X0, (SP)
 	VMOVDQU X1, 16(SP)
 
 pdone_1:
-	ADDQ $0x18, SI
+	ADDQ $0x18, DI
 	DECQ R10
 	JMP  gslices_1
 
 gslicesdone_1:
-	MOVQ        aadLen+48(FP), CX
-	MOVQ        textLen+64(FP), DX
+	MOVQ aadLen+48(FP), CX
+	MOVQ textLen+64(FP), DX
+
+	// phase: tag
 	VMOVDQU     (SP), X0
 	SHLQ        $0x03, CX
 	SHLQ        $0x03, DX
@@ -5000,33 +8566,41 @@ gslicesdone_1:
 	VPUNPCKLQDQ X2, X1, X1
 	TESTQ       R8, R8
 	JZ          fin1_1
-	VMOVDQU     64(SP), X4
-	VPSHUFB     bswapMask<>+0(SB), X4, X4
+	VMOVDQU     64(SP), X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXOR       X0, X2, X2
+	VPCLMULQDQ  $0x00, 464(AX), X2, X3
+	VPCLMULQDQ  $0x11, 464(AX), X2, X0
+	VPSHUFD     $0x4e, X2, X4
+	VPXOR       X2, X4, X4
+	VPCLMULQDQ  $0x00, 720(AX), X4, X4
+	VPCLMULQDQ  $0x00, 480(AX), X1, X2
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x11, 480(AX), X1, X2
+	VPXOR       X2, X0, X0
+	VPSHUFD     $0x4e, X1, X2
+	VPXOR       X1, X2, X2
+	VPCLMULQDQ  $0x00, 736(AX), X2, X2
+	VPXOR       X2, X4, X4
+	VPXOR       X3, X4, X4
 	VPXOR       X0, X4, X4
-	VPCLMULQDQ  $0x00, 464(AX), X4, X2
-	VPCLMULQDQ  $0x11, 464(AX), X4, X0
-	VPSHUFD     $0x4e, X4, X3
-	VPXOR       X4, X3, X3
-	VPCLMULQDQ  $0x00, 720(AX), X3, X3
-	VPCLMULQDQ  $0x00, 480(AX), X1, X4
-	VPXOR       X4, X2, X2
-	VPCLMULQDQ  $0x11, 480(AX), X1, X4
-	VPXOR       X4, X0, X0
-	VPSHUFD     $0x4e, X1, X4
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X4, X4
 	VPXOR       X1, X4, X4
-	VPCLMULQDQ  $0x00, 736(AX), X4, X4
-	VPXOR       X4, X3, X3
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD     $0x4e, X4, X4
+	VPXOR       X4, X0, X0
+	VPXOR       X1, X0, X0
 	JMP         findone_1
 
 fin1_1:
-	VPXOR      X0, X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
 	VPXOR      X1, X3, X3
 	VPCLMULQDQ $0x00, 736(AX), X3, X3
-
-findone_1:
 	VPXOR      X2, X3, X3
 	VPXOR      X0, X3, X3
 	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
@@ -5037,13 +8611,14 @@ findone_1:
 	VPSHUFD    $0x4e, X3, X3
 	VPXOR      X3, X0, X0
 	VPXOR      X1, X0, X0
-	VPSHUFB    bswapMask<>+0(SB), X0, X0
-	VMOVDQU    32(SP), X1
-	VPXOR      X1, X0, X0
-	MOVQ       tag+72(FP), AX
-	VMOVDQU    X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+findone_1:
+	VPSHUFB bswapMask<>+0(SB), X0, X0
+	VPXOR   32(SP), X0, X0
+	MOVQ    tag+72(FP), AX
+	VMOVDQU X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -5071,22 +8646,26 @@ findone_1:
 // func gcmOpenAESNIAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·gcmOpenAESNIAVX(SB), NOSPLIT, $208-88
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    n+32(FP), BX
-	MOVQ    aadLen+48(FP), SI
-	CMPQ    BX, $0x50
-	JA      long_1
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x50
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
 	CMPQ    SI, $0x10
-	JA      long_1
-	MOVQ    out+16(FP), DI
-	MOVQ    aad+40(FP), R8
-	MOVQ    j0+56(FP), R9
-	CMPQ    BX, $0x10
 	JA      sizenext_1
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
@@ -5129,9 +8708,9 @@ aesmid_1:
 	VAESENC     144(DX), X1, X1
 	VAESENCLAST 160(DX), X0, X0
 	VAESENCLAST 160(DX), X1, X1
-	MOVQ        SI, CX
+	MOVQ        R8, CX
 	SHLQ        $0x03, CX
-	MOVQ        BX, DX
+	MOVQ        SI, DX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X5
 	VMOVQ       CX, X2
@@ -5141,25 +8720,25 @@ aesmid_1:
 	VPSHUFD     $0x4e, X5, X3
 	VPXOR       X5, X3, X3
 	VPCLMULQDQ  $0x00, 736(AX), X3, X3
-	LEAQ        15(BX), CX
+	LEAQ        15(SI), CX
 	SHRQ        $0x04, CX
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       SI, SI
+	TESTQ       R8, R8
 	JZ          snoaad_1
-	CMPQ        SI, $0x10
+	CMPQ        R8, $0x10
 	JE          sfullaad_1
-	CMPQ        SI, $0x08
+	CMPQ        R8, $0x08
 	JB          ld4_1
-	MOVQ        (R8), AX
+	MOVQ        (DI), AX
 	VMOVQ       AX, X5
-	LEAQ        -8(R8)(SI*1), AX
+	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X6
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        SI, AX
+	ADDQ        R8, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X7
 	VPSHUFB     X7, X6, X6
@@ -5167,16 +8746,16 @@ aesmid_1:
 	JMP         lddone_1
 
 ld4_1:
-	CMPQ    SI, $0x04
+	CMPQ    R8, $0x04
 	JB      ld2_1
-	MOVL    (R8), AX
+	MOVL    (DI), AX
 	VMOVQ   AX, X5
-	LEAQ    -4(R8)(SI*1), AX
+	LEAQ    -4(DI)(R8*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X7
 	VPSHUFB X7, X6, X6
@@ -5184,16 +8763,16 @@ ld4_1:
 	JMP     lddone_1
 
 ld2_1:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_1
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	VMOVQ   AX, X5
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X7
 	VPSHUFB X7, X6, X6
@@ -5201,14 +8780,14 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	VMOVQ   AX, X5
 
 lddone_1:
 	JMP saad_1
 
 sfullaad_1:
-	VMOVDQU (R8), X5
+	VMOVDQU (DI), X5
 
 saad_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
@@ -5223,11 +8802,11 @@ saad_1:
 
 snoaad_1:
 	MOVQ       in+24(FP), AX
-	CMPQ       BX, $0x10
+	CMPQ       SI, $0x10
 	JB         spart_1
 	VMOVDQU    (AX), X5
 	VPXOR      X1, X5, X1
-	VMOVDQU    X1, (DI)
+	VMOVDQU    X1, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
 	VPCLMULQDQ $0x00, 480(CX), X5, X1
 	VPXOR      X1, X2, X2
@@ -5238,25 +8817,25 @@ snoaad_1:
 	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X3, X3
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	JMP        sred_1
 
 spart_1:
 	VMOVDQA X1, X1
 	LEAQ    (CX), CX
-	TESTQ   BX, BX
+	TESTQ   SI, SI
 	JZ      sred_1
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      ld4_2
 	MOVQ    (AX), DX
 	VMOVQ   DX, X5
-	LEAQ    -8(AX)(BX*1), AX
+	LEAQ    -8(AX)(SI*1), AX
 	MOVQ    (AX), DX
 	VMOVQ   DX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 24(AX), X7
 	VPSHUFB X7, X6, X6
@@ -5264,16 +8843,16 @@ spart_1:
 	JMP     lddone_2
 
 ld4_2:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_2
 	MOVL    (AX), DX
 	VMOVQ   DX, X5
-	LEAQ    -4(AX)(BX*1), AX
+	LEAQ    -4(AX)(SI*1), AX
 	MOVL    (AX), DX
 	VMOVQ   DX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X7
 	VPSHUFB X7, X6, X6
@@ -5281,16 +8860,16 @@ ld4_2:
 	JMP     lddone_2
 
 ld2_2:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_2
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X5
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X6
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X7
 	VPSHUFB X7, X6, X6
@@ -5304,46 +8883,46 @@ ld1_2:
 lddone_2:
 	VPXOR   X1, X5, X1
 	VMOVQ   X1, AX
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      st4_1
-	MOVQ    AX, (DI)
+	MOVQ    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 8(AX), X6
 	VPSHUFB X6, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -8(DI)(BX*1), DX
+	LEAQ    -8(BX)(SI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_1
 
 st4_1:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      st2_1
-	MOVL    AX, (DI)
+	MOVL    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 12(AX), X6
 	VPSHUFB X6, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -4(DI)(BX*1), DX
+	LEAQ    -4(BX)(SI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_1
 
 st2_1:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      st1_1
-	MOVW    AX, (DI)
+	MOVW    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 14(AX), X6
 	VPSHUFB X6, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -2(DI)(BX*1), DX
+	LEAQ    -2(BX)(SI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_1
 
 st1_1:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
@@ -5387,8 +8966,7 @@ sred_1:
 	VPOR       X1, X0, X0
 	LEAQ       onesMask<>+0(SB), AX
 	SUBQ       CX, AX
-	VMOVDQU    16(AX), X1
-	VPAND      X1, X4, X4
+	VPAND      16(AX), X4, X4
 	JMP        tagloaded_1
 
 tagfull_1:
@@ -5406,7 +8984,7 @@ tagloaded_1:
 	JMP       sizedone_1
 
 sizenext_1:
-	CMPQ    BX, $0x40
+	CMPQ    SI, $0x40
 	JA      sizenext_2
 	VMOVQ   (R9), X0
 	VPINSRQ $0x01, 8(R9), X0, X0
@@ -5500,9 +9078,9 @@ aesmid_2:
 	VAESENCLAST 160(DX), X2, X2
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
-	MOVQ        SI, CX
+	MOVQ        R8, CX
 	SHLQ        $0x03, CX
-	MOVQ        BX, DX
+	MOVQ        SI, DX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X8
 	VMOVQ       CX, X5
@@ -5512,25 +9090,25 @@ aesmid_2:
 	VPSHUFD     $0x4e, X8, X6
 	VPXOR       X8, X6, X6
 	VPCLMULQDQ  $0x00, 736(AX), X6, X6
-	LEAQ        15(BX), CX
+	LEAQ        15(SI), CX
 	SHRQ        $0x04, CX
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       SI, SI
+	TESTQ       R8, R8
 	JZ          snoaad_2
-	CMPQ        SI, $0x10
+	CMPQ        R8, $0x10
 	JE          sfullaad_2
-	CMPQ        SI, $0x08
+	CMPQ        R8, $0x08
 	JB          ld4_3
-	MOVQ        (R8), AX
+	MOVQ        (DI), AX
 	VMOVQ       AX, X8
-	LEAQ        -8(R8)(SI*1), AX
+	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X9
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        SI, AX
+	ADDQ        R8, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X10
 	VPSHUFB     X10, X9, X9
@@ -5538,16 +9116,16 @@ aesmid_2:
 	JMP         lddone_4
 
 ld4_3:
-	CMPQ    SI, $0x04
+	CMPQ    R8, $0x04
 	JB      ld2_3
-	MOVL    (R8), AX
+	MOVL    (DI), AX
 	VMOVQ   AX, X8
-	LEAQ    -4(R8)(SI*1), AX
+	LEAQ    -4(DI)(R8*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X10
 	VPSHUFB X10, X9, X9
@@ -5555,16 +9133,16 @@ ld4_3:
 	JMP     lddone_4
 
 ld2_3:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_3
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	VMOVQ   AX, X8
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X9
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X10
 	VPSHUFB X10, X9, X9
@@ -5572,14 +9150,14 @@ ld2_3:
 	JMP     lddone_4
 
 ld1_3:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	VMOVQ   AX, X8
 
 lddone_4:
 	JMP saad_2
 
 sfullaad_2:
-	VMOVDQU (R8), X8
+	VMOVDQU (DI), X8
 
 saad_2:
 	VPSHUFB    bswapMask<>+0(SB), X8, X8
@@ -5596,7 +9174,7 @@ snoaad_2:
 	MOVQ       in+24(FP), AX
 	VMOVDQU    (AX), X8
 	VPXOR      X1, X8, X1
-	VMOVDQU    X1, (DI)
+	VMOVDQU    X1, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X8, X8
 	VPCLMULQDQ $0x00, 480(CX), X8, X1
 	VPXOR      X1, X5, X5
@@ -5607,13 +9185,13 @@ snoaad_2:
 	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
 	JB         spart_3
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 496(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -5624,13 +9202,13 @@ snoaad_2:
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
 	JB         spart_4
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 512(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -5641,13 +9219,13 @@ snoaad_2:
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
 	JB         spart_5
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 528(CX), X1, X2
 	VPXOR      X2, X5, X5
@@ -5658,8 +9236,8 @@ snoaad_2:
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X6, X6
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	JMP        sred_2
 
 spart_5:
@@ -5677,18 +9255,18 @@ spart_3:
 	LEAQ    16(CX), CX
 
 scommon_2:
-	TESTQ   BX, BX
+	TESTQ   SI, SI
 	JZ      sred_2
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      ld4_4
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -8(AX)(BX*1), AX
+	LEAQ    -8(AX)(SI*1), AX
 	MOVQ    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
@@ -5696,16 +9274,16 @@ scommon_2:
 	JMP     lddone_5
 
 ld4_4:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_4
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -4(AX)(BX*1), AX
+	LEAQ    -4(AX)(SI*1), AX
 	MOVL    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
@@ -5713,16 +9291,16 @@ ld4_4:
 	JMP     lddone_5
 
 ld2_4:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_4
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
@@ -5736,46 +9314,46 @@ ld1_4:
 lddone_5:
 	VPXOR   X1, X2, X1
 	VMOVQ   X1, AX
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      st4_2
-	MOVQ    AX, (DI)
+	MOVQ    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 8(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -8(DI)(BX*1), DX
+	LEAQ    -8(BX)(SI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_2
 
 st4_2:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      st2_2
-	MOVL    AX, (DI)
+	MOVL    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 12(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -4(DI)(BX*1), DX
+	LEAQ    -4(BX)(SI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_2
 
 st2_2:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      st1_2
-	MOVW    AX, (DI)
+	MOVW    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 14(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -2(DI)(BX*1), DX
+	LEAQ    -2(BX)(SI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_2
 
 st1_2:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_2:
 	VPSHUFB    bswapMask<>+0(SB), X2, X2
@@ -5819,8 +9397,7 @@ sred_2:
 	VPOR       X1, X0, X0
 	LEAQ       onesMask<>+0(SB), AX
 	SUBQ       CX, AX
-	VMOVDQU    16(AX), X1
-	VPAND      X1, X7, X7
+	VPAND      16(AX), X7, X7
 	JMP        tagloaded_2
 
 tagfull_2:
@@ -5947,9 +9524,9 @@ aesmid_3:
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
-	MOVQ        SI, CX
+	MOVQ        R8, CX
 	SHLQ        $0x03, CX
-	MOVQ        BX, DX
+	MOVQ        SI, DX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X9
 	VMOVQ       CX, X6
@@ -5959,25 +9536,25 @@ aesmid_3:
 	VPSHUFD     $0x4e, X9, X7
 	VPXOR       X9, X7, X7
 	VPCLMULQDQ  $0x00, 736(AX), X7, X7
-	LEAQ        15(BX), CX
+	LEAQ        15(SI), CX
 	SHRQ        $0x04, CX
 	SHLQ        $0x04, CX
 	NEGQ        CX
 	ADDQ        AX, CX
-	TESTQ       SI, SI
+	TESTQ       R8, R8
 	JZ          snoaad_3
-	CMPQ        SI, $0x10
+	CMPQ        R8, $0x10
 	JE          sfullaad_3
-	CMPQ        SI, $0x08
+	CMPQ        R8, $0x08
 	JB          ld4_5
-	MOVQ        (R8), AX
+	MOVQ        (DI), AX
 	VMOVQ       AX, X9
-	LEAQ        -8(R8)(SI*1), AX
+	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
 	VMOVQ       AX, X10
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
-	ADDQ        SI, AX
+	ADDQ        R8, AX
 	NEGQ        AX
 	VMOVDQU     24(AX), X11
 	VPSHUFB     X11, X10, X10
@@ -5985,16 +9562,16 @@ aesmid_3:
 	JMP         lddone_7
 
 ld4_5:
-	CMPQ    SI, $0x04
+	CMPQ    R8, $0x04
 	JB      ld2_5
-	MOVL    (R8), AX
+	MOVL    (DI), AX
 	VMOVQ   AX, X9
-	LEAQ    -4(R8)(SI*1), AX
+	LEAQ    -4(DI)(R8*1), AX
 	MOVL    (AX), AX
 	VMOVQ   AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X11
 	VPSHUFB X11, X10, X10
@@ -6002,16 +9579,16 @@ ld4_5:
 	JMP     lddone_7
 
 ld2_5:
-	CMPQ    SI, $0x02
+	CMPQ    R8, $0x02
 	JB      ld1_5
-	MOVWQZX (R8), AX
+	MOVWQZX (DI), AX
 	VMOVQ   AX, X9
-	LEAQ    -2(R8)(SI*1), AX
+	LEAQ    -2(DI)(R8*1), AX
 	MOVWQZX (AX), AX
 	VMOVQ   AX, X10
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    SI, AX
+	ADDQ    R8, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X11
 	VPSHUFB X11, X10, X10
@@ -6019,14 +9596,14 @@ ld2_5:
 	JMP     lddone_7
 
 ld1_5:
-	MOVBQZX (R8), AX
+	MOVBQZX (DI), AX
 	VMOVQ   AX, X9
 
 lddone_7:
 	JMP saad_3
 
 sfullaad_3:
-	VMOVDQU (R8), X9
+	VMOVDQU (DI), X9
 
 saad_3:
 	VPSHUFB    bswapMask<>+0(SB), X9, X9
@@ -6043,7 +9620,7 @@ snoaad_3:
 	MOVQ       in+24(FP), AX
 	VMOVDQU    (AX), X9
 	VPXOR      X1, X9, X1
-	VMOVDQU    X1, (DI)
+	VMOVDQU    X1, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X9, X9
 	VPCLMULQDQ $0x00, 480(CX), X9, X1
 	VPXOR      X1, X6, X6
@@ -6054,11 +9631,11 @@ snoaad_3:
 	VPCLMULQDQ $0x00, 736(CX), X1, X1
 	VPXOR      X1, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	VMOVDQU    (AX), X1
 	VPXOR      X2, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 496(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -6069,11 +9646,11 @@ snoaad_3:
 	VPCLMULQDQ $0x00, 752(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	VMOVDQU    (AX), X1
 	VPXOR      X3, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 512(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -6084,11 +9661,11 @@ snoaad_3:
 	VPCLMULQDQ $0x00, 768(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	VMOVDQU    (AX), X1
 	VPXOR      X4, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 528(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -6099,13 +9676,13 @@ snoaad_3:
 	VPCLMULQDQ $0x00, 784(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
-	CMPQ       BX, $0x10
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
 	JB         spart_10
 	VMOVDQU    (AX), X1
 	VPXOR      X5, X1, X2
-	VMOVDQU    X2, (DI)
+	VMOVDQU    X2, (BX)
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
 	VPCLMULQDQ $0x00, 544(CX), X1, X2
 	VPXOR      X2, X6, X6
@@ -6116,25 +9693,25 @@ snoaad_3:
 	VPCLMULQDQ $0x00, 800(CX), X2, X2
 	VPXOR      X2, X7, X7
 	ADDQ       $0x10, AX
-	ADDQ       $0x10, DI
-	SUBQ       $0x10, BX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
 	JMP        sred_3
 
 spart_10:
 	VMOVDQA X5, X1
 	LEAQ    64(CX), CX
-	TESTQ   BX, BX
+	TESTQ   SI, SI
 	JZ      sred_3
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      ld4_6
 	MOVQ    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -8(AX)(BX*1), AX
+	LEAQ    -8(AX)(SI*1), AX
 	MOVQ    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 24(AX), X4
 	VPSHUFB X4, X3, X3
@@ -6142,16 +9719,16 @@ spart_10:
 	JMP     lddone_8
 
 ld4_6:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_6
 	MOVL    (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -4(AX)(BX*1), AX
+	LEAQ    -4(AX)(SI*1), AX
 	MOVL    (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 20(AX), X4
 	VPSHUFB X4, X3, X3
@@ -6159,16 +9736,16 @@ ld4_6:
 	JMP     lddone_8
 
 ld2_6:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_6
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X2
-	LEAQ    -2(AX)(BX*1), AX
+	LEAQ    -2(AX)(SI*1), AX
 	MOVWQZX (AX), DX
 	VMOVQ   DX, X3
 	LEAQ    slideShuf<>+0(SB), AX
 	NEGQ    AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	NEGQ    AX
 	VMOVDQU 18(AX), X4
 	VPSHUFB X4, X3, X3
@@ -6182,46 +9759,46 @@ ld1_6:
 lddone_8:
 	VPXOR   X1, X2, X1
 	VMOVQ   X1, AX
-	CMPQ    BX, $0x08
+	CMPQ    SI, $0x08
 	JB      st4_3
-	MOVQ    AX, (DI)
+	MOVQ    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 8(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -8(DI)(BX*1), DX
+	LEAQ    -8(BX)(SI*1), DX
 	MOVQ    AX, (DX)
 	JMP     stdone_3
 
 st4_3:
-	CMPQ    BX, $0x04
+	CMPQ    SI, $0x04
 	JB      st2_3
-	MOVL    AX, (DI)
+	MOVL    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 12(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -4(DI)(BX*1), DX
+	LEAQ    -4(BX)(SI*1), DX
 	MOVL    AX, (DX)
 	JMP     stdone_3
 
 st2_3:
-	CMPQ    BX, $0x02
+	CMPQ    SI, $0x02
 	JB      st1_3
-	MOVW    AX, (DI)
+	MOVW    AX, (BX)
 	LEAQ    slideShuf<>+0(SB), AX
-	ADDQ    BX, AX
+	ADDQ    SI, AX
 	VMOVDQU 14(AX), X3
 	VPSHUFB X3, X1, X1
 	VMOVQ   X1, AX
-	LEAQ    -2(DI)(BX*1), DX
+	LEAQ    -2(BX)(SI*1), DX
 	MOVW    AX, (DX)
 	JMP     stdone_3
 
 st1_3:
-	MOVB AL, (DI)
+	MOVB AL, (BX)
 
 stdone_3:
 	VPSHUFB    bswapMask<>+0(SB), X2, X2
@@ -6265,8 +9842,7 @@ sred_3:
 	VPOR       X1, X0, X0
 	LEAQ       onesMask<>+0(SB), AX
 	SUBQ       CX, AX
-	VMOVDQU    16(AX), X1
-	VPAND      X1, X8, X8
+	VPAND      16(AX), X8, X8
 	JMP        tagloaded_3
 
 tagfull_3:
@@ -6283,7 +9859,7 @@ tagloaded_3:
 	MOVQ      CX, ret+80(FP)
 
 sizedone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -6312,53 +9888,55 @@ long_1:
 	MOVQ    aad+40(FP), BX
 	MOVQ    aadLen+48(FP), SI
 	MOVQ    j0+56(FP), DI
-	VPXOR   X0, X0, X0
-	VMOVQ   (DI), X1
-	VPINSRQ $0x01, 8(DI), X1, X1
-	VPSHUFB bswapMask<>+0(SB), X1, X2
-	VPADDD  ctrIncs<>+16(SB), X2, X2
-	VMOVDQU X2, 16(SP)
-	VPXOR   (AX), X1, X1
+	VMOVQ   (DI), X0
+	VPINSRQ $0x01, 8(DI), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VMOVDQU X1, 16(SP)
+	VPXOR   (AX), X0, X0
 	CMPQ    CX, $0x0a
 	JE      aesmid_4
-	VAESENC 16(AX), X1, X1
-	VAESENC 32(AX), X1, X1
+	VAESENC 16(AX), X0, X0
+	VAESENC 32(AX), X0, X0
 	CMPQ    CX, $0x0c
 	JE      aesmid_4
-	VAESENC 48(AX), X1, X1
-	VAESENC 64(AX), X1, X1
+	VAESENC 48(AX), X0, X0
+	VAESENC 64(AX), X0, X0
 
 aesmid_4:
-	VAESENC     16(DX), X1, X1
-	VAESENC     32(DX), X1, X1
-	VAESENC     48(DX), X1, X1
-	VAESENC     64(DX), X1, X1
-	VAESENC     80(DX), X1, X1
-	VAESENC     96(DX), X1, X1
-	VAESENC     112(DX), X1, X1
-	VAESENC     128(DX), X1, X1
-	VAESENC     144(DX), X1, X1
-	VAESENCLAST 160(DX), X1, X1
-	VMOVDQU     X1, 32(SP)
-	TESTQ       SI, SI
-	JZ          aaddone_1
-	CMPQ        SI, $0x10
-	JAE         aadlong_1
-	CMPQ        SI, $0x08
-	JB          ld4_7
-	MOVQ        (BX), DI
-	VMOVQ       DI, X1
-	LEAQ        -8(BX)(SI*1), BX
-	MOVQ        (BX), DI
-	VMOVQ       DI, X0
-	LEAQ        slideShuf<>+0(SB), BX
-	NEGQ        BX
-	ADDQ        SI, BX
-	NEGQ        BX
-	VMOVDQU     24(BX), X2
-	VPSHUFB     X2, X0, X0
-	VPOR        X0, X1, X1
-	JMP         lddone_10
+	VAESENC     16(DX), X0, X0
+	VAESENC     32(DX), X0, X0
+	VAESENC     48(DX), X0, X0
+	VAESENC     64(DX), X0, X0
+	VAESENC     80(DX), X0, X0
+	VAESENC     96(DX), X0, X0
+	VAESENC     112(DX), X0, X0
+	VAESENC     128(DX), X0, X0
+	VAESENC     144(DX), X0, X0
+	VAESENCLAST 160(DX), X0, X0
+	VMOVDQU     X0, 32(SP)
+
+	// phase: AAD
+	VPXOR   X0, X0, X0
+	TESTQ   SI, SI
+	JZ      aaddone_1
+	CMPQ    SI, $0x10
+	JAE     aadlong_1
+	CMPQ    SI, $0x08
+	JB      ld4_7
+	MOVQ    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_10
 
 ld4_7:
 	CMPQ    SI, $0x04
@@ -6367,14 +9945,14 @@ ld4_7:
 	VMOVQ   DI, X1
 	LEAQ    -4(BX)(SI*1), BX
 	MOVL    (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X2
 	LEAQ    slideShuf<>+0(SB), BX
 	NEGQ    BX
 	ADDQ    SI, BX
 	NEGQ    BX
-	VMOVDQU 20(BX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	VMOVDQU 20(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_10
 
 ld2_7:
@@ -6384,14 +9962,14 @@ ld2_7:
 	VMOVQ   DI, X1
 	LEAQ    -2(BX)(SI*1), BX
 	MOVWQZX (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X2
 	LEAQ    slideShuf<>+0(SB), BX
 	NEGQ    BX
 	ADDQ    SI, BX
 	NEGQ    BX
-	VMOVDQU 18(BX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	VMOVDQU 18(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_10
 
 ld1_7:
@@ -6400,6 +9978,7 @@ ld1_7:
 
 lddone_10:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
@@ -6525,7 +10104,7 @@ ghrest_1:
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ       SI, $0x10
 	JB         ghpart_1
 	VMOVDQU    (BX), X4
@@ -6543,7 +10122,7 @@ ghblk_1:
 	ADDQ       $0x10, BX
 	ADDQ       $0x10, DI
 	SUBQ       $0x10, SI
-	JMP        ghblk_1
+	JMP        ghregs_1
 
 ghpart_1:
 	TESTQ   SI, SI
@@ -6638,6 +10217,8 @@ aaddone_1:
 	VMOVDQU 16(SP), X1
 	CMPQ    DI, $0x80
 	JB      orem_1
+
+	// phase: main loop
 	VMOVDQU (AX), X2
 	VPADDD  ctrIncs<>+0(SB), X1, X3
 	VPSHUFB bswapMask<>+0(SB), X3, X3
@@ -7633,8 +11214,10 @@ loopdone_1:
 	VPOR    X2, X1, X1
 
 orem_1:
-	TESTQ       DI, DI
-	JZ          ofin_1
+	TESTQ DI, DI
+	JZ    ofin_1
+
+	// phase: remainder
 	MOVQ        aadLen+48(FP), R8
 	MOVQ        n+32(FP), R9
 	SHLQ        $0x03, R8
@@ -7655,10 +11238,6 @@ orem_1:
 	VPADDD      ctrIncs<>+48(SB), X1, X6
 	VPSHUFB     bswapMask<>+0(SB), X6, X6
 	VPXOR       (AX), X6, X6
-	LEAQ        15(DI), R8
-	SHRQ        $0x04, R8
-	VMOVQ       R8, X7
-	VPADDD      X7, X1, X1
 	CMPQ        CX, $0x0a
 	JE          aesmid_8
 	VAESENC     16(AX), X3, X3
@@ -7721,8 +11300,11 @@ aesmid_8:
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
 	VAESENCLAST 160(DX), X6, X6
-	SHLQ        $0x04, R8
-	MOVQ        R8, CX
+	LEAQ        15(DI), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X7
+	VPADDD      X7, X1, X1
+	SHLQ        $0x04, CX
 	ADDQ        $0x10, CX
 	NEGQ        CX
 	ADDQ        AX, CX
@@ -7730,7 +11312,7 @@ aesmid_8:
 	VPXOR       X7, X7, X7
 	VPXOR       X8, X8, X8
 	CMPQ        DI, $0x10
-	JB          rpart_1
+	JB          rsingle_1
 	VMOVDQU     (SI), X9
 	VPXOR       X3, X9, X3
 	VMOVDQU     X3, (BX)
@@ -7749,7 +11331,7 @@ aesmid_8:
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
 	CMPQ        DI, $0x10
-	JB          rpart_2
+	JB          rsingle_2
 	VMOVDQU     (SI), X3
 	VPXOR       X4, X3, X4
 	VMOVDQU     X4, (BX)
@@ -7766,7 +11348,7 @@ aesmid_8:
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
 	CMPQ        DI, $0x10
-	JB          rpart_3
+	JB          rsingle_3
 	VMOVDQU     (SI), X3
 	VPXOR       X5, X3, X4
 	VMOVDQU     X4, (BX)
@@ -7786,17 +11368,17 @@ aesmid_8:
 	LEAQ        48(CX), CX
 	JMP         rcommon_1
 
-rpart_3:
+rsingle_3:
 	VMOVDQA X5, X3
 	LEAQ    32(CX), CX
 	JMP     rcommon_1
 
-rpart_2:
+rsingle_2:
 	VMOVDQA X4, X3
 	LEAQ    16(CX), CX
 	JMP     rcommon_1
 
-rpart_1:
+rsingle_1:
 	VMOVDQA X3, X3
 	LEAQ    (CX), CX
 
@@ -7960,10 +11542,6 @@ sizenext_3:
 	VPADDD  ctrIncs<>+112(SB), X1, X10
 	VPSHUFB bswapMask<>+0(SB), X10, X10
 	VPXOR   (AX), X10, X10
-	LEAQ    15(DI), R8
-	SHRQ    $0x04, R8
-	VMOVQ   R8, X11
-	VPADDD  X11, X1, X1
 	CMPQ    CX, $0x0a
 	JE      aesmid_9
 	VAESENC 16(AX), X3, X3
@@ -8082,8 +11660,11 @@ aesmid_9:
 	VAESENCLAST 160(DX), X8, X8
 	VAESENCLAST 160(DX), X9, X9
 	VAESENCLAST 160(DX), X10, X10
-	SHLQ        $0x04, R8
-	MOVQ        R8, CX
+	LEAQ        15(DI), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X11
+	VPADDD      X11, X1, X1
+	SHLQ        $0x04, CX
 	ADDQ        $0x10, CX
 	NEGQ        CX
 	ADDQ        AX, CX
@@ -8153,7 +11734,7 @@ aesmid_9:
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
 	CMPQ        DI, $0x10
-	JB          rpart_9
+	JB          rsingle_9
 	VMOVDQU     (SI), X3
 	VPXOR       X7, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8170,7 +11751,7 @@ aesmid_9:
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
 	CMPQ        DI, $0x10
-	JB          rpart_10
+	JB          rsingle_10
 	VMOVDQU     (SI), X3
 	VPXOR       X8, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8187,7 +11768,7 @@ aesmid_9:
 	ADDQ        $0x10, BX
 	SUBQ        $0x10, DI
 	CMPQ        DI, $0x10
-	JB          rpart_11
+	JB          rsingle_11
 	VMOVDQU     (SI), X3
 	VPXOR       X9, X3, X4
 	VMOVDQU     X4, (BX)
@@ -8207,17 +11788,17 @@ aesmid_9:
 	LEAQ        112(CX), CX
 	JMP         rcommon_2
 
-rpart_11:
+rsingle_11:
 	VMOVDQA X9, X3
 	LEAQ    96(CX), CX
 	JMP     rcommon_2
 
-rpart_10:
+rsingle_10:
 	VMOVDQA X8, X3
 	LEAQ    80(CX), CX
 	JMP     rcommon_2
 
-rpart_9:
+rsingle_9:
 	VMOVDQA X7, X3
 	LEAQ    64(CX), CX
 
@@ -8357,9 +11938,9 @@ rred_2:
 	VPXOR      X12, X0, X0
 
 sizedone_2:
+	// phase: tag
 	VPSHUFB bswapMask<>+0(SB), X0, X0
-	VMOVDQU 32(SP), X1
-	VPXOR   X1, X0, X0
+	VPXOR   32(SP), X0, X0
 	MOVQ    tag+64(FP), AX
 	MOVQ    tagLen+72(FP), CX
 	CMPQ    CX, $0x10
@@ -8378,8 +11959,7 @@ sizedone_2:
 	VPOR    X2, X1, X1
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    CX, AX
-	VMOVDQU 16(AX), X2
-	VPAND   X2, X0, X0
+	VPAND   16(AX), X0, X0
 	JMP     tagloaded_4
 
 tagfull_4:
@@ -8395,7 +11975,7 @@ tagloaded_4:
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -8421,16 +12001,18 @@ tagloaded_4:
 	RET
 
 ofin_1:
-	VMOVDQU     X0, (SP)
-	MOVQ        aadLen+48(FP), CX
-	MOVQ        n+32(FP), DX
+	VMOVDQU X0, (SP)
+	MOVQ    aadLen+48(FP), CX
+	MOVQ    n+32(FP), DX
+
+	// phase: tag
 	VMOVDQU     (SP), X0
 	SHLQ        $0x03, CX
 	SHLQ        $0x03, DX
 	VMOVQ       DX, X1
 	VMOVQ       CX, X2
 	VPUNPCKLQDQ X2, X1, X1
-	VPXOR       X0, X1, X1
+	VPXOR       X1, X0, X1
 	VPCLMULQDQ  $0x00, 480(AX), X1, X2
 	VPCLMULQDQ  $0x11, 480(AX), X1, X0
 	VPSHUFD     $0x4e, X1, X3
@@ -8447,8 +12029,7 @@ ofin_1:
 	VPXOR       X3, X0, X0
 	VPXOR       X1, X0, X0
 	VPSHUFB     bswapMask<>+0(SB), X0, X0
-	VMOVDQU     32(SP), X1
-	VPXOR       X1, X0, X0
+	VPXOR       32(SP), X0, X0
 	MOVQ        tag+64(FP), AX
 	MOVQ        tagLen+72(FP), CX
 	CMPQ        CX, $0x10
@@ -8467,8 +12048,7 @@ ofin_1:
 	VPOR        X2, X1, X1
 	LEAQ        onesMask<>+0(SB), AX
 	SUBQ        CX, AX
-	VMOVDQU     16(AX), X2
-	VPAND       X2, X0, X0
+	VPAND       16(AX), X0, X0
 	JMP         tagloaded_5
 
 tagfull_5:
@@ -8484,7 +12064,7 @@ tagloaded_5:
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -8522,53 +12102,55 @@ TEXT ·gcmStreamStartAESNIAVX(SB), NOSPLIT, $0-48
 	MOVQ    aad+24(FP), SI
 	MOVQ    aadLen+32(FP), DI
 	MOVQ    j0+40(FP), R8
-	VPXOR   X0, X0, X0
-	VMOVQ   (R8), X1
-	VPINSRQ $0x01, 8(R8), X1, X1
-	VPSHUFB bswapMask<>+0(SB), X1, X2
-	VPADDD  ctrIncs<>+16(SB), X2, X2
-	VMOVDQU X2, 16(BX)
-	VPXOR   (AX), X1, X1
+	VMOVQ   (R8), X0
+	VPINSRQ $0x01, 8(R8), X0, X0
+	VPSHUFB bswapMask<>+0(SB), X0, X1
+	VPADDD  ctrIncs<>+16(SB), X1, X1
+	VMOVDQU X1, 16(BX)
+	VPXOR   (AX), X0, X0
 	CMPQ    CX, $0x0a
 	JE      aesmid_1
-	VAESENC 16(AX), X1, X1
-	VAESENC 32(AX), X1, X1
+	VAESENC 16(AX), X0, X0
+	VAESENC 32(AX), X0, X0
 	CMPQ    CX, $0x0c
 	JE      aesmid_1
-	VAESENC 48(AX), X1, X1
-	VAESENC 64(AX), X1, X1
+	VAESENC 48(AX), X0, X0
+	VAESENC 64(AX), X0, X0
 
 aesmid_1:
-	VAESENC     16(DX), X1, X1
-	VAESENC     32(DX), X1, X1
-	VAESENC     48(DX), X1, X1
-	VAESENC     64(DX), X1, X1
-	VAESENC     80(DX), X1, X1
-	VAESENC     96(DX), X1, X1
-	VAESENC     112(DX), X1, X1
-	VAESENC     128(DX), X1, X1
-	VAESENC     144(DX), X1, X1
-	VAESENCLAST 160(DX), X1, X1
-	VMOVDQU     X1, 32(BX)
-	TESTQ       DI, DI
-	JZ          aaddone_1
-	CMPQ        DI, $0x10
-	JAE         aadlong_1
-	CMPQ        DI, $0x08
-	JB          ld4_1
-	MOVQ        (SI), CX
-	VMOVQ       CX, X1
-	LEAQ        -8(SI)(DI*1), CX
-	MOVQ        (CX), CX
-	VMOVQ       CX, X0
-	LEAQ        slideShuf<>+0(SB), CX
-	NEGQ        CX
-	ADDQ        DI, CX
-	NEGQ        CX
-	VMOVDQU     24(CX), X2
-	VPSHUFB     X2, X0, X0
-	VPOR        X0, X1, X1
-	JMP         lddone_1
+	VAESENC     16(DX), X0, X0
+	VAESENC     32(DX), X0, X0
+	VAESENC     48(DX), X0, X0
+	VAESENC     64(DX), X0, X0
+	VAESENC     80(DX), X0, X0
+	VAESENC     96(DX), X0, X0
+	VAESENC     112(DX), X0, X0
+	VAESENC     128(DX), X0, X0
+	VAESENC     144(DX), X0, X0
+	VAESENCLAST 160(DX), X0, X0
+	VMOVDQU     X0, 32(BX)
+
+	// phase: AAD
+	VPXOR   X0, X0, X0
+	TESTQ   DI, DI
+	JZ      aaddone_1
+	CMPQ    DI, $0x10
+	JAE     aadlong_1
+	CMPQ    DI, $0x08
+	JB      ld4_1
+	MOVQ    (SI), CX
+	VMOVQ   CX, X1
+	LEAQ    -8(SI)(DI*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X2
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    DI, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_1
 
 ld4_1:
 	CMPQ    DI, $0x04
@@ -8577,14 +12159,14 @@ ld4_1:
 	VMOVQ   CX, X1
 	LEAQ    -4(SI)(DI*1), CX
 	MOVL    (CX), CX
-	VMOVQ   CX, X0
+	VMOVQ   CX, X2
 	LEAQ    slideShuf<>+0(SB), CX
 	NEGQ    CX
 	ADDQ    DI, CX
 	NEGQ    CX
-	VMOVDQU 20(CX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	VMOVDQU 20(CX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_1
 
 ld2_1:
@@ -8594,14 +12176,14 @@ ld2_1:
 	VMOVQ   CX, X1
 	LEAQ    -2(SI)(DI*1), CX
 	MOVWQZX (CX), CX
-	VMOVQ   CX, X0
+	VMOVQ   CX, X2
 	LEAQ    slideShuf<>+0(SB), CX
 	NEGQ    CX
 	ADDQ    DI, CX
 	NEGQ    CX
-	VMOVDQU 18(CX), X2
-	VPSHUFB X2, X0, X0
-	VPOR    X0, X1, X1
+	VMOVDQU 18(CX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
 	JMP     lddone_1
 
 ld1_1:
@@ -8610,6 +12192,7 @@ ld1_1:
 
 lddone_1:
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
@@ -8735,7 +12318,7 @@ ghrest_1:
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 
-ghblk_1:
+ghregs_1:
 	CMPQ       DI, $0x10
 	JB         ghpart_1
 	VMOVDQU    (SI), X4
@@ -8753,7 +12336,7 @@ ghblk_1:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, CX
 	SUBQ       $0x10, DI
-	JMP        ghblk_1
+	JMP        ghregs_1
 
 ghpart_1:
 	TESTQ   DI, DI
@@ -8845,7 +12428,7 @@ aaddone_1:
 	VMOVDQU X0, 64(BX)
 	VMOVDQU X0, 48(BX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -8859,21 +12442,23 @@ aaddone_1:
 // func gcmStreamEncryptAESNIAVX(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AES, AVX, CMOV, PCLMULQDQ
 TEXT ·gcmStreamEncryptAESNIAVX(SB), NOSPLIT, $128-56
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    st+16(FP), BX
-	MOVQ    out+24(FP), SI
-	MOVQ    in+32(FP), DI
-	MOVQ    n+40(FP), R8
-	MOVQ    nopen+48(FP), R9
-	TESTQ   R8, R8
-	JZ      pdone_1
-	TESTQ   R9, R9
-	JZ      pbulk_1
+	MOVQ  t+0(FP), AX
+	MOVQ  rounds+8(FP), CX
+	MOVQ  CX, DX
+	SHLQ  $0x04, DX
+	ADDQ  AX, DX
+	SUBQ  $0x000000a0, DX
+	MOVQ  st+16(FP), BX
+	MOVQ  out+24(FP), SI
+	MOVQ  in+32(FP), DI
+	MOVQ  n+40(FP), R8
+	MOVQ  nopen+48(FP), R9
+	TESTQ R8, R8
+	JZ    pdone_1
+	TESTQ R9, R9
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R10
 	SUBQ    R9, R10
 	CMPQ    R8, R10
@@ -8941,8 +12526,7 @@ lddone_1:
 	VPXOR   X1, X0, X0
 	LEAQ    onesMask<>+0(SB), R11
 	SUBQ    R10, R11
-	VMOVDQU 16(R11), X2
-	VPAND   X2, X0, X0
+	VPAND   16(R11), X0, X0
 	VMOVQ   X0, R12
 	CMPQ    R10, $0x08
 	JB      st4_1
@@ -9006,7 +12590,7 @@ stdone_1:
 openfull_1:
 	VMOVDQU    (BX), X0
 	VPSHUFB    bswapMask<>+0(SB), X1, X1
-	VPXOR      X0, X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
@@ -9034,6 +12618,8 @@ pbulk_1:
 	VMOVDQU 16(BX), X1
 	CMPQ    R8, $0x80
 	JB      prem_1
+
+	// phase: main loop
 	VMOVDQU (AX), X2
 	VPADDD  ctrIncs<>+0(SB), X1, X3
 	VPSHUFB bswapMask<>+0(SB), X3, X3
@@ -10309,8 +13895,10 @@ loopdone_1:
 	VPXOR      X2, X0, X0
 
 prem_1:
-	TESTQ   R8, R8
-	JZ      psave_1
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ    R8, $0x3f
 	JA      sizenext_1
 	VPSHUFB bswapMask<>+0(SB), X1, X2
@@ -10324,10 +13912,6 @@ prem_1:
 	VPADDD  ctrIncs<>+48(SB), X1, X5
 	VPSHUFB bswapMask<>+0(SB), X5, X5
 	VPXOR   (AX), X5, X5
-	LEAQ    15(R8), R9
-	SHRQ    $0x04, R9
-	VMOVQ   R9, X6
-	VPADDD  X6, X1, X1
 	CMPQ    CX, $0x0a
 	JE      aesmid_5
 	VAESENC 16(AX), X2, X2
@@ -10390,6 +13974,10 @@ aesmid_5:
 	VAESENCLAST 160(DX), X3, X3
 	VAESENCLAST 160(DX), X4, X4
 	VAESENCLAST 160(DX), X5, X5
+	LEAQ        15(R8), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X6
+	VPADDD      X6, X1, X1
 	MOVQ        R8, CX
 	ANDQ        $-16, CX
 	NEGQ        CX
@@ -10398,7 +13986,7 @@ aesmid_5:
 	VPXOR       X7, X7, X7
 	VPXOR       X8, X8, X8
 	CMPQ        R8, $0x10
-	JB          rpart_1
+	JB          rsingle_1
 	VMOVDQU     (DI), X9
 	VPXOR       X2, X9, X2
 	VMOVDQU     X2, (SI)
@@ -10417,7 +14005,7 @@ aesmid_5:
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
 	CMPQ        R8, $0x10
-	JB          rpart_2
+	JB          rsingle_2
 	VMOVDQU     (DI), X2
 	VPXOR       X3, X2, X2
 	VMOVDQU     X2, (SI)
@@ -10434,7 +14022,7 @@ aesmid_5:
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
 	CMPQ        R8, $0x10
-	JB          rpart_3
+	JB          rsingle_3
 	VMOVDQU     (DI), X2
 	VPXOR       X4, X2, X2
 	VMOVDQU     X2, (SI)
@@ -10454,17 +14042,17 @@ aesmid_5:
 	LEAQ        48(CX), AX
 	JMP         rcommon_1
 
-rpart_3:
+rsingle_3:
 	VMOVDQA X4, X2
 	LEAQ    32(CX), AX
 	JMP     rcommon_1
 
-rpart_2:
+rsingle_2:
 	VMOVDQA X3, X2
 	LEAQ    16(CX), AX
 	JMP     rcommon_1
 
-rpart_1:
+rsingle_1:
 	VMOVDQA X2, X2
 	LEAQ    (CX), AX
 
@@ -10529,8 +14117,7 @@ lddone_2:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    R8, AX
-	VMOVDQU 16(AX), X4
-	VPAND   X4, X3, X3
+	VPAND   16(AX), X3, X3
 	VMOVQ   X3, CX
 	CMPQ    R8, $0x08
 	JB      st4_2
@@ -10615,10 +14202,6 @@ sizenext_1:
 	VPADDD  ctrIncs<>+112(SB), X1, X9
 	VPSHUFB bswapMask<>+0(SB), X9, X9
 	VPXOR   (AX), X9, X9
-	LEAQ    15(R8), R9
-	SHRQ    $0x04, R9
-	VMOVQ   R9, X10
-	VPADDD  X10, X1, X1
 	CMPQ    CX, $0x0a
 	JE      aesmid_6
 	VAESENC 16(AX), X2, X2
@@ -10737,6 +14320,10 @@ aesmid_6:
 	VAESENCLAST 160(DX), X7, X7
 	VAESENCLAST 160(DX), X8, X8
 	VAESENCLAST 160(DX), X9, X9
+	LEAQ        15(R8), CX
+	SHRQ        $0x04, CX
+	VMOVQ       CX, X10
+	VPADDD      X10, X1, X1
 	MOVQ        R8, CX
 	ANDQ        $-16, CX
 	NEGQ        CX
@@ -10807,7 +14394,7 @@ aesmid_6:
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
 	CMPQ        R8, $0x10
-	JB          rpart_9
+	JB          rsingle_9
 	VMOVDQU     (DI), X2
 	VPXOR       X6, X2, X2
 	VMOVDQU     X2, (SI)
@@ -10824,7 +14411,7 @@ aesmid_6:
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
 	CMPQ        R8, $0x10
-	JB          rpart_10
+	JB          rsingle_10
 	VMOVDQU     (DI), X2
 	VPXOR       X7, X2, X2
 	VMOVDQU     X2, (SI)
@@ -10841,7 +14428,7 @@ aesmid_6:
 	ADDQ        $0x10, SI
 	SUBQ        $0x10, R8
 	CMPQ        R8, $0x10
-	JB          rpart_11
+	JB          rsingle_11
 	VMOVDQU     (DI), X2
 	VPXOR       X8, X2, X2
 	VMOVDQU     X2, (SI)
@@ -10861,17 +14448,17 @@ aesmid_6:
 	LEAQ        112(CX), AX
 	JMP         rcommon_2
 
-rpart_11:
+rsingle_11:
 	VMOVDQA X8, X2
 	LEAQ    96(CX), AX
 	JMP     rcommon_2
 
-rpart_10:
+rsingle_10:
 	VMOVDQA X7, X2
 	LEAQ    80(CX), AX
 	JMP     rcommon_2
 
-rpart_9:
+rsingle_9:
 	VMOVDQA X6, X2
 	LEAQ    64(CX), AX
 
@@ -10936,8 +14523,7 @@ lddone_3:
 	VPXOR   X2, X3, X3
 	LEAQ    onesMask<>+0(SB), AX
 	SUBQ    R8, AX
-	VMOVDQU 16(AX), X4
-	VPAND   X4, X3, X3
+	VPAND   16(AX), X3, X3
 	VMOVQ   X3, CX
 	CMPQ    R8, $0x08
 	JB      st4_3
@@ -11007,7 +14593,7 @@ psave_1:
 	VMOVDQU X1, 16(BX)
 
 pdone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -11032,11 +14618,13 @@ pdone_1:
 // func gcmStreamFinishAESNIAVX(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: AVX, PCLMULQDQ
 TEXT ·gcmStreamFinishAESNIAVX(SB), NOSPLIT, $0-48
-	MOVQ        t+0(FP), AX
-	MOVQ        st+8(FP), CX
-	MOVQ        nopen+16(FP), DX
-	MOVQ        aadLen+24(FP), BX
-	MOVQ        textLen+32(FP), SI
+	MOVQ t+0(FP), AX
+	MOVQ st+8(FP), CX
+	MOVQ nopen+16(FP), DX
+	MOVQ aadLen+24(FP), BX
+	MOVQ textLen+32(FP), SI
+
+	// phase: tag
 	VMOVDQU     (CX), X0
 	SHLQ        $0x03, BX
 	SHLQ        $0x03, SI
@@ -11045,33 +14633,41 @@ TEXT ·gcmStreamFinishAESNIAVX(SB), NOSPLIT, $0-48
 	VPUNPCKLQDQ X2, X1, X1
 	TESTQ       DX, DX
 	JZ          fin1_1
-	VMOVDQU     64(CX), X4
-	VPSHUFB     bswapMask<>+0(SB), X4, X4
+	VMOVDQU     64(CX), X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXOR       X0, X2, X2
+	VPCLMULQDQ  $0x00, 464(AX), X2, X3
+	VPCLMULQDQ  $0x11, 464(AX), X2, X0
+	VPSHUFD     $0x4e, X2, X4
+	VPXOR       X2, X4, X4
+	VPCLMULQDQ  $0x00, 720(AX), X4, X4
+	VPCLMULQDQ  $0x00, 480(AX), X1, X2
+	VPXOR       X2, X3, X3
+	VPCLMULQDQ  $0x11, 480(AX), X1, X2
+	VPXOR       X2, X0, X0
+	VPSHUFD     $0x4e, X1, X2
+	VPXOR       X1, X2, X2
+	VPCLMULQDQ  $0x00, 736(AX), X2, X2
+	VPXOR       X2, X4, X4
+	VPXOR       X3, X4, X4
 	VPXOR       X0, X4, X4
-	VPCLMULQDQ  $0x00, 464(AX), X4, X2
-	VPCLMULQDQ  $0x11, 464(AX), X4, X0
-	VPSHUFD     $0x4e, X4, X3
-	VPXOR       X4, X3, X3
-	VPCLMULQDQ  $0x00, 720(AX), X3, X3
-	VPCLMULQDQ  $0x00, 480(AX), X1, X4
-	VPXOR       X4, X2, X2
-	VPCLMULQDQ  $0x11, 480(AX), X1, X4
-	VPXOR       X4, X0, X0
-	VPSHUFD     $0x4e, X1, X4
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X4, X4
 	VPXOR       X1, X4, X4
-	VPCLMULQDQ  $0x00, 736(AX), X4, X4
-	VPXOR       X4, X3, X3
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD     $0x4e, X4, X4
+	VPXOR       X4, X0, X0
+	VPXOR       X1, X0, X0
 	JMP         findone_1
 
 fin1_1:
-	VPXOR      X0, X1, X1
+	VPXOR      X1, X0, X1
 	VPCLMULQDQ $0x00, 480(AX), X1, X2
 	VPCLMULQDQ $0x11, 480(AX), X1, X0
 	VPSHUFD    $0x4e, X1, X3
 	VPXOR      X1, X3, X3
 	VPCLMULQDQ $0x00, 736(AX), X3, X3
-
-findone_1:
 	VPXOR      X2, X3, X3
 	VPXOR      X0, X3, X3
 	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
@@ -11082,13 +14678,14 @@ findone_1:
 	VPSHUFD    $0x4e, X3, X3
 	VPXOR      X3, X0, X0
 	VPXOR      X1, X0, X0
-	VPSHUFB    bswapMask<>+0(SB), X0, X0
-	VMOVDQU    32(CX), X1
-	VPXOR      X1, X0, X0
-	MOVQ       tag+40(FP), AX
-	VMOVDQU    X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+findone_1:
+	VPSHUFB bswapMask<>+0(SB), X0, X0
+	VPXOR   32(CX), X0, X0
+	MOVQ    tag+40(FP), AX
+	VMOVDQU X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2

@@ -34,7 +34,7 @@ var vgsimAsmAesniAvx = x86sim.MustLoad("asm_aesni_avx_amd64.s", vgsimAsmAesniAvx
 // dangling.
 var vgsimAsmAesniAvxCall = vgsimAsmAesniAvx.Call
 
-// gcmInitAESNIAVX computes the GHASH key powers of the key table t from its round keys: H^8..H^1 and H^16..H^9, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitAESNIAVX computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
 func gcmInitAESNIAVX(t *[752]byte, rounds int) {
@@ -62,10 +62,34 @@ func gcmNonceAESNIAVX(t *[752]byte, nonce *byte, n int, j0 *[16]byte) {
 		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Output})
 }
 
-// gcmSealAESNIAVX encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
+// gcmSealAESNIAVX encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out).
+//
+// Secret: t, in, aad. Public: rounds, n, aadLen, j0. Output: out, tag. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
+func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte) {
+	vgsimArgs := struct {
+		t      *[752]byte
+		rounds int
+		out    *byte
+		in     *byte
+		n      int
+		aad    *byte
+		aadLen int
+		j0     *[16]byte
+		tag    *[16]byte
+	}{t: t, rounds: rounds, out: out, in: in, n: n, aad: aad, aadLen: aadLen, j0: j0, tag: tag}
+	vgsimAsmAesniAvxCall("gcmSealAESNIAVX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0},
+		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
+		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Output},
+		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret},
+		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
+		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public},
+		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output})
+}
+
+// gcmSealGatherAESNIAVX encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out).
 //
 // Secret: t, pieces (slice headers public, their elements secret), aad. Public: rounds, count, aadLen, j0, textLen. Output: out, tag. Wipes its 208 bytes of stack scratch and the vector registers it wrote before returning.
-func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
+func gcmSealGatherAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
 	vgsimArgs := struct {
 		t       *[752]byte
 		rounds  int
@@ -89,7 +113,7 @@ func gcmSealAESNIAVX(t *[752]byte, rounds int, out *byte, pieces *[]byte, count 
 	for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {
 		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
 	}
-	vgsimAsmAesniAvxCall("gcmSealAESNIAVX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmAesniAvxCall("gcmSealGatherAESNIAVX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // gcmOpenAESNIAVX decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).

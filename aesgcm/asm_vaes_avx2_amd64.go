@@ -4,51 +4,58 @@
 
 package aesgcm
 
-// gcmInitVAESAVX2 computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitVAESAVX2 computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmInitVAESAVX2(t *[496]byte, rounds int)
+func gcmInitVAESAVX2(t *[752]byte, rounds int)
 
 // gcmNonceVAESAVX2 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
 //
 // Secret: t. Public: nonce, n. Output: j0. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
+func gcmNonceVAESAVX2(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 
-// gcmSealVAESAVX2 encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
+// gcmSealVAESAVX2 encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out).
+//
+// Secret: t, in, aad. Public: rounds, n, aadLen, j0. Output: out, tag. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
+//
+//go:noescape
+func gcmSealVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+
+// gcmSealGatherVAESAVX2 encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out).
 //
 // Secret: t, pieces (slice headers public, their elements secret), aad. Public: rounds, count, aadLen, j0, textLen. Output: out, tag. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+func gcmSealGatherVAESAVX2(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
 
 // gcmOpenVAESAVX2 decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
 //
 // Secret: t, out, in, aad. Public: rounds, n, aadLen, j0, tag, tagLen. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
+func gcmOpenVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 
 // gcmStreamStartVAESAVX2 starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
 //
 // Secret: t, st, aad. Public: rounds, aadLen, j0. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+func gcmStreamStartVAESAVX2(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 
 // gcmStreamEncryptVAESAVX2 encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
 //
 // Secret: t, st, in. Public: rounds, n, nopen. Output: out. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+func gcmStreamEncryptVAESAVX2(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 
 // gcmStreamFinishVAESAVX2 sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
 //
 // Secret: t, st. Public: nopen, aadLen, textLen. Output: tag. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmStreamFinishVAESAVX2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+func gcmStreamFinishVAESAVX2(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)

@@ -6,11 +6,15 @@
 
 DATA bswapMask<>+0(SB)/8, $0x08090a0b0c0d0e0f
 DATA bswapMask<>+8(SB)/8, $0x0001020304050607
-GLOBL bswapMask<>(SB), RODATA|NOPTR, $16
+DATA bswapMask<>+16(SB)/8, $0x08090a0b0c0d0e0f
+DATA bswapMask<>+24(SB)/8, $0x0001020304050607
+GLOBL bswapMask<>(SB), RODATA|NOPTR, $32
 
 DATA gfPoly<>+0(SB)/8, $0x0000000000000001
 DATA gfPoly<>+8(SB)/8, $0xc200000000000000
-GLOBL gfPoly<>(SB), RODATA|NOPTR, $16
+DATA gfPoly<>+16(SB)/8, $0x0000000000000001
+DATA gfPoly<>+24(SB)/8, $0xc200000000000000
+GLOBL gfPoly<>(SB), RODATA|NOPTR, $32
 
 DATA xInvCarry<>+0(SB)/8, $0x0000000000000001
 DATA xInvCarry<>+8(SB)/8, $0xc200000000000001
@@ -22,19 +26,21 @@ DATA ctrIncs<>+16(SB)/8, $0x0000000000000001
 DATA ctrIncs<>+24(SB)/8, $0x0000000000000000
 DATA ctrIncs<>+32(SB)/8, $0x0000000000000002
 DATA ctrIncs<>+40(SB)/8, $0x0000000000000000
-DATA ctrIncs<>+48(SB)/8, $0x0000000000000003
+DATA ctrIncs<>+48(SB)/8, $0x0000000000000002
 DATA ctrIncs<>+56(SB)/8, $0x0000000000000000
 DATA ctrIncs<>+64(SB)/8, $0x0000000000000004
 DATA ctrIncs<>+72(SB)/8, $0x0000000000000000
-DATA ctrIncs<>+80(SB)/8, $0x0000000000000005
+DATA ctrIncs<>+80(SB)/8, $0x0000000000000004
 DATA ctrIncs<>+88(SB)/8, $0x0000000000000000
 DATA ctrIncs<>+96(SB)/8, $0x0000000000000006
 DATA ctrIncs<>+104(SB)/8, $0x0000000000000000
-DATA ctrIncs<>+112(SB)/8, $0x0000000000000007
+DATA ctrIncs<>+112(SB)/8, $0x0000000000000006
 DATA ctrIncs<>+120(SB)/8, $0x0000000000000000
 DATA ctrIncs<>+128(SB)/8, $0x0000000000000008
 DATA ctrIncs<>+136(SB)/8, $0x0000000000000000
-GLOBL ctrIncs<>(SB), RODATA|NOPTR, $144
+DATA ctrIncs<>+144(SB)/8, $0x0000000000000008
+DATA ctrIncs<>+152(SB)/8, $0x0000000000000000
+GLOBL ctrIncs<>(SB), RODATA|NOPTR, $160
 
 DATA slideShuf<>+0(SB)/8, $0x8080808080808080
 DATA slideShuf<>+8(SB)/8, $0x8080808080808080
@@ -50,47 +56,10 @@ DATA onesMask<>+16(SB)/8, $0x0000000000000000
 DATA onesMask<>+24(SB)/8, $0x0000000000000000
 GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 
-DATA vBswap<>+0(SB)/8, $0x08090a0b0c0d0e0f
-DATA vBswap<>+8(SB)/8, $0x0001020304050607
-DATA vBswap<>+16(SB)/8, $0x08090a0b0c0d0e0f
-DATA vBswap<>+24(SB)/8, $0x0001020304050607
-GLOBL vBswap<>(SB), RODATA|NOPTR, $32
-
-DATA vPoly<>+0(SB)/8, $0x0000000000000001
-DATA vPoly<>+8(SB)/8, $0xc200000000000000
-DATA vPoly<>+16(SB)/8, $0x0000000000000001
-DATA vPoly<>+24(SB)/8, $0xc200000000000000
-GLOBL vPoly<>(SB), RODATA|NOPTR, $32
-
-DATA vXInvCarry<>+0(SB)/8, $0x0000000000000001
-DATA vXInvCarry<>+8(SB)/8, $0xc200000000000001
-GLOBL vXInvCarry<>(SB), RODATA|NOPTR, $16
-
-DATA vCtrIncs<>+0(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+8(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+16(SB)/8, $0x0000000000000001
-DATA vCtrIncs<>+24(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+32(SB)/8, $0x0000000000000002
-DATA vCtrIncs<>+40(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+48(SB)/8, $0x0000000000000002
-DATA vCtrIncs<>+56(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+64(SB)/8, $0x0000000000000004
-DATA vCtrIncs<>+72(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+80(SB)/8, $0x0000000000000004
-DATA vCtrIncs<>+88(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+96(SB)/8, $0x0000000000000006
-DATA vCtrIncs<>+104(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+112(SB)/8, $0x0000000000000006
-DATA vCtrIncs<>+120(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+128(SB)/8, $0x0000000000000008
-DATA vCtrIncs<>+136(SB)/8, $0x0000000000000000
-DATA vCtrIncs<>+144(SB)/8, $0x0000000000000008
-DATA vCtrIncs<>+152(SB)/8, $0x0000000000000000
-GLOBL vCtrIncs<>(SB), RODATA|NOPTR, $160
-
-// func gcmInitVAESAVX2(t *[496]byte, rounds int)
+// func gcmInitVAESAVX2(t *[752]byte, rounds int)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
 TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-16
+	// phase: key setup
 	MOVQ           t+0(FP), AX
 	MOVQ           rounds+8(FP), CX
 	MOVQ           CX, DX
@@ -101,19 +70,19 @@ TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-16
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_1:
+aesmid_1:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -138,7 +107,7 @@ vmid_1:
 	VPSHUFD        $0xd3, X0, X1
 	VPSRAD         $0x1f, X1, X1
 	VPADDQ         X0, X0, X0
-	VPAND          vXInvCarry<>+0(SB), X1, X1
+	VPAND          xInvCarry<>+0(SB), X1, X1
 	VPXOR          X1, X0, X0
 	VPXOR          Y1, Y1, Y1
 	VPSHUFD        $0x4e, X0, X1
@@ -154,11 +123,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -174,11 +143,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -194,11 +163,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -214,11 +183,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -234,11 +203,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -254,11 +223,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y3, Y5, Y5
@@ -274,11 +243,11 @@ vmid_1:
 	VPCLMULQDQ     $0x00, Y1, Y0, Y0
 	VPXOR          Y3, Y0, Y0
 	VPXOR          Y4, Y0, Y0
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y0, Y0
 	VPXOR          Y1, Y0, Y0
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y1
 	VPSHUFD        $0x4e, Y0, Y0
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y1, Y4, Y4
@@ -288,7 +257,7 @@ vmid_1:
 	VMOVDQU        X2, 240(AX)
 	VMOVDQU        X0, 368(AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -299,76 +268,74 @@ vmid_1:
 	VZEROUPPER
 	RET
 
-// func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte)
+// func gcmNonceVAESAVX2(t *[752]byte, nonce *byte, n int, j0 *[16]byte)
 // Requires: AVX, AVX2, VPCLMULQDQ
 TEXT ·gcmNonceVAESAVX2(SB), NOSPLIT, $0-32
 	MOVQ  t+0(FP), AX
+	VPXOR Y0, Y0, Y0
 	MOVQ  nonce+8(FP), CX
 	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
 
-vgh8_1:
+gh8_1:
 	CMPQ         DX, $0x80
-	JB           vghrest_1
-	VMOVDQU      (CX), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
+	JB           ghrest_1
+	VMOVDQU      (CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VMOVDQU      32(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      64(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      96(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(CX), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(CX), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(CX), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 464(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VPXOR        Y0, Y3, Y3
 	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
 	ADDQ         $0x80, CX
 	SUBQ         $0x80, DX
-	JMP          vgh8_1
+	JMP          gh8_1
 
-vghrest_1:
+ghrest_1:
 	TESTQ DX, DX
-	JZ    vghdone_1
+	JZ    ghdone_1
 	LEAQ  15(DX), BX
 	SHRQ  $0x04, BX
 	SHLQ  $0x04, BX
@@ -379,11 +346,11 @@ vghrest_1:
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_1:
+ghregs_1:
 	CMPQ       DX, $0x20
-	JB         vgh1_1
+	JB         ghpart_1
 	VMOVDQU    (CX), Y4
-	VPSHUFB    vBswap<>+0(SB), Y4, Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
 	VPCLMULQDQ $0x00, 368(BX), Y4, Y5
@@ -397,11 +364,11 @@ vghpair_1:
 	ADDQ       $0x20, CX
 	ADDQ       $0x20, BX
 	SUBQ       $0x20, DX
-	JMP        vghpair_1
+	JMP        ghregs_1
 
-vgh1_1:
+ghpart_1:
 	CMPQ           DX, $0x10
-	JB             vghpart_1
+	JB             ghpart1_1
 	VMOVDQU        (CX), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
@@ -420,9 +387,9 @@ vgh1_1:
 	ADDQ           $0x10, BX
 	SUBQ           $0x10, DX
 
-vghpart_1:
+ghpart1_1:
 	TESTQ   DX, DX
-	JZ      vghred_1
+	JZ      ghred_1
 	CMPQ    DX, $0x08
 	JB      ld4_1
 	MOVQ    (CX), SI
@@ -492,22 +459,22 @@ lddone_1:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_1:
+ghred_1:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
 	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X1
-	VPXOR        X1, X3, X1
+	VPXOR        X3, X1, X1
 	VPXOR        X1, X0, X0
 
-vghdone_1:
+ghdone_1:
 	XORQ           CX, CX
 	MOVQ           n+16(FP), DX
 	SHLQ           $0x03, CX
@@ -517,29 +484,28 @@ vghdone_1:
 	VPUNPCKLQDQ    X2, X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 	VPSHUFB        bswapMask<>+0(SB), X0, X0
 	MOVQ           j0+24(FP), AX
 	VMOVDQU        X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -551,37 +517,39 @@ vghdone_1:
 	VZEROUPPER
 	RET
 
-// func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
-TEXT ·gcmSealVAESAVX2(SB), NOSPLIT, $80-80
-	MOVQ           t+0(FP), AX
-	MOVQ           rounds+8(FP), CX
-	MOVQ           CX, DX
-	SHLQ           $0x04, DX
-	ADDQ           AX, DX
-	SUBQ           $0x000000a0, DX
-	MOVQ           out+16(FP), BX
-	MOVQ           pieces+24(FP), SI
-	MOVQ           count+32(FP), DI
-	MOVQ           textLen+64(FP), R8
-	CMPQ           R8, $0x20
-	JAE            vsgeneral_1
-	MOVQ           aad+40(FP), R9
-	MOVQ           aadLen+48(FP), R10
-	MOVQ           j0+56(FP), R11
-	VMOVQ          (R11), X0
-	VPINSRQ        $0x01, 8(R11), X0, X0
+// func gcmSealVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
+// Requires: AVX, AVX2, VAES, VPCLMULQDQ
+TEXT ·gcmSealVAESAVX2(SB), NOSPLIT, $80-72
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x20
+	JAE  long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
+	VMOVQ          (R9), X0
+	VPINSRQ        $0x01, 8(R9), X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
-	VPSHUFB        vBswap<>+0(SB), Y0, Y0
-	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
+	VPADDD         ctrIncs<>+0(SB), Y0, Y0
 	VBROADCASTI128 (AX), Y2
-	VPSHUFB        vBswap<>+0(SB), Y0, Y1
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y1
 	VPXOR          Y2, Y1, Y1
-	VPADDD         vCtrIncs<>+32(SB), Y0, Y0
-	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPADDD         ctrIncs<>+32(SB), Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
 	VPXOR          Y2, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 16(AX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -589,7 +557,7 @@ TEXT ·gcmSealVAESAVX2(SB), NOSPLIT, $80-80
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 48(AX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -597,7 +565,7 @@ TEXT ·gcmSealVAESAVX2(SB), NOSPLIT, $80-80
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
 
-vmid_1:
+aesmid_1:
 	VBROADCASTI128 16(DX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -628,34 +596,36 @@ vmid_1:
 	VBROADCASTI128 160(DX), Y2
 	VAESENCLAST    Y2, Y1, Y1
 	VAESENCLAST    Y2, Y0, Y0
-	MOVQ           R10, CX
-	VPXOR          Y2, Y2, Y2
-	TESTQ          CX, CX
-	JZ             vaaddone_1
-	CMPQ           CX, $0x10
-	JAE            vaadlong_1
-	CMPQ           CX, $0x08
-	JB             ld4_1
-	MOVQ           (R9), DX
-	VMOVQ          DX, X3
-	LEAQ           -8(R9)(CX*1), DX
-	MOVQ           (DX), DX
-	VMOVQ          DX, X4
-	LEAQ           slideShuf<>+0(SB), DX
-	NEGQ           DX
-	ADDQ           CX, DX
-	NEGQ           DX
-	VMOVDQU        24(DX), X5
-	VPSHUFB        X5, X4, X4
-	VPOR           X4, X3, X3
-	JMP            lddone_1
+	MOVQ           R8, CX
+
+	// phase: AAD
+	VPXOR   Y2, Y2, Y2
+	TESTQ   CX, CX
+	JZ      aaddone_1
+	CMPQ    CX, $0x10
+	JAE     aadlong_1
+	CMPQ    CX, $0x08
+	JB      ld4_1
+	MOVQ    (DI), DX
+	VMOVQ   DX, X3
+	LEAQ    -8(DI)(CX*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
 
 ld4_1:
 	CMPQ    CX, $0x04
 	JB      ld2_1
-	MOVL    (R9), DX
+	MOVL    (DI), DX
 	VMOVQ   DX, X3
-	LEAQ    -4(R9)(CX*1), DX
+	LEAQ    -4(DI)(CX*1), DX
 	MOVL    (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -670,9 +640,9 @@ ld4_1:
 ld2_1:
 	CMPQ    CX, $0x02
 	JB      ld1_1
-	MOVWQZX (R9), DX
+	MOVWQZX (DI), DX
 	VMOVQ   DX, X3
-	LEAQ    -2(R9)(CX*1), DX
+	LEAQ    -2(DI)(CX*1), DX
 	MOVWQZX (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -685,96 +655,93 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R9), DX
+	MOVBQZX (DI), DX
 	VMOVQ   DX, X3
 
 lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          X3, X2, X4
-	VBROADCASTI128 352(AX), Y5
-	VBROADCASTI128 480(AX), Y7
-	VPCLMULQDQ     $0x00, Y5, Y4, Y3
-	VPCLMULQDQ     $0x11, Y5, Y4, Y6
+	VBROADCASTI128 352(AX), Y2
+	VBROADCASTI128 480(AX), Y6
+	VPCLMULQDQ     $0x00, Y2, Y4, Y3
+	VPCLMULQDQ     $0x11, Y2, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y5
 	VPXOR          Y4, Y5, Y5
-	VPCLMULQDQ     $0x00, Y7, Y5, Y5
+	VPCLMULQDQ     $0x00, Y6, Y5, Y5
 	VPXOR          Y3, Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y4
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y4
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	VPXOR          Y4, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y5, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y5, Y3
 	VPSHUFD        $0x4e, Y5, Y5
-	VPXOR          Y5, Y6, Y6
-	VPXOR          Y3, Y6, Y6
-	VMOVDQA        X6, X2
-	JMP            vaaddone_1
+	VPXOR          Y5, Y2, Y2
+	VPXOR          Y3, Y2, Y2
+	JMP            aaddone_1
 
-vaadlong_1:
-vgh8_1:
+aadlong_1:
+gh8_1:
 	CMPQ         CX, $0x80
-	JB           vghrest_1
-	VMOVDQU      (R9), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 240(AX), Y4, Y2
-	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
-	VPSHUFD      $0x4e, Y4, Y5
+	JB           ghrest_1
+	VMOVDQU      (DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPXOR        Y2, Y6, Y6
+	VPCLMULQDQ   $0x00, 240(AX), Y6, Y3
+	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
+	VPSHUFD      $0x4e, Y6, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VMOVDQU      32(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 272(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      64(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 304(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 304(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      96(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 336(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 336(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 368(AX), Y5, Y5
-	VMOVDQU      32(R9), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 272(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 272(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VMOVDQU      64(R9), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 304(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 304(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VMOVDQU      96(R9), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 336(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 336(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VPXOR        Y2, Y5, Y5
 	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y4
-	VPSHUFD      $0x4e, Y2, Y2
-	VPXOR        Y2, Y5, Y5
-	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
-	VPSHUFD      $0x4e, Y5, Y5
-	VPXOR        Y5, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPXOR        Y2, Y2, Y2
-	VEXTRACTI128 $0x01, Y3, X4
-	VPXOR        X4, X3, X4
-	VPXOR        X4, X2, X2
-	ADDQ         $0x80, R9
+	VEXTRACTI128 $0x01, Y5, X2
+	VPXOR        X2, X5, X2
+	ADDQ         $0x80, DI
 	SUBQ         $0x80, CX
-	JMP          vgh8_1
+	JMP          gh8_1
 
-vghrest_1:
+ghrest_1:
 	TESTQ CX, CX
-	JZ    vghdone_1
+	JZ    ghdone_1
 	LEAQ  15(CX), DX
 	SHRQ  $0x04, DX
 	SHLQ  $0x04, DX
@@ -785,11 +752,11 @@ vghrest_1:
 	VPXOR Y5, Y5, Y5
 	VPXOR Y6, Y6, Y6
 
-vghpair_1:
+ghregs_1:
 	CMPQ       CX, $0x20
-	JB         vgh1_1
-	VMOVDQU    (R9), Y6
-	VPSHUFB    vBswap<>+0(SB), Y6, Y6
+	JB         ghpart_1
+	VMOVDQU    (DI), Y6
+	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
 	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
@@ -800,15 +767,15 @@ vghpair_1:
 	VPXOR      Y6, Y7, Y7
 	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
-	ADDQ       $0x20, R9
+	ADDQ       $0x20, DI
 	ADDQ       $0x20, DX
 	SUBQ       $0x20, CX
-	JMP        vghpair_1
+	JMP        ghregs_1
 
-vgh1_1:
+ghpart_1:
 	CMPQ           CX, $0x10
-	JB             vghpart_1
-	VMOVDQU        (R9), X6
+	JB             ghpart1_1
+	VMOVDQU        (DI), X6
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
@@ -822,25 +789,25 @@ vgh1_1:
 	VPXOR          Y6, Y9, Y9
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
-	ADDQ           $0x10, R9
+	ADDQ           $0x10, DI
 	ADDQ           $0x10, DX
 	SUBQ           $0x10, CX
 
-vghpart_1:
+ghpart1_1:
 	TESTQ   CX, CX
-	JZ      vghred_1
+	JZ      ghred_1
 	CMPQ    CX, $0x08
 	JB      ld4_2
-	MOVQ    (R9), R11
-	VMOVQ   R11, X6
-	LEAQ    -8(R9)(CX*1), R9
-	MOVQ    (R9), R11
-	VMOVQ   R11, X7
-	LEAQ    slideShuf<>+0(SB), R9
-	NEGQ    R9
-	ADDQ    CX, R9
-	NEGQ    R9
-	VMOVDQU 24(R9), X8
+	MOVQ    (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -8(DI)(CX*1), DI
+	MOVQ    (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 24(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -848,16 +815,16 @@ vghpart_1:
 ld4_2:
 	CMPQ    CX, $0x04
 	JB      ld2_2
-	MOVL    (R9), R11
-	VMOVQ   R11, X6
-	LEAQ    -4(R9)(CX*1), R9
-	MOVL    (R9), R11
-	VMOVQ   R11, X7
-	LEAQ    slideShuf<>+0(SB), R9
-	NEGQ    R9
-	ADDQ    CX, R9
-	NEGQ    R9
-	VMOVDQU 20(R9), X8
+	MOVL    (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -4(DI)(CX*1), DI
+	MOVL    (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 20(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -865,23 +832,23 @@ ld4_2:
 ld2_2:
 	CMPQ    CX, $0x02
 	JB      ld1_2
-	MOVWQZX (R9), R11
-	VMOVQ   R11, X6
-	LEAQ    -2(R9)(CX*1), R9
-	MOVWQZX (R9), R11
-	VMOVQ   R11, X7
-	LEAQ    slideShuf<>+0(SB), R9
-	NEGQ    R9
-	ADDQ    CX, R9
-	NEGQ    R9
-	VMOVDQU 18(R9), X8
+	MOVWQZX (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -2(DI)(CX*1), DI
+	MOVWQZX (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 18(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (R9), R11
-	VMOVQ   R11, X6
+	MOVBQZX (DI), R9
+	VMOVQ   R9, X6
 
 lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
@@ -898,108 +865,35 @@ lddone_2:
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
 
-vghred_1:
+ghred_1:
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y6, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y3, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X3
-	VPXOR        X3, X5, X3
+	VPXOR        X5, X3, X3
 	VPXOR        X3, X2, X2
 
-vghdone_1:
-vaaddone_1:
-	LEAQ  31(R8), CX
-	SHRQ  $0x04, CX
-	SHLQ  $0x04, CX
-	NEGQ  CX
-	ADDQ  AX, CX
-	MOVQ  R8, AX
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	CMPQ  DI, $0x01
-	JNE   join_1
-	MOVQ  (SI), DX
-	JMP   joined_1
-
-join_1:
-	MOVQ BX, DX
-	MOVQ DI, DI
-
-slices_1:
-	TESTQ   DI, DI
-	JZ      slicesdone_1
-	MOVQ    (SI), R9
-	MOVQ    8(SI), R11
-	CMPQ    R11, $0x10
-	JB      copysmall_1
-	VMOVDQU -16(R9)(R11*1), X6
-	VMOVDQU X6, -16(DX)(R11*1)
-
-copy16_1:
-	CMPQ    R11, $0x10
-	JBE     copydone_1
-	VMOVDQU (R9), X6
-	VMOVDQU X6, (DX)
-	ADDQ    $0x10, R9
-	ADDQ    $0x10, DX
-	SUBQ    $0x10, R11
-	JMP     copy16_1
-
-copysmall_1:
-	CMPQ  R11, $0x04
-	JAE   copyge4_1
-	CMPQ  R11, $0x02
-	JAE   copyge2_1
-	TESTQ R11, R11
-	JZ    copydone_1
-	MOVB  (R9), R12
-	MOVB  R12, (DX)
-	JMP   copydone_1
-
-copyge2_1:
-	MOVW -2(R9)(R11*1), R12
-	MOVW (R9), R13
-	MOVW R12, -2(DX)(R11*1)
-	MOVW R13, (DX)
-	JMP  copydone_1
-
-copyge4_1:
-	CMPQ R11, $0x08
-	JAE  copyge8_1
-	MOVL -4(R9)(R11*1), R12
-	MOVL (R9), R13
-	MOVL R12, -4(DX)(R11*1)
-	MOVL R13, (DX)
-	JMP  copydone_1
-
-copyge8_1:
-	MOVQ -8(R9)(R11*1), R12
-	MOVQ (R9), R13
-	MOVQ R12, -8(DX)(R11*1)
-	MOVQ R13, (DX)
-
-copydone_1:
-	ADDQ R11, R9
-	ADDQ R11, DX
-	XORQ R11, R11
-	ADDQ $0x18, SI
-	DECQ DI
-	JMP  slices_1
-
-slicesdone_1:
-	MOVQ BX, DX
-
-joined_1:
+ghdone_1:
+aaddone_1:
+	LEAQ           31(SI), CX
+	SHRQ           $0x04, CX
+	SHLQ           $0x04, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	MOVQ           SI, AX
+	VPXOR          Y3, Y3, Y3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+	MOVQ           in+24(FP), DX
 	CMPQ           AX, $0x10
-	JB             vslt16_1
+	JB             slt16_1
 	VPXOR          Y7, Y7, Y7
 	VPXOR          Y6, Y6, Y6
 	VEXTRACTI128   $0x01, Y1, X6
@@ -1024,23 +918,23 @@ joined_1:
 	ADDQ           $0x10, DX
 	ADDQ           $0x10, BX
 	SUBQ           $0x10, AX
-	JMP            vspart_1
+	JMP            spart_1
 
-vslt16_1:
+slt16_1:
 	VEXTRACTI128 $0x01, Y1, X6
 
-vspart_1:
+spart_1:
 	TESTQ   AX, AX
-	JZ      vslens_1
+	JZ      slens_1
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y0, Y0, Y0
 	CMPQ    AX, $0x08
 	JB      ld4_3
-	MOVQ    (DX), SI
-	VMOVQ   SI, X0
+	MOVQ    (DX), DI
+	VMOVQ   DI, X0
 	LEAQ    -8(DX)(AX*1), DX
-	MOVQ    (DX), SI
-	VMOVQ   SI, X7
+	MOVQ    (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1053,11 +947,11 @@ vspart_1:
 ld4_3:
 	CMPQ    AX, $0x04
 	JB      ld2_3
-	MOVL    (DX), SI
-	VMOVQ   SI, X0
+	MOVL    (DX), DI
+	VMOVQ   DI, X0
 	LEAQ    -4(DX)(AX*1), DX
-	MOVL    (DX), SI
-	VMOVQ   SI, X7
+	MOVL    (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1070,11 +964,11 @@ ld4_3:
 ld2_3:
 	CMPQ    AX, $0x02
 	JB      ld1_3
-	MOVWQZX (DX), SI
-	VMOVQ   SI, X0
+	MOVWQZX (DX), DI
+	VMOVQ   DI, X0
 	LEAQ    -2(DX)(AX*1), DX
-	MOVWQZX (DX), SI
-	VMOVQ   SI, X7
+	MOVWQZX (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -1085,8 +979,8 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (DX), SI
-	VMOVQ   SI, X0
+	MOVBQZX (DX), DI
+	VMOVQ   DI, X0
 
 lddone_3:
 	VPXOR   X6, X0, X0
@@ -1151,10 +1045,10 @@ stdone_1:
 	VPXOR          Y8, Y4, Y4
 	ADDQ           $0x10, CX
 
-vslens_1:
-	MOVQ           R10, AX
+slens_1:
+	MOVQ           R8, AX
 	SHLQ           $0x03, AX
-	MOVQ           R8, DX
+	MOVQ           SI, DX
 	SHLQ           $0x03, DX
 	VMOVQ          DX, X0
 	VMOVQ          AX, X6
@@ -1173,24 +1067,22 @@ vslens_1:
 	VPXOR          Y7, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y0
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y0, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y0
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y0, Y5, Y5
-	VPXOR          Y2, Y2, Y2
 	VEXTRACTI128   $0x01, Y5, X0
-	VPXOR          X0, X5, X0
-	VPXOR          X0, X2, X2
+	VPXOR          X0, X5, X2
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
 	VPXOR          X1, X2, X2
-	MOVQ           tag+72(FP), AX
+	MOVQ           tag+64(FP), AX
 	VMOVDQU        X2, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -1201,38 +1093,39 @@ vslens_1:
 	VPXOR   X7, X7, X7
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
 	VZEROUPPER
 	RET
 
-vsgeneral_1:
-	MOVQ           aad+40(FP), R8
-	MOVQ           aadLen+48(FP), R9
-	MOVQ           j0+56(FP), R10
+long_1:
+	MOVQ           aad+40(FP), BX
+	MOVQ           aadLen+48(FP), SI
+	MOVQ           j0+56(FP), DI
 	VPXOR          Y0, Y0, Y0
-	VMOVQ          (R10), X0
-	VPINSRQ        $0x01, 8(R10), X0, X0
+	VMOVQ          (DI), X0
+	VPINSRQ        $0x01, 8(DI), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
-	VPADDD         vCtrIncs<>+16(SB), X1, X1
+	VPADDD         ctrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_2
+	JE             aesmid_2
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_2
+	JE             aesmid_2
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_2:
+aesmid_2:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -1254,191 +1147,190 @@ vmid_2:
 	VBROADCASTI128 160(DX), Y1
 	VAESENCLAST    Y1, Y0, Y0
 	VMOVDQU        X0, 32(SP)
-	VPXOR          Y0, Y0, Y0
-	TESTQ          R9, R9
-	JZ             vaaddone_2
-	CMPQ           R9, $0x10
-	JAE            vaadlong_2
-	CMPQ           R9, $0x08
-	JB             ld4_4
-	MOVQ           (R8), R10
-	VMOVQ          R10, X1
-	LEAQ           -8(R8)(R9*1), R8
-	MOVQ           (R8), R10
-	VMOVQ          R10, X2
-	LEAQ           slideShuf<>+0(SB), R8
-	NEGQ           R8
-	ADDQ           R9, R8
-	NEGQ           R8
-	VMOVDQU        24(R8), X3
-	VPSHUFB        X3, X2, X2
-	VPOR           X2, X1, X1
-	JMP            lddone_4
+
+	// phase: AAD
+	VPXOR   Y0, Y0, Y0
+	TESTQ   SI, SI
+	JZ      aaddone_2
+	CMPQ    SI, $0x10
+	JAE     aadlong_2
+	CMPQ    SI, $0x08
+	JB      ld4_4
+	MOVQ    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_4
 
 ld4_4:
-	CMPQ    R9, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_4
-	MOVL    (R8), R10
-	VMOVQ   R10, X1
-	LEAQ    -4(R8)(R9*1), R8
-	MOVL    (R8), R10
-	VMOVQ   R10, X2
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 20(R8), X3
+	MOVL    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
 	JMP     lddone_4
 
 ld2_4:
-	CMPQ    R9, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_4
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X1
-	LEAQ    -2(R8)(R9*1), R8
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X2
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 18(R8), X3
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
 	JMP     lddone_4
 
 ld1_4:
-	MOVBQZX (R8), R10
-	VMOVQ   R10, X1
+	MOVBQZX (BX), DI
+	VMOVQ   DI, X1
 
 lddone_4:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
-	JMP            vaaddone_2
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
+	JMP            aaddone_2
 
-vaadlong_2:
-vgh8_2:
-	CMPQ         R9, $0x80
-	JB           vghrest_2
-	VMOVDQU      (R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
+aadlong_2:
+gh8_2:
+	CMPQ         SI, $0x80
+	JB           ghrest_2
+	VMOVDQU      (BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      64(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      96(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 464(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VPXOR        Y0, Y3, Y3
 	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
-	ADDQ         $0x80, R8
-	SUBQ         $0x80, R9
-	JMP          vgh8_2
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	ADDQ         $0x80, BX
+	SUBQ         $0x80, SI
+	JMP          gh8_2
 
-vghrest_2:
-	TESTQ R9, R9
-	JZ    vghdone_2
-	LEAQ  15(R9), R10
-	SHRQ  $0x04, R10
-	SHLQ  $0x04, R10
-	NEGQ  R10
-	ADDQ  AX, R10
+ghrest_2:
+	TESTQ SI, SI
+	JZ    ghdone_2
+	LEAQ  15(SI), DI
+	SHRQ  $0x04, DI
+	SHLQ  $0x04, DI
+	NEGQ  DI
+	ADDQ  AX, DI
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_2:
-	CMPQ       R9, $0x20
-	JB         vgh1_2
-	VMOVDQU    (R8), Y4
-	VPSHUFB    vBswap<>+0(SB), Y4, Y4
+ghregs_2:
+	CMPQ       SI, $0x20
+	JB         ghpart_2
+	VMOVDQU    (BX), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(R10), Y4, Y5
+	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(R10), Y4, Y5
+	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(R10), Y5, Y5
+	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
 	VPXOR      Y5, Y2, Y2
-	ADDQ       $0x20, R8
-	ADDQ       $0x20, R10
-	SUBQ       $0x20, R9
-	JMP        vghpair_2
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, DI
+	SUBQ       $0x20, SI
+	JMP        ghregs_2
 
-vgh1_2:
-	CMPQ           R9, $0x10
-	JB             vghpart_2
-	VMOVDQU        (R8), X4
+ghpart_2:
+	CMPQ           SI, $0x10
+	JB             ghpart1_2
+	VMOVDQU        (BX), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R10), Y5
-	VBROADCASTI128 496(R10), Y6
+	VBROADCASTI128 368(DI), Y5
+	VBROADCASTI128 496(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -1447,73 +1339,73 @@ vgh1_2:
 	VPXOR          Y4, Y7, Y7
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
-	ADDQ           $0x10, R8
-	ADDQ           $0x10, R10
-	SUBQ           $0x10, R9
+	ADDQ           $0x10, BX
+	ADDQ           $0x10, DI
+	SUBQ           $0x10, SI
 
-vghpart_2:
-	TESTQ   R9, R9
-	JZ      vghred_2
-	CMPQ    R9, $0x08
+ghpart1_2:
+	TESTQ   SI, SI
+	JZ      ghred_2
+	CMPQ    SI, $0x08
 	JB      ld4_5
-	MOVQ    (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -8(R8)(R9*1), R8
-	MOVQ    (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 24(R8), X6
+	MOVQ    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_5
 
 ld4_5:
-	CMPQ    R9, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_5
-	MOVL    (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -4(R8)(R9*1), R8
-	MOVL    (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 20(R8), X6
+	MOVL    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_5
 
 ld2_5:
-	CMPQ    R9, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_5
-	MOVWQZX (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -2(R8)(R9*1), R8
-	MOVWQZX (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 18(R8), X6
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_5
 
 ld1_5:
-	MOVBQZX (R8), R11
-	VMOVQ   R11, X4
+	MOVBQZX (BX), R8
+	VMOVQ   R8, X4
 
 lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R10), Y5
-	VBROADCASTI128 496(R10), Y6
+	VBROADCASTI128 368(DI), Y5
+	VBROADCASTI128 496(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -1523,37 +1415,2276 @@ lddone_5:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_2:
+ghred_2:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
 	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X1
-	VPXOR        X1, X3, X1
+	VPXOR        X3, X1, X1
 	VPXOR        X1, X0, X0
 
-vghdone_2:
-vaaddone_2:
+ghdone_2:
+aaddone_2:
+	VMOVDQU        X0, (SP)
+	XORQ           BX, BX
+	MOVQ           out+16(FP), SI
+	MOVQ           in+24(FP), DI
+	MOVQ           n+32(FP), R8
+	TESTQ          R8, R8
+	JZ             pdone_1
+	VPXOR          Y0, Y0, Y0
+	VMOVDQU        (SP), X0
+	VBROADCASTI128 16(SP), Y1
+	VPADDD         ctrIncs<>+0(SB), Y1, Y1
+	CMPQ           R8, $0x80
+	JB             prem_1
+
+	// phase: main loop
+	VBROADCASTI128 (AX), Y6
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y6, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y6, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y6, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y6, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	CMPQ           CX, $0x0a
+	JE             aesmid_3
+	VBROADCASTI128 16(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 32(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	CMPQ           CX, $0x0c
+	JE             aesmid_3
+	VBROADCASTI128 48(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 64(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+
+aesmid_3:
+	VBROADCASTI128 16(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 32(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 48(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 64(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 80(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 96(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 112(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 128(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 144(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 160(DX), Y6
+	VPXOR          (DI), Y6, Y7
+	VAESENCLAST    Y7, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPXOR          32(DI), Y6, Y2
+	VAESENCLAST    Y2, Y3, Y3
+	VMOVDQU        Y3, 32(SI)
+	VPXOR          64(DI), Y6, Y2
+	VAESENCLAST    Y2, Y4, Y4
+	VMOVDQU        Y4, 64(SI)
+	VPXOR          96(DI), Y6, Y2
+	VAESENCLAST    Y2, Y5, Y5
+	VMOVDQU        Y5, 96(SI)
+	ADDQ           $0x80, DI
+	ADDQ           $0x80, SI
+	SUBQ           $0x80, R8
+
+loop8_1:
+	CMPQ           R8, $0x80
+	JB             loopdone_1
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
+	VPXOR          Y2, Y5, Y5
+	VPADDD         ctrIncs<>+32(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y2, Y6, Y6
+	VPADDD         ctrIncs<>+64(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y2, Y7, Y7
+	VPADDD         ctrIncs<>+96(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y2, Y8, Y8
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	CMPQ           CX, $0x0a
+	JE             aesmid_4
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	CMPQ           CX, $0x0c
+	JE             aesmid_4
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+
+aesmid_4:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VMOVDQU        -128(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y0, Y9, Y9
+	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
+	VPSHUFD        $0x4e, Y9, Y3
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -96(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 48(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -64(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 64(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -32(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 80(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y4, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPSHUFD        $0x4e, Y2, Y2
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y9, Y3, Y3
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VEXTRACTI128   $0x01, Y4, X0
+	VPXOR          X0, X4, X0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 160(DX), Y2
+	VPXOR          (DI), Y2, Y3
+	VAESENCLAST    Y3, Y5, Y5
+	VMOVDQU        Y5, (SI)
+	VPXOR          32(DI), Y2, Y3
+	VAESENCLAST    Y3, Y6, Y6
+	VMOVDQU        Y6, 32(SI)
+	VPXOR          64(DI), Y2, Y3
+	VAESENCLAST    Y3, Y7, Y7
+	VMOVDQU        Y7, 64(SI)
+	VPXOR          96(DI), Y2, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 96(SI)
+	ADDQ           $0x80, DI
+	ADDQ           $0x80, SI
+	SUBQ           $0x80, R8
+	JMP            loop8_1
+
+loopdone_1:
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPXOR        Y0, Y5, Y5
+	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
+	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
+	VPSHUFD      $0x4e, Y5, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 272(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 304(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 336(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y4, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y5
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y2, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X0
+	VPXOR        X0, X4, X0
+
+prem_1:
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
+	CMPQ           R8, $0x20
+	JA             sizenext_1
+	VBROADCASTI128 (AX), Y3
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y3, Y2, Y2
+	CMPQ           CX, $0x0a
+	JE             aesmid_5
+	VBROADCASTI128 16(AX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 32(AX), Y3
+	VAESENC        Y3, Y2, Y2
+	CMPQ           CX, $0x0c
+	JE             aesmid_5
+	VBROADCASTI128 48(AX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 64(AX), Y3
+	VAESENC        Y3, Y2, Y2
+
+aesmid_5:
+	VBROADCASTI128 16(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 32(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 48(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 64(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 80(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 96(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 112(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 128(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 144(DX), Y3
+	VAESENC        Y3, Y2, Y2
+	VBROADCASTI128 160(DX), Y3
+	VAESENCLAST    Y3, Y2, Y2
+	LEAQ           15(R8), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X3
+	VPADDD         X3, X1, X1
+	MOVQ           R8, CX
+	ANDQ           $-16, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y3, Y3, Y3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+	CMPQ           R8, $0x20
+	JB             rsingle_1
+	VMOVDQU        (DI), Y6
+	VPXOR          Y2, Y6, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(CX), Y2, Y6
+	VPXOR          Y6, Y3, Y3
+	VPCLMULQDQ     $0x11, 368(CX), Y2, Y6
+	VPXOR          Y6, Y5, Y5
+	VPSHUFD        $0x4e, Y2, Y6
+	VPXOR          Y2, Y6, Y6
+	VPCLMULQDQ     $0x00, 496(CX), Y6, Y6
+	VPXOR          Y6, Y4, Y4
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            rred_1
+
+rsingle_1:
+	CMPQ           R8, $0x10
+	JB             rpart_1
+	VPXOR          Y6, Y6, Y6
+	VPXOR          Y6, Y6, Y6
+	VMOVDQU        (DI), X6
+	VPXOR          X2, X6, X6
+	VMOVDQU        X6, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y0, Y6, Y6
+	VPXOR          Y0, Y0, Y0
+	VBROADCASTI128 368(CX), Y7
+	VBROADCASTI128 496(CX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y2, X2
+	LEAQ           16(CX), CX
+	JMP            rcommon_1
+
+rpart_1:
+	VMOVDQA X2, X2
+	LEAQ    (CX), CX
+
+rcommon_1:
+	TESTQ   R8, R8
+	JZ      rred_1
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y6, Y6, Y6
+	CMPQ    R8, $0x08
+	JB      ld4_6
+	MOVQ    (DI), CX
+	VMOVQ   CX, X6
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_6
+
+ld4_6:
+	CMPQ    R8, $0x04
+	JB      ld2_6
+	MOVL    (DI), CX
+	VMOVQ   CX, X6
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_6
+
+ld2_6:
+	CMPQ    R8, $0x02
+	JB      ld1_6
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X6
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_6
+
+ld1_6:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X6
+
+lddone_6:
+	VPXOR   X2, X6, X6
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X6, X6
+	VMOVQ   X6, DX
+	CMPQ    R8, $0x08
+	JB      st4_2
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X7
+	VPSHUFB X7, X6, X7
+	VMOVQ   X7, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_2
+
+st4_2:
+	CMPQ    R8, $0x04
+	JB      st2_2
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X7
+	VPSHUFB X7, X6, X7
+	VMOVQ   X7, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_2
+
+st2_2:
+	CMPQ    R8, $0x02
+	JB      st1_2
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X7
+	VPSHUFB X7, X6, X7
+	VMOVQ   X7, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_2
+
+st1_2:
+	MOVB DL, (SI)
+
+stdone_2:
+	VMOVDQU X6, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_1:
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y2, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y2, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X2
+	VPXOR        X5, X2, X2
+	VPXOR        X2, X0, X0
+	JMP          sizedone_1
+
+sizenext_1:
+	CMPQ           R8, $0x40
+	JA             sizenext_2
+	VBROADCASTI128 (AX), Y4
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y4, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y4, Y3, Y3
+	CMPQ           CX, $0x0a
+	JE             aesmid_6
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	CMPQ           CX, $0x0c
+	JE             aesmid_6
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+
+aesmid_6:
+	VBROADCASTI128 16(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(DX), Y4
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(DX), Y4
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	LEAQ           15(R8), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X4
+	VPADDD         X4, X1, X1
+	MOVQ           R8, CX
+	ANDQ           $-16, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+	VPXOR          Y6, Y6, Y6
+	VMOVDQU        (DI), Y7
+	VPXOR          Y2, Y7, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(CX), Y2, Y7
+	VPXOR          Y7, Y4, Y4
+	VPCLMULQDQ     $0x11, 368(CX), Y2, Y7
+	VPXOR          Y7, Y6, Y6
+	VPSHUFD        $0x4e, Y2, Y7
+	VPXOR          Y2, Y7, Y7
+	VPCLMULQDQ     $0x00, 496(CX), Y7, Y7
+	VPXOR          Y7, Y5, Y5
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_3
+	VMOVDQU        (DI), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPXOR          Y3, Y4, Y4
+	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            rred_2
+
+rsingle_3:
+	CMPQ           R8, $0x10
+	JB             rpart_3
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X3, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 400(CX), Y7
+	VBROADCASTI128 528(CX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y2, Y9
+	VPXOR          Y9, Y4, Y4
+	VPCLMULQDQ     $0x11, Y7, Y2, Y9
+	VPXOR          Y9, Y6, Y6
+	VPSHUFD        $0x4e, Y2, Y9
+	VPXOR          Y2, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y5, Y5
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y3, X2
+	LEAQ           48(CX), CX
+	JMP            rcommon_2
+
+rpart_3:
+	VMOVDQA X3, X2
+	LEAQ    32(CX), CX
+
+rcommon_2:
+	TESTQ   R8, R8
+	JZ      rred_2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y3, Y3, Y3
+	CMPQ    R8, $0x08
+	JB      ld4_7
+	MOVQ    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X3, X3
+	JMP     lddone_7
+
+ld4_7:
+	CMPQ    R8, $0x04
+	JB      ld2_7
+	MOVL    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X3, X3
+	JMP     lddone_7
+
+ld2_7:
+	CMPQ    R8, $0x02
+	JB      ld1_7
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X7
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X3, X3
+	JMP     lddone_7
+
+ld1_7:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X3
+
+lddone_7:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X3, X3
+	VMOVQ   X3, DX
+	CMPQ    R8, $0x08
+	JB      st4_3
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X7
+	VPSHUFB X7, X3, X7
+	VMOVQ   X7, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_3
+
+st4_3:
+	CMPQ    R8, $0x04
+	JB      st2_3
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X7
+	VPSHUFB X7, X3, X7
+	VMOVQ   X7, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_3
+
+st2_3:
+	CMPQ    R8, $0x02
+	JB      st1_3
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X7
+	VPSHUFB X7, X3, X7
+	VMOVQ   X7, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_3
+
+st1_3:
+	MOVB DL, (SI)
+
+stdone_3:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_2:
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y6, Y5, Y5
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y2, Y5, Y5
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y5, Y2
+	VPSHUFD      $0x4e, Y5, Y5
+	VPXOR        Y5, Y6, Y6
+	VPXOR        Y2, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X2
+	VPXOR        X6, X2, X2
+	VPXOR        X2, X0, X0
+	JMP          sizedone_1
+
+sizenext_2:
+	VBROADCASTI128 (AX), Y6
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y6, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y6, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y6, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y6, Y5, Y5
+	CMPQ           CX, $0x0a
+	JE             aesmid_7
+	VBROADCASTI128 16(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 32(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	CMPQ           CX, $0x0c
+	JE             aesmid_7
+	VBROADCASTI128 48(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 64(AX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+
+aesmid_7:
+	VBROADCASTI128 16(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 32(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 48(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 64(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 80(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 96(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 112(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 128(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 144(DX), Y6
+	VAESENC        Y6, Y2, Y2
+	VAESENC        Y6, Y3, Y3
+	VAESENC        Y6, Y4, Y4
+	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 160(DX), Y6
+	VAESENCLAST    Y6, Y2, Y2
+	VAESENCLAST    Y6, Y3, Y3
+	VAESENCLAST    Y6, Y4, Y4
+	VAESENCLAST    Y6, Y5, Y5
+	LEAQ           15(R8), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X6
+	VPADDD         X6, X1, X1
+	MOVQ           R8, CX
+	ANDQ           $-16, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y6, Y6, Y6
+	VPXOR          Y7, Y7, Y7
+	VPXOR          Y8, Y8, Y8
+	VMOVDQU        (DI), Y9
+	VPXOR          Y2, Y9, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 368(CX), Y2, Y9
+	VPXOR          Y9, Y6, Y6
+	VPCLMULQDQ     $0x11, 368(CX), Y2, Y9
+	VPXOR          Y9, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y9
+	VPXOR          Y2, Y9, Y9
+	VPCLMULQDQ     $0x00, 496(CX), Y9, Y9
+	VPXOR          Y9, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_6
+	VMOVDQU        (DI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 560(CX), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x10
+	JB             rpart_7
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X5, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 464(CX), Y3
+	VBROADCASTI128 592(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y9
+	VPXOR          Y9, Y6, Y6
+	VPCLMULQDQ     $0x11, Y3, Y2, Y9
+	VPXOR          Y9, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y9
+	VPXOR          Y2, Y9, Y9
+	VPCLMULQDQ     $0x00, Y4, Y9, Y9
+	VPXOR          Y9, Y7, Y7
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y5, X2
+	LEAQ           112(CX), CX
+	JMP            rcommon_3
+
+rpart_7:
+	VMOVDQA X5, X2
+	LEAQ    96(CX), CX
+	JMP     rcommon_3
+
+rsingle_6:
+	CMPQ           R8, $0x10
+	JB             rpart_6
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X4, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 432(CX), Y3
+	VBROADCASTI128 560(CX), Y5
+	VPCLMULQDQ     $0x00, Y3, Y2, Y9
+	VPXOR          Y9, Y6, Y6
+	VPCLMULQDQ     $0x11, Y3, Y2, Y9
+	VPXOR          Y9, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y9
+	VPXOR          Y2, Y9, Y9
+	VPCLMULQDQ     $0x00, Y5, Y9, Y9
+	VPXOR          Y9, Y7, Y7
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y4, X2
+	LEAQ           80(CX), CX
+	JMP            rcommon_3
+
+rpart_6:
+	VMOVDQA X4, X2
+	LEAQ    64(CX), CX
+
+rcommon_3:
+	TESTQ   R8, R8
+	JZ      rred_3
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y3, Y3, Y3
+	CMPQ    R8, $0x08
+	JB      ld4_8
+	MOVQ    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_8
+
+ld4_8:
+	CMPQ    R8, $0x04
+	JB      ld2_8
+	MOVL    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_8
+
+ld2_8:
+	CMPQ    R8, $0x02
+	JB      ld1_8
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_8
+
+ld1_8:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X3
+
+lddone_8:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X3, X3
+	VMOVQ   X3, DX
+	CMPQ    R8, $0x08
+	JB      st4_4
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_4
+
+st4_4:
+	CMPQ    R8, $0x04
+	JB      st2_4
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_4
+
+st2_4:
+	CMPQ    R8, $0x02
+	JB      st1_4
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_4
+
+st1_4:
+	MOVB DL, (SI)
+
+stdone_4:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_3:
+	VPXOR        Y6, Y7, Y7
+	VPXOR        Y8, Y7, Y7
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y6, Y2
+	VPSHUFD      $0x4e, Y6, Y6
+	VPXOR        Y6, Y7, Y7
+	VPXOR        Y2, Y7, Y7
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y7, Y2
+	VPSHUFD      $0x4e, Y7, Y7
+	VPXOR        Y7, Y8, Y8
+	VPXOR        Y2, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X2
+	VPXOR        X8, X2, X2
+	VPXOR        X2, X0, X0
+
+sizedone_1:
+	MOVQ R8, BX
+	ADDQ R8, DI
+	ADDQ R8, SI
+
+psave_1:
 	VMOVDQU X0, (SP)
+	VMOVDQU X1, 16(SP)
+
+pdone_1:
+	MOVQ aadLen+48(FP), CX
+	MOVQ n+32(FP), DX
+
+	// phase: tag
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      (SP), X0
+	SHLQ         $0x03, CX
+	SHLQ         $0x03, DX
+	VMOVQ        DX, X1
+	VMOVQ        CX, X2
+	VPUNPCKLQDQ  X2, X1, X1
+	TESTQ        BX, BX
+	JZ           fin1_1
+	VMOVDQU      64(SP), X2
+	VPSHUFB      bswapMask<>+0(SB), X2, X2
+	VPXOR        X0, X2, X2
+	VPXOR        Y0, Y0, Y0
+	VMOVDQA      X2, X0
+	VINSERTI128  $0x01, X1, Y0, Y0
+	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPSHUFD      $0x4e, Y0, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	JMP          findone_1
+
+fin1_1:
+	VPXOR          Y2, Y2, Y2
+	VPXOR          X1, X0, X2
+	VBROADCASTI128 352(AX), Y0
+	VBROADCASTI128 480(AX), Y4
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
+
+findone_1:
+	VPSHUFB bswapMask<>+0(SB), X0, X0
+	VPXOR   32(SP), X0, X0
+	MOVQ    tag+64(FP), AX
+	VMOVDQU X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+// func gcmSealGatherVAESAVX2(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
+// Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
+TEXT ·gcmSealGatherVAESAVX2(SB), NOSPLIT, $80-80
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ count+32(FP), BX
+	MOVQ textLen+64(FP), SI
+	MOVQ aadLen+48(FP), DI
+	CMPQ SI, $0x20
+	JAE  long_1
+	MOVQ out+16(FP), SI
+	MOVQ textLen+64(FP), DI
+	MOVQ aad+40(FP), R8
+	MOVQ aadLen+48(FP), R9
+	MOVQ j0+56(FP), R10
+
+	// phase: short message
+	VMOVQ          (R10), X0
+	VPINSRQ        $0x01, 8(R10), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
+	VPADDD         ctrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y1
+	VPXOR          Y2, Y1, Y1
+	VPADDD         ctrIncs<>+32(SB), Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
+	VPXOR          Y2, Y0, Y0
+	CMPQ           CX, $0x0a
+	JE             aesmid_1
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	CMPQ           CX, $0x0c
+	JE             aesmid_1
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+
+aesmid_1:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 32(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 48(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 64(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 80(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y1, Y1
+	VAESENC        Y2, Y0, Y0
+	VBROADCASTI128 160(DX), Y2
+	VAESENCLAST    Y2, Y1, Y1
+	VAESENCLAST    Y2, Y0, Y0
+	MOVQ           R9, CX
+
+	// phase: AAD
+	VPXOR   Y2, Y2, Y2
+	TESTQ   CX, CX
+	JZ      aaddone_1
+	CMPQ    CX, $0x10
+	JAE     aadlong_1
+	CMPQ    CX, $0x08
+	JB      ld4_1
+	MOVQ    (R8), DX
+	VMOVQ   DX, X3
+	LEAQ    -8(R8)(CX*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld4_1:
+	CMPQ    CX, $0x04
+	JB      ld2_1
+	MOVL    (R8), DX
+	VMOVQ   DX, X3
+	LEAQ    -4(R8)(CX*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld2_1:
+	CMPQ    CX, $0x02
+	JB      ld1_1
+	MOVWQZX (R8), DX
+	VMOVQ   DX, X3
+	LEAQ    -2(R8)(CX*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
+
+ld1_1:
+	MOVBQZX (R8), DX
+	VMOVQ   DX, X3
+
+lddone_1:
+	VPSHUFB        bswapMask<>+0(SB), X3, X3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          X3, X2, X4
+	VBROADCASTI128 352(AX), Y2
+	VBROADCASTI128 480(AX), Y6
+	VPCLMULQDQ     $0x00, Y2, Y4, Y3
+	VPCLMULQDQ     $0x11, Y2, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x00, Y6, Y5, Y5
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y4
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y5, Y5
+	VPXOR          Y4, Y5, Y5
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y5, Y3
+	VPSHUFD        $0x4e, Y5, Y5
+	VPXOR          Y5, Y2, Y2
+	VPXOR          Y3, Y2, Y2
+	JMP            aaddone_1
+
+aadlong_1:
+gh8_1:
+	CMPQ         CX, $0x80
+	JB           ghrest_1
+	VMOVDQU      (R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPXOR        Y2, Y6, Y6
+	VPCLMULQDQ   $0x00, 240(AX), Y6, Y3
+	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
+	VPSHUFD      $0x4e, Y6, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VMOVDQU      32(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 272(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      64(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 304(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 304(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      96(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 336(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 336(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X2
+	VPXOR        X2, X5, X2
+	ADDQ         $0x80, R8
+	SUBQ         $0x80, CX
+	JMP          gh8_1
+
+ghrest_1:
+	TESTQ CX, CX
+	JZ    ghdone_1
+	LEAQ  15(CX), DX
+	SHRQ  $0x04, DX
+	SHLQ  $0x04, DX
+	NEGQ  DX
+	ADDQ  AX, DX
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+
+ghregs_1:
+	CMPQ       CX, $0x20
+	JB         ghpart_1
+	VMOVDQU    (R8), Y6
+	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
+	VPXOR      Y2, Y6, Y6
+	VPXOR      Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPXOR      Y7, Y3, Y3
+	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPXOR      Y7, Y5, Y5
+	VPSHUFD    $0x4e, Y6, Y7
+	VPXOR      Y6, Y7, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPXOR      Y7, Y4, Y4
+	ADDQ       $0x20, R8
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        ghregs_1
+
+ghpart_1:
+	CMPQ           CX, $0x10
+	JB             ghpart1_1
+	VMOVDQU        (R8), X6
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, R8
+	ADDQ           $0x10, DX
+	SUBQ           $0x10, CX
+
+ghpart1_1:
+	TESTQ   CX, CX
+	JZ      ghred_1
+	CMPQ    CX, $0x08
+	JB      ld4_2
+	MOVQ    (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -8(R8)(CX*1), R8
+	MOVQ    (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 24(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld4_2:
+	CMPQ    CX, $0x04
+	JB      ld2_2
+	MOVL    (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -4(R8)(CX*1), R8
+	MOVL    (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld2_2:
+	CMPQ    CX, $0x02
+	JB      ld1_2
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X6
+	LEAQ    -2(R8)(CX*1), R8
+	MOVWQZX (R8), R10
+	VMOVQ   R10, X7
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    CX, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X6, X6
+	JMP     lddone_2
+
+ld1_2:
+	MOVBQZX (R8), R10
+	VMOVQ   R10, X6
+
+lddone_2:
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(DX), Y7
+	VBROADCASTI128 496(DX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+
+ghred_1:
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VPXOR        Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPXOR        X5, X3, X3
+	VPXOR        X3, X2, X2
+
+ghdone_1:
+aaddone_1:
+	LEAQ  31(DI), CX
+	SHRQ  $0x04, CX
+	SHLQ  $0x04, CX
+	NEGQ  CX
+	ADDQ  AX, CX
+	MOVQ  DI, AX
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	MOVQ  pieces+24(FP), DX
+	MOVQ  out+16(FP), R8
+	CMPQ  BX, $0x01
+	JNE   join_1
+	MOVQ  (DX), DX
+	JMP   joined_1
+
+join_1:
+	MOVQ R8, R10
+	MOVQ BX, BX
+
+slices_1:
+	TESTQ   BX, BX
+	JZ      slicesdone_1
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	CMPQ    R12, $0x10
+	JB      copysmall_1
+	VMOVDQU -16(R11)(R12*1), X6
+	VMOVDQU X6, -16(R10)(R12*1)
+
+copy16_1:
+	CMPQ    R12, $0x10
+	JBE     copydone_1
+	VMOVDQU (R11), X6
+	VMOVDQU X6, (R10)
+	ADDQ    $0x10, R11
+	ADDQ    $0x10, R10
+	SUBQ    $0x10, R12
+	JMP     copy16_1
+
+copysmall_1:
+	CMPQ  R12, $0x04
+	JAE   copyge4_1
+	CMPQ  R12, $0x02
+	JAE   copyge2_1
+	TESTQ R12, R12
+	JZ    copydone_1
+	MOVB  (R11), R13
+	MOVB  R13, (R10)
+	JMP   copydone_1
+
+copyge2_1:
+	MOVW -2(R11)(R12*1), R13
+	MOVW (R11), R14
+	MOVW R13, -2(R10)(R12*1)
+	MOVW R14, (R10)
+	JMP  copydone_1
+
+copyge4_1:
+	CMPQ R12, $0x08
+	JAE  copyge8_1
+	MOVL -4(R11)(R12*1), R13
+	MOVL (R11), R14
+	MOVL R13, -4(R10)(R12*1)
+	MOVL R14, (R10)
+	JMP  copydone_1
+
+copyge8_1:
+	MOVQ -8(R11)(R12*1), R13
+	MOVQ (R11), R14
+	MOVQ R13, -8(R10)(R12*1)
+	MOVQ R14, (R10)
+
+copydone_1:
+	ADDQ R12, R11
+	ADDQ R12, R10
+	XORQ R12, R12
+	ADDQ $0x18, DX
+	DECQ BX
+	JMP  slices_1
+
+slicesdone_1:
+	MOVQ R8, DX
+
+joined_1:
+	CMPQ           AX, $0x10
+	JB             slt16_1
+	VPXOR          Y7, Y7, Y7
+	VPXOR          Y6, Y6, Y6
+	VEXTRACTI128   $0x01, Y1, X6
+	VMOVDQU        (DX), X7
+	VPXOR          X6, X7, X6
+	VMOVDQU        X6, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X6, X6
+	VPXOR          Y2, Y6, Y6
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y7
+	VBROADCASTI128 496(CX), Y8
+	VPCLMULQDQ     $0x00, Y7, Y6, Y9
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x11, Y7, Y6, Y9
+	VPXOR          Y9, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y9
+	VPXOR          Y6, Y9, Y9
+	VPCLMULQDQ     $0x00, Y8, Y9, Y9
+	VPXOR          Y9, Y4, Y4
+	ADDQ           $0x10, CX
+	VMOVDQA        X0, X6
+	ADDQ           $0x10, DX
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, AX
+	JMP            spart_1
+
+slt16_1:
+	VEXTRACTI128 $0x01, Y1, X6
+
+spart_1:
+	TESTQ   AX, AX
+	JZ      slens_1
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y0, Y0, Y0
+	CMPQ    AX, $0x08
+	JB      ld4_3
+	MOVQ    (DX), BX
+	VMOVQ   BX, X0
+	LEAQ    -8(DX)(AX*1), DX
+	MOVQ    (DX), BX
+	VMOVQ   BX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld4_3:
+	CMPQ    AX, $0x04
+	JB      ld2_3
+	MOVL    (DX), BX
+	VMOVQ   BX, X0
+	LEAQ    -4(DX)(AX*1), DX
+	MOVL    (DX), BX
+	VMOVQ   BX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld2_3:
+	CMPQ    AX, $0x02
+	JB      ld1_3
+	MOVWQZX (DX), BX
+	VMOVQ   BX, X0
+	LEAQ    -2(DX)(AX*1), DX
+	MOVWQZX (DX), BX
+	VMOVQ   BX, X7
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    AX, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X8
+	VPSHUFB X8, X7, X7
+	VPOR    X7, X0, X0
+	JMP     lddone_3
+
+ld1_3:
+	MOVBQZX (DX), BX
+	VMOVQ   BX, X0
+
+lddone_3:
+	VPXOR   X6, X0, X0
+	LEAQ    onesMask<>+0(SB), DX
+	SUBQ    AX, DX
+	VPAND   16(DX), X0, X0
+	VMOVQ   X0, DX
+	CMPQ    AX, $0x08
+	JB      st4_1
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 8(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -8(SI)(AX*1), AX
+	MOVQ    DX, (AX)
+	JMP     stdone_1
+
+st4_1:
+	CMPQ    AX, $0x04
+	JB      st2_1
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 12(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -4(SI)(AX*1), AX
+	MOVL    DX, (AX)
+	JMP     stdone_1
+
+st2_1:
+	CMPQ    AX, $0x02
+	JB      st1_1
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    AX, DX
+	VMOVDQU 14(DX), X6
+	VPSHUFB X6, X0, X6
+	VMOVQ   X6, DX
+	LEAQ    -2(SI)(AX*1), AX
+	MOVW    DX, (AX)
+	JMP     stdone_1
+
+st1_1:
+	MOVB DL, (SI)
+
+stdone_1:
+	VPSHUFB        bswapMask<>+0(SB), X0, X0
+	VPXOR          Y2, Y0, Y0
+	VPXOR          Y2, Y2, Y2
+	VBROADCASTI128 368(CX), Y6
+	VBROADCASTI128 496(CX), Y7
+	VPCLMULQDQ     $0x00, Y6, Y0, Y8
+	VPXOR          Y8, Y3, Y3
+	VPCLMULQDQ     $0x11, Y6, Y0, Y8
+	VPXOR          Y8, Y5, Y5
+	VPSHUFD        $0x4e, Y0, Y8
+	VPXOR          Y0, Y8, Y8
+	VPCLMULQDQ     $0x00, Y7, Y8, Y8
+	VPXOR          Y8, Y4, Y4
+	ADDQ           $0x10, CX
+
+slens_1:
+	MOVQ           R9, AX
+	SHLQ           $0x03, AX
+	MOVQ           DI, DX
+	SHLQ           $0x03, DX
+	VMOVQ          DX, X0
+	VMOVQ          AX, X6
+	VPUNPCKLQDQ    X6, X0, X0
+	VPXOR          Y6, Y6, Y6
+	VPXOR          X0, X2, X6
+	VBROADCASTI128 368(CX), Y0
+	VBROADCASTI128 496(CX), Y2
+	VPCLMULQDQ     $0x00, Y0, Y6, Y7
+	VPXOR          Y7, Y3, Y3
+	VPCLMULQDQ     $0x11, Y0, Y6, Y7
+	VPXOR          Y7, Y5, Y5
+	VPSHUFD        $0x4e, Y6, Y7
+	VPXOR          Y6, Y7, Y7
+	VPCLMULQDQ     $0x00, Y2, Y7, Y7
+	VPXOR          Y7, Y4, Y4
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y5, Y4, Y4
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y0
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y0, Y4, Y4
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y0
+	VPSHUFD        $0x4e, Y4, Y4
+	VPXOR          Y4, Y5, Y5
+	VPXOR          Y0, Y5, Y5
+	VEXTRACTI128   $0x01, Y5, X0
+	VPXOR          X0, X5, X2
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VPXOR          X1, X2, X2
+	MOVQ           tag+72(FP), AX
+	VMOVDQU        X2, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+	VPXOR   X6, X6, X6
+	VPXOR   X7, X7, X7
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU X0, 64(SP)
+	VZEROUPPER
+	RET
+
+long_1:
+	MOVQ           aad+40(FP), SI
+	MOVQ           aadLen+48(FP), DI
+	MOVQ           j0+56(FP), R8
+	VPXOR          Y0, Y0, Y0
+	VMOVQ          (R8), X0
+	VPINSRQ        $0x01, 8(R8), X0, X0
+	VPSHUFB        bswapMask<>+0(SB), X0, X1
+	VPADDD         ctrIncs<>+16(SB), X1, X1
+	VMOVDQU        X1, 16(SP)
+	VBROADCASTI128 (AX), Y1
+	VPXOR          Y1, Y0, Y0
+	CMPQ           CX, $0x0a
+	JE             aesmid_2
+	VBROADCASTI128 16(AX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 32(AX), Y1
+	VAESENC        Y1, Y0, Y0
+	CMPQ           CX, $0x0c
+	JE             aesmid_2
+	VBROADCASTI128 48(AX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 64(AX), Y1
+	VAESENC        Y1, Y0, Y0
+
+aesmid_2:
+	VBROADCASTI128 16(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 32(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 48(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 64(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 80(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 96(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 112(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 128(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 144(DX), Y1
+	VAESENC        Y1, Y0, Y0
+	VBROADCASTI128 160(DX), Y1
+	VAESENCLAST    Y1, Y0, Y0
+	VMOVDQU        X0, 32(SP)
+
+	// phase: AAD
+	VPXOR   Y0, Y0, Y0
+	TESTQ   DI, DI
+	JZ      aaddone_2
+	CMPQ    DI, $0x10
+	JAE     aadlong_2
+	CMPQ    DI, $0x08
+	JB      ld4_4
+	MOVQ    (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -8(SI)(DI*1), SI
+	MOVQ    (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 24(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_4
+
+ld4_4:
+	CMPQ    DI, $0x04
+	JB      ld2_4
+	MOVL    (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -4(SI)(DI*1), SI
+	MOVL    (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 20(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_4
+
+ld2_4:
+	CMPQ    DI, $0x02
+	JB      ld1_4
+	MOVWQZX (SI), R8
+	VMOVQ   R8, X1
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R8
+	VMOVQ   R8, X2
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 18(SI), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_4
+
+ld1_4:
+	MOVBQZX (SI), R8
+	VMOVQ   R8, X1
+
+lddone_4:
+	VPSHUFB        bswapMask<>+0(SB), X1, X1
+	VPXOR          Y2, Y2, Y2
+	VPXOR          X1, X0, X2
+	VBROADCASTI128 352(AX), Y0
+	VBROADCASTI128 480(AX), Y4
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
+	JMP            aaddone_2
+
+aadlong_2:
+gh8_2:
+	CMPQ         DI, $0x80
+	JB           ghrest_2
+	VMOVDQU      (SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VMOVDQU      32(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      64(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      96(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y1, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	ADDQ         $0x80, SI
+	SUBQ         $0x80, DI
+	JMP          gh8_2
+
+ghrest_2:
+	TESTQ DI, DI
+	JZ    ghdone_2
+	LEAQ  15(DI), R8
+	SHRQ  $0x04, R8
+	SHLQ  $0x04, R8
+	NEGQ  R8
+	ADDQ  AX, R8
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+
+ghregs_2:
+	CMPQ       DI, $0x20
+	JB         ghpart_2
+	VMOVDQU    (SI), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
+	VPXOR      Y0, Y4, Y4
+	VPXOR      Y0, Y0, Y0
+	VPCLMULQDQ $0x00, 368(R8), Y4, Y5
+	VPXOR      Y5, Y1, Y1
+	VPCLMULQDQ $0x11, 368(R8), Y4, Y5
+	VPXOR      Y5, Y3, Y3
+	VPSHUFD    $0x4e, Y4, Y5
+	VPXOR      Y4, Y5, Y5
+	VPCLMULQDQ $0x00, 496(R8), Y5, Y5
+	VPXOR      Y5, Y2, Y2
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R8
+	SUBQ       $0x20, DI
+	JMP        ghregs_2
+
+ghpart_2:
+	CMPQ           DI, $0x10
+	JB             ghpart1_2
+	VMOVDQU        (SI), X4
+	VPSHUFB        bswapMask<>+0(SB), X4, X4
+	VPXOR          Y0, Y4, Y4
+	VPXOR          Y0, Y0, Y0
+	VBROADCASTI128 368(R8), Y5
+	VBROADCASTI128 496(R8), Y6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y7
+	VPXOR          Y7, Y1, Y1
+	VPCLMULQDQ     $0x11, Y5, Y4, Y7
+	VPXOR          Y7, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y7
+	VPXOR          Y4, Y7, Y7
+	VPCLMULQDQ     $0x00, Y6, Y7, Y7
+	VPXOR          Y7, Y2, Y2
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, R8
+	SUBQ           $0x10, DI
+
+ghpart1_2:
+	TESTQ   DI, DI
+	JZ      ghred_2
+	CMPQ    DI, $0x08
+	JB      ld4_5
+	MOVQ    (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -8(SI)(DI*1), SI
+	MOVQ    (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 24(SI), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_5
+
+ld4_5:
+	CMPQ    DI, $0x04
+	JB      ld2_5
+	MOVL    (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -4(SI)(DI*1), SI
+	MOVL    (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 20(SI), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_5
+
+ld2_5:
+	CMPQ    DI, $0x02
+	JB      ld1_5
+	MOVWQZX (SI), R9
+	VMOVQ   R9, X4
+	LEAQ    -2(SI)(DI*1), SI
+	MOVWQZX (SI), R9
+	VMOVQ   R9, X5
+	LEAQ    slideShuf<>+0(SB), SI
+	NEGQ    SI
+	ADDQ    DI, SI
+	NEGQ    SI
+	VMOVDQU 18(SI), X6
+	VPSHUFB X6, X5, X5
+	VPOR    X5, X4, X4
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (SI), R9
+	VMOVQ   R9, X4
+
+lddone_5:
+	VPSHUFB        bswapMask<>+0(SB), X4, X4
+	VPXOR          Y0, Y4, Y4
+	VPXOR          Y0, Y0, Y0
+	VBROADCASTI128 368(R8), Y5
+	VBROADCASTI128 496(R8), Y6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y7
+	VPXOR          Y7, Y1, Y1
+	VPCLMULQDQ     $0x11, Y5, Y4, Y7
+	VPXOR          Y7, Y3, Y3
+	VPSHUFD        $0x4e, Y4, Y7
+	VPXOR          Y4, Y7, Y7
+	VPCLMULQDQ     $0x00, Y6, Y7, Y7
+	VPXOR          Y7, Y2, Y2
+
+ghred_2:
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y1, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPXOR        X3, X1, X1
+	VPXOR        X1, X0, X0
+
+ghdone_2:
+aaddone_2:
+	VMOVDQU X0, (SP)
+	MOVQ    out+16(FP), SI
+	MOVQ    pieces+24(FP), DI
 	XORQ    R8, R8
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(SP)
 
 slices_2:
-	TESTQ   DI, DI
-	JZ      slicesdone_2
-	MOVQ    (SI), R9
-	MOVQ    8(SI), R10
-	TESTQ   R10, R10
-	JZ      vpdone_1
-	TESTQ   R8, R8
-	JZ      vpbulk_1
+	TESTQ BX, BX
+	JZ    slicesdone_2
+	MOVQ  (DI), R9
+	MOVQ  8(DI), R10
+	TESTQ R10, R10
+	JZ    pdone_1
+	TESTQ R8, R8
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R11
 	SUBQ    R8, R11
 	CMPQ    R10, R11
@@ -1625,44 +3756,44 @@ lddone_6:
 	VMOVQ   X0, R13
 	CMPQ    R11, $0x08
 	JB      st4_2
-	MOVQ    R13, (BX)
+	MOVQ    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 8(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -8(BX)(R11*1), R12
+	LEAQ    -8(SI)(R11*1), R12
 	MOVQ    R13, (R12)
 	JMP     stdone_2
 
 st4_2:
 	CMPQ    R11, $0x04
 	JB      st2_2
-	MOVL    R13, (BX)
+	MOVL    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 12(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -4(BX)(R11*1), R12
+	LEAQ    -4(SI)(R11*1), R12
 	MOVL    R13, (R12)
 	JMP     stdone_2
 
 st2_2:
 	CMPQ    R11, $0x02
 	JB      st1_2
-	MOVW    R13, (BX)
+	MOVW    R13, (SI)
 	LEAQ    slideShuf<>+0(SB), R12
 	ADDQ    R11, R12
 	VMOVDQU 14(R12), X1
 	VPSHUFB X1, X0, X1
 	VMOVQ   X1, R13
-	LEAQ    -2(BX)(R11*1), R12
+	LEAQ    -2(SI)(R11*1), R12
 	MOVW    R13, (R12)
 	JMP     stdone_2
 
 st1_2:
-	MOVB R13, (BX)
+	MOVB R13, (SI)
 
 stdone_2:
 	LEAQ    slideShuf<>+0(SB), R12
@@ -1675,66 +3806,67 @@ stdone_2:
 	VPOR    X0, X1, X1
 	ADDQ    R11, R8
 	ADDQ    R11, R9
-	ADDQ    R11, BX
+	ADDQ    R11, SI
 	SUBQ    R11, R10
 	CMPQ    R8, $0x10
-	JE      vopenfull_1
+	JE      openfull_1
 	VMOVDQU X1, 64(SP)
-	JMP     vpdone_1
+	JMP     pdone_1
 
-vopenfull_1:
+openfull_1:
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (SP), X0
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 	VMOVDQU        X0, (SP)
 	VPXOR          X1, X1, X1
 	VMOVDQU        X1, 64(SP)
 	XORQ           R8, R8
 
-vpbulk_1:
+pbulk_1:
 	TESTQ          R10, R10
-	JZ             vpdone_1
+	JZ             pdone_1
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
-	VPADDD         vCtrIncs<>+0(SB), Y1, Y1
+	VPADDD         ctrIncs<>+0(SB), Y1, Y1
 	CMPQ           R10, $0x80
-	JB             vprem_1
+	JB             prem_1
+
+	// phase: main loop
 	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
-	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_3
+	JE             aesmid_3
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1746,7 +3878,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_3
+	JE             aesmid_3
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1758,7 +3890,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_3:
+aesmid_3:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -1807,253 +3939,251 @@ vmid_3:
 	VBROADCASTI128 160(DX), Y6
 	VPXOR          (R9), Y6, Y7
 	VAESENCLAST    Y7, Y2, Y2
-	VMOVDQU        Y2, (BX)
+	VMOVDQU        Y2, (SI)
 	VPXOR          32(R9), Y6, Y2
 	VAESENCLAST    Y2, Y3, Y3
-	VMOVDQU        Y3, 32(BX)
+	VMOVDQU        Y3, 32(SI)
 	VPXOR          64(R9), Y6, Y2
 	VAESENCLAST    Y2, Y4, Y4
-	VMOVDQU        Y4, 64(BX)
+	VMOVDQU        Y4, 64(SI)
 	VPXOR          96(R9), Y6, Y2
 	VAESENCLAST    Y2, Y5, Y5
-	VMOVDQU        Y5, 96(BX)
+	VMOVDQU        Y5, 96(SI)
 	ADDQ           $0x80, R9
-	ADDQ           $0x80, BX
+	ADDQ           $0x80, SI
 	SUBQ           $0x80, R10
 
-vploop_1:
+loop8_1:
 	CMPQ           R10, $0x80
-	JB             vptail_1
-	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
+	JB             loopdone_1
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
+	VPXOR          Y2, Y5, Y5
+	VPADDD         ctrIncs<>+32(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y2, Y6, Y6
+	VPADDD         ctrIncs<>+64(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y2, Y7, Y7
+	VPADDD         ctrIncs<>+96(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y2, Y8, Y8
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_4
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	JE             aesmid_4
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
 	CMPQ           CX, $0x0c
-	JE             vmid_4
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	JE             aesmid_4
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
 
-vmid_4:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VMOVDQU        -128(BX), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPXOR          Y0, Y7, Y7
-	VPCLMULQDQ     $0x00, 240(AX), Y7, Y0
-	VPCLMULQDQ     $0x11, 240(AX), Y7, Y6
-	VPSHUFD        $0x4e, Y7, Y8
-	VPXOR          Y7, Y8, Y8
-	VPCLMULQDQ     $0x00, 368(AX), Y8, Y8
-	VBROADCASTI128 32(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -96(BX), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 272(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 272(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 400(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 48(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -64(BX), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 304(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 304(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 432(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 64(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -32(BX), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 336(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 336(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 464(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 80(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y6, Y8, Y8
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y7
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y7, Y8, Y8
-	VBROADCASTI128 96(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y8, Y0
-	VPSHUFD        $0x4e, Y8, Y8
-	VPXOR          Y8, Y6, Y6
-	VPXOR          Y0, Y6, Y6
-	VBROADCASTI128 112(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPXOR          Y0, Y0, Y0
-	VEXTRACTI128   $0x01, Y6, X7
-	VPXOR          X7, X6, X7
-	VPXOR          X7, X0, X0
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (R9), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPXOR          32(R9), Y6, Y2
-	VAESENCLAST    Y2, Y3, Y3
-	VMOVDQU        Y3, 32(BX)
-	VPXOR          64(R9), Y6, Y2
-	VAESENCLAST    Y2, Y4, Y4
-	VMOVDQU        Y4, 64(BX)
-	VPXOR          96(R9), Y6, Y2
-	VAESENCLAST    Y2, Y5, Y5
-	VMOVDQU        Y5, 96(BX)
+aesmid_4:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VMOVDQU        -128(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y0, Y9, Y9
+	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
+	VPSHUFD        $0x4e, Y9, Y3
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -96(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 48(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -64(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 64(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -32(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 80(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y4, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPSHUFD        $0x4e, Y2, Y2
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y9, Y3, Y3
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VEXTRACTI128   $0x01, Y4, X0
+	VPXOR          X0, X4, X0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 160(DX), Y2
+	VPXOR          (R9), Y2, Y3
+	VAESENCLAST    Y3, Y5, Y5
+	VMOVDQU        Y5, (SI)
+	VPXOR          32(R9), Y2, Y3
+	VAESENCLAST    Y3, Y6, Y6
+	VMOVDQU        Y6, 32(SI)
+	VPXOR          64(R9), Y2, Y3
+	VAESENCLAST    Y3, Y7, Y7
+	VMOVDQU        Y7, 64(SI)
+	VPXOR          96(R9), Y2, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 96(SI)
 	ADDQ           $0x80, R9
-	ADDQ           $0x80, BX
+	ADDQ           $0x80, SI
 	SUBQ           $0x80, R10
-	JMP            vploop_1
+	JMP            loop8_1
 
-vptail_1:
-	VMOVDQU      -128(BX), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPCLMULQDQ   $0x00, 240(AX), Y3, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y3, Y2
-	VPSHUFD      $0x4e, Y3, Y4
+loopdone_1:
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPXOR        Y0, Y5, Y5
+	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
+	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
+	VPSHUFD      $0x4e, Y5, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 272(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 304(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 336(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y4, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y5
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
-	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
-	VMOVDQU      -96(BX), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 272(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VMOVDQU      -64(BX), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 304(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VMOVDQU      -32(BX), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 336(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VPXOR        Y0, Y4, Y4
 	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y3
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y4, Y4
-	VPXOR        Y3, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y0
-	VPSHUFD      $0x4e, Y4, Y4
-	VPXOR        Y4, Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y2, X3
-	VPXOR        X3, X2, X3
-	VPXOR        X3, X0, X0
+	VEXTRACTI128 $0x01, Y4, X0
+	VPXOR        X0, X4, X0
 
-vprem_1:
-	TESTQ          R10, R10
-	JZ             vpsave_1
+prem_1:
+	TESTQ R10, R10
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ           R10, $0x20
-	JA             vrem4_1
+	JA             sizenext_1
 	VBROADCASTI128 (AX), Y3
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
 	CMPQ           CX, $0x0a
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 16(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	CMPQ           CX, $0x0c
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 48(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 64(AX), Y3
 	VAESENC        Y3, Y2, Y2
 
-vmid_5:
+aesmid_5:
 	VBROADCASTI128 16(DX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(DX), Y3
@@ -2086,11 +4216,11 @@ vmid_5:
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
 	CMPQ           R10, $0x20
-	JB             vr1_1
+	JB             rsingle_1
 	VMOVDQU        (R9), Y6
 	VPXOR          Y2, Y6, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(R8), Y2, Y6
@@ -2102,18 +4232,18 @@ vmid_5:
 	VPCLMULQDQ     $0x00, 496(R8), Y6, Y6
 	VPXOR          Y6, Y4, Y4
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
-	JMP            vrred_1
+	JMP            rred_1
 
-vr1_1:
+rsingle_1:
 	CMPQ           R10, $0x10
-	JB             vrpart_1
+	JB             rpart_1
 	VPXOR          Y6, Y6, Y6
 	VPXOR          Y6, Y6, Y6
 	VMOVDQU        (R9), X6
 	VPXOR          X2, X6, X6
-	VMOVDQU        X6, (BX)
+	VMOVDQU        X6, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
@@ -2128,19 +4258,19 @@ vr1_1:
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
 	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
+	ADDQ           $0x10, SI
 	SUBQ           $0x10, R10
 	VEXTRACTI128   $0x01, Y2, X2
 	LEAQ           16(R8), R8
-	JMP            vrcommon_1
+	JMP            rcommon_1
 
-vrpart_1:
+rpart_1:
 	VMOVDQA X2, X2
 	LEAQ    (R8), R8
 
-vrcommon_1:
+rcommon_1:
 	TESTQ   R10, R10
-	JZ      vrred_1
+	JZ      rred_1
 	VPXOR   Y6, Y6, Y6
 	VPXOR   Y6, Y6, Y6
 	CMPQ    R10, $0x08
@@ -2205,76 +4335,76 @@ lddone_7:
 	VMOVQ   X6, R11
 	CMPQ    R10, $0x08
 	JB      st4_3
-	MOVQ    R11, (BX)
+	MOVQ    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 8(R8), X7
 	VPSHUFB X7, X6, X7
 	VMOVQ   X7, R11
-	LEAQ    -8(BX)(R10*1), R8
+	LEAQ    -8(SI)(R10*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_3
 
 st4_3:
 	CMPQ    R10, $0x04
 	JB      st2_3
-	MOVL    R11, (BX)
+	MOVL    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 12(R8), X7
 	VPSHUFB X7, X6, X7
 	VMOVQ   X7, R11
-	LEAQ    -4(BX)(R10*1), R8
+	LEAQ    -4(SI)(R10*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_3
 
 st2_3:
 	CMPQ    R10, $0x02
 	JB      st1_3
-	MOVW    R11, (BX)
+	MOVW    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 14(R8), X7
 	VPSHUFB X7, X6, X7
 	VMOVQ   X7, R11
-	LEAQ    -2(BX)(R10*1), R8
+	LEAQ    -2(SI)(R10*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_3
 
 st1_3:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_3:
 	VMOVDQU X6, 64(SP)
 	VMOVDQU X2, 48(SP)
 
-vrred_1:
+rred_1:
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y2, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X2
-	VPXOR        X2, X5, X2
+	VPXOR        X5, X2, X2
 	VPXOR        X2, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem4_1:
+sizenext_1:
 	CMPQ           R10, $0x40
-	JA             vrem8_1
+	JA             sizenext_2
 	VBROADCASTI128 (AX), Y4
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y4, Y3, Y3
 	CMPQ           CX, $0x0a
-	JE             vmid_6
+	JE             aesmid_6
 	VBROADCASTI128 16(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -2282,7 +4412,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 	CMPQ           CX, $0x0c
-	JE             vmid_6
+	JE             aesmid_6
 	VBROADCASTI128 48(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -2290,7 +4420,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 
-vmid_6:
+aesmid_6:
 	VBROADCASTI128 16(DX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -2334,8 +4464,8 @@ vmid_6:
 	VPXOR          Y6, Y6, Y6
 	VMOVDQU        (R9), Y7
 	VPXOR          Y2, Y7, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(R8), Y2, Y7
@@ -2347,16 +4477,14 @@ vmid_6:
 	VPCLMULQDQ     $0x00, 496(R8), Y7, Y7
 	VPXOR          Y7, Y5, Y5
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
 	CMPQ           R10, $0x20
-	JB             vr1_3
+	JB             rsingle_3
 	VMOVDQU        (R9), Y2
 	VPXOR          Y3, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(R8), Y2, Y3
 	VPXOR          Y3, Y4, Y4
 	VPCLMULQDQ     $0x11, 400(R8), Y2, Y3
@@ -2366,21 +4494,19 @@ vmid_6:
 	VPCLMULQDQ     $0x00, 528(R8), Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
-	JMP            vrred_2
+	JMP            rred_2
 
-vr1_3:
+rsingle_3:
 	CMPQ           R10, $0x10
-	JB             vrpart_3
+	JB             rpart_3
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (R9), X2
 	VPXOR          X3, X2, X2
-	VMOVDQU        X2, (BX)
+	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 400(R8), Y7
 	VBROADCASTI128 528(R8), Y8
 	VPCLMULQDQ     $0x00, Y7, Y2, Y9
@@ -2392,19 +4518,19 @@ vr1_3:
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y5, Y5
 	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
+	ADDQ           $0x10, SI
 	SUBQ           $0x10, R10
 	VEXTRACTI128   $0x01, Y3, X2
 	LEAQ           48(R8), R8
-	JMP            vrcommon_2
+	JMP            rcommon_2
 
-vrpart_3:
+rpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(R8), R8
 
-vrcommon_2:
+rcommon_2:
 	TESTQ   R10, R10
-	JZ      vrred_2
+	JZ      rred_2
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R10, $0x08
@@ -2469,80 +4595,80 @@ lddone_8:
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
 	JB      st4_4
-	MOVQ    R11, (BX)
+	MOVQ    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 8(R8), X7
 	VPSHUFB X7, X3, X7
 	VMOVQ   X7, R11
-	LEAQ    -8(BX)(R10*1), R8
+	LEAQ    -8(SI)(R10*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_4
 
 st4_4:
 	CMPQ    R10, $0x04
 	JB      st2_4
-	MOVL    R11, (BX)
+	MOVL    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 12(R8), X7
 	VPSHUFB X7, X3, X7
 	VMOVQ   X7, R11
-	LEAQ    -4(BX)(R10*1), R8
+	LEAQ    -4(SI)(R10*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_4
 
 st2_4:
 	CMPQ    R10, $0x02
 	JB      st1_4
-	MOVW    R11, (BX)
+	MOVW    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 14(R8), X7
 	VPSHUFB X7, X3, X7
 	VMOVQ   X7, R11
-	LEAQ    -2(BX)(R10*1), R8
+	LEAQ    -2(SI)(R10*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_4
 
 st1_4:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_4:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
-vrred_2:
+rred_2:
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y6, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y2, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y5, Y2
 	VPSHUFD      $0x4e, Y5, Y5
 	VPXOR        Y5, Y6, Y6
 	VPXOR        Y2, Y6, Y6
 	VEXTRACTI128 $0x01, Y6, X2
-	VPXOR        X2, X6, X2
+	VPXOR        X6, X2, X2
 	VPXOR        X2, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem8_1:
+sizenext_2:
 	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
 	CMPQ           CX, $0x0a
-	JE             vmid_7
+	JE             aesmid_7
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2554,7 +4680,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_7
+	JE             aesmid_7
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2566,7 +4692,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_7:
+aesmid_7:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -2630,8 +4756,8 @@ vmid_7:
 	VPXOR          Y8, Y8, Y8
 	VMOVDQU        (R9), Y9
 	VPXOR          Y2, Y9, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(R8), Y2, Y9
@@ -2643,14 +4769,12 @@ vmid_7:
 	VPCLMULQDQ     $0x00, 496(R8), Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
 	VMOVDQU        (R9), Y2
 	VPXOR          Y3, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(R8), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPCLMULQDQ     $0x11, 400(R8), Y2, Y3
@@ -2660,16 +4784,14 @@ vmid_7:
 	VPCLMULQDQ     $0x00, 528(R8), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
 	CMPQ           R10, $0x20
-	JB             vr1_6
+	JB             rsingle_6
 	VMOVDQU        (R9), Y2
 	VPXOR          Y4, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 432(R8), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPCLMULQDQ     $0x11, 432(R8), Y2, Y3
@@ -2679,18 +4801,16 @@ vmid_7:
 	VPCLMULQDQ     $0x00, 560(R8), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, R9
-	ADDQ           $0x20, BX
+	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
 	CMPQ           R10, $0x10
-	JB             vrpart_7
+	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (R9), X2
 	VPXOR          X5, X2, X2
-	VMOVDQU        X2, (BX)
+	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 464(R8), Y3
 	VBROADCASTI128 592(R8), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
@@ -2702,28 +4822,26 @@ vmid_7:
 	VPCLMULQDQ     $0x00, Y4, Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
+	ADDQ           $0x10, SI
 	SUBQ           $0x10, R10
 	VEXTRACTI128   $0x01, Y5, X2
 	LEAQ           112(R8), R8
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_7:
+rpart_7:
 	VMOVDQA X5, X2
 	LEAQ    96(R8), R8
-	JMP     vrcommon_3
+	JMP     rcommon_3
 
-vr1_6:
+rsingle_6:
 	CMPQ           R10, $0x10
-	JB             vrpart_6
+	JB             rpart_6
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (R9), X2
 	VPXOR          X4, X2, X2
-	VMOVDQU        X2, (BX)
+	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 432(R8), Y3
 	VBROADCASTI128 560(R8), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
@@ -2735,19 +4853,19 @@ vr1_6:
 	VPCLMULQDQ     $0x00, Y5, Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x10, R9
-	ADDQ           $0x10, BX
+	ADDQ           $0x10, SI
 	SUBQ           $0x10, R10
 	VEXTRACTI128   $0x01, Y4, X2
 	LEAQ           80(R8), R8
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_6:
+rpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(R8), R8
 
-vrcommon_3:
+rcommon_3:
 	TESTQ   R10, R10
-	JZ      vrred_3
+	JZ      rred_3
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R10, $0x08
@@ -2812,81 +4930,83 @@ lddone_9:
 	VMOVQ   X3, R11
 	CMPQ    R10, $0x08
 	JB      st4_5
-	MOVQ    R11, (BX)
+	MOVQ    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 8(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -8(BX)(R10*1), R8
+	LEAQ    -8(SI)(R10*1), R8
 	MOVQ    R11, (R8)
 	JMP     stdone_5
 
 st4_5:
 	CMPQ    R10, $0x04
 	JB      st2_5
-	MOVL    R11, (BX)
+	MOVL    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 12(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -4(BX)(R10*1), R8
+	LEAQ    -4(SI)(R10*1), R8
 	MOVL    R11, (R8)
 	JMP     stdone_5
 
 st2_5:
 	CMPQ    R10, $0x02
 	JB      st1_5
-	MOVW    R11, (BX)
+	MOVW    R11, (SI)
 	LEAQ    slideShuf<>+0(SB), R8
 	ADDQ    R10, R8
 	VMOVDQU 14(R8), X4
 	VPSHUFB X4, X3, X4
 	VMOVQ   X4, R11
-	LEAQ    -2(BX)(R10*1), R8
+	LEAQ    -2(SI)(R10*1), R8
 	MOVW    R11, (R8)
 	JMP     stdone_5
 
 st1_5:
-	MOVB R11, (BX)
+	MOVB R11, (SI)
 
 stdone_5:
 	VMOVDQU X3, 64(SP)
 	VMOVDQU X2, 48(SP)
 
-vrred_3:
+rred_3:
 	VPXOR        Y6, Y7, Y7
 	VPXOR        Y8, Y7, Y7
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y6, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y6, Y2
 	VPSHUFD      $0x4e, Y6, Y6
 	VPXOR        Y6, Y7, Y7
 	VPXOR        Y2, Y7, Y7
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y7, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y7, Y2
 	VPSHUFD      $0x4e, Y7, Y7
 	VPXOR        Y7, Y8, Y8
 	VPXOR        Y2, Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X2
-	VPXOR        X2, X8, X2
+	VPXOR        X8, X2, X2
 	VPXOR        X2, X0, X0
 
-vremdone_1:
+sizedone_1:
 	MOVQ R10, R8
 	ADDQ R10, R9
-	ADDQ R10, BX
+	ADDQ R10, SI
 
-vpsave_1:
+psave_1:
 	VMOVDQU X0, (SP)
 	VMOVDQU X1, 16(SP)
 
-vpdone_1:
-	ADDQ $0x18, SI
-	DECQ DI
+pdone_1:
+	ADDQ $0x18, DI
+	DECQ BX
 	JMP  slices_2
 
 slicesdone_2:
-	MOVQ         aadLen+48(FP), CX
-	MOVQ         textLen+64(FP), DX
+	MOVQ aadLen+48(FP), CX
+	MOVQ textLen+64(FP), DX
+
+	// phase: tag
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      (SP), X0
 	SHLQ         $0x03, CX
@@ -2895,62 +5015,60 @@ slicesdone_2:
 	VMOVQ        CX, X2
 	VPUNPCKLQDQ  X2, X1, X1
 	TESTQ        R8, R8
-	JZ           vfin1_1
-	VPXOR        Y2, Y2, Y2
+	JZ           fin1_1
 	VMOVDQU      64(SP), X2
 	VPSHUFB      bswapMask<>+0(SB), X2, X2
 	VPXOR        X0, X2, X2
-	VINSERTI128  $0x01, X1, Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 464(AX), Y3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
 	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
-	JMP          vfindone_1
+	VMOVDQA      X2, X0
+	VINSERTI128  $0x01, X1, Y0, Y0
+	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPSHUFD      $0x4e, Y0, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	JMP          findone_1
 
-vfin1_1:
+fin1_1:
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 
-vfindone_1:
+findone_1:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VPXOR   32(SP), X0, X0
 	MOVQ    tag+72(FP), AX
 	VMOVDQU X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -2961,42 +5079,46 @@ vfindone_1:
 	VPXOR   X7, X7, X7
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
 	VZEROUPPER
 	RET
 
-// func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
+// func gcmOpenVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
 TEXT ·gcmOpenVAESAVX2(SB), NOSPLIT, $80-88
-	MOVQ           t+0(FP), AX
-	MOVQ           rounds+8(FP), CX
-	MOVQ           CX, DX
-	SHLQ           $0x04, DX
-	ADDQ           AX, DX
-	SUBQ           $0x000000a0, DX
-	MOVQ           out+16(FP), BX
-	MOVQ           in+24(FP), SI
-	MOVQ           n+32(FP), DI
-	CMPQ           DI, $0x20
-	JAE            vogeneral_1
-	MOVQ           aad+40(FP), R8
-	MOVQ           aadLen+48(FP), R9
-	MOVQ           j0+56(FP), R10
-	VMOVQ          (R10), X0
-	VPINSRQ        $0x01, 8(R10), X0, X0
+	MOVQ t+0(FP), AX
+	MOVQ rounds+8(FP), CX
+	MOVQ CX, DX
+	SHLQ $0x04, DX
+	ADDQ AX, DX
+	SUBQ $0x000000a0, DX
+	MOVQ n+32(FP), BX
+	MOVQ aadLen+48(FP), SI
+	CMPQ BX, $0x20
+	JAE  long_1
+	MOVQ out+16(FP), BX
+	MOVQ n+32(FP), SI
+	MOVQ aad+40(FP), DI
+	MOVQ aadLen+48(FP), R8
+	MOVQ j0+56(FP), R9
+
+	// phase: short message
+	VMOVQ          (R9), X0
+	VPINSRQ        $0x01, 8(R9), X0, X0
 	VINSERTI128    $0x01, X0, Y0, Y0
-	VPSHUFB        vBswap<>+0(SB), Y0, Y0
-	VPADDD         vCtrIncs<>+0(SB), Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
+	VPADDD         ctrIncs<>+0(SB), Y0, Y0
 	VBROADCASTI128 (AX), Y2
-	VPSHUFB        vBswap<>+0(SB), Y0, Y1
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y1
 	VPXOR          Y2, Y1, Y1
-	VPADDD         vCtrIncs<>+32(SB), Y0, Y0
-	VPSHUFB        vBswap<>+0(SB), Y0, Y0
+	VPADDD         ctrIncs<>+32(SB), Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y0, Y0
 	VPXOR          Y2, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 16(AX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -3004,7 +5126,7 @@ TEXT ·gcmOpenVAESAVX2(SB), NOSPLIT, $80-88
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 48(AX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -3012,7 +5134,7 @@ TEXT ·gcmOpenVAESAVX2(SB), NOSPLIT, $80-88
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
 
-vmid_1:
+aesmid_1:
 	VBROADCASTI128 16(DX), Y2
 	VAESENC        Y2, Y1, Y1
 	VAESENC        Y2, Y0, Y0
@@ -3043,34 +5165,36 @@ vmid_1:
 	VBROADCASTI128 160(DX), Y2
 	VAESENCLAST    Y2, Y1, Y1
 	VAESENCLAST    Y2, Y0, Y0
-	MOVQ           R9, CX
-	VPXOR          Y2, Y2, Y2
-	TESTQ          CX, CX
-	JZ             vaaddone_1
-	CMPQ           CX, $0x10
-	JAE            vaadlong_1
-	CMPQ           CX, $0x08
-	JB             ld4_1
-	MOVQ           (R8), DX
-	VMOVQ          DX, X3
-	LEAQ           -8(R8)(CX*1), DX
-	MOVQ           (DX), DX
-	VMOVQ          DX, X4
-	LEAQ           slideShuf<>+0(SB), DX
-	NEGQ           DX
-	ADDQ           CX, DX
-	NEGQ           DX
-	VMOVDQU        24(DX), X5
-	VPSHUFB        X5, X4, X4
-	VPOR           X4, X3, X3
-	JMP            lddone_1
+	MOVQ           R8, CX
+
+	// phase: AAD
+	VPXOR   Y2, Y2, Y2
+	TESTQ   CX, CX
+	JZ      aaddone_1
+	CMPQ    CX, $0x10
+	JAE     aadlong_1
+	CMPQ    CX, $0x08
+	JB      ld4_1
+	MOVQ    (DI), DX
+	VMOVQ   DX, X3
+	LEAQ    -8(DI)(CX*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    CX, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_1
 
 ld4_1:
 	CMPQ    CX, $0x04
 	JB      ld2_1
-	MOVL    (R8), DX
+	MOVL    (DI), DX
 	VMOVQ   DX, X3
-	LEAQ    -4(R8)(CX*1), DX
+	LEAQ    -4(DI)(CX*1), DX
 	MOVL    (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -3085,9 +5209,9 @@ ld4_1:
 ld2_1:
 	CMPQ    CX, $0x02
 	JB      ld1_1
-	MOVWQZX (R8), DX
+	MOVWQZX (DI), DX
 	VMOVQ   DX, X3
-	LEAQ    -2(R8)(CX*1), DX
+	LEAQ    -2(DI)(CX*1), DX
 	MOVWQZX (DX), DX
 	VMOVQ   DX, X4
 	LEAQ    slideShuf<>+0(SB), DX
@@ -3100,96 +5224,93 @@ ld2_1:
 	JMP     lddone_1
 
 ld1_1:
-	MOVBQZX (R8), DX
+	MOVBQZX (DI), DX
 	VMOVQ   DX, X3
 
 lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          X3, X2, X4
-	VBROADCASTI128 352(AX), Y5
-	VBROADCASTI128 480(AX), Y7
-	VPCLMULQDQ     $0x00, Y5, Y4, Y3
-	VPCLMULQDQ     $0x11, Y5, Y4, Y6
+	VBROADCASTI128 352(AX), Y2
+	VBROADCASTI128 480(AX), Y6
+	VPCLMULQDQ     $0x00, Y2, Y4, Y3
+	VPCLMULQDQ     $0x11, Y2, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y5
 	VPXOR          Y4, Y5, Y5
-	VPCLMULQDQ     $0x00, Y7, Y5, Y5
+	VPCLMULQDQ     $0x00, Y6, Y5, Y5
 	VPXOR          Y3, Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y4
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y4
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	VPXOR          Y4, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y5, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y5, Y3
 	VPSHUFD        $0x4e, Y5, Y5
-	VPXOR          Y5, Y6, Y6
-	VPXOR          Y3, Y6, Y6
-	VMOVDQA        X6, X2
-	JMP            vaaddone_1
+	VPXOR          Y5, Y2, Y2
+	VPXOR          Y3, Y2, Y2
+	JMP            aaddone_1
 
-vaadlong_1:
-vgh8_1:
+aadlong_1:
+gh8_1:
 	CMPQ         CX, $0x80
-	JB           vghrest_1
-	VMOVDQU      (R8), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 240(AX), Y4, Y2
-	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
-	VPSHUFD      $0x4e, Y4, Y5
+	JB           ghrest_1
+	VMOVDQU      (DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPXOR        Y2, Y6, Y6
+	VPCLMULQDQ   $0x00, 240(AX), Y6, Y3
+	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
+	VPSHUFD      $0x4e, Y6, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VMOVDQU      32(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 272(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      64(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 304(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 304(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      96(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 336(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 336(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y5, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
+	VPSHUFD      $0x4e, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPXOR        Y6, Y4, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 368(AX), Y5, Y5
-	VMOVDQU      32(R8), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 272(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 272(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VMOVDQU      64(R8), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 304(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 304(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VMOVDQU      96(R8), Y4
-	VPSHUFB      vBswap<>+0(SB), Y4, Y4
-	VPCLMULQDQ   $0x00, 336(AX), Y4, Y6
-	VPXOR        Y6, Y2, Y2
-	VPCLMULQDQ   $0x11, 336(AX), Y4, Y6
-	VPXOR        Y6, Y3, Y3
-	VPSHUFD      $0x4e, Y4, Y6
-	VPXOR        Y4, Y6, Y6
-	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
-	VPXOR        Y6, Y5, Y5
-	VPXOR        Y2, Y5, Y5
 	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y4
-	VPSHUFD      $0x4e, Y2, Y2
-	VPXOR        Y2, Y5, Y5
-	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
-	VPSHUFD      $0x4e, Y5, Y5
-	VPXOR        Y5, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPXOR        Y2, Y2, Y2
-	VEXTRACTI128 $0x01, Y3, X4
-	VPXOR        X4, X3, X4
-	VPXOR        X4, X2, X2
-	ADDQ         $0x80, R8
+	VEXTRACTI128 $0x01, Y5, X2
+	VPXOR        X2, X5, X2
+	ADDQ         $0x80, DI
 	SUBQ         $0x80, CX
-	JMP          vgh8_1
+	JMP          gh8_1
 
-vghrest_1:
+ghrest_1:
 	TESTQ CX, CX
-	JZ    vghdone_1
+	JZ    ghdone_1
 	LEAQ  15(CX), DX
 	SHRQ  $0x04, DX
 	SHLQ  $0x04, DX
@@ -3200,11 +5321,11 @@ vghrest_1:
 	VPXOR Y5, Y5, Y5
 	VPXOR Y6, Y6, Y6
 
-vghpair_1:
+ghregs_1:
 	CMPQ       CX, $0x20
-	JB         vgh1_1
-	VMOVDQU    (R8), Y6
-	VPSHUFB    vBswap<>+0(SB), Y6, Y6
+	JB         ghpart_1
+	VMOVDQU    (DI), Y6
+	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
 	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
@@ -3215,15 +5336,15 @@ vghpair_1:
 	VPXOR      Y6, Y7, Y7
 	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
-	ADDQ       $0x20, R8
+	ADDQ       $0x20, DI
 	ADDQ       $0x20, DX
 	SUBQ       $0x20, CX
-	JMP        vghpair_1
+	JMP        ghregs_1
 
-vgh1_1:
+ghpart_1:
 	CMPQ           CX, $0x10
-	JB             vghpart_1
-	VMOVDQU        (R8), X6
+	JB             ghpart1_1
+	VMOVDQU        (DI), X6
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
@@ -3237,25 +5358,25 @@ vgh1_1:
 	VPXOR          Y6, Y9, Y9
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
-	ADDQ           $0x10, R8
+	ADDQ           $0x10, DI
 	ADDQ           $0x10, DX
 	SUBQ           $0x10, CX
 
-vghpart_1:
+ghpart1_1:
 	TESTQ   CX, CX
-	JZ      vghred_1
+	JZ      ghred_1
 	CMPQ    CX, $0x08
 	JB      ld4_2
-	MOVQ    (R8), R10
-	VMOVQ   R10, X6
-	LEAQ    -8(R8)(CX*1), R8
-	MOVQ    (R8), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    CX, R8
-	NEGQ    R8
-	VMOVDQU 24(R8), X8
+	MOVQ    (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -8(DI)(CX*1), DI
+	MOVQ    (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 24(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -3263,16 +5384,16 @@ vghpart_1:
 ld4_2:
 	CMPQ    CX, $0x04
 	JB      ld2_2
-	MOVL    (R8), R10
-	VMOVQ   R10, X6
-	LEAQ    -4(R8)(CX*1), R8
-	MOVL    (R8), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    CX, R8
-	NEGQ    R8
-	VMOVDQU 20(R8), X8
+	MOVL    (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -4(DI)(CX*1), DI
+	MOVL    (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 20(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
@@ -3280,23 +5401,23 @@ ld4_2:
 ld2_2:
 	CMPQ    CX, $0x02
 	JB      ld1_2
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X6
-	LEAQ    -2(R8)(CX*1), R8
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X7
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    CX, R8
-	NEGQ    R8
-	VMOVDQU 18(R8), X8
+	MOVWQZX (DI), R9
+	VMOVQ   R9, X6
+	LEAQ    -2(DI)(CX*1), DI
+	MOVWQZX (DI), R9
+	VMOVQ   R9, X7
+	LEAQ    slideShuf<>+0(SB), DI
+	NEGQ    DI
+	ADDQ    CX, DI
+	NEGQ    DI
+	VMOVDQU 18(DI), X8
 	VPSHUFB X8, X7, X7
 	VPOR    X7, X6, X6
 	JMP     lddone_2
 
 ld1_2:
-	MOVBQZX (R8), R10
-	VMOVQ   R10, X6
+	MOVBQZX (DI), R9
+	VMOVQ   R9, X6
 
 lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
@@ -3313,38 +5434,39 @@ lddone_2:
 	VPCLMULQDQ     $0x00, Y8, Y9, Y9
 	VPXOR          Y9, Y4, Y4
 
-vghred_1:
+ghred_1:
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y6
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y6
 	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y6, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y3, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X3
-	VPXOR        X3, X5, X3
+	VPXOR        X5, X3, X3
 	VPXOR        X3, X2, X2
 
-vghdone_1:
-vaaddone_1:
-	LEAQ           31(DI), CX
+ghdone_1:
+aaddone_1:
+	LEAQ           31(SI), CX
 	SHRQ           $0x04, CX
 	SHLQ           $0x04, CX
 	NEGQ           CX
 	ADDQ           AX, CX
-	MOVQ           DI, AX
+	MOVQ           SI, AX
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
+	MOVQ           in+24(FP), DX
 	CMPQ           AX, $0x10
-	JB             vslt16_1
+	JB             slt16_1
 	VPXOR          Y7, Y7, Y7
 	VPXOR          Y6, Y6, Y6
 	VEXTRACTI128   $0x01, Y1, X6
-	VMOVDQU        (SI), X7
+	VMOVDQU        (DX), X7
 	VPXOR          X6, X7, X6
 	VMOVDQU        X6, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X7, X7
@@ -3362,26 +5484,26 @@ vaaddone_1:
 	VPXOR          Y9, Y4, Y4
 	ADDQ           $0x10, CX
 	VMOVDQA        X0, X6
-	ADDQ           $0x10, SI
+	ADDQ           $0x10, DX
 	ADDQ           $0x10, BX
 	SUBQ           $0x10, AX
-	JMP            vspart_1
+	JMP            spart_1
 
-vslt16_1:
+slt16_1:
 	VEXTRACTI128 $0x01, Y1, X6
 
-vspart_1:
+spart_1:
 	TESTQ   AX, AX
-	JZ      vslens_1
+	JZ      slens_1
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y7, Y7, Y7
 	CMPQ    AX, $0x08
 	JB      ld4_3
-	MOVQ    (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -8(SI)(AX*1), DX
-	MOVQ    (DX), DX
-	VMOVQ   DX, X7
+	MOVQ    (DX), DI
+	VMOVQ   DI, X0
+	LEAQ    -8(DX)(AX*1), DX
+	MOVQ    (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -3394,11 +5516,11 @@ vspart_1:
 ld4_3:
 	CMPQ    AX, $0x04
 	JB      ld2_3
-	MOVL    (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -4(SI)(AX*1), DX
-	MOVL    (DX), DX
-	VMOVQ   DX, X7
+	MOVL    (DX), DI
+	VMOVQ   DI, X0
+	LEAQ    -4(DX)(AX*1), DX
+	MOVL    (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -3411,11 +5533,11 @@ ld4_3:
 ld2_3:
 	CMPQ    AX, $0x02
 	JB      ld1_3
-	MOVWQZX (SI), DX
-	VMOVQ   DX, X0
-	LEAQ    -2(SI)(AX*1), DX
-	MOVWQZX (DX), DX
-	VMOVQ   DX, X7
+	MOVWQZX (DX), DI
+	VMOVQ   DI, X0
+	LEAQ    -2(DX)(AX*1), DX
+	MOVWQZX (DX), DI
+	VMOVQ   DI, X7
 	LEAQ    slideShuf<>+0(SB), DX
 	NEGQ    DX
 	ADDQ    AX, DX
@@ -3426,8 +5548,8 @@ ld2_3:
 	JMP     lddone_3
 
 ld1_3:
-	MOVBQZX (SI), DX
-	VMOVQ   DX, X0
+	MOVBQZX (DX), DI
+	VMOVQ   DI, X0
 
 lddone_3:
 	VPXOR   X6, X0, X7
@@ -3489,10 +5611,10 @@ stdone_1:
 	VPXOR          Y8, Y4, Y4
 	ADDQ           $0x10, CX
 
-vslens_1:
-	MOVQ           R9, AX
+slens_1:
+	MOVQ           R8, AX
 	SHLQ           $0x03, AX
-	MOVQ           DI, DX
+	MOVQ           SI, DX
 	SHLQ           $0x03, DX
 	VMOVQ          DX, X0
 	VMOVQ          AX, X6
@@ -3511,18 +5633,16 @@ vslens_1:
 	VPXOR          Y7, Y4, Y4
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y3, Y0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y0
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y0, Y4, Y4
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y4, Y0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y0
 	VPSHUFD        $0x4e, Y4, Y4
 	VPXOR          Y4, Y5, Y5
 	VPXOR          Y0, Y5, Y5
-	VPXOR          Y2, Y2, Y2
 	VEXTRACTI128   $0x01, Y5, X0
-	VPXOR          X0, X5, X0
-	VPXOR          X0, X2, X2
+	VPXOR          X0, X5, X2
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
 	VPXOR          X1, X2, X2
 	MOVQ           tag+64(FP), AX
@@ -3543,8 +5663,7 @@ vslens_1:
 	VPOR           X1, X0, X0
 	LEAQ           onesMask<>+0(SB), AX
 	SUBQ           CX, AX
-	VMOVDQU        16(AX), X1
-	VPAND          X1, X2, X2
+	VPAND          16(AX), X2, X2
 	JMP            tagloaded_1
 
 tagfull_1:
@@ -3560,7 +5679,7 @@ tagloaded_1:
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -3571,38 +5690,39 @@ tagloaded_1:
 	VPXOR   X7, X7, X7
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
 	VZEROUPPER
 	RET
 
-vogeneral_1:
-	MOVQ           aad+40(FP), R8
-	MOVQ           aadLen+48(FP), R9
-	MOVQ           j0+56(FP), R10
+long_1:
+	MOVQ           aad+40(FP), BX
+	MOVQ           aadLen+48(FP), SI
+	MOVQ           j0+56(FP), DI
 	VPXOR          Y0, Y0, Y0
-	VMOVQ          (R10), X0
-	VPINSRQ        $0x01, 8(R10), X0, X0
+	VMOVQ          (DI), X0
+	VPINSRQ        $0x01, 8(DI), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
-	VPADDD         vCtrIncs<>+16(SB), X1, X1
+	VPADDD         ctrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(SP)
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_2
+	JE             aesmid_2
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_2
+	JE             aesmid_2
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_2:
+aesmid_2:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -3624,191 +5744,190 @@ vmid_2:
 	VBROADCASTI128 160(DX), Y1
 	VAESENCLAST    Y1, Y0, Y0
 	VMOVDQU        X0, 32(SP)
-	VPXOR          Y0, Y0, Y0
-	TESTQ          R9, R9
-	JZ             vaaddone_2
-	CMPQ           R9, $0x10
-	JAE            vaadlong_2
-	CMPQ           R9, $0x08
-	JB             ld4_4
-	MOVQ           (R8), R10
-	VMOVQ          R10, X1
-	LEAQ           -8(R8)(R9*1), R8
-	MOVQ           (R8), R10
-	VMOVQ          R10, X2
-	LEAQ           slideShuf<>+0(SB), R8
-	NEGQ           R8
-	ADDQ           R9, R8
-	NEGQ           R8
-	VMOVDQU        24(R8), X3
-	VPSHUFB        X3, X2, X2
-	VPOR           X2, X1, X1
-	JMP            lddone_5
+
+	// phase: AAD
+	VPXOR   Y0, Y0, Y0
+	TESTQ   SI, SI
+	JZ      aaddone_2
+	CMPQ    SI, $0x10
+	JAE     aadlong_2
+	CMPQ    SI, $0x08
+	JB      ld4_4
+	MOVQ    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_5
 
 ld4_4:
-	CMPQ    R9, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_4
-	MOVL    (R8), R10
-	VMOVQ   R10, X1
-	LEAQ    -4(R8)(R9*1), R8
-	MOVL    (R8), R10
-	VMOVQ   R10, X2
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 20(R8), X3
+	MOVL    (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
 	JMP     lddone_5
 
 ld2_4:
-	CMPQ    R9, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_4
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X1
-	LEAQ    -2(R8)(R9*1), R8
-	MOVWQZX (R8), R10
-	VMOVQ   R10, X2
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 18(R8), X3
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X1
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), DI
+	VMOVQ   DI, X2
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X3
 	VPSHUFB X3, X2, X2
 	VPOR    X2, X1, X1
 	JMP     lddone_5
 
 ld1_4:
-	MOVBQZX (R8), R10
-	VMOVQ   R10, X1
+	MOVBQZX (BX), DI
+	VMOVQ   DI, X1
 
 lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
-	JMP            vaaddone_2
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
+	JMP            aaddone_2
 
-vaadlong_2:
-vgh8_2:
-	CMPQ         R9, $0x80
-	JB           vghrest_2
-	VMOVDQU      (R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
+aadlong_2:
+gh8_2:
+	CMPQ         SI, $0x80
+	JB           ghrest_2
+	VMOVDQU      (BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      64(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      96(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(R8), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 464(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VPXOR        Y0, Y3, Y3
 	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
-	ADDQ         $0x80, R8
-	SUBQ         $0x80, R9
-	JMP          vgh8_2
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	ADDQ         $0x80, BX
+	SUBQ         $0x80, SI
+	JMP          gh8_2
 
-vghrest_2:
-	TESTQ R9, R9
-	JZ    vghdone_2
-	LEAQ  15(R9), R10
-	SHRQ  $0x04, R10
-	SHLQ  $0x04, R10
-	NEGQ  R10
-	ADDQ  AX, R10
+ghrest_2:
+	TESTQ SI, SI
+	JZ    ghdone_2
+	LEAQ  15(SI), DI
+	SHRQ  $0x04, DI
+	SHLQ  $0x04, DI
+	NEGQ  DI
+	ADDQ  AX, DI
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_2:
-	CMPQ       R9, $0x20
-	JB         vgh1_2
-	VMOVDQU    (R8), Y4
-	VPSHUFB    vBswap<>+0(SB), Y4, Y4
+ghregs_2:
+	CMPQ       SI, $0x20
+	JB         ghpart_2
+	VMOVDQU    (BX), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(R10), Y4, Y5
+	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(R10), Y4, Y5
+	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(R10), Y5, Y5
+	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
 	VPXOR      Y5, Y2, Y2
-	ADDQ       $0x20, R8
-	ADDQ       $0x20, R10
-	SUBQ       $0x20, R9
-	JMP        vghpair_2
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, DI
+	SUBQ       $0x20, SI
+	JMP        ghregs_2
 
-vgh1_2:
-	CMPQ           R9, $0x10
-	JB             vghpart_2
-	VMOVDQU        (R8), X4
+ghpart_2:
+	CMPQ           SI, $0x10
+	JB             ghpart1_2
+	VMOVDQU        (BX), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R10), Y5
-	VBROADCASTI128 496(R10), Y6
+	VBROADCASTI128 368(DI), Y5
+	VBROADCASTI128 496(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -3817,73 +5936,73 @@ vgh1_2:
 	VPXOR          Y4, Y7, Y7
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
-	ADDQ           $0x10, R8
-	ADDQ           $0x10, R10
-	SUBQ           $0x10, R9
+	ADDQ           $0x10, BX
+	ADDQ           $0x10, DI
+	SUBQ           $0x10, SI
 
-vghpart_2:
-	TESTQ   R9, R9
-	JZ      vghred_2
-	CMPQ    R9, $0x08
+ghpart1_2:
+	TESTQ   SI, SI
+	JZ      ghred_2
+	CMPQ    SI, $0x08
 	JB      ld4_5
-	MOVQ    (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -8(R8)(R9*1), R8
-	MOVQ    (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 24(R8), X6
+	MOVQ    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -8(BX)(SI*1), BX
+	MOVQ    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 24(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
 ld4_5:
-	CMPQ    R9, $0x04
+	CMPQ    SI, $0x04
 	JB      ld2_5
-	MOVL    (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -4(R8)(R9*1), R8
-	MOVL    (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 20(R8), X6
+	MOVL    (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -4(BX)(SI*1), BX
+	MOVL    (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 20(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
 ld2_5:
-	CMPQ    R9, $0x02
+	CMPQ    SI, $0x02
 	JB      ld1_5
-	MOVWQZX (R8), R11
-	VMOVQ   R11, X4
-	LEAQ    -2(R8)(R9*1), R8
-	MOVWQZX (R8), R11
-	VMOVQ   R11, X5
-	LEAQ    slideShuf<>+0(SB), R8
-	NEGQ    R8
-	ADDQ    R9, R8
-	NEGQ    R8
-	VMOVDQU 18(R8), X6
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X4
+	LEAQ    -2(BX)(SI*1), BX
+	MOVWQZX (BX), R8
+	VMOVQ   R8, X5
+	LEAQ    slideShuf<>+0(SB), BX
+	NEGQ    BX
+	ADDQ    SI, BX
+	NEGQ    BX
+	VMOVDQU 18(BX), X6
 	VPSHUFB X6, X5, X5
 	VPOR    X5, X4, X4
 	JMP     lddone_6
 
 ld1_5:
-	MOVBQZX (R8), R11
-	VMOVQ   R11, X4
+	MOVBQZX (BX), R8
+	VMOVQ   R8, X4
 
 lddone_6:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R10), Y5
-	VBROADCASTI128 496(R10), Y6
+	VBROADCASTI128 368(DI), Y5
+	VBROADCASTI128 496(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -3893,208 +6012,215 @@ lddone_6:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_2:
+ghred_2:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
 	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X1
-	VPXOR        X1, X3, X1
+	VPXOR        X3, X1, X1
 	VPXOR        X1, X0, X0
 
-vghdone_2:
-vaaddone_2:
+ghdone_2:
+aaddone_2:
 	VMOVDQU        X0, (SP)
+	MOVQ           out+16(FP), BX
+	MOVQ           in+24(FP), SI
+	MOVQ           n+32(FP), DI
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
-	VPADDD         vCtrIncs<>+0(SB), Y1, Y1
-
-voloop_1:
+	VPADDD         ctrIncs<>+0(SB), Y1, Y1
 	CMPQ           DI, $0x80
-	JB             vorem_1
-	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
-	CMPQ           CX, $0x0a
-	JE             vmid_3
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	CMPQ           CX, $0x0c
-	JE             vmid_3
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	JB             orem_1
 
-vmid_3:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VMOVDQU        (SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPXOR          Y0, Y7, Y7
-	VPCLMULQDQ     $0x00, 240(AX), Y7, Y0
-	VPCLMULQDQ     $0x11, 240(AX), Y7, Y6
-	VPSHUFD        $0x4e, Y7, Y8
-	VPXOR          Y7, Y8, Y8
-	VPCLMULQDQ     $0x00, 368(AX), Y8, Y8
-	VBROADCASTI128 32(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        32(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 272(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 272(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 400(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 48(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        64(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 304(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 304(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 432(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 64(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        96(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 336(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 336(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 464(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 80(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y6, Y8, Y8
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y7
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y7, Y8, Y8
-	VBROADCASTI128 96(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y8, Y0
-	VPSHUFD        $0x4e, Y8, Y8
-	VPXOR          Y8, Y6, Y6
-	VPXOR          Y0, Y6, Y6
-	VBROADCASTI128 112(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPXOR          Y0, Y0, Y0
-	VEXTRACTI128   $0x01, Y6, X7
-	VPXOR          X7, X6, X7
-	VPXOR          X7, X0, X0
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (SI), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
-	VMOVDQU        Y2, (BX)
-	VPXOR          32(SI), Y6, Y2
-	VAESENCLAST    Y2, Y3, Y3
-	VMOVDQU        Y3, 32(BX)
-	VPXOR          64(SI), Y6, Y2
-	VAESENCLAST    Y2, Y4, Y4
-	VMOVDQU        Y4, 64(BX)
-	VPXOR          96(SI), Y6, Y2
-	VAESENCLAST    Y2, Y5, Y5
-	VMOVDQU        Y5, 96(BX)
+	// phase: main loop
+loop8_1:
+	CMPQ           DI, $0x80
+	JB             loopdone_1
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
+	VPXOR          Y2, Y5, Y5
+	VPADDD         ctrIncs<>+32(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y2, Y6, Y6
+	VPADDD         ctrIncs<>+64(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y2, Y7, Y7
+	VPADDD         ctrIncs<>+96(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y2, Y8, Y8
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	CMPQ           CX, $0x0a
+	JE             aesmid_3
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	CMPQ           CX, $0x0c
+	JE             aesmid_3
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+
+aesmid_3:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VMOVDQU        (SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y0, Y9, Y9
+	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
+	VPSHUFD        $0x4e, Y9, Y3
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        32(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 48(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        64(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 64(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        96(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 80(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y4, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPSHUFD        $0x4e, Y2, Y2
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y9, Y3, Y3
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VEXTRACTI128   $0x01, Y4, X0
+	VPXOR          X0, X4, X0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 160(DX), Y2
+	VPXOR          (SI), Y2, Y3
+	VAESENCLAST    Y3, Y5, Y5
+	VMOVDQU        Y5, (BX)
+	VPXOR          32(SI), Y2, Y3
+	VAESENCLAST    Y3, Y6, Y6
+	VMOVDQU        Y6, 32(BX)
+	VPXOR          64(SI), Y2, Y3
+	VAESENCLAST    Y3, Y7, Y7
+	VMOVDQU        Y7, 64(BX)
+	VPXOR          96(SI), Y2, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 96(BX)
 	ADDQ           $0x80, SI
 	ADDQ           $0x80, BX
 	SUBQ           $0x80, DI
-	JMP            voloop_1
+	JMP            loop8_1
 
-vorem_1:
-	TESTQ          DI, DI
-	JZ             vofin_1
+loopdone_1:
+orem_1:
+	TESTQ DI, DI
+	JZ    ofin_1
+
+	// phase: remainder
 	CMPQ           DI, $0x20
-	JA             vrem4_1
+	JA             sizenext_1
 	VBROADCASTI128 (AX), Y3
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
 	CMPQ           CX, $0x0a
-	JE             vmid_4
+	JE             aesmid_4
 	VBROADCASTI128 16(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	CMPQ           CX, $0x0c
-	JE             vmid_4
+	JE             aesmid_4
 	VBROADCASTI128 48(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 64(AX), Y3
 	VAESENC        Y3, Y2, Y2
 
-vmid_4:
+aesmid_4:
 	VBROADCASTI128 16(DX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(DX), Y3
@@ -4126,11 +6252,11 @@ vmid_4:
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
 	CMPQ           DI, $0x20
-	JB             vr1_1
+	JB             rsingle_1
 	VMOVDQU        (SI), Y5
 	VPXOR          Y2, Y5, Y2
 	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y0, Y5, Y5
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y5, Y2
@@ -4144,11 +6270,11 @@ vmid_4:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
-	JMP            vrred_1
+	JMP            rred_1
 
-vr1_1:
+rsingle_1:
 	CMPQ           DI, $0x10
-	JB             vrpart_1
+	JB             rpart_1
 	VPXOR          Y5, Y5, Y5
 	VPXOR          Y6, Y6, Y6
 	VMOVDQU        (SI), X5
@@ -4172,15 +6298,15 @@ vr1_1:
 	SUBQ           $0x10, DI
 	VEXTRACTI128   $0x01, Y2, X2
 	LEAQ           16(CX), CX
-	JMP            vrcommon_1
+	JMP            rcommon_1
 
-vrpart_1:
+rpart_1:
 	VMOVDQA X2, X2
 	LEAQ    (CX), CX
 
-vrcommon_1:
+rcommon_1:
 	TESTQ   DI, DI
-	JZ      vrred_1
+	JZ      rred_1
 	VPXOR   Y5, Y5, Y5
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
@@ -4296,33 +6422,33 @@ stdone_2:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y3, Y3
 
-vrred_1:
+rred_1:
 	VPXOR        Y1, Y3, Y3
 	VPXOR        Y4, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y3, Y3
 	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y1
 	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y1, Y4, Y4
 	VEXTRACTI128 $0x01, Y4, X1
-	VPXOR        X1, X4, X1
+	VPXOR        X4, X1, X1
 	VPXOR        X1, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem4_1:
+sizenext_1:
 	CMPQ           DI, $0x40
-	JA             vrem8_1
+	JA             sizenext_2
 	VBROADCASTI128 (AX), Y4
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y4, Y3, Y3
 	CMPQ           CX, $0x0a
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 16(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -4330,7 +6456,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 	CMPQ           CX, $0x0c
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 48(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -4338,7 +6464,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 
-vmid_5:
+aesmid_5:
 	VBROADCASTI128 16(DX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -4382,7 +6508,7 @@ vmid_5:
 	VMOVDQU        (SI), Y6
 	VPXOR          Y2, Y6, Y2
 	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y6, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y6, Y2
@@ -4397,13 +6523,11 @@ vmid_5:
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
 	CMPQ           DI, $0x20
-	JB             vr1_3
+	JB             rsingle_3
 	VMOVDQU        (SI), Y2
 	VPXOR          Y3, Y2, Y3
 	VMOVDQU        Y3, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
 	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
@@ -4415,19 +6539,17 @@ vmid_5:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
-	JMP            vrred_2
+	JMP            rred_2
 
-vr1_3:
+rsingle_3:
 	CMPQ           DI, $0x10
-	JB             vrpart_3
+	JB             rpart_3
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y6, Y6, Y6
 	VMOVDQU        (SI), X2
 	VPXOR          X3, X2, X6
 	VMOVDQU        X6, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 400(CX), Y6
 	VBROADCASTI128 528(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y2, Y8
@@ -4443,15 +6565,15 @@ vr1_3:
 	SUBQ           $0x10, DI
 	VEXTRACTI128   $0x01, Y3, X2
 	LEAQ           48(CX), CX
-	JMP            vrcommon_2
+	JMP            rcommon_2
 
-vrpart_3:
+rpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(CX), CX
 
-vrcommon_2:
+rcommon_2:
 	TESTQ   DI, DI
-	JZ      vrred_2
+	JZ      rred_2
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y6, Y6, Y6
 	CMPQ    DI, $0x08
@@ -4567,37 +6689,37 @@ stdone_3:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y4, Y4
 
-vrred_2:
+rred_2:
 	VPXOR        Y1, Y4, Y4
 	VPXOR        Y5, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y4, Y4
 	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y1
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y1, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X1
-	VPXOR        X1, X5, X1
+	VPXOR        X5, X1, X1
 	VPXOR        X1, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem8_1:
+sizenext_2:
 	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
 	CMPQ           CX, $0x0a
-	JE             vmid_6
+	JE             aesmid_6
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -4609,7 +6731,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_6
+	JE             aesmid_6
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -4621,7 +6743,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_6:
+aesmid_6:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -4685,7 +6807,7 @@ vmid_6:
 	VMOVDQU        (SI), Y8
 	VPXOR          Y2, Y8, Y2
 	VMOVDQU        Y2, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y8, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y0, Y8, Y8
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y8, Y2
@@ -4702,9 +6824,7 @@ vmid_6:
 	VMOVDQU        (SI), Y2
 	VPXOR          Y3, Y2, Y3
 	VMOVDQU        Y3, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
 	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
@@ -4717,13 +6837,11 @@ vmid_6:
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
 	CMPQ           DI, $0x20
-	JB             vr1_6
+	JB             rsingle_6
 	VMOVDQU        (SI), Y2
 	VPXOR          Y4, Y2, Y3
 	VMOVDQU        Y3, (BX)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
 	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
@@ -4736,15 +6854,13 @@ vmid_6:
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
 	CMPQ           DI, $0x10
-	JB             vrpart_7
+	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y3, Y3, Y3
 	VMOVDQU        (SI), X2
 	VPXOR          X5, X2, X3
 	VMOVDQU        X3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 464(CX), Y3
 	VBROADCASTI128 592(CX), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y8
@@ -4760,24 +6876,22 @@ vmid_6:
 	SUBQ           $0x10, DI
 	VEXTRACTI128   $0x01, Y5, X2
 	LEAQ           112(CX), CX
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_7:
+rpart_7:
 	VMOVDQA X5, X2
 	LEAQ    96(CX), CX
-	JMP     vrcommon_3
+	JMP     rcommon_3
 
-vr1_6:
+rsingle_6:
 	CMPQ           DI, $0x10
-	JB             vrpart_6
+	JB             rpart_6
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y3, Y3, Y3
 	VMOVDQU        (SI), X2
 	VPXOR          X4, X2, X3
 	VMOVDQU        X3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 432(CX), Y3
 	VBROADCASTI128 560(CX), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y8
@@ -4793,15 +6907,15 @@ vr1_6:
 	SUBQ           $0x10, DI
 	VEXTRACTI128   $0x01, Y4, X2
 	LEAQ           80(CX), CX
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_6:
+rpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(CX), CX
 
-vrcommon_3:
+rcommon_3:
 	TESTQ   DI, DI
-	JZ      vrred_3
+	JZ      rred_3
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y4, Y4, Y4
 	CMPQ    DI, $0x08
@@ -4917,26 +7031,28 @@ stdone_4:
 	VPCLMULQDQ     $0x00, Y4, Y5, Y5
 	VPXOR          Y5, Y6, Y6
 
-vrred_3:
+rred_3:
 	VPXOR        Y1, Y6, Y6
 	VPXOR        Y7, Y6, Y6
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y6, Y6
 	VPXOR        Y2, Y6, Y6
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y6, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y6, Y1
 	VPSHUFD      $0x4e, Y6, Y6
 	VPXOR        Y6, Y7, Y7
 	VPXOR        Y1, Y7, Y7
 	VEXTRACTI128 $0x01, Y7, X1
-	VPXOR        X1, X7, X1
+	VPXOR        X7, X1, X1
 	VPXOR        X1, X0, X0
 
-vremdone_1:
-vofin_1:
-	VMOVDQU        X0, (SP)
-	MOVQ           aadLen+48(FP), CX
-	MOVQ           n+32(FP), DX
+sizedone_1:
+ofin_1:
+	VMOVDQU X0, (SP)
+	MOVQ    aadLen+48(FP), CX
+	MOVQ    n+32(FP), DX
+
+	// phase: tag
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (SP), X0
 	SHLQ           $0x03, CX
@@ -4946,24 +7062,23 @@ vofin_1:
 	VPUNPCKLQDQ    X2, X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 	VPSHUFB        bswapMask<>+0(SB), X0, X0
 	VPXOR          32(SP), X0, X0
 	MOVQ           tag+64(FP), AX
@@ -4984,8 +7099,7 @@ vofin_1:
 	VPOR           X2, X1, X1
 	LEAQ           onesMask<>+0(SB), AX
 	SUBQ           CX, AX
-	VMOVDQU        16(AX), X2
-	VPAND          X2, X0, X0
+	VPAND          16(AX), X0, X0
 	JMP            tagloaded_2
 
 tagfull_2:
@@ -5001,7 +7115,7 @@ tagloaded_2:
 	SETEQ     CL
 	MOVQ      CX, ret+80(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -5012,13 +7126,14 @@ tagloaded_2:
 	VPXOR   X7, X7, X7
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
 	VZEROUPPER
 	RET
 
-// func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
+// func gcmStreamStartVAESAVX2(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
 TEXT ·gcmStreamStartVAESAVX2(SB), NOSPLIT, $0-48
 	MOVQ           t+0(FP), AX
@@ -5035,24 +7150,24 @@ TEXT ·gcmStreamStartVAESAVX2(SB), NOSPLIT, $0-48
 	VMOVQ          (R8), X0
 	VPINSRQ        $0x01, 8(R8), X0, X0
 	VPSHUFB        bswapMask<>+0(SB), X0, X1
-	VPADDD         vCtrIncs<>+16(SB), X1, X1
+	VPADDD         ctrIncs<>+16(SB), X1, X1
 	VMOVDQU        X1, 16(BX)
 	VBROADCASTI128 (AX), Y1
 	VPXOR          Y1, Y0, Y0
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 16(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 48(AX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 64(AX), Y1
 	VAESENC        Y1, Y0, Y0
 
-vmid_1:
+aesmid_1:
 	VBROADCASTI128 16(DX), Y1
 	VAESENC        Y1, Y0, Y0
 	VBROADCASTI128 32(DX), Y1
@@ -5074,26 +7189,28 @@ vmid_1:
 	VBROADCASTI128 160(DX), Y1
 	VAESENCLAST    Y1, Y0, Y0
 	VMOVDQU        X0, 32(BX)
-	VPXOR          Y0, Y0, Y0
-	TESTQ          DI, DI
-	JZ             vaaddone_1
-	CMPQ           DI, $0x10
-	JAE            vaadlong_1
-	CMPQ           DI, $0x08
-	JB             ld4_1
-	MOVQ           (SI), CX
-	VMOVQ          CX, X1
-	LEAQ           -8(SI)(DI*1), CX
-	MOVQ           (CX), CX
-	VMOVQ          CX, X2
-	LEAQ           slideShuf<>+0(SB), CX
-	NEGQ           CX
-	ADDQ           DI, CX
-	NEGQ           CX
-	VMOVDQU        24(CX), X3
-	VPSHUFB        X3, X2, X2
-	VPOR           X2, X1, X1
-	JMP            lddone_1
+
+	// phase: AAD
+	VPXOR   Y0, Y0, Y0
+	TESTQ   DI, DI
+	JZ      aaddone_1
+	CMPQ    DI, $0x10
+	JAE     aadlong_1
+	CMPQ    DI, $0x08
+	JB      ld4_1
+	MOVQ    (SI), CX
+	VMOVQ   CX, X1
+	LEAQ    -8(SI)(DI*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X2
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    DI, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X3
+	VPSHUFB X3, X2, X2
+	VPOR    X2, X1, X1
+	JMP     lddone_1
 
 ld4_1:
 	CMPQ    DI, $0x04
@@ -5137,89 +7254,86 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
-	JMP            vaaddone_1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
+	JMP            aaddone_1
 
-vaadlong_1:
-vgh8_1:
+aadlong_1:
+gh8_1:
 	CMPQ         DI, $0x80
-	JB           vghrest_1
-	VMOVDQU      (SI), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 240(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
+	JB           ghrest_1
+	VMOVDQU      (SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPCLMULQDQ   $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
+	VPSHUFD      $0x4e, Y4, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VMOVDQU      32(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 272(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      64(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 304(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 304(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      96(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 336(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y4, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      32(SI), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 272(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 400(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      64(SI), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 304(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 432(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VMOVDQU      96(SI), Y2
-	VPSHUFB      vBswap<>+0(SB), Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y4
-	VPXOR        Y4, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y4
-	VPXOR        Y4, Y1, Y1
-	VPSHUFD      $0x4e, Y2, Y4
-	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x00, 464(AX), Y4, Y4
-	VPXOR        Y4, Y3, Y3
-	VPXOR        Y0, Y3, Y3
 	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
 	ADDQ         $0x80, SI
 	SUBQ         $0x80, DI
-	JMP          vgh8_1
+	JMP          gh8_1
 
-vghrest_1:
+ghrest_1:
 	TESTQ DI, DI
-	JZ    vghdone_1
+	JZ    ghdone_1
 	LEAQ  15(DI), CX
 	SHRQ  $0x04, CX
 	SHLQ  $0x04, CX
@@ -5230,11 +7344,11 @@ vghrest_1:
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
 
-vghpair_1:
+ghregs_1:
 	CMPQ       DI, $0x20
-	JB         vgh1_1
+	JB         ghpart_1
 	VMOVDQU    (SI), Y4
-	VPSHUFB    vBswap<>+0(SB), Y4, Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
 	VPCLMULQDQ $0x00, 368(CX), Y4, Y5
@@ -5248,11 +7362,11 @@ vghpair_1:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, CX
 	SUBQ       $0x20, DI
-	JMP        vghpair_1
+	JMP        ghregs_1
 
-vgh1_1:
+ghpart_1:
 	CMPQ           DI, $0x10
-	JB             vghpart_1
+	JB             ghpart1_1
 	VMOVDQU        (SI), X4
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
@@ -5271,9 +7385,9 @@ vgh1_1:
 	ADDQ           $0x10, CX
 	SUBQ           $0x10, DI
 
-vghpart_1:
+ghpart1_1:
 	TESTQ   DI, DI
-	JZ      vghred_1
+	JZ      ghred_1
 	CMPQ    DI, $0x08
 	JB      ld4_2
 	MOVQ    (SI), AX
@@ -5343,29 +7457,29 @@ lddone_2:
 	VPCLMULQDQ     $0x00, Y6, Y7, Y7
 	VPXOR          Y7, Y2, Y2
 
-vghred_1:
+ghred_1:
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y1, Y4
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD      $0x4e, Y1, Y1
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y2, Y1
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y1
 	VPSHUFD      $0x4e, Y2, Y2
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X1
-	VPXOR        X1, X3, X1
+	VPXOR        X3, X1, X1
 	VPXOR        X1, X0, X0
 
-vghdone_1:
-vaaddone_1:
+ghdone_1:
+aaddone_1:
 	VMOVDQU X0, (BX)
 	VPXOR   X0, X0, X0
 	VMOVDQU X0, 64(BX)
 	VMOVDQU X0, 48(BX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -5377,24 +7491,26 @@ vaaddone_1:
 	VZEROUPPER
 	RET
 
-// func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
+// func gcmStreamEncryptVAESAVX2(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
 // Requires: AVX, AVX2, CMOV, VAES, VPCLMULQDQ
 TEXT ·gcmStreamEncryptVAESAVX2(SB), NOSPLIT, $0-56
-	MOVQ    t+0(FP), AX
-	MOVQ    rounds+8(FP), CX
-	MOVQ    CX, DX
-	SHLQ    $0x04, DX
-	ADDQ    AX, DX
-	SUBQ    $0x000000a0, DX
-	MOVQ    st+16(FP), BX
-	MOVQ    out+24(FP), SI
-	MOVQ    in+32(FP), DI
-	MOVQ    n+40(FP), R8
-	MOVQ    nopen+48(FP), R9
-	TESTQ   R8, R8
-	JZ      vpdone_1
-	TESTQ   R9, R9
-	JZ      vpbulk_1
+	MOVQ  t+0(FP), AX
+	MOVQ  rounds+8(FP), CX
+	MOVQ  CX, DX
+	SHLQ  $0x04, DX
+	ADDQ  AX, DX
+	SUBQ  $0x000000a0, DX
+	MOVQ  st+16(FP), BX
+	MOVQ  out+24(FP), SI
+	MOVQ  in+32(FP), DI
+	MOVQ  n+40(FP), R8
+	MOVQ  nopen+48(FP), R9
+	TESTQ R8, R8
+	JZ    pdone_1
+	TESTQ R9, R9
+	JZ    pbulk_1
+
+	// phase: open block
 	MOVQ    $0x00000010, R10
 	SUBQ    R9, R10
 	CMPQ    R8, R10
@@ -5519,63 +7635,64 @@ stdone_1:
 	ADDQ    R10, SI
 	SUBQ    R10, R8
 	CMPQ    R9, $0x10
-	JE      vopenfull_1
+	JE      openfull_1
 	VMOVDQU X1, 64(BX)
-	JMP     vpdone_1
+	JMP     pdone_1
 
-vopenfull_1:
+openfull_1:
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (BX), X0
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 	VMOVDQU        X0, (BX)
 	VPXOR          X1, X1, X1
 	VMOVDQU        X1, 64(BX)
 	XORQ           R9, R9
 
-vpbulk_1:
+pbulk_1:
 	TESTQ          R8, R8
-	JZ             vpdone_1
+	JZ             pdone_1
 	VPXOR          Y0, Y0, Y0
 	VMOVDQU        (BX), X0
 	VBROADCASTI128 16(BX), Y1
-	VPADDD         vCtrIncs<>+0(SB), Y1, Y1
+	VPADDD         ctrIncs<>+0(SB), Y1, Y1
 	CMPQ           R8, $0x80
-	JB             vprem_1
+	JB             prem_1
+
+	// phase: main loop
 	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
-	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -5587,7 +7704,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_1
+	JE             aesmid_1
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -5599,7 +7716,7 @@ vpbulk_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_1:
+aesmid_1:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -5662,239 +7779,237 @@ vmid_1:
 	ADDQ           $0x80, SI
 	SUBQ           $0x80, R8
 
-vploop_1:
+loop8_1:
 	CMPQ           R8, $0x80
-	JB             vptail_1
-	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         vCtrIncs<>+128(SB), Y1, Y1
+	JB             loopdone_1
+	VBROADCASTI128 (AX), Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
+	VPXOR          Y2, Y5, Y5
+	VPADDD         ctrIncs<>+32(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y2, Y6, Y6
+	VPADDD         ctrIncs<>+64(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y2, Y7, Y7
+	VPADDD         ctrIncs<>+96(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y2, Y8, Y8
+	VPADDD         ctrIncs<>+128(SB), Y1, Y1
 	CMPQ           CX, $0x0a
-	JE             vmid_2
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	JE             aesmid_2
+	VBROADCASTI128 16(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 32(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
 	CMPQ           CX, $0x0c
-	JE             vmid_2
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	JE             aesmid_2
+	VBROADCASTI128 48(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 64(AX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
 
-vmid_2:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VMOVDQU        -128(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPXOR          Y0, Y7, Y7
-	VPCLMULQDQ     $0x00, 240(AX), Y7, Y0
-	VPCLMULQDQ     $0x11, 240(AX), Y7, Y6
-	VPSHUFD        $0x4e, Y7, Y8
-	VPXOR          Y7, Y8, Y8
-	VPCLMULQDQ     $0x00, 368(AX), Y8, Y8
-	VBROADCASTI128 32(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -96(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 272(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 272(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 400(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 48(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -64(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 304(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 304(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 432(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 64(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VMOVDQU        -32(SI), Y7
-	VPSHUFB        vBswap<>+0(SB), Y7, Y7
-	VPCLMULQDQ     $0x00, 336(AX), Y7, Y9
-	VPXOR          Y9, Y0, Y0
-	VPCLMULQDQ     $0x11, 336(AX), Y7, Y9
-	VPXOR          Y9, Y6, Y6
-	VPSHUFD        $0x4e, Y7, Y9
-	VPXOR          Y7, Y9, Y9
-	VPCLMULQDQ     $0x00, 464(AX), Y9, Y9
-	VPXOR          Y9, Y8, Y8
-	VBROADCASTI128 80(DX), Y7
-	VAESENC        Y7, Y2, Y2
-	VAESENC        Y7, Y3, Y3
-	VAESENC        Y7, Y4, Y4
-	VAESENC        Y7, Y5, Y5
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y6, Y8, Y8
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y7
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y8, Y8
-	VPXOR          Y7, Y8, Y8
-	VBROADCASTI128 96(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y8, Y0
-	VPSHUFD        $0x4e, Y8, Y8
-	VPXOR          Y8, Y6, Y6
-	VPXOR          Y0, Y6, Y6
-	VBROADCASTI128 112(DX), Y0
-	VAESENC        Y0, Y2, Y2
-	VAESENC        Y0, Y3, Y3
-	VAESENC        Y0, Y4, Y4
-	VAESENC        Y0, Y5, Y5
-	VPXOR          Y0, Y0, Y0
-	VEXTRACTI128   $0x01, Y6, X7
-	VPXOR          X7, X6, X7
-	VPXOR          X7, X0, X0
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (DI), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
-	VMOVDQU        Y2, (SI)
-	VPXOR          32(DI), Y6, Y2
-	VAESENCLAST    Y2, Y3, Y3
-	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(DI), Y6, Y2
-	VAESENCLAST    Y2, Y4, Y4
-	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(DI), Y6, Y2
-	VAESENCLAST    Y2, Y5, Y5
-	VMOVDQU        Y5, 96(SI)
+aesmid_2:
+	VBROADCASTI128 16(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VMOVDQU        -128(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y0, Y9, Y9
+	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
+	VPSHUFD        $0x4e, Y9, Y3
+	VPXOR          Y9, Y3, Y3
+	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -96(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 48(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -64(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 64(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VMOVDQU        -32(SI), Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
+	VPXOR          Y10, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
+	VPXOR          Y10, Y4, Y4
+	VPSHUFD        $0x4e, Y9, Y10
+	VPXOR          Y9, Y10, Y10
+	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
+	VPXOR          Y10, Y3, Y3
+	VBROADCASTI128 80(DX), Y9
+	VAESENC        Y9, Y5, Y5
+	VAESENC        Y9, Y6, Y6
+	VAESENC        Y9, Y7, Y7
+	VAESENC        Y9, Y8, Y8
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y4, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPSHUFD        $0x4e, Y2, Y2
+	VPXOR          Y2, Y3, Y3
+	VPXOR          Y9, Y3, Y3
+	VBROADCASTI128 96(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 112(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VEXTRACTI128   $0x01, Y4, X0
+	VPXOR          X0, X4, X0
+	VBROADCASTI128 128(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 144(DX), Y2
+	VAESENC        Y2, Y5, Y5
+	VAESENC        Y2, Y6, Y6
+	VAESENC        Y2, Y7, Y7
+	VAESENC        Y2, Y8, Y8
+	VBROADCASTI128 160(DX), Y2
+	VPXOR          (DI), Y2, Y3
+	VAESENCLAST    Y3, Y5, Y5
+	VMOVDQU        Y5, (SI)
+	VPXOR          32(DI), Y2, Y3
+	VAESENCLAST    Y3, Y6, Y6
+	VMOVDQU        Y6, 32(SI)
+	VPXOR          64(DI), Y2, Y3
+	VAESENCLAST    Y3, Y7, Y7
+	VMOVDQU        Y7, 64(SI)
+	VPXOR          96(DI), Y2, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 96(SI)
 	ADDQ           $0x80, DI
 	ADDQ           $0x80, SI
 	SUBQ           $0x80, R8
-	JMP            vploop_1
+	JMP            loop8_1
 
-vptail_1:
-	VMOVDQU      -128(SI), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPCLMULQDQ   $0x00, 240(AX), Y3, Y0
-	VPCLMULQDQ   $0x11, 240(AX), Y3, Y2
-	VPSHUFD      $0x4e, Y3, Y4
+loopdone_1:
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPXOR        Y0, Y5, Y5
+	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
+	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
+	VPSHUFD      $0x4e, Y5, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 272(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 304(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 336(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y4, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y5
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y5, Y3, Y3
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
-	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
-	VMOVDQU      -96(SI), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 272(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 272(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VMOVDQU      -64(SI), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 304(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 304(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VMOVDQU      -32(SI), Y3
-	VPSHUFB      vBswap<>+0(SB), Y3, Y3
-	VPCLMULQDQ   $0x00, 336(AX), Y3, Y5
-	VPXOR        Y5, Y0, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y3, Y5
-	VPXOR        Y5, Y2, Y2
-	VPSHUFD      $0x4e, Y3, Y5
-	VPXOR        Y3, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VPXOR        Y0, Y4, Y4
 	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y3
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y4, Y4
-	VPXOR        Y3, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y0
-	VPSHUFD      $0x4e, Y4, Y4
-	VPXOR        Y4, Y2, Y2
-	VPXOR        Y0, Y2, Y2
-	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y2, X3
-	VPXOR        X3, X2, X3
-	VPXOR        X3, X0, X0
+	VEXTRACTI128 $0x01, Y4, X0
+	VPXOR        X0, X4, X0
 
-vprem_1:
-	TESTQ          R8, R8
-	JZ             vpsave_1
+prem_1:
+	TESTQ R8, R8
+	JZ    psave_1
+
+	// phase: remainder
 	CMPQ           R8, $0x20
-	JA             vrem4_1
+	JA             sizenext_1
 	VBROADCASTI128 (AX), Y3
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y3, Y2, Y2
 	CMPQ           CX, $0x0a
-	JE             vmid_3
+	JE             aesmid_3
 	VBROADCASTI128 16(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	CMPQ           CX, $0x0c
-	JE             vmid_3
+	JE             aesmid_3
 	VBROADCASTI128 48(AX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 64(AX), Y3
 	VAESENC        Y3, Y2, Y2
 
-vmid_3:
+aesmid_3:
 	VBROADCASTI128 16(DX), Y3
 	VAESENC        Y3, Y2, Y2
 	VBROADCASTI128 32(DX), Y3
@@ -5927,11 +8042,11 @@ vmid_3:
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
 	CMPQ           R8, $0x20
-	JB             vr1_1
+	JB             rsingle_1
 	VMOVDQU        (DI), Y6
 	VPXOR          Y2, Y6, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y2, Y6
@@ -5945,11 +8060,11 @@ vmid_3:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
-	JMP            vrred_1
+	JMP            rred_1
 
-vr1_1:
+rsingle_1:
 	CMPQ           R8, $0x10
-	JB             vrpart_1
+	JB             rpart_1
 	VPXOR          Y6, Y6, Y6
 	VPXOR          Y6, Y6, Y6
 	VMOVDQU        (DI), X6
@@ -5973,15 +8088,15 @@ vr1_1:
 	SUBQ           $0x10, R8
 	VEXTRACTI128   $0x01, Y2, X2
 	LEAQ           16(CX), AX
-	JMP            vrcommon_1
+	JMP            rcommon_1
 
-vrpart_1:
+rpart_1:
 	VMOVDQA X2, X2
 	LEAQ    (CX), AX
 
-vrcommon_1:
+rcommon_1:
 	TESTQ   R8, R8
-	JZ      vrred_1
+	JZ      rred_1
 	VPXOR   Y6, Y6, Y6
 	VPXOR   Y6, Y6, Y6
 	CMPQ    R8, $0x08
@@ -6089,33 +8204,33 @@ stdone_2:
 	VMOVDQU X6, 64(BX)
 	VMOVDQU X2, 48(BX)
 
-vrred_1:
+rred_1:
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD      $0x4e, Y3, Y3
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y2, Y4, Y4
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y2, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X2
-	VPXOR        X2, X5, X2
+	VPXOR        X5, X2, X2
 	VPXOR        X2, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem4_1:
+sizenext_1:
 	CMPQ           R8, $0x40
-	JA             vrem8_1
+	JA             sizenext_2
 	VBROADCASTI128 (AX), Y4
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y4, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y4, Y3, Y3
 	CMPQ           CX, $0x0a
-	JE             vmid_4
+	JE             aesmid_4
 	VBROADCASTI128 16(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -6123,7 +8238,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 	CMPQ           CX, $0x0c
-	JE             vmid_4
+	JE             aesmid_4
 	VBROADCASTI128 48(AX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -6131,7 +8246,7 @@ vrem4_1:
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
 
-vmid_4:
+aesmid_4:
 	VBROADCASTI128 16(DX), Y4
 	VAESENC        Y4, Y2, Y2
 	VAESENC        Y4, Y3, Y3
@@ -6176,7 +8291,7 @@ vmid_4:
 	VMOVDQU        (DI), Y7
 	VPXOR          Y2, Y7, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y2, Y7
@@ -6191,13 +8306,11 @@ vmid_4:
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
 	CMPQ           R8, $0x20
-	JB             vr1_3
+	JB             rsingle_3
 	VMOVDQU        (DI), Y2
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
 	VPXOR          Y3, Y4, Y4
 	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
@@ -6209,19 +8322,17 @@ vmid_4:
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
-	JMP            vrred_2
+	JMP            rred_2
 
-vr1_3:
+rsingle_3:
 	CMPQ           R8, $0x10
-	JB             vrpart_3
+	JB             rpart_3
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (DI), X2
 	VPXOR          X3, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 400(CX), Y7
 	VBROADCASTI128 528(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y2, Y9
@@ -6237,15 +8348,15 @@ vr1_3:
 	SUBQ           $0x10, R8
 	VEXTRACTI128   $0x01, Y3, X2
 	LEAQ           48(CX), AX
-	JMP            vrcommon_2
+	JMP            rcommon_2
 
-vrpart_3:
+rpart_3:
 	VMOVDQA X3, X2
 	LEAQ    32(CX), AX
 
-vrcommon_2:
+rcommon_2:
 	TESTQ   R8, R8
-	JZ      vrred_2
+	JZ      rred_2
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R8, $0x08
@@ -6353,37 +8464,37 @@ stdone_3:
 	VMOVDQU X3, 64(BX)
 	VMOVDQU X2, 48(BX)
 
-vrred_2:
+rred_2:
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y6, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y4, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y4, Y2
 	VPSHUFD      $0x4e, Y4, Y4
 	VPXOR        Y4, Y5, Y5
 	VPXOR        Y2, Y5, Y5
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y5, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y5, Y2
 	VPSHUFD      $0x4e, Y5, Y5
 	VPXOR        Y5, Y6, Y6
 	VPXOR        Y2, Y6, Y6
 	VEXTRACTI128 $0x01, Y6, X2
-	VPXOR        X2, X6, X2
+	VPXOR        X6, X2, X2
 	VPXOR        X2, X0, X0
-	JMP          vremdone_1
+	JMP          sizedone_1
 
-vrem8_1:
+sizenext_2:
 	VBROADCASTI128 (AX), Y6
-	VPSHUFB        vBswap<>+0(SB), Y1, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
-	VPADDD         vCtrIncs<>+32(SB), Y1, Y3
-	VPSHUFB        vBswap<>+0(SB), Y3, Y3
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y6, Y3, Y3
-	VPADDD         vCtrIncs<>+64(SB), Y1, Y4
-	VPSHUFB        vBswap<>+0(SB), Y4, Y4
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y6, Y4, Y4
-	VPADDD         vCtrIncs<>+96(SB), Y1, Y5
-	VPSHUFB        vBswap<>+0(SB), Y5, Y5
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y6, Y5, Y5
 	CMPQ           CX, $0x0a
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 16(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -6395,7 +8506,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 	CMPQ           CX, $0x0c
-	JE             vmid_5
+	JE             aesmid_5
 	VBROADCASTI128 48(AX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -6407,7 +8518,7 @@ vrem8_1:
 	VAESENC        Y6, Y4, Y4
 	VAESENC        Y6, Y5, Y5
 
-vmid_5:
+aesmid_5:
 	VBROADCASTI128 16(DX), Y6
 	VAESENC        Y6, Y2, Y2
 	VAESENC        Y6, Y3, Y3
@@ -6472,7 +8583,7 @@ vmid_5:
 	VMOVDQU        (DI), Y9
 	VPXOR          Y2, Y9, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
 	VPCLMULQDQ     $0x00, 368(CX), Y2, Y9
@@ -6489,9 +8600,7 @@ vmid_5:
 	VMOVDQU        (DI), Y2
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
@@ -6504,13 +8613,11 @@ vmid_5:
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
 	CMPQ           R8, $0x20
-	JB             vr1_6
+	JB             rsingle_6
 	VMOVDQU        (DI), Y2
 	VPXOR          Y4, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPSHUFB        vBswap<>+0(SB), Y2, Y2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
@@ -6523,15 +8630,13 @@ vmid_5:
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
 	CMPQ           R8, $0x10
-	JB             vrpart_7
+	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (DI), X2
 	VPXOR          X5, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 464(CX), Y3
 	VBROADCASTI128 592(CX), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
@@ -6547,24 +8652,22 @@ vmid_5:
 	SUBQ           $0x10, R8
 	VEXTRACTI128   $0x01, Y5, X2
 	LEAQ           112(CX), AX
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_7:
+rpart_7:
 	VMOVDQA X5, X2
 	LEAQ    96(CX), AX
-	JMP     vrcommon_3
+	JMP     rcommon_3
 
-vr1_6:
+rsingle_6:
 	CMPQ           R8, $0x10
-	JB             vrpart_6
+	JB             rpart_6
 	VPXOR          Y2, Y2, Y2
 	VPXOR          Y2, Y2, Y2
 	VMOVDQU        (DI), X2
 	VPXOR          X4, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VPXOR          Y0, Y2, Y2
-	VPXOR          Y0, Y0, Y0
 	VBROADCASTI128 432(CX), Y3
 	VBROADCASTI128 560(CX), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
@@ -6580,15 +8683,15 @@ vr1_6:
 	SUBQ           $0x10, R8
 	VEXTRACTI128   $0x01, Y4, X2
 	LEAQ           80(CX), AX
-	JMP            vrcommon_3
+	JMP            rcommon_3
 
-vrpart_6:
+rpart_6:
 	VMOVDQA X4, X2
 	LEAQ    64(CX), AX
 
-vrcommon_3:
+rcommon_3:
 	TESTQ   R8, R8
-	JZ      vrred_3
+	JZ      rred_3
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y3, Y3, Y3
 	CMPQ    R8, $0x08
@@ -6696,32 +8799,32 @@ stdone_4:
 	VMOVDQU X3, 64(BX)
 	VMOVDQU X2, 48(BX)
 
-vrred_3:
+rred_3:
 	VPXOR        Y6, Y7, Y7
 	VPXOR        Y8, Y7, Y7
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y6, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y6, Y2
 	VPSHUFD      $0x4e, Y6, Y6
 	VPXOR        Y6, Y7, Y7
 	VPXOR        Y2, Y7, Y7
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y7, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y7, Y2
 	VPSHUFD      $0x4e, Y7, Y7
 	VPXOR        Y7, Y8, Y8
 	VPXOR        Y2, Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X2
-	VPXOR        X2, X8, X2
+	VPXOR        X8, X2, X2
 	VPXOR        X2, X0, X0
 
-vremdone_1:
+sizedone_1:
 	MOVQ R8, R9
 	ADDQ R8, DI
 	ADDQ R8, SI
 
-vpsave_1:
+psave_1:
 	VMOVDQU X0, (BX)
 	VMOVDQU X1, 16(BX)
 
-vpdone_1:
-	// asmgen: wipe stack scratch and vector registers
+pdone_1:
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -6732,17 +8835,20 @@ vpdone_1:
 	VPXOR X7, X7, X7
 	VPXOR X8, X8, X8
 	VPXOR X9, X9, X9
+	VPXOR X10, X10, X10
 	VZEROUPPER
 	RET
 
-// func gcmStreamFinishVAESAVX2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
+// func gcmStreamFinishVAESAVX2(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)
 // Requires: AVX, AVX2, VPCLMULQDQ
 TEXT ·gcmStreamFinishVAESAVX2(SB), NOSPLIT, $0-48
-	MOVQ         t+0(FP), AX
-	MOVQ         st+8(FP), CX
-	MOVQ         nopen+16(FP), DX
-	MOVQ         aadLen+24(FP), BX
-	MOVQ         textLen+32(FP), SI
+	MOVQ t+0(FP), AX
+	MOVQ st+8(FP), CX
+	MOVQ nopen+16(FP), DX
+	MOVQ aadLen+24(FP), BX
+	MOVQ textLen+32(FP), SI
+
+	// phase: tag
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      (CX), X0
 	SHLQ         $0x03, BX
@@ -6751,62 +8857,60 @@ TEXT ·gcmStreamFinishVAESAVX2(SB), NOSPLIT, $0-48
 	VMOVQ        BX, X2
 	VPUNPCKLQDQ  X2, X1, X1
 	TESTQ        DX, DX
-	JZ           vfin1_1
-	VPXOR        Y2, Y2, Y2
+	JZ           fin1_1
 	VMOVDQU      64(CX), X2
 	VPSHUFB      bswapMask<>+0(SB), X2, X2
 	VPXOR        X0, X2, X2
-	VINSERTI128  $0x01, X1, Y2, Y2
-	VPCLMULQDQ   $0x00, 336(AX), Y2, Y0
-	VPCLMULQDQ   $0x11, 336(AX), Y2, Y1
-	VPSHUFD      $0x4e, Y2, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x00, 464(AX), Y3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y1, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD      $0x4e, Y0, Y0
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y2, Y3, Y3
-	VPCLMULQDQ   $0x10, vPoly<>+0(SB), Y3, Y0
-	VPSHUFD      $0x4e, Y3, Y3
-	VPXOR        Y3, Y1, Y1
-	VPXOR        Y0, Y1, Y1
 	VPXOR        Y0, Y0, Y0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPXOR        X2, X1, X2
-	VPXOR        X2, X0, X0
-	JMP          vfindone_1
+	VMOVDQA      X2, X0
+	VINSERTI128  $0x01, X1, Y0, Y0
+	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPSHUFD      $0x4e, Y0, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y3, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD      $0x4e, Y2, Y2
+	VPXOR        Y2, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X0
+	VPXOR        X0, X3, X0
+	JMP          findone_1
 
-vfin1_1:
+fin1_1:
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y1
+	VBROADCASTI128 352(AX), Y0
 	VBROADCASTI128 480(AX), Y4
-	VPCLMULQDQ     $0x00, Y1, Y2, Y0
-	VPCLMULQDQ     $0x11, Y1, Y2, Y3
-	VPSHUFD        $0x4e, Y2, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x00, Y4, Y1, Y1
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y0, Y2
-	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y1, Y1
-	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x10, vPoly<>+0(SB), Y1, Y0
-	VPSHUFD        $0x4e, Y1, Y1
+	VPCLMULQDQ     $0x00, Y0, Y2, Y1
+	VPCLMULQDQ     $0x11, Y0, Y2, Y0
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, Y4, Y3, Y3
 	VPXOR          Y1, Y3, Y3
 	VPXOR          Y0, Y3, Y3
-	VMOVDQA        X3, X0
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD        $0x4e, Y3, Y3
+	VPXOR          Y3, Y0, Y0
+	VPXOR          Y1, Y0, Y0
 
-vfindone_1:
+findone_1:
 	VPSHUFB bswapMask<>+0(SB), X0, X0
 	VPXOR   32(CX), X0, X0
 	MOVQ    tag+40(FP), AX
 	VMOVDQU X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2

@@ -34,12 +34,12 @@ var vgsimAsmVaesAvx2 = x86sim.MustLoad("asm_vaes_avx2_amd64.s", vgsimAsmVaesAvx2
 // dangling.
 var vgsimAsmVaesAvx2Call = vgsimAsmVaesAvx2.Call
 
-// gcmInitVAESAVX2 computes the GHASH key powers of the key table t from its round keys: H^8..H^1, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitVAESAVX2 computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
 // Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
-func gcmInitVAESAVX2(t *[496]byte, rounds int) {
+func gcmInitVAESAVX2(t *[752]byte, rounds int) {
 	vgsimArgs := struct {
-		t      *[496]byte
+		t      *[752]byte
 		rounds int
 	}{t: t, rounds: rounds}
 	vgsimAsmVaesAvx2Call("gcmInitVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
@@ -49,9 +49,9 @@ func gcmInitVAESAVX2(t *[496]byte, rounds int) {
 // gcmNonceVAESAVX2 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
 //
 // Secret: t. Public: nonce, n. Output: j0. Zeroes the vector registers it wrote before returning.
-func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte) {
+func gcmNonceVAESAVX2(t *[752]byte, nonce *byte, n int, j0 *[16]byte) {
 	vgsimArgs := struct {
-		t     *[496]byte
+		t     *[752]byte
 		nonce *byte
 		n     int
 		j0    *[16]byte
@@ -62,12 +62,36 @@ func gcmNonceVAESAVX2(t *[496]byte, nonce *byte, n int, j0 *[16]byte) {
 		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Output})
 }
 
-// gcmSealVAESAVX2 encrypts the concatenation of the count slices at pieces (textLen bytes) to out and sets tag to E(J0) ^ GHASH(aad, out), reading each piece in place.
+// gcmSealVAESAVX2 encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out).
+//
+// Secret: t, in, aad. Public: rounds, n, aadLen, j0. Output: out, tag. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
+func gcmSealVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte) {
+	vgsimArgs := struct {
+		t      *[752]byte
+		rounds int
+		out    *byte
+		in     *byte
+		n      int
+		aad    *byte
+		aadLen int
+		j0     *[16]byte
+		tag    *[16]byte
+	}{t: t, rounds: rounds, out: out, in: in, n: n, aad: aad, aadLen: aadLen, j0: j0, tag: tag}
+	vgsimAsmVaesAvx2Call("gcmSealVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0},
+		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
+		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Output},
+		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret},
+		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
+		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public},
+		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output})
+}
+
+// gcmSealGatherVAESAVX2 encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out).
 //
 // Secret: t, pieces (slice headers public, their elements secret), aad. Public: rounds, count, aadLen, j0, textLen. Output: out, tag. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
-func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
+func gcmSealGatherVAESAVX2(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte) {
 	vgsimArgs := struct {
-		t       *[496]byte
+		t       *[752]byte
 		rounds  int
 		out     *byte
 		pieces  *[]byte
@@ -89,15 +113,15 @@ func gcmSealVAESAVX2(t *[496]byte, rounds int, out *byte, pieces *[]byte, count 
 	for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {
 		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
 	}
-	vgsimAsmVaesAvx2Call("gcmSealVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmVaesAvx2Call("gcmSealGatherVAESAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // gcmOpenVAESAVX2 decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
 //
 // Secret: t, out, in, aad. Public: rounds, n, aadLen, j0, tag, tagLen. Wipes its 80 bytes of stack scratch and the vector registers it wrote before returning.
-func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int {
+func gcmOpenVAESAVX2(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int {
 	vgsimArgs := struct {
-		t       *[496]byte
+		t       *[752]byte
 		rounds  int
 		out     *byte
 		in      *byte
@@ -122,9 +146,9 @@ func gcmOpenVAESAVX2(t *[496]byte, rounds int, out *byte, in *byte, n int, aad *
 // gcmStreamStartVAESAVX2 starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block.
 //
 // Secret: t, st, aad. Public: rounds, aadLen, j0. Zeroes the vector registers it wrote before returning.
-func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte) {
+func gcmStreamStartVAESAVX2(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte) {
 	vgsimArgs := struct {
-		t      *[496]byte
+		t      *[752]byte
 		rounds int
 		st     *[80]byte
 		aad    *byte
@@ -141,9 +165,9 @@ func gcmStreamStartVAESAVX2(t *[496]byte, rounds int, st *[80]byte, aad *byte, a
 // gcmStreamEncryptVAESAVX2 encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
 //
 // Secret: t, st, in. Public: rounds, n, nopen. Output: out. Zeroes the vector registers it wrote before returning.
-func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int) {
+func gcmStreamEncryptVAESAVX2(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int) {
 	vgsimArgs := struct {
-		t      *[496]byte
+		t      *[752]byte
 		rounds int
 		st     *[80]byte
 		out    *byte
@@ -161,9 +185,9 @@ func gcmStreamEncryptVAESAVX2(t *[496]byte, rounds int, st *[80]byte, out *byte,
 // gcmStreamFinishVAESAVX2 sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
 //
 // Secret: t, st. Public: nopen, aadLen, textLen. Output: tag. Zeroes the vector registers it wrote before returning.
-func gcmStreamFinishVAESAVX2(t *[496]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte) {
+func gcmStreamFinishVAESAVX2(t *[752]byte, st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte) {
 	vgsimArgs := struct {
-		t       *[496]byte
+		t       *[752]byte
 		st      *[80]byte
 		nopen   int
 		aadLen  int

@@ -68,10 +68,17 @@ func counterOf(b *[16]byte) counter {
 	return counter{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
 }
 
-// streamState is the state of one streaming encryption. Its layout is the
-// generic backend's; a backend that needs something else adds fields. It
-// holds keystream, so streamFinish clears it.
+// streamState is the state of one streaming encryption: the lengths, and
+// each kind of backend's own state. It holds keystream, so streamFinish
+// clears it.
 type streamState struct {
+	aadLen, textLen uint64
+	gen             genericStream
+	asm             asmStream
+}
+
+// genericStream is the generic backend's stream state.
+type genericStream struct {
 	prefixLo, prefixHi uint64   // bytes 0..11 of J0 as little-endian words
 	ctr                uint32   // the counter of the next keystream batch
 	mask               [16]byte // E(J0)
@@ -80,10 +87,11 @@ type streamState struct {
 	ksPos              int      // keystream bytes of ks already used
 	open               [16]byte // ciphertext of the block left open
 	n                  int      // bytes in open, 0..15
-	aadLen, textLen    uint64
+}
 
-	// ni is the state of the AES-NI backends (aesni_amd64.go): the GHASH
-	// accumulator, the next counter, E(J0), the keystream and the
-	// ciphertext of the block left open.
-	ni [80]byte
+// asmStream is the assembly backends' stream state (see _asm/gcm.go): the
+// GHASH accumulator, the next counter, E(J0), and the keystream and
+// ciphertext of the block left open.
+type asmStream struct {
+	st [80]byte
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -16,7 +14,7 @@ type keyRegs struct {
 	t, rounds, rkm reg.GPVirtual
 }
 
-func (e *emitter) loadKey(tName, roundsName string) keyRegs {
+func (e *gcm) loadKey(tName, roundsName string) keyRegs {
 	k := keyRegs{e.GP64(), e.GP64(), e.GP64()}
 	e.Load(e.Param(tName), k.t)
 	e.Load(e.Param(roundsName), k.rounds)
@@ -27,173 +25,201 @@ func (e *emitter) loadKey(tName, roundsName string) keyRegs {
 	return k
 }
 
-// ctrBlocks sets s[i] to the counter block ctr+i (ctr byte-reflected, its
-// 32-bit counter in dword 0) XOR round key 0.
-func (e *emitter) ctrBlocks(k keyRegs, ctr reg.VecVirtual, s []reg.VecVirtual) {
-	for i, x := range s {
-		if i == 0 {
-			e.pshufb(e.c.bswap, ctr, x)
-		} else {
-			e.paddd(e.c.incs.Offset(16*i), ctr, x)
-			e.pshufb(e.c.bswap, x, x)
-		}
-		e.xor(mem(k.t, offRK), x, x)
+// rk returns the round key at m as an operand for every lane: broadcast
+// into a register on wide registers; on xmm the memory operand itself, or
+// (inReg) a register it is loaded into.
+func (e *gcm) rk(m operand.Mem, inReg bool) operand.Op {
+	if e.lanes == 1 && !inReg {
+		return m
 	}
+	return e.rkReg(m)
 }
 
-// aesRounds runs rounds 1..rounds-1 on s: the extra rounds of AES-192 and
+// rkReg returns the round key at m in every lane of a new register.
+func (e *gcm) rkReg(m operand.Mem) reg.VecVirtual {
+	r := e.vreg()
+	e.Broadcast128(m, r)
+	return r
+}
+
+// rounds runs AES rounds 1..rounds-1 on s: the extra rounds of AES-192 and
 // AES-256 first, then the nine rounds every key size has, emitting hook(j)
-// after the j-th of those (j = 1..9).
-func (e *emitter) aesRounds(k keyRegs, s []reg.VecVirtual, hook func(j int)) {
+// (j = 1..9) after the j-th of those. Round keys come from rk (inReg: each
+// in a register, loaded once per round). With split (an xmm batch), hook(j)
+// is emitted between the two halves of round j+1 instead, so that the AES
+// and carry-less multiply instructions arrive mixed.
+func (e *gcm) rounds(k keyRegs, s []reg.VecVirtual, hook func(j int), inReg, split bool) {
+	round := func(m operand.Mem) {
+		key := e.rk(m, inReg)
+		for _, x := range s {
+			e.AESEnc(key, x)
+		}
+	}
 	mid := e.label("aesmid")
 	e.CMPQ(k.rounds, operand.U8(10))
 	e.JE(ref(mid))
-	for r := 1; r <= 2; r++ {
-		for _, x := range s {
-			e.aesenc(mem(k.t, offRK+16*r), x)
-		}
-	}
+	round(mem(k.t, offRK+16))
+	round(mem(k.t, offRK+32))
 	e.CMPQ(k.rounds, operand.U8(12))
 	e.JE(ref(mid))
-	for r := 3; r <= 4; r++ {
-		for _, x := range s {
-			e.aesenc(mem(k.t, offRK+16*r), x)
-		}
-	}
+	round(mem(k.t, offRK+48))
+	round(mem(k.t, offRK+64))
 	e.Label(mid)
 	for j := 1; j <= 9; j++ {
-		for _, x := range s {
-			e.aesenc(mem(k.rkm, 16*j), x)
+		key := e.rk(mem(k.rkm, 16*j), inReg)
+		if !split {
+			for _, x := range s {
+				e.AESEnc(key, x)
+			}
+			if hook != nil {
+				hook(j)
+			}
+			continue
 		}
-		if hook != nil {
-			hook(j)
+		h := len(s) / 2
+		for _, x := range s[:h] {
+			e.AESEnc(key, x)
 		}
+		if hook != nil && j > 1 {
+			hook(j - 1)
+		}
+		for _, x := range s[h:] {
+			e.AESEnc(key, x)
+		}
+	}
+	if split && hook != nil {
+		hook(9)
 	}
 }
 
-// encryptBlocks encrypts the blocks in s in place (round key 0 included).
-func (e *emitter) encryptBlocks(k keyRegs, s []reg.VecVirtual) {
+// encrypt encrypts the blocks of s in place (every lane; round key 0
+// included).
+func (e *gcm) encrypt(k keyRegs, s []reg.VecVirtual) {
+	k0 := e.rk(mem(k.t, offRK), false)
 	for _, x := range s {
-		e.xor(mem(k.t, offRK), x, x)
+		e.Xor(k0, x, x)
 	}
-	e.aesRounds(k, s, nil)
+	e.rounds(k, s, nil, false, false)
+	e.lastRound(k, s)
+}
+
+// lastRound runs the last AES round on s.
+func (e *gcm) lastRound(k keyRegs, s []reg.VecVirtual) {
+	kl := e.rk(mem(k.rkm, 160), false)
 	for _, x := range s {
-		e.aesenclast(mem(k.rkm, 160), x)
+		e.AESEncLast(kl, x)
 	}
 }
 
-// slideAddr returns a register pointing into the slide table, so that the
-// 16 bytes at +16-k shift a block up by k bytes (PSHUFB) and those at
-// +16+k shift it down by k.
-func (e *emitter) slideAddr() reg.GPVirtual {
-	p := e.GP64()
-	e.LEAQ(e.c.slide, p)
-	return p
-}
-
-// shiftBy loads into m the shuffle moving bytes up by n+bias bytes
-// (up=true: the mask at 16-(n+bias)) or down by n+bias bytes.
-func (e *emitter) slideMask(n reg.Register, bias int, up bool, m reg.VecVirtual) {
-	p := e.slideAddr()
-	if up {
-		e.NEGQ(p) // p = -slide
-		e.ADDQ(n, p)
-		e.NEGQ(p) // p = slide - n
-		e.load(mem(p, 16-bias), m)
-	} else {
-		e.ADDQ(n, p)
-		e.load(mem(p, 16+bias), m)
-	}
-}
-
-// loadPartial sets x to the n bytes at src (1 <= n <= 15) followed by zeros,
-// reading exactly [src, src+n): two overlapping loads of the widest size
-// that fits (8, 4, 2 or 1 bytes), the second shifted into place.
-func (e *emitter) loadPartial(src, n reg.Register, x reg.VecVirtual) {
-	e.loadPartialFrom(src, n, x, 1)
-}
-
-// loadPartialFrom is loadPartial for least <= n <= 15 (least public and
-// known when generating): the size classes narrower than least, which no n
-// reaches, are not emitted, nor the branch to them.
-func (e *emitter) loadPartialFrom(src, n reg.Register, x reg.VecVirtual, least int) {
-	done := e.label("lddone")
-	y, m := e.xmm(), e.xmm()
-	p, g := e.GP64(), e.GP64()
-	tail := func(width int, ld func(operand.Mem, reg.GPVirtual)) {
-		e.LEAQ(operand.Mem{Base: src, Index: n, Scale: 1, Disp: -width}, p)
-		ld(mem(p, 0), g)
-		e.movqIn(g, y)
-		e.slideMask(n, -width, true, m) // up by n-width
-		e.pshufb(m, y, y)
-		e.or(y, x, x)
-	}
-	classes := []struct {
-		width int
-		head  func()
-		ld    func(operand.Mem, reg.GPVirtual)
-	}{
-		{8, func() { e.MOVQ(mem(src, 0), g) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVQ(m, r) }},
-		{4, func() { e.MOVL(mem(src, 0), g.As32()) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVL(m, r.As32()) }},
-		{2, func() { e.MOVWQZX(mem(src, 0), g) }, func(m operand.Mem, r reg.GPVirtual) { e.MOVWQZX(m, r) }},
-	}
-	for _, c := range classes {
-		if least >= c.width {
-			// Every n reaches this class: no test, no classes after it.
-			c.head()
-			e.movqIn(g, x)
-			tail(c.width, c.ld)
-			e.Label(done)
-			return
+// ctrBlocks sets s[i] to the counter blocks of register i XOR round key 0:
+// ctr holds lanes consecutive counters c, c+1, ... (byte-reflected, each
+// counter in dword 0 of its lane), register i those from c+lanes*i.
+func (e *gcm) ctrBlocks(k keyRegs, ctr reg.VecVirtual, s []reg.VecVirtual) {
+	k0 := e.rk(mem(k.t, offRK), false)
+	for i, x := range s {
+		if i == 0 {
+			e.ShufB(e.c.bswap, ctr, x)
+		} else {
+			e.AddD(e.c.incs.Offset(e.w()*i), ctr, x)
+			e.ShufB(e.c.bswap, x, x)
 		}
-		next := e.label(fmt.Sprintf("ld%d", c.width/2))
-		e.CMPQ(n, operand.U8(c.width))
-		e.JB(ref(next))
-		c.head()
-		e.movqIn(g, x)
-		tail(c.width, c.ld)
-		e.JMP(ref(done))
-		e.Label(next)
+		e.Xor(k0, x, x)
 	}
-	e.MOVBQZX(mem(src, 0), g)
-	e.movqIn(g, x)
-	e.Label(done)
 }
 
-// storePartial writes the low n bytes of x to dst (1 <= n <= 15), writing
-// exactly [dst, dst+n): two overlapping stores of the widest size that fits.
-// x is preserved.
-func (e *emitter) storePartial(dst, n reg.Register, x reg.VecVirtual) {
-	w4, w2, w1, done := e.label("st4"), e.label("st2"), e.label("st1"), e.label("stdone")
-	y, m := e.xmm(), e.xmm()
-	p, g := e.GP64(), e.GP64()
-	tail := func(width int, st func(reg.GPVirtual, operand.Mem)) {
-		e.slideMask(n, -width, false, m) // down by n-width
-		e.pshufb(m, x, y)
-		e.movqOut(y, g)
-		e.LEAQ(operand.Mem{Base: dst, Index: n, Scale: 1, Disp: -width}, p)
-		st(g, mem(p, 0))
-		e.JMP(ref(done))
+// loadCtr loads the stream's next counter from st into a register of
+// lanes consecutive counters.
+func (e *gcm) loadCtr(st operand.Mem) reg.VecVirtual {
+	ctr := e.vreg()
+	e.Broadcast128(st.Offset(stCtr), ctr)
+	if e.lanes > 1 {
+		e.AddD(e.c.incs, ctr, ctr)
 	}
-	e.movqOut(x, g)
-	e.CMPQ(n, operand.U8(8))
-	e.JB(ref(w4))
-	e.MOVQ(g, mem(dst, 0))
-	tail(8, func(r reg.GPVirtual, m operand.Mem) { e.MOVQ(r, m) })
+	return ctr
+}
 
-	e.Label(w4)
-	e.CMPQ(n, operand.U8(4))
-	e.JB(ref(w2))
-	e.MOVL(g.As32(), mem(dst, 0))
-	tail(4, func(r reg.GPVirtual, m operand.Mem) { e.MOVL(r.As32(), m) })
+// counters is the counter state of a bulk loop (see width): the counter
+// register itself on wide registers, or the xmm stack layout.
+type counters struct {
+	ctr reg.VecVirtual
+	*ctrStack
+}
 
-	e.Label(w2)
-	e.CMPQ(n, operand.U8(2))
-	e.JB(ref(w1))
-	e.MOVW(g.As16(), mem(dst, 0))
-	tail(2, func(r reg.GPVirtual, m operand.Mem) { e.MOVW(r.As16(), m) })
+// ctrStack is the xmm counter layout (ALGORITHMS.md section 1.3): the next
+// 8 counter blocks XOR round key 0 in stack scratch at cb, the 32-bit
+// counter of the first of them in n (native order), and the last word of
+// round key 0 in k3. A batch loads its blocks with one load each, round 0
+// included, and rewrites only each block's last word with scalar
+// instructions (add, byte swap, XOR, 4-byte store): no vector work.
+type ctrStack struct {
+	cb    operand.Mem
+	n, k3 reg.GPVirtual
+}
 
-	e.Label(w1)
-	e.MOVB(g.As8(), mem(dst, 0))
-	e.Label(done)
+// ctrScratch is the stack scratch the bulk loop's counters need.
+func (e *gcm) ctrScratch() int {
+	if e.lanes == 1 {
+		return 128
+	}
+	return 0
+}
+
+// startCounters sets up the bulk loop's counters from ctr; cb is
+// ctrScratch bytes of stack scratch.
+func (e *gcm) startCounters(k keyRegs, ctr reg.VecVirtual, cb operand.Mem) counters {
+	if e.lanes > 1 {
+		return counters{ctr: ctr}
+	}
+	rk0 := e.xmm()
+	e.Mov(mem(k.t, offRK), rk0)
+	for i := 0; i < 8; i++ {
+		x := e.xmm()
+		e.AddD(e.c.incs.Offset(16*i), ctr, x)
+		e.ShufB(e.c.bswap, x, x)
+		e.Xor(rk0, x, x)
+		e.Mov(x, cb.Offset(16*i))
+	}
+	c := &ctrStack{cb: cb, n: e.GP64(), k3: e.GP64()}
+	e.MovQ(ctr, c.n)
+	e.MOVL(mem(k.t, offRK+12), c.k3.As32())
+	return counters{ctr: ctr, ctrStack: c}
+}
+
+// nextCounters sets s to the next 8 counter blocks XOR round key 0 and
+// advances the counters by 8.
+func (e *gcm) nextCounters(k keyRegs, c counters, s []reg.VecVirtual) {
+	if c.ctrStack == nil {
+		e.ctrBlocks(k, c.ctr, s)
+		e.AddD(e.c.incs.Offset(e.w()*len(s)), c.ctr, c.ctr)
+		return
+	}
+	for i, x := range s {
+		e.Mov(c.cb.Offset(16*i), x)
+	}
+	for i := range s {
+		w := e.GP32()
+		e.LEAL(mem(c.n, 8+i), w)
+		e.BSWAPL(w)
+		e.XORL(c.k3.As32(), w)
+		e.MOVL(w, c.cb.Offset(16*i+12))
+	}
+	e.ADDL(operand.U8(8), c.n.As32())
+}
+
+// syncCounters sets c.ctr to the first counter the loop did not use. On
+// xmm it is the counter block saved at saved (byte-reflected, counter in
+// dword 0) with its counter replaced by n: reloading it, rather than
+// keeping it in a register through the loop, leaves the loop one more
+// vector register.
+func (e *gcm) syncCounters(c counters, saved operand.Mem) {
+	if c.ctrStack == nil {
+		return
+	}
+	t := e.xmm()
+	e.MOVL(c.n.As32(), c.n.As32())
+	e.MovQ(c.n, t)
+	e.Mov(saved, c.ctr)
+	e.SrlB(4, c.ctr, c.ctr)
+	e.SllB(4, c.ctr, c.ctr)
+	e.Or(t, c.ctr, c.ctr)
 }

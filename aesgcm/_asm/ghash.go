@@ -8,125 +8,180 @@ import (
 // GHASH in the formulation of Biggers (ALGORITHMS.md section 1.1): blocks
 // are only byte-reflected (PSHUFB with bswapMask), the hash key is
 // pre-multiplied by x^-1 once at key setup, so that the carry-less product
-// of two byte-reflected operands followed by the two folds below is the GF(2^128)
-// product with no bit reflection or shift. Products are Karatsuba
-// (LO = aL*bL, HI = aH*bH, MI = (aL^aH)*(bL^bH)) with the (bL^bH) of each key
-// power precomputed; several products are summed unreduced and reduced once.
+// of two byte-reflected operands followed by the two folds below is the
+// GF(2^128) product with no bit reflection or shift. Products are Karatsuba
+// (LO = aL*bL, HI = aH*bH, MI = (aL^aH)*(bL^bH)) with the (bL^bH) of each
+// key power precomputed; several products are summed unreduced and reduced
+// once. On wide registers every lane is a block of its own: a sum holds
+// lanes partial sums, which fold adds together after the reduction.
 
-// Key table layout (16-byte aligned; the Go side's aesniTable). The powers
-// H^16..H^1 are contiguous, and so are their halves, so that a run of
-// consecutive powers can be walked with one pointer.
-const (
-	offRK    = 0               // 15 round keys, standard byte order
-	offPow16 = 15 * 16         // H^16, ..., H^9 (each times x^-1), byte-reflected
-	offPow   = offPow16 + 8*16 // H^8, H^7, ..., H^1
-	offKar16 = offPow + 8*16   // for each power, hL^hH in both qwords
-	offKar   = offKar16 + 8*16
-	tabSize  = offKar + 8*16
-)
+// sum is an unreduced sum of Karatsuba products, lane by lane.
+type sum struct{ lo, mi, hi reg.VecVirtual }
 
-// Stream state layout (the Go side's aesniStream; unaligned).
-const (
-	stY    = 0  // GHASH accumulator, byte-reflected
-	stCtr  = 16 // next counter block, byte-reflected (counter in dword 0)
-	stMask = 32 // E(J0)
-	stKS   = 48 // keystream of the block left open
-	stOpen = 64 // ciphertext of the block left open, zero padded
-	stSize = 80
-)
+// newSum returns a zeroed sum.
+func (e *gcm) newSum() sum {
+	s := sum{e.vreg(), e.vreg(), e.vreg()}
+	e.Zero(s.lo)
+	e.Zero(s.mi)
+	e.Zero(s.hi)
+	return s
+}
 
-// ghSum is an unreduced sum of Karatsuba products.
-type ghSum struct{ lo, mi, hi reg.VecVirtual }
+// sumInto returns a sum whose reduction is to replace acc: on xmm acc is
+// its hi (the reduction leaves the product there), on wide registers the
+// lanes are folded into acc after it (setFold).
+func (e *gcm) sumInto(acc reg.VecVirtual) sum {
+	if e.lanes == 1 {
+		return sum{e.vreg(), e.vreg(), acc}
+	}
+	return sum{e.vreg(), e.vreg(), e.vreg()}
+}
 
-// mulAcc adds x times the key power at pw (whose halves XOR is at kw) to s;
-// with first it sets s instead. x is preserved.
-func (e *emitter) mulAcc(s ghSum, first bool, x reg.VecVirtual, pw, kw operand.Op) {
+// mulAcc adds x times the key powers at pw (whose halves' XOR is at kw),
+// lane by lane, to s; with first it sets s instead. x is preserved.
+func (e *gcm) mulAcc(s sum, first bool, x reg.VecVirtual, pw, kw operand.Op) {
 	if x == s.lo || x == s.mi || x == s.hi {
 		panic("mulAcc: x aliases the sum")
 	}
 	if first {
-		e.clmul(0x00, pw, x, s.lo)
-		e.clmul(0x11, pw, x, s.hi)
-		e.pshufd(0x4e, x, s.mi)
-		e.xor(x, s.mi, s.mi)
-		e.clmul(0x00, kw, s.mi, s.mi)
+		e.ClMul(0x00, pw, x, s.lo)
+		e.ClMul(0x11, pw, x, s.hi)
+		e.ShufD(0x4e, x, s.mi)
+		e.Xor(x, s.mi, s.mi)
+		e.ClMul(0x00, kw, s.mi, s.mi)
 		return
 	}
-	t := e.xmm()
-	e.clmul(0x00, pw, x, t)
-	e.xor(t, s.lo, s.lo)
-	e.clmul(0x11, pw, x, t)
-	e.xor(t, s.hi, s.hi)
-	e.pshufd(0x4e, x, t)
-	e.xor(x, t, t)
-	e.clmul(0x00, kw, t, t)
-	e.xor(t, s.mi, s.mi)
+	t := e.vreg()
+	e.ClMul(0x00, pw, x, t)
+	e.Xor(t, s.lo, s.lo)
+	e.ClMul(0x11, pw, x, t)
+	e.Xor(t, s.hi, s.hi)
+	e.ShufD(0x4e, x, t)
+	e.Xor(x, t, t)
+	e.ClMul(0x00, kw, t, t)
+	e.Xor(t, s.mi, s.mi)
+}
+
+// mulAcc1 is mulAcc of the block in x's low lane (the lanes above zero)
+// times the one power at pw (halves at kw): on wide registers the power is
+// broadcast, so the other lanes' products are zero.
+func (e *gcm) mulAcc1(s sum, first bool, x reg.VecVirtual, pw, kw operand.Mem) {
+	if e.lanes == 1 {
+		e.mulAcc(s, first, x, pw, kw)
+		return
+	}
+	p, q := e.vreg(), e.vreg()
+	e.Broadcast128(pw, p)
+	e.Broadcast128(kw, q)
+	e.mulAcc(s, first, x, p, q)
 }
 
 // reduce0 finishes the Karatsuba middle term and folds LO into MI.
-func (e *emitter) reduce0(s ghSum) {
-	e.xor(s.lo, s.mi, s.mi)
-	e.xor(s.hi, s.mi, s.mi)
-	t := e.xmm()
-	e.clmul(0x10, e.c.gfpoly, s.lo, t)
-	e.pshufd(0x4e, s.lo, s.lo)
-	e.xor(s.lo, s.mi, s.mi)
-	e.xor(t, s.mi, s.mi)
+func (e *gcm) reduce0(s sum) {
+	e.Xor(s.lo, s.mi, s.mi)
+	e.Xor(s.hi, s.mi, s.mi)
+	t := e.vreg()
+	e.ClMul(0x10, e.c.poly, s.lo, t)
+	e.ShufD(0x4e, s.lo, s.lo)
+	e.Xor(s.lo, s.mi, s.mi)
+	e.Xor(t, s.mi, s.mi)
 }
 
-// reduce1 folds MI into HI, which then holds the reduced product.
-func (e *emitter) reduce1(s ghSum) {
-	t := e.xmm()
-	e.clmul(0x10, e.c.gfpoly, s.mi, t)
-	e.pshufd(0x4e, s.mi, s.mi)
-	e.xor(s.mi, s.hi, s.hi)
-	e.xor(t, s.hi, s.hi)
+// reduce1 folds MI into HI, which then holds the reduced product of each
+// lane.
+func (e *gcm) reduce1(s sum) {
+	t := e.vreg()
+	e.ClMul(0x10, e.c.poly, s.mi, t)
+	e.ShufD(0x4e, s.mi, s.mi)
+	e.Xor(s.mi, s.hi, s.hi)
+	e.Xor(t, s.hi, s.hi)
 }
 
-func (e *emitter) reduce(s ghSum) {
+func (e *gcm) reduce(s sum) {
 	e.reduce0(s)
 	e.reduce1(s)
 }
 
-// powMem returns the table entries of H^(8-i): the power and its halves.
-func powMem(t reg.Register, i int) (operand.Mem, operand.Mem) {
-	return mem(t, offPow+16*i), mem(t, offKar+16*i)
+// setFold sets acc (its low lane; the lanes above zero) to the sum of the
+// lanes of the reduced s.hi. On xmm, for a sum from sumInto, acc is s.hi:
+// nothing to do.
+func (e *gcm) setFold(s sum, acc reg.VecVirtual) {
+	if s.hi == acc {
+		return
+	}
+	if e.lanes == 1 {
+		e.Mov(s.hi, acc)
+		return
+	}
+	t := e.xmm()
+	e.VEXTRACTI128(operand.U8(1), s.hi, t)
+	e.Xor(t, lo(s.hi), lo(acc))
 }
 
-// ghash8 hashes the 8 blocks at src into acc (aggregated with H^8..H^1,
-// one reduction); hook(i), if not nil, is emitted after block i and after
-// the first fold (i = 8).
-func (e *emitter) ghash8(t reg.Register, acc reg.VecVirtual, src reg.Register, disp int, hook func(i int)) {
-	s := ghSum{e.xmm(), e.xmm(), acc}
-	for i := 0; i < 8; i++ {
-		x := e.xmm()
-		e.load(mem(src, disp+16*i), x)
-		e.pshufb(e.c.bswap, x, x)
+// addFold adds the lanes of the reduced s.hi to acc's low lane.
+func (e *gcm) addFold(s sum, acc reg.VecVirtual) {
+	if e.lanes == 1 {
+		e.Xor(s.hi, acc, acc)
+		return
+	}
+	t := e.xmm()
+	e.VEXTRACTI128(operand.U8(1), s.hi, t)
+	e.Xor(lo(s.hi), t, t)
+	e.Xor(t, lo(acc), lo(acc))
+}
+
+// widen returns x (an xmm register) as the low lane of a register of the
+// backend's width whose lanes above are zero: x itself on xmm.
+func (e *gcm) widen(x reg.VecVirtual) reg.VecVirtual {
+	if e.lanes == 1 {
+		return x
+	}
+	y := e.zvreg()
+	e.Mov(x, lo(y))
+	return y
+}
+
+// mul1 sets acc to (acc ^ x) * H, x a block in an xmm register (which it
+// may overwrite).
+func (e *gcm) mul1(t reg.Register, acc, x reg.VecVirtual) {
+	y := x
+	if e.lanes > 1 {
+		y = e.zvreg()
+	}
+	e.Xor(x, lo(acc), lo(y))
+	s := sum{e.vreg(), e.vreg(), acc}
+	e.mulAcc1(s, true, y, mem(t, e.pow(1)), mem(t, e.kar(1)))
+	e.reduce(s)
+}
+
+// ghash8 hashes the 8 blocks at src+disp into acc with H^8..H^1 and one
+// reduction.
+func (e *gcm) ghash8(t reg.Register, acc reg.VecVirtual, src reg.Register, disp int) {
+	s := e.sumInto(acc)
+	for i := 0; i < 8/e.lanes; i++ {
+		x := e.vreg()
+		e.Mov(mem(src, disp+e.w()*i), x)
+		e.ShufB(e.c.bswap, x, x)
 		if i == 0 {
-			e.xor(acc, x, x)
+			e.Xor(acc, x, x)
 		}
-		pw, kw := powMem(t, i)
-		e.mulAcc(s, i == 0, x, pw, kw)
-		if hook != nil {
-			hook(i)
-		}
+		m := 8 - e.lanes*i
+		e.mulAcc(s, i == 0, x, mem(t, e.pow(m)), mem(t, e.kar(m)))
 	}
-	e.reduce0(s)
-	if hook != nil {
-		hook(8)
-	}
-	e.reduce1(s)
+	e.reduce(s)
+	e.setFold(s, acc)
 }
 
-// ghashBytes hashes n bytes at src into acc: 8 blocks at a time, then the
-// rest (a partial block zero padded) aggregated with one reduction. src and
-// n are consumed.
-func (e *emitter) ghashBytes(t reg.Register, acc reg.VecVirtual, src, n reg.GPVirtual) {
+// ghashBytes hashes the n bytes at src into acc: 8 blocks at a time with
+// one reduction each, then the rest (whole registers, single blocks, a
+// zero-padded partial block, each times its own power) with one
+// reduction. src and n are consumed.
+func (e *gcm) ghashBytes(t reg.Register, acc reg.VecVirtual, src, n reg.GPVirtual) {
 	loop, rest, done := e.label("gh8"), e.label("ghrest"), e.label("ghdone")
 	e.Label(loop)
 	e.CMPQ(n, operand.U8(128))
 	e.JB(ref(rest))
-	e.ghash8(t, acc, src, 0, nil)
+	e.ghash8(t, acc, src, 0)
 	e.ADDQ(operand.U8(128), src)
 	e.SUBQ(operand.U8(128), n)
 	e.JMP(ref(loop))
@@ -134,58 +189,72 @@ func (e *emitter) ghashBytes(t reg.Register, acc reg.VecVirtual, src, n reg.GPVi
 	e.Label(rest)
 	e.TESTQ(n, n)
 	e.JZ(ref(done))
-	// hp = &pow[8 - ceil(n/16)]
+	// hp = t - 16*ceil(n/16): the first block's power is at hp+pow(0).
 	hp := e.GP64()
 	e.LEAQ(mem(n, 15), hp)
 	e.SHRQ(operand.U8(4), hp)
 	e.SHLQ(operand.U8(4), hp)
 	e.NEGQ(hp)
 	e.ADDQ(t, hp)
-	s := ghSum{e.xmm(), e.xmm(), e.xmm()}
-	e.zero(s.lo)
-	e.zero(s.mi)
-	e.zero(s.hi)
-	blocks, part := e.label("ghblk"), e.label("ghpart")
-	e.Label(blocks)
-	e.CMPQ(n, operand.U8(16))
+	s := e.newSum()
+	x := e.zvreg()
+	// take hashes the block(s) in x: acc joins the first of them.
+	take := func(size int, single bool) {
+		e.Xor(acc, x, x)
+		e.Zero(acc)
+		if single {
+			e.mulAcc1(s, false, x, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
+		} else {
+			e.mulAcc(s, false, x, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
+		}
+		e.ADDQ(operand.U8(size), src)
+		e.ADDQ(operand.U8(size), hp)
+		e.SUBQ(operand.U8(size), n)
+	}
+	regs, part, red := e.label("ghregs"), e.label("ghpart"), e.label("ghred")
+	e.Label(regs)
+	e.CMPQ(n, operand.U8(e.w()))
 	e.JB(ref(part))
-	x := e.xmm()
-	e.load(mem(src, 0), x)
-	e.pshufb(e.c.bswap, x, x)
-	e.xor(acc, x, x)
-	e.zero(acc)
-	e.mulAcc(s, false, x, mem(hp, offPow+128), mem(hp, offKar+128))
-	e.ADDQ(operand.U8(16), src)
-	e.ADDQ(operand.U8(16), hp)
-	e.SUBQ(operand.U8(16), n)
-	e.JMP(ref(blocks))
+	e.Mov(mem(src, 0), x)
+	e.ShufB(e.c.bswap, x, x)
+	take(e.w(), false)
+	e.JMP(ref(regs))
 
 	e.Label(part)
-	red := e.label("ghred")
+	if e.lanes > 1 {
+		// Under a register's width: at most one whole block (lanes = 2).
+		single := e.label("ghpart1")
+		e.CMPQ(n, operand.U8(16))
+		e.JB(ref(single))
+		e.Mov(mem(src, 0), lo(x))
+		e.ShufB(e.c.bswap, lo(x), lo(x))
+		take(16, true)
+		e.Label(single)
+	}
 	e.TESTQ(n, n)
 	e.JZ(ref(red))
-	e.loadPartial(src, n, x)
-	e.pshufb(e.c.bswap, x, x)
-	e.xor(acc, x, x)
-	e.zero(acc)
-	e.mulAcc(s, false, x, mem(hp, offPow+128), mem(hp, offKar+128))
+	e.loadPartial(src, n, lo(x))
+	e.ShufB(e.c.bswap, lo(x), lo(x))
+	e.Xor(acc, x, x)
+	e.Zero(acc)
+	e.mulAcc1(s, false, x, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
 	e.Label(red)
 	e.reduce(s)
-	e.xor(s.hi, acc, acc)
+	e.addFold(s, acc)
 	e.Label(done)
 }
 
 // lengthsBlock returns the byte-reflected block of the two bit lengths:
 // aadBits in the high qword, textBits in the low one.
-func (e *emitter) lengthsBlock(aadLen, textLen reg.Register) reg.VecVirtual {
+func (e *gcm) lengthsBlock(aadLen, textLen reg.Register) reg.VecVirtual {
 	a, b := e.GP64(), e.GP64()
 	e.MOVQ(aadLen, a)
 	e.SHLQ(operand.U8(3), a)
 	e.MOVQ(textLen, b)
 	e.SHLQ(operand.U8(3), b)
 	x, y := e.xmm(), e.xmm()
-	e.movqIn(b, x)
-	e.movqIn(a, y)
-	e.punpcklqdq(y, x, x)
+	e.MovQ(b, x)
+	e.MovQ(a, y)
+	e.UnpackLoQ(y, x, x)
 	return x
 }

@@ -3,44 +3,72 @@ package main
 import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
 )
 
-// The one-shot path for short messages (n <= 80 bytes of text, at most one
-// block of AAD: every TLS record header, every small RPC, and a 64-byte
-// payload with its TLS 1.3 content-type byte). One keystream
-// batch computes E(J0) and the text's counter blocks together, and GHASH is
-// a single aggregated sum with one reduction: with T = a + b + 1 blocks to
-// hash (a = 0 or 1 AAD block, b text blocks, the lengths block),
+// The one-shot path for short messages. One keystream batch computes E(J0)
+// and the text's counter blocks together, and GHASH is a single aggregated
+// sum with one reduction: with T = a + b + 1 blocks to hash (a AAD blocks,
+// b text blocks, the lengths block),
 //
-//	S = A*H^T ^ C_1*H^(T-a) ^ ... ^ C_b*H^2 ^ L*H
+//	S = A_1*H^T ^ ... ^ C_1*H^(T-a) ^ ... ^ C_b*H^2 ^ L*H
 //
 // each product unreduced. The general path reduces three times in series
-// (after the AAD, after the text, after the lengths).
+// (after the AAD, after the text, after the lengths). The keystream layout
+// follows the lanes, so each width has its own:
+//
+//   - xmm (shortXMM): n <= 80 bytes of text and at most one block of AAD
+//     (every TLS record header, every small RPC, a 64-byte payload with
+//     its TLS 1.3 content-type byte), one register per block;
+//   - ymm (shortYMM): n < 32 and any AAD, two registers [J0, J0+1],
+//     [J0+2, J0+3].
 
-// shortMaxText and shortMaxAAD bound the short path.
+// shortMaxText and shortMaxAAD bound the xmm short path.
 const (
 	shortMaxText = 80
 	shortMaxAAD  = 16
 )
 
-// short seals (dec false: out gets in's ciphertext, tag is over out) or
-// opens (dec true: tag is over in) the n <= 80 bytes at in, with aadLen <= 16
-// bytes of AAD at aad, and hands the full tag to tagOut (tagStore or
-// tagCheck): one keystream batch of 2, 5 or 6 blocks for up to 16, 64 or
-// 80 bytes. in is emitted by inAt (given the size class's largest n) where
-// the text is first needed, after
-// the keystream and the AAD's GHASH product: a gathered text is joined
-// there (shortGather), its copy overlapping the AES rounds instead of
-// delaying their start.
-func (e *emitter) short(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
-	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, func(nks, least int) {
-		e.shortN(k, out, inAt, n, aad, aadLen, j0, tagOut, dec, nks, least)
+// shortSource is where the short path reads the text: given the size
+// class's largest n, the text's pointer in and, when not nil, end: the
+// block at offset o is read from in+o while in+o < end and from out+o
+// after (see shortGather). It is emitted where the text is first needed,
+// after the keystream's AES rounds: a gathered text's join overlaps them.
+type shortSource func(max int) (in, end reg.GPVirtual)
+
+// shortFits branches to long unless the message of n bytes of text and
+// aadLen of AAD takes the short path.
+func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
+	if e.lanes > 1 {
+		e.CMPQ(n, operand.U8(32))
+		e.JAE(ref(long))
+		return
+	}
+	e.CMPQ(n, operand.U8(shortMaxText))
+	e.JA(ref(long))
+	e.CMPQ(aadLen, operand.U8(shortMaxAAD))
+	e.JA(ref(long))
+}
+
+// short seals (dec false: out gets the text's ciphertext, the tag is over
+// out) or opens (dec true: the tag is over the text) a short message and
+// hands the full tag to tagOut (tagStore or tagCheck).
+func (e *gcm) short(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+	e.phase("short message")
+	if e.lanes > 1 {
+		e.shortYMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
+		return
+	}
+	// One keystream batch of 2, 5 or 6 blocks for up to 16, 64 or 80
+	// bytes.
+	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, shortMaxText, func(nks, least, _ int) {
+		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, least)
 	})
 }
 
-// shortN is short for least <= n <= 16*nks: the first least/16 blocks are
-// whole for every such n, and are not tested.
-func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, end reg.GPVirtual), n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks, least int) {
+// shortXMM is short on xmm for least <= n <= 16*nks: the first least/16
+// blocks are whole for every such n, and are not tested.
+func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks, least int) {
 	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
 	ks := make([]reg.VecVirtual, nks+1)
 	for i := range ks {
@@ -48,20 +76,19 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, e
 	}
 	e.loadJ0(j0, ks[0])
 	ctr := e.xmm()
-	e.pshufb(e.c.bswap, ks[0], ctr)
+	e.ShufB(e.c.bswap, ks[0], ctr)
 	for i := 1; i <= nks; i++ {
-		e.paddd(e.c.incs.Offset(16*i), ctr, ks[i])
-		e.pshufb(e.c.bswap, ks[i], ks[i])
+		e.AddD(e.c.incs.Offset(16*i), ctr, ks[i])
+		e.ShufB(e.c.bswap, ks[i], ks[i])
 	}
-	e.encryptBlocks(k, ks)
+	e.encrypt(k, ks)
 
 	// The lengths block, times H.
-	s := ghSum{e.xmm(), e.xmm(), e.xmm()}
+	s := sum{e.xmm(), e.xmm(), e.xmm()}
 	l := e.lengthsBlock(aadLen, n)
-	pw, kw := powMem(k.t, 7)
-	e.mulAcc(s, true, l, pw, kw)
+	e.mulAcc(s, true, l, mem(k.t, e.pow(1)), mem(k.t, e.kar(1)))
 	// hp = t - 16*ceil(n/16): text block j is times the power at
-	// hp+offPow+112+16*j (H^(b+1-j)), the AAD block times the one before.
+	// hp+pow(1)+16*j (H^(b+1-j)), the AAD block times the one before.
 	hp := e.GP64()
 	e.LEAQ(mem(n, 15), hp)
 	e.SHRQ(operand.U8(4), hp)
@@ -78,20 +105,25 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, e
 	e.loadPartial(aad, aadLen, x)
 	e.JMP(ref(aadLoaded))
 	e.Label(fullAAD)
-	e.load(mem(aad, 0), x)
+	e.Mov(mem(aad, 0), x)
 	e.Label(aadLoaded)
-	e.pshufb(e.c.bswap, x, x)
-	e.mulAcc(s, false, x, mem(hp, offPow+96), mem(hp, offKar+96))
+	e.ShufB(e.c.bswap, x, x)
+	e.mulAcc(s, false, x, mem(hp, e.pow(2)), mem(hp, e.kar(2)))
 	e.Label(noAAD)
-	in, end := inAt(16 * nks)
+	in, end := src(16 * nks)
 	// From end on (when not nil) the text is read from out, at the same
-	// offset: a gathered text keeps its first piece's whole blocks where
-	// they are and has only the rest joined in out (see sealFunc).
+	// offset.
 	switchIn := func() {
 		if end != nil {
 			e.CMPQ(in, end)
 			e.CMOVQCC(out, in)
 		}
+	}
+	hashed := func(read, written reg.VecVirtual) reg.VecVirtual {
+		if dec {
+			return read
+		}
+		return written
 	}
 
 	part := make([]string, nks)
@@ -106,15 +138,12 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, e
 		}
 		x, c := e.xmm(), e.xmm()
 		switchIn()
-		e.load(mem(in, 0), x)
-		e.xor(ks[j+1], x, c)
-		e.store(c, mem(out, 0))
-		h := c
-		if dec {
-			h = x
-		}
-		e.pshufb(e.c.bswap, h, h)
-		e.mulAcc(s, false, h, mem(hp, offPow+112+16*j), mem(hp, offKar+112+16*j))
+		e.Mov(mem(in, 0), x)
+		e.Xor(ks[j+1], x, c)
+		e.Mov(c, mem(out, 0))
+		h := hashed(x, c)
+		e.ShufB(e.c.bswap, h, h)
+		e.mulAcc(s, false, h, mem(hp, e.pow(1)+16*j), mem(hp, e.kar(1)+16*j))
 		e.ADDQ(operand.U8(16), in)
 		e.ADDQ(operand.U8(16), out)
 		e.SUBQ(operand.U8(16), n)
@@ -125,7 +154,7 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, e
 	full := min(least/16, nks-1) // blocks always whole: no partial after fewer
 	for j := nks - 1; j >= full; j-- {
 		e.Label(part[j])
-		e.mov(ks[j+1], ksP)
+		e.Mov(ks[j+1], ksP)
 		e.LEAQ(mem(hp, 16*j), hpP)
 		if j > full {
 			e.JMP(ref(common))
@@ -138,27 +167,179 @@ func (e *emitter) shortN(k keyRegs, out reg.GPVirtual, inAt func(max int) (in, e
 		x, c := e.xmm(), e.xmm()
 		switchIn()
 		e.loadPartial(in, n, x)
-		e.xor(ksP, x, c)
+		e.Xor(ksP, x, c)
 		if !dec {
 			// The ciphertext hashed is zero padded.
-			o := e.GP64()
-			e.LEAQ(e.c.ones, o)
-			e.SUBQ(n, o)
-			m := e.xmm()
-			e.load(mem(o, 16), m)
-			e.and(m, c, c)
+			e.AndU(e.keepMask(n), c, c)
 		}
 		e.storePartial(out, n, c)
-		h := c
-		if dec {
-			h = x
-		}
-		e.pshufb(e.c.bswap, h, h)
-		e.mulAcc(s, false, h, mem(hpP, offPow+112), mem(hpP, offKar+112))
+		h := hashed(x, c)
+		e.ShufB(e.c.bswap, h, h)
+		e.mulAcc(s, false, h, mem(hpP, e.pow(1)), mem(hpP, e.kar(1)))
 	}
 	e.Label(red)
 	e.reduce(s)
-	e.pshufb(e.c.bswap, s.hi, s.hi)
-	e.xor(ks[0], s.hi, s.hi)
+	e.ShufB(e.c.bswap, s.hi, s.hi)
+	e.Xor(ks[0], s.hi, s.hi)
 	tagOut(s.hi)
+}
+
+// shortYMM is short on ymm for n < 32: E(J0) and the keystream of both
+// text blocks in one AES pass of two registers ([J0, J0+1], [J0+2, J0+3]),
+// the AAD hashed meanwhile, then the text blocks and the lengths block each
+// times its own power (H^m..H^1) and one reduction.
+func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+	ctr := e.vreg()
+	e.loadJ0(j0, lo(ctr))
+	e.VINSERTI128(operand.U8(1), lo(ctr), ctr, ctr)
+	e.ShufB(e.c.bswap, ctr, ctr)
+	e.AddD(e.c.incs, ctr, ctr)
+	a, b := e.vreg(), e.vreg()
+	e.ctrBlocks(k, ctr, []reg.VecVirtual{a, b})
+	e.rounds(k, []reg.VecVirtual{a, b}, nil, true, false)
+	e.lastRound(k, []reg.VecVirtual{a, b})
+	al := e.GP64() // aadHash consumes its length
+	e.MOVQ(aadLen, al)
+	acc := e.aadHash(k, aad, al)
+	// hp: the power of the first block (of m = ceil(n/16) + 1) is at
+	// hp+pow(0).
+	hp, nr := e.GP64(), e.GP64()
+	e.LEAQ(mem(n, 31), hp)
+	e.SHRQ(operand.U8(4), hp)
+	e.SHLQ(operand.U8(4), hp)
+	e.NEGQ(hp)
+	e.ADDQ(k.t, hp)
+	e.MOVQ(n, nr)
+	s := e.newSum()
+	ksP := e.xmm()
+	lt16, part, lens := e.label("slt16"), e.label("spart"), e.label("slens")
+	hash := func(x, y reg.VecVirtual) {
+		h := y
+		if dec {
+			h = x
+		}
+		e.ShufB(e.c.bswap, lo(h), lo(h))
+		e.Xor(acc, h, h)
+		e.Zero(acc)
+		e.mulAcc1(s, false, h, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
+		e.ADDQ(operand.U8(16), hp)
+	}
+	in, _ := src(31)
+	e.CMPQ(nr, operand.U8(16))
+	e.JB(ref(lt16))
+	{
+		x, y := e.zvreg(), e.zvreg()
+		e.VEXTRACTI128(operand.U8(1), a, ksP)
+		e.Mov(mem(in, 0), lo(x))
+		e.Xor(ksP, lo(x), lo(y))
+		e.Mov(lo(y), mem(out, 0))
+		hash(x, y)
+		e.Mov(lo(b), ksP)
+		e.ADDQ(operand.U8(16), in)
+		e.ADDQ(operand.U8(16), out)
+		e.SUBQ(operand.U8(16), nr)
+		e.JMP(ref(part))
+	}
+	e.Label(lt16)
+	e.VEXTRACTI128(operand.U8(1), a, ksP)
+	e.Label(part)
+	e.TESTQ(nr, nr)
+	e.JZ(ref(lens))
+	{
+		x, y := e.zvreg(), e.zvreg()
+		e.loadPartial(in, nr, lo(x))
+		e.Xor(ksP, lo(x), lo(y))
+		if !dec {
+			e.AndU(e.keepMask(nr), lo(y), lo(y))
+		}
+		e.storePartial(out, nr, lo(y))
+		hash(x, y)
+	}
+	e.Label(lens)
+	l := e.lengthsBlock(aadLen, n)
+	y := e.zvreg()
+	e.Xor(l, lo(acc), lo(y))
+	e.mulAcc1(s, false, y, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
+	e.reduce(s)
+	e.setFold(s, acc)
+	e.ShufB(e.c.bswap, lo(acc), lo(acc))
+	e.Xor(lo(a), lo(acc), lo(acc))
+	tagOut(lo(acc))
+}
+
+// aadHash returns GHASH(aad) in the low lane of a new register: the TLS
+// record header (13 bytes) and any AAD under a block with one partial load
+// and one multiplication, longer AAD 8 blocks at a time. aadLen is
+// consumed.
+func (e *gcm) aadHash(k keyRegs, aad, aadLen reg.GPVirtual) reg.VecVirtual {
+	e.phase("AAD")
+	acc := e.vreg()
+	e.Zero(acc)
+	long, done := e.label("aadlong"), e.label("aaddone")
+	e.TESTQ(aadLen, aadLen)
+	e.JZ(ref(done))
+	e.CMPQ(aadLen, operand.U8(16))
+	e.JAE(ref(long))
+	x := e.xmm()
+	e.loadPartial(aad, aadLen, x)
+	e.ShufB(e.c.bswap, x, x)
+	e.mul1(k.t, acc, x)
+	e.JMP(ref(done))
+	e.Label(long)
+	e.ghashBytes(k.t, acc, aad, aadLen)
+	e.Label(done)
+	return acc
+}
+
+// shortGather returns the xmm short path's text source for count pieces
+// at the parameter "pieces": two pieces (the TLS record: payload and
+// content type) are read in place up to the last whole block of the first,
+// and only its remaining bytes (under 16) and the second piece are copied
+// into out, behind them: for (16, 1), one byte. Any other count is joined
+// by asmgen's JoinSlicesMax (one piece: read where it is) and end is past
+// any block. SealGather admits only pieces that are exactly their own part
+// of out or disjoint from it, so the text can be sealed in place there.
+func (e *gcm) shortGather(count reg.GPVirtual) shortSource {
+	return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+		in, end := e.GP64(), e.GP64()
+		two, done := e.label("sgtwo"), e.label("sgdone")
+		e.CMPQ(count, operand.U8(2))
+		e.JE(ref(two))
+		e.MOVQ(e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), in)
+		e.LEAQ(mem(in, shortMaxText), end)
+		e.JMP(ref(done))
+		e.Label(two)
+		descs := e.gp("pieces")
+		n0, d, s, r := e.GP64(), e.GP64(), e.GP64(), e.GP64()
+		e.MOVQ(mem(descs, 0), in)
+		e.MOVQ(mem(descs, 8), n0)
+		e.MOVQ(n0, r)
+		e.ANDQ(operand.U8(15), r)
+		e.SUBQ(r, n0) // the first piece's whole blocks
+		e.LEAQ(operand.Mem{Base: in, Index: n0, Scale: 1}, end)
+		e.MOVQ(end, s)
+		e.MOVQ(e.gp("out"), d)
+		e.ADDQ(n0, d)
+		e.fn.CopyBytesMax(d, s, r, 15)
+		p1, n1 := e.GP64(), e.GP64()
+		e.MOVQ(mem(descs, asmgen.SliceHeaderSize), p1)
+		e.MOVQ(mem(descs, asmgen.SliceHeaderSize+8), n1)
+		e.fn.CopyBytesMax(d, p1, n1, max)
+		e.Label(done)
+		return in, end
+	}
+}
+
+// inPlace returns the short path's text source of a contiguous text: the
+// parameter "in".
+func (e *gcm) inPlace() shortSource {
+	return func(int) (reg.GPVirtual, reg.GPVirtual) { return e.gp("in"), nil }
+}
+
+// joinGather returns the ymm short path's text source for count pieces:
+// joined into out by asmgen's JoinSlicesMax (one piece: read where it is).
+func (e *gcm) joinGather(count reg.GPVirtual) shortSource {
+	return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+		return e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), nil
+	}
 }

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// The bulk loop: 8-block CTR batches, each carrying the GHASH of 8 blocks
+// (ALGORITHMS.md sections 1.3 and 1.4).
+
+// ghPass is the GHASH work one batch carries: the 8 blocks at src+disp
+// times the key powers from H^top down, added to sum (whose hi is the
+// accumulator on xmm). With first, the first block takes the accumulator in
+// and the batch starts the sum; with reduce, the batch ends with the sum
+// reduced into the accumulator.
+type ghPass struct {
+	sum           sum
+	acc           reg.VecVirtual
+	src           reg.Register
+	disp          int
+	top           int
+	first, reduce bool
+}
+
+// batch runs one 8-block CTR batch from in to out, with the GHASH work of
+// g (if not nil) spread over its rounds, one step per round: a register's
+// Karatsuba products, then the two folds of the reduction and, on wide
+// registers, the lane fold. On xmm the batch's round keys are loaded into
+// registers and the steps go between the two halves of a round.
+func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
+	nreg := 8 / e.lanes
+	s := make([]reg.VecVirtual, nreg)
+	for i := range s {
+		s[i] = e.vreg()
+	}
+	e.nextCounters(k, c, s)
+	var steps []func()
+	if g != nil {
+		for i := 0; i < nreg; i++ {
+			steps = append(steps, func() { e.ghStep(k, g, i) })
+		}
+		if g.reduce {
+			steps = append(steps, func() { e.reduce0(g.sum) }, func() { e.reduce1(g.sum) })
+			if e.lanes > 1 {
+				steps = append(steps, func() { e.setFold(g.sum, g.acc) })
+			}
+		}
+	}
+	hook := func(j int) {
+		if j <= len(steps) {
+			steps[j-1]()
+		}
+	}
+	e.rounds(k, s, hook, true, e.lanes == 1)
+	for _, step := range steps[min(9, len(steps)):] {
+		step()
+	}
+	last := e.rkReg(mem(k.rkm, 160))
+	for i, x := range s {
+		d := e.vreg()
+		e.XorU(mem(in, e.w()*i), last, d)
+		e.AESEncLast(d, x)
+		e.Mov(x, mem(out, e.w()*i))
+	}
+}
+
+// ghStep emits the products of register i of g's 8 blocks.
+func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
+	m := g.top - e.lanes*i
+	pw, kw := mem(k.t, e.pow(m)), mem(k.t, e.kar(m))
+	blk := mem(g.src, g.disp+e.w()*i)
+	if e.lanes == 1 && !(i == 0 && g.first) {
+		e.mulAccHalves(g.sum, blk, pw, kw)
+		return
+	}
+	x := e.vreg()
+	e.Mov(blk, x)
+	e.ShufB(e.c.bswap, x, x)
+	if i == 0 && g.first {
+		e.Xor(g.acc, x, x)
+	}
+	e.mulAccLoop(g.sum, i == 0 && g.first, x, pw, kw)
+}
+
+// bulk runs the batches while n >= 128 (at least one). With 16 key powers,
+// pairs of batches hash 16 blocks with H^16..H^1 and one reduction, an odd
+// last batch 8 blocks with H^8..H^1; with 8, every batch reduces. Each
+// batch hashes the 8 blocks at src+disp: the previous batch's output when
+// encrypting (disp -128), its own input when decrypting (disp 0). in, out
+// and n are advanced.
+func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int) {
+	s := e.sumInto(acc)
+	pass := func(top int, first, reduce bool) *ghPass {
+		return &ghPass{sum: s, acc: acc, src: src, disp: disp, top: top, first: first, reduce: reduce}
+	}
+	next := func() {
+		e.ADDQ(operand.U8(128), in)
+		e.ADDQ(operand.U8(128), out)
+		e.SUBQ(operand.U8(128), n)
+	}
+	loop, single, done := e.label("loop16"), e.label("loop8"), e.label("loopdone")
+	if e.npow >= 16 {
+		e.Label(loop)
+		e.CMPQ(n, operand.U32(256))
+		e.JB(ref(single))
+		e.batch(k, c, in, out, pass(16, true, false))
+		next()
+		e.batch(k, c, in, out, pass(8, false, true))
+		next()
+		e.JMP(ref(loop))
+		e.Label(single)
+		e.CMPQ(n, operand.U8(128))
+		e.JB(ref(done))
+		e.batch(k, c, in, out, pass(8, true, true))
+		next()
+		e.Label(done)
+		return
+	}
+	e.Label(single)
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(done))
+	e.batch(k, c, in, out, pass(8, true, true))
+	next()
+	e.JMP(ref(single))
+	e.Label(done)
+}
+
+// mulAccLoop is mulAcc for the bulk loop. In the SSE form it loads the key
+// power into the product register and multiplies by x from there, so that x
+// needs no register copy per product (mulAcc copies x, then multiplies by
+// the power in memory).
+func (e *gcm) mulAccLoop(s sum, first bool, x reg.VecVirtual, pw, kw operand.Mem) {
+	if e.Encoding() != asmgen.SSE {
+		e.mulAcc(s, first, x, pw, kw)
+		return
+	}
+	if first {
+		e.MOVOU(pw, s.lo)
+		e.PCLMULQDQ(operand.U8(0x00), x, s.lo)
+		e.MOVOU(pw, s.hi)
+		e.PCLMULQDQ(operand.U8(0x11), x, s.hi)
+		e.PSHUFD(operand.U8(0x4e), x, s.mi)
+		e.PXOR(x, s.mi)
+		e.PCLMULQDQ(operand.U8(0x00), kw, s.mi)
+		return
+	}
+	t := e.xmm()
+	e.sseLoHi(s, x, pw, t)
+	e.PSHUFD(operand.U8(0x4e), x, t)
+	e.PXOR(x, t)
+	e.PCLMULQDQ(operand.U8(0x00), kw, t)
+	e.PXOR(t, s.mi)
+}
+
+// sseLoHi adds the low and high Karatsuba products of x and the key power
+// at pw to s (SSE: each product formed on a fresh load of the power into t,
+// which it clobbers).
+func (e *gcm) sseLoHi(s sum, x reg.VecVirtual, pw operand.Mem, t reg.VecVirtual) {
+	e.MOVOU(pw, t)
+	e.PCLMULQDQ(operand.U8(0x00), x, t)
+	e.PXOR(t, s.lo)
+	e.MOVOU(pw, t)
+	e.PCLMULQDQ(operand.U8(0x11), x, t)
+	e.PXOR(t, s.hi)
+}
+
+// mulAccHalves adds the byte-reflected block at m times the key power at
+// pw (halves XOR at kw) to s, preparing the operands on the integer side:
+// the block's two qwords are loaded, byte-swapped and XORed (the Karatsuba
+// middle operand) in general registers and moved into the low qword of a
+// vector register for each product. On Zen 3 the vector shuffles this
+// replaces (PSHUFB for the byte swap, PSHUFD and PXOR for the halves)
+// compete with AESENC and PCLMULQDQ for the same pipes; the scalar work
+// runs beside them. The VEX form does all three operands this way, the SSE
+// form only the middle one: each is the faster of the two for its
+// encoding.
+func (e *gcm) mulAccHalves(s sum, m operand.Mem, pw, kw operand.Mem) {
+	t := e.xmm()
+	if e.Encoding() == asmgen.SSE {
+		x := e.xmm()
+		e.Mov(m, x)
+		e.ShufB(e.c.bswap, x, x)
+		g := e.GP64()
+		e.MOVQ(m, g)
+		e.XORQ(m.Offset(8), g)
+		e.BSWAPQ(g)
+		e.sseLoHi(s, x, pw, t)
+		e.MOVQ(g, t)
+		e.PCLMULQDQ(operand.U8(0x00), kw, t)
+		e.PXOR(t, s.mi)
+		return
+	}
+	lo, hi, mi := e.GP64(), e.GP64(), e.GP64()
+	e.MOVQ(m.Offset(8), lo) // the high qword of the block is the low one of its reflection
+	e.MOVQ(m, hi)
+	e.BSWAPQ(lo)
+	e.BSWAPQ(hi)
+	e.MOVQ(lo, mi)
+	e.XORQ(hi, mi)
+	e.VMOVQ(lo, t)
+	e.VPCLMULQDQ(operand.U8(0x00), pw, t, t)
+	e.VPXOR(t, s.lo, s.lo)
+	e.VMOVQ(hi, t)
+	e.VPCLMULQDQ(operand.U8(0x10), pw, t, t) // pw's high qword times hi
+	e.VPXOR(t, s.hi, s.hi)
+	e.VMOVQ(mi, t)
+	e.VPCLMULQDQ(operand.U8(0x00), kw, t, t)
+	e.VPXOR(t, s.mi, s.mi)
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// The entry points of every backend, named gcm<Entry><Suffix> (Suffix:
+// asmgen's suffix of the backend, AESNI, AESNIAVX, VAESAVX2). The key table
+// t is the Go side's asmKey.t (see gcm.go for its layout); st is an
+// asmStream's state.
+
+// declareGCM declares every function of g's backend at width w.
+func declareGCM(g *asmgen.Generator, w width) {
+	g.Package("aesgcm")
+	e := &gcm{Generator: g, Vec: g.Vec(), width: w}
+	e.declareConsts()
+	sfx := g.Suffix()
+	e.initFunc("gcmInit" + sfx)
+	e.nonceFunc("gcmNonce" + sfx)
+	e.sealFunc("gcmSeal" + sfx)
+	e.sealGatherFunc("gcmSealGather" + sfx)
+	e.openFunc("gcmOpen" + sfx)
+	e.streamStartFunc("gcmStreamStart" + sfx)
+	e.streamEncryptFunc("gcmStreamEncrypt" + sfx)
+	e.streamFinishFunc("gcmStreamFinish" + sfx)
+}
+
+// tableSig is the key table's Go type in every signature.
+const tableSig = "*[752]byte"
+
+// sealFunc: one-shot seal of n contiguous bytes, state in stack scratch.
+func (e *gcm) sealFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)",
+		asmgen.Doc(name+" encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out)."),
+		asmgen.Secret("t", "in", "aad"), asmgen.Output("out", "tag"),
+		asmgen.Public("rounds", "n", "aadLen", "j0"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
+	st := e.fn.Scratch()
+	k := e.loadKey("t", "rounds")
+	long := e.label("long")
+	e.shortFits(e.gp("n"), e.gp("aadLen"), long)
+	e.short(k, e.gp("out"), e.inPlace(), e.gp("n"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagStore(), false)
+	e.fn.Ret()
+	e.Label(long)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	nopen := e.GP64()
+	e.XORQ(nopen, nopen)
+	e.encPiece(k, st, st.Offset(stSize), e.gp("out"), e.gp("in"), e.gp("n"), nopen, true)
+	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("n"), e.tagStore())
+	e.fn.Ret()
+}
+
+// sealGatherFunc: one-shot seal of a gathered text, reading each piece in
+// place (finishing a block split across pieces in registers).
+func (e *gcm) sealGatherFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)",
+		asmgen.Doc(name+" encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out)."),
+		asmgen.Secret("t", "aad"), asmgen.SecretSlices("pieces"), asmgen.Output("out", "tag"),
+		asmgen.Public("rounds", "count", "aadLen", "j0", "textLen"),
+		asmgen.Len("out", "textLen"), asmgen.Len("pieces", "count"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
+	st := e.fn.Scratch()
+	k := e.loadKey("t", "rounds")
+	long := e.label("long")
+	count := e.gp("count")
+	e.shortFits(e.gp("textLen"), e.gp("aadLen"), long)
+	// The short path joins the pieces in out (for two pieces on xmm only
+	// what follows the first one's whole blocks) and seals them there.
+	src := e.joinGather(count)
+	if e.lanes == 1 {
+		src = e.shortGather(count)
+	}
+	e.short(k, e.gp("out"), src, e.gp("textLen"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagStore(), false)
+	e.fn.Ret()
+	e.Label(long)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	out, descs := e.gp("out"), e.gp("pieces")
+	nopen := e.GP64()
+	e.XORQ(nopen, nopen)
+	zero := e.xmm()
+	e.Zero(zero)
+	e.Mov(zero, st.Offset(stOpen))
+	piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
+	if e.gatherMax > 0 {
+		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
+	} else {
+		e.fn.ForEachSlice(descs, count, piece)
+	}
+	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
+	e.fn.Ret()
+}
+
+// openFunc: one-shot open; hashes the ciphertext in the same pass.
+func (e *gcm) openFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int, out, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int",
+		asmgen.Doc(name+" decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time)."),
+		asmgen.Secret("t", "out", "in", "aad"),
+		asmgen.Public("rounds", "n", "aadLen", "j0", "tag", "tagLen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(stSize+e.ctrScratch()))
+	st := e.fn.Scratch()
+	k := e.loadKey("t", "rounds")
+	long := e.label("long")
+	e.shortFits(e.gp("n"), e.gp("aadLen"), long)
+	e.short(k, e.gp("out"), e.inPlace(), e.gp("n"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagCheck(), true)
+	e.fn.Ret()
+	e.Label(long)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	out, in, n := e.gp("out"), e.gp("in"), e.gp("n")
+	acc := e.zvreg()
+	e.Mov(st.Offset(stY), lo(acc))
+	ctr := e.loadCtr(st)
+	rem, fin := e.label("orem"), e.label("ofin")
+	e.CMPQ(n, operand.U8(128))
+	e.JB(ref(rem))
+	e.phase("main loop")
+	c := e.startCounters(k, ctr, st.Offset(stSize))
+	e.bulk(k, c, in, out, n, acc, in, 0)
+	e.syncCounters(c, st.Offset(stCtr))
+	e.Label(rem)
+	e.TESTQ(n, n)
+	e.JZ(ref(fin))
+	e.phase("remainder")
+	if e.npow > 8 {
+		// The remainder hashes the lengths block too, in its one
+		// reduction: it needs a power more than its 8 blocks.
+		l := e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
+		e.remainder(k, ctr, acc, in, out, n, true, st, l)
+		e.phase("tag")
+		e.ShufB(e.c.bswap, lo(acc), lo(acc))
+		e.XorU(st.Offset(stMask), lo(acc), lo(acc))
+		e.tagCheck()(lo(acc))
+		e.fn.Ret()
+	} else {
+		e.remainder(k, ctr, acc, in, out, n, true, st, nil)
+	}
+	e.Label(fin)
+	e.Mov(lo(acc), st.Offset(stY))
+	e.finish(k, st, nil, e.gp("aadLen"), e.gp("n"), e.tagCheck())
+	e.fn.Ret()
+}
+
+// initFunc: the round keys are in the table; compute H = E(0), the powers
+// H^1..H^npow times x^-1 and their Karatsuba halves.
+func (e *gcm) initFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int)",
+		asmgen.Doc(name+" computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves."),
+		asmgen.Secret("t"), asmgen.Public("rounds"))
+	e.phase("key setup")
+	k := e.loadKey("t", "rounds")
+	h := e.vreg()
+	e.Zero(h)
+	e.encrypt(k, []reg.VecVirtual{h})
+	hx := lo(h)
+	e.ShufB(e.c.bswap, hx, hx) // the lanes above are cleared
+	// h = h * x^-1: a left shift by one with the carries of each qword and
+	// the reduction when bit 127 falls out.
+	t := e.xmm()
+	e.ShufD(0xd3, hx, t)
+	e.SraD(31, t, t)
+	e.AddQ(hx, hx, hx)
+	e.And(e.c.x1, t, t)
+	e.Xor(t, hx, hx)
+	hk := e.zvreg()
+	e.ShufD(0x4e, hx, lo(hk))
+	e.Xor(hx, lo(hk), lo(hk))
+	e.Mov(hx, mem(k.t, e.pow(1)))
+	e.Mov(lo(hk), mem(k.t, e.kar(1)))
+	cur := e.zvreg()
+	e.Mov(hx, lo(cur))
+	for m := 2; m <= e.npow; m++ {
+		// cur = cur·H = H^m, stored with its Karatsuba half.
+		s := sum{e.vreg(), e.vreg(), e.vreg()}
+		e.mulAcc(s, true, cur, h, hk)
+		e.reduce(s)
+		e.Mov(lo(s.hi), lo(cur))
+		ck := e.xmm()
+		e.ShufD(0x4e, lo(cur), ck)
+		e.Xor(lo(cur), ck, ck)
+		e.Mov(lo(cur), mem(k.t, e.pow(m)))
+		e.Mov(ck, mem(k.t, e.kar(m)))
+	}
+	e.fn.Ret()
+}
+
+// nonceFunc: J0 for a nonce that is not 12 bytes.
+func (e *gcm) nonceFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", nonce *byte, n int, j0 *[16]byte)",
+		asmgen.Doc(name+" sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce."),
+		asmgen.Secret("t"), asmgen.Public("nonce", "n"), asmgen.Output("j0"), asmgen.Len("nonce", "n"))
+	t := e.gp("t")
+	acc := e.vreg()
+	e.Zero(acc)
+	e.ghashBytes(t, acc, e.gp("nonce"), e.gp("n"))
+	zero := e.GP64()
+	e.XORQ(zero, zero)
+	e.mul1(t, acc, e.lengthsBlock(zero, e.gp("n")))
+	e.ShufB(e.c.bswap, lo(acc), lo(acc))
+	e.Mov(lo(acc), mem(e.gp("j0"), 0))
+	e.fn.Ret()
+}
+
+func (e *gcm) streamStartFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int, st *[80]byte, aad *byte, aadLen int, j0 *[16]byte)",
+		asmgen.Doc(name+" starts a stream at st: hashes aad, sets the first counter and E(J0), clears the open block."),
+		asmgen.Secret("t", "st", "aad"), asmgen.Public("rounds", "aadLen", "j0"), asmgen.Len("aad", "aadLen"))
+	k := e.loadKey("t", "rounds")
+	st := mem(e.gp("st"), 0)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	zero := e.xmm()
+	e.Zero(zero)
+	e.Mov(zero, st.Offset(stOpen))
+	e.Mov(zero, st.Offset(stKS))
+	e.fn.Ret()
+}
+
+func (e *gcm) streamEncryptFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", rounds int, st *[80]byte, out, in *byte, n int, nopen int)",
+		asmgen.Doc(name+" encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16."),
+		asmgen.Secret("t", "st", "in"), asmgen.Output("out"), asmgen.Public("rounds", "n", "nopen"),
+		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Scratch(e.ctrScratch()))
+	k := e.loadKey("t", "rounds")
+	st := mem(e.gp("st"), 0)
+	var cb operand.Mem
+	if e.ctrScratch() > 0 {
+		cb = e.fn.Scratch()
+	}
+	e.encPiece(k, st, cb, e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"), false)
+	e.fn.Ret()
+}
+
+func (e *gcm) streamFinishFunc(name string) {
+	e.fn = e.Func(name, "func(t "+tableSig+", st *[80]byte, nopen int, aadLen int, textLen int, tag *[16]byte)",
+		asmgen.Doc(name+" sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block)."),
+		asmgen.Secret("t", "st"), asmgen.Output("tag"), asmgen.Public("nopen", "aadLen", "textLen"))
+	k := keyRegs{t: e.gp("t")}
+	st := mem(e.gp("st"), 0)
+	e.finish(k, st, e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.tagStore())
+	e.fn.Ret()
+}
+
+// start hashes the AAD and sets up the state at st: y, the first counter,
+// E(J0).
+func (e *gcm) start(k keyRegs, st operand.Mem, aad, aadLen, j0 reg.GPVirtual) {
+	j, ctr := e.zvreg(), e.xmm()
+	e.loadJ0(j0, lo(j))
+	e.ShufB(e.c.bswap, lo(j), ctr)
+	e.AddD(e.c.incs.Offset(16), ctr, ctr)
+	e.Mov(ctr, st.Offset(stCtr))
+	e.encrypt(k, []reg.VecVirtual{j})
+	e.Mov(lo(j), st.Offset(stMask))
+	acc := e.aadHash(k, aad, aadLen)
+	e.Mov(lo(acc), st.Offset(stY))
+}
+
+// finish hashes the block left open (nopen bytes at st's open) and the
+// lengths, and hands the tag to tagOut. A nil nopen means no block is ever
+// open there (one-shot open): the open-block branch is not emitted.
+func (e *gcm) finish(k keyRegs, st operand.Mem, nopen, aadLen, textLen reg.Register, tagOut func(reg.VecVirtual)) {
+	e.phase("tag")
+	acc := e.zvreg()
+	e.Mov(st.Offset(stY), lo(acc))
+	l := e.lengthsBlock(aadLen, textLen)
+	if nopen != nil {
+		one, done := e.label("fin1"), e.label("findone")
+		e.TESTQ(nopen, nopen)
+		e.JZ(ref(one))
+		// (open ^ acc)·H^2 ^ lengths·H, one reduction.
+		o := e.xmm()
+		e.Mov(st.Offset(stOpen), o)
+		e.ShufB(e.c.bswap, o, o)
+		e.Xor(lo(acc), o, o)
+		e.mulBlocks(k.t, acc, 2, o, l)
+		e.JMP(ref(done))
+		e.Label(one)
+		e.mul1(k.t, acc, l)
+		e.Label(done)
+	} else {
+		e.mul1(k.t, acc, l)
+	}
+	e.ShufB(e.c.bswap, lo(acc), lo(acc))
+	e.XorU(st.Offset(stMask), lo(acc), lo(acc))
+	tagOut(lo(acc))
+}
+
+// mulBlocks sets acc to the sum of the xmm blocks xs times H^top,
+// H^(top-1), ..., with one reduction: on wide registers lanes blocks per
+// register.
+func (e *gcm) mulBlocks(t reg.Register, acc reg.VecVirtual, top int, xs ...reg.VecVirtual) {
+	s := e.sumInto(acc)
+	for i := 0; i < len(xs); i += e.lanes {
+		x := xs[i]
+		if e.lanes > 1 {
+			x = e.zvreg()
+			e.Mov(xs[i], lo(x))
+			if i+1 < len(xs) {
+				e.VINSERTI128(operand.U8(1), xs[i+1], x, x)
+			}
+		}
+		m := top - i
+		e.mulAcc(s, i == 0, x, mem(t, e.pow(m)), mem(t, e.kar(m)))
+	}
+	e.reduce(s)
+	e.setFold(s, acc)
+}

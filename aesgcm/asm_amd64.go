@@ -1,0 +1,82 @@
+//go:build amd64 && !purego
+
+package aesgcm
+
+import (
+	"encoding/binary"
+	"runtime"
+	"unsafe"
+
+	"github.com/vgcrypto/vg/stackscratch"
+)
+
+//go:generate env GOWORK=off go -C _asm run .
+
+// The assembly backends' shared Go side. Each backend's key type (generated
+// into asm_glue_amd64.go) embeds asmKey and calls its own functions, so the
+// backend chosen at New is never decided again per call.
+
+// asmTableSize is the size of the key table the assembly reads (see
+// _asm/gcm.go): 15 round keys in the standard byte order, then the GHASH
+// key powers H^16..H^1 (each times x^-1, byte-reflected; the xmm bulk loop
+// hashes 16 blocks per reduction, wider ones use H^8..H^1 of them), then for
+// each power the XOR of its halves, for Karatsuba.
+const asmTableSize = 752
+
+// asmKey is the key table of an assembly backend. The table must be
+// 16-byte aligned (SSE instructions read it as memory operands), so it is
+// placed at an aligned offset of buf; heap objects do not move.
+type asmKey struct {
+	buf    [asmTableSize + 15]byte
+	t      *[asmTableSize]byte
+	rounds int
+}
+
+// expand aligns the table and fills in the round keys of key; the
+// backend's init function then adds the key powers.
+func (k *asmKey) expand(key []byte) {
+	off := int(-uintptr(unsafe.Pointer(&k.buf[0])) & 15)
+	k.t = (*[asmTableSize]byte)(k.buf[off : off+asmTableSize])
+	var w [60]uint32
+	k.rounds = expandKeyWords(key, &w)
+	for i := 0; i < 4*(k.rounds+1); i++ {
+		binary.LittleEndian.PutUint32(k.t[4*i:], w[i])
+	}
+	stackscratch.WipeWords(w[:])
+}
+
+// key returns k, for tests that read the table of any backend's key.
+func (k *asmKey) key() *asmKey { return k }
+
+// wipe zeroes the round keys and the key powers; KeepAlive keeps the
+// stores from being dropped.
+func (k *asmKey) wipe() {
+	clear(k.buf[:])
+	runtime.KeepAlive(k)
+}
+
+// ptr returns the address of b's first element, nil for a nil slice; the
+// assembly reads nothing through it when len(b) is 0.
+func ptr(b []byte) *byte { return unsafe.SliceData(b) }
+
+// ptr returns J0 as the assembly reads it: the 16 bytes of the two
+// little-endian words, in memory order (amd64 is little-endian).
+func (c *counter) ptr() *[16]byte { return (*[16]byte)(unsafe.Pointer(c)) }
+
+// tagDst returns where the assembly writes the 16-byte tag of a seal: the
+// output's tag itself when it is 16 bytes (no copy in Go, where a 16-byte
+// store read back in pieces may wait for the cache), else buf, whose first
+// len(tag) bytes finishTag then copies.
+func tagDst(tag []byte, buf *[16]byte) *[16]byte {
+	if len(tag) == TagSize {
+		return (*[16]byte)(tag)
+	}
+	return buf
+}
+
+// finishTag copies a short tag from buf (see tagDst).
+func finishTag(tag []byte, buf *[16]byte) {
+	if len(tag) < TagSize {
+		copy(tag, buf[:])
+	}
+}
