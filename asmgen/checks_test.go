@@ -586,3 +586,41 @@ func TestRunTargets(t *testing.T) {
 	}}}
 	require.ErrorContains(t, runTargets(backends, unnamed, "", "", "", ""), "nop: the name does not end with the backend's suffix SSSE3")
 }
+
+func TestPhaseLandmarks(t *testing.T) {
+	asm := mustBuild(t, ssse3Backend, "phases", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n")}, func(g *Generator, fn *Func) {
+		p, o, n := g.GP64(), g.GP64(), g.GP64()
+		fn.Phase("key setup")
+		g.Load(g.Param("key"), p)
+		g.Load(g.Param("out"), o)
+		g.Load(g.Param("n"), n)
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: p}, x)
+		fn.Phase("main loop: %d bytes a pass", 16)
+		g.TESTQ(n, n)
+		g.JZ(operand.LabelRef("early"))
+		g.MOVOU(x, operand.Mem{Base: o})
+		fn.Ret()
+		g.Label("early")
+		fn.Ret()
+	})
+	var phases []string
+	for _, l := range strings.Split(asm, "\n") {
+		if s, ok := strings.CutPrefix(strings.TrimSpace(l), "// phase: "); ok {
+			phases = append(phases, s)
+		}
+	}
+	assert.Equal(t, []string{"key setup", "main loop: 16 bytes a pass", "wipe (stack scratch and vector registers)", "wipe (stack scratch and vector registers)"}, phases)
+
+	// A phase is one line of the function being generated.
+	g := New(ssse3Backend)
+	f := g.Func("fSSSE3", "func(k *[16]byte)", Doc("f is a test function."), Secret("k"))
+	f.Phase("two\nlines")
+	f.Phase("")
+	g.Func("gSSSE3", "func(k *[16]byte)", Doc("g is a test function."), Secret("k"))
+	f.Phase("late")
+	_, _, err := g.Build()
+	require.ErrorContains(t, err, `asmgen: fSSSE3: Phase "two\nlines": the text must be one non-empty line`)
+	require.ErrorContains(t, err, `asmgen: fSSSE3: Phase "": the text must be one non-empty line`)
+	require.ErrorContains(t, err, "asmgen: fSSSE3: Phase called while another function is being generated")
+}

@@ -44,6 +44,18 @@
 // secrets says so with [NoSecrets], which opts it out of the wipe. asmgen adds
 // the classification to the function's doc comment.
 //
+// # Landmarks and shared constants
+//
+// [Func.Phase] marks where a phase of a function starts (key setup,
+// additional data, main loop, remainder, partial block, tag) with a
+// comment line "// phase: ..." in the assembly, and [Func.Ret] marks each
+// wipe the same way, so that a reader finds the landmarks of a long .s file
+// by searching for "phase:". [Generator.Const] declares a constant the Go
+// code and the assembly share (the longest text a function was generated
+// for, on which the Go side dispatches): it is written into the
+// declarations and into the vgsim trampolines, so that it is in every
+// build once and the Go side never copies it by hand.
+//
 // # On the model: build tag vgsim
 //
 // [Generator.Generate] writes a third file beside the assembly and its

@@ -53,7 +53,7 @@ func Example() {
 	s := string(stubs)
 	fmt.Println(strings.TrimSpace(s[strings.Index(s, "// xorKey32SSSE3"):]))
 	a := string(asm)
-	fmt.Println(strings.TrimSpace(a[strings.Index(a, "\t// asmgen: wipe"):]))
+	fmt.Println(strings.TrimSpace(a[strings.Index(a, "\t// phase: wipe"):]))
 	// Output:
 	// // xorKey32SSSE3 sets dst[i] = src[i] ^ key[i%32] for i < 32*blocks.
 	// //
@@ -61,7 +61,7 @@ func Example() {
 	// //
 	// //go:noescape
 	// func xorKey32SSSE3(dst *byte, src *byte, blocks int, key *[32]byte)
-	// // asmgen: wipe stack scratch and vector registers
+	// // phase: wipe (stack scratch and vector registers)
 	// 	PXOR  X0, X0
 	// 	PXOR  X1, X1
 	// 	PXOR  X2, X2

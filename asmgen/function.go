@@ -169,8 +169,12 @@ type Func struct {
 }
 
 // wipeMarker is the comment [Func.Ret] places before each RET of a function
-// with secrets; the wipe is inserted after it once registers are allocated.
-const wipeMarker = "asmgen: wipe stack scratch and vector registers"
+// with secrets, the function's last phase ([Func.Phase]); the wipe is
+// inserted after it once registers are allocated.
+const wipeMarker = phasePrefix + "wipe (stack scratch and vector registers)"
+
+// phasePrefix starts the comment of every [Func.Phase] landmark.
+const phasePrefix = "phase: "
 
 // Func starts the assembly function name with the Go signature sig (for
 // example "func(dst, src *byte, n int)"). Every pointer-like argument must be
@@ -264,6 +268,29 @@ func (fn *Func) ScratchSize() int { return fn.cfg.scratch }
 func (fn *Func) Label(prefix string) string {
 	fn.labels[prefix]++
 	return fmt.Sprintf("%s_%d", prefix, fn.labels[prefix])
+}
+
+// Phase marks the start of a phase of the function (key setup, additional
+// data, main loop, remainder, partial block, tag, ...) with a comment line
+// in the generated assembly,
+//
+//	// phase: main loop (8 blocks a pass)
+//
+// so that a reader of a long .s file finds its landmarks by searching for
+// "phase:". The text, formatted by fmt.Sprintf, names the phase first and
+// may say what it computes after it. [Func.Ret] marks the wipe before each
+// RET the same way.
+func (fn *Func) Phase(format string, args ...any) {
+	if fn.g.cur != fn {
+		fn.g.errorf("%s: Phase called while another function is being generated", fn.name)
+		return
+	}
+	text := fmt.Sprintf(format, args...)
+	if text == "" || strings.ContainsAny(text, "\n") {
+		fn.g.errorf("%s: Phase %q: the text must be one non-empty line", fn.name, text)
+		return
+	}
+	fn.g.Context.Comment(phasePrefix + text)
 }
 
 // Ret ends a path of the function: for a function with secrets it emits the

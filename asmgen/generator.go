@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/format"
+	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,8 +46,9 @@ type Generator struct {
 	cur        *Func
 	errs       []error
 	// built are the functions of the last successful Build, in file order.
-	built []*Func
-	vec   *Vec
+	built  []*Func
+	vec    *Vec
+	consts []constDecl
 }
 
 // New returns a Generator for the backend b. The backend's Requires set (the
@@ -167,6 +170,9 @@ func (g *Generator) Build() (asm, stubs []byte, err error) {
 	stubs, err = printer.NewStubs(cfg).Print(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("asmgen: printing declarations: %w", err)
+	}
+	if stubs, err = format.Source(append(stubs, g.constSource()...)); err != nil {
+		return nil, nil, fmt.Errorf("asmgen: formatting declarations: %w", err)
 	}
 	g.built = fns
 	return asm, stubs, nil
@@ -374,6 +380,77 @@ func sortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
 	return ks
+}
+
+// constDecl is one [Generator.Const].
+type constDecl struct {
+	name, doc string
+	value     int
+}
+
+// Const declares a constant the Go code and the assembly share, such as the
+// longest input a function is generated for, on which the Go side
+// dispatches: asmgen writes
+//
+//	// doc
+//	const name = value
+//
+// into the Go declarations and into the vgsim trampolines, which replace
+// them under the build tag vgsim, so that the package has the constant
+// exactly once in every build and the Go side never copies the generator's
+// value by hand. The generator itself uses value in the instructions it
+// emits. name must be a Go identifier declared once in the Generator
+// (constants of different backends in one package need different names,
+// such as the backend's [Generator.Suffix]), and doc a sentence starting
+// with it.
+func (g *Generator) Const(name string, value int, doc string) {
+	switch {
+	case !token.IsIdentifier(name):
+		g.errorf("Const %q: not a Go identifier", name)
+		return
+	case !strings.HasPrefix(doc, name+" "):
+		g.errorf("Const %s: the doc %q does not start with the name", name, doc)
+		return
+	}
+	for _, c := range g.consts {
+		if c.name == name {
+			g.errorf("Const %s declared twice", name)
+			return
+		}
+	}
+	g.consts = append(g.consts, constDecl{name: name, doc: doc, value: value})
+}
+
+// constSource returns the Go source of the Generator's constants, for the
+// end of the declarations and of the trampolines.
+func (g *Generator) constSource() []byte {
+	var b bytes.Buffer
+	for _, c := range g.consts {
+		b.WriteString("\n")
+		for _, l := range wrap(c.doc, 76) {
+			fmt.Fprintf(&b, "// %s\n", l)
+		}
+		fmt.Fprintf(&b, "const %s = %d\n", c.name, c.value)
+	}
+	return b.Bytes()
+}
+
+// wrap splits text into lines of at most width bytes at spaces (a longer
+// word stays whole).
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // Table declares a read-only, pointer-free static table holding data (for

@@ -403,6 +403,13 @@ func (v *Vec) CmpEqB(a operand.Op, b, dst reg.VecVirtual) {
 	v.binary("pcmpeqb", true, v.g.PCMPEQB, v.g.VPCMPEQB, nil, a, b, dst)
 }
 
+// CmpEqD sets each 32-bit word of dst to all ones where the words of a
+// and b are equal, 0 elsewhere (PCMPEQD; not for zmm, whose comparisons
+// set opmasks).
+func (v *Vec) CmpEqD(a operand.Op, b, dst reg.VecVirtual) {
+	v.binary("pcmpeqd", true, v.g.PCMPEQL, v.g.VPCMPEQD, nil, a, b, dst)
+}
+
 // MovMskB sets the general register dst to the top bits of the bytes of x
 // (PMOVMSKB).
 func (v *Vec) MovMskB(x reg.VecVirtual, dst reg.Register) {

@@ -195,10 +195,11 @@ func TestVecOrdered(t *testing.T) {
 		{"UnpackLoD", ssse3Backend, avx2Backend, (*Vec).UnpackLoD, "PUNPCKLLQ", "VPUNPCKLDQ"},
 		{"UnpackHiD", ssse3Backend, avx2Backend, (*Vec).UnpackHiD, "PUNPCKHLQ", "VPUNPCKHDQ"},
 		{"CmpEqB", ssse3Backend, avx2Backend, (*Vec).CmpEqB, "PCMPEQB", "VPCMPEQB"},
+		{"CmpEqD", ssse3Backend, avx2Backend, (*Vec).CmpEqD, "PCMPEQL", "VPCMPEQD"},
 		{"ClMul", aesniBackend, aesniAVXBackend, func(v *Vec, a operand.Op, b, dst reg.VecVirtual) { v.ClMul(0x11, a, b, dst) }, "PCLMULQDQ $0x11,", "VPCLMULQDQ $0x11,"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			commutative := c.name == "CmpEqB"
+			commutative := strings.HasPrefix(c.name, "CmpEq")
 			ops := mustVecOps(t, c.be, 16, func(v *Vec, x vecRegs) {
 				c.op(v, x.a, x.b, x.d)
 				c.op(v, x.a, x.b, x.b)
@@ -236,6 +237,8 @@ func TestVecNoForm(t *testing.T) {
 	// PCMPEQB has no zmm form (zmm comparisons set opmasks).
 	_, err := vecOps(t, avx512Backend, 64, func(v *Vec, x vecRegs) { v.CmpEqB(x.a, x.b, x.d) })
 	require.EqualError(t, err, "asmgen: vector pcmpeqb has no zmm form")
+	_, err = vecOps(t, avx512Backend, 64, func(v *Vec, x vecRegs) { v.CmpEqD(x.a, x.b, x.d) })
+	require.EqualError(t, err, "asmgen: vector pcmpeqd has no zmm form")
 	_, err = vecOps(t, ssse3Backend, 16, func(v *Vec, x vecRegs) { v.BroadcastD(x.m, x.d) })
 	require.EqualError(t, err, "asmgen: vector broadcastd needs AVX2")
 	_, err = vecOps(t, avx2Backend, 16, func(v *Vec, x vecRegs) { v.Insert128(1, x.a, x.b, x.d) })

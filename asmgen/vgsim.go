@@ -97,6 +97,7 @@ func (g *Generator) Trampolines(asmName string) ([]byte, error) {
 			return nil, fmt.Errorf("asmgen: %s: vgsim trampoline: %w", fn.name, err)
 		}
 	}
+	b.Write(g.constSource())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("asmgen: formatting the vgsim trampolines: %w\n%s", err, b.Bytes())

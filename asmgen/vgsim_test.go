@@ -3,6 +3,7 @@ package asmgen
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mmcloughlin/avo/operand"
@@ -138,4 +139,34 @@ func TestGenerateWritesTrampolines(t *testing.T) {
 	require.ErrorContains(t, New(ssse3Backend).Generate(filepath.Join(dir, "a", "x.s"), filepath.Join(dir, "x.go")), "different directories")
 	assert.Equal(t, "a/gcm_aesni_vgsim_amd64.go", SimPath("a/gcm_aesni_amd64.go"))
 	assert.Equal(t, "x_vgsim.go", SimPath("x.go"))
+}
+
+func TestConstInDeclarationsAndTrampolines(t *testing.T) {
+	// The constant is in the declarations and in the trampolines (which
+	// replace them under vgsim), once in each.
+	stubs, sim := trampolines(t, "shortT", "func(k *[32]byte)", []Option{Secret("k")}, func(g *Generator, fn *Func) {
+		g.Const("shortMaxT", 320, "shortMaxT is the longest text shortT takes: six blocks of keystream at once, one of them Poly1305's key, in three register sets of two blocks each.")
+		g.Const("laneBlocksT", 8, "laneBlocksT is the number of blocks of a pass.")
+		fn.Ret()
+	})
+	want := "\n// shortMaxT is the longest text shortT takes: six blocks of keystream at once,\n" +
+		"// one of them Poly1305's key, in three register sets of two blocks each.\nconst shortMaxT = 320\n\n" +
+		"// laneBlocksT is the number of blocks of a pass.\nconst laneBlocksT = 8\n"
+	for _, src := range []string{stubs, sim} {
+		assert.True(t, strings.HasSuffix(src, want), src)
+		assert.Equal(t, 1, strings.Count(src, "const shortMaxT"))
+	}
+
+	for _, c := range []struct{ name, doc, want string }{
+		{"short max", "short max is.", `Const "short max": not a Go identifier`},
+		{"shortMax", "The longest text.", `Const shortMax: the doc "The longest text." does not start with the name`},
+		{"dup", "dup is declared twice.", "Const dup declared twice"},
+	} {
+		g := New(ssse3Backend)
+		g.Func("fSSSE3", "func(k *[32]byte)", Doc("f is a test function."), Secret("k")).Ret()
+		g.Const("dup", 1, "dup is a constant.")
+		g.Const(c.name, 2, c.doc)
+		_, _, err := g.Build()
+		require.EqualError(t, err, "asmgen: "+c.want)
+	}
 }

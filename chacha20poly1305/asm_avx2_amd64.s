@@ -53,15 +53,17 @@ GLOBL rowstep<>(SB), RODATA|NOPTR, $32
 // func xorBlocksAVX2(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·xorBlocksAVX2(SB), $1056-32
-	MOVQ         st+0(FP), AX
-	MOVQ         dst+8(FP), CX
-	MOVQ         src+16(FP), DX
-	MOVQ         n+24(FP), BX
-	LEAQ         (SP), SI
-	ADDQ         $0x1f, SI
-	ANDQ         $-32, SI
-	CMPQ         BX, $0x00000200
-	JB           rows_1
+	MOVQ st+0(FP), AX
+	MOVQ dst+8(FP), CX
+	MOVQ src+16(FP), DX
+	MOVQ n+24(FP), BX
+	LEAQ (SP), SI
+	ADDQ $0x1f, SI
+	ANDQ $-32, SI
+	CMPQ BX, $0x00000200
+	JB   rows_1
+
+	// phase: lane setup: the state broadcast to every lane
 	VPBROADCASTD (AX), Y0
 	VMOVDQU      Y0, (SI)
 	VPBROADCASTD 4(AX), Y0
@@ -96,6 +98,7 @@ TEXT ·xorBlocksAVX2(SB), $1056-32
 	VPBROADCASTD 60(AX), Y0
 	VMOVDQU      Y0, 480(SI)
 
+	// phase: main loop: lane-layout passes of 8 blocks
 lanes_1:
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
@@ -391,6 +394,7 @@ lanerounds_1:
 	JAE         lanes_1
 
 rows_1:
+	// phase: remainder: row-layout blocks
 rowloop_1:
 	CMPQ           BX, $0x40
 	JB             done_1
@@ -475,7 +479,7 @@ onerow_1:
 	ADDL $0x01, 48(AX)
 
 done_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -543,6 +547,7 @@ TEXT ·polyBlocksAVX2(SB), NOSPLIT, $0-24
 	MOVQ 8(CX), R11
 	MOVQ 16(CX), R12
 
+	// phase: main loop: one block at a time
 polyloop_1:
 	CMPQ  SI, $0x10
 	JB    polydone_1
@@ -588,19 +593,21 @@ polydone_1:
 	MOVQ R11, 8(CX)
 	MOVQ R12, 16(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VZEROUPPER
 	RET
 
 // func sealShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: AVX, AVX2, CMOV
 TEXT ·sealShortAVX2(SB), NOSPLIT, $416-72
-	MOVQ           key+8(FP), AX
-	MOVQ           nonce+16(FP), DX
-	MOVQ           n+48(FP), CX
-	LEAQ           (SP), BX
-	ADDQ           $0x1f, BX
-	ANDQ           $-32, BX
+	MOVQ key+8(FP), AX
+	MOVQ nonce+16(FP), DX
+	MOVQ n+48(FP), CX
+	LEAQ (SP), BX
+	ADDQ $0x1f, BX
+	ANDQ $-32, BX
+
+	// phase: key setup: the keystream of the whole text at once, block 0 keying Poly1305
 	CMPQ           CX, $0x00000040
 	JA             sets_1
 	MOVL           8(DX), SI
@@ -1030,6 +1037,8 @@ ksdone_1:
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+56(FP), R9
 	MOVQ adLen+64(FP), R10
 
@@ -1153,6 +1162,7 @@ lddone_1:
 	ADCQ  $0x00, R8
 
 paddone_1:
+	// phase: text: XOR with the keystream in the scratch
 	MOVQ out+0(FP), R9
 	MOVQ BX, AX
 	MOVQ srcs_base+24(FP), R10
@@ -1266,6 +1276,7 @@ piece_4:
 	JMP  gloop_1
 
 gdone_1:
+	// phase: ciphertext hash: Poly1305 over the ciphertext in out, where it is contiguous
 	MOVQ out+0(FP), CX
 	MOVQ n+48(FP), R10
 
@@ -1389,6 +1400,7 @@ lddone_2:
 	ADCQ  $0x00, R8
 
 paddone_2:
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    368(BX), SI
 	ADCQ    376(BX), DI
 	ADCQ    $0x01, R8
@@ -1436,7 +1448,7 @@ paddone_2:
 	MOVQ    SI, (R9)
 	MOVQ    DI, 8(R9)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -1470,12 +1482,14 @@ paddone_2:
 // func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: AVX, AVX2, CMOV
 TEXT ·openShortAVX2(SB), NOSPLIT, $416-72
-	MOVQ           key+8(FP), AX
-	MOVQ           nonce+16(FP), DX
-	MOVQ           n+32(FP), CX
-	LEAQ           (SP), BX
-	ADDQ           $0x1f, BX
-	ANDQ           $-32, BX
+	MOVQ key+8(FP), AX
+	MOVQ nonce+16(FP), DX
+	MOVQ n+32(FP), CX
+	LEAQ (SP), BX
+	ADDQ $0x1f, BX
+	ANDQ $-32, BX
+
+	// phase: key setup: the keystream of the whole text at once, block 0 keying Poly1305
 	CMPQ           CX, $0x00000040
 	JA             sets_1
 	MOVL           8(DX), SI
@@ -1905,6 +1919,8 @@ ksdone_1:
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+40(FP), R9
 	MOVQ adLen+48(FP), R10
 
@@ -2028,6 +2044,7 @@ lddone_1:
 	ADCQ  $0x00, R8
 
 paddone_1:
+	// phase: ciphertext hash: Poly1305 over the text, before it is decrypted
 	MOVQ src+24(FP), R9
 	MOVQ CX, R10
 
@@ -2151,6 +2168,7 @@ lddone_2:
 	ADCQ  $0x00, R8
 
 paddone_2:
+	// phase: text: XOR with the keystream in the scratch
 	MOVQ out+0(FP), AX
 	MOVQ BX, DX
 	MOVQ src+24(FP), R9
@@ -2240,7 +2258,9 @@ piece_3:
 	ADDQ  $0x01, AX
 
 piece_4:
-	XORQ    CX, CX
+	XORQ CX, CX
+
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    368(BX), SI
 	ADCQ    376(BX), DI
 	ADCQ    $0x01, R8
@@ -2295,7 +2315,7 @@ piece_4:
 	CMOVQEQ CX, AX
 	MOVQ    AX, ret+64(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -2329,9 +2349,11 @@ piece_4:
 // func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: AVX, AVX2, CMOV
 TEXT ·sealLongAVX2(SB), $1632-72
-	LEAQ         (SP), CX
-	ADDQ         $0x1f, CX
-	ANDQ         $-32, CX
+	LEAQ (SP), CX
+	ADDQ $0x1f, CX
+	ANDQ $-32, CX
+
+	// phase: key setup: the state broadcast to every lane, the lengths block
 	MOVQ         key+8(FP), AX
 	MOVQ         nonce+16(FP), DX
 	VPBROADCASTD sigma<>+0(SB), Y0
@@ -2372,24 +2394,26 @@ TEXT ·sealLongAVX2(SB), $1632-72
 	MOVQ         AX, 1592(CX)
 	MOVQ         adLen+64(FP), AX
 	MOVQ         AX, 1584(CX)
-	VMOVDQU      (CX), Y0
-	VMOVDQU      32(CX), Y1
-	VMOVDQU      64(CX), Y2
-	VMOVDQU      96(CX), Y3
-	VMOVDQU      128(CX), Y4
-	VMOVDQU      160(CX), Y5
-	VMOVDQU      192(CX), Y6
-	VMOVDQU      224(CX), Y7
-	VMOVDQU      256(CX), Y8
-	VMOVDQU      288(CX), Y9
-	VMOVDQU      320(CX), Y10
-	VMOVDQU      352(CX), Y11
-	VMOVDQU      Y11, 864(CX)
-	VMOVDQU      384(CX), Y11
-	VMOVDQU      416(CX), Y12
-	VMOVDQU      448(CX), Y13
-	VMOVDQU      480(CX), Y14
-	MOVQ         $0x0000000a, AX
+
+	// phase: pass 0: block 0 keys Poly1305, blocks 1-7 the text's first bytes
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	VMOVDQU 256(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU 352(CX), Y11
+	VMOVDQU Y11, 864(CX)
+	VMOVDQU 384(CX), Y11
+	VMOVDQU 416(CX), Y12
+	VMOVDQU 448(CX), Y13
+	VMOVDQU 480(CX), Y14
+	MOVQ    $0x0000000a, AX
 
 lanerounds_1:
 	VPADDD      Y4, Y0, Y0
@@ -2659,8 +2683,10 @@ lanerounds_1:
 	XORQ        BX, BX
 	XORQ        SI, SI
 	XORQ        DI, DI
-	MOVQ        ad+56(FP), R8
-	MOVQ        adLen+64(FP), R9
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
+	MOVQ ad+56(FP), R8
+	MOVQ adLen+64(FP), R9
 
 polyloop_1:
 	CMPQ  R9, $0x10
@@ -2782,9 +2808,11 @@ lddone_1:
 	ADCQ  $0x00, DI
 
 paddone_1:
-	XORQ    AX, AX
-	MOVQ    AX, adLen+64(FP)
-	MOVQ    AX, key+8(FP)
+	XORQ AX, AX
+	MOVQ AX, adLen+64(FP)
+	MOVQ AX, key+8(FP)
+
+	// phase: pass 0's text: XOR with blocks 1-7
 	MOVQ    out+0(FP), AX
 	MOVQ    n+48(FP), DX
 	MOVQ    $0x000001c0, R8
@@ -2909,9 +2937,12 @@ gdone_1:
 	MOVQ R10, adLen+64(FP)
 	MOVQ R11, srcs_base+24(FP)
 
+	// phase: main loop: passes of 8 blocks, Poly1305 in the rounds
 passes_1:
-	CMPQ    n+48(FP), $0x00
-	JE      passesdone_1
+	CMPQ n+48(FP), $0x00
+	JE   passesdone_1
+
+	// phase: full pass: XOR from the registers, 32 blocks hashed at fixed offsets
 	CMPQ    n+48(FP), $0x00000200
 	JB      generalpass_1
 	CMPQ    adLen+64(FP), $0x00000200
@@ -3386,6 +3417,7 @@ lanerounds_2:
 	JMP         passes_1
 
 generalpass_1:
+	// phase: full pass, counted: XOR from the registers, fewer than 32 blocks to hash
 	CMPQ    n+48(FP), $0x00000200
 	JB      generalpass_2
 	CMPQ    adLen+64(FP), $0x00000200
@@ -3809,6 +3841,7 @@ nohashc_3:
 	JMP         passes_1
 
 generalpass_2:
+	// phase: general pass: counted hashing, keystream through the scratch
 	MOVQ    nonce+16(FP), R8
 	MOVQ    out+0(FP), R9
 	SUBQ    R8, R9
@@ -4405,6 +4438,7 @@ gdone_2:
 	JMP  passes_1
 
 passesdone_1:
+	// phase: remainder: Poly1305 over the ciphertext not hashed in the passes, its partial block padded
 	MOVQ nonce+16(FP), R8
 	MOVQ out+0(FP), R9
 	SUBQ R8, R9
@@ -4529,6 +4563,7 @@ lddone_2:
 	ADCQ  $0x00, DI
 
 paddone_2:
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    1584(CX), BX
 	ADCQ    1592(CX), SI
 	ADCQ    $0x01, DI
@@ -4576,7 +4611,7 @@ paddone_2:
 	MOVQ    BX, (AX)
 	MOVQ    SI, 8(AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2
@@ -4650,9 +4685,11 @@ paddone_2:
 // func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: AVX, AVX2, CMOV
 TEXT ·openLongAVX2(SB), $1632-72
-	LEAQ         (SP), CX
-	ADDQ         $0x1f, CX
-	ANDQ         $-32, CX
+	LEAQ (SP), CX
+	ADDQ $0x1f, CX
+	ANDQ $-32, CX
+
+	// phase: key setup: the state broadcast to every lane, the lengths block
 	MOVQ         key+8(FP), AX
 	MOVQ         nonce+16(FP), DX
 	VPBROADCASTD sigma<>+0(SB), Y0
@@ -4693,24 +4730,26 @@ TEXT ·openLongAVX2(SB), $1632-72
 	MOVQ         AX, 1592(CX)
 	MOVQ         adLen+48(FP), AX
 	MOVQ         AX, 1584(CX)
-	VMOVDQU      (CX), Y0
-	VMOVDQU      32(CX), Y1
-	VMOVDQU      64(CX), Y2
-	VMOVDQU      96(CX), Y3
-	VMOVDQU      128(CX), Y4
-	VMOVDQU      160(CX), Y5
-	VMOVDQU      192(CX), Y6
-	VMOVDQU      224(CX), Y7
-	VMOVDQU      256(CX), Y8
-	VMOVDQU      288(CX), Y9
-	VMOVDQU      320(CX), Y10
-	VMOVDQU      352(CX), Y11
-	VMOVDQU      Y11, 864(CX)
-	VMOVDQU      384(CX), Y11
-	VMOVDQU      416(CX), Y12
-	VMOVDQU      448(CX), Y13
-	VMOVDQU      480(CX), Y14
-	MOVQ         $0x0000000a, AX
+
+	// phase: pass 0: block 0 keys Poly1305, blocks 1-7 the text's first bytes
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	VMOVDQU 256(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU 352(CX), Y11
+	VMOVDQU Y11, 864(CX)
+	VMOVDQU 384(CX), Y11
+	VMOVDQU 416(CX), Y12
+	VMOVDQU 448(CX), Y13
+	VMOVDQU 480(CX), Y14
+	MOVQ    $0x0000000a, AX
 
 lanerounds_1:
 	VPADDD      Y4, Y0, Y0
@@ -4980,8 +5019,10 @@ lanerounds_1:
 	XORQ        BX, BX
 	XORQ        SI, SI
 	XORQ        DI, DI
-	MOVQ        ad+40(FP), R8
-	MOVQ        adLen+48(FP), R9
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
+	MOVQ ad+40(FP), R8
+	MOVQ adLen+48(FP), R9
 
 polyloop_1:
 	CMPQ  R9, $0x10
@@ -5103,6 +5144,7 @@ lddone_1:
 	ADCQ  $0x00, DI
 
 paddone_1:
+	// phase: pass 0's text: XOR with blocks 1-7
 	MOVQ    nonce+16(FP), R8
 	MOVQ    n+32(FP), R9
 	MOVQ    $0x000001c0, AX
@@ -5333,9 +5375,12 @@ piece_4:
 	MOVQ AX, out+0(FP)
 	MOVQ R9, src+24(FP)
 
+	// phase: main loop: passes of 8 blocks, Poly1305 in the rounds
 passes_1:
-	CMPQ    n+32(FP), $0x00
-	JE      passesdone_1
+	CMPQ n+32(FP), $0x00
+	JE   passesdone_1
+
+	// phase: full pass: XOR from the registers, 32 blocks hashed at fixed offsets
 	CMPQ    n+32(FP), $0x00000200
 	JB      generalpass_1
 	MOVQ    nonce+16(FP), R8
@@ -5803,6 +5848,7 @@ lanerounds_2:
 	JMP         passes_1
 
 generalpass_1:
+	// phase: general pass: counted hashing, keystream through the scratch
 	MOVQ    nonce+16(FP), R8
 	MOVQ    n+32(FP), R9
 	MOVQ    $0x00000200, AX
@@ -6421,6 +6467,7 @@ piece_8:
 	JMP  passes_1
 
 passesdone_1:
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    1584(CX), BX
 	ADCQ    1592(CX), SI
 	ADCQ    $0x01, DI
@@ -6474,7 +6521,7 @@ passesdone_1:
 	CMOVQEQ CX, AX
 	MOVQ    AX, ret+64(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VPXOR   X1, X1, X1
 	VPXOR   X2, X2, X2

@@ -39,15 +39,17 @@ GLOBL rowinc<>(SB), RODATA|NOPTR, $16
 // func xorBlocksSSSE3(st *[16]uint32, dst *byte, src *byte, n int)
 // Requires: SSE2, SSSE3
 TEXT ·xorBlocksSSSE3(SB), $528-32
-	MOVQ   st+0(FP), AX
-	MOVQ   dst+8(FP), CX
-	MOVQ   src+16(FP), DX
-	MOVQ   n+24(FP), BX
-	LEAQ   (SP), SI
-	ADDQ   $0x0f, SI
-	ANDQ   $-16, SI
-	CMPQ   BX, $0x00000100
-	JB     rows_1
+	MOVQ st+0(FP), AX
+	MOVQ dst+8(FP), CX
+	MOVQ src+16(FP), DX
+	MOVQ n+24(FP), BX
+	LEAQ (SP), SI
+	ADDQ $0x0f, SI
+	ANDQ $-16, SI
+	CMPQ BX, $0x00000100
+	JB   rows_1
+
+	// phase: lane setup: the state broadcast to every lane
 	MOVOU  (AX), X0
 	PSHUFD $0x00, X0, X1
 	MOVOU  X1, (SI)
@@ -86,6 +88,7 @@ TEXT ·xorBlocksSSSE3(SB), $528-32
 	PSHUFD $0xff, X0, X1
 	MOVOU  X1, 240(SI)
 
+	// phase: main loop: lane-layout passes of 4 blocks
 lanes_1:
 	MOVOU (SI), X0
 	MOVOU 16(SI), X1
@@ -423,6 +426,7 @@ lanerounds_1:
 	JAE        lanes_1
 
 rows_1:
+	// phase: remainder: row-layout blocks
 rowloop_1:
 	CMPQ  BX, $0x40
 	JB    done_1
@@ -504,7 +508,7 @@ rowrounds_1:
 	JMP    rowloop_1
 
 done_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -569,6 +573,7 @@ TEXT ·polyBlocksSSSE3(SB), NOSPLIT, $0-24
 	MOVQ 8(CX), R11
 	MOVQ 16(CX), R12
 
+	// phase: main loop: one block at a time
 polyloop_1:
 	CMPQ  SI, $0x10
 	JB    polydone_1
@@ -614,18 +619,20 @@ polydone_1:
 	MOVQ R11, 8(CX)
 	MOVQ R12, 16(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	RET
 
 // func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: CMOV, SSE2, SSSE3
 TEXT ·sealShortSSSE3(SB), NOSPLIT, $208-72
-	MOVQ       key+8(FP), AX
-	MOVQ       nonce+16(FP), DX
-	MOVQ       n+48(FP), CX
-	LEAQ       (SP), BX
-	ADDQ       $0x0f, BX
-	ANDQ       $-16, BX
+	MOVQ key+8(FP), AX
+	MOVQ nonce+16(FP), DX
+	MOVQ n+48(FP), CX
+	LEAQ (SP), BX
+	ADDQ $0x0f, BX
+	ANDQ $-16, BX
+
+	// phase: key setup: the keystream of the whole text at once, block 0 keying Poly1305
 	CMPQ       CX, $0x00000040
 	JA         sets_1
 	MOVL       8(DX), SI
@@ -973,6 +980,8 @@ ksdone_1:
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+56(FP), R9
 	MOVQ adLen+64(FP), R10
 
@@ -1096,6 +1105,7 @@ lddone_1:
 	ADCQ  $0x00, R8
 
 paddone_1:
+	// phase: text: XOR with the keystream in the scratch
 	MOVQ out+0(FP), R9
 	MOVQ BX, AX
 	MOVQ srcs_base+24(FP), R10
@@ -1178,6 +1188,7 @@ piece_4:
 	JMP  gloop_1
 
 gdone_1:
+	// phase: ciphertext hash: Poly1305 over the ciphertext in out, where it is contiguous
 	MOVQ out+0(FP), CX
 	MOVQ n+48(FP), R10
 
@@ -1301,6 +1312,7 @@ lddone_2:
 	ADCQ  $0x00, R8
 
 paddone_2:
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    176(BX), SI
 	ADCQ    184(BX), DI
 	ADCQ    $0x01, R8
@@ -1348,7 +1360,7 @@ paddone_2:
 	MOVQ    SI, (R9)
 	MOVQ    DI, 8(R9)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2
@@ -1381,12 +1393,14 @@ paddone_2:
 // func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: CMOV, SSE2, SSSE3
 TEXT ·openShortSSSE3(SB), NOSPLIT, $208-72
-	MOVQ       key+8(FP), AX
-	MOVQ       nonce+16(FP), DX
-	MOVQ       n+32(FP), CX
-	LEAQ       (SP), BX
-	ADDQ       $0x0f, BX
-	ANDQ       $-16, BX
+	MOVQ key+8(FP), AX
+	MOVQ nonce+16(FP), DX
+	MOVQ n+32(FP), CX
+	LEAQ (SP), BX
+	ADDQ $0x0f, BX
+	ANDQ $-16, BX
+
+	// phase: key setup: the keystream of the whole text at once, block 0 keying Poly1305
 	CMPQ       CX, $0x00000040
 	JA         sets_1
 	MOVL       8(DX), SI
@@ -1734,6 +1748,8 @@ ksdone_1:
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+40(FP), R9
 	MOVQ adLen+48(FP), R10
 
@@ -1857,6 +1873,7 @@ lddone_1:
 	ADCQ  $0x00, R8
 
 paddone_1:
+	// phase: ciphertext hash: Poly1305 over the text, before it is decrypted
 	MOVQ src+24(FP), R9
 	MOVQ CX, R10
 
@@ -1980,6 +1997,7 @@ lddone_2:
 	ADCQ  $0x00, R8
 
 paddone_2:
+	// phase: text: XOR with the keystream in the scratch
 	MOVQ out+0(FP), AX
 	MOVQ BX, DX
 	MOVQ src+24(FP), R9
@@ -2038,7 +2056,9 @@ piece_3:
 	ADDQ  $0x01, AX
 
 piece_4:
-	XORQ    CX, CX
+	XORQ CX, CX
+
+	// phase: tag: the lengths block, the final reduction plus s
 	ADDQ    176(BX), SI
 	ADCQ    184(BX), DI
 	ADCQ    $0x01, R8
@@ -2093,7 +2113,7 @@ piece_4:
 	CMOVQEQ CX, AX
 	MOVQ    AX, ret+64(FP)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2

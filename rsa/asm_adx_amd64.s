@@ -10,7 +10,7 @@ TEXT ·montMul8ADX(SB), NOSPLIT, $128-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -39,7 +39,7 @@ TEXT ·montMul8ADX(SB), NOSPLIT, $128-40
 	ADCXQ BX, R8
 	MOVQ  R8, 64(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x00000007, DI
 
@@ -87,7 +87,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000008, SI
 	XORQ DI, DI
@@ -136,7 +136,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -172,7 +172,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 56(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -190,7 +190,7 @@ TEXT ·montMul16ADX(SB), NOSPLIT, $256-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -243,7 +243,7 @@ TEXT ·montMul16ADX(SB), NOSPLIT, $256-40
 	ADCXQ BX, R8
 	MOVQ  R8, 128(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x0000000f, DI
 
@@ -323,7 +323,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000010, SI
 	XORQ DI, DI
@@ -404,7 +404,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -472,7 +472,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 120(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -498,7 +498,7 @@ TEXT ·montMul24ADX(SB), NOSPLIT, $384-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -575,7 +575,7 @@ TEXT ·montMul24ADX(SB), NOSPLIT, $384-40
 	ADCXQ BX, R8
 	MOVQ  R8, 192(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x00000017, DI
 
@@ -687,7 +687,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000018, SI
 	XORQ DI, DI
@@ -800,7 +800,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -900,7 +900,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 184(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -934,7 +934,7 @@ TEXT ·montMul32ADX(SB), NOSPLIT, $512-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -1035,7 +1035,7 @@ TEXT ·montMul32ADX(SB), NOSPLIT, $512-40
 	ADCXQ BX, R8
 	MOVQ  R8, 256(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x0000001f, DI
 
@@ -1179,7 +1179,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000020, SI
 	XORQ DI, DI
@@ -1324,7 +1324,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -1456,7 +1456,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 248(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -1498,7 +1498,7 @@ TEXT ·montMul48ADX(SB), $768-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -1647,7 +1647,7 @@ TEXT ·montMul48ADX(SB), $768-40
 	ADCXQ BX, R8
 	MOVQ  R8, 384(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x0000002f, DI
 
@@ -1855,7 +1855,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000030, SI
 	XORQ DI, DI
@@ -2064,7 +2064,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -2260,7 +2260,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 376(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -2318,7 +2318,7 @@ TEXT ·montMul64ADX(SB), $1024-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -2515,7 +2515,7 @@ TEXT ·montMul64ADX(SB), $1024-40
 	ADCXQ BX, R8
 	MOVQ  R8, 512(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x0000003f, DI
 
@@ -2787,7 +2787,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000040, SI
 	XORQ DI, DI
@@ -3060,7 +3060,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -3320,7 +3320,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 504(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -3394,7 +3394,7 @@ TEXT ·montMul128ADX(SB), $2048-40
 	MOVQ x+8(FP), AX
 	MOVQ y+16(FP), CX
 
-	// Row 0: T[0..n] = x * y[0].
+	// phase: product, row 0: T[0..n] = x * y[0]
 	MOVQ  (CX), DX
 	XORQ  BX, BX
 	MULXQ (AX), SI, DI
@@ -3783,7 +3783,7 @@ TEXT ·montMul128ADX(SB), $2048-40
 	ADCXQ BX, R8
 	MOVQ  R8, 1024(SP)
 
-	// Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.
+	// phase: product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh
 	LEAQ 8(SP), SI
 	MOVQ $0x0000007f, DI
 
@@ -4311,7 +4311,7 @@ mulrow_1:
 	MOVQ  m+24(FP), AX
 	MOVQ  m0inv+32(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000080, SI
 	XORQ DI, DI
@@ -4840,7 +4840,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -5356,7 +5356,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 1016(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -5493,7 +5493,7 @@ redrow_1:
 TEXT ·montSqr8ADX(SB), NOSPLIT, $128-32
 	MOVQ x+8(FP), AX
 
-	// Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].
+	// phase: cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n]
 	MOVQ  (AX), DX
 	XORQ  CX, CX
 	MULXQ 8(AX), BX, SI
@@ -5627,7 +5627,7 @@ TEXT ·montSqr8ADX(SB), NOSPLIT, $128-32
 	ADOXQ CX, BX
 	MOVQ  BX, 112(SP)
 
-	// Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).
+	// phase: squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)
 	XORQ  CX, CX
 	MOVQ  (AX), DX
 	MULXQ DX, CX, DX
@@ -5709,7 +5709,7 @@ TEXT ·montSqr8ADX(SB), NOSPLIT, $128-32
 	MOVQ  m+16(FP), AX
 	MOVQ  m0inv+24(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000008, SI
 	XORQ DI, DI
@@ -5758,7 +5758,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -5794,7 +5794,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 56(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -5811,7 +5811,7 @@ redrow_1:
 TEXT ·montSqr16ADX(SB), NOSPLIT, $256-32
 	MOVQ x+8(FP), AX
 
-	// Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].
+	// phase: cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n]
 	MOVQ  (AX), DX
 	XORQ  CX, CX
 	MULXQ 8(AX), BX, SI
@@ -6337,7 +6337,7 @@ TEXT ·montSqr16ADX(SB), NOSPLIT, $256-32
 	ADOXQ CX, BX
 	MOVQ  BX, 240(SP)
 
-	// Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).
+	// phase: squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)
 	XORQ  CX, CX
 	MOVQ  (AX), DX
 	MULXQ DX, CX, DX
@@ -6499,7 +6499,7 @@ TEXT ·montSqr16ADX(SB), NOSPLIT, $256-32
 	MOVQ  m+16(FP), AX
 	MOVQ  m0inv+24(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000010, SI
 	XORQ DI, DI
@@ -6580,7 +6580,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -6648,7 +6648,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 120(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -6673,7 +6673,7 @@ redrow_1:
 TEXT ·montSqr24ADX(SB), NOSPLIT, $384-32
 	MOVQ x+8(FP), AX
 
-	// Cross products of the low half: T[1..n-2].
+	// phase: cross products of the low half: T[1..n-2]
 	MOVQ  (AX), DX
 	XORQ  CX, CX
 	MULXQ 8(AX), BX, SI
@@ -6972,7 +6972,7 @@ TEXT ·montSqr24ADX(SB), NOSPLIT, $384-32
 	MOVQ  BX, 176(SP)
 	MOVQ  CX, 184(SP)
 
-	// Low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh.
+	// phase: cross products, low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh
 	LEAQ 96(SP), BX
 	LEAQ 96(AX), SI
 	MOVQ $0x0000000c, DI
@@ -7035,7 +7035,7 @@ sqrrow_1:
 	DECQ  DI
 	JNZ   sqrrow_1
 
-	// Cross products of the high half: T[n+1..2n-2].
+	// phase: cross products of the high half: T[n+1..2n-2]
 	MOVQ  96(AX), DX
 	XORQ  CX, CX
 	MULXQ 104(AX), BX, SI
@@ -7345,7 +7345,7 @@ sqrrow_1:
 	ADOXQ CX, BX
 	MOVQ  BX, 368(SP)
 
-	// Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).
+	// phase: squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)
 	XORQ  CX, CX
 	MOVQ  (AX), DX
 	MULXQ DX, CX, DX
@@ -7587,7 +7587,7 @@ sqrrow_1:
 	MOVQ  m+16(FP), AX
 	MOVQ  m0inv+24(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000018, SI
 	XORQ DI, DI
@@ -7700,7 +7700,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -7800,7 +7800,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 184(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -7833,7 +7833,7 @@ redrow_1:
 TEXT ·montSqr32ADX(SB), NOSPLIT, $512-32
 	MOVQ x+8(FP), AX
 
-	// Cross products of the low half: T[1..n-2].
+	// phase: cross products of the low half: T[1..n-2]
 	MOVQ  (AX), DX
 	XORQ  CX, CX
 	MULXQ 8(AX), BX, SI
@@ -8360,7 +8360,7 @@ TEXT ·montSqr32ADX(SB), NOSPLIT, $512-32
 	MOVQ  BX, 240(SP)
 	MOVQ  CX, 248(SP)
 
-	// Low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh.
+	// phase: cross products, low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh
 	LEAQ 128(SP), BX
 	LEAQ 128(AX), SI
 	MOVQ $0x00000010, DI
@@ -8439,7 +8439,7 @@ sqrrow_1:
 	DECQ  DI
 	JNZ   sqrrow_1
 
-	// Cross products of the high half: T[n+1..2n-2].
+	// phase: cross products of the high half: T[n+1..2n-2]
 	MOVQ  128(AX), DX
 	XORQ  CX, CX
 	MULXQ 136(AX), BX, SI
@@ -8981,7 +8981,7 @@ sqrrow_1:
 	ADOXQ CX, BX
 	MOVQ  BX, 496(SP)
 
-	// Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).
+	// phase: squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)
 	XORQ  CX, CX
 	MOVQ  (AX), DX
 	MULXQ DX, CX, DX
@@ -9303,7 +9303,7 @@ sqrrow_1:
 	MOVQ  m+16(FP), AX
 	MOVQ  m0inv+24(FP), CX
 
-	// Montgomery reduction, one row per limb of T.
+	// phase: Montgomery reduction: one row per limb of T
 	LEAQ (SP), BX
 	MOVQ $0x00000020, SI
 	XORQ DI, DI
@@ -9448,7 +9448,7 @@ redrow_1:
 	DECQ  SI
 	JNZ   redrow_1
 
-	// z = T[n..2n) - m*top.
+	// phase: final subtraction: z = T[n..2n) - m*top
 	MOVQ  z+0(FP), CX
 	MOVQ  DI, DX
 	MULXQ (AX), SI, BX
@@ -9580,7 +9580,7 @@ redrow_1:
 	SBBQ  SI, BX
 	MOVQ  BX, 248(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	MOVOU X0, (SP)
 	MOVOU X0, 16(SP)
@@ -9619,6 +9619,7 @@ redrow_1:
 // func gather5ADX(z *uint64, table *uint64, n int, k uint64)
 // Requires: SSE2
 TEXT ·gather5ADX(SB), NOSPLIT, $256-32
+	// phase: masks: one per pair of entries, all ones in the lane of entry k
 	MOVQ    k+24(FP), AX
 	MOVQ    AX, X0
 	PSHUFD  $0x00, X0, X0
@@ -9687,9 +9688,11 @@ TEXT ·gather5ADX(SB), NOSPLIT, $256-32
 	MOVOU   X1, X3
 	PCMPEQL X0, X3
 	MOVOU   X3, 240(SP)
-	MOVQ    z+0(FP), AX
-	MOVQ    table+8(FP), CX
-	MOVQ    n+16(FP), DX
+
+	// phase: gather: every entry of each limb, masked and ORed
+	MOVQ z+0(FP), AX
+	MOVQ table+8(FP), CX
+	MOVQ n+16(FP), DX
 
 gather_1:
 	PXOR   X0, X0
@@ -9767,7 +9770,7 @@ gather_1:
 	DECQ   DX
 	JNZ    gather_1
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	PXOR  X2, X2

@@ -207,6 +207,7 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	g.Load(g.Param("nonce"), nonce)
 	g.Load(g.Param("n"), n)
 	sc := v.alignedScratch(fn)
+	fn.Phase("key setup: the keystream of the whole text at once, block 0 keying Poly1305")
 	v.shortSets(fn, sc, key, nonce, n)
 
 	{
@@ -219,6 +220,7 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	p := newPoly(g, sc.Offset(v.shortR()), sc.Offset(v.shortR()+8), sc.Offset(v.shortR()+16))
 	p.clear()
 	{
+		fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
 		ad, adLen := g.GP64(), g.GP64()
 		g.Load(g.Param("ad"), ad)
 		g.Load(g.Param("adLen"), adLen)
@@ -226,13 +228,14 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	}
 	if open {
 		// Hash the ciphertext before it may be overwritten in place.
+		fn.Phase("ciphertext hash: Poly1305 over the text, before it is decrypted")
 		c, cn := g.GP64(), g.GP64()
 		g.Load(g.Param("src"), c)
 		g.MOVQ(n, cn)
 		p.padded(fn, c, cn)
 	}
 
-	// The text XOR the keystream in the scratch.
+	fn.Phase("text: XOR with the keystream in the scratch")
 	out, ks := g.GP64(), g.GP64()
 	g.Load(g.Param("out"), out)
 	g.MOVQ(sc.Base, ks)
@@ -246,13 +249,14 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 	}
 	v.xorCursor(fn, out, ks, n, cur)
 	if !open {
-		// Hash the ciphertext from out, where it is contiguous.
+		fn.Phase("ciphertext hash: Poly1305 over the ciphertext in out, where it is contiguous")
 		c, cn := g.GP64(), g.GP64()
 		g.Load(g.Param("out"), c)
 		g.Load(g.Param("n"), cn)
 		p.padded(fn, c, cn)
 	}
 
+	fn.Phase("tag: the lengths block, the final reduction plus s")
 	p.block(sc.Offset(v.shortLen()), sc.Offset(v.shortLen()+8))
 	t0, t1 := p.finish(sc.Offset(v.shortS()), sc.Offset(v.shortS()+8))
 	if !open {

@@ -132,6 +132,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	l := laneScratch{s: sc.Offset(lay.s), x: sc.Offset(lay.x), size: v.size}
 	passBytes := 64 * v.lanes()
 
+	fn.Phase("key setup: the state broadcast to every lane, the lengths block")
 	{
 		key, nonce := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), key)
@@ -153,7 +154,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	}
 	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 
-	// Pass 0: block 0 keys Poly1305; nothing to hash yet.
+	fn.Phase("pass 0: block 0 keys Poly1305, blocks 1-%d the text's first bytes", v.lanes()-1)
 	ksMem := lay.at(lay.ks)
 	v.lanePassTo(fn, l, nil, nil, &ksMem, nil)
 	{
@@ -174,6 +175,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	}
 	p.clear()
 	{
+		fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
 		ad, adLen := g.GP64(), g.GP64()
 		g.Load(g.Param("ad"), ad)
 		g.Load(g.Param("adLen"), adLen)
@@ -186,12 +188,13 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.MOVQ(t, arg(g, slotSN))
 		g.MOVQ(t, arg(g, slotSP))
 	}
+	fn.Phase("pass 0's text: XOR with blocks 1-%d", v.lanes()-1)
 	if open {
 		v.openHashRegion(fn, lay, p, passBytes-64, nil)
 	}
 	v.xorRegion(fn, lay, 64, passBytes-64, open)
 
-	// Passes 1, 2, ...: hash in the rounds.
+	fn.Phase("main loop: passes of %d blocks, Poly1305 in the rounds", v.lanes())
 	loop, done := fn.Label("passes"), fn.Label("passesdone")
 	g.Label(loop)
 	g.CMPQ(arg(g, slotRem), operand.U8(0))
@@ -200,6 +203,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	if !open {
 		v.fullPass(fn, lay, l, p, open, loop, true)
 	}
+	fn.Phase("general pass: counted hashing, keystream through the scratch")
 	{
 		hp, hcnt := g.GP64(), g.GP64()
 		g.MOVQ(arg(g, slotHP), hp)
@@ -234,12 +238,14 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	g.Label(done)
 
 	if !open {
+		fn.Phase("remainder: Poly1305 over the ciphertext not hashed in the passes, its partial block padded")
 		hp, hcnt := g.GP64(), g.GP64()
 		g.MOVQ(arg(g, slotHP), hp)
 		g.MOVQ(arg(g, slotOut), hcnt)
 		g.SUBQ(hp, hcnt)
 		p.padded(fn, hp, hcnt)
 	}
+	fn.Phase("tag: the lengths block, the final reduction plus s")
 	p.block(lay.at(lay.lens), lay.at(lay.lens+8))
 	t0, t1 := p.finish(lay.at(lay.sv), lay.at(lay.sv+8))
 	if !open {
@@ -281,6 +287,11 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, open bool, loop string, counted bool) {
 	g := v.g
 	passBytes := 64 * v.lanes()
+	if counted {
+		fn.Phase("full pass, counted: XOR from the registers, fewer than 32 blocks to hash")
+	} else {
+		fn.Phase("full pass: XOR from the registers, 32 blocks hashed at fixed offsets")
+	}
 	general := fn.Label("generalpass")
 	g.CMPQ(arg(g, slotRem), operand.U32(passBytes))
 	g.JB(operand.LabelRef(general))

@@ -105,14 +105,14 @@ func montMul(g *asmgen.Generator, n int) {
 	x := func(j int) operand.Mem { return limb(xp, j) }
 	zero := g.GP64()
 
-	g.Comment("Row 0: T[0..n] = x * y[0].")
+	fn.Phase("product, row 0: T[0..n] = x * y[0]")
 	g.MOVQ(limb(yp, 0), reg.RDX)
 	g.XORQ(zero, zero)
 	hi := row(g, x, at, n, false, false)
 	g.ADCXQ(zero, hi)
 	g.MOVQ(hi, at(n))
 
-	g.Comment("Rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh.")
+	fn.Phase("product, rows 1..n-1: T[i..i+n] += x * y[i], T[i+n] written fresh")
 	tp, cnt := g.GP64(), g.GP64()
 	g.LEAQ(T.Offset(8), tp)
 	g.MOVQ(operand.U32(n-1), cnt)
@@ -151,7 +151,7 @@ func montSqr(g *asmgen.Generator, n int) {
 	zero := g.GP64()
 
 	if n < splitSqr {
-		g.Comment("Cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n].")
+		fn.Phase("cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n]")
 		triangle(g, xp, T, zero, 0, 0, n, true)
 	} else {
 		// With x = L + H*2^(64h), h = n/2: the triangles of L and of H
@@ -160,10 +160,10 @@ func montSqr(g *asmgen.Generator, n int) {
 		// writes its carry limb fresh, as in the single triangle, and the
 		// code stays a quarter of the size.
 		h := n / 2
-		g.Comment("Cross products of the low half: T[1..n-2].")
+		fn.Phase("cross products of the low half: T[1..n-2]")
 		triangle(g, xp, T, zero, 0, 0, h, true)
 		g.MOVQ(zero, at(n-1))
-		g.Comment("Low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh.")
+		fn.Phase("cross products, low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh")
 		tp, yp, cnt := g.GP64(), g.GP64(), g.GP64()
 		g.LEAQ(at(h), tp)
 		g.LEAQ(limb(xp, h), yp)
@@ -180,11 +180,11 @@ func montSqr(g *asmgen.Generator, n int) {
 		g.ADDQ(operand.U8(8), tp)
 		g.DECQ(cnt)
 		g.JNZ(operand.LabelRef(loop))
-		g.Comment("Cross products of the high half: T[n+1..2n-2].")
+		fn.Phase("cross products of the high half: T[n+1..2n-2]")
 		triangle(g, xp, T, zero, h, n, h, false)
 	}
 
-	g.Comment("Double the cross products (CF chain) and add the squares x[i]^2 at T[2i] (OF chain).")
+	fn.Phase("squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)")
 	g.XORQ(zero, zero)
 	lo, hi, a := g.GP64(), g.GP64(), g.GP64()
 	for i := range n {
@@ -250,7 +250,7 @@ func reduce(g *asmgen.Generator, fn *asmgen.Func, n int, T operand.Mem) {
 	m := func(j int) operand.Mem { return limb(mp, j) }
 	tp, cnt, top, zero := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 
-	g.Comment("Montgomery reduction, one row per limb of T.")
+	fn.Phase("Montgomery reduction: one row per limb of T")
 	g.LEAQ(T, tp)
 	g.MOVQ(operand.U32(n), cnt)
 	g.XORQ(top, top)
@@ -273,7 +273,7 @@ func reduce(g *asmgen.Generator, fn *asmgen.Func, n int, T operand.Mem) {
 	g.DECQ(cnt)
 	g.JNZ(operand.LabelRef(loop))
 
-	g.Comment("z = T[n..2n) - m*top.")
+	fn.Phase("final subtraction: z = T[n..2n) - m*top")
 	a := g.GP64()
 	zp := g.GP64()
 	g.Load(g.Param("z"), zp)
@@ -307,43 +307,45 @@ func gather5(g *asmgen.Generator) {
 	idx := g.Table("gather5Index", []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
 	step := g.Table("gather5Step", []byte{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0})
 
+	v := g.Vec()
 	kx, cur, two, t := g.XMM(), g.XMM(), g.XMM(), g.XMM()
 	kr := g.GP64()
+	fn.Phase("masks: one per pair of entries, all ones in the lane of entry k")
 	g.Load(g.Param("k"), kr)
-	g.MOVQ(kr, kx)
-	g.PSHUFD(operand.U8(0), kx, kx)
-	g.MOVOU(idx, cur)
-	g.MOVOU(step, two)
+	v.MovQ(kr, kx)
+	v.ShufD(0, kx, kx)
+	v.Mov(idx, cur)
+	v.Mov(step, two)
 	for p := range 16 {
-		g.MOVOU(cur, t)
-		g.PCMPEQL(kx, t)
-		g.MOVOU(t, masks.Offset(16*p))
+		v.CmpEqD(kx, cur, t)
+		v.Mov(t, masks.Offset(16*p))
 		if p < 15 {
-			g.PADDL(two, cur)
+			v.AddD(two, cur, cur)
 		}
 	}
 
+	fn.Phase("gather: every entry of each limb, masked and ORed")
 	zp, tab, cnt := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("z"), zp)
 	g.Load(g.Param("table"), tab)
 	g.Load(g.Param("n"), cnt)
 	acc := [2]reg.VecVirtual{g.XMM(), g.XMM()}
-	v, mk := [2]reg.VecVirtual{g.XMM(), g.XMM()}, [2]reg.VecVirtual{g.XMM(), g.XMM()}
+	ent, mk := [2]reg.VecVirtual{g.XMM(), g.XMM()}, [2]reg.VecVirtual{g.XMM(), g.XMM()}
 	loop := fn.Label("gather")
 	g.Label(loop)
-	g.PXOR(acc[0], acc[0])
-	g.PXOR(acc[1], acc[1])
+	v.Zero(acc[0])
+	v.Zero(acc[1])
 	for p := range 16 {
 		s := p % 2
-		g.MOVOU(operand.Mem{Base: tab, Disp: 16 * p}, v[s])
-		g.MOVOU(masks.Offset(16*p), mk[s])
-		g.PAND(mk[s], v[s])
-		g.POR(v[s], acc[s])
+		v.Mov(operand.Mem{Base: tab, Disp: 16 * p}, ent[s])
+		v.Mov(masks.Offset(16*p), mk[s])
+		v.And(mk[s], ent[s], ent[s])
+		v.Or(ent[s], acc[s], acc[s])
 	}
-	g.POR(acc[1], acc[0])
-	g.PSHUFD(operand.U8(0x4e), acc[0], acc[1])
-	g.POR(acc[1], acc[0])
-	g.MOVQ(acc[0], operand.Mem{Base: zp})
+	v.Or(acc[1], acc[0], acc[0])
+	v.ShufD(0x4e, acc[0], acc[1])
+	v.Or(acc[1], acc[0], acc[0])
+	v.MovQ(acc[0], operand.Mem{Base: zp})
 	g.ADDQ(operand.U8(8), zp)
 	g.ADDQ(operand.U32(256), tab)
 	g.DECQ(cnt)

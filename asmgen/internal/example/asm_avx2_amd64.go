@@ -45,3 +45,7 @@ func mixKeyAVX2(key *[32]byte, out *[32]byte)
 //
 //go:noescape
 func mixKeyUnwipedAVX2(key *[32]byte, out *[32]byte)
+
+// partialMaxAVX2 is the longest input loadPartialAVX2 and copyPartialAVX2
+// take.
+const partialMaxAVX2 = 15

@@ -91,7 +91,7 @@ copydone_1:
 	JMP  slices_1
 
 slicesdone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VPXOR X1, X1, X1
 	VPXOR X2, X2, X2
@@ -194,7 +194,7 @@ piece_3:
 piece_4:
 	XORQ BX, BX
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VZEROUPPER
 	RET
@@ -251,7 +251,7 @@ lddone_1:
 	VPINSRQ $0x01, SI, X0, X0
 	MOVOU   X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VZEROUPPER
 	RET
@@ -335,7 +335,7 @@ piece_3:
 	ADDQ  $0x01, AX
 
 piece_4:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
 	VZEROUPPER
 	RET
@@ -353,7 +353,7 @@ TEXT ·mixKeyAVX2(SB), NOSPLIT, $64-16
 	VPXOR   32(SP), Y0, Y0
 	VMOVDQU Y0, (CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	VPXOR   X0, X0, X0
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)

@@ -121,3 +121,7 @@ func mixKeyUnwipedAVX2(key *[32]byte, out *[32]byte) {
 		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Public},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Public})
 }
+
+// partialMaxAVX2 is the longest input loadPartialAVX2 and copyPartialAVX2
+// take.
+const partialMaxAVX2 = 15

@@ -45,3 +45,7 @@ func mixKeySSE2(key *[32]byte, out *[32]byte)
 //
 //go:noescape
 func mixKeyUnwipedSSE2(key *[32]byte, out *[32]byte)
+
+// partialMaxSSE2 is the longest input loadPartialSSE2 and copyPartialSSE2
+// take.
+const partialMaxSSE2 = 15

@@ -91,7 +91,7 @@ copydone_1:
 	JMP  slices_1
 
 slicesdone_1:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	PXOR X2, X2
@@ -162,7 +162,7 @@ piece_3:
 piece_4:
 	XORQ BX, BX
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	RET
@@ -220,7 +220,7 @@ lddone_1:
 	PUNPCKLQDQ X1, X0
 	MOVOU      X0, (AX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	RET
@@ -306,7 +306,7 @@ piece_3:
 	ADDQ  $0x01, AX
 
 piece_4:
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR X0, X0
 	PXOR X1, X1
 	RET
@@ -333,7 +333,7 @@ TEXT ·mixKeySSE2(SB), NOSPLIT, $64-16
 	PXOR   X0, X1
 	MOVOU  X1, 16(CX)
 
-	// asmgen: wipe stack scratch and vector registers
+	// phase: wipe (stack scratch and vector registers)
 	PXOR  X0, X0
 	PXOR  X1, X1
 	MOVOU X0, (SP)

@@ -121,3 +121,7 @@ func mixKeyUnwipedSSE2(key *[32]byte, out *[32]byte) {
 		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Public},
 		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Public})
 }
+
+// partialMaxSSE2 is the longest input loadPartialSSE2 and copyPartialSSE2
+// take.
+const partialMaxSSE2 = 15

@@ -22,13 +22,14 @@ type impl struct {
 	xorBytes      func(dst, a, b *byte, n int)
 	loadPartial   func(block *[16]byte, src *byte, n int)
 	copyPartial   func(dst, src *byte, n int)
+	partialMax    int
 	mixKey        func(key, out *[32]byte)
 	mixKeyUnwiped func(key, out *[32]byte)
 }
 
 var impls = []impl{
-	{"sse2", gatherCopySSE2, xorBytesSSE2, loadPartialSSE2, copyPartialSSE2, mixKeySSE2, mixKeyUnwipedSSE2},
-	{"avx2", gatherCopyAVX2, xorBytesAVX2, loadPartialAVX2, copyPartialAVX2, mixKeyAVX2, mixKeyUnwipedAVX2},
+	{"sse2", gatherCopySSE2, xorBytesSSE2, loadPartialSSE2, copyPartialSSE2, partialMaxSSE2, mixKeySSE2, mixKeyUnwipedSSE2},
+	{"avx2", gatherCopyAVX2, xorBytesAVX2, loadPartialAVX2, copyPartialAVX2, partialMaxAVX2, mixKeyAVX2, mixKeyUnwipedAVX2},
 }
 
 // forEach runs f for each backend the CPU (and VG_CPU_FEATURES) allows.
@@ -103,7 +104,8 @@ func TestXORBytes(t *testing.T) {
 
 func TestPartialBlocks(t *testing.T) {
 	forEach(t, func(t *testing.T, im impl) {
-		for n := 0; n < 16; n++ {
+		require.Equal(t, 15, im.partialMax)
+		for n := 0; n <= im.partialMax; n++ {
 			// src ends n bytes before a guard; only src[:n] may be read.
 			src := random(t, n+1)
 			var block [16]byte

@@ -46,6 +46,9 @@ func declare(g *asmgen.Generator) {
 	fn.XORBytes(d, pa, pb, cnt)
 	fn.Ret()
 
+	// The bound of the partial functions, which the Go side reads from the
+	// generated declarations rather than copying it.
+	g.Const("partialMax"+s, 15, "partialMax"+s+" is the longest input loadPartial"+s+" and copyPartial"+s+" take.")
 	fn = g.Func("loadPartial"+s, "func(block *[16]byte, src *byte, n int)",
 		asmgen.Doc("loadPartial"+s+" sets block to the n < 16 bytes at src followed by zeros, reading nothing past src+n."),
 		asmgen.Secret("block", "src"), asmgen.Public("n"), asmgen.Len("src", "n"))
