@@ -72,11 +72,11 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // The zero value is not usable: every method of a Decryptor not returned by
 // [AEAD.NewDecryptor] panics.
 type Decryptor struct {
-	a       *AEAD
-	nonce   []byte
-	aad     []byte
-	sealed  []byte
-	aborted bool
+	a      *AEAD
+	nonce  []byte
+	aad    []byte
+	sealed []byte
+	opened bool // Open was called: the Decryptor is done
 }
 
 // NewDecryptor starts opening a message sealed under nonce with
@@ -118,7 +118,7 @@ var errDecryptorUsed = errors.New("aesgcm: Decryptor used after Open")
 // limit.
 func (d *Decryptor) Write(chunk []byte) (int, error) {
 	d.mustBeMade()
-	if d.aborted {
+	if d.opened {
 		return 0, errDecryptorUsed
 	}
 	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+uint64(d.a.tagSize) {
@@ -134,10 +134,10 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 // done after Open.
 func (d *Decryptor) Open(dst []byte) ([]byte, error) {
 	d.mustBeMade()
-	if d.aborted {
+	if d.opened {
 		return nil, errDecryptorUsed
 	}
-	d.aborted = true
+	d.opened = true
 	sealed := d.sealed
 	d.sealed = nil
 	if len(sealed) < d.a.tagSize {

@@ -50,9 +50,8 @@ type width struct {
 
 var (
 	// xmmWidth: the 8-block batches of ALGORITHMS.md section 1.3, two per
-	// reduction. gatherMax: a 65-byte TLS shape (64 + 1 bytes) costs 130 ns
-	// copied and sealed as one piece against 146 ns in two pieces
-	// (aesni-avx; see the module README).
+	// reduction. gatherMax: joining a short gathered text first is faster
+	// here than sealing its pieces (the module README has the figures).
 	xmmWidth = width{lanes: 1, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8}, gatherMax: 128}
 	// ymmWidth: section 1.4, two blocks per register, one reduction per
 	// 8-block batch.
@@ -62,16 +61,15 @@ var (
 // w is the register width in bytes.
 func (e *gcm) w() int { return 16 * e.lanes }
 
-// Key table layout (the Go side's asmKey.t; 16-byte aligned: SSE reads it
-// as memory operands): the 15 round keys in the standard byte order, then
+// Key table layout (the Go side's asmKey.t, 752 bytes: enough for npow =
+// 16; 16-byte aligned: SSE reads it as memory operands): the 15 round keys in the standard byte order, then
 // the key powers H^npow, ..., H^1 (each times x^-1, byte-reflected), then
 // the XOR of the two halves of each power in the same order, for Karatsuba.
 // The powers descend so that a register-wide load at H^m gives the powers
 // of lanes consecutive blocks, H^m, H^(m-1), ...
 const (
-	offRK   = 0
-	offPow  = 15 * 16
-	tabSize = offPow + 2*16*16 // for npow = 16, the most any width has
+	offRK  = 0
+	offPow = 15 * 16
 )
 
 // pow and kar return the table offsets of H^m and of its halves' XOR;
@@ -185,7 +183,7 @@ func (e *gcm) gp(name string) reg.GPVirtual {
 }
 
 // phase marks the start of a phase of the function in the assembly.
-func (e *gcm) phase(name string) { e.Comment("phase: " + name) }
+func (e *gcm) phase(name string) { e.fn.Phase(name) }
 
 // bySize emits body once per size class of the public length n: with
 // regs[i] for n <= upTo[i] (upTo ascending), the last regs for the rest, up

@@ -27,7 +27,8 @@ func (e *gcm) slideMask(n reg.Register, bias int, up bool, m reg.VecVirtual) {
 	}
 }
 
-// keepMask sets m to the mask of the first n bytes (0 < n < 16) of a block.
+// keepMask returns the 16-byte mask keeping the first n bytes (0 < n < 16)
+// of a block.
 func (e *gcm) keepMask(n reg.Register) operand.Mem {
 	o := e.GP64()
 	e.LEAQ(e.c.ones, o)
