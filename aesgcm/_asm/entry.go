@@ -39,12 +39,7 @@ func (e *gcm) sealFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	long := e.label("long")
-	e.shortFits(e.gp("n"), e.gp("aadLen"), long)
-	e.short(k, e.gp("out"), e.inPlace(), e.gp("n"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagStore(), false)
-	e.fn.Ret()
-	e.Label(long)
-	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	e.shortThenStart(k, st, e.inPlace(), "n", e.tagStore(), false)
 	nopen := e.GP64()
 	e.XORQ(nopen, nopen)
 	e.encPiece(k, st, st.Offset(stSize), e.gp("out"), e.gp("in"), e.gp("n"), nopen, true)
@@ -62,19 +57,14 @@ func (e *gcm) sealGatherFunc(name string) {
 		asmgen.Len("out", "textLen"), asmgen.Len("pieces", "count"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	long := e.label("long")
 	count := e.gp("count")
-	e.shortFits(e.gp("textLen"), e.gp("aadLen"), long)
 	// The short path joins the pieces in out (for two pieces on xmm only
 	// what follows the first one's whole blocks) and seals them there.
 	src := e.joinGather(count)
 	if e.lanes == 1 {
 		src = e.shortGather(count)
 	}
-	e.short(k, e.gp("out"), src, e.gp("textLen"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagStore(), false)
-	e.fn.Ret()
-	e.Label(long)
-	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	e.shortThenStart(k, st, src, "textLen", e.tagStore(), false)
 	out, descs := e.gp("out"), e.gp("pieces")
 	nopen := e.GP64()
 	e.XORQ(nopen, nopen)
@@ -100,12 +90,7 @@ func (e *gcm) openFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	long := e.label("long")
-	e.shortFits(e.gp("n"), e.gp("aadLen"), long)
-	e.short(k, e.gp("out"), e.inPlace(), e.gp("n"), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), e.tagCheck(), true)
-	e.fn.Ret()
-	e.Label(long)
-	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	e.shortThenStart(k, st, e.inPlace(), "n", e.tagCheck(), true)
 	out, in, n := e.gp("out"), e.gp("in"), e.gp("n")
 	acc := e.zvreg()
 	e.Mov(st.Offset(stY), lo(acc))
@@ -237,6 +222,18 @@ func (e *gcm) streamFinishFunc(name string) {
 	st := mem(e.gp("st"), 0)
 	e.finish(k, st, e.gp("nopen"), e.gp("aadLen"), e.gp("textLen"), e.tagStore())
 	e.fn.Ret()
+}
+
+// shortThenStart emits the short path of a one-shot seal or open (text
+// from src, its length in the parameter textLen) ending in a return, then
+// the start of the general path for the messages it does not take.
+func (e *gcm) shortThenStart(k keyRegs, st operand.Mem, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
+	long := e.label("long")
+	e.shortFits(e.gp(textLen), e.gp("aadLen"), long)
+	e.short(k, e.gp("out"), src, e.gp(textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), tagOut, dec)
+	e.fn.Ret()
+	e.Label(long)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
 }
 
 // start hashes the AAD and sets up the state at st: y, the first counter,

@@ -183,7 +183,7 @@ func (e *gcm) gp(name string) reg.GPVirtual {
 }
 
 // phase marks the start of a phase of the function in the assembly.
-func (e *gcm) phase(name string) { e.fn.Phase(name) }
+func (e *gcm) phase(name string) { e.fn.Phase("%s", name) }
 
 // bySize emits body once per size class of the public length n: with
 // regs[i] for n <= upTo[i] (upTo ascending), the last regs for the rest, up

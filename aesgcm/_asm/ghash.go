@@ -80,21 +80,23 @@ func (e *gcm) mulAcc1(s sum, first bool, x reg.VecVirtual, pw, kw operand.Mem) {
 func (e *gcm) reduce0(s sum) {
 	e.Xor(s.lo, s.mi, s.mi)
 	e.Xor(s.hi, s.mi, s.mi)
-	t := e.vreg()
-	e.ClMul(0x10, e.c.poly, s.lo, t)
-	e.ShufD(0x4e, s.lo, s.lo)
-	e.Xor(s.lo, s.mi, s.mi)
-	e.Xor(t, s.mi, s.mi)
+	e.foldInto(s.lo, s.mi)
 }
 
 // reduce1 folds MI into HI, which then holds the reduced product of each
 // lane.
-func (e *gcm) reduce1(s sum) {
+func (e *gcm) reduce1(s sum) { e.foldInto(s.mi, s.hi) }
+
+// foldInto folds the low qword of each lane of x (the part of the product
+// to be reduced) into the next 128 bits, held by into's lanes: the qword
+// times the reduction constant, and x with its qwords swapped, XORed into
+// into. x is clobbered.
+func (e *gcm) foldInto(x, into reg.VecVirtual) {
 	t := e.vreg()
-	e.ClMul(0x10, e.c.poly, s.mi, t)
-	e.ShufD(0x4e, s.mi, s.mi)
-	e.Xor(s.mi, s.hi, s.hi)
-	e.Xor(t, s.hi, s.hi)
+	e.ClMul(0x10, e.c.poly, x, t)
+	e.ShufD(0x4e, x, x)
+	e.Xor(x, into, into)
+	e.Xor(t, into, into)
 }
 
 func (e *gcm) reduce(s sum) {

@@ -130,7 +130,7 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	for j := range part {
 		part[j] = e.label("spart")
 	}
-	common, red := e.label("scommon"), e.label("sred")
+	red := e.label("sred")
 	for j := 0; j < nks; j++ {
 		if 16*(j+1) > least {
 			e.CMPQ(n, operand.U8(16))
@@ -150,19 +150,10 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	}
 	// 16*nks bytes were whole blocks: nothing is left.
 	e.JMP(ref(red))
-	ksP, hpP := e.xmm(), e.GP64()
 	full := min(least/16, nks-1) // blocks always whole: no partial after fewer
-	for j := nks - 1; j >= full; j-- {
-		e.Label(part[j])
-		e.Mov(ks[j+1], ksP)
-		e.LEAQ(mem(hp, 16*j), hpP)
-		if j > full {
-			e.JMP(ref(common))
-		}
-	}
-	e.Label(common)
-	e.TESTQ(n, n)
-	e.JZ(ref(red))
+	ksP, hpP := e.xmm(), e.GP64()
+	e.partialEntries(ksP, hpP, full, nks-1, func(j int) string { return part[j] }, nil,
+		func(j int) reg.VecVirtual { return ks[j+1] }, hp, 16, n, red, e.label("scommon"))
 	{
 		x, c := e.xmm(), e.xmm()
 		switchIn()

@@ -63,10 +63,10 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 		}
 		return written
 	}
-	single := make([]string, nk)
+	singleL := make([]string, nk)
 	part := make([]string, nk)
-	for p := range single {
-		single[p], part[p] = e.label("rsingle"), e.label("rpart")
+	for p := range singleL {
+		singleL[p], part[p] = e.label("rsingle"), e.label("rpart")
 	}
 	common, red := e.label("rcommon"), e.label("rred")
 	whole := true // the last register can be whole: n may be w*nk
@@ -75,14 +75,14 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 			// No n of the class makes this register whole: on to its
 			// single blocks (next when it is the last register).
 			if p < nk-1 {
-				e.JMP(ref(single[p]))
+				e.JMP(ref(singleL[p]))
 			}
 			whole = false
 			break
 		}
 		if w*(p+1) > least {
 			e.CMPQ(n, operand.U8(w))
-			e.JB(ref(single[p]))
+			e.JB(ref(singleL[p]))
 		}
 		x, y := e.vreg(), e.vreg()
 		e.Mov(mem(in, 0), x)
@@ -103,42 +103,36 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 		e.JMP(ref(red)) // n was w*nk: nothing left
 	}
 	ksP, hpP := e.xmm(), e.GP64()
-	full := min(least/w, nk-1) // registers always whole: no tail after fewer
-	for p := nk - 1; p >= full; p-- {
-		e.Label(single[p])
-		if e.lanes > 1 {
-			// Under a register: one whole block in the low lane or none,
-			// then the partial block in the next lane.
-			e.CMPQ(n, operand.U8(16))
-			e.JB(ref(part[p]))
-			x, y := e.zvreg(), e.zvreg()
-			e.Mov(mem(in, 0), lo(x))
-			e.Xor(lo(ks[p]), lo(x), lo(y))
-			e.Mov(lo(y), mem(out, 0))
-			h := hashed(x, y)
-			e.ShufB(e.c.bswap, lo(h), lo(h))
-			if p == 0 {
-				e.Xor(acc, h, h)
-				e.Zero(acc)
-			}
-			e.mulAcc1(s, false, h, mem(hp, e.pow(0)+w*p), mem(hp, e.kar(0)+w*p))
-			e.ADDQ(operand.U8(16), in)
-			e.ADDQ(operand.U8(16), out)
-			e.SUBQ(operand.U8(16), n)
-			e.VEXTRACTI128(operand.U8(1), ks[p], ksP)
-			e.LEAQ(mem(hp, w*p+16), hpP)
-			e.JMP(ref(common))
-			e.Label(part[p])
+	// single: under a register on wide registers, one whole block in the
+	// low lane or none, then the partial block in the next lane.
+	single := func(p int) {
+		if e.lanes == 1 {
+			return
 		}
-		e.Mov(lo(ks[p]), ksP)
-		e.LEAQ(mem(hp, w*p), hpP)
-		if p > full {
-			e.JMP(ref(common))
+		e.CMPQ(n, operand.U8(16))
+		e.JB(ref(part[p]))
+		x, y := e.zvreg(), e.zvreg()
+		e.Mov(mem(in, 0), lo(x))
+		e.Xor(lo(ks[p]), lo(x), lo(y))
+		e.Mov(lo(y), mem(out, 0))
+		h := hashed(x, y)
+		e.ShufB(e.c.bswap, lo(h), lo(h))
+		if p == 0 {
+			e.Xor(acc, h, h)
+			e.Zero(acc)
 		}
+		e.mulAcc1(s, false, h, mem(hp, e.pow(0)+w*p), mem(hp, e.kar(0)+w*p))
+		e.ADDQ(operand.U8(16), in)
+		e.ADDQ(operand.U8(16), out)
+		e.SUBQ(operand.U8(16), n)
+		e.VEXTRACTI128(operand.U8(1), ks[p], ksP)
+		e.LEAQ(mem(hp, w*p+16), hpP)
+		e.JMP(ref(common))
+		e.Label(part[p])
 	}
-	e.Label(common)
-	e.TESTQ(n, n)
-	e.JZ(ref(red))
+	full := min(least/w, nk-1) // registers always whole: no tail after fewer
+	e.partialEntries(ksP, hpP, full, nk-1, func(p int) string { return singleL[p] }, single,
+		func(p int) reg.VecVirtual { return lo(ks[p]) }, hp, w, n, red, common)
 	x, y := e.zvreg(), e.zvreg()
 	e.loadPartial(in, n, lo(x))
 	e.Xor(ksP, lo(x), lo(y))
@@ -259,4 +253,26 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	e.Mov(lo(acc), st.Offset(stY))
 	e.Mov(lo(ctr), st.Offset(stCtr))
 	e.Label(done)
+}
+
+// partialEntries emits the entries of a run's partial block: for p from
+// last down to full, at label(p), pre(p) (if not nil), then ksP = key(p)
+// (its keystream) and hpP = hp + stride*p (the base of its key power), and
+// a jump to common, the code after them (full falls into it), which then
+// tests n: no partial block jumps to red.
+func (e *gcm) partialEntries(ksP reg.VecVirtual, hpP reg.GPVirtual, full, last int, label func(int) string, pre func(int), key func(int) reg.VecVirtual, hp reg.Register, stride int, n reg.Register, red, common string) {
+	for p := last; p >= full; p-- {
+		e.Label(label(p))
+		if pre != nil {
+			pre(p)
+		}
+		e.Mov(key(p), ksP)
+		e.LEAQ(mem(hp, stride*p), hpP)
+		if p > full {
+			e.JMP(ref(common))
+		}
+	}
+	e.Label(common)
+	e.TESTQ(n, n)
+	e.JZ(ref(red))
 }
