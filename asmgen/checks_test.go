@@ -624,3 +624,116 @@ func TestPhaseLandmarks(t *testing.T) {
 	require.ErrorContains(t, err, `asmgen: fSSSE3: Phase "": the text must be one non-empty line`)
 	require.ErrorContains(t, err, "asmgen: fSSSE3: Phase called while another function is being generated")
 }
+
+// alignScratch returns a register holding fn's scratch address rounded up
+// to 32 bytes, as generators align it.
+func alignScratch(g *Generator, fn *Func) reg.GPVirtual {
+	p := g.GP64()
+	g.LEAQ(fn.Scratch(), p)
+	g.ADDQ(operand.U8(31), p)
+	g.ANDQ(operand.I8(-32), p)
+	return p
+}
+
+func TestSpillSlots(t *testing.T) {
+	sig := "func(key *[32]byte, out *[32]byte, n int)"
+	opts := []Option{Secret("key"), Output("out"), Public("n"), Scratch(64), Spills("count", "dst")}
+	// Secrets go to the scratch through the aligned pointer; a public count
+	// and a pointer parked in spill slots stay what they were: the loop
+	// branches on the count, and stores through the pointer.
+	asm := mustBuild(t, ssse3Backend, "spillPublic", sig, opts, func(g *Generator, fn *Func) {
+		k, o, n, sc := g.GP64(), g.GP64(), g.GP64(), alignScratch(g, fn)
+		g.Load(g.Param("key"), k)
+		g.Load(g.Param("out"), o)
+		g.Load(g.Param("n"), n)
+		g.MOVQ(n, fn.Spill("count"))
+		g.MOVQ(o, fn.Spill("dst"))
+		x := g.XMM()
+		g.MOVOU(operand.Mem{Base: k}, x)
+		g.MOVOU(x, operand.Mem{Base: sc})
+		g.Label("loop")
+		g.DECQ(fn.Spill("count"))
+		g.JZ(operand.LabelRef("done"))
+		c, d := g.GP64(), g.GP64()
+		g.MOVQ(fn.Spill("count"), c)
+		g.MOVQ(fn.Spill("dst"), d)
+		g.MOVOU(operand.Mem{Base: sc}, x)
+		g.MOVOU(x, operand.Mem{Base: d, Index: c, Scale: 1})
+		g.JMP(operand.LabelRef("loop"))
+		g.Label("done")
+		fn.Ret()
+	})
+	// The slots follow the 64 bytes of scratch and are not wiped.
+	assert.Contains(t, asm, "MOVQ  DX, 64(SP)\n\tMOVQ  CX, 72(SP)\n")
+	assert.Contains(t, asm, "MOVOU X0, 48(SP)\n\tRET")
+	assert.NotContains(t, asm, "X0, 64(SP)")
+	_, stubs, err := func() ([]byte, []byte, error) {
+		g := New(ssse3Backend)
+		g.Func("fSSSE3", sig, append([]Option{Doc("f is a test function.")}, opts...)...).Ret()
+		return g.Build()
+	}()
+	require.NoError(t, err)
+	assert.Contains(t, string(stubs), "Wipes its 64 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 2 stack slots, which hold no secret and are not wiped.")
+
+	// A pointer into secret memory parked in a slot still points to
+	// secret memory.
+	_, err = gen(t, ssse3Backend, "spillSecretPtr", sig, opts, func(g *Generator, fn *Func) {
+		k, v := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), k)
+		g.MOVQ(k, fn.Spill("dst"))
+		g.MOVQ(fn.Spill("dst"), k)
+		g.MOVQ(operand.Mem{Base: k}, v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"JZ skip": conditional branch on secret flags`)
+	require.ErrorContains(t, err, `loads stack 72(SP)`)
+
+	// A secret may not go into a slot: directly, or through a pointer that
+	// may reach it.
+	_, err = gen(t, ssse3Backend, "spillSecret", sig, opts, func(g *Generator, fn *Func) {
+		k, v := g.GP64(), g.GP64()
+		g.Load(g.Param("key"), k)
+		g.MOVQ(operand.Mem{Base: k}, v)
+		g.MOVQ(v, fn.Spill("count"))
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `instruction 2 "MOVQ AX, 64(SP)": stores a secret into spill slot count (64(SP)), which is not wiped; secret because:`)
+	_, err = gen(t, ssse3Backend, "spillSecretVia", sig, opts, func(g *Generator, fn *Func) {
+		k, v, p := g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("key"), k)
+		g.MOVQ(operand.Mem{Base: k}, v)
+		g.LEAQ(fn.Spill("dst"), p)
+		g.MOVQ(v, operand.Mem{Base: p})
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, "stores a secret into spill slot dst (72(SP)), which is not wiped")
+	require.ErrorContains(t, err, "stores a secret into spill slot count (64(SP)), which is not wiped")
+
+	// Declaration errors.
+	g := New(ssse3Backend)
+	fn := g.Func("fSSSE3", sig, Doc("f is a test function."), Secret("key"), Output("out"), Spills("a", "a"))
+	assert.PanicsWithValue(t, "asmgen: fSSSE3 has no spill slot b (declare it with Spills)", func() { fn.Spill("b") })
+	fn.Ret()
+	_, _, err = g.Build()
+	require.ErrorContains(t, err, "asmgen: fSSSE3: Spills a declared twice")
+}
+
+func TestScratchPointerStaysInScratch(t *testing.T) {
+	// Before spill slots, a store through the aligned scratch pointer
+	// counted for every byte of the frame; now it counts for the scratch
+	// only, while the scratch itself stays secret.
+	_, err := gen(t, ssse3Backend, "scratchSecret", keyOutSig, append([]Option{Scratch(64)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k, sc, v := loadSecretWord(g), alignScratch(g, fn), g.GP64()
+		g.MOVQ(k, operand.Mem{Base: sc, Disp: 8})
+		g.MOVQ(fn.Scratch().Offset(40), v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `loads stack 40(SP)`)
+	require.ErrorContains(t, err, `"MOVQ AX, 8(CX)" (instruction 5) stores it to 8(CX)`)
+}

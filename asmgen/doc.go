@@ -39,7 +39,10 @@
 // from secrets ([Output]: ciphertext, tags), which are public ([Public]), the
 // extent of every pointer argument whose type does not give it ([Len]: a Go
 // expression over the other arguments, in elements of the pointed-to type),
-// and how much stack [Scratch] the function uses ([Func.Scratch] returns it).
+// how much stack [Scratch] the function uses ([Func.Scratch] returns it),
+// and which stack slots it parks public values in to free registers
+// ([Spills], [Func.Spill]: running pointers and counts, tracked exactly by
+// the taint check and, holding no secret, not wiped).
 // Every pointer-like argument must be classified. A function that handles no
 // secrets says so with [NoSecrets], which opts it out of the wipe. asmgen adds
 // the classification to the function's doc comment.
@@ -113,11 +116,15 @@
 //     generation.
 //   - Wipe present: on every path to every RET of a function with secrets,
 //     every vector and opmask register the function wrote has been zeroed and
-//     every stack byte it wrote overwritten with zeros.
+//     every stack byte it wrote overwritten with zeros, the spill slots
+//     apart (the taint check refuses a secret stored into one).
 //
 // The taint analysis is conservative where it cannot be exact: lengths loaded
 // from SecretSlices descriptors count as pointers into secret memory, stack
-// accesses with an index register or unknown width touch the whole frame, and
+// accesses with an index register or unknown width touch the whole frame,
+// accesses through a pointer computed from the Scratch area (such as the
+// scratch aligned through a register) touch the whole Scratch area (and
+// only it: the spill slots stay exact), and
 // memory other than arguments and the stack frame is not tracked (a secret
 // stored to a public destination and loaded back is not seen as secret).
 //

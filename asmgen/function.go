@@ -22,6 +22,7 @@ type funcConfig struct {
 	output       []string
 	lens         []lenDecl
 	scratch      int
+	spills       []string
 	doc          []string
 	noSecrets    bool
 	attrs        *attr.Attribute
@@ -87,6 +88,20 @@ func Len(name, expr string) Option {
 // multiple of 16.
 func Scratch(n int) Option {
 	return func(c *funcConfig) { c.scratch = n }
+}
+
+// Spills declares stack slots of 8 bytes, one per name, where the
+// function parks public values to free a register: running pointers
+// (which may point to secret memory), counts, lengths. [Func.Spill]
+// returns a slot. They lie outside the [Scratch] area and the taint check
+// tracks each of them exactly: what is loaded from a slot is what was last
+// stored there, so a public count stays public. Storing a secret value
+// into one is an error, since the slots are not wiped. Pointers computed
+// from the Scratch area (such as the scratch aligned through a register)
+// are taken to stay within it, so stores through them leave the slots
+// alone; the model (build tag vgsim) checks every byte at run time.
+func Spills(names ...string) Option {
+	return func(c *funcConfig) { c.spills = append(c.spills, names...) }
 }
 
 // Doc sets the function's doc comment: one line saying what it computes,
@@ -158,6 +173,7 @@ type Func struct {
 	name      string
 	cfg       funcConfig
 	scratch   operand.Mem
+	spills    []spillSlot
 	slots     []argSlot
 	ir        *ir.Function
 	labels    map[string]int
@@ -166,6 +182,12 @@ type Func struct {
 	outputArg []string
 	params    []param
 	results   []*types.Var
+}
+
+// spillSlot is one of the function's [Spills].
+type spillSlot struct {
+	name string
+	mem  operand.Mem
 }
 
 // wipeMarker is the comment [Func.Ret] places before each RET of a function
@@ -208,8 +230,15 @@ func (g *Generator) Func(name, sig string, opts ...Option) *Func {
 		fn.cfg.scratch = (fn.cfg.scratch + 15) &^ 15
 		fn.scratch = g.Context.AllocLocal(fn.cfg.scratch)
 	}
+	for _, name := range fn.cfg.spills {
+		if _, dup := fn.spill(name); dup {
+			g.errorf("%s: Spills %s declared twice", fn.name, name)
+			continue
+		}
+		fn.spills = append(fn.spills, spillSlot{name, g.Context.AllocLocal(8)})
+	}
 	a := attr.NOSPLIT
-	if fn.cfg.scratch > 512 {
+	if fn.cfg.scratch+8*len(fn.spills) > 512 {
 		a = 0
 	}
 	if fn.cfg.attrs != nil {
@@ -240,6 +269,9 @@ func (fn *Func) docLines() []string {
 		} else {
 			b.WriteString("Zeroes the vector registers it wrote before returning.")
 		}
+		if len(fn.spills) > 0 {
+			fmt.Fprintf(&b, " Parks public values in %d stack slots, which hold no secret and are not wiped.", len(fn.spills))
+		}
 	}
 	return append(lines, "", strings.TrimSpace(b.String()))
 }
@@ -258,6 +290,35 @@ func (fn *Func) Scratch() operand.Mem {
 		panic("asmgen: " + fn.name + " has no Scratch")
 	}
 	return fn.scratch
+}
+
+// Spill returns the stack slot declared with [Spills] as name. It panics
+// when the function declared none of that name.
+func (fn *Func) Spill(name string) operand.Mem {
+	m, ok := fn.spill(name)
+	if !ok {
+		panic("asmgen: " + fn.name + " has no spill slot " + name + " (declare it with Spills)")
+	}
+	return m
+}
+
+func (fn *Func) spill(name string) (operand.Mem, bool) {
+	for _, s := range fn.spills {
+		if s.name == name {
+			return s.mem, true
+		}
+	}
+	return operand.Mem{}, false
+}
+
+// spillAt returns the spill slot holding byte off of the stack frame.
+func (fn *Func) spillAt(off int) (spillSlot, bool) {
+	for _, s := range fn.spills {
+		if off >= s.mem.Disp && off < s.mem.Disp+8 {
+			return s, true
+		}
+	}
+	return spillSlot{}, false
 }
 
 // ScratchSize returns the size of the function's stack scratch in bytes.

@@ -27,7 +27,13 @@ const (
 	// Loads through it read, and stores through it may write, any byte of
 	// the frame.
 	tStackPtr
-	nTaintBits = 4
+	// tScratchPtr: the value is an address in the function's Scratch area
+	// (LEAQ of an address in it, and what is computed from that, such as
+	// the scratch aligned through a register). Loads through it read, and
+	// stores through it may write, any byte of the Scratch area, but not
+	// the spill slots beyond it.
+	tScratchPtr
+	nTaintBits = 5
 )
 
 // Bit indexes of the taints, for val.why.
@@ -36,6 +42,7 @@ const (
 	bitSecretPtr
 	bitDescPtr
 	bitStackPtr
+	bitScratchPtr
 )
 
 // origin explains why a value carries one taint bit: the instruction that
@@ -396,9 +403,12 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 		if v.t&tSecret != 0 {
 			out.add(derive(val{t: tSecret, why: v.why}, idx, text, fmt.Sprintf("loads through secret address %s", r.Asm())))
 		}
-		if v.t&tStackPtr != 0 {
-			why := fmt.Sprintf("loads through %s, which points into the stack frame", r.Asm())
-			for b := range s.stack {
+		if v.t&(tStackPtr|tScratchPtr) != 0 {
+			why, end := fmt.Sprintf("loads through %s, which points into the stack frame", r.Asm()), len(s.stack)
+			if v.t&tStackPtr == 0 {
+				why, end = fmt.Sprintf("loads through %s, which points into the stack scratch", r.Asm()), a.fn.cfg.scratch
+			}
+			for b := range min(end, len(s.stack)) {
 				if s.stack[b].t&^out.t != 0 {
 					out.add(derive(s.stack[b], idx, text, why))
 				}
@@ -410,24 +420,39 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 
 // store records that the instruction writes v to memory m.
 func (a *taintAnalysis) store(s *tstate, idx int, text string, m operand.Mem, width int, exact bool, v val) {
-	viaStackPtr := false
+	var via taint
 	for _, r := range []reg.Register{m.Base, m.Index} {
-		if r != nil && s.get(r).t&tStackPtr != 0 {
-			viaStackPtr = true
+		if r != nil {
+			via |= s.get(r).t & (tStackPtr | tScratchPtr)
 		}
 	}
-	if m.Base != reg.StackPointer && !viaStackPtr {
+	if m.Base != reg.StackPointer && via == 0 {
 		return // argument results and heap memory are not tracked
 	}
 	stored := derive(v, idx, text, fmt.Sprintf("stores it to %s", m.Asm()))
-	if m.Base != reg.StackPointer || m.Index != nil || !exact {
-		for b := range s.stack {
+	// The bytes the store may write: exactly those addressed from SP, the
+	// Scratch area through a pointer into it, else any byte of the frame.
+	exactSP := m.Base == reg.StackPointer && m.Index == nil && exact
+	lo, hi := 0, len(s.stack)
+	switch {
+	case exactSP:
+		lo, hi = max(m.Disp, 0), min(m.Disp+width, len(s.stack))
+	case m.Base != reg.StackPointer && via == tScratchPtr:
+		hi = min(a.fn.cfg.scratch, hi)
+	}
+	if v.t&tSecret != 0 {
+		for _, sp := range a.fn.spills {
+			if sp.mem.Disp < hi && lo < sp.mem.Disp+8 {
+				a.find(idx, "spill "+sp.name, fmt.Sprintf("stores a secret into spill slot %s (%s), which is not wiped", sp.name, sp.mem.Asm()), v.why[bitSecret])
+			}
+		}
+	}
+	for b := lo; b < hi; b++ {
+		if exactSP {
+			s.stack[b] = stored
+		} else {
 			s.stack[b].add(stored)
 		}
-		return
-	}
-	for b := max(m.Disp, 0); b < m.Disp+width && b < len(s.stack); b++ {
-		s.stack[b] = stored
 	}
 }
 
@@ -494,7 +519,11 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 		case operand.Mem:
 			if info.addrOnly {
 				if op.Base == reg.StackPointer {
-					in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
+					if op.Index == nil && op.Disp >= 0 && op.Disp < a.fn.cfg.scratch {
+						in.add(source(tScratchPtr, n, text, "takes the address of "+op.Asm()+", in the stack scratch"))
+					} else {
+						in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
+					}
 				}
 				for _, r := range []reg.Register{op.Base, op.Index} {
 					if r != nil {

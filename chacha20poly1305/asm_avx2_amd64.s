@@ -2348,7 +2348,7 @@ piece_4:
 
 // func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)
 // Requires: AVX, AVX2, CMOV
-TEXT ·sealLongAVX2(SB), $1632-72
+TEXT ·sealLongAVX2(SB), $1680-72
 	LEAQ (SP), CX
 	ADDQ $0x1f, CX
 	ANDQ $-32, CX
@@ -2389,9 +2389,11 @@ TEXT ·sealLongAVX2(SB), $1632-72
 	VPBROADCASTD 8(DX), Y0
 	VMOVDQU      Y0, 480(CX)
 	MOVQ         out+0(FP), AX
-	MOVQ         AX, nonce+16(FP)
+	MOVQ         AX, 1648(SP)
+	MOVQ         AX, 1632(SP)
 	MOVQ         n+48(FP), AX
 	MOVQ         AX, 1592(CX)
+	MOVQ         AX, 1640(SP)
 	MOVQ         adLen+64(FP), AX
 	MOVQ         AX, 1584(CX)
 
@@ -2809,20 +2811,22 @@ lddone_1:
 
 paddone_1:
 	XORQ AX, AX
-	MOVQ AX, adLen+64(FP)
-	MOVQ AX, key+8(FP)
+	MOVQ AX, 1664(SP)
+	MOVQ AX, 1656(SP)
+	MOVQ srcs_base+24(FP), AX
+	MOVQ AX, 1672(SP)
 
 	// phase: pass 0's text: XOR with blocks 1-7
-	MOVQ    out+0(FP), AX
-	MOVQ    n+48(FP), DX
+	MOVQ    1632(SP), AX
+	MOVQ    1640(SP), DX
 	MOVQ    $0x000001c0, R8
 	CMPQ    DX, R8
 	CMOVQHI R8, DX
-	SUBQ    DX, n+48(FP)
+	SUBQ    DX, 1640(SP)
 	LEAQ    1088(CX), R8
-	MOVQ    key+8(FP), R9
-	MOVQ    adLen+64(FP), R10
-	MOVQ    srcs_base+24(FP), R11
+	MOVQ    1656(SP), R9
+	MOVQ    1664(SP), R10
+	MOVQ    1672(SP), R11
 
 gloop_1:
 	TESTQ DX, DX
@@ -2932,26 +2936,26 @@ piece_4:
 	JMP  gloop_1
 
 gdone_1:
-	MOVQ AX, out+0(FP)
-	MOVQ R9, key+8(FP)
-	MOVQ R10, adLen+64(FP)
-	MOVQ R11, srcs_base+24(FP)
+	MOVQ AX, 1632(SP)
+	MOVQ R9, 1656(SP)
+	MOVQ R10, 1664(SP)
+	MOVQ R11, 1672(SP)
 
 	// phase: main loop: passes of 8 blocks, Poly1305 in the rounds
 passes_1:
-	CMPQ n+48(FP), $0x00
+	CMPQ 1640(SP), $0x00
 	JE   passesdone_1
 
 	// phase: full pass: XOR from the registers, 32 blocks hashed at fixed offsets
-	CMPQ    n+48(FP), $0x00000200
+	CMPQ    1640(SP), $0x00000200
 	JB      generalpass_1
-	CMPQ    adLen+64(FP), $0x00000200
+	CMPQ    1664(SP), $0x00000200
 	JB      generalpass_1
-	MOVQ    out+0(FP), AX
-	SUBQ    nonce+16(FP), AX
+	MOVQ    1632(SP), AX
+	SUBQ    1648(SP), AX
 	CMPQ    AX, $0x00000200
 	JB      generalpass_1
-	MOVQ    nonce+16(FP), R8
+	MOVQ    1648(SP), R8
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -3306,9 +3310,9 @@ lanerounds_2:
 	VPADDD      480(CX), Y14, Y14
 	VMOVDQU     Y14, 992(CX)
 	ADDQ        $0x20, R8
-	MOVQ        R8, nonce+16(FP)
-	MOVQ        out+0(FP), AX
-	MOVQ        key+8(FP), DX
+	MOVQ        R8, 1648(SP)
+	MOVQ        1632(SP), AX
+	MOVQ        1656(SP), DX
 	VMOVDQU     512(CX), Y0
 	VMOVDQU     544(CX), Y1
 	VMOVDQU     576(CX), Y2
@@ -3410,20 +3414,20 @@ lanerounds_2:
 	VMOVDQU     384(CX), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, 384(CX)
-	MOVQ        AX, out+0(FP)
-	MOVQ        DX, key+8(FP)
-	SUBQ        $0x00000200, n+48(FP)
-	SUBQ        $0x00000200, adLen+64(FP)
+	MOVQ        AX, 1632(SP)
+	MOVQ        DX, 1656(SP)
+	SUBQ        $0x00000200, 1640(SP)
+	SUBQ        $0x00000200, 1664(SP)
 	JMP         passes_1
 
 generalpass_1:
 	// phase: full pass, counted: XOR from the registers, fewer than 32 blocks to hash
-	CMPQ    n+48(FP), $0x00000200
+	CMPQ    1640(SP), $0x00000200
 	JB      generalpass_2
-	CMPQ    adLen+64(FP), $0x00000200
+	CMPQ    1664(SP), $0x00000200
 	JB      generalpass_2
-	MOVQ    nonce+16(FP), R8
-	MOVQ    out+0(FP), R9
+	MOVQ    1648(SP), R8
+	MOVQ    1632(SP), R9
 	SUBQ    R8, R9
 	ANDQ    $-16, R9
 	VMOVDQU (CX), Y0
@@ -3730,9 +3734,9 @@ nohashc_3:
 	VMOVDQU     Y13, 960(CX)
 	VPADDD      480(CX), Y14, Y14
 	VMOVDQU     Y14, 992(CX)
-	MOVQ        R8, nonce+16(FP)
-	MOVQ        out+0(FP), AX
-	MOVQ        key+8(FP), DX
+	MOVQ        R8, 1648(SP)
+	MOVQ        1632(SP), AX
+	MOVQ        1656(SP), DX
 	VMOVDQU     512(CX), Y0
 	VMOVDQU     544(CX), Y1
 	VMOVDQU     576(CX), Y2
@@ -3834,16 +3838,16 @@ nohashc_3:
 	VMOVDQU     384(CX), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, 384(CX)
-	MOVQ        AX, out+0(FP)
-	MOVQ        DX, key+8(FP)
-	SUBQ        $0x00000200, n+48(FP)
-	SUBQ        $0x00000200, adLen+64(FP)
+	MOVQ        AX, 1632(SP)
+	MOVQ        DX, 1656(SP)
+	SUBQ        $0x00000200, 1640(SP)
+	SUBQ        $0x00000200, 1664(SP)
 	JMP         passes_1
 
 generalpass_2:
 	// phase: general pass: counted hashing, keystream through the scratch
-	MOVQ    nonce+16(FP), R8
-	MOVQ    out+0(FP), R9
+	MOVQ    1648(SP), R8
+	MOVQ    1632(SP), R9
 	SUBQ    R8, R9
 	ANDQ    $-16, R9
 	VMOVDQU (CX), Y0
@@ -4311,17 +4315,17 @@ nohash_5:
 	VMOVDQU     384(CX), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, 384(CX)
-	MOVQ        R8, nonce+16(FP)
-	MOVQ        out+0(FP), AX
-	MOVQ        n+48(FP), DX
+	MOVQ        R8, 1648(SP)
+	MOVQ        1632(SP), AX
+	MOVQ        1640(SP), DX
 	MOVQ        $0x00000200, R8
 	CMPQ        DX, R8
 	CMOVQHI     R8, DX
-	SUBQ        DX, n+48(FP)
+	SUBQ        DX, 1640(SP)
 	LEAQ        1024(CX), R8
-	MOVQ        key+8(FP), R9
-	MOVQ        adLen+64(FP), R10
-	MOVQ        srcs_base+24(FP), R11
+	MOVQ        1656(SP), R9
+	MOVQ        1664(SP), R10
+	MOVQ        1672(SP), R11
 
 gloop_2:
 	TESTQ DX, DX
@@ -4431,16 +4435,16 @@ piece_8:
 	JMP  gloop_2
 
 gdone_2:
-	MOVQ AX, out+0(FP)
-	MOVQ R9, key+8(FP)
-	MOVQ R10, adLen+64(FP)
-	MOVQ R11, srcs_base+24(FP)
+	MOVQ AX, 1632(SP)
+	MOVQ R9, 1656(SP)
+	MOVQ R10, 1664(SP)
+	MOVQ R11, 1672(SP)
 	JMP  passes_1
 
 passesdone_1:
 	// phase: remainder: Poly1305 over the ciphertext not hashed in the passes, its partial block padded
-	MOVQ nonce+16(FP), R8
-	MOVQ out+0(FP), R9
+	MOVQ 1648(SP), R8
+	MOVQ 1632(SP), R9
 	SUBQ R8, R9
 
 polyloop_2:
@@ -4607,7 +4611,7 @@ paddone_2:
 	CMOVQNE DX, SI
 	ADDQ    1568(CX), BX
 	ADCQ    1576(CX), SI
-	MOVQ    out+0(FP), AX
+	MOVQ    1632(SP), AX
 	MOVQ    BX, (AX)
 	MOVQ    SI, 8(AX)
 
@@ -4684,7 +4688,7 @@ paddone_2:
 
 // func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
 // Requires: AVX, AVX2, CMOV
-TEXT ·openLongAVX2(SB), $1632-72
+TEXT ·openLongAVX2(SB), $1664-72
 	LEAQ (SP), CX
 	ADDQ $0x1f, CX
 	ANDQ $-32, CX
@@ -4725,9 +4729,13 @@ TEXT ·openLongAVX2(SB), $1632-72
 	VPBROADCASTD 8(DX), Y0
 	VMOVDQU      Y0, 480(CX)
 	MOVQ         src+24(FP), AX
-	MOVQ         AX, nonce+16(FP)
+	MOVQ         AX, 1656(SP)
+	MOVQ         AX, 1640(SP)
+	MOVQ         out+0(FP), AX
+	MOVQ         AX, 1632(SP)
 	MOVQ         n+32(FP), AX
 	MOVQ         AX, 1592(CX)
+	MOVQ         AX, 1648(SP)
 	MOVQ         adLen+48(FP), AX
 	MOVQ         AX, 1584(CX)
 
@@ -5145,8 +5153,8 @@ lddone_1:
 
 paddone_1:
 	// phase: pass 0's text: XOR with blocks 1-7
-	MOVQ    nonce+16(FP), R8
-	MOVQ    n+32(FP), R9
+	MOVQ    1656(SP), R8
+	MOVQ    1648(SP), R9
 	MOVQ    $0x000001c0, AX
 	CMPQ    R9, AX
 	CMOVQHI AX, R9
@@ -5193,7 +5201,7 @@ polyloop_2:
 	JMP   polyloop_2
 
 polydone_2:
-	MOVQ n+32(FP), R9
+	MOVQ 1648(SP), R9
 	CMPQ R9, $0x000001c0
 	JA   nopartial_1
 	ANDQ $0x0f, R9
@@ -5276,15 +5284,15 @@ lddone_2:
 	ADDQ  R9, R8
 
 nopartial_1:
-	MOVQ    R8, nonce+16(FP)
-	MOVQ    out+0(FP), AX
-	MOVQ    n+32(FP), DX
+	MOVQ    R8, 1656(SP)
+	MOVQ    1632(SP), AX
+	MOVQ    1648(SP), DX
 	MOVQ    $0x000001c0, R8
 	CMPQ    DX, R8
 	CMOVQHI R8, DX
-	SUBQ    DX, n+32(FP)
+	SUBQ    DX, 1648(SP)
 	LEAQ    1088(CX), R8
-	MOVQ    src+24(FP), R9
+	MOVQ    1640(SP), R9
 
 xor128_1:
 	CMPQ    DX, $0x00000080
@@ -5372,18 +5380,18 @@ piece_3:
 
 piece_4:
 	XORQ DX, DX
-	MOVQ AX, out+0(FP)
-	MOVQ R9, src+24(FP)
+	MOVQ AX, 1632(SP)
+	MOVQ R9, 1640(SP)
 
 	// phase: main loop: passes of 8 blocks, Poly1305 in the rounds
 passes_1:
-	CMPQ n+32(FP), $0x00
+	CMPQ 1648(SP), $0x00
 	JE   passesdone_1
 
 	// phase: full pass: XOR from the registers, 32 blocks hashed at fixed offsets
-	CMPQ    n+32(FP), $0x00000200
+	CMPQ    1648(SP), $0x00000200
 	JB      generalpass_1
-	MOVQ    nonce+16(FP), R8
+	MOVQ    1656(SP), R8
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -5738,9 +5746,9 @@ lanerounds_2:
 	VPADDD      480(CX), Y14, Y14
 	VMOVDQU     Y14, 992(CX)
 	ADDQ        $0x20, R8
-	MOVQ        R8, nonce+16(FP)
-	MOVQ        out+0(FP), AX
-	MOVQ        src+24(FP), DX
+	MOVQ        R8, 1656(SP)
+	MOVQ        1632(SP), AX
+	MOVQ        1640(SP), DX
 	VMOVDQU     512(CX), Y0
 	VMOVDQU     544(CX), Y1
 	VMOVDQU     576(CX), Y2
@@ -5842,15 +5850,15 @@ lanerounds_2:
 	VMOVDQU     384(CX), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, 384(CX)
-	MOVQ        AX, out+0(FP)
-	MOVQ        DX, src+24(FP)
-	SUBQ        $0x00000200, n+32(FP)
+	MOVQ        AX, 1632(SP)
+	MOVQ        DX, 1640(SP)
+	SUBQ        $0x00000200, 1648(SP)
 	JMP         passes_1
 
 generalpass_1:
 	// phase: general pass: counted hashing, keystream through the scratch
-	MOVQ    nonce+16(FP), R8
-	MOVQ    n+32(FP), R9
+	MOVQ    1656(SP), R8
+	MOVQ    1648(SP), R9
 	MOVQ    $0x00000200, AX
 	CMPQ    R9, AX
 	CMOVQHI AX, R9
@@ -6281,9 +6289,9 @@ nohash_4:
 	VMOVDQU     384(CX), Y0
 	VPADDD      lanestep<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, 384(CX)
-	MOVQ        R8, nonce+16(FP)
-	MOVQ        nonce+16(FP), R8
-	MOVQ        n+32(FP), R9
+	MOVQ        R8, 1656(SP)
+	MOVQ        1656(SP), R8
+	MOVQ        1648(SP), R9
 	CMPQ        R9, $0x00000200
 	JA          nopartial_2
 	ANDQ        $0x0f, R9
@@ -6366,15 +6374,15 @@ lddone_3:
 	ADDQ  R9, R8
 
 nopartial_2:
-	MOVQ    R8, nonce+16(FP)
-	MOVQ    out+0(FP), AX
-	MOVQ    n+32(FP), DX
+	MOVQ    R8, 1656(SP)
+	MOVQ    1632(SP), AX
+	MOVQ    1648(SP), DX
 	MOVQ    $0x00000200, R8
 	CMPQ    DX, R8
 	CMOVQHI R8, DX
-	SUBQ    DX, n+32(FP)
+	SUBQ    DX, 1648(SP)
 	LEAQ    1024(CX), R8
-	MOVQ    src+24(FP), R9
+	MOVQ    1640(SP), R9
 
 xor128_2:
 	CMPQ    DX, $0x00000080
@@ -6462,8 +6470,8 @@ piece_7:
 
 piece_8:
 	XORQ DX, DX
-	MOVQ AX, out+0(FP)
-	MOVQ R9, src+24(FP)
+	MOVQ AX, 1632(SP)
+	MOVQ R9, 1640(SP)
 	JMP  passes_1
 
 passesdone_1:

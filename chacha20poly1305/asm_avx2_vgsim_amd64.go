@@ -117,7 +117,7 @@ func openShortAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, 
 
 // sealLongAVX2 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly.
 //
-// Secret: key, srcs (slice headers public, their elements secret). Public: nonce, n, ad, adLen. Output: out. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: key, srcs (slice headers public, their elements secret). Public: nonce, n, ad, adLen. Output: out. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 6 stack slots, which hold no secret and are not wiped.
 func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int) {
 	vgsimArgs := struct {
 		out   *byte
@@ -143,7 +143,7 @@ func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n in
 
 // openLongAVX2 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly.
 //
-// Secret: out, key, src. Public: nonce, n, ad, adLen, tag. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning.
+// Secret: out, key, src. Public: nonce, n, ad, adLen, tag. Wipes its 1632 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 4 stack slots, which hold no secret and are not wiped.
 func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int {
 	vgsimArgs := struct {
 		out     *byte

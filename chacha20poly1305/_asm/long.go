@@ -23,14 +23,10 @@ import (
 // overwrites unhashed ciphertext; pass 0's ciphertext is hashed once r is
 // known, before it is decrypted.
 
-// longLayout is the scratch of the long functions (after alignment).
-//
-// The public running values (the out and src pointers, the bytes left, the
-// hash pointer) live in the function's own argument slots, out, src, n and
-// nonce (free once the state is set up), not in the scratch: the scratch is
-// aligned through a register, so the taint check cannot tell its bytes
-// apart and counts everything loaded from it as secret, while an argument
-// slot keeps its declared class.
+// longLayout is the scratch of the long functions (after alignment). The
+// public running values are not in it but in spill slots (see the spill*
+// constants), which the taint check tracks apart from the scratch, whose
+// bytes it cannot tell apart through the aligning register.
 type longLayout struct {
 	sc                    operand.Mem
 	s, x, ks, r, sv, lens int
@@ -48,36 +44,19 @@ func newLongLayout(v *vec) longLayout {
 
 func (l longLayout) at(off int) operand.Mem { return l.sc.Offset(off) }
 
-// The argument slots holding the running values, each in a slot of its own
-// kind (pointers in pointer slots, counts in integer slots). The gather
-// cursor of seal keeps its slice pointer in key's slot (declared Secret:
-// loads through it stay secret), its header pointer in srcs's own, and the
-// bytes left in the current slice in adLen's (free once the additional data
-// is hashed; the lengths block is in the scratch). The functions have no
-// safe point, so the garbage collector never reads these slots while they
-// hold running values.
+// The spill slots of the running values ([asmgen.Spills]): the next byte
+// of out to write, for open the next byte of src to read, the bytes of text
+// left, the next ciphertext byte to hash and, for seal, the gather cursor
+// (the current slice's next byte and bytes left, the next slice header).
 const (
-	slotOut = "out"
-	slotSrc = "src"
-	slotRem = "n"
-	slotHP  = "nonce"
-	slotSP  = "key"
-	slotSN  = "adLen"
-	slotDP  = "srcs"
+	spillOut     = "out"
+	spillSrc     = "src"
+	spillRem     = "rem"
+	spillHash    = "hash"
+	spillSlice   = "slice"
+	spillLeft    = "sliceLeft"
+	spillHeaders = "headers"
 )
-
-// arg returns the memory operand of argument name (of a slice, its base).
-func arg(g *asmgen.Generator, name string) operand.Mem {
-	c := g.Param(name)
-	if name == slotDP {
-		c = c.Base()
-	}
-	b, err := c.Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
-}
 
 // declareLong declares sealLong and openLong for texts longer than
 // shortMax (any length works; the Go side calls them above shortMax).
@@ -87,14 +66,16 @@ func declareLong(g *asmgen.Generator, v *vec, suffix string) {
 	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
 		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly."),
 		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Output("out"), asmgen.Public("nonce", "n", "ad", "adLen"),
-		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size))
+		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
+		asmgen.Spills(spillOut, spillRem, spillHash, spillSlice, spillLeft, spillHeaders))
 	v.longBody(fn, lay, false)
 
 	open := "openLong" + suffix
 	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
 		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly."),
 		asmgen.Secret("key", "src", "out"), asmgen.Public("nonce", "n", "ad", "adLen", "tag"),
-		asmgen.Len("out", "n"), asmgen.Len("src", "n"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size))
+		asmgen.Len("out", "n"), asmgen.Len("src", "n"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
+		asmgen.Spills(spillOut, spillSrc, spillRem, spillHash))
 	v.longBody(fn, lay, true)
 }
 
@@ -140,15 +121,21 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		v.longSetup(l, key, nonce)
 	}
 	{
+		// Open hashes the ciphertext at src, seal at out.
 		t := g.GP64()
 		if open {
 			g.Load(g.Param("src"), t)
+			g.MOVQ(t, fn.Spill(spillHash))
+			g.MOVQ(t, fn.Spill(spillSrc))
+			g.Load(g.Param("out"), t)
 		} else {
 			g.Load(g.Param("out"), t)
+			g.MOVQ(t, fn.Spill(spillHash))
 		}
-		g.MOVQ(t, arg(g, slotHP))
+		g.MOVQ(t, fn.Spill(spillOut))
 		g.Load(g.Param("n"), t)
 		g.MOVQ(t, lay.at(lay.lens+8))
+		g.MOVQ(t, fn.Spill(spillRem))
 		g.Load(g.Param("adLen"), t)
 		g.MOVQ(t, lay.at(lay.lens))
 	}
@@ -185,8 +172,10 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		// The gather cursor: no current slice yet.
 		t := g.GP64()
 		g.XORQ(t, t)
-		g.MOVQ(t, arg(g, slotSN))
-		g.MOVQ(t, arg(g, slotSP))
+		g.MOVQ(t, fn.Spill(spillLeft))
+		g.MOVQ(t, fn.Spill(spillSlice))
+		g.Load(g.Param("srcs").Base(), t)
+		g.MOVQ(t, fn.Spill(spillHeaders))
 	}
 	fn.Phase("pass 0's text: XOR with blocks 1-%d", v.lanes()-1)
 	if open {
@@ -197,7 +186,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	fn.Phase("main loop: passes of %d blocks, Poly1305 in the rounds", v.lanes())
 	loop, done := fn.Label("passes"), fn.Label("passesdone")
 	g.Label(loop)
-	g.CMPQ(arg(g, slotRem), operand.U8(0))
+	g.CMPQ(fn.Spill(spillRem), operand.U8(0))
 	g.JE(operand.LabelRef(done))
 	v.fullPass(fn, lay, l, p, open, loop, false)
 	if !open {
@@ -206,17 +195,17 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	fn.Phase("general pass: counted hashing, keystream through the scratch")
 	{
 		hp, hcnt := g.GP64(), g.GP64()
-		g.MOVQ(arg(g, slotHP), hp)
+		g.MOVQ(fn.Spill(spillHash), hp)
 		if open {
 			// This pass's ciphertext, whole 16-byte blocks.
-			g.MOVQ(arg(g, slotRem), hcnt)
+			g.MOVQ(fn.Spill(spillRem), hcnt)
 			lim := g.GP64()
 			g.MOVQ(operand.U32(passBytes), lim)
 			g.CMPQ(hcnt, lim)
 			g.CMOVQHI(lim, hcnt)
 		} else {
 			// The ciphertext written and not hashed, whole blocks.
-			g.MOVQ(arg(g, slotOut), hcnt)
+			g.MOVQ(fn.Spill(spillOut), hcnt)
 			g.SUBQ(hp, hcnt)
 		}
 		g.ANDQ(operand.I8(-16), hcnt)
@@ -228,7 +217,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 			hook = firstHooks(hook, 4)
 		}
 		v.lanePassTo(fn, l, nil, nil, &ksMem, hook)
-		g.MOVQ(hp, arg(g, slotHP))
+		g.MOVQ(hp, fn.Spill(spillHash))
 	}
 	if open {
 		v.openHashRegion(fn, lay, p, passBytes, func() {})
@@ -240,8 +229,8 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	if !open {
 		fn.Phase("remainder: Poly1305 over the ciphertext not hashed in the passes, its partial block padded")
 		hp, hcnt := g.GP64(), g.GP64()
-		g.MOVQ(arg(g, slotHP), hp)
-		g.MOVQ(arg(g, slotOut), hcnt)
+		g.MOVQ(fn.Spill(spillHash), hp)
+		g.MOVQ(fn.Spill(spillOut), hcnt)
 		g.SUBQ(hp, hcnt)
 		p.padded(fn, hp, hcnt)
 	}
@@ -250,7 +239,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	t0, t1 := p.finish(lay.at(lay.sv), lay.at(lay.sv+8))
 	if !open {
 		out := g.GP64()
-		g.MOVQ(arg(g, slotOut), out)
+		g.MOVQ(fn.Spill(spillOut), out)
 		g.MOVQ(t0, operand.Mem{Base: out})
 		g.MOVQ(t1, operand.Mem{Base: out, Disp: 8})
 		fn.Ret()
@@ -293,28 +282,28 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 		fn.Phase("full pass: XOR from the registers, 32 blocks hashed at fixed offsets")
 	}
 	general := fn.Label("generalpass")
-	g.CMPQ(arg(g, slotRem), operand.U32(passBytes))
+	g.CMPQ(fn.Spill(spillRem), operand.U32(passBytes))
 	g.JB(operand.LabelRef(general))
-	srcSlot := slotSrc
+	srcSlot := spillSrc
 	if !open {
-		srcSlot = slotSP
-		g.CMPQ(arg(g, slotSN), operand.U32(passBytes))
+		srcSlot = spillSlice
+		g.CMPQ(fn.Spill(spillLeft), operand.U32(passBytes))
 		g.JB(operand.LabelRef(general))
 		if !counted {
 			t := g.GP64()
-			g.MOVQ(arg(g, slotOut), t)
-			g.SUBQ(arg(g, slotHP), t)
+			g.MOVQ(fn.Spill(spillOut), t)
+			g.SUBQ(fn.Spill(spillHash), t)
 			g.CMPQ(t, operand.U32(passBytes))
 			g.JB(operand.LabelRef(general))
 		}
 	}
 	hp := g.GP64()
-	g.MOVQ(arg(g, slotHP), hp)
+	g.MOVQ(fn.Spill(spillHash), hp)
 	var hcnt reg.GPVirtual
 	if counted {
 		// Whole blocks written and not hashed: fewer than 32 here.
 		hcnt = g.GP64()
-		g.MOVQ(arg(g, slotOut), hcnt)
+		g.MOVQ(fn.Spill(spillOut), hcnt)
 		g.SUBQ(hp, hcnt)
 		g.ANDQ(operand.I8(-16), hcnt)
 	}
@@ -342,18 +331,18 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 	var dst, src reg.GPVirtual
 	io := func() (reg.Register, reg.Register) {
 		flush()
-		g.MOVQ(hp, arg(g, slotHP))
+		g.MOVQ(hp, fn.Spill(spillHash))
 		dst, src = g.GP64(), g.GP64()
-		g.MOVQ(arg(g, slotOut), dst)
-		g.MOVQ(arg(g, srcSlot), src)
+		g.MOVQ(fn.Spill(spillOut), dst)
+		g.MOVQ(fn.Spill(srcSlot), src)
 		return dst, src
 	}
 	v.lanePassWide(fn, l, io, nil, hook)
-	g.MOVQ(dst, arg(g, slotOut))
-	g.MOVQ(src, arg(g, srcSlot))
-	g.SUBQ(operand.U32(passBytes), arg(g, slotRem))
+	g.MOVQ(dst, fn.Spill(spillOut))
+	g.MOVQ(src, fn.Spill(srcSlot))
+	g.SUBQ(operand.U32(passBytes), fn.Spill(spillRem))
 	if !open {
-		g.SUBQ(operand.U32(passBytes), arg(g, slotSN))
+		g.SUBQ(operand.U32(passBytes), fn.Spill(spillLeft))
 	}
 	g.JMP(operand.LabelRef(loop))
 	g.Label(general)
@@ -368,10 +357,10 @@ func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, 
 func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int, fused func()) {
 	g := v.g
 	hp := g.GP64()
-	g.MOVQ(arg(g, slotHP), hp)
+	g.MOVQ(fn.Spill(spillHash), hp)
 	if fused == nil {
 		hcnt, lim := g.GP64(), g.GP64()
-		g.MOVQ(arg(g, slotRem), hcnt)
+		g.MOVQ(fn.Spill(spillRem), hcnt)
 		g.MOVQ(operand.U32(avail), lim)
 		g.CMPQ(hcnt, lim)
 		g.CMOVQHI(lim, hcnt)
@@ -380,7 +369,7 @@ func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int
 	}
 	done := fn.Label("nopartial")
 	rem := g.GP64()
-	g.MOVQ(arg(g, slotRem), rem)
+	g.MOVQ(fn.Spill(spillRem), rem)
 	g.CMPQ(rem, operand.U32(avail))
 	g.JA(operand.LabelRef(done))
 	g.ANDQ(operand.U8(15), rem)
@@ -389,7 +378,7 @@ func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int
 	p.block(lo, hi)
 	g.ADDQ(rem, hp)
 	g.Label(done)
-	g.MOVQ(hp, arg(g, slotHP))
+	g.MOVQ(hp, fn.Spill(spillHash))
 }
 
 // xorRegion emits the XOR of min(rem, avail) bytes of text with the
@@ -398,30 +387,30 @@ func (v *vec) openHashRegion(fn *asmgen.Func, lay longLayout, p *poly, avail int
 func (v *vec) xorRegion(fn *asmgen.Func, lay longLayout, from, avail int, open bool) {
 	g := v.g
 	out, m, ks, lim := g.GP64(), g.GP64(), g.GP64(), g.GP64()
-	g.MOVQ(arg(g, slotOut), out)
-	g.MOVQ(arg(g, slotRem), m)
+	g.MOVQ(fn.Spill(spillOut), out)
+	g.MOVQ(fn.Spill(spillRem), m)
 	g.MOVQ(operand.U32(avail), lim)
 	g.CMPQ(m, lim)
 	g.CMOVQHI(lim, m)
-	g.SUBQ(m, arg(g, slotRem))
+	g.SUBQ(m, fn.Spill(spillRem))
 	g.LEAQ(lay.at(lay.ks+from), ks)
 	cur := &cursor{gather: !open, sp: g.GP64()}
 	if open {
-		g.MOVQ(arg(g, slotSrc), cur.sp)
+		g.MOVQ(fn.Spill(spillSrc), cur.sp)
 	} else {
 		cur.sn, cur.dp = g.GP64(), g.GP64()
-		g.MOVQ(arg(g, slotSP), cur.sp)
-		g.MOVQ(arg(g, slotSN), cur.sn)
-		g.MOVQ(arg(g, slotDP), cur.dp)
+		g.MOVQ(fn.Spill(spillSlice), cur.sp)
+		g.MOVQ(fn.Spill(spillLeft), cur.sn)
+		g.MOVQ(fn.Spill(spillHeaders), cur.dp)
 	}
 	v.xorCursor(fn, out, ks, m, cur)
-	g.MOVQ(out, arg(g, slotOut))
+	g.MOVQ(out, fn.Spill(spillOut))
 	if open {
-		g.MOVQ(cur.sp, arg(g, slotSrc))
+		g.MOVQ(cur.sp, fn.Spill(spillSrc))
 	} else {
-		g.MOVQ(cur.sp, arg(g, slotSP))
-		g.MOVQ(cur.sn, arg(g, slotSN))
-		g.MOVQ(cur.dp, arg(g, slotDP))
+		g.MOVQ(cur.sp, fn.Spill(spillSlice))
+		g.MOVQ(cur.sn, fn.Spill(spillLeft))
+		g.MOVQ(cur.dp, fn.Spill(spillHeaders))
 	}
 }
 
