@@ -10,11 +10,11 @@ import (
 // generated, branches only on lengths and counts (public), and uses virtual
 // registers, so the calling generator's register allocation stays free.
 // Pointer and length arguments are general-purpose 64-bit registers. Vector
-// instructions are SSE2, or their VEX forms where the backend allows AVX: a
-// legacy SSE instruction after ymm code pays the SSE/AVX transition (about
-// 250 ns on a 16-byte ChaCha20-Poly1305 seal, measured). Fewer than 16 bytes
-// go through general-purpose registers in at most four pieces (8, 4, 2, 1
-// bytes), never byte by byte and never touching memory outside the buffer.
+// instructions are [Vec]'s, so VEX wherever the backend allows AVX: a legacy
+// SSE instruction after ymm code pays the SSE/AVX transition (250 ns on a
+// 16-byte ChaCha20-Poly1305 seal). Fewer than 16 bytes go through
+// general-purpose registers in at most four pieces (8, 4, 2, 1 bytes), never
+// byte by byte and never touching memory outside the buffer.
 
 // SliceHeaderSize is the size of a []byte header (pointer, length,
 // capacity) in a descriptor array.
@@ -345,21 +345,15 @@ func (fn *Func) ForEachSlice(descs, count reg.Register, body func(ptr, n reg.GPV
 	g.Label(done)
 }
 
-// JoinSlices returns a register pointing at the text of count (public)
+// JoinSlicesMax returns a register pointing at the text of count (public)
 // slices described at descs as one run of bytes: the only slice's pointer
 // when count is 1, else dst after the slices are copied there one after the
-// other ([Func.GatherCopy]; none when count is 0). For a short text one
-// copy costs less than handling the slices one by one. The caller must make
-// sure the copy cannot clobber a slice not yet read: every slice is either
-// exactly its own part of dst or disjoint from it. descs, count and dst are
-// kept.
-func (fn *Func) JoinSlices(descs, count, dst reg.Register) reg.GPVirtual {
-	return fn.JoinSlicesMax(descs, count, dst, 0)
-}
-
-// JoinSlicesMax is [Func.JoinSlices] for a text known, when generating, to
-// be at most max bytes (max 0: no bound): its copies are
-// [Func.CopyBytesMax] with that bound.
+// other (none when count is 0), with [Func.CopyBytesMax] for a text known,
+// when generating, to be at most max bytes (max 0: no bound). For a short
+// text one copy costs less than handling the slices one by one. The caller
+// must make sure the copy cannot clobber a slice not yet read: every slice
+// is either exactly its own part of dst or disjoint from it. descs, count
+// and dst are kept.
 func (fn *Func) JoinSlicesMax(descs, count, dst reg.Register, max int) reg.GPVirtual {
 	g := fn.g
 	ptr := g.GP64()
@@ -384,8 +378,8 @@ func (fn *Func) JoinSlicesMax(descs, count, dst reg.Register, max int) reg.GPVir
 // ForEachSliceGathered is [Func.ForEachSlice] with a shortcut for short
 // texts: when there is at least one slice and their total length textLen
 // (public, the sum of the lengths) is at most limit, body runs once, on
-// the text joined by [Func.JoinSlices] (copied to dst unless it is one
-// slice) and textLen; the caller's duty is JoinSlices's. descs is advanced
+// the text joined by [Func.JoinSlicesMax] (copied to dst unless it is one
+// slice) and textLen; the caller's duty is JoinSlicesMax's. descs is advanced
 // past the array when it is walked; count is kept.
 func (fn *Func) ForEachSliceGathered(descs, count, dst, textLen reg.Register, limit int, body func(ptr, n reg.GPVirtual)) {
 	g := fn.g

@@ -21,13 +21,14 @@
 //	g.Load(g.Param("src"), p) // every avo instruction is a method of g
 //	...
 //	fn.Ret() // the wipe, then RET
-//	err := g.Generate("gcm_aesni_amd64.s", "gcm_aesni_amd64.go") // and gcm_aesni_vgsim_amd64.go
+//	err := g.Generate("asm_aesni_amd64.s", "asm_aesni_amd64.go") // and asm_aesni_vgsim_amd64.go
 //
 // or, for a generator program with one file per backend, [Main]. The
-// Generator embeds avo's build.Context: instructions (g.MOVOU, g.VAESENC,
-// ...), virtual registers (g.GP64, g.XMM, g.YMM, g.ZMM, g.K), arguments
-// (g.Param, g.Load, g.Store), labels and comments are avo's. Functions start
-// only with [Generator.Func]; constant tables come from [Generator.Table].
+// Generator embeds avo's build.Context: instructions (g.MOVQ, g.MULXQ, ...),
+// virtual registers (g.GP64, g.XMM, g.YMM, g.ZMM, g.K), arguments (g.Param,
+// g.Load, g.Store), labels and comments are avo's. Vector operations go
+// through [Generator.Vec], which picks their encoding. Functions start only
+// with [Generator.Func]; constant tables come from [Generator.Table].
 //
 // # Function declarations
 //
@@ -128,22 +129,30 @@
 // memory other than arguments and the stack frame is not tracked (a secret
 // stored to a public destination and loaded back is not seen as secret).
 //
+// # Vector operations
+//
+// [Generator.Vec] is the one vector-op layer of every generator: each
+// operation ([Vec.Xor], [Vec.AddD], [Vec.ShufB], [Vec.Broadcast128], ...) is
+// written once and emits the legacy SSE form (copying a source first where
+// the two-operand form needs it), the VEX form, or for zmm operands the
+// EVEX form, by the backend's features and the operands' width. A generator
+// keeps only what is its algorithm's own: layouts, tables, round structure.
+//
 // # Shared building blocks
 //
-// Written once, SSE2 or their VEX forms where the backend allows AVX, and
-// branching only on lengths: [Func.LoadPartialGP] and [Func.StorePartialGP]
-// (fewer than 16 bytes in two general registers, in at most four pieces,
-// never touching memory outside the buffer; ChaCha20-Poly1305 absorbs and
-// writes its partial blocks with them), [Func.LoadPartial] and
-// [Func.StorePartial] (the same through a vector register),
-// [Func.ForEachSlice] (the walk over a descriptor array; AES-GCM's gather
-// seal), [Func.JoinSlices] (the slices as one run, copied into place
-// unless there is one) and [Func.ForEachSliceGathered] (the walk, or one
-// joined run for a short text), [Func.CopyBytes] (the tail's last 16
-// bytes, then 64 and 16 bytes at a time; under 16 bytes the two ends), [Func.XORBytes] (16 bytes at a time, then the tail) and
-// [Func.GatherCopy] (a walk with a copy). AES-GCM keeps its own partial
-// block load and store, vector-native (two overlapping loads and a PSHUFB
-// slide), since its partial blocks live in vector registers.
+// Written once on [Vec], and branching only on lengths: [Func.LoadPartialGP]
+// and [Func.StorePartialGP] (fewer than 16 bytes in two general registers,
+// in at most four pieces, never touching memory outside the buffer;
+// ChaCha20-Poly1305 absorbs its partial Poly1305 blocks with the first),
+// [Func.LoadPartial] and [Func.StorePartial] (the same through a vector
+// register), [Func.ForEachSlice] (the walk over a descriptor array),
+// [Func.JoinSlicesMax] (the slices as one run, copied into place unless
+// there is one) and [Func.ForEachSliceGathered] (the walk, or one joined
+// run for a short text), [Func.CopyBytes] and [Func.CopyBytesMax] (the
+// tail's last 16 bytes, then 64 and 16 bytes at a time; under 16 bytes the
+// two ends), [Func.XORBytes] (128, 32 and 16 bytes at a time with AVX2, 16
+// without, then the tail in pieces) and [Func.GatherCopy] (a walk with a
+// copy).
 //
 // # Determinism
 //

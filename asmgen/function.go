@@ -276,13 +276,6 @@ func (fn *Func) docLines() []string {
 	return append(lines, "", strings.TrimSpace(b.String()))
 }
 
-// Name returns the function's name.
-func (fn *Func) Name() string { return fn.name }
-
-// HasSecrets reports whether the function handles secrets (it was not
-// declared with [NoSecrets]).
-func (fn *Func) HasSecrets() bool { return !fn.cfg.noSecrets }
-
 // Scratch returns the function's stack scratch (its size is the [Scratch]
 // option rounded up to 16 bytes). It panics when the function has none.
 func (fn *Func) Scratch() operand.Mem {
@@ -310,19 +303,6 @@ func (fn *Func) spill(name string) (operand.Mem, bool) {
 	}
 	return operand.Mem{}, false
 }
-
-// spillAt returns the spill slot holding byte off of the stack frame.
-func (fn *Func) spillAt(off int) (spillSlot, bool) {
-	for _, s := range fn.spills {
-		if off >= s.mem.Disp && off < s.mem.Disp+8 {
-			return s, true
-		}
-	}
-	return spillSlot{}, false
-}
-
-// ScratchSize returns the size of the function's stack scratch in bytes.
-func (fn *Func) ScratchSize() int { return fn.cfg.scratch }
 
 // Label returns a label name unique within the function, built from prefix.
 // The shared building blocks use it; generators may too.

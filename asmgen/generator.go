@@ -63,9 +63,6 @@ func New(b cpufeat.Backend) *Generator {
 	}
 }
 
-// Backend returns the backend the Generator generates for.
-func (g *Generator) Backend() cpufeat.Backend { return g.backend }
-
 // Has reports whether the backend may use feature f. Generators use it to pick
 // instruction widths (for example 64-byte stores where AVX-512 is allowed).
 func (g *Generator) Has(f cpufeat.Feature) bool {

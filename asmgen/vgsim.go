@@ -23,7 +23,7 @@ const SimTag = "vgsim"
 const simModule = "github.com/vgcrypto/vg/asmgen/x86sim"
 
 // SimPath returns the path of the trampolines file beside the declarations
-// file stubsPath: gcm_aesni_amd64.go becomes gcm_aesni_vgsim_amd64.go, and a
+// file stubsPath: asm_aesni_amd64.go becomes asm_aesni_vgsim_amd64.go, and a
 // name without the _amd64 suffix gets _vgsim before .go.
 func SimPath(stubsPath string) string {
 	if base, ok := strings.CutSuffix(stubsPath, "_amd64.go"); ok {
@@ -105,7 +105,7 @@ func (g *Generator) Trampolines(asmName string) ([]byte, error) {
 	return src, nil
 }
 
-// camel turns gcm_vaes_avx2 into GcmVaesAvx2.
+// camel turns asm_vaes_avx2 into AsmVaesAvx2.
 func camel(s string) string {
 	var b strings.Builder
 	up := true

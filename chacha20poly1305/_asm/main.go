@@ -1,7 +1,11 @@
 // Command _asm generates the assembly backends of chacha20poly1305 (RFC 8439
 // ChaCha20-Poly1305): ssse3 (xmm, legacy SSE) and avx2 (ymm, VEX), one
-// generator file per backend sharing the ChaCha20 and Poly1305 emitters of
-// vec.go, chacha.go, poly.go and aead.go. Run it with
+// generator file per backend (ssse3.go, avx2.go) over shared emitters on
+// asmgen's vector-op layer: vec.go (the register width, tables, rotations
+// and row-layout rounds), chacha.go (the lane layout and the block
+// kernels), poly.go (Poly1305), aead.go (the short whole-message
+// functions), long.go (the fused long functions of avx2) and xor.go (the
+// keystream XOR through the gather cursor). Run it with
 //
 //	cd chacha20poly1305/_asm && GOWORK=off go run .
 //

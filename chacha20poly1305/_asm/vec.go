@@ -47,11 +47,10 @@ func words(w ...uint32) []byte {
 }
 
 // declareTables declares the public constants: the PSHUFB masks rotating
-// every 32-bit word left by 16 and by 8 bits, the ChaCha20 constant row, the
-// per-lane block offsets of the lane layout, the per-block counter offsets
-// of the two-blocks-per-ymm row layout, and the mask table of partial
-// blocks (16 bytes of 0xff, then 16 of 0x00: the 16 bytes at 16-n keep n
-// bytes).
+// every 32-bit word left by 16 and by 8 bits, the ChaCha20 constant row
+// (once, and on ymm twice), the per-lane block offsets of the lane layout
+// and their step, and the counter offsets of the row layout (per block on
+// xmm; per lane, and the step of a register set, on ymm).
 func (v *vec) declareTables() {
 	var r16, r8 []byte
 	for i := 0; i < 32; i += 4 {
