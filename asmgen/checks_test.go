@@ -528,15 +528,18 @@ func TestWipeCheckSeesStoresThroughRegisters(t *testing.T) {
 }
 
 func TestEveryPathWipedPasses(t *testing.T) {
-	// TestReturnWithoutWipeFails's function, with Func.Ret on both paths.
+	// TestReturnWithoutWipeFails's function, with Func.Ret on both paths,
+	// and phase landmarks, each wipe one of them.
 	asm := mustBuild(t, ssse3Backend, "wipedTwice", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n"), Scratch(16)}, func(g *Generator, fn *Func) {
 		p, o, n := g.GP64(), g.GP64(), g.GP64()
+		fn.Phase("key setup")
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
 		g.Load(g.Param("n"), n)
 		x := g.XMM()
 		g.MOVOU(operand.Mem{Base: p}, x)
 		g.MOVOU(x, fn.Scratch())
+		fn.Phase("main loop: %d bytes a pass", 16)
 		g.TESTQ(n, n)
 		g.JZ(operand.LabelRef("early"))
 		g.MOVOU(x, operand.Mem{Base: o})
@@ -545,6 +548,13 @@ func TestEveryPathWipedPasses(t *testing.T) {
 		fn.Ret()
 	})
 	assert.Equal(t, 2, strings.Count(asm, wipeMarker))
+	var phases []string
+	for _, l := range strings.Split(asm, "\n") {
+		if s, ok := strings.CutPrefix(strings.TrimSpace(l), "// phase: "); ok {
+			phases = append(phases, s)
+		}
+	}
+	assert.Equal(t, []string{"key setup", "main loop: 16 bytes a pass", "wipe (stack scratch and vector registers)", "wipe (stack scratch and vector registers)"}, phases)
 }
 
 func TestRunTargets(t *testing.T) {
@@ -587,31 +597,7 @@ func TestRunTargets(t *testing.T) {
 	require.ErrorContains(t, runTargets(backends, unnamed, "", "", "", ""), "nop: the name does not end with the backend's suffix SSSE3")
 }
 
-func TestPhaseLandmarks(t *testing.T) {
-	asm := mustBuild(t, ssse3Backend, "phases", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n")}, func(g *Generator, fn *Func) {
-		p, o, n := g.GP64(), g.GP64(), g.GP64()
-		fn.Phase("key setup")
-		g.Load(g.Param("key"), p)
-		g.Load(g.Param("out"), o)
-		g.Load(g.Param("n"), n)
-		x := g.XMM()
-		g.MOVOU(operand.Mem{Base: p}, x)
-		fn.Phase("main loop: %d bytes a pass", 16)
-		g.TESTQ(n, n)
-		g.JZ(operand.LabelRef("early"))
-		g.MOVOU(x, operand.Mem{Base: o})
-		fn.Ret()
-		g.Label("early")
-		fn.Ret()
-	})
-	var phases []string
-	for _, l := range strings.Split(asm, "\n") {
-		if s, ok := strings.CutPrefix(strings.TrimSpace(l), "// phase: "); ok {
-			phases = append(phases, s)
-		}
-	}
-	assert.Equal(t, []string{"key setup", "main loop: 16 bytes a pass", "wipe (stack scratch and vector registers)", "wipe (stack scratch and vector registers)"}, phases)
-
+func TestPhaseErrors(t *testing.T) {
 	// A phase is one line of the function being generated.
 	g := New(ssse3Backend)
 	f := g.Func("fSSSE3", "func(k *[16]byte)", Doc("f is a test function."), Secret("k"))

@@ -1034,11 +1034,11 @@ ksdone_1:
 	MOVQ adLen+64(FP), AX
 	MOVQ AX, 368(BX)
 	MOVQ CX, 376(BX)
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
-
-	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+56(FP), R9
 	MOVQ adLen+64(FP), R10
 
@@ -1916,11 +1916,11 @@ ksdone_1:
 	MOVQ adLen+48(FP), AX
 	MOVQ AX, 368(BX)
 	MOVQ CX, 376(BX)
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
-
-	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+40(FP), R9
 	MOVQ adLen+48(FP), R10
 
@@ -2682,11 +2682,11 @@ lanerounds_1:
 	MOVQ        BX, 1552(CX)
 	VMOVDQU     1040(CX), X0
 	VMOVDQU     X0, 1568(CX)
-	XORQ        BX, BX
-	XORQ        SI, SI
-	XORQ        DI, DI
 
 	// phase: AAD: Poly1305 over the additional data, zero-padded
+	XORQ BX, BX
+	XORQ SI, SI
+	XORQ DI, DI
 	MOVQ ad+56(FP), R8
 	MOVQ adLen+64(FP), R9
 
@@ -5024,11 +5024,11 @@ lanerounds_1:
 	MOVQ        BX, 1552(CX)
 	VMOVDQU     1040(CX), X0
 	VMOVDQU     X0, 1568(CX)
-	XORQ        BX, BX
-	XORQ        SI, SI
-	XORQ        DI, DI
 
 	// phase: AAD: Poly1305 over the additional data, zero-padded
+	XORQ BX, BX
+	XORQ SI, SI
+	XORQ DI, DI
 	MOVQ ad+40(FP), R8
 	MOVQ adLen+48(FP), R9
 

@@ -977,11 +977,11 @@ ksdone_1:
 	MOVQ adLen+64(FP), AX
 	MOVQ AX, 176(BX)
 	MOVQ CX, 184(BX)
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
-
-	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+56(FP), R9
 	MOVQ adLen+64(FP), R10
 
@@ -1745,11 +1745,11 @@ ksdone_1:
 	MOVQ adLen+48(FP), AX
 	MOVQ AX, 176(BX)
 	MOVQ CX, 184(BX)
+
+	// phase: AAD: Poly1305 over the additional data, zero-padded
 	XORQ SI, SI
 	XORQ DI, DI
 	XORQ R8, R8
-
-	// phase: AAD: Poly1305 over the additional data, zero-padded
 	MOVQ ad+40(FP), R9
 	MOVQ adLen+48(FP), R10
 

@@ -218,14 +218,7 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 		g.MOVQ(n, sc.Offset(v.shortLen()+8))
 	}
 	p := newPoly(g, sc.Offset(v.shortR()), sc.Offset(v.shortR()+8), sc.Offset(v.shortR()+16))
-	p.clear()
-	{
-		fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
-		ad, adLen := g.GP64(), g.GP64()
-		g.Load(g.Param("ad"), ad)
-		g.Load(g.Param("adLen"), adLen)
-		p.padded(fn, ad, adLen)
-	}
+	p.hashAD(fn)
 	if open {
 		// Hash the ciphertext before it may be overwritten in place.
 		fn.Phase("ciphertext hash: Poly1305 over the text, before it is decrypted")
@@ -256,26 +249,5 @@ func (v *vec) shortBody(fn *asmgen.Func, open bool) {
 		p.padded(fn, c, cn)
 	}
 
-	fn.Phase("tag: the lengths block, the final reduction plus s")
-	p.block(sc.Offset(v.shortLen()), sc.Offset(v.shortLen()+8))
-	t0, t1 := p.finish(sc.Offset(v.shortS()), sc.Offset(v.shortS()+8))
-	if !open {
-		g.MOVQ(t0, operand.Mem{Base: out})
-		g.MOVQ(t1, operand.Mem{Base: out, Disp: 8})
-		fn.Ret()
-		return
-	}
-	tag := g.GP64()
-	g.Load(g.Param("tag"), tag)
-	g.XORQ(operand.Mem{Base: tag}, t0)
-	g.XORQ(operand.Mem{Base: tag, Disp: 8}, t1)
-	g.ORQ(t1, t0)
-	ok := g.GP64()
-	g.MOVQ(operand.U32(0), ok)
-	one := g.GP64()
-	g.MOVQ(operand.U32(1), one)
-	g.TESTQ(t0, t0)
-	g.CMOVQEQ(one, ok)
-	g.Store(ok, g.ReturnIndex(0))
-	fn.Ret()
+	p.tag(fn, sc.Offset(v.shortLen()), sc.Offset(v.shortS()), open, func() reg.Register { return out })
 }

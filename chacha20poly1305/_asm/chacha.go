@@ -82,23 +82,24 @@ func (v *vec) laneRounds(fn *asmgen.Func, l laneScratch, x *[16]reg.VecVirtual, 
 	g.MOVQ(operand.U32(10), cnt)
 	loop := fn.Label("lanerounds")
 	g.Label(loop)
-	// Column round.
-	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[4], cA, x[12]}, {x[1], x[5], cB, x[13]}})
+	// round emits the quarter rounds on words (a, b, d) of qs with the c
+	// words c: the first two with c[0], c[1] in cA, cB, which then go to
+	// X for c[2], c[3].
+	round := func(qs [4][3]int, c [4]int) {
+		q := func(k int, cr reg.VecVirtual) [4]reg.VecVirtual {
+			return [4]reg.VecVirtual{x[qs[k][0]], x[qs[k][1]], cr, x[qs[k][2]]}
+		}
+		v.quarterRounds([][4]reg.VecVirtual{q(0, cA), q(1, cB)})
+		between()
+		v.Mov(cA, l.X(c[0]))
+		v.Mov(cB, l.X(c[1]))
+		v.Mov(l.X(c[2]), cA)
+		v.Mov(l.X(c[3]), cB)
+		v.quarterRounds([][4]reg.VecVirtual{q(2, cA), q(3, cB)})
+	}
+	round([4][3]int{{0, 4, 12}, {1, 5, 13}, {2, 6, 14}, {3, 7, 15}}, [4]int{8, 9, 10, 11}) // columns
 	between()
-	v.Mov(cA, l.X(8))
-	v.Mov(cB, l.X(9))
-	v.Mov(l.X(10), cA)
-	v.Mov(l.X(11), cB)
-	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[6], cA, x[14]}, {x[3], x[7], cB, x[15]}})
-	between()
-	// Diagonal round.
-	v.quarterRounds([][4]reg.VecVirtual{{x[0], x[5], cA, x[15]}, {x[1], x[6], cB, x[12]}})
-	between()
-	v.Mov(cA, l.X(10))
-	v.Mov(cB, l.X(11))
-	v.Mov(l.X(8), cA)
-	v.Mov(l.X(9), cB)
-	v.quarterRounds([][4]reg.VecVirtual{{x[2], x[7], cA, x[13]}, {x[3], x[4], cB, x[14]}})
+	round([4][3]int{{0, 5, 15}, {1, 6, 12}, {2, 7, 13}, {3, 4, 14}}, [4]int{10, 11, 8, 9}) // diagonals
 	g.DECQ(cnt)
 	g.JNZ(operand.LabelRef(loop))
 }

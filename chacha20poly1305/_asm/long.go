@@ -160,14 +160,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		v.Mov(lay.at(lay.ks+16), x)
 		v.Mov(x, lay.at(lay.sv))
 	}
-	p.clear()
-	{
-		fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
-		ad, adLen := g.GP64(), g.GP64()
-		g.Load(g.Param("ad"), ad)
-		g.Load(g.Param("adLen"), adLen)
-		p.padded(fn, ad, adLen)
-	}
+	p.hashAD(fn)
 	if !open {
 		// The gather cursor: no current slice yet.
 		t := g.GP64()
@@ -234,29 +227,11 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.SUBQ(hp, hcnt)
 		p.padded(fn, hp, hcnt)
 	}
-	fn.Phase("tag: the lengths block, the final reduction plus s")
-	p.block(lay.at(lay.lens), lay.at(lay.lens+8))
-	t0, t1 := p.finish(lay.at(lay.sv), lay.at(lay.sv+8))
-	if !open {
+	p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), open, func() reg.Register {
 		out := g.GP64()
 		g.MOVQ(fn.Spill(spillOut), out)
-		g.MOVQ(t0, operand.Mem{Base: out})
-		g.MOVQ(t1, operand.Mem{Base: out, Disp: 8})
-		fn.Ret()
-		return
-	}
-	tag := g.GP64()
-	g.Load(g.Param("tag"), tag)
-	g.XORQ(operand.Mem{Base: tag}, t0)
-	g.XORQ(operand.Mem{Base: tag, Disp: 8}, t1)
-	g.ORQ(t1, t0)
-	ok, one := g.GP64(), g.GP64()
-	g.MOVQ(operand.U32(0), ok)
-	g.MOVQ(operand.U32(1), one)
-	g.TESTQ(t0, t0)
-	g.CMOVQEQ(one, ok)
-	g.Store(ok, g.ReturnIndex(0))
-	fn.Ret()
+		return out
+	})
 }
 
 // fullPass emits the steady-state pass, taken when a whole pass of text

@@ -27,3 +27,18 @@ func main() {
 		asmgen.Target{Backend: "avx2", Declare: avx2},
 	)
 }
+
+// declareBackend declares the functions of g's backend: the two block
+// kernels of the Go drivers, the short whole-message functions and, with
+// long, the fused long ones.
+func declareBackend(g *asmgen.Generator, long bool) {
+	g.Package("chacha20poly1305")
+	v := newVec(g)
+	s := g.Suffix()
+	declareXORBlocks(g, v, "xorBlocks"+s)
+	declarePolyBlocks(g, "polyBlocks"+s)
+	declareShort(g, v, s)
+	if long {
+		declareLong(g, v, s)
+	}
+}

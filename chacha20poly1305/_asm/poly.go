@@ -80,26 +80,22 @@ func (p *poly) block(lo, hi operand.Op) {
 	g.ADCQ(operand.U8(1), p.h2)
 	d2, d3, t0 := g.GP64(), g.GP64(), g.GP64()
 	ax, dx := reg.RAX, reg.RDX
-	// (d2, d3) = h1·r0.
-	g.MOVQ(p.r0, ax)
-	g.MULQ(p.h1)
-	g.MOVQ(ax, d2)
-	g.MOVQ(dx, d3)
-	// (t0, h1) = h1·s1.
-	g.MOVQ(p.s1, ax)
-	g.MULQ(p.h1)
-	g.MOVQ(ax, t0)
-	g.MOVQ(dx, p.h1)
-	// (d2, d3) += h0·r1.
-	g.MOVQ(p.r1, ax)
-	g.MULQ(p.h0)
-	g.ADDQ(ax, d2)
-	g.ADCQ(dx, d3)
-	// (t0, h1) += h0·r0.
-	g.MOVQ(p.r0, ax)
-	g.MULQ(p.h0)
-	g.ADDQ(ax, t0)
-	g.ADCQ(dx, p.h1)
+	// mul sets (lo, hi) to, or with add adds to it, the product a·b.
+	mul := func(a operand.Op, b, lo, hi reg.Register, add bool) {
+		g.MOVQ(a, ax)
+		g.MULQ(b)
+		if add {
+			g.ADDQ(ax, lo)
+			g.ADCQ(dx, hi)
+		} else {
+			g.MOVQ(ax, lo)
+			g.MOVQ(dx, hi)
+		}
+	}
+	mul(p.r0, p.h1, d2, d3, false)   // (d2, d3) = h1·r0
+	mul(p.s1, p.h1, t0, p.h1, false) // (t0, h1) = h1·s1
+	mul(p.r1, p.h0, d2, d3, true)    // (d2, d3) += h0·r1
+	mul(p.r0, p.h0, t0, p.h1, true)  // (t0, h1) += h0·r0
 	// (d2, d3) += h2·s1 (h0 is free); h2 = h2·r0.
 	g.MOVQ(p.s1, p.h0)
 	g.IMULQ(p.h2, p.h0)
@@ -155,6 +151,50 @@ func (p *poly) padded(fn *asmgen.Func, msg, n reg.Register) {
 	lo, hi := fn.LoadPartialGP(msg, n)
 	p.block(lo, hi)
 	g.Label(done)
+}
+
+// tag emits the end of a seal or an open once the text is hashed: the
+// lengths block at lens, the tag (h mod 2¹³⁰-5) + s with s at s, then for
+// a seal its store to the register out returns (called only then), for an
+// open its constant-time comparison with the function's tag argument,
+// returning 1 if they are equal and 0 otherwise; then the function's
+// return.
+func (p *poly) tag(fn *asmgen.Func, lens, s operand.Mem, open bool, out func() reg.Register) {
+	g := p.g
+	fn.Phase("tag: the lengths block, the final reduction plus s")
+	p.block(lens, lens.Offset(8))
+	t0, t1 := p.finish(s, s.Offset(8))
+	if !open {
+		o := out()
+		g.MOVQ(t0, operand.Mem{Base: o})
+		g.MOVQ(t1, operand.Mem{Base: o, Disp: 8})
+		fn.Ret()
+		return
+	}
+	tag := g.GP64()
+	g.Load(g.Param("tag"), tag)
+	g.XORQ(operand.Mem{Base: tag}, t0)
+	g.XORQ(operand.Mem{Base: tag, Disp: 8}, t1)
+	g.ORQ(t1, t0)
+	ok, one := g.GP64(), g.GP64()
+	g.MOVQ(operand.U32(0), ok)
+	g.MOVQ(operand.U32(1), one)
+	g.TESTQ(t0, t0)
+	g.CMOVQEQ(one, ok)
+	g.Store(ok, g.ReturnIndex(0))
+	fn.Ret()
+}
+
+// hashAD starts the hash: h = 0, then the function's additional data (its
+// ad and adLen arguments), zero-padded to a multiple of 16 bytes.
+func (p *poly) hashAD(fn *asmgen.Func) {
+	g := p.g
+	fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
+	p.clear()
+	ad, adLen := g.GP64(), g.GP64()
+	g.Load(g.Param("ad"), ad)
+	g.Load(g.Param("adLen"), adLen)
+	p.padded(fn, ad, adLen)
 }
 
 // finish writes the tag (h mod 2¹³⁰-5) + s mod 2¹²⁸ to tag, with s the
