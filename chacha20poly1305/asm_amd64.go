@@ -99,7 +99,8 @@ func (ssse3Backend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs [
 
 // avx2Backend is the avx2 backend: whole-message functions for every
 // length, the short ones up to shortMaxAVX2 bytes, the long ones beyond.
-// Its block kernels serve only the tests and benchmarks.
+// Its block kernels serve the Encryptor (stream.go), the tests and the
+// benchmarks.
 type avx2Backend struct{}
 
 func (avx2Backend) kernels() kernels { return avx2Kernels }

@@ -121,9 +121,10 @@ func TestAsmPartialBlocksNoOverrun(t *testing.T) {
 	}
 }
 
-// TestNoSecretOnStack runs Seal, Open and SealGather of every assembly
-// backend under the stackscratch harness, at lengths that take each path
-// (short, long or block kernels, with partial blocks), and looks for any
+// TestNoSecretOnStack runs Seal, Open, SealGather and the Encryptor of
+// every assembly backend under the stackscratch harness, at lengths that
+// take each path (short, long or block kernels, with partial blocks; the
+// Encryptor always the block kernels, in two chunks), and looks for any
 // 8-byte piece of the key, the plaintext, or the keystream (block 0, which
 // holds Poly1305's r and s, and the blocks after it) in the stack they used.
 // With XChaCha20-Poly1305 it also looks for the message's subkey, which
@@ -164,6 +165,11 @@ func TestNoSecretOnStack(t *testing.T) {
 						"Seal":       func() { a.Seal(out, nonce, pt, ad) },
 						"Open":       func() { _, _ = a.Open(out, nonce, ct, ad) },
 						"SealGather": func() { a.SealGather(out, nonce, parts, ad) },
+						"Encryptor": func() {
+							e := a.NewEncryptor(nonce, ad)
+							o := e.Encrypt(out, parts[0])
+							e.Finish(e.Encrypt(o, parts[1]))
+						},
 					} {
 						r, err := stackscratch.Scan(f, patterns)
 						require.NoError(t, err, name)

@@ -59,7 +59,8 @@ const (
 //     overlaps out only if it is exactly its own part of out.
 //   - kernels() names the backend's block kernels (see kernels.go), which
 //     the drivers run on for the lengths the backend does not do in
-//     whole-message assembly, and which the tests compare.
+//     whole-message assembly, which the Encryptor (stream.go) runs on for
+//     every chunk, and which the tests compare.
 //
 // key is the AEAD's own key and nonce the caller's, NonceSize or NonceSizeX
 // bytes; each backend derives the message's ChaCha20 key and nonce with

@@ -14,6 +14,18 @@
 // several slices (a record header and a payload, say) without copying it
 // together first.
 //
+// For a message that arrives in pieces, [AEAD.NewEncryptor] returns an
+// [Encryptor]: Encrypt takes chunks of any size (appending their
+// ciphertext to dst, in place when dst is the chunk's [:0]) and Finish
+// appends the tag; the bytes are exactly Seal's for the whole text. It
+// runs on the backend's block kernels with the cipher, keystream and
+// Poly1305 state carried between chunks, and wipes them at Finish.
+// [AEAD.NewDecryptor] returns a [Decryptor], which collects the sealed
+// message through Write and releases nothing before its tag has checked:
+// Open verifies the whole message first and appends the plaintext only if
+// it is authentic. Both work like aesgcm's, with the same panics and
+// errors.
+//
 // A nonce must never repeat under one key. The 12-byte nonces of [New] are
 // for counters; choose the 24-byte nonces of [NewX] at random.
 //

@@ -101,6 +101,41 @@ func ExampleAEAD_SealGather() {
 	// Output: true 35
 }
 
+func ExampleAEAD_NewEncryptor() {
+	key := bytes.Repeat([]byte{0x42}, chacha20poly1305.KeySize)
+	aead, err := chacha20poly1305.New(key)
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, chacha20poly1305.NonceSize)
+	header := []byte("file v1")
+
+	// Seal a text that arrives in chunks of any size, as it is read.
+	e := aead.NewEncryptor(nonce, header)
+	var sealed []byte
+	for _, chunk := range []string{"a long", " text, read ", "in pieces"} {
+		sealed = e.Encrypt(sealed, []byte(chunk))
+	}
+	sealed = e.Finish(sealed)
+	fmt.Println(bytes.Equal(sealed, aead.Seal(nil, nonce, []byte("a long text, read in pieces"), header)))
+
+	// Open it in chunks too: Open checks the tag over the whole message
+	// before it releases any plaintext.
+	d := aead.NewDecryptor(nonce, header)
+	for len(sealed) > 0 {
+		n := min(len(sealed), 10)
+		if _, err := d.Write(sealed[:n]); err != nil {
+			panic(err)
+		}
+		sealed = sealed[n:]
+	}
+	plaintext, err := d.Open(nil)
+	fmt.Printf("%s %v\n", plaintext, err)
+	// Output:
+	// true
+	// a long text, read in pieces <nil>
+}
+
 func ExampleBackends() {
 	for _, b := range chacha20poly1305.Backends() {
 		if b.Name == "generic" {

@@ -90,8 +90,10 @@ func (k kernels) absorbPadded(p *polyState, text []byte) {
 
 // finish absorbs the ciphertext's last bytes ct (after its whole 16-byte
 // blocks have been absorbed; len(ct) < 16), padded, and the lengths block, in
-// one call, and writes the tag.
-func (k kernels) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLen int) {
+// one call, and writes the tag. The lengths are uint64, as in the lengths
+// block, so that a stream longer than an int holds (on 32-bit platforms)
+// is hashed right.
+func (k kernels) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLen uint64) {
 	var last [32]byte
 	n := 16
 	if len(ct) > 0 {
@@ -99,8 +101,8 @@ func (k kernels) finish(p *polyState, tag *[TagSize]byte, ct []byte, adLen, ctLe
 		n = 32
 	}
 	lengths := last[n-16 : n]
-	binary.LittleEndian.PutUint64(lengths[0:], uint64(adLen))
-	binary.LittleEndian.PutUint64(lengths[8:], uint64(ctLen))
+	binary.LittleEndian.PutUint64(lengths[0:], adLen)
+	binary.LittleEndian.PutUint64(lengths[8:], ctLen)
 	k.polyBlocks(p, last[:n])
 	polyFinish(p, tag)
 	stackscratch.Wipe(last[:])
@@ -139,7 +141,7 @@ func sealKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, plaint
 		}
 		done += whole
 	}
-	k.finish(&p, (*[TagSize]byte)(out[len(plaintext):]), ct[done:], len(ad), len(plaintext))
+	k.finish(&p, (*[TagSize]byte)(out[len(plaintext):]), ct[done:], uint64(len(ad)), uint64(len(plaintext)))
 	wipeState(&st, &p)
 }
 
@@ -172,7 +174,7 @@ func openKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, cipher
 		k.xorTail(&st, out[done:], ciphertext[done:])
 	}
 	var want [TagSize]byte
-	k.finish(&p, &want, last[:lastN], len(ad), len(ciphertext))
+	k.finish(&p, &want, last[:lastN], uint64(len(ad)), uint64(len(ciphertext)))
 	ok := subtle.ConstantTimeCompare(want[:], tag[:]) == 1
 	stackscratch.Wipe(want[:])
 	stackscratch.Wipe(last[:])
@@ -227,7 +229,7 @@ func sealGatherKernels(k kernels, out []byte, key *[KeySize]byte, nonce []byte, 
 			hashed += ready
 		}
 	}
-	k.finish(&p, (*[TagSize]byte)(out[written:]), out[hashed:written], len(ad), written)
+	k.finish(&p, (*[TagSize]byte)(out[written:]), out[hashed:written], uint64(len(ad)), uint64(written))
 	stackscratch.Wipe(ks[:])
 	wipeState(&st, &p)
 }
