@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"fmt"
+	mathrand "math/rand/v2"
 	"slices"
 	"testing"
 
@@ -223,11 +224,26 @@ func (s chachaSpecAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]b
 	return append(dst, pt...), nil
 }
 
+// chachaStream adapts a *chacha20poly1305.Encryptor (append-style Encrypt)
+// to the driver's io.Writer-style Encryptor.
+type chachaStream struct {
+	e   *chacha20poly1305.Encryptor
+	out []byte
+}
+
+func (s *chachaStream) Write(p []byte) (int, error) {
+	s.out = s.e.Encrypt(s.out, p)
+	return len(p), nil
+}
+
+func (s *chachaStream) Finish(dst []byte) []byte { return s.e.Finish(append(dst, s.out...)) }
+
 // chachaImpls returns the implementations the agreement driver compares:
 // golang.org/x/crypto/chacha20poly1305 first (the reference the others are
-// compared with), every available backend (with SealGather), and, when
-// withSpec, the RFC 8439 reference. The nonce size picks the construction:
-// 12 bytes ChaCha20-Poly1305, 24 bytes XChaCha20-Poly1305.
+// compared with), every available backend (with SealGather and the
+// Encryptor), and, when withSpec, the RFC 8439 reference. The nonce size
+// picks the construction: 12 bytes ChaCha20-Poly1305, 24 bytes
+// XChaCha20-Poly1305.
 func chachaImpls(t testing.TB, withSpec bool) []agree.Impl {
 	impls := []agree.Impl{{Name: "x/crypto", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
 		if nonceSize == xchacha.NonceSizeX {
@@ -236,9 +252,15 @@ func chachaImpls(t testing.TB, withSpec bool) []agree.Impl {
 		return xchacha.New(key)
 	}}}
 	for _, b := range chachaBackends(t) {
-		impls = append(impls, agree.Impl{Name: b, New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
-			return chachaNew(b, nonceSize == chacha20poly1305.NonceSizeX)(key)
-		}})
+		impls = append(impls, agree.Impl{
+			Name: b,
+			New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
+				return chachaNew(b, nonceSize == chacha20poly1305.NonceSizeX)(key)
+			},
+			NewEncryptor: func(a cipher.AEAD, nonce, ad []byte) (agree.Encryptor, error) {
+				return &chachaStream{e: a.(*chacha20poly1305.AEAD).NewEncryptor(nonce, ad)}, nil
+			},
+		})
 	}
 	if withSpec {
 		impls = append(impls, agree.Impl{Name: "spec", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
@@ -268,9 +290,72 @@ func chachaAgreeConfig() agree.Config {
 // TestChaCha20Poly1305Agreement checks with the agreement driver that every
 // backend, the reference implementation and
 // golang.org/x/crypto/chacha20poly1305 produce the same bytes, out of place
-// at unaligned offsets, in place, through SealGather in the slice shapes of
-// DESIGN.md, and back through Open (which must also reject tampering).
+// at unaligned offsets, in place, through SealGather and the Encryptor in
+// the slice shapes of DESIGN.md, and back through Open (which must also
+// reject tampering).
 func TestChaCha20Poly1305Agreement(t *testing.T) {
 	r := agree.Run(t, chachaAgreeConfig(), chachaImpls(t, true)...)
 	assert.Equal(t, chachaBackends(t), r.Gather, "every backend's SealGather was exercised")
+	assert.Equal(t, chachaBackends(t), r.Stream, "every backend's Encryptor was exercised")
+}
+
+// TestChaCha20Poly1305Decryptor checks the Decryptor of every backend, for
+// both constructions, against golang.org/x/crypto: the sealed message
+// written in the slice shapes of the agreement driver (the tag among the
+// last slice's bytes) opens to the plaintext, and with one bit flipped
+// anywhere it fails and appends nothing.
+func TestChaCha20Poly1305Decryptor(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(0xdec, 0x20))
+	lengths := []int{0, 1, 15, 16, 17, 63, 64, 65, 129, 255, 256, 257, 320, 321, 513, 1100, 4096 + 3}
+	for _, backend := range chachaBackends(t) {
+		for _, x := range []bool{false, true} {
+			key := chachaRandBytes(rng, chacha20poly1305.KeySize)
+			a, err := chachaNew(backend, x)(key)
+			require.NoError(t, err)
+			ref, err := map[bool]func([]byte) (cipher.AEAD, error){false: xchacha.New, true: xchacha.NewX}[x](key)
+			require.NoError(t, err)
+			v := a.(*chacha20poly1305.AEAD)
+			for i, n := range lengths {
+				nonce, pt, ad := chachaRandBytes(rng, a.NonceSize()), chachaRandBytes(rng, n), chachaRandBytes(rng, i*5%81)
+				sealed := ref.Seal(nil, nonce, pt, ad)
+				for _, sh := range agree.Shapes {
+					what := fmt.Sprintf("%s x=%v len %d shape %s", backend, x, n, sh.Name)
+					pieces := sh.Pieces(n, rng)
+					if len(pieces) == 0 {
+						pieces = []int{0}
+					}
+					pieces[len(pieces)-1] += chacha20poly1305.TagSize
+					d := v.NewDecryptor(nonce, ad)
+					off := 0
+					for _, k := range pieces {
+						_, err := d.Write(sealed[off : off+k])
+						require.NoError(t, err, what)
+						off += k
+					}
+					got, err := d.Open([]byte("x"))
+					require.NoError(t, err, what)
+					require.True(t, bytes.Equal(append([]byte("x"), pt...), got), what)
+
+					bad := bytes.Clone(sealed)
+					bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
+					d = v.NewDecryptor(nonce, ad)
+					_, err = d.Write(bad)
+					require.NoError(t, err, what)
+					dst := bytes.Repeat([]byte{0xaa}, len(bad))
+					got, err = d.Open(dst[:0])
+					require.Error(t, err, "%s: accepted a flipped bit", what)
+					require.Nil(t, got, what)
+					require.Equal(t, bytes.Repeat([]byte{0xaa}, len(bad)), dst, "%s: Open wrote to dst", what)
+				}
+			}
+		}
+	}
+}
+
+func chachaRandBytes(rng *mathrand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
 }

@@ -12,14 +12,29 @@ import (
 
 // The chacha20poly1305 and xchacha20poly1305 sections: every available
 // backend runs chacha20_poly1305_test.json (New) or
-// xchacha20_poly1305_test.json (NewX), then the backends agree with each
-// other and with golang.org/x/crypto/chacha20poly1305.
+// xchacha20_poly1305_test.json (NewX), then the backends (with SealGather
+// and the Encryptor) agree with each other and with
+// golang.org/x/crypto/chacha20poly1305.
 func init() {
 	setRun("chacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(false) },
 		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSize}}))
 	setRun("xchacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(true) },
 		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSizeX}}))
 }
+
+// chachaStream adapts the append-style *chacha20poly1305.Encryptor to
+// agree.Encryptor.
+type chachaStream struct {
+	e   *chacha20poly1305.Encryptor
+	out []byte
+}
+
+func (s *chachaStream) Write(p []byte) (int, error) {
+	s.out = s.e.Encrypt(s.out, p)
+	return len(p), nil
+}
+
+func (s *chachaStream) Finish(dst []byte) []byte { return s.e.Finish(append(dst, s.out...)) }
 
 // errParams rejects a Wycheproof test whose nonce or tag length the
 // construction does not have: Seal and Open would panic on such a nonce, as
@@ -45,7 +60,17 @@ func chachaBackends(x bool) ([]aeadBackend, error) {
 		name := b.Name
 		mk := func(key []byte) (cipher.AEAD, error) { return newFunc(key, chacha20poly1305.WithBackend(name)) }
 		bs = append(bs, aeadBackend{
-			impl:    agree.Impl{Name: name, New: func(key []byte, _ int) (cipher.AEAD, error) { return mk(key) }},
+			impl: agree.Impl{
+				Name: name,
+				New:  func(key []byte, _ int) (cipher.AEAD, error) { return mk(key) },
+				NewEncryptor: func(a cipher.AEAD, nonce, ad []byte) (agree.Encryptor, error) {
+					c, ok := a.(*chacha20poly1305.AEAD)
+					if !ok {
+						return nil, fmt.Errorf("not a *chacha20poly1305.AEAD: %T", a)
+					}
+					return &chachaStream{e: c.NewEncryptor(nonce, ad)}, nil
+				},
+			},
 			vectors: chachaVectors(mk),
 		})
 	}
