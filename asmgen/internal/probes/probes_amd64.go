@@ -2704,4427 +2704,4407 @@ func p538_VPAND(in *byte, out *byte)
 //go:noescape
 func p539_VPAND(in *byte, out *byte)
 
-// p540_VPAND runs VPAND X3, X9, X14 (committed form VPAND x, x, x).
+// p540_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p540_VPAND(in *byte, out *byte)
+func p540_VPBROADCASTD(in *byte, out *byte)
 
-// p541_VPAND runs VPAND X3, X9, X14 (committed form VPAND x, x, x).
+// p541_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p541_VPAND(in *byte, out *byte)
+func p541_VPBROADCASTD(in *byte, out *byte)
 
-// p542_VPAND runs VPAND X14, X14, X14 (committed form VPAND x, x, x).
+// p542_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p542_VPAND(in *byte, out *byte)
+func p542_VPCLMULQDQ(in *byte, out *byte)
 
-// p543_VPAND runs VPAND X14, X14, X14 (committed form VPAND x, x, x).
+// p543_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p543_VPAND(in *byte, out *byte)
+func p543_VPCLMULQDQ(in *byte, out *byte)
 
-// p544_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p544_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p544_VPBROADCASTD(in *byte, out *byte)
+func p544_VPCLMULQDQ(in *byte, out *byte)
 
-// p545_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p545_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p545_VPBROADCASTD(in *byte, out *byte)
+func p545_VPCLMULQDQ(in *byte, out *byte)
 
-// p546_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p546_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p546_VPCLMULQDQ(in *byte, out *byte)
 
-// p547_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p547_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p547_VPCLMULQDQ(in *byte, out *byte)
 
-// p548_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p548_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p548_VPCLMULQDQ(in *byte, out *byte)
 
-// p549_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p549_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p549_VPCLMULQDQ(in *byte, out *byte)
 
-// p550_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p550_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p550_VPCLMULQDQ(in *byte, out *byte)
 
-// p551_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p551_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p551_VPCLMULQDQ(in *byte, out *byte)
 
-// p552_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p552_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p552_VPCLMULQDQ(in *byte, out *byte)
 
-// p553_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p553_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p553_VPCLMULQDQ(in *byte, out *byte)
 
-// p554_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p554_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p554_VPCLMULQDQ(in *byte, out *byte)
 
-// p555_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p555_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p555_VPCLMULQDQ(in *byte, out *byte)
 
-// p556_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p556_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p556_VPCLMULQDQ(in *byte, out *byte)
 
-// p557_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p557_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p557_VPCLMULQDQ(in *byte, out *byte)
 
-// p558_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p558_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p558_VPCLMULQDQ(in *byte, out *byte)
 
-// p559_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p559_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p559_VPCLMULQDQ(in *byte, out *byte)
 
-// p560_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p560_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p560_VPCLMULQDQ(in *byte, out *byte)
 
-// p561_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p561_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p561_VPCLMULQDQ(in *byte, out *byte)
 
-// p562_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p562_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p562_VPCLMULQDQ(in *byte, out *byte)
 
-// p563_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p563_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p563_VPCLMULQDQ(in *byte, out *byte)
 
-// p564_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p564_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p564_VPCLMULQDQ(in *byte, out *byte)
 
-// p565_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p565_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p565_VPCLMULQDQ(in *byte, out *byte)
 
-// p566_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p566_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p566_VPCLMULQDQ(in *byte, out *byte)
 
-// p567_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p567_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p567_VPCLMULQDQ(in *byte, out *byte)
 
-// p568_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p568_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p568_VPCLMULQDQ(in *byte, out *byte)
 
-// p569_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p569_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p569_VPCLMULQDQ(in *byte, out *byte)
 
-// p570_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p570_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p570_VPCLMULQDQ(in *byte, out *byte)
 
-// p571_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p571_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p571_VPCLMULQDQ(in *byte, out *byte)
 
-// p572_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p572_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p572_VPCLMULQDQ(in *byte, out *byte)
 
-// p573_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p573_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p573_VPCLMULQDQ(in *byte, out *byte)
 
-// p574_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p574_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p574_VPCLMULQDQ(in *byte, out *byte)
 
-// p575_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p575_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p575_VPCLMULQDQ(in *byte, out *byte)
 
-// p576_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p576_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p576_VPCLMULQDQ(in *byte, out *byte)
 
-// p577_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p577_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p577_VPCLMULQDQ(in *byte, out *byte)
 
-// p578_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p578_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p578_VPCLMULQDQ(in *byte, out *byte)
 
-// p579_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p579_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p579_VPCLMULQDQ(in *byte, out *byte)
 
-// p580_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p580_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p580_VPCLMULQDQ(in *byte, out *byte)
 
-// p581_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p581_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p581_VPCLMULQDQ(in *byte, out *byte)
 
-// p582_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p582_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p582_VPCLMULQDQ(in *byte, out *byte)
+func p582_VPCMPEQB(in *byte, out *byte)
 
-// p583_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p583_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p583_VPCLMULQDQ(in *byte, out *byte)
+func p583_VPCMPEQB(in *byte, out *byte)
 
-// p584_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p584_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p584_VPCLMULQDQ(in *byte, out *byte)
+func p584_VPCMPEQB(in *byte, out *byte)
 
-// p585_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p585_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p585_VPCLMULQDQ(in *byte, out *byte)
+func p585_VPCMPEQB(in *byte, out *byte)
 
-// p586_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p586_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p586_VPCMPEQB(in *byte, out *byte)
+func p586_VPERM2I128(in *byte, out *byte)
 
-// p587_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p587_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p587_VPCMPEQB(in *byte, out *byte)
+func p587_VPERM2I128(in *byte, out *byte)
 
-// p588_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p588_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p588_VPCMPEQB(in *byte, out *byte)
+func p588_VPERM2I128(in *byte, out *byte)
 
-// p589_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p589_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p589_VPCMPEQB(in *byte, out *byte)
+func p589_VPERM2I128(in *byte, out *byte)
 
-// p590_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p590_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p590_VPERM2I128(in *byte, out *byte)
 
-// p591_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p591_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p591_VPERM2I128(in *byte, out *byte)
 
-// p592_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p592_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p592_VPERM2I128(in *byte, out *byte)
 
-// p593_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p593_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p593_VPERM2I128(in *byte, out *byte)
 
-// p594_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p594_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p594_VPERM2I128(in *byte, out *byte)
 
-// p595_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p595_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p595_VPERM2I128(in *byte, out *byte)
 
-// p596_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p596_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p596_VPERM2I128(in *byte, out *byte)
 
-// p597_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p597_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p597_VPERM2I128(in *byte, out *byte)
 
-// p598_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p598_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p598_VPERM2I128(in *byte, out *byte)
 
-// p599_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p599_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p599_VPERM2I128(in *byte, out *byte)
 
-// p600_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p600_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p600_VPERM2I128(in *byte, out *byte)
 
-// p601_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p601_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p601_VPERM2I128(in *byte, out *byte)
 
-// p602_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p602_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p602_VPERM2I128(in *byte, out *byte)
+func p602_VPEXTRQ(in *byte, out *byte)
 
-// p603_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p603_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p603_VPERM2I128(in *byte, out *byte)
+func p603_VPEXTRQ(in *byte, out *byte)
 
-// p604_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p604_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p604_VPERM2I128(in *byte, out *byte)
+func p604_VPEXTRQ(in *byte, out *byte)
 
-// p605_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p605_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p605_VPERM2I128(in *byte, out *byte)
+func p605_VPEXTRQ(in *byte, out *byte)
 
-// p606_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p606_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p606_VPEXTRQ(in *byte, out *byte)
+func p606_VPINSRQ(in *byte, out *byte)
 
-// p607_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p607_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p607_VPEXTRQ(in *byte, out *byte)
+func p607_VPINSRQ(in *byte, out *byte)
 
-// p608_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p608_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p608_VPEXTRQ(in *byte, out *byte)
+func p608_VPINSRQ(in *byte, out *byte)
 
-// p609_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p609_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p609_VPEXTRQ(in *byte, out *byte)
+func p609_VPINSRQ(in *byte, out *byte)
 
-// p610_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p610_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p610_VPINSRQ(in *byte, out *byte)
 
-// p611_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p611_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p611_VPINSRQ(in *byte, out *byte)
 
-// p612_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p612_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p612_VPINSRQ(in *byte, out *byte)
 
-// p613_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p613_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p613_VPINSRQ(in *byte, out *byte)
 
-// p614_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p614_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p614_VPINSRQ(in *byte, out *byte)
 
-// p615_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p615_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p615_VPINSRQ(in *byte, out *byte)
 
-// p616_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p616_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p616_VPINSRQ(in *byte, out *byte)
 
-// p617_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p617_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p617_VPINSRQ(in *byte, out *byte)
 
-// p618_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p618_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p618_VPINSRQ(in *byte, out *byte)
+func p618_VPMOVMSKB(in *byte, out *byte)
 
-// p619_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p619_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p619_VPINSRQ(in *byte, out *byte)
+func p619_VPMOVMSKB(in *byte, out *byte)
 
-// p620_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p620_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p620_VPINSRQ(in *byte, out *byte)
+func p620_VPOR(in *byte, out *byte)
 
-// p621_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p621_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p621_VPINSRQ(in *byte, out *byte)
+func p621_VPOR(in *byte, out *byte)
 
-// p622_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p622_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p622_VPMOVMSKB(in *byte, out *byte)
+func p622_VPOR(in *byte, out *byte)
 
-// p623_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p623_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p623_VPMOVMSKB(in *byte, out *byte)
+func p623_VPOR(in *byte, out *byte)
 
-// p624_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p624_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p624_VPOR(in *byte, out *byte)
 
-// p625_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p625_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p625_VPOR(in *byte, out *byte)
 
-// p626_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p626_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p626_VPOR(in *byte, out *byte)
 
-// p627_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p627_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p627_VPOR(in *byte, out *byte)
 
-// p628_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p628_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p628_VPOR(in *byte, out *byte)
+func p628_VPSHUFB(in *byte, out *byte)
 
-// p629_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p629_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p629_VPOR(in *byte, out *byte)
+func p629_VPSHUFB(in *byte, out *byte)
 
-// p630_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p630_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p630_VPOR(in *byte, out *byte)
+func p630_VPSHUFB(in *byte, out *byte)
 
-// p631_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p631_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p631_VPOR(in *byte, out *byte)
+func p631_VPSHUFB(in *byte, out *byte)
 
-// p632_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p632_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p632_VPSHUFB(in *byte, out *byte)
 
-// p633_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p633_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p633_VPSHUFB(in *byte, out *byte)
 
-// p634_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p634_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p634_VPSHUFB(in *byte, out *byte)
 
-// p635_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p635_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p635_VPSHUFB(in *byte, out *byte)
 
-// p636_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p636_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p636_VPSHUFB(in *byte, out *byte)
 
-// p637_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p637_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p637_VPSHUFB(in *byte, out *byte)
 
-// p638_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p638_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p638_VPSHUFB(in *byte, out *byte)
 
-// p639_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p639_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p639_VPSHUFB(in *byte, out *byte)
 
-// p640_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p640_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p640_VPSHUFB(in *byte, out *byte)
+func p640_VPSHUFD(in *byte, out *byte)
 
-// p641_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p641_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p641_VPSHUFB(in *byte, out *byte)
+func p641_VPSHUFD(in *byte, out *byte)
 
-// p642_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p642_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p642_VPSHUFB(in *byte, out *byte)
+func p642_VPSHUFD(in *byte, out *byte)
 
-// p643_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p643_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p643_VPSHUFB(in *byte, out *byte)
+func p643_VPSHUFD(in *byte, out *byte)
 
-// p644_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p644_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p644_VPSHUFD(in *byte, out *byte)
 
-// p645_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p645_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p645_VPSHUFD(in *byte, out *byte)
 
-// p646_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p646_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p646_VPSHUFD(in *byte, out *byte)
 
-// p647_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p647_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p647_VPSHUFD(in *byte, out *byte)
 
-// p648_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p648_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p648_VPSHUFD(in *byte, out *byte)
 
-// p649_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p649_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p649_VPSHUFD(in *byte, out *byte)
 
-// p650_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p650_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p650_VPSHUFD(in *byte, out *byte)
 
-// p651_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p651_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p651_VPSHUFD(in *byte, out *byte)
 
-// p652_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p652_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p652_VPSHUFD(in *byte, out *byte)
 
-// p653_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p653_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p653_VPSHUFD(in *byte, out *byte)
 
-// p654_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p654_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p654_VPSHUFD(in *byte, out *byte)
 
-// p655_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p655_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p655_VPSHUFD(in *byte, out *byte)
 
-// p656_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p656_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p656_VPSHUFD(in *byte, out *byte)
 
-// p657_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p657_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p657_VPSHUFD(in *byte, out *byte)
 
-// p658_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p658_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p658_VPSHUFD(in *byte, out *byte)
 
-// p659_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p659_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p659_VPSHUFD(in *byte, out *byte)
 
-// p660_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p660_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p660_VPSHUFD(in *byte, out *byte)
 
-// p661_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p661_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p661_VPSHUFD(in *byte, out *byte)
 
-// p662_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p662_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p662_VPSHUFD(in *byte, out *byte)
 
-// p663_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p663_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p663_VPSHUFD(in *byte, out *byte)
 
-// p664_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p664_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p664_VPSHUFD(in *byte, out *byte)
 
-// p665_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p665_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p665_VPSHUFD(in *byte, out *byte)
 
-// p666_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p666_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p666_VPSHUFD(in *byte, out *byte)
+func p666_VPSLLD(in *byte, out *byte)
 
-// p667_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p667_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p667_VPSHUFD(in *byte, out *byte)
+func p667_VPSLLD(in *byte, out *byte)
 
-// p668_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p668_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p668_VPSHUFD(in *byte, out *byte)
+func p668_VPSLLD(in *byte, out *byte)
 
-// p669_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p669_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p669_VPSHUFD(in *byte, out *byte)
+func p669_VPSLLD(in *byte, out *byte)
 
-// p670_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p670_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p670_VPSLLD(in *byte, out *byte)
 
-// p671_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p671_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p671_VPSLLD(in *byte, out *byte)
 
-// p672_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p672_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p672_VPSLLD(in *byte, out *byte)
 
-// p673_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p673_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p673_VPSLLD(in *byte, out *byte)
 
-// p674_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p674_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p674_VPSLLD(in *byte, out *byte)
 
-// p675_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p675_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p675_VPSLLD(in *byte, out *byte)
 
-// p676_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p676_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p676_VPSLLD(in *byte, out *byte)
 
-// p677_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p677_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p677_VPSLLD(in *byte, out *byte)
 
-// p678_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p678_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p678_VPSLLD(in *byte, out *byte)
 
-// p679_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p679_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p679_VPSLLD(in *byte, out *byte)
 
-// p680_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p680_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p680_VPSLLD(in *byte, out *byte)
 
-// p681_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p681_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p681_VPSLLD(in *byte, out *byte)
 
-// p682_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p682_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p682_VPSLLD(in *byte, out *byte)
 
-// p683_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p683_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p683_VPSLLD(in *byte, out *byte)
 
-// p684_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p684_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p684_VPSLLD(in *byte, out *byte)
 
-// p685_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p685_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p685_VPSLLD(in *byte, out *byte)
 
-// p686_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p686_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p686_VPSLLD(in *byte, out *byte)
+func p686_VPSLLDQ(in *byte, out *byte)
 
-// p687_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p687_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p687_VPSLLD(in *byte, out *byte)
+func p687_VPSLLDQ(in *byte, out *byte)
 
-// p688_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p688_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p688_VPSLLD(in *byte, out *byte)
+func p688_VPSLLDQ(in *byte, out *byte)
 
-// p689_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p689_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p689_VPSLLD(in *byte, out *byte)
+func p689_VPSLLDQ(in *byte, out *byte)
 
-// p690_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p690_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p690_VPSLLDQ(in *byte, out *byte)
 
-// p691_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p691_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p691_VPSLLDQ(in *byte, out *byte)
 
-// p692_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p692_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p692_VPSLLDQ(in *byte, out *byte)
 
-// p693_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p693_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p693_VPSLLDQ(in *byte, out *byte)
 
-// p694_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p694_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p694_VPSLLDQ(in *byte, out *byte)
 
-// p695_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p695_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p695_VPSLLDQ(in *byte, out *byte)
 
-// p696_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p696_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p696_VPSLLDQ(in *byte, out *byte)
 
-// p697_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p697_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p697_VPSLLDQ(in *byte, out *byte)
 
-// p698_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p698_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p698_VPSLLDQ(in *byte, out *byte)
 
-// p699_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p699_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p699_VPSLLDQ(in *byte, out *byte)
 
-// p700_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p700_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p700_VPSLLDQ(in *byte, out *byte)
+func p700_VPSRAD(in *byte, out *byte)
 
-// p701_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p701_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p701_VPSLLDQ(in *byte, out *byte)
+func p701_VPSRAD(in *byte, out *byte)
 
-// p702_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p702_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p702_VPSLLDQ(in *byte, out *byte)
+func p702_VPSRAD(in *byte, out *byte)
 
-// p703_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p703_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p703_VPSLLDQ(in *byte, out *byte)
+func p703_VPSRAD(in *byte, out *byte)
 
-// p704_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p704_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p704_VPSRAD(in *byte, out *byte)
 
-// p705_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p705_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p705_VPSRAD(in *byte, out *byte)
 
-// p706_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p706_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p706_VPSRAD(in *byte, out *byte)
 
-// p707_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p707_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p707_VPSRAD(in *byte, out *byte)
 
-// p708_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p708_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p708_VPSRAD(in *byte, out *byte)
 
-// p709_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p709_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p709_VPSRAD(in *byte, out *byte)
 
-// p710_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p710_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p710_VPSRAD(in *byte, out *byte)
 
-// p711_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p711_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p711_VPSRAD(in *byte, out *byte)
 
-// p712_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p712_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p712_VPSRAD(in *byte, out *byte)
 
-// p713_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p713_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p713_VPSRAD(in *byte, out *byte)
 
-// p714_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p714_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p714_VPSRAD(in *byte, out *byte)
 
-// p715_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p715_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p715_VPSRAD(in *byte, out *byte)
 
-// p716_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p716_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p716_VPSRAD(in *byte, out *byte)
+func p716_VPSRLD(in *byte, out *byte)
 
-// p717_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p717_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p717_VPSRAD(in *byte, out *byte)
+func p717_VPSRLD(in *byte, out *byte)
 
-// p718_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p718_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p718_VPSRAD(in *byte, out *byte)
+func p718_VPSRLD(in *byte, out *byte)
 
-// p719_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p719_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p719_VPSRAD(in *byte, out *byte)
+func p719_VPSRLD(in *byte, out *byte)
 
-// p720_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p720_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p720_VPSRLD(in *byte, out *byte)
 
-// p721_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p721_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p721_VPSRLD(in *byte, out *byte)
 
-// p722_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p722_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p722_VPSRLD(in *byte, out *byte)
 
-// p723_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p723_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p723_VPSRLD(in *byte, out *byte)
 
-// p724_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p724_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p724_VPSRLD(in *byte, out *byte)
 
-// p725_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p725_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p725_VPSRLD(in *byte, out *byte)
 
-// p726_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p726_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p726_VPSRLD(in *byte, out *byte)
 
-// p727_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p727_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p727_VPSRLD(in *byte, out *byte)
 
-// p728_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p728_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p728_VPSRLD(in *byte, out *byte)
 
-// p729_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p729_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p729_VPSRLD(in *byte, out *byte)
 
-// p730_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p730_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p730_VPSRLD(in *byte, out *byte)
 
-// p731_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p731_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p731_VPSRLD(in *byte, out *byte)
 
-// p732_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p732_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p732_VPSRLD(in *byte, out *byte)
 
-// p733_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p733_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p733_VPSRLD(in *byte, out *byte)
 
-// p734_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p734_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p734_VPSRLD(in *byte, out *byte)
 
-// p735_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p735_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p735_VPSRLD(in *byte, out *byte)
 
-// p736_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p736_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p736_VPSRLD(in *byte, out *byte)
+func p736_VPSRLDQ(in *byte, out *byte)
 
-// p737_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p737_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p737_VPSRLD(in *byte, out *byte)
+func p737_VPSRLDQ(in *byte, out *byte)
 
-// p738_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p738_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p738_VPSRLD(in *byte, out *byte)
+func p738_VPSRLDQ(in *byte, out *byte)
 
-// p739_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p739_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p739_VPSRLD(in *byte, out *byte)
+func p739_VPSRLDQ(in *byte, out *byte)
 
-// p740_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p740_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p740_VPSRLDQ(in *byte, out *byte)
 
-// p741_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p741_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p741_VPSRLDQ(in *byte, out *byte)
 
-// p742_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p742_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p742_VPSRLDQ(in *byte, out *byte)
 
-// p743_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p743_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p743_VPSRLDQ(in *byte, out *byte)
 
-// p744_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p744_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p744_VPSRLDQ(in *byte, out *byte)
 
-// p745_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p745_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p745_VPSRLDQ(in *byte, out *byte)
 
-// p746_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p746_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p746_VPSRLDQ(in *byte, out *byte)
 
-// p747_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p747_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p747_VPSRLDQ(in *byte, out *byte)
 
-// p748_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p748_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p748_VPSRLDQ(in *byte, out *byte)
 
-// p749_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p749_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p749_VPSRLDQ(in *byte, out *byte)
 
-// p750_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p750_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p750_VPSRLDQ(in *byte, out *byte)
+func p750_VPUNPCKHDQ(in *byte, out *byte)
 
-// p751_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p751_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p751_VPSRLDQ(in *byte, out *byte)
+func p751_VPUNPCKHDQ(in *byte, out *byte)
 
-// p752_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p752_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p752_VPSRLDQ(in *byte, out *byte)
+func p752_VPUNPCKHDQ(in *byte, out *byte)
 
-// p753_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p753_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p753_VPSRLDQ(in *byte, out *byte)
+func p753_VPUNPCKHDQ(in *byte, out *byte)
 
-// p754_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p754_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p754_VPUNPCKHDQ(in *byte, out *byte)
+func p754_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p755_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p755_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p755_VPUNPCKHDQ(in *byte, out *byte)
+func p755_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p756_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p756_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p756_VPUNPCKHDQ(in *byte, out *byte)
+func p756_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p757_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p757_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p757_VPUNPCKHDQ(in *byte, out *byte)
+func p757_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p758_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p758_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p758_VPUNPCKHQDQ(in *byte, out *byte)
+func p758_VPUNPCKLDQ(in *byte, out *byte)
 
-// p759_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p759_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p759_VPUNPCKHQDQ(in *byte, out *byte)
+func p759_VPUNPCKLDQ(in *byte, out *byte)
 
-// p760_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p760_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p760_VPUNPCKHQDQ(in *byte, out *byte)
+func p760_VPUNPCKLDQ(in *byte, out *byte)
 
-// p761_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p761_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p761_VPUNPCKHQDQ(in *byte, out *byte)
+func p761_VPUNPCKLDQ(in *byte, out *byte)
 
-// p762_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p762_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p762_VPUNPCKLDQ(in *byte, out *byte)
+func p762_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p763_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p763_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p763_VPUNPCKLDQ(in *byte, out *byte)
+func p763_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p764_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p764_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p764_VPUNPCKLDQ(in *byte, out *byte)
+func p764_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p765_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p765_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p765_VPUNPCKLDQ(in *byte, out *byte)
+func p765_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p766_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p766_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p766_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p767_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p767_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p767_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p768_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p768_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p768_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p769_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p769_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p769_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p770_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p770_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p770_VPUNPCKLQDQ(in *byte, out *byte)
+func p770_VPXOR(in *byte, out *byte)
 
-// p771_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p771_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p771_VPUNPCKLQDQ(in *byte, out *byte)
+func p771_VPXOR(in *byte, out *byte)
 
-// p772_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p772_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p772_VPUNPCKLQDQ(in *byte, out *byte)
+func p772_VPXOR(in *byte, out *byte)
 
-// p773_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p773_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p773_VPUNPCKLQDQ(in *byte, out *byte)
+func p773_VPXOR(in *byte, out *byte)
 
-// p774_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p774_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p774_VPXOR(in *byte, out *byte)
 
-// p775_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p775_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p775_VPXOR(in *byte, out *byte)
 
-// p776_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p776_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p776_VPXOR(in *byte, out *byte)
 
-// p777_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p777_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p777_VPXOR(in *byte, out *byte)
 
-// p778_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p778_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p778_VPXOR(in *byte, out *byte)
 
-// p779_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p779_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p779_VPXOR(in *byte, out *byte)
 
-// p780_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p780_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p780_VPXOR(in *byte, out *byte)
 
-// p781_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p781_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p781_VPXOR(in *byte, out *byte)
 
-// p782_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p782_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
 func p782_VPXOR(in *byte, out *byte)
 
-// p783_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p783_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
 func p783_VPXOR(in *byte, out *byte)
 
-// p784_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p784_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
 func p784_VPXOR(in *byte, out *byte)
 
-// p785_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p785_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
 func p785_VPXOR(in *byte, out *byte)
 
-// p786_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p786_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p786_VPXOR(in *byte, out *byte)
+func p786_VZEROUPPER(in *byte, out *byte)
 
-// p787_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p787_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p787_VPXOR(in *byte, out *byte)
+func p787_VZEROUPPER(in *byte, out *byte)
 
-// p788_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p788_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p788_VPXOR(in *byte, out *byte)
+func p788_VZEROUPPER(in *byte, out *byte)
 
-// p789_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p789_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p789_VPXOR(in *byte, out *byte)
+func p789_XORB(in *byte, out *byte)
 
-// p790_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p790_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p790_VZEROUPPER(in *byte, out *byte)
+func p790_XORL(in *byte, out *byte)
 
-// p791_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p791_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p791_VZEROUPPER(in *byte, out *byte)
+func p791_XORL(in *byte, out *byte)
 
-// p792_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p792_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p792_VZEROUPPER(in *byte, out *byte)
+func p792_XORL(in *byte, out *byte)
 
-// p793_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p793_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p793_XORB(in *byte, out *byte)
+func p793_XORQ(in *byte, out *byte)
 
-// p794_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p794_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p794_XORL(in *byte, out *byte)
+func p794_XORQ(in *byte, out *byte)
 
-// p795_XORL runs XORL SI, DI (committed form XORL r, r).
+// p795_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p795_XORL(in *byte, out *byte)
+func p795_XORQ(in *byte, out *byte)
 
-// p796_XORL runs XORL DI, DI (committed form XORL r, r).
+// p796_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p796_XORL(in *byte, out *byte)
+func p796_XORW(in *byte, out *byte)
 
-// p797_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p797_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p797_XORQ(in *byte, out *byte)
+func p797_VAESENC(in *byte, out *byte)
 
-// p798_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p798_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p798_XORQ(in *byte, out *byte)
+func p798_VAESENC(in *byte, out *byte)
 
-// p799_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p799_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p799_XORQ(in *byte, out *byte)
+func p799_VAESENC(in *byte, out *byte)
 
-// p800_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p800_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p800_XORW(in *byte, out *byte)
+func p800_VAESENC(in *byte, out *byte)
 
-// p801_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p801_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
 func p801_VAESENC(in *byte, out *byte)
 
-// p802_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p802_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p802_VAESENC(in *byte, out *byte)
+func p802_VAESENCLAST(in *byte, out *byte)
 
-// p803_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p803_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p803_VAESENC(in *byte, out *byte)
+func p803_VAESENCLAST(in *byte, out *byte)
 
-// p804_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p804_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p804_VAESENC(in *byte, out *byte)
+func p804_VAESENCLAST(in *byte, out *byte)
 
-// p805_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p805_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p805_VAESENC(in *byte, out *byte)
+func p805_VAESENCLAST(in *byte, out *byte)
 
-// p806_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p806_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
 func p806_VAESENCLAST(in *byte, out *byte)
 
-// p807_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p807_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p807_VAESENCLAST(in *byte, out *byte)
+func p807_VPCLMULQDQ(in *byte, out *byte)
 
-// p808_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p808_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p808_VAESENCLAST(in *byte, out *byte)
+func p808_VPCLMULQDQ(in *byte, out *byte)
 
-// p809_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p809_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p809_VAESENCLAST(in *byte, out *byte)
+func p809_VPCLMULQDQ(in *byte, out *byte)
 
-// p810_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p810_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p810_VAESENCLAST(in *byte, out *byte)
+func p810_VPCLMULQDQ(in *byte, out *byte)
 
-// p811_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p811_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p811_VPCLMULQDQ(in *byte, out *byte)
 
-// p812_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p812_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p812_VPCLMULQDQ(in *byte, out *byte)
 
-// p813_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p813_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p813_VPCLMULQDQ(in *byte, out *byte)
 
-// p814_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p814_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p814_VPCLMULQDQ(in *byte, out *byte)
 
-// p815_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p815_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p815_VPCLMULQDQ(in *byte, out *byte)
+func p815_VPTERNLOGD(in *byte, out *byte)
 
-// p816_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p816_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p816_VPCLMULQDQ(in *byte, out *byte)
+func p816_VPTERNLOGD(in *byte, out *byte)
 
-// p817_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p817_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p817_VPCLMULQDQ(in *byte, out *byte)
+func p817_VPTERNLOGD(in *byte, out *byte)
 
-// p818_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p818_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p818_VPCLMULQDQ(in *byte, out *byte)
+func p818_VPTERNLOGD(in *byte, out *byte)
 
-// p819_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p819_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p819_VPTERNLOGD(in *byte, out *byte)
 
-// p820_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p820_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p820_VPTERNLOGD(in *byte, out *byte)
 
-// p821_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p821_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p821_VPTERNLOGD(in *byte, out *byte)
 
-// p822_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p822_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p822_VPTERNLOGD(in *byte, out *byte)
 
-// p823_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p823_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
 func p823_VPTERNLOGD(in *byte, out *byte)
 
-// p824_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p824_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p824_VPTERNLOGD(in *byte, out *byte)
+func p824_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p825_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p825_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
 func p825_VPTERNLOGD(in *byte, out *byte)
 
-// p826_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p826_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p826_VPTERNLOGD(in *byte, out *byte)
+func p826_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p827_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p827_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p827_VPTERNLOGD(in *byte, out *byte)
+func p827_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p828_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p828_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p828_VPTERNLOGD_Z(in *byte, out *byte)
+func p828_VPTERNLOGD(in *byte, out *byte)
 
-// p829_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p829_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
 func p829_VPTERNLOGD(in *byte, out *byte)
 
-// p830_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p830_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p830_VPTERNLOGD_BCST(in *byte, out *byte)
+func p830_VPTERNLOGD(in *byte, out *byte)
 
-// p831_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p831_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p831_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p831_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p832_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p832_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p832_VPTERNLOGD(in *byte, out *byte)
 
-// p833_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p833_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p833_VPTERNLOGD(in *byte, out *byte)
+func p833_VPTERNLOGQ(in *byte, out *byte)
 
-// p834_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p834_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p834_VPTERNLOGD(in *byte, out *byte)
+func p834_VPTERNLOGQ(in *byte, out *byte)
 
-// p835_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p835_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p835_VPTERNLOGD_Z(in *byte, out *byte)
+func p835_VPTERNLOGQ(in *byte, out *byte)
 
-// p836_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p836_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p836_VPTERNLOGD(in *byte, out *byte)
+func p836_VPTERNLOGQ(in *byte, out *byte)
 
-// p837_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p837_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p837_VPTERNLOGQ(in *byte, out *byte)
 
-// p838_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p838_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p838_VPTERNLOGQ(in *byte, out *byte)
 
-// p839_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p839_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
 func p839_VPTERNLOGQ(in *byte, out *byte)
 
-// p840_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p840_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p840_VPTERNLOGQ(in *byte, out *byte)
+func p840_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p841_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p841_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
 func p841_VPTERNLOGQ(in *byte, out *byte)
 
-// p842_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p842_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p842_VPTERNLOGQ(in *byte, out *byte)
+func p842_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p843_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p843_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p843_VPTERNLOGQ(in *byte, out *byte)
+func p843_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p844_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p844_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p844_VPTERNLOGQ_Z(in *byte, out *byte)
+func p844_VPTERNLOGQ(in *byte, out *byte)
 
-// p845_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p845_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
 func p845_VPTERNLOGQ(in *byte, out *byte)
 
-// p846_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p846_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p846_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p846_VPTERNLOGQ(in *byte, out *byte)
 
-// p847_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p847_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p847_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p847_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p848_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p848_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p848_VPTERNLOGQ(in *byte, out *byte)
 
-// p849_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p849_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p849_VPTERNLOGQ(in *byte, out *byte)
+func p849_VPROLD(in *byte, out *byte)
 
-// p850_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p850_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p850_VPTERNLOGQ(in *byte, out *byte)
+func p850_VPROLD(in *byte, out *byte)
 
-// p851_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p851_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p851_VPTERNLOGQ_Z(in *byte, out *byte)
+func p851_VPROLD(in *byte, out *byte)
 
-// p852_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p852_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p852_VPTERNLOGQ(in *byte, out *byte)
+func p852_VPROLD(in *byte, out *byte)
 
-// p853_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p853_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p853_VPROLD(in *byte, out *byte)
 
-// p854_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p854_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p854_VPROLD(in *byte, out *byte)
 
-// p855_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p855_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p855_VPROLD(in *byte, out *byte)
 
-// p856_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p856_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p856_VPROLD(in *byte, out *byte)
 
-// p857_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p857_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
 func p857_VPROLD(in *byte, out *byte)
 
-// p858_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p858_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p858_VPROLD(in *byte, out *byte)
+func p858_VPROLD_Z(in *byte, out *byte)
 
-// p859_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p859_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
 func p859_VPROLD(in *byte, out *byte)
 
-// p860_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p860_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p860_VPROLD(in *byte, out *byte)
+func p860_VPROLD_BCST(in *byte, out *byte)
 
-// p861_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p861_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p861_VPROLD(in *byte, out *byte)
+func p861_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p862_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p862_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p862_VPROLD_Z(in *byte, out *byte)
+func p862_VPROLD(in *byte, out *byte)
 
-// p863_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p863_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
 func p863_VPROLD(in *byte, out *byte)
 
-// p864_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p864_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p864_VPROLD_BCST(in *byte, out *byte)
+func p864_VPROLD(in *byte, out *byte)
 
-// p865_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p865_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p865_VPROLD_BCST_Z(in *byte, out *byte)
+func p865_VPROLD_Z(in *byte, out *byte)
 
-// p866_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p866_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p866_VPROLD(in *byte, out *byte)
 
-// p867_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p867_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p867_VPROLD(in *byte, out *byte)
+func p867_VPROLQ(in *byte, out *byte)
 
-// p868_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p868_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p868_VPROLD(in *byte, out *byte)
+func p868_VPROLQ(in *byte, out *byte)
 
-// p869_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p869_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p869_VPROLD_Z(in *byte, out *byte)
+func p869_VPROLQ(in *byte, out *byte)
 
-// p870_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p870_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p870_VPROLD(in *byte, out *byte)
+func p870_VPROLQ(in *byte, out *byte)
 
-// p871_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p871_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p871_VPROLQ(in *byte, out *byte)
 
-// p872_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p872_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p872_VPROLQ(in *byte, out *byte)
 
-// p873_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p873_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
 func p873_VPROLQ(in *byte, out *byte)
 
-// p874_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p874_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p874_VPROLQ(in *byte, out *byte)
+func p874_VPROLQ_Z(in *byte, out *byte)
 
-// p875_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p875_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
 func p875_VPROLQ(in *byte, out *byte)
 
-// p876_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p876_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p876_VPROLQ(in *byte, out *byte)
+func p876_VPROLQ_BCST(in *byte, out *byte)
 
-// p877_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p877_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p877_VPROLQ(in *byte, out *byte)
+func p877_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p878_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p878_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p878_VPROLQ_Z(in *byte, out *byte)
+func p878_VPROLQ(in *byte, out *byte)
 
-// p879_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p879_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
 func p879_VPROLQ(in *byte, out *byte)
 
-// p880_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p880_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p880_VPROLQ_BCST(in *byte, out *byte)
+func p880_VPROLQ(in *byte, out *byte)
 
-// p881_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p881_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p881_VPROLQ_BCST_Z(in *byte, out *byte)
+func p881_VPROLQ_Z(in *byte, out *byte)
 
-// p882_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p882_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p882_VPROLQ(in *byte, out *byte)
 
-// p883_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p883_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p883_VPROLQ(in *byte, out *byte)
+func p883_VPRORD(in *byte, out *byte)
 
-// p884_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p884_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p884_VPROLQ(in *byte, out *byte)
+func p884_VPRORD(in *byte, out *byte)
 
-// p885_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p885_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p885_VPROLQ_Z(in *byte, out *byte)
+func p885_VPRORD(in *byte, out *byte)
 
-// p886_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p886_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p886_VPROLQ(in *byte, out *byte)
+func p886_VPRORD(in *byte, out *byte)
 
-// p887_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p887_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p887_VPRORD(in *byte, out *byte)
 
-// p888_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p888_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p888_VPRORD(in *byte, out *byte)
 
-// p889_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p889_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p889_VPRORD(in *byte, out *byte)
 
-// p890_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p890_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
 func p890_VPRORD(in *byte, out *byte)
 
-// p891_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p891_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p891_VPRORD(in *byte, out *byte)
+func p891_VPRORD_Z(in *byte, out *byte)
 
-// p892_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p892_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
 func p892_VPRORD(in *byte, out *byte)
 
-// p893_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p893_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p893_VPRORD(in *byte, out *byte)
+func p893_VPRORD_BCST(in *byte, out *byte)
 
-// p894_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p894_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p894_VPRORD(in *byte, out *byte)
+func p894_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p895_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p895_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p895_VPRORD_Z(in *byte, out *byte)
+func p895_VPRORD(in *byte, out *byte)
 
-// p896_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p896_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
 func p896_VPRORD(in *byte, out *byte)
 
-// p897_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p897_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p897_VPRORD_BCST(in *byte, out *byte)
+func p897_VPRORD(in *byte, out *byte)
 
-// p898_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p898_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p898_VPRORD_BCST_Z(in *byte, out *byte)
+func p898_VPRORD_Z(in *byte, out *byte)
 
-// p899_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p899_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p899_VPRORD(in *byte, out *byte)
 
-// p900_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p900_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p900_VPRORD(in *byte, out *byte)
+func p900_VPRORQ(in *byte, out *byte)
 
-// p901_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p901_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p901_VPRORD(in *byte, out *byte)
+func p901_VPRORQ(in *byte, out *byte)
 
-// p902_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p902_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p902_VPRORD_Z(in *byte, out *byte)
+func p902_VPRORQ(in *byte, out *byte)
 
-// p903_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p903_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p903_VPRORD(in *byte, out *byte)
+func p903_VPRORQ(in *byte, out *byte)
 
-// p904_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p904_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p904_VPRORQ(in *byte, out *byte)
 
-// p905_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p905_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p905_VPRORQ(in *byte, out *byte)
 
-// p906_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p906_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
 func p906_VPRORQ(in *byte, out *byte)
 
-// p907_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p907_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p907_VPRORQ(in *byte, out *byte)
+func p907_VPRORQ_Z(in *byte, out *byte)
 
-// p908_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p908_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
 func p908_VPRORQ(in *byte, out *byte)
 
-// p909_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p909_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p909_VPRORQ(in *byte, out *byte)
+func p909_VPRORQ_BCST(in *byte, out *byte)
 
-// p910_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p910_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p910_VPRORQ(in *byte, out *byte)
+func p910_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p911_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p911_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p911_VPRORQ_Z(in *byte, out *byte)
+func p911_VPRORQ(in *byte, out *byte)
 
-// p912_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p912_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
 func p912_VPRORQ(in *byte, out *byte)
 
-// p913_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p913_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p913_VPRORQ_BCST(in *byte, out *byte)
+func p913_VPRORQ(in *byte, out *byte)
 
-// p914_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p914_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p914_VPRORQ_BCST_Z(in *byte, out *byte)
+func p914_VPRORQ_Z(in *byte, out *byte)
 
-// p915_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p915_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p915_VPRORQ(in *byte, out *byte)
 
-// p916_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p916_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p916_VPRORQ(in *byte, out *byte)
+func p916_VPSHUFB(in *byte, out *byte)
 
-// p917_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p917_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p917_VPRORQ(in *byte, out *byte)
+func p917_VPSHUFB(in *byte, out *byte)
 
-// p918_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p918_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p918_VPRORQ_Z(in *byte, out *byte)
+func p918_VPSHUFB_Z(in *byte, out *byte)
 
-// p919_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p919_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p919_VPRORQ(in *byte, out *byte)
+func p919_VPSHUFB(in *byte, out *byte)
 
-// p920_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p920_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
 func p920_VPSHUFB(in *byte, out *byte)
 
-// p921_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p921_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
 func p921_VPSHUFB(in *byte, out *byte)
 
-// p922_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p922_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p922_VPSHUFB_Z(in *byte, out *byte)
+func p922_VPSHUFB(in *byte, out *byte)
 
-// p923_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p923_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p923_VPSHUFB(in *byte, out *byte)
+func p923_VPSHUFB_Z(in *byte, out *byte)
 
-// p924_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p924_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
 func p924_VPSHUFB(in *byte, out *byte)
 
-// p925_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p925_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p925_VPSHUFB(in *byte, out *byte)
+func p925_VPSHUFD(in *byte, out *byte)
 
-// p926_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p926_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p926_VPSHUFB(in *byte, out *byte)
+func p926_VPSHUFD(in *byte, out *byte)
 
-// p927_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p927_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p927_VPSHUFB_Z(in *byte, out *byte)
+func p927_VPSHUFD(in *byte, out *byte)
 
-// p928_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p928_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p928_VPSHUFB(in *byte, out *byte)
+func p928_VPSHUFD(in *byte, out *byte)
 
-// p929_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p929_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p929_VPSHUFD(in *byte, out *byte)
 
-// p930_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p930_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p930_VPSHUFD(in *byte, out *byte)
 
-// p931_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p931_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
 func p931_VPSHUFD(in *byte, out *byte)
 
-// p932_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p932_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p932_VPSHUFD(in *byte, out *byte)
+func p932_VPSHUFD_Z(in *byte, out *byte)
 
-// p933_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p933_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
 func p933_VPSHUFD(in *byte, out *byte)
 
-// p934_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p934_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p934_VPSHUFD(in *byte, out *byte)
+func p934_VPSHUFD_BCST(in *byte, out *byte)
 
-// p935_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p935_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p935_VPSHUFD(in *byte, out *byte)
+func p935_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p936_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p936_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p936_VPSHUFD_Z(in *byte, out *byte)
+func p936_VPSHUFD(in *byte, out *byte)
 
-// p937_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p937_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
 func p937_VPSHUFD(in *byte, out *byte)
 
-// p938_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p938_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p938_VPSHUFD_BCST(in *byte, out *byte)
+func p938_VPSHUFD(in *byte, out *byte)
 
-// p939_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p939_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p939_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p939_VPSHUFD_Z(in *byte, out *byte)
 
-// p940_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p940_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p940_VPSHUFD(in *byte, out *byte)
 
-// p941_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p941_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p941_VPSHUFD(in *byte, out *byte)
+func p941_VPADDD(in *byte, out *byte)
 
-// p942_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p942_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p942_VPSHUFD(in *byte, out *byte)
+func p942_VPADDD(in *byte, out *byte)
 
-// p943_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p943_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p943_VPSHUFD_Z(in *byte, out *byte)
+func p943_VPADDD_Z(in *byte, out *byte)
 
-// p944_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p944_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p944_VPSHUFD(in *byte, out *byte)
+func p944_VPADDD(in *byte, out *byte)
 
-// p945_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p945_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p945_VPADDD(in *byte, out *byte)
+func p945_VPADDD_BCST(in *byte, out *byte)
 
-// p946_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p946_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p946_VPADDD(in *byte, out *byte)
+func p946_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p947_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p947_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p947_VPADDD_Z(in *byte, out *byte)
+func p947_VPADDD(in *byte, out *byte)
 
-// p948_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p948_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
 func p948_VPADDD(in *byte, out *byte)
 
-// p949_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p949_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p949_VPADDD_BCST(in *byte, out *byte)
+func p949_VPADDD(in *byte, out *byte)
 
-// p950_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p950_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p950_VPADDD_BCST_Z(in *byte, out *byte)
+func p950_VPADDD_Z(in *byte, out *byte)
 
-// p951_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p951_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
 func p951_VPADDD(in *byte, out *byte)
 
-// p952_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p952_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p952_VPADDD(in *byte, out *byte)
+func p952_VPADDQ(in *byte, out *byte)
 
-// p953_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p953_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p953_VPADDD(in *byte, out *byte)
+func p953_VPADDQ(in *byte, out *byte)
 
-// p954_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p954_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p954_VPADDD_Z(in *byte, out *byte)
+func p954_VPADDQ_Z(in *byte, out *byte)
 
-// p955_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p955_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p955_VPADDD(in *byte, out *byte)
+func p955_VPADDQ(in *byte, out *byte)
 
-// p956_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p956_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p956_VPADDQ(in *byte, out *byte)
+func p956_VPADDQ_BCST(in *byte, out *byte)
 
-// p957_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p957_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p957_VPADDQ(in *byte, out *byte)
+func p957_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p958_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p958_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p958_VPADDQ_Z(in *byte, out *byte)
+func p958_VPADDQ(in *byte, out *byte)
 
-// p959_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p959_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
 func p959_VPADDQ(in *byte, out *byte)
 
-// p960_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p960_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p960_VPADDQ_BCST(in *byte, out *byte)
+func p960_VPADDQ(in *byte, out *byte)
 
-// p961_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p961_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p961_VPADDQ_BCST_Z(in *byte, out *byte)
+func p961_VPADDQ_Z(in *byte, out *byte)
 
-// p962_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p962_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
 func p962_VPADDQ(in *byte, out *byte)
 
-// p963_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p963_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p963_VPADDQ(in *byte, out *byte)
+func p963_VPSUBQ(in *byte, out *byte)
 
-// p964_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p964_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p964_VPADDQ(in *byte, out *byte)
+func p964_VPSUBQ(in *byte, out *byte)
 
-// p965_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p965_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p965_VPADDQ_Z(in *byte, out *byte)
+func p965_VPSUBQ_Z(in *byte, out *byte)
 
-// p966_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p966_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p966_VPADDQ(in *byte, out *byte)
+func p966_VPSUBQ(in *byte, out *byte)
 
-// p967_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p967_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p967_VPSUBQ(in *byte, out *byte)
+func p967_VPSUBQ_BCST(in *byte, out *byte)
 
-// p968_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p968_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p968_VPSUBQ(in *byte, out *byte)
+func p968_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p969_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p969_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p969_VPSUBQ_Z(in *byte, out *byte)
+func p969_VPSUBQ(in *byte, out *byte)
 
-// p970_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p970_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
 func p970_VPSUBQ(in *byte, out *byte)
 
-// p971_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p971_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p971_VPSUBQ_BCST(in *byte, out *byte)
+func p971_VPSUBQ(in *byte, out *byte)
 
-// p972_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p972_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p972_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p972_VPSUBQ_Z(in *byte, out *byte)
 
-// p973_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p973_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
 func p973_VPSUBQ(in *byte, out *byte)
 
-// p974_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p974_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p974_VPSUBQ(in *byte, out *byte)
+func p974_VPMULUDQ(in *byte, out *byte)
 
-// p975_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p975_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p975_VPSUBQ(in *byte, out *byte)
+func p975_VPMULUDQ(in *byte, out *byte)
 
-// p976_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p976_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p976_VPSUBQ_Z(in *byte, out *byte)
+func p976_VPMULUDQ_Z(in *byte, out *byte)
 
-// p977_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p977_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p977_VPSUBQ(in *byte, out *byte)
+func p977_VPMULUDQ(in *byte, out *byte)
 
-// p978_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p978_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p978_VPMULUDQ(in *byte, out *byte)
+func p978_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p979_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p979_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p979_VPMULUDQ(in *byte, out *byte)
+func p979_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p980_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p980_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p980_VPMULUDQ_Z(in *byte, out *byte)
+func p980_VPMULUDQ(in *byte, out *byte)
 
-// p981_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p981_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
 func p981_VPMULUDQ(in *byte, out *byte)
 
-// p982_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p982_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p982_VPMULUDQ_BCST(in *byte, out *byte)
+func p982_VPMULUDQ(in *byte, out *byte)
 
-// p983_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p983_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p983_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p983_VPMULUDQ_Z(in *byte, out *byte)
 
-// p984_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p984_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
 func p984_VPMULUDQ(in *byte, out *byte)
 
-// p985_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p985_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p985_VPMULUDQ(in *byte, out *byte)
+func p985_VPMADD52LUQ(in *byte, out *byte)
 
-// p986_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p986_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p986_VPMULUDQ(in *byte, out *byte)
+func p986_VPMADD52LUQ(in *byte, out *byte)
 
-// p987_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p987_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p987_VPMULUDQ_Z(in *byte, out *byte)
+func p987_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p988_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p988_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p988_VPMULUDQ(in *byte, out *byte)
+func p988_VPMADD52LUQ(in *byte, out *byte)
 
-// p989_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p989_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p989_VPMADD52LUQ(in *byte, out *byte)
+func p989_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p990_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p990_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p990_VPMADD52LUQ(in *byte, out *byte)
+func p990_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p991_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p991_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p991_VPMADD52LUQ_Z(in *byte, out *byte)
+func p991_VPMADD52LUQ(in *byte, out *byte)
 
-// p992_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p992_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
 func p992_VPMADD52LUQ(in *byte, out *byte)
 
-// p993_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p993_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p993_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p993_VPMADD52LUQ(in *byte, out *byte)
 
-// p994_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p994_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p994_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p994_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p995_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p995_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
 func p995_VPMADD52LUQ(in *byte, out *byte)
 
-// p996_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p996_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p996_VPMADD52LUQ(in *byte, out *byte)
+func p996_VPMADD52HUQ(in *byte, out *byte)
 
-// p997_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p997_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p997_VPMADD52LUQ(in *byte, out *byte)
+func p997_VPMADD52HUQ(in *byte, out *byte)
 
-// p998_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p998_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p998_VPMADD52LUQ_Z(in *byte, out *byte)
+func p998_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p999_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p999_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p999_VPMADD52LUQ(in *byte, out *byte)
+func p999_VPMADD52HUQ(in *byte, out *byte)
 
-// p1000_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1000_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1000_VPMADD52HUQ(in *byte, out *byte)
+func p1000_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1001_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1001_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1001_VPMADD52HUQ(in *byte, out *byte)
+func p1001_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1002_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1002_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1002_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1002_VPMADD52HUQ(in *byte, out *byte)
 
-// p1003_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1003_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
 func p1003_VPMADD52HUQ(in *byte, out *byte)
 
-// p1004_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1004_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1004_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1004_VPMADD52HUQ(in *byte, out *byte)
 
-// p1005_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1005_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1005_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1005_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1006_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1006_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
 func p1006_VPMADD52HUQ(in *byte, out *byte)
 
-// p1007_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1007_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1007_VPMADD52HUQ(in *byte, out *byte)
+func p1007_VPSRLQ(in *byte, out *byte)
 
-// p1008_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1008_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1008_VPMADD52HUQ(in *byte, out *byte)
+func p1008_VPSRLQ(in *byte, out *byte)
 
-// p1009_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1009_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1009_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1009_VPSRLQ(in *byte, out *byte)
 
-// p1010_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1010_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1010_VPMADD52HUQ(in *byte, out *byte)
+func p1010_VPSRLQ(in *byte, out *byte)
 
-// p1011_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1011_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1011_VPSRLQ(in *byte, out *byte)
 
-// p1012_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1012_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1012_VPSRLQ(in *byte, out *byte)
 
-// p1013_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1013_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1013_VPSRLQ(in *byte, out *byte)
 
-// p1014_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1014_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1014_VPSRLQ(in *byte, out *byte)
 
-// p1015_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1015_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
 func p1015_VPSRLQ(in *byte, out *byte)
 
-// p1016_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1016_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1016_VPSRLQ(in *byte, out *byte)
+func p1016_VPSRLQ_Z(in *byte, out *byte)
 
-// p1017_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1017_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
 func p1017_VPSRLQ(in *byte, out *byte)
 
-// p1018_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1018_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1018_VPSRLQ(in *byte, out *byte)
+func p1018_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1019_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1019_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1019_VPSRLQ(in *byte, out *byte)
+func p1019_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1020_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1020_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1020_VPSRLQ_Z(in *byte, out *byte)
+func p1020_VPSRLQ(in *byte, out *byte)
 
-// p1021_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1021_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
 func p1021_VPSRLQ(in *byte, out *byte)
 
-// p1022_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1022_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1022_VPSRLQ_BCST(in *byte, out *byte)
+func p1022_VPSRLQ(in *byte, out *byte)
 
-// p1023_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1023_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1023_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1023_VPSRLQ_Z(in *byte, out *byte)
 
-// p1024_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1024_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1024_VPSRLQ(in *byte, out *byte)
 
-// p1025_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1025_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1025_VPSRLQ(in *byte, out *byte)
+func p1025_VPSLLQ(in *byte, out *byte)
 
-// p1026_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1026_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1026_VPSRLQ(in *byte, out *byte)
+func p1026_VPSLLQ(in *byte, out *byte)
 
-// p1027_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1027_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1027_VPSRLQ_Z(in *byte, out *byte)
+func p1027_VPSLLQ(in *byte, out *byte)
 
-// p1028_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1028_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1028_VPSRLQ(in *byte, out *byte)
+func p1028_VPSLLQ(in *byte, out *byte)
 
-// p1029_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1029_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1029_VPSLLQ(in *byte, out *byte)
 
-// p1030_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1030_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1030_VPSLLQ(in *byte, out *byte)
 
-// p1031_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1031_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
 func p1031_VPSLLQ(in *byte, out *byte)
 
-// p1032_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1032_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1032_VPSLLQ(in *byte, out *byte)
+func p1032_VPSLLQ_Z(in *byte, out *byte)
 
-// p1033_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1033_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
 func p1033_VPSLLQ(in *byte, out *byte)
 
-// p1034_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1034_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1034_VPSLLQ(in *byte, out *byte)
+func p1034_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1035_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1035_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1035_VPSLLQ(in *byte, out *byte)
+func p1035_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1036_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1036_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1036_VPSLLQ_Z(in *byte, out *byte)
+func p1036_VPSLLQ(in *byte, out *byte)
 
-// p1037_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1037_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
 func p1037_VPSLLQ(in *byte, out *byte)
 
-// p1038_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1038_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1038_VPSLLQ_BCST(in *byte, out *byte)
+func p1038_VPSLLQ(in *byte, out *byte)
 
-// p1039_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1039_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1039_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1039_VPSLLQ_Z(in *byte, out *byte)
 
-// p1040_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1040_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1040_VPSLLQ(in *byte, out *byte)
 
-// p1041_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1041_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1041_VPSLLQ(in *byte, out *byte)
+func p1041_VPSRAQ(in *byte, out *byte)
 
-// p1042_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1042_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1042_VPSLLQ(in *byte, out *byte)
+func p1042_VPSRAQ(in *byte, out *byte)
 
-// p1043_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1043_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1043_VPSLLQ_Z(in *byte, out *byte)
+func p1043_VPSRAQ(in *byte, out *byte)
 
-// p1044_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1044_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1044_VPSLLQ(in *byte, out *byte)
+func p1044_VPSRAQ(in *byte, out *byte)
 
-// p1045_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1045_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1045_VPSRAQ(in *byte, out *byte)
 
-// p1046_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1046_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1046_VPSRAQ(in *byte, out *byte)
 
-// p1047_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1047_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
 func p1047_VPSRAQ(in *byte, out *byte)
 
-// p1048_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1048_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1048_VPSRAQ(in *byte, out *byte)
+func p1048_VPSRAQ_Z(in *byte, out *byte)
 
-// p1049_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1049_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
 func p1049_VPSRAQ(in *byte, out *byte)
 
-// p1050_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1050_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1050_VPSRAQ(in *byte, out *byte)
+func p1050_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1051_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1051_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1051_VPSRAQ(in *byte, out *byte)
+func p1051_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1052_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1052_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1052_VPSRAQ_Z(in *byte, out *byte)
+func p1052_VPSRAQ(in *byte, out *byte)
 
-// p1053_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1053_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
 func p1053_VPSRAQ(in *byte, out *byte)
 
-// p1054_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1054_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1054_VPSRAQ_BCST(in *byte, out *byte)
+func p1054_VPSRAQ(in *byte, out *byte)
 
-// p1055_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1055_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1055_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1055_VPSRAQ_Z(in *byte, out *byte)
 
-// p1056_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1056_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1056_VPSRAQ(in *byte, out *byte)
 
-// p1057_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1057_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1057_VPSRAQ(in *byte, out *byte)
+func p1057_VPSRLVQ(in *byte, out *byte)
 
-// p1058_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1058_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1058_VPSRAQ(in *byte, out *byte)
+func p1058_VPSRLVQ(in *byte, out *byte)
 
-// p1059_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1059_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1059_VPSRAQ_Z(in *byte, out *byte)
+func p1059_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1060_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1060_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1060_VPSRAQ(in *byte, out *byte)
+func p1060_VPSRLVQ(in *byte, out *byte)
 
-// p1061_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1061_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1061_VPSRLVQ(in *byte, out *byte)
+func p1061_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1062_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1062_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1062_VPSRLVQ(in *byte, out *byte)
+func p1062_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1063_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1063_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1063_VPSRLVQ_Z(in *byte, out *byte)
+func p1063_VPSRLVQ(in *byte, out *byte)
 
-// p1064_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1064_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
 func p1064_VPSRLVQ(in *byte, out *byte)
 
-// p1065_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1065_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1065_VPSRLVQ_BCST(in *byte, out *byte)
+func p1065_VPSRLVQ(in *byte, out *byte)
 
-// p1066_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1066_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1066_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1066_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1067_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1067_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
 func p1067_VPSRLVQ(in *byte, out *byte)
 
-// p1068_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1068_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1068_VPSRLVQ(in *byte, out *byte)
+func p1068_VPSLLVQ(in *byte, out *byte)
 
-// p1069_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1069_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1069_VPSRLVQ(in *byte, out *byte)
+func p1069_VPSLLVQ(in *byte, out *byte)
 
-// p1070_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1070_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1070_VPSRLVQ_Z(in *byte, out *byte)
+func p1070_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1071_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1071_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1071_VPSRLVQ(in *byte, out *byte)
+func p1071_VPSLLVQ(in *byte, out *byte)
 
-// p1072_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1072_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1072_VPSLLVQ(in *byte, out *byte)
+func p1072_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1073_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1073_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1073_VPSLLVQ(in *byte, out *byte)
+func p1073_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1074_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1074_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1074_VPSLLVQ_Z(in *byte, out *byte)
+func p1074_VPSLLVQ(in *byte, out *byte)
 
-// p1075_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1075_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
 func p1075_VPSLLVQ(in *byte, out *byte)
 
-// p1076_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1076_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1076_VPSLLVQ_BCST(in *byte, out *byte)
+func p1076_VPSLLVQ(in *byte, out *byte)
 
-// p1077_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1077_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1077_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1077_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1078_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1078_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
 func p1078_VPSLLVQ(in *byte, out *byte)
 
-// p1079_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1079_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1079_VPSLLVQ(in *byte, out *byte)
+func p1079_VPSRLDQ(in *byte, out *byte)
 
-// p1080_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1080_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1080_VPSLLVQ(in *byte, out *byte)
+func p1080_VPSRLDQ(in *byte, out *byte)
 
-// p1081_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1081_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1081_VPSLLVQ_Z(in *byte, out *byte)
+func p1081_VPSRLDQ(in *byte, out *byte)
 
-// p1082_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1082_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1082_VPSLLVQ(in *byte, out *byte)
+func p1082_VPSRLDQ(in *byte, out *byte)
 
-// p1083_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1083_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1083_VPSRLDQ(in *byte, out *byte)
 
-// p1084_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1084_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1084_VPSRLDQ(in *byte, out *byte)
 
-// p1085_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1085_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1085_VPSRLDQ(in *byte, out *byte)
 
-// p1086_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1086_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
 func p1086_VPSRLDQ(in *byte, out *byte)
 
-// p1087_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1087_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
 func p1087_VPSRLDQ(in *byte, out *byte)
 
-// p1088_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1088_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p1088_VPSRLDQ(in *byte, out *byte)
 
-// p1089_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1089_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1089_VPSRLDQ(in *byte, out *byte)
 
-// p1090_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1090_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1090_VPSRLDQ(in *byte, out *byte)
+func p1090_VPSLLDQ(in *byte, out *byte)
 
-// p1091_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1091_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1091_VPSRLDQ(in *byte, out *byte)
+func p1091_VPSLLDQ(in *byte, out *byte)
 
-// p1092_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1092_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1092_VPSRLDQ(in *byte, out *byte)
+func p1092_VPSLLDQ(in *byte, out *byte)
 
-// p1093_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1093_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1093_VPSRLDQ(in *byte, out *byte)
+func p1093_VPSLLDQ(in *byte, out *byte)
 
-// p1094_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1094_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1094_VPSLLDQ(in *byte, out *byte)
 
-// p1095_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1095_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1095_VPSLLDQ(in *byte, out *byte)
 
-// p1096_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1096_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1096_VPSLLDQ(in *byte, out *byte)
 
-// p1097_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1097_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
 func p1097_VPSLLDQ(in *byte, out *byte)
 
-// p1098_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1098_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
 func p1098_VPSLLDQ(in *byte, out *byte)
 
-// p1099_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1099_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p1099_VPSLLDQ(in *byte, out *byte)
 
-// p1100_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1100_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1100_VPSLLDQ(in *byte, out *byte)
 
-// p1101_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1101_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1101_VPSLLDQ(in *byte, out *byte)
+func p1101_VPALIGNR(in *byte, out *byte)
 
-// p1102_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1102_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1102_VPSLLDQ(in *byte, out *byte)
+func p1102_VPALIGNR(in *byte, out *byte)
 
-// p1103_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1103_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1103_VPSLLDQ(in *byte, out *byte)
+func p1103_VPALIGNR(in *byte, out *byte)
 
-// p1104_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1104_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1104_VPSLLDQ(in *byte, out *byte)
+func p1104_VPALIGNR(in *byte, out *byte)
 
-// p1105_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1105_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1105_VPALIGNR(in *byte, out *byte)
 
-// p1106_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1106_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1106_VPALIGNR(in *byte, out *byte)
 
-// p1107_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1107_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1107_VPALIGNR(in *byte, out *byte)
 
-// p1108_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1108_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1108_VPALIGNR(in *byte, out *byte)
 
-// p1109_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1109_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
 func p1109_VPALIGNR(in *byte, out *byte)
 
-// p1110_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1110_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1110_VPALIGNR(in *byte, out *byte)
+func p1110_VPALIGNR_Z(in *byte, out *byte)
 
-// p1111_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1111_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
 func p1111_VPALIGNR(in *byte, out *byte)
 
-// p1112_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1112_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
 func p1112_VPALIGNR(in *byte, out *byte)
 
-// p1113_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1113_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
 func p1113_VPALIGNR(in *byte, out *byte)
 
-// p1114_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1114_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1114_VPALIGNR_Z(in *byte, out *byte)
+func p1114_VPALIGNR(in *byte, out *byte)
 
-// p1115_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1115_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1115_VPALIGNR(in *byte, out *byte)
+func p1115_VPALIGNR_Z(in *byte, out *byte)
 
-// p1116_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1116_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1116_VPALIGNR(in *byte, out *byte)
 
-// p1117_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1117_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1117_VPALIGNR(in *byte, out *byte)
+func p1117_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1118_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1118_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1118_VPALIGNR(in *byte, out *byte)
+func p1118_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1119_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1119_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1119_VPALIGNR_Z(in *byte, out *byte)
+func p1119_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1120_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1120_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1120_VPALIGNR(in *byte, out *byte)
+func p1120_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1121_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1121_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1121_VPUNPCKLQDQ(in *byte, out *byte)
+func p1121_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1122_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1122_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1122_VPUNPCKLQDQ(in *byte, out *byte)
+func p1122_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1123_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1123_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1123_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1123_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1124_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1124_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
 func p1124_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1125_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1125_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1125_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1125_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1126_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1126_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1126_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1126_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1127_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1127_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
 func p1127_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1128_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1128_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1128_VPUNPCKLQDQ(in *byte, out *byte)
+func p1128_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1129_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1129_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1129_VPUNPCKLQDQ(in *byte, out *byte)
+func p1129_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1130_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1130_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1130_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1130_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1131_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1131_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1131_VPUNPCKLQDQ(in *byte, out *byte)
+func p1131_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1132_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1132_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1132_VPUNPCKHQDQ(in *byte, out *byte)
+func p1132_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1133_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1133_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1133_VPUNPCKHQDQ(in *byte, out *byte)
+func p1133_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1134_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1134_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1134_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1134_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1135_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1135_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
 func p1135_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1136_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1136_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1136_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1136_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1137_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1137_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1137_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1137_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1138_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1138_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
 func p1138_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1139_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1139_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1139_VPUNPCKHQDQ(in *byte, out *byte)
+func p1139_VSHUFI64X2(in *byte, out *byte)
 
-// p1140_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1140_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1140_VPUNPCKHQDQ(in *byte, out *byte)
+func p1140_VSHUFI64X2(in *byte, out *byte)
 
-// p1141_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1141_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1141_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1141_VSHUFI64X2(in *byte, out *byte)
 
-// p1142_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1142_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1142_VPUNPCKHQDQ(in *byte, out *byte)
+func p1142_VSHUFI64X2(in *byte, out *byte)
 
-// p1143_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1143_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1143_VSHUFI64X2(in *byte, out *byte)
 
-// p1144_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1144_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1144_VSHUFI64X2(in *byte, out *byte)
 
-// p1145_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1145_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
 func p1145_VSHUFI64X2(in *byte, out *byte)
 
-// p1146_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1146_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1146_VSHUFI64X2(in *byte, out *byte)
+func p1146_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1147_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1147_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
 func p1147_VSHUFI64X2(in *byte, out *byte)
 
-// p1148_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1148_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1148_VSHUFI64X2(in *byte, out *byte)
+func p1148_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1149_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1149_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1149_VSHUFI64X2(in *byte, out *byte)
+func p1149_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1150_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1150_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1150_VSHUFI64X2_Z(in *byte, out *byte)
+func p1150_VSHUFI64X2(in *byte, out *byte)
 
-// p1151_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1151_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
 func p1151_VSHUFI64X2(in *byte, out *byte)
 
-// p1152_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1152_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1152_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1152_VSHUFI64X2(in *byte, out *byte)
 
-// p1153_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1153_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1153_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1153_VPERMQ(in *byte, out *byte)
 
-// p1154_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1154_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1154_VSHUFI64X2(in *byte, out *byte)
+func p1154_VPERMQ(in *byte, out *byte)
 
-// p1155_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1155_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1155_VSHUFI64X2(in *byte, out *byte)
+func p1155_VPERMQ(in *byte, out *byte)
 
-// p1156_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1156_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1156_VSHUFI64X2(in *byte, out *byte)
+func p1156_VPERMQ(in *byte, out *byte)
 
-// p1157_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1157_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
 func p1157_VPERMQ(in *byte, out *byte)
 
-// p1158_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1158_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1158_VPERMQ(in *byte, out *byte)
+func p1158_VPERMQ_Z(in *byte, out *byte)
 
-// p1159_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1159_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
 func p1159_VPERMQ(in *byte, out *byte)
 
-// p1160_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1160_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1160_VPERMQ(in *byte, out *byte)
+func p1160_VPERMQ_BCST(in *byte, out *byte)
 
-// p1161_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1161_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1161_VPERMQ(in *byte, out *byte)
+func p1161_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1162_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1162_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1162_VPERMQ_Z(in *byte, out *byte)
+func p1162_VPERMQ(in *byte, out *byte)
 
-// p1163_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1163_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
 func p1163_VPERMQ(in *byte, out *byte)
 
-// p1164_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1164_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1164_VPERMQ_BCST(in *byte, out *byte)
+func p1164_VPERMQ(in *byte, out *byte)
 
-// p1165_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1165_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1165_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1165_VPERMQ(in *byte, out *byte)
 
-// p1166_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1166_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
 func p1166_VPERMQ(in *byte, out *byte)
 
-// p1167_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1167_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1167_VPERMQ(in *byte, out *byte)
+func p1167_VPERMQ_Z(in *byte, out *byte)
 
-// p1168_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1168_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
 func p1168_VPERMQ(in *byte, out *byte)
 
-// p1169_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1169_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1169_VPERMQ(in *byte, out *byte)
+func p1169_VPERMQ_BCST(in *byte, out *byte)
 
-// p1170_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1170_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1170_VPERMQ(in *byte, out *byte)
+func p1170_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1171_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1171_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1171_VPERMQ_Z(in *byte, out *byte)
+func p1171_VPERMQ(in *byte, out *byte)
 
-// p1172_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1172_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
 func p1172_VPERMQ(in *byte, out *byte)
 
-// p1173_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1173_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1173_VPERMQ_BCST(in *byte, out *byte)
+func p1173_VPERMQ(in *byte, out *byte)
 
-// p1174_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1174_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1174_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1174_VPERMD(in *byte, out *byte)
 
-// p1175_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1175_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1175_VPERMQ(in *byte, out *byte)
+func p1175_VPERMD(in *byte, out *byte)
 
-// p1176_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1176_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1176_VPERMQ(in *byte, out *byte)
+func p1176_VPERMD_Z(in *byte, out *byte)
 
-// p1177_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1177_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1177_VPERMQ(in *byte, out *byte)
+func p1177_VPERMD(in *byte, out *byte)
 
-// p1178_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1178_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1178_VPERMD(in *byte, out *byte)
+func p1178_VPERMD_BCST(in *byte, out *byte)
 
-// p1179_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1179_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1179_VPERMD(in *byte, out *byte)
+func p1179_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1180_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1180_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1180_VPERMD_Z(in *byte, out *byte)
+func p1180_VPERMD(in *byte, out *byte)
 
-// p1181_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1181_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
 func p1181_VPERMD(in *byte, out *byte)
 
-// p1182_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1182_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1182_VPERMD_BCST(in *byte, out *byte)
+func p1182_VPERMD(in *byte, out *byte)
 
-// p1183_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1183_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1183_VPERMD_BCST_Z(in *byte, out *byte)
+func p1183_VPERMI2Q(in *byte, out *byte)
 
-// p1184_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1184_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1184_VPERMD(in *byte, out *byte)
+func p1184_VPERMI2Q(in *byte, out *byte)
 
-// p1185_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1185_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1185_VPERMD(in *byte, out *byte)
+func p1185_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1186_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1186_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1186_VPERMD(in *byte, out *byte)
+func p1186_VPERMI2Q(in *byte, out *byte)
 
-// p1187_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1187_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1187_VPERMI2Q(in *byte, out *byte)
+func p1187_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1188_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1188_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1188_VPERMI2Q(in *byte, out *byte)
+func p1188_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1189_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1189_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1189_VPERMI2Q_Z(in *byte, out *byte)
+func p1189_VPERMI2Q(in *byte, out *byte)
 
-// p1190_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1190_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
 func p1190_VPERMI2Q(in *byte, out *byte)
 
-// p1191_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1191_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1191_VPERMI2Q_BCST(in *byte, out *byte)
+func p1191_VPERMI2Q(in *byte, out *byte)
 
-// p1192_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1192_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1192_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1192_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1193_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1193_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
 func p1193_VPERMI2Q(in *byte, out *byte)
 
-// p1194_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1194_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1194_VPERMI2Q(in *byte, out *byte)
+func p1194_VPERMB(in *byte, out *byte)
 
-// p1195_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1195_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1195_VPERMI2Q(in *byte, out *byte)
+func p1195_VPERMB(in *byte, out *byte)
 
-// p1196_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1196_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1196_VPERMI2Q_Z(in *byte, out *byte)
+func p1196_VPERMB_Z(in *byte, out *byte)
 
-// p1197_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1197_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1197_VPERMI2Q(in *byte, out *byte)
+func p1197_VPERMB(in *byte, out *byte)
 
-// p1198_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1198_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
 func p1198_VPERMB(in *byte, out *byte)
 
-// p1199_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1199_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
 func p1199_VPERMB(in *byte, out *byte)
 
-// p1200_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1200_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1200_VPERMB_Z(in *byte, out *byte)
+func p1200_VPERMB(in *byte, out *byte)
 
-// p1201_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1201_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1201_VPERMB(in *byte, out *byte)
+func p1201_VPERMB_Z(in *byte, out *byte)
 
-// p1202_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1202_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
 func p1202_VPERMB(in *byte, out *byte)
 
-// p1203_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1203_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1203_VPERMB(in *byte, out *byte)
+func p1203_VALIGNQ(in *byte, out *byte)
 
-// p1204_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1204_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1204_VPERMB(in *byte, out *byte)
+func p1204_VALIGNQ(in *byte, out *byte)
 
-// p1205_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1205_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1205_VPERMB_Z(in *byte, out *byte)
+func p1205_VALIGNQ(in *byte, out *byte)
 
-// p1206_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1206_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1206_VPERMB(in *byte, out *byte)
+func p1206_VALIGNQ(in *byte, out *byte)
 
-// p1207_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1207_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1207_VALIGNQ(in *byte, out *byte)
 
-// p1208_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1208_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
 func p1208_VALIGNQ(in *byte, out *byte)
 
-// p1209_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1209_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1209_VALIGNQ(in *byte, out *byte)
+func p1209_VALIGNQ_Z(in *byte, out *byte)
 
-// p1210_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1210_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
 func p1210_VALIGNQ(in *byte, out *byte)
 
-// p1211_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1211_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1211_VALIGNQ(in *byte, out *byte)
+func p1211_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1212_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1212_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1212_VALIGNQ(in *byte, out *byte)
+func p1212_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1213_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1213_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1213_VALIGNQ_Z(in *byte, out *byte)
+func p1213_VALIGNQ(in *byte, out *byte)
 
-// p1214_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1214_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
 func p1214_VALIGNQ(in *byte, out *byte)
 
-// p1215_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1215_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1215_VALIGNQ_BCST(in *byte, out *byte)
+func p1215_VALIGNQ(in *byte, out *byte)
 
-// p1216_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1216_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1216_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1216_VALIGNQ_Z(in *byte, out *byte)
 
-// p1217_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1217_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1217_VALIGNQ(in *byte, out *byte)
 
-// p1218_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1218_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1218_VALIGNQ(in *byte, out *byte)
+func p1218_VPBLENDMQ(in *byte, out *byte)
 
-// p1219_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1219_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1219_VALIGNQ(in *byte, out *byte)
+func p1219_VPBLENDMQ(in *byte, out *byte)
 
-// p1220_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1220_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1220_VALIGNQ_Z(in *byte, out *byte)
+func p1220_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1221_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1221_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1221_VALIGNQ(in *byte, out *byte)
+func p1221_VPBLENDMQ(in *byte, out *byte)
 
-// p1222_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1222_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
 func p1222_VPBLENDMQ(in *byte, out *byte)
 
-// p1223_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1223_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
 func p1223_VPBLENDMQ(in *byte, out *byte)
 
-// p1224_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1224_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1224_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1224_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1225_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1225_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1225_VPBLENDMQ(in *byte, out *byte)
+func p1225_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1226_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1226_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1226_VPBLENDMQ(in *byte, out *byte)
+func p1226_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1227_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1227_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1227_VPBLENDMQ(in *byte, out *byte)
+func p1227_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1228_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1228_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1228_VBROADCASTI32X4(in *byte, out *byte)
+func p1228_VPBROADCASTQ(in *byte, out *byte)
 
-// p1229_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1229_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p1229_VBROADCASTI32X4(in *byte, out *byte)
+func p1229_VPBROADCASTQ(in *byte, out *byte)
 
-// p1230_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1230_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1230_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1230_VPBROADCASTQ(in *byte, out *byte)
 
-// p1231_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1231_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1231_VBROADCASTI32X4(in *byte, out *byte)
+func p1231_VPBROADCASTQ(in *byte, out *byte)
 
-// p1232_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1232_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1232_VPBROADCASTQ(in *byte, out *byte)
+func p1232_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1233_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1233_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
 func p1233_VPBROADCASTQ(in *byte, out *byte)
 
-// p1234_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1234_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
 func p1234_VPBROADCASTQ(in *byte, out *byte)
 
-// p1235_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1235_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
 func p1235_VPBROADCASTQ(in *byte, out *byte)
 
-// p1236_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1236_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
-func p1236_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1236_VPBROADCASTD(in *byte, out *byte)
 
-// p1237_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1237_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1237_VPBROADCASTQ(in *byte, out *byte)
+func p1237_VPBROADCASTD(in *byte, out *byte)
 
-// p1238_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1238_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1238_VPBROADCASTQ(in *byte, out *byte)
+func p1238_VPBROADCASTD(in *byte, out *byte)
 
-// p1239_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1239_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1239_VPBROADCASTQ(in *byte, out *byte)
+func p1239_VPBROADCASTD(in *byte, out *byte)
 
-// p1240_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1240_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1240_VPBROADCASTD(in *byte, out *byte)
+func p1240_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1241_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1241_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
 func p1241_VPBROADCASTD(in *byte, out *byte)
 
-// p1242_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1242_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
 func p1242_VPBROADCASTD(in *byte, out *byte)
 
-// p1243_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1243_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1243_VPBROADCASTD(in *byte, out *byte)
+func p1243_VINSERTI64X4(in *byte, out *byte)
 
-// p1244_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1244_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1244_VPBROADCASTD_Z(in *byte, out *byte)
+func p1244_VINSERTI64X4(in *byte, out *byte)
 
-// p1245_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1245_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1245_VPBROADCASTD(in *byte, out *byte)
+func p1245_VINSERTI64X4(in *byte, out *byte)
 
-// p1246_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1246_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1246_VPBROADCASTD(in *byte, out *byte)
+func p1246_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1247_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1247_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1247_VINSERTI64X4(in *byte, out *byte)
+func p1247_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1248_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1248_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1248_VINSERTI64X4(in *byte, out *byte)
+func p1248_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1249_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1249_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1249_VINSERTI64X4(in *byte, out *byte)
+func p1249_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1250_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1250_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
 func p1250_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1251_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1251_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
 func p1251_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1252_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1252_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1252_VEXTRACTI32X4(in *byte, out *byte)
+func p1252_VMOVDQU8(in *byte, out *byte)
 
-// p1253_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1253_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1253_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1253_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1254_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1254_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1254_VEXTRACTI32X4(in *byte, out *byte)
+func p1254_VMOVDQU8(in *byte, out *byte)
 
-// p1255_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1255_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1255_VEXTRACTI32X4(in *byte, out *byte)
+func p1255_VMOVDQU8(in *byte, out *byte)
 
-// p1256_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1256_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1256_VMOVDQU8(in *byte, out *byte)
+func p1256_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1257_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1257_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1257_VMOVDQU8_Z(in *byte, out *byte)
+func p1257_VMOVDQU8(in *byte, out *byte)
 
-// p1258_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1258_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
 func p1258_VMOVDQU8(in *byte, out *byte)
 
-// p1259_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1259_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
 func p1259_VMOVDQU8(in *byte, out *byte)
 
-// p1260_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1260_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1260_VMOVDQU8_Z(in *byte, out *byte)
+func p1260_VMOVDQU8(in *byte, out *byte)
 
-// p1261_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1261_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1261_VMOVDQU8(in *byte, out *byte)
+func p1261_VMOVDQU64(in *byte, out *byte)
 
-// p1262_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1262_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1262_VMOVDQU8(in *byte, out *byte)
+func p1262_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1263_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1263_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1263_VMOVDQU8(in *byte, out *byte)
+func p1263_VMOVDQU64(in *byte, out *byte)
 
-// p1264_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1264_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1264_VMOVDQU8(in *byte, out *byte)
+func p1264_VMOVDQU64(in *byte, out *byte)
 
-// p1265_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1265_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1265_VMOVDQU64(in *byte, out *byte)
+func p1265_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1266_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1266_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1266_VMOVDQU64_Z(in *byte, out *byte)
+func p1266_VMOVDQU64(in *byte, out *byte)
 
-// p1267_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1267_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
 func p1267_VMOVDQU64(in *byte, out *byte)
 
-// p1268_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1268_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
 func p1268_VMOVDQU64(in *byte, out *byte)
 
-// p1269_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1269_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1269_VMOVDQU64_Z(in *byte, out *byte)
+func p1269_VMOVDQU64(in *byte, out *byte)
 
-// p1270_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1270_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
 func p1270_VMOVDQU64(in *byte, out *byte)
 
-// p1271_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1271_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1271_VMOVDQU64(in *byte, out *byte)
+func p1271_VPCMPEQB(in *byte, out *byte)
 
-// p1272_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1272_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1272_VMOVDQU64(in *byte, out *byte)
+func p1272_VPCMPEQB(in *byte, out *byte)
 
-// p1273_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1273_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1273_VMOVDQU64(in *byte, out *byte)
+func p1273_VPCMPEQB(in *byte, out *byte)
 
-// p1274_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1274_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1274_VMOVDQU64(in *byte, out *byte)
+func p1274_VPCMPEQB(in *byte, out *byte)
 
-// p1275_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1275_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p1275_VPCMPEQB(in *byte, out *byte)
 
-// p1276_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1276_KMOVQ runs KMOVQ SI, K3 (added form KMOVQ r, k).
 //
 //go:noescape
-func p1276_VPCMPEQB(in *byte, out *byte)
+func p1276_KMOVQ(in *byte, out *byte)
 
-// p1277_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1277_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1277_VPCMPEQB(in *byte, out *byte)
+func p1277_KMOVQ(in *byte, out *byte)
 
-// p1278_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1278_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1278_VPCMPEQB(in *byte, out *byte)
+func p1278_KMOVQ(in *byte, out *byte)
 
-// p1279_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1279_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1279_VPCMPEQB(in *byte, out *byte)
+func p1279_KMOVQ(in *byte, out *byte)
 
-// p1280_KMOVQ runs KMOVQ SI, K3 (added form KMOVQ r, k).
+// p1280_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
 func p1280_KMOVQ(in *byte, out *byte)
 
-// p1281_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1281_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
 //
 //go:noescape
-func p1281_KMOVQ(in *byte, out *byte)
+func p1281_KMOVW(in *byte, out *byte)
 
-// p1282_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1282_KMOVW runs KMOVW K3, SI (added form KMOVW k, r).
 //
 //go:noescape
-func p1282_KMOVQ(in *byte, out *byte)
+func p1282_KMOVW(in *byte, out *byte)
 
-// p1283_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1283_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1283_KMOVQ(in *byte, out *byte)
+func p1283_KORTESTQ(in *byte, out *byte)
 
-// p1284_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1284_BZHIQ runs BZHIQ SI, DI, BX (added form BZHIQ r, r, r).
 //
 //go:noescape
-func p1284_KMOVQ(in *byte, out *byte)
+func p1284_BZHIQ(in *byte, out *byte)
 
-// p1285_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
+// p1285_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1285_KMOVW(in *byte, out *byte)
+func p1285_BZHIQ(in *byte, out *byte)
 
-// p1286_KMOVW runs KMOVW K3, SI (added form KMOVW k, r).
+// p1286_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1286_KMOVW(in *byte, out *byte)
+func p1286_SHLXQ(in *byte, out *byte)
 
-// p1287_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1287_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1287_KORTESTQ(in *byte, out *byte)
+func p1287_SHLXQ(in *byte, out *byte)
 
-// p1288_BZHIQ runs BZHIQ SI, DI, BX (added form BZHIQ r, r, r).
+// p1288_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1288_BZHIQ(in *byte, out *byte)
+func p1288_SHRXQ(in *byte, out *byte)
 
-// p1289_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1289_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1289_BZHIQ(in *byte, out *byte)
+func p1289_SHRXQ(in *byte, out *byte)
 
-// p1290_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1290_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1290_SHLXQ(in *byte, out *byte)
+func p1290_ANDNQ(in *byte, out *byte)
 
-// p1291_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1291_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1291_SHLXQ(in *byte, out *byte)
+func p1291_ANDNQ(in *byte, out *byte)
 
-// p1292_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1292_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1292_SHRXQ(in *byte, out *byte)
+func p1292_ROLL(in *byte, out *byte)
 
-// p1293_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1293_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1293_SHRXQ(in *byte, out *byte)
+func p1293_RORL(in *byte, out *byte)
 
-// p1294_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1294_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1294_ANDNQ(in *byte, out *byte)
+func p1294_VINSERTI64X4(in *byte, out *byte)
 
-// p1295_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1295_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1295_ANDNQ(in *byte, out *byte)
+func p1295_VINSERTI64X4(in *byte, out *byte)
 
-// p1296_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1296_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1296_ROLL(in *byte, out *byte)
+func p1296_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1297_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1297_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1297_RORL(in *byte, out *byte)
+func p1297_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1298_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1298_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1298_VINSERTI64X4(in *byte, out *byte)
+func p1298_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1299_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1299_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1299_VINSERTI64X4(in *byte, out *byte)
+func p1299_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1300_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1300_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1300_VEXTRACTI32X4(in *byte, out *byte)
+func p1300_VPBROADCASTQ(in *byte, out *byte)
 
-// p1301_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1301_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1301_VEXTRACTI32X4(in *byte, out *byte)
+func p1301_VMOVDQU64(in *byte, out *byte)
 
-// p1302_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1302_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1302_VEXTRACTI32X4(in *byte, out *byte)
+func p1302_VPCMPEQB(in *byte, out *byte)
 
-// p1303_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1303_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1303_VEXTRACTI32X4(in *byte, out *byte)
+func p1303_KORTESTQ(in *byte, out *byte)
 
-// p1304_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1304_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1304_VPBROADCASTQ(in *byte, out *byte)
+func p1304_KMOVQ(in *byte, out *byte)
 
-// p1305_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1305_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1305_VMOVDQU64(in *byte, out *byte)
+func p1305_VPCMPUQ(in *byte, out *byte)
 
-// p1306_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1306_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1306_VPCMPEQB(in *byte, out *byte)
+func p1306_VPCMPUQ(in *byte, out *byte)
 
-// p1307_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1307_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1307_KORTESTQ(in *byte, out *byte)
+func p1307_VPCMPUQ(in *byte, out *byte)
 
-// p1308_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1308_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1308_KMOVQ(in *byte, out *byte)
+func p1308_VPCMPUQ(in *byte, out *byte)
 
-// p1309_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1309_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1309_VPCMPUQ(in *byte, out *byte)
 
-// p1310_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1310_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1310_VPCMPUQ(in *byte, out *byte)
 
-// p1311_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1311_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1311_VPCMPUQ(in *byte, out *byte)
 
-// p1312_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1312_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1312_VPCMPUQ(in *byte, out *byte)
 
-// p1313_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1313_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
 func p1313_VPCMPUQ(in *byte, out *byte)
 
-// p1314_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1314_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
 func p1314_VPCMPUQ(in *byte, out *byte)
 
-// p1315_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1315_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1315_VPCMPUQ(in *byte, out *byte)
+func p1315_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1316_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1316_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
 func p1316_VPCMPUQ(in *byte, out *byte)
 
-// p1317_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1317_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
 func p1317_VPCMPUQ(in *byte, out *byte)
 
-// p1318_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1318_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1318_VPCMPUQ(in *byte, out *byte)
 
-// p1319_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1319_BZHIQ runs BZHIQ BX, BX, BX (added form BZHIQ r, r, r).
 //
 //go:noescape
-func p1319_VPCMPUQ_BCST(in *byte, out *byte)
+func p1319_BZHIQ(in *byte, out *byte)
 
-// p1320_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1320_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1320_VPCMPUQ(in *byte, out *byte)
+func p1320_SHLXQ(in *byte, out *byte)
 
-// p1321_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1321_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1321_VPCMPUQ(in *byte, out *byte)
+func p1321_SHRXQ(in *byte, out *byte)
 
-// p1322_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1322_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1322_VPCMPUQ(in *byte, out *byte)
+func p1322_ANDNQ(in *byte, out *byte)
 
-// p1323_BZHIQ runs BZHIQ BX, BX, BX (added form BZHIQ r, r, r).
+// p1323_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1323_BZHIQ(in *byte, out *byte)
+func p1323_ROLL(in *byte, out *byte)
 
-// p1324_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1324_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1324_SHLXQ(in *byte, out *byte)
+func p1324_RORL(in *byte, out *byte)
 
-// p1325_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1325_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1325_SHRXQ(in *byte, out *byte)
+func p1325_RORXQ(in *byte, out *byte)
 
-// p1326_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1326_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1326_ANDNQ(in *byte, out *byte)
+func p1326_RORXQ(in *byte, out *byte)
 
-// p1327_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1327_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1327_ROLL(in *byte, out *byte)
+func p1327_RORXQ(in *byte, out *byte)
 
-// p1328_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1328_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1328_RORL(in *byte, out *byte)
+func p1328_RORXQ(in *byte, out *byte)
 
-// p1329_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1329_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1329_RORXQ(in *byte, out *byte)
 
-// p1330_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1330_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1330_RORXQ(in *byte, out *byte)
 
-// p1331_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1331_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
 func p1331_RORXQ(in *byte, out *byte)
 
-// p1332_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1332_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1332_RORXQ(in *byte, out *byte)
 
-// p1333_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1333_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1333_RORXQ(in *byte, out *byte)
+func p1333_ROLL(in *byte, out *byte)
 
-// p1334_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1334_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1334_RORXQ(in *byte, out *byte)
+func p1334_ROLL(in *byte, out *byte)
 
-// p1335_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1335_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1335_RORXQ(in *byte, out *byte)
+func p1335_ROLL(in *byte, out *byte)
 
-// p1336_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1336_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1336_RORXQ(in *byte, out *byte)
+func p1336_ROLL(in *byte, out *byte)
 
-// p1337_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1337_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1337_ROLL(in *byte, out *byte)
 
-// p1338_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1338_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1338_ROLL(in *byte, out *byte)
 
-// p1339_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1339_RORL runs RORL $0x00, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1339_ROLL(in *byte, out *byte)
+func p1339_RORL(in *byte, out *byte)
 
-// p1340_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1340_RORL runs RORL $0x01, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1340_ROLL(in *byte, out *byte)
+func p1340_RORL(in *byte, out *byte)
 
-// p1341_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1341_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1341_ROLL(in *byte, out *byte)
+func p1341_RORL(in *byte, out *byte)
 
-// p1342_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1342_RORL runs RORL $0x10, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1342_ROLL(in *byte, out *byte)
+func p1342_RORL(in *byte, out *byte)
 
-// p1343_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1343_RORL runs RORL $0x1f, SI (added form RORL imm, r).
 //
 //go:noescape
 func p1343_RORL(in *byte, out *byte)
 
-// p1344_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1344_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
 func p1344_RORL(in *byte, out *byte)
 
-// p1345_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1345_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1345_RORL(in *byte, out *byte)
+func p1345_SETCC(in *byte, out *byte)
 
-// p1346_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1346_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1346_RORL(in *byte, out *byte)
+func p1346_JCC(in *byte, out *byte)
 
-// p1347_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1347_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1347_RORL(in *byte, out *byte)
+func p1347_SETCS(in *byte, out *byte)
 
-// p1348_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1348_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1348_RORL(in *byte, out *byte)
+func p1348_CMOVQCS(in *byte, out *byte)
 
-// p1349_SETCC runs SETCC BL (added form SETCC r8).
+// p1349_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1349_SETCC(in *byte, out *byte)
+func p1349_JCS(in *byte, out *byte)
 
-// p1350_JCC runs JCC taken (added form JCC label).
+// p1350_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1350_JCC(in *byte, out *byte)
+func p1350_JEQ(in *byte, out *byte)
 
-// p1351_SETCS runs SETCS BL (added form SETCS r8).
+// p1351_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1351_SETCS(in *byte, out *byte)
+func p1351_SETNE(in *byte, out *byte)
 
-// p1352_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1352_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1352_CMOVQCS(in *byte, out *byte)
+func p1352_SETHI(in *byte, out *byte)
 
-// p1353_JCS runs JCS taken (added form JCS label).
+// p1353_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1353_JCS(in *byte, out *byte)
+func p1353_JHI(in *byte, out *byte)
 
-// p1354_JEQ runs JEQ taken (added form JEQ label).
+// p1354_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1354_JEQ(in *byte, out *byte)
+func p1354_SETLS(in *byte, out *byte)
 
-// p1355_SETNE runs SETNE BL (added form SETNE r8).
+// p1355_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1355_SETNE(in *byte, out *byte)
+func p1355_CMOVQLS(in *byte, out *byte)
 
-// p1356_SETHI runs SETHI BL (added form SETHI r8).
+// p1356_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1356_SETHI(in *byte, out *byte)
+func p1356_JLS(in *byte, out *byte)
 
-// p1357_JHI runs JHI taken (added form JHI label).
+// p1357_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1357_JHI(in *byte, out *byte)
+func p1357_SETLT(in *byte, out *byte)
 
-// p1358_SETLS runs SETLS BL (added form SETLS r8).
+// p1358_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1358_SETLS(in *byte, out *byte)
+func p1358_JLT(in *byte, out *byte)
 
-// p1359_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1359_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1359_CMOVQLS(in *byte, out *byte)
+func p1359_SETGE(in *byte, out *byte)
 
-// p1360_JLS runs JLS taken (added form JLS label).
+// p1360_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1360_JLS(in *byte, out *byte)
+func p1360_CMOVQGE(in *byte, out *byte)
 
-// p1361_SETLT runs SETLT BL (added form SETLT r8).
+// p1361_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1361_SETLT(in *byte, out *byte)
+func p1361_JGE(in *byte, out *byte)
 
-// p1362_JLT runs JLT taken (added form JLT label).
+// p1362_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1362_JLT(in *byte, out *byte)
+func p1362_SETGT(in *byte, out *byte)
 
-// p1363_SETGE runs SETGE BL (added form SETGE r8).
+// p1363_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1363_SETGE(in *byte, out *byte)
+func p1363_CMOVQGT(in *byte, out *byte)
 
-// p1364_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1364_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1364_CMOVQGE(in *byte, out *byte)
+func p1364_JGT(in *byte, out *byte)
 
-// p1365_JGE runs JGE taken (added form JGE label).
+// p1365_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1365_JGE(in *byte, out *byte)
+func p1365_SETLE(in *byte, out *byte)
 
-// p1366_SETGT runs SETGT BL (added form SETGT r8).
+// p1366_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1366_SETGT(in *byte, out *byte)
+func p1366_CMOVQLE(in *byte, out *byte)
 
-// p1367_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1367_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1367_CMOVQGT(in *byte, out *byte)
+func p1367_JLE(in *byte, out *byte)
 
-// p1368_JGT runs JGT taken (added form JGT label).
+// p1368_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1368_JGT(in *byte, out *byte)
+func p1368_SETMI(in *byte, out *byte)
 
-// p1369_SETLE runs SETLE BL (added form SETLE r8).
+// p1369_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1369_SETLE(in *byte, out *byte)
+func p1369_CMOVQMI(in *byte, out *byte)
 
-// p1370_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1370_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1370_CMOVQLE(in *byte, out *byte)
+func p1370_JMI(in *byte, out *byte)
 
-// p1371_JLE runs JLE taken (added form JLE label).
+// p1371_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1371_JLE(in *byte, out *byte)
+func p1371_SETPL(in *byte, out *byte)
 
-// p1372_SETMI runs SETMI BL (added form SETMI r8).
+// p1372_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1372_SETMI(in *byte, out *byte)
+func p1372_CMOVQPL(in *byte, out *byte)
 
-// p1373_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1373_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1373_CMOVQMI(in *byte, out *byte)
+func p1373_JPL(in *byte, out *byte)
 
-// p1374_JMI runs JMI taken (added form JMI label).
+// p1374_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1374_JMI(in *byte, out *byte)
+func p1374_SETOS(in *byte, out *byte)
 
-// p1375_SETPL runs SETPL BL (added form SETPL r8).
+// p1375_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1375_SETPL(in *byte, out *byte)
+func p1375_CMOVQOS(in *byte, out *byte)
 
-// p1376_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1376_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1376_CMOVQPL(in *byte, out *byte)
+func p1376_JOS(in *byte, out *byte)
 
-// p1377_JPL runs JPL taken (added form JPL label).
+// p1377_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1377_JPL(in *byte, out *byte)
+func p1377_SETOC(in *byte, out *byte)
 
-// p1378_SETOS runs SETOS BL (added form SETOS r8).
+// p1378_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1378_SETOS(in *byte, out *byte)
+func p1378_CMOVQOC(in *byte, out *byte)
 
-// p1379_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1379_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1379_CMOVQOS(in *byte, out *byte)
+func p1379_JOC(in *byte, out *byte)
 
-// p1380_JOS runs JOS taken (added form JOS label).
+// p1380_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1380_JOS(in *byte, out *byte)
+func p1380_SETPS(in *byte, out *byte)
 
-// p1381_SETOC runs SETOC BL (added form SETOC r8).
+// p1381_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1381_SETOC(in *byte, out *byte)
+func p1381_CMOVQPS(in *byte, out *byte)
 
-// p1382_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1382_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1382_CMOVQOC(in *byte, out *byte)
+func p1382_JPS(in *byte, out *byte)
 
-// p1383_JOC runs JOC taken (added form JOC label).
+// p1383_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1383_JOC(in *byte, out *byte)
+func p1383_SETPC(in *byte, out *byte)
 
-// p1384_SETPS runs SETPS BL (added form SETPS r8).
+// p1384_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1384_SETPS(in *byte, out *byte)
+func p1384_CMOVQPC(in *byte, out *byte)
 
-// p1385_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1385_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1385_CMOVQPS(in *byte, out *byte)
+func p1385_JPC(in *byte, out *byte)
 
-// p1386_JPS runs JPS taken (added form JPS label).
+// p1386_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1386_JPS(in *byte, out *byte)
+func p1386_SHLQ(in *byte, out *byte)
 
-// p1387_SETPC runs SETPC BL (added form SETPC r8).
+// p1387_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1387_SETPC(in *byte, out *byte)
+func p1387_SHRQ(in *byte, out *byte)
 
-// p1388_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1388_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1388_CMOVQPC(in *byte, out *byte)
+func p1388_SARQ(in *byte, out *byte)
 
-// p1389_JPC runs JPC taken (added form JPC label).
+// p1389_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1389_JPC(in *byte, out *byte)
+func p1389_SHLL(in *byte, out *byte)
 
-// p1390_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1390_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1390_SHLQ(in *byte, out *byte)
+func p1390_SARL(in *byte, out *byte)
 
-// p1391_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1391_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1391_SHRQ(in *byte, out *byte)
+func p1391_SHRW(in *byte, out *byte)
 
-// p1392_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1392_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1392_SARQ(in *byte, out *byte)
+func p1392_SHLB(in *byte, out *byte)
 
-// p1393_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1393_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1393_SHLL(in *byte, out *byte)
+func p1393_MULQ(in *byte, out *byte)
 
-// p1394_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1394_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1394_SARL(in *byte, out *byte)
+func p1394_NEGQ(in *byte, out *byte)
 
-// p1395_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1395_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1395_SHRW(in *byte, out *byte)
+func p1395_NOTQ(in *byte, out *byte)
 
-// p1396_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1396_INCQ runs INCQ SI (added form INCQ r).
 //
 //go:noescape
-func p1396_SHLB(in *byte, out *byte)
+func p1396_INCQ(in *byte, out *byte)
 
-// p1397_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1397_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1397_MULQ(in *byte, out *byte)
+func p1397_DECL(in *byte, out *byte)
 
-// p1398_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1398_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1398_NEGQ(in *byte, out *byte)
+func p1398_ADCL(in *byte, out *byte)
 
-// p1399_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1399_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1399_NOTQ(in *byte, out *byte)
+func p1399_SBBL(in *byte, out *byte)
 
-// p1400_INCQ runs INCQ SI (added form INCQ r).
+// p1400_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1400_INCQ(in *byte, out *byte)
+func p1400_MOVBLZX(in *byte, out *byte)
 
-// p1401_DECL runs DECL SI (added form DECL r).
+// p1401_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1401_DECL(in *byte, out *byte)
+func p1401_MOVWLZX(in *byte, out *byte)
 
-// p1402_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1402_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1402_ADCL(in *byte, out *byte)
+func p1402_MOVLQZX(in *byte, out *byte)
 
-// p1403_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1403_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1403_SBBL(in *byte, out *byte)
+func p1403_SARQ(in *byte, out *byte)
 
-// p1404_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1404_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1404_MOVBLZX(in *byte, out *byte)
+func p1404_SARQ(in *byte, out *byte)
 
-// p1405_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1405_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1405_MOVWLZX(in *byte, out *byte)
+func p1405_SARQ(in *byte, out *byte)
 
-// p1406_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1406_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1406_MOVLQZX(in *byte, out *byte)
+func p1406_SHLL(in *byte, out *byte)
 
-// p1407_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1407_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1407_SARQ(in *byte, out *byte)
+func p1407_SHLL(in *byte, out *byte)
 
-// p1408_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1408_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1408_SARQ(in *byte, out *byte)
+func p1408_SHLL(in *byte, out *byte)
 
-// p1409_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1409_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1409_SARQ(in *byte, out *byte)
+func p1409_SHRB(in *byte, out *byte)
 
-// p1410_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1410_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1410_SHLL(in *byte, out *byte)
+func p1410_SHRB(in *byte, out *byte)
 
-// p1411_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1411_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1411_SHLL(in *byte, out *byte)
+func p1411_SHRB(in *byte, out *byte)
 
-// p1412_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1412_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1412_SHLL(in *byte, out *byte)
+func p1412_SHRB(in *byte, out *byte)
 
-// p1413_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1413_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1413_SHRB(in *byte, out *byte)
+func p1413_SHLQ(in *byte, out *byte)
 
-// p1414_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1414_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1414_SHRB(in *byte, out *byte)
+func p1414_VMOVDQU8(in *byte, out *byte)
 
-// p1415_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1415_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1415_SHRB(in *byte, out *byte)
+func p1415_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1416_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1416_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1416_SHRB(in *byte, out *byte)
+func p1416_VMOVDQU8(in *byte, out *byte)
 
-// p1417_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1417_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1417_SHLQ(in *byte, out *byte)
+func p1417_VMOVDQU8(in *byte, out *byte)
 
-// p1418_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1418_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1418_VMOVDQU8(in *byte, out *byte)
+func p1418_VMOVDQU64(in *byte, out *byte)
 
-// p1419_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1419_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1419_VMOVDQU8_Z(in *byte, out *byte)
+func p1419_VMOVDQU64(in *byte, out *byte)
 
-// p1420_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1420_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
 //
 //go:noescape
-func p1420_VMOVDQU8(in *byte, out *byte)
-
-// p1421_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
-//
-//go:noescape
-func p1421_VMOVDQU8(in *byte, out *byte)
-
-// p1422_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
-//
-//go:noescape
-func p1422_VMOVDQU64(in *byte, out *byte)
-
-// p1423_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
-//
-//go:noescape
-func p1423_VMOVDQU64(in *byte, out *byte)
-
-// p1424_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
-//
-//go:noescape
-func p1424_VMOVDQU64_Z(in *byte, out *byte)
+func p1420_VMOVDQU64_Z(in *byte, out *byte)
