@@ -8,6 +8,7 @@ import "github.com/vgcrypto/vg/cpufeat"
 // registry (aesgcm.go), which orders them as cpufeat declares them and
 // chooses one at New.
 var implementations = []cpufeat.Impl[newKeyFunc]{
+	{Name: "vaes-avx512", Value: newkeyVAESAVX512},
 	{Name: "vaes-avx2", Value: newkeyVAESAVX2},
 	{Name: "aesni-avx", Value: newkeyAESNIAVX},
 	{Name: "aesni", Value: newkeyAESNI},

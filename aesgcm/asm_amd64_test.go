@@ -58,7 +58,7 @@ func forEachAsm(t *testing.T, f func(t *testing.T, name string)) {
 
 // asmPowers is the number of GHASH key powers in each assembly backend's
 // table (see _asm/gcm.go).
-var asmPowers = map[string]int{"aesni": 16, "aesni-avx": 16, "vaes-avx2": 8}
+var asmPowers = map[string]int{"aesni": 16, "aesni-avx": 16, "vaes-avx2": 8, "vaes-avx512": 16}
 
 // asmKeyTable returns the part of g's key table its backend uses and its
 // number of rounds: the round keys in the standard byte order, then at byte

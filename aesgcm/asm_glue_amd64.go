@@ -6,6 +6,59 @@ package aesgcm
 
 import "unsafe"
 
+// keyVAESAVX512 is a key prepared for the backend vaes-avx512: the shared key
+// table, with methods calling the vaes-avx512 assembly.
+type keyVAESAVX512 struct{ asmKey }
+
+// newkeyVAESAVX512 is the key constructor of vaes-avx512.
+func newkeyVAESAVX512(key []byte) backend {
+	k := new(keyVAESAVX512)
+	k.expand(key)
+	gcmInitVAESAVX512(k.t, k.rounds)
+	return k
+}
+
+func (k *keyVAESAVX512) ghashNonce(nonce []byte) (j0 counter) {
+	gcmNonceVAESAVX512(k.t, ptr(nonce), len(nonce), j0.ptr())
+	return
+}
+
+func (k *keyVAESAVX512) seal(out, text, aad []byte, j0 counter, tag []byte) {
+	var buf [16]byte
+	gcmSealVAESAVX512(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	finishTag(tag, &buf)
+}
+
+// open compares the tag in the assembly.
+func (k *keyVAESAVX512) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
+	return gcmOpenVAESAVX512(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+}
+
+// sealGather reads the pieces where they are: the assembly walks their
+// headers, finishing a block split across pieces in registers.
+func (k *keyVAESAVX512) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
+	var buf [16]byte
+	gcmSealGatherVAESAVX512(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	finishTag(tag, &buf)
+}
+
+func (k *keyVAESAVX512) streamStart(s *streamState, aad []byte, j0 counter) {
+	*s = streamState{aadLen: uint64(len(aad))}
+	gcmStreamStartVAESAVX512(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+}
+
+func (k *keyVAESAVX512) streamEncrypt(s *streamState, out, in []byte) {
+	nopen := int(s.textLen % 16)
+	s.textLen += uint64(len(in))
+	gcmStreamEncryptVAESAVX512(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+}
+
+func (k *keyVAESAVX512) streamFinish(s *streamState) (tag [16]byte) {
+	gcmStreamFinishVAESAVX512(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	*s = streamState{}
+	return
+}
+
 // keyVAESAVX2 is a key prepared for the backend vaes-avx2: the shared key
 // table, with methods calling the vaes-avx2 assembly.
 type keyVAESAVX2 struct{ asmKey }

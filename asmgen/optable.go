@@ -86,6 +86,7 @@ func init() {
 	addOps(opInfo{wr: fAll, varTime: true}, sizes("DIV", "IDIV")...)
 	addOps(opInfo{}, sizes("NOT")...)
 	addOps(opInfo{}, lq("BSWAP", "MULX", "SHLX", "SHRX", "SARX", "RORX")...)
+	addOps(opInfo{wr: fAll}, lq("BZHI")...)
 	addOps(opInfo{width: 1}, "MOVB", "MOVBLZX", "MOVBQZX", "MOVBWZX", "MOVBLSX", "MOVBQSX", "MOVBWSX")
 	addOps(opInfo{width: 2}, "MOVW", "MOVWLZX", "MOVWQZX", "MOVWLSX", "MOVWQSX")
 	addOps(opInfo{width: 4}, "MOVL", "MOVLQZX", "MOVLQSX")

@@ -60,6 +60,11 @@ func (g *Generator) Vec() *Vec {
 // Encoding returns the widest encoding the backend allows.
 func (v *Vec) Encoding() Encoding { return v.enc }
 
+// evex reports whether the operation takes its EVEX form: with zmm
+// operands, and on an EVEX backend for every width, since avo may allocate
+// an xmm or ymm value to registers 16-31, which only EVEX encodes.
+func (v *Vec) evex(ops ...operand.Op) bool { return v.enc == EVEX || wide(ops...) }
+
 // wide reports whether o is a 512-bit register: the EVEX-only forms.
 func wide(ops ...operand.Op) bool {
 	for _, o := range ops {
@@ -77,9 +82,9 @@ func (v *Vec) Mov(src, dst operand.Op) {
 	_, dstMem := dst.(operand.Mem)
 	regs := !srcMem && !dstMem
 	switch {
-	case wide(src, dst) && regs:
+	case v.evex(src, dst) && regs:
 		v.g.VMOVDQA64(src, dst)
-	case wide(src, dst):
+	case v.evex(src, dst):
 		v.g.VMOVDQU64(src, dst)
 	case v.enc == SSE:
 		v.g.MOVOU(src, dst)
@@ -117,10 +122,10 @@ func (v *Vec) AndU(m operand.Mem, b, dst reg.VecVirtual) { v.unaligned(v.And, m,
 // Broadcast128 sets every 128-bit lane of dst to the 16 bytes at m
 // (VBROADCASTI128, or VBROADCASTI32X4 on zmm); an xmm dst is a plain load.
 func (v *Vec) Broadcast128(m operand.Mem, dst reg.VecVirtual) {
-	switch dst.Size() {
-	case 64:
+	switch {
+	case dst.Size() == 64 || dst.Size() == 32 && v.enc == EVEX:
 		v.g.VBROADCASTI32X4(m, dst)
-	case 32:
+	case dst.Size() == 32:
 		v.g.VBROADCASTI128(m, dst)
 	default:
 		v.Mov(m, dst)
@@ -164,7 +169,7 @@ func (v *Vec) binary(name string, commut bool, sse func(operand.Op, operand.Op),
 	switch {
 	case wide(a, b, dst) && evex == nil:
 		v.g.errorf("vector %s has no zmm form", name)
-	case wide(a, b, dst):
+	case v.evex(a, b, dst) && evex != nil:
 		evex(a, b, dst)
 	case v.enc != SSE:
 		vex(a, b, dst)
@@ -346,6 +351,13 @@ func (v *Vec) MovQ(src, dst operand.Op) {
 // or memory), keeping its low qword: PINSRQ needs SSE4.1, so the SSE form
 // loads memory with MOVHPS and a register through a copy and PUNPCKLQDQ.
 func (v *Vec) InsertQ1(src operand.Op, x reg.VecVirtual) {
+	if v.enc == EVEX {
+		// The EVEX VPINSRQ needs AVX512DQ: a move and an unpack instead.
+		t := v.g.XMM()
+		v.g.VMOVQ(src, t)
+		v.g.VPUNPCKLQDQ(t, x, x)
+		return
+	}
 	if v.enc != SSE {
 		v.g.VPINSRQ(operand.U8(1), src, x, x)
 		return
@@ -363,6 +375,13 @@ func (v *Vec) InsertQ1(src operand.Op, x reg.VecVirtual) {
 // keeping x: PEXTRQ needs SSE4.1, so the SSE form shuffles the qword down
 // into a new register (PSHUFD) and moves it from there.
 func (v *Vec) ExtractQ1(x reg.VecVirtual, dst operand.Op) {
+	if v.enc == EVEX {
+		// The EVEX VPEXTRQ needs AVX512DQ: a shuffle and a move instead.
+		t := v.g.XMM()
+		v.g.VPSHUFD(operand.U8(0xee), x, t)
+		v.g.VMOVQ(t, dst)
+		return
+	}
 	if v.enc != SSE {
 		v.g.VPEXTRQ(operand.U8(1), x, dst)
 		return
@@ -386,14 +405,38 @@ func (v *Vec) BroadcastD(src operand.Op, dst reg.VecVirtual) {
 // register or memory): VINSERTI128 for ymm (AVX2), VINSERTI32X4 for zmm;
 // an xmm dst has no lane to insert into.
 func (v *Vec) Insert128(i uint8, src operand.Op, b, dst reg.VecVirtual) {
-	switch dst.Size() {
-	case 64:
+	switch {
+	case dst.Size() == 64 || dst.Size() == 32 && v.enc == EVEX:
 		v.g.VINSERTI32X4(operand.U8(i), src, b, dst)
-	case 32:
+	case dst.Size() == 32:
 		v.g.VINSERTI128(operand.U8(i), src, b, dst)
 	default:
 		v.g.errorf("vector insert128 into an xmm register")
 	}
+}
+
+// Extract128 sets the xmm register dst to the 128-bit lane i of x (a ymm
+// or zmm register): VEXTRACTI128 (AVX2) or, for zmm and on EVEX backends,
+// VEXTRACTI32X4.
+func (v *Vec) Extract128(i uint8, x, dst reg.VecVirtual) {
+	switch {
+	case x.Size() == 64 || x.Size() == 32 && v.enc == EVEX:
+		v.g.VEXTRACTI32X4(operand.U8(i), x, dst)
+	case x.Size() == 32:
+		v.g.VEXTRACTI128(operand.U8(i), x, dst)
+	default:
+		v.g.errorf("vector extract128 from an xmm register")
+	}
+}
+
+// Extract256 sets the ymm register dst to the high 256 bits of the zmm
+// register x (VEXTRACTI64X4).
+func (v *Vec) Extract256(x, dst reg.VecVirtual) {
+	if x.Size() != 64 {
+		v.g.errorf("vector extract256 from a register under 512 bits")
+		return
+	}
+	v.g.VEXTRACTI64X4(operand.U8(1), x, dst)
 }
 
 // CmpEqB sets each byte of dst to 0xff where the bytes of a and b are

@@ -6,10 +6,10 @@ import (
 	"github.com/vgcrypto/vg/asmgen"
 )
 
-// The bulk loop: 8-block CTR batches, each carrying the GHASH of 8 blocks
-// (ALGORITHMS.md sections 1.3 and 1.4).
+// The bulk loop: CTR batches of 8 blocks (16 on zmm), each carrying the
+// GHASH of as many blocks (ALGORITHMS.md sections 1.3 to 1.5).
 
-// ghPass is the GHASH work one batch carries: the 8 blocks at src+disp
+// ghPass is the GHASH work one batch carries: the batch's blocks at src+disp
 // times the key powers from H^top down, added to sum (whose hi is the
 // accumulator on xmm). With first, the first block takes the accumulator in
 // and the batch starts the sum; with reduce, the batch ends with the sum
@@ -23,13 +23,13 @@ type ghPass struct {
 	first, reduce bool
 }
 
-// batch runs one 8-block CTR batch from in to out, with the GHASH work of
+// batch runs one CTR batch from in to out, with the GHASH work of
 // g (if not nil) spread over its rounds, one step per round: a register's
 // Karatsuba products, then the two folds of the reduction and, on wide
 // registers, the lane fold. On xmm the batch's round keys are loaded into
 // registers and the steps go between the two halves of a round.
 func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
-	nreg := 8 / e.lanes
+	nreg := e.blocks / e.lanes
 	s := make([]reg.VecVirtual, nreg)
 	for i := range s {
 		s[i] = e.vreg()
@@ -65,7 +65,7 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
 	}
 }
 
-// ghStep emits the products of register i of g's 8 blocks.
+// ghStep emits the products of register i of g's blocks.
 func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
 	m := g.top - e.lanes*i
 	pw, kw := mem(k.t, e.pow(m)), mem(k.t, e.kar(m))
@@ -83,44 +83,45 @@ func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
 	e.mulAccLoop(g.sum, i == 0 && g.first, x, pw, kw)
 }
 
-// bulk runs the batches while n >= 128 (at least one). With 16 key powers,
-// pairs of batches hash 16 blocks with H^16..H^1 and one reduction, an odd
-// last batch 8 blocks with H^8..H^1; with 8, every batch reduces. Each
-// batch hashes the 8 blocks at src+disp: the previous batch's output when
-// encrypting (disp -128), its own input when decrypting (disp 0). in, out
-// and n are advanced.
+// bulk runs the batches while n is at least a batch (at least one). With
+// twice a batch's key powers (xmm), pairs of batches hash 16 blocks with
+// H^16..H^1 and one reduction, an odd last batch 8 blocks with H^8..H^1;
+// otherwise every batch reduces. Each batch hashes a batch's blocks at
+// src+disp: the previous batch's output when encrypting (disp minus a
+// batch), its own input when decrypting (disp 0). in, out and n are
+// advanced.
 func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int) {
 	s := e.sumInto(acc)
 	pass := func(top int, first, reduce bool) *ghPass {
 		return &ghPass{sum: s, acc: acc, src: src, disp: disp, top: top, first: first, reduce: reduce}
 	}
 	next := func() {
-		e.ADDQ(operand.U8(128), in)
-		e.ADDQ(operand.U8(128), out)
-		e.SUBQ(operand.U8(128), n)
+		e.ADDQ(imm(e.bb()), in)
+		e.ADDQ(imm(e.bb()), out)
+		e.SUBQ(imm(e.bb()), n)
 	}
 	loop, single, done := e.label("loop16"), e.label("loop8"), e.label("loopdone")
-	if e.npow >= 16 {
+	if e.npow >= 2*e.blocks {
 		e.Label(loop)
-		e.CMPQ(n, operand.U32(256))
+		e.CMPQ(n, operand.U32(2*e.bb()))
 		e.JB(ref(single))
-		e.batch(k, c, in, out, pass(16, true, false))
+		e.batch(k, c, in, out, pass(2*e.blocks, true, false))
 		next()
-		e.batch(k, c, in, out, pass(8, false, true))
+		e.batch(k, c, in, out, pass(e.blocks, false, true))
 		next()
 		e.JMP(ref(loop))
 		e.Label(single)
-		e.CMPQ(n, operand.U8(128))
+		e.CMPQ(n, imm(e.bb()))
 		e.JB(ref(done))
-		e.batch(k, c, in, out, pass(8, true, true))
+		e.batch(k, c, in, out, pass(e.blocks, true, true))
 		next()
 		e.Label(done)
 		return
 	}
 	e.Label(single)
-	e.CMPQ(n, operand.U8(128))
+	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(done))
-	e.batch(k, c, in, out, pass(8, true, true))
+	e.batch(k, c, in, out, pass(e.blocks, true, true))
 	next()
 	e.JMP(ref(single))
 	e.Label(done)

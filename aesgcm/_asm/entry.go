@@ -96,7 +96,7 @@ func (e *gcm) openFunc(name string) {
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem, fin := e.label("orem"), e.label("ofin")
-	e.CMPQ(n, operand.U8(128))
+	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(rem))
 	e.phase("main loop")
 	c := e.startCounters(k, ctr, st.Offset(stSize))
@@ -106,9 +106,9 @@ func (e *gcm) openFunc(name string) {
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
 	e.phase("remainder")
-	if e.npow > 8 {
+	if e.npow > e.blocks {
 		// The remainder hashes the lengths block too, in its one
-		// reduction: it needs a power more than its 8 blocks.
+		// reduction: it needs a power more than a batch's blocks.
 		l := e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
 		e.remainder(k, ctr, acc, in, out, n, true, st, l)
 		e.phase("tag")
@@ -291,11 +291,18 @@ func (e *gcm) mulBlocks(t reg.Register, acc reg.VecVirtual, top int, xs ...reg.V
 			x = e.zvreg()
 			e.Mov(xs[i], lo(x))
 			if i+1 < len(xs) {
-				e.VINSERTI128(operand.U8(1), xs[i+1], x, x)
+				e.Insert128(1, xs[i+1], x, x)
 			}
 		}
 		m := top - i
-		e.mulAcc(s, i == 0, x, mem(t, e.pow(m)), mem(t, e.kar(m)))
+		var pw, kw operand.Op = mem(t, e.pow(m)), mem(t, e.kar(m))
+		if e.lanes == 4 {
+			// Only the powers of the blocks there: the register would
+			// read past the table.
+			k := e.constMask(16 * min(e.lanes, len(xs)-i))
+			pw, kw = e.loadZ(mem(t, e.pow(m)), k), e.loadZ(mem(t, e.kar(m)), k)
+		}
+		e.mulAcc(s, i == 0, x, pw, kw)
 	}
 	e.reduce(s)
 	e.setFold(s, acc)

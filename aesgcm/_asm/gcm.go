@@ -33,12 +33,16 @@ type gcm struct {
 // width is the shape of one backend's registers and the choices that go
 // with it.
 type width struct {
-	// lanes is the number of blocks per vector register: 1 (xmm), 2 (ymm).
+	// lanes is the number of blocks per vector register: 1 (xmm), 2 (ymm),
+	// 4 (zmm).
 	lanes int
+	// blocks is the number of blocks of a bulk batch: 8, or 16 on zmm.
+	blocks int
 	// npow is the number of key powers in the table: the bulk loop hashes
 	// npow blocks per reduction.
 	npow int
-	// remUpTo and remRegs are the size classes of the remainder (n < 128):
+	// remUpTo and remRegs are the size classes of the remainder (n under a
+	// batch):
 	// remRegs[i] registers of keystream for n <= remUpTo[i], the last for
 	// the rest.
 	remUpTo, remRegs []int
@@ -52,11 +56,26 @@ var (
 	// xmmWidth: the 8-block batches of ALGORITHMS.md section 1.3, two per
 	// reduction. gatherMax: joining a short gathered text first is faster
 	// here than sealing its pieces (the module README has the figures).
-	xmmWidth = width{lanes: 1, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8}, gatherMax: 128}
+	xmmWidth = width{lanes: 1, blocks: 8, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8}, gatherMax: 128}
 	// ymmWidth: section 1.4, two blocks per register, one reduction per
 	// 8-block batch.
-	ymmWidth = width{lanes: 2, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4}}
+	ymmWidth = width{lanes: 2, blocks: 8, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4}}
+	// zmmWidth: section 1.5, four blocks per register, 16 blocks per batch
+	// and reduction; the last register of a remainder under opmasks.
+	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4}}
 )
+
+// bb is the size of a bulk batch in bytes.
+func (e *gcm) bb() int { return 16 * e.blocks }
+
+// imm returns the immediate n (a length up to a batch), in the shortest
+// form avo prints.
+func imm(n int) operand.Constant {
+	if n < 256 {
+		return operand.U8(n)
+	}
+	return operand.U32(n)
+}
 
 // w is the register width in bytes.
 func (e *gcm) w() int { return 16 * e.lanes }
@@ -99,6 +118,9 @@ type consts struct {
 	incs  operand.Mem
 	slide operand.Mem // 16 x 0x80, 0..15, 16 x 0x80: byte-shift shuffles
 	ones  operand.Mem // 16 x 0xff, 16 x 0x00: masks of the first m bytes
+	// laneSel (zmm): for each lane q, the VPERMQ index vector moving lane
+	// q to lane 0.
+	laneSel operand.Mem
 }
 
 func (e *gcm) declareConsts() {
@@ -120,7 +142,7 @@ func (e *gcm) declareConsts() {
 	for l := range e.lanes {
 		incs = append(incs, le64(uint64(l), 0)...)
 	}
-	for i := 1; i <= 8/e.lanes; i++ {
+	for i := 1; i <= e.blocks/e.lanes; i++ {
 		incs = append(incs, rep(le64(uint64(e.lanes*i), 0))...)
 	}
 	e.c.incs = e.Table("ctrIncs", incs)
@@ -139,6 +161,15 @@ func (e *gcm) declareConsts() {
 		ones[i] = 0xff
 	}
 	e.c.ones = e.Table("onesMask", ones)
+	if e.lanes == 4 {
+		var sel []byte
+		for q := 0; q < 4; q++ {
+			for range 4 {
+				sel = append(sel, le64(uint64(2*q), uint64(2*q+1))...)
+			}
+		}
+		e.c.laneSel = e.Table("laneSel", sel)
+	}
 }
 
 func le64(lo, hi uint64) []byte {
@@ -152,7 +183,10 @@ func le64(lo, hi uint64) []byte {
 
 // vreg returns a new register of the backend's width; xmm one of 128 bits.
 func (e *gcm) vreg() reg.VecVirtual {
-	if e.lanes == 2 {
+	switch e.lanes {
+	case 4:
+		return e.ZMM()
+	case 2:
 		return e.YMM()
 	}
 	return e.XMM()

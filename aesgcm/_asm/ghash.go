@@ -115,9 +115,22 @@ func (e *gcm) setFold(s sum, acc reg.VecVirtual) {
 		e.Mov(s.hi, acc)
 		return
 	}
+	h := e.halve(s.hi)
 	t := e.xmm()
-	e.VEXTRACTI128(operand.U8(1), s.hi, t)
-	e.Xor(t, lo(s.hi), lo(acc))
+	e.Extract128(1, h, t)
+	e.Xor(t, lo(h), lo(acc))
+}
+
+// halve returns the ymm register of x's lanes (zmm: the sum of its two
+// halves, in a new register).
+func (e *gcm) halve(x reg.VecVirtual) reg.VecVirtual {
+	if e.lanes < 4 {
+		return x
+	}
+	y := e.YMM()
+	e.Extract256(x, y)
+	e.Xor(x.AsY().(reg.VecVirtual), y, y)
+	return y
 }
 
 // addFold adds the lanes of the reduced s.hi to acc's low lane.
@@ -126,9 +139,14 @@ func (e *gcm) addFold(s sum, acc reg.VecVirtual) {
 		e.Xor(s.hi, acc, acc)
 		return
 	}
+	h := e.halve(s.hi)
 	t := e.xmm()
-	e.VEXTRACTI128(operand.U8(1), s.hi, t)
-	e.Xor(lo(s.hi), t, t)
+	e.Extract128(1, h, t)
+	if e.lanes == 4 {
+		e.Xor3(lo(h), t, lo(acc))
+		return
+	}
+	e.Xor(lo(h), t, t)
 	e.Xor(t, lo(acc), lo(acc))
 }
 
@@ -156,36 +174,36 @@ func (e *gcm) mul1(t reg.Register, acc, x reg.VecVirtual) {
 	e.reduce(s)
 }
 
-// ghash8 hashes the 8 blocks at src+disp into acc with H^8..H^1 and one
-// reduction.
-func (e *gcm) ghash8(t reg.Register, acc reg.VecVirtual, src reg.Register, disp int) {
+// ghashBatch hashes a batch's blocks at src+disp into acc with
+// H^blocks..H^1 and one reduction.
+func (e *gcm) ghashBatch(t reg.Register, acc reg.VecVirtual, src reg.Register, disp int) {
 	s := e.sumInto(acc)
-	for i := 0; i < 8/e.lanes; i++ {
+	for i := 0; i < e.blocks/e.lanes; i++ {
 		x := e.vreg()
 		e.Mov(mem(src, disp+e.w()*i), x)
 		e.ShufB(e.c.bswap, x, x)
 		if i == 0 {
 			e.Xor(acc, x, x)
 		}
-		m := 8 - e.lanes*i
+		m := e.blocks - e.lanes*i
 		e.mulAcc(s, i == 0, x, mem(t, e.pow(m)), mem(t, e.kar(m)))
 	}
 	e.reduce(s)
 	e.setFold(s, acc)
 }
 
-// ghashBytes hashes the n bytes at src into acc: 8 blocks at a time with
+// ghashBytes hashes the n bytes at src into acc: a batch at a time with
 // one reduction each, then the rest (whole registers, single blocks, a
 // zero-padded partial block, each times its own power) with one
 // reduction. src and n are consumed.
 func (e *gcm) ghashBytes(t reg.Register, acc reg.VecVirtual, src, n reg.GPVirtual) {
 	loop, rest, done := e.label("gh8"), e.label("ghrest"), e.label("ghdone")
 	e.Label(loop)
-	e.CMPQ(n, operand.U8(128))
+	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(rest))
-	e.ghash8(t, acc, src, 0)
-	e.ADDQ(operand.U8(128), src)
-	e.SUBQ(operand.U8(128), n)
+	e.ghashBatch(t, acc, src, 0)
+	e.ADDQ(imm(e.bb()), src)
+	e.SUBQ(imm(e.bb()), n)
 	e.JMP(ref(loop))
 
 	e.Label(rest)
@@ -223,6 +241,16 @@ func (e *gcm) ghashBytes(t reg.Register, acc reg.VecVirtual, src, n reg.GPVirtua
 	e.JMP(ref(regs))
 
 	e.Label(part)
+	if e.lanes == 4 {
+		e.TESTQ(n, n)
+		e.JZ(ref(red))
+		e.maskedHash(s, acc, src, n, hp)
+		e.Label(red)
+		e.reduce(s)
+		e.addFold(s, acc)
+		e.Label(done)
+		return
+	}
 	if e.lanes > 1 {
 		// Under a register's width: at most one whole block (lanes = 2).
 		single := e.label("ghpart1")

@@ -35,6 +35,7 @@ var backends = []struct {
 	name string
 	w    width
 }{
+	{"vaes-avx512", zmmWidth},
 	{"vaes-avx2", ymmWidth},
 	{"aesni-avx", xmmWidth},
 	{"aesni", xmmWidth},

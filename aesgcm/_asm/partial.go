@@ -5,6 +5,7 @@ import (
 
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
 )
 
 // Partial blocks, the pre-counter block and the tag, in xmm registers for
@@ -168,8 +169,15 @@ func (e *gcm) tagCheck() func(x reg.VecVirtual) {
 		e.Xor(want, x, x)
 		z, bits, ok := e.xmm(), e.GP32(), e.GP64()
 		e.Zero(z)
-		e.CmpEqB(z, x, x)
-		e.MovMskB(x, bits)
+		if e.Encoding() == asmgen.EVEX {
+			// PMOVMSKB has no EVEX form: the comparison sets an opmask.
+			k := e.K()
+			e.VPCMPEQB(z, x, k)
+			e.KMOVW(k, bits)
+		} else {
+			e.CmpEqB(z, x, x)
+			e.MovMskB(x, bits)
+		}
 		e.XORQ(ok, ok)
 		e.CMPL(bits, operand.U32(0xffff))
 		e.SETEQ(ok.As8())

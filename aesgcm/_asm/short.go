@@ -39,6 +39,13 @@ type shortSource func(max int) (in, end reg.GPVirtual)
 // shortFits branches to long unless the message of n bytes of text and
 // aadLen of AAD takes the short path.
 func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
+	if e.lanes == 4 {
+		e.CMPQ(n, operand.U8(64))
+		e.JAE(ref(long))
+		e.CMPQ(aadLen, operand.U8(shortMaxAAD))
+		e.JA(ref(long))
+		return
+	}
 	if e.lanes > 1 {
 		e.CMPQ(n, operand.U8(32))
 		e.JAE(ref(long))
@@ -55,6 +62,10 @@ func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
 // hands the full tag to tagOut (tagStore or tagCheck).
 func (e *gcm) short(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	e.phase("short message")
+	if e.lanes == 4 {
+		e.shortZMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
+		return
+	}
 	if e.lanes > 1 {
 		e.shortYMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
 		return
@@ -182,7 +193,7 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	ctr := e.vreg()
 	e.loadJ0(j0, lo(ctr))
-	e.VINSERTI128(operand.U8(1), lo(ctr), ctr, ctr)
+	e.Insert128(1, lo(ctr), ctr, ctr)
 	e.ShufB(e.c.bswap, ctr, ctr)
 	e.AddD(e.c.incs, ctr, ctr)
 	a, b := e.vreg(), e.vreg()
@@ -220,7 +231,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	e.JB(ref(lt16))
 	{
 		x, y := e.zvreg(), e.zvreg()
-		e.VEXTRACTI128(operand.U8(1), a, ksP)
+		e.Extract128(1, a, ksP)
 		e.Mov(mem(in, 0), lo(x))
 		e.Xor(ksP, lo(x), lo(y))
 		e.Mov(lo(y), mem(out, 0))
@@ -232,7 +243,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 		e.JMP(ref(part))
 	}
 	e.Label(lt16)
-	e.VEXTRACTI128(operand.U8(1), a, ksP)
+	e.Extract128(1, a, ksP)
 	e.Label(part)
 	e.TESTQ(nr, nr)
 	e.JZ(ref(lens))

@@ -5,7 +5,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// remainder handles the last n bytes (1 <= n < 128) of a run: the
+// remainder handles the last n bytes (1 <= n < a batch) of a run: the
 // keystream of all of them in one batch of the size class's registers
 // (width.remRegs), then whole registers, single blocks and the partial
 // block, each times its own key powers, unreduced, and one reduction.
@@ -16,7 +16,7 @@ import (
 // blocks used; in and out are advanced past the whole blocks and n is left
 // at the partial length.
 func (e *gcm) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
-	e.bySize(n, e.remUpTo, e.remRegs, 127, func(nk, least, most int) {
+	e.bySize(n, e.remUpTo, e.remRegs, e.bb()-1, func(nk, least, most int) {
 		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nk, least, most)
 	})
 }
@@ -103,10 +103,13 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 		e.JMP(ref(red)) // n was w*nk: nothing left
 	}
 	ksP, hpP := e.xmm(), e.GP64()
-	// single: under a register on wide registers, one whole block in the
-	// low lane or none, then the partial block in the next lane.
+	if e.lanes == 4 {
+		ksP = e.vreg() // the last register's keystream, all lanes
+	}
+	// single: under a register on ymm, one whole block in the low lane or
+	// none, then the partial block in the next lane.
 	single := func(p int) {
-		if e.lanes == 1 {
+		if e.lanes != 2 {
 			return
 		}
 		e.CMPQ(n, operand.U8(16))
@@ -125,14 +128,24 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 		e.ADDQ(operand.U8(16), in)
 		e.ADDQ(operand.U8(16), out)
 		e.SUBQ(operand.U8(16), n)
-		e.VEXTRACTI128(operand.U8(1), ks[p], ksP)
+		e.Extract128(1, ks[p], ksP)
 		e.LEAQ(mem(hp, w*p+16), hpP)
 		e.JMP(ref(common))
 		e.Label(part[p])
 	}
 	full := min(least/w, nk-1) // registers always whole: no tail after fewer
-	e.partialEntries(ksP, hpP, full, nk-1, func(p int) string { return singleL[p] }, single,
-		func(p int) reg.VecVirtual { return lo(ks[p]) }, hp, w, n, red, common)
+	key := func(p int) reg.VecVirtual { return lo(ks[p]) }
+	if e.lanes == 4 {
+		key = func(p int) reg.VecVirtual { return ks[p] }
+	}
+	e.partialEntries(ksP, hpP, full, nk-1, func(p int) string { return singleL[p] }, single, key, hp, w, n, red, common)
+	if e.lanes == 4 {
+		e.maskedTail(s, ksP, acc, in, out, n, hpP, dec, st)
+		e.Label(red)
+		e.reduce(s)
+		e.addFold(s, acc)
+		return
+	}
 	x, y := e.zvreg(), e.zvreg()
 	e.loadPartial(in, n, lo(x))
 	e.Xor(ksP, lo(x), lo(y))
@@ -226,19 +239,20 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem := e.label("prem")
-	e.CMPQ(n, operand.U8(128))
+	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(rem))
 	e.phase("main loop")
-	// The first 8 blocks are only encrypted; each later batch encrypts 8
-	// and hashes the 8 before; the last 8 are hashed after the loop.
+	// The first batch is only encrypted; each later one encrypts its
+	// blocks and hashes the batch before; the last is hashed after the
+	// loop.
 	c := e.startCounters(k, ctr, cb)
 	e.batch(k, c, in, out, nil)
-	e.ADDQ(operand.U8(128), in)
-	e.ADDQ(operand.U8(128), out)
-	e.SUBQ(operand.U8(128), n)
-	e.bulk(k, c, in, out, n, acc, out, -128)
+	e.ADDQ(imm(e.bb()), in)
+	e.ADDQ(imm(e.bb()), out)
+	e.SUBQ(imm(e.bb()), n)
+	e.bulk(k, c, in, out, n, acc, out, -e.bb())
 	e.syncCounters(c, st.Offset(stCtr))
-	e.ghash8(k.t, acc, out, -128)
+	e.ghashBatch(k.t, acc, out, -e.bb())
 	e.Label(rem)
 	save := e.label("psave")
 	e.TESTQ(n, n)

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Tails under opmasks (zmm, ALGORITHMS.md section 1.5): the last register
+// of a run, its partial block included, is read, written and hashed in one
+// step under byte masks built with BZHI from the public length. Masked-off
+// bytes are neither read nor written (AVX-512 suppresses their faults), and
+// the masked loads zero them, so that a zero block times any power adds
+// nothing.
+
+// byteMask returns an opmask of the first n bytes (0 <= n <= 64) of a
+// register. n is not modified.
+func (e *gcm) byteMask(n reg.Register) reg.OpmaskVirtual {
+	ones, m := e.GP64(), e.GP64()
+	e.MOVQ(operand.I32(-1), ones)
+	e.BZHIQ(n, ones, m)
+	k := e.K()
+	e.KMOVQ(m, k)
+	return k
+}
+
+// constMask returns an opmask of the first n bytes (0 <= n <= 64).
+func (e *gcm) constMask(n int) reg.OpmaskVirtual {
+	m := e.GP64()
+	e.MOVQ(operand.U64(uint64(1)<<n-1), m)
+	if n == 64 {
+		e.MOVQ(operand.I32(-1), m)
+	}
+	k := e.K()
+	e.KMOVQ(m, k)
+	return k
+}
+
+// blockMask returns an opmask of the first ceil(n/16) (up) or floor(n/16)
+// blocks of a register, in bytes.
+func (e *gcm) blockMask(n reg.Register, up bool) reg.OpmaskVirtual {
+	b := e.GP64()
+	if up {
+		e.LEAQ(mem(n, 15), b)
+		e.ANDQ(operand.I8(-16), b)
+	} else {
+		e.MOVQ(n, b)
+		e.ANDQ(operand.I8(-16), b)
+	}
+	return e.byteMask(b)
+}
+
+// loadZ loads the bytes of m under k into a new register, zeroing the rest.
+func (e *gcm) loadZ(m operand.Mem, k reg.OpmaskVirtual) reg.VecVirtual {
+	x := e.vreg()
+	e.VMOVDQU8_Z(m, k, x)
+	return x
+}
+
+// maskedMulAcc adds the blocks of x (zero where not hashed) times the key
+// powers at base+pow(0) under the block mask kp to s: the powers past the
+// blocks hashed are not read.
+func (e *gcm) maskedMulAcc(s sum, x reg.VecVirtual, base reg.Register, kp reg.OpmaskVirtual) {
+	e.mulAcc(s, false, x, e.loadZ(mem(base, e.pow(0)), kp), e.loadZ(mem(base, e.kar(0)), kp))
+}
+
+// maskedTail is the end of remainderN on zmm: the last n bytes (0 < n <
+// 64) of the run, whose keystream is ks and whose first block's key power
+// is at hp+pow(0). Decrypting, every block is hashed (the partial one zero
+// padded); encrypting, the whole blocks, the partial block being left open
+// in st. in and out are advanced past the whole blocks and n is left at
+// the partial length.
+func (e *gcm) maskedTail(s sum, ks reg.VecVirtual, acc reg.VecVirtual, in, out, n reg.GPVirtual, hp reg.Register, dec bool, st operand.Mem) {
+	km := e.byteMask(n)
+	x := e.loadZ(mem(in, 0), km)
+	y := e.vreg()
+	e.Xor(ks, x, y)
+	e.VMOVDQU8(y, km, mem(out, 0))
+	h := x
+	if !dec {
+		h = e.vreg()
+		e.VMOVDQU8_Z(y, e.blockMask(n, false), h)
+	}
+	// Encrypting under a block, nothing is hashed: acc stays as it is.
+	hashed := e.label("mnone")
+	if !dec {
+		e.CMPQ(n, operand.U8(16))
+		e.JB(ref(hashed))
+	}
+	e.ShufB(e.c.bswap, h, h)
+	e.Xor(acc, h, h)
+	e.Zero(acc)
+	e.maskedMulAcc(s, h, hp, e.blockMask(n, dec))
+	e.Label(hashed)
+	if !dec {
+		// The open block: lane n/16 of the keystream and of the
+		// ciphertext zeroed past n, moved to lane 0 by VPERMQ with the
+		// lane's index vector (n is public).
+		sel := e.GP64()
+		e.MOVQ(n, sel)
+		e.ANDQ(operand.I8(-16), sel)
+		e.SHLQ(operand.U8(2), sel)
+		p := e.GP64()
+		e.LEAQ(e.c.laneSel, p)
+		e.ADDQ(sel, p)
+		idx := e.vreg()
+		e.Mov(mem(p, 0), idx)
+		yz := e.vreg()
+		e.VMOVDQU8_Z(y, km, yz)
+		o, k := e.vreg(), e.vreg()
+		e.VPERMQ(yz, idx, o)
+		e.VPERMQ(ks, idx, k)
+		e.Mov(lo(o), st.Offset(stOpen))
+		e.Mov(lo(k), st.Offset(stKS))
+	}
+	whole := e.GP64()
+	e.MOVQ(n, whole)
+	e.ANDQ(operand.I8(-16), whole)
+	e.ADDQ(whole, in)
+	e.ADDQ(whole, out)
+	e.ANDQ(operand.U8(15), n)
+}
+
+// maskedHash hashes the last n bytes (0 < n < 64) at src into s, zero
+// padded, with the key powers from hp+pow(0); acc joins the first block.
+func (e *gcm) maskedHash(s sum, acc reg.VecVirtual, src, n reg.GPVirtual, hp reg.Register) {
+	x := e.loadZ(mem(src, 0), e.byteMask(n))
+	e.ShufB(e.c.bswap, x, x)
+	e.Xor(acc, x, x)
+	e.Zero(acc)
+	e.maskedMulAcc(s, x, hp, e.blockMask(n, true))
+}
+
+// shortZMM is the short path on zmm for n < 64 bytes of text and at most
+// 16 of AAD: E(J0) and the keystream in one AES pass of two registers
+// ([J0..J0+3], [J0+4..J0+7]), the keystream of the text blocks aligned
+// with VALIGNQ, the text read, written and hashed under opmasks, then the
+// AAD block, the text blocks and the lengths block each times its own
+// power and one reduction.
+func (e *gcm) shortZMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+	ctr := e.zvreg()
+	e.loadJ0(j0, lo(ctr))
+	e.VSHUFI64X2(operand.U8(0), ctr, ctr, ctr) // J0 in every lane
+	e.ShufB(e.c.bswap, ctr, ctr)
+	e.AddD(e.c.incs, ctr, ctr)
+	a, b := e.vreg(), e.vreg()
+	e.ctrBlocks(k, ctr, []reg.VecVirtual{a, b})
+	e.rounds(k, []reg.VecVirtual{a, b}, nil, true, false)
+	e.lastRound(k, []reg.VecVirtual{a, b})
+	ks := e.vreg()
+	e.VALIGNQ(operand.U8(2), a, b, ks) // E(J0+1), ..., E(J0+4)
+	// hp = t - 16*ceil(n/16): text block j is times the power at
+	// hp+pow(1)+16*j (H^(b+1-j)), the AAD block times the one before.
+	hp := e.GP64()
+	e.LEAQ(mem(n, 15), hp)
+	e.ANDQ(operand.I8(-16), hp)
+	e.NEGQ(hp)
+	e.ADDQ(k.t, hp)
+	s := sum{e.vreg(), e.vreg(), e.vreg()}
+	e.mulAcc1(s, true, e.widen(e.lengthsBlock(aadLen, n)), mem(k.t, e.pow(1)), mem(k.t, e.kar(1)))
+	noAAD, fullAAD, aadLoaded := e.label("snoaad"), e.label("sfullaad"), e.label("saad")
+	xa := e.zvreg()
+	e.TESTQ(aadLen, aadLen)
+	e.JZ(ref(noAAD))
+	e.CMPQ(aadLen, operand.U8(16))
+	e.JE(ref(fullAAD))
+	e.loadPartial(aad, aadLen, lo(xa))
+	e.JMP(ref(aadLoaded))
+	e.Label(fullAAD)
+	e.Mov(mem(aad, 0), lo(xa))
+	e.Label(aadLoaded)
+	e.ShufB(e.c.bswap, lo(xa), lo(xa))
+	e.mulAcc1(s, false, xa, mem(hp, e.pow(2)), mem(hp, e.kar(2)))
+	e.Label(noAAD)
+	in, _ := src(63)
+	km := e.byteMask(n)
+	x := e.loadZ(mem(in, 0), km)
+	y := e.vreg()
+	e.Xor(ks, x, y)
+	e.VMOVDQU8(y, km, mem(out, 0))
+	h := x
+	if !dec {
+		h = e.vreg()
+		e.VMOVDQU8_Z(y, km, h)
+	}
+	e.ShufB(e.c.bswap, h, h)
+	kp := e.blockMask(n, true)
+	e.mulAcc(s, false, h, e.loadZ(mem(hp, e.pow(1)), kp), e.loadZ(mem(hp, e.kar(1)), kp))
+	e.reduce(s)
+	acc := e.xmm()
+	e.setFold(s, acc)
+	e.ShufB(e.c.bswap, lo(acc), lo(acc))
+	e.Xor(lo(a), lo(acc), lo(acc))
+	tagOut(lo(acc))
+}
