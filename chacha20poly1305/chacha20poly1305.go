@@ -168,7 +168,7 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 		return nil, err
 	}
 	if len(key) != KeySize {
-		return nil, fmt.Errorf("chacha20poly1305: bad key length %d, want %d", len(key), KeySize)
+		return nil, fmt.Errorf("chacha20poly1305: bad key length %d bytes (want %d)", len(key), KeySize)
 	}
 	var o options
 	for _, opt := range opts {

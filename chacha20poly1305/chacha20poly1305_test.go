@@ -396,10 +396,11 @@ func TestLengthLimits(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	for _, n := range []int{0, 16, 31, 33} {
+		want := fmt.Sprintf("chacha20poly1305: bad key length %d bytes (want 32)", n)
 		_, err := New(make([]byte, n))
-		assert.Error(t, err, "key length %d", n)
+		assert.EqualError(t, err, want)
 		_, err = NewX(make([]byte, n))
-		assert.Error(t, err, "key length %d", n)
+		assert.EqualError(t, err, want)
 	}
 	_, err := New(make([]byte, KeySize), WithBackend("no-such-backend"))
 	assert.EqualError(t, err, `chacha20poly1305: unknown backend "no-such-backend" (valid: avx512, avx2, ssse3, generic)`)

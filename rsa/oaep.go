@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -120,7 +121,7 @@ func (priv *PrivateKey) Sign(random io.Reader, digest []byte, opts crypto.Signer
 		return priv.SignPSS(random, pss.Hash, digest, pss)
 	}
 	if opts == nil {
-		return nil, errors.New("rsa: Sign needs SignerOpts (a crypto.Hash or *rsa.PSSOptions)")
+		return nil, errors.New("rsa: Sign needs SignerOpts, and opts is nil (want a crypto.Hash, or a *rsa.PSSOptions for PSS)")
 	}
 	return priv.SignPKCS1v15(opts.HashFunc(), digest)
 }
@@ -149,7 +150,7 @@ func (priv *PrivateKey) Decrypt(random io.Reader, ciphertext []byte, opts crypto
 		}
 		return priv.DecryptPKCS1v15(ciphertext)
 	default:
-		return nil, errors.New("rsa: invalid options for Decrypt")
+		return nil, fmt.Errorf("rsa: Decrypt options of type %T are not supported (want nil, *rsa.PKCS1v15DecryptOptions or *rsa.OAEPOptions)", opts)
 	}
 }
 

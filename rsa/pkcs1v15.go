@@ -5,7 +5,7 @@ import (
 	"crypto/subtle"
 	"crypto/x509/pkix"
 	"encoding/asn1"
-	"errors"
+	"fmt"
 	"io"
 
 	// The hashes Sign and Verify accept are linked in, so crypto.Hash
@@ -60,16 +60,19 @@ func pkcs1v15Prefix(hash crypto.Hash, hashed []byte) ([]byte, error) {
 	}
 	if hash == crypto.MD5SHA1 {
 		if len(hashed) != hash.Size() {
-			return nil, errors.New("rsa: digest length does not match the hash function")
+			return nil, errDigestLength(hash, len(hashed))
 		}
 		return nil, nil
 	}
 	prefix, ok := digestInfoPrefixes[hash]
-	if !ok || !hash.Available() {
-		return nil, errors.New("rsa: unsupported hash function for PKCS #1 v1.5: " + hash.String())
+	if !ok {
+		return nil, fmt.Errorf("rsa: PKCS #1 v1.5 signatures with hash function %s are not supported", hashName(hash))
+	}
+	if err := checkHash(hash); err != nil {
+		return nil, err
 	}
 	if len(hashed) != hash.Size() {
-		return nil, errors.New("rsa: digest length does not match the hash function")
+		return nil, errDigestLength(hash, len(hashed))
 	}
 	return prefix, nil
 }

@@ -5,7 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/subtle"
-	"errors"
+	"fmt"
 	"hash"
 	"io"
 )
@@ -33,6 +33,12 @@ type PSSParams struct {
 	// SaltLength is the salt length in bytes, or PSSSaltLengthAuto,
 	// PSSSaltLengthEqualsHash or PSSSaltLengthZero.
 	SaltLength int
+}
+
+// errSaltLength is the error for a negative salt length that is none of
+// the conventions.
+func errSaltLength(n int) error {
+	return fmt.Errorf("rsa: invalid PSS salt length %d (want a length in bytes, PSSSaltLengthAuto (0), PSSSaltLengthEqualsHash (-1) or PSSSaltLengthZero (-2))", n)
 }
 
 func randOrDefault(r io.Reader) io.Reader {
@@ -104,7 +110,7 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 		return nil, err
 	}
 	if len(digest) != h.Size() {
-		return nil, errors.New("rsa: digest length does not match the hash function")
+		return nil, errDigestLength(h, len(digest))
 	}
 	k := priv.pub.k
 	emBits := priv.pub.pub.N.BitLen() - 1
@@ -122,11 +128,11 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 		sLen = 0
 	default:
 		if sLen < 0 {
-			return nil, errors.New("rsa: invalid PSS salt length")
+			return nil, errSaltLength(sLen)
 		}
 	}
 	if emLen < h.Size()+sLen+2 {
-		return nil, errors.New("rsa: PSS salt too long for the modulus (or the key is too small for the hash)")
+		return nil, fmt.Errorf("rsa: a PSS salt of %d bytes is too long for a %d-bit modulus with hash function %s (at most %d bytes fit)", sLen, priv.pub.pub.N.BitLen(), h, max(emLen-h.Size()-2, 0))
 	}
 	salt := make([]byte, sLen)
 	if _, err := io.ReadFull(randOrDefault(random), salt); err != nil {
@@ -193,7 +199,7 @@ func (pub *PublicKey) VerifyPSSParams(digest, sig []byte, p PSSParams) error {
 	case sLen == PSSSaltLengthZero:
 		sLen = 0
 	case sLen < 0:
-		return errors.New("rsa: invalid PSS salt length")
+		return errSaltLength(sLen)
 	}
 	if len(digest) != hLen || len(sig) != pub.k {
 		return ErrVerification

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"strings"
 
 	"github.com/vgcrypto/vg/cpufeat"
 )
@@ -105,7 +106,7 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, erro
 	}
 	nBits := pub.N.BitLen()
 	if pub.N.Sign() <= 0 || nBits < MinModulusBits || nBits > MaxModulusBits {
-		return nil, fmt.Errorf("rsa: modulus of %d bits is outside the supported %d..%d", nBits, MinModulusBits, MaxModulusBits)
+		return nil, fmt.Errorf("rsa: a modulus of %d bits is outside the supported sizes, %d to %d bits", nBits, MinModulusBits, MaxModulusBits)
 	}
 	if pub.N.Bit(0) == 0 {
 		return nil, errors.New("rsa: modulus is even")
@@ -114,7 +115,7 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, erro
 		return nil, fmt.Errorf("rsa: public exponent %d is out of range (must be odd and at least 3)", pub.E)
 	}
 	if big.NewInt(int64(pub.E)).Cmp(pub.N) >= 0 {
-		return nil, errors.New("rsa: public exponent is not below the modulus")
+		return nil, fmt.Errorf("rsa: public exponent %d is not below the modulus", pub.E)
 	}
 	wn := (nBits + 63) / 64
 	n := newModulus(limbsFromBytes(pub.N.Bytes(), wn))
@@ -150,7 +151,7 @@ func (pub *PublicKey) Backend() string {
 // is not k bytes or not below n. It is variable time in the public exponent.
 func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 	if len(in) != pub.k {
-		return errors.New("rsa: input length differs from the modulus length")
+		return fmt.Errorf("rsa: input of %d bytes differs from the modulus length, %d bytes", len(in), pub.k)
 	}
 	w := pub.n.width()
 	x := make([]uint64, 2*w)
@@ -188,16 +189,27 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 	if len(k.Primes) > 2 {
 		return nil, fmt.Errorf("rsa: keys with more than two primes are not supported (this key has %d)", len(k.Primes))
 	}
-	if len(k.Primes) != 2 || k.Primes[0] == nil || k.Primes[1] == nil || k.D == nil {
-		return nil, errors.New("rsa: private key needs D and exactly two primes")
+	if len(k.Primes) != 2 {
+		return nil, fmt.Errorf("rsa: a private key needs exactly two primes, this one has %d", len(k.Primes))
+	}
+	if k.Primes[0] == nil || k.Primes[1] == nil {
+		return nil, errors.New("rsa: private key has a nil prime")
+	}
+	if k.D == nil {
+		return nil, errors.New("rsa: private key has no private exponent (D is nil)")
 	}
 	pub, err := newPublicKey(&k.PublicKey, b)
 	if err != nil {
 		return nil, err
 	}
 	P, Q := k.Primes[0], k.Primes[1]
-	if P.Sign() <= 0 || Q.Sign() <= 0 || k.D.Sign() <= 0 {
-		return nil, errors.New("rsa: private key values must be positive")
+	for _, v := range []struct {
+		name string
+		v    *big.Int
+	}{{"prime P", P}, {"prime Q", Q}, {"private exponent D", k.D}} {
+		if v.v.Sign() <= 0 {
+			return nil, fmt.Errorf("rsa: private key's %s is not positive", v.name)
+		}
 	}
 	// The primes' bit lengths are public, like the modulus size.
 	pBits, qBits := P.BitLen(), Q.BitLen()
@@ -412,7 +424,7 @@ func ParsePEMPrivateKey(data []byte, opts ...Option) (*PrivateKey, error) {
 	case "PRIVATE KEY":
 		return ParsePKCS8PrivateKey(block.Bytes, opts...)
 	default:
-		return nil, fmt.Errorf("rsa: unsupported PEM block type %q", block.Type)
+		return nil, fmt.Errorf("rsa: unsupported PEM block type %q (want \"RSA PRIVATE KEY\" or \"PRIVATE KEY\")", block.Type)
 	}
 }
 
@@ -451,7 +463,7 @@ var faultHook func(mp, mq []uint64)
 func (priv *PrivateKey) privateOp(out, in []byte) error {
 	pub := priv.pub
 	if len(in) != pub.k || len(out) != pub.k {
-		return errors.New("rsa: input length differs from the modulus length")
+		return fmt.Errorf("rsa: input of %d bytes and output of %d bytes differ from the modulus length, %d bytes", len(in), len(out), pub.k)
 	}
 	w, wn := priv.w, pub.n.width()
 	ww := max(2*w, wn)
@@ -517,8 +529,35 @@ func (priv *PrivateKey) privateOp(out, in []byte) error {
 
 // checkHash returns an error unless h is a known, linked hash.
 func checkHash(h crypto.Hash) error {
-	if h == 0 || !h.Available() {
-		return fmt.Errorf("rsa: hash function %v is not available", h)
+	if h.Available() {
+		return nil
 	}
-	return nil
+	if knownHash(h) {
+		return fmt.Errorf("rsa: hash function %s is not available (no package linked into the program implements it)", h)
+	}
+	return fmt.Errorf("rsa: hash function %s is not available", hashName(h))
+}
+
+// knownHash reports whether crypto.Hash has a name for h. Its String method
+// is the only list of names it exports: for any other value it returns
+// "unknown hash value N".
+func knownHash(h crypto.Hash) bool {
+	return !strings.HasPrefix(h.String(), "unknown hash value")
+}
+
+// hashName names h in an error message: crypto.Hash's name ("SHA-256") for
+// a hash it knows, else the number and "(unknown)", as in "hash function 0
+// (unknown) is not available" (crypto.Hash's own text, "unknown hash value
+// 0", does not read as a name).
+func hashName(h crypto.Hash) string {
+	if knownHash(h) {
+		return h.String()
+	}
+	return fmt.Sprintf("%d (unknown)", uint(h))
+}
+
+// errDigestLength is the error for a digest whose length is not the size
+// of hash h (a known hash), with both lengths.
+func errDigestLength(h crypto.Hash, got int) error {
+	return fmt.Errorf("rsa: digest length %d does not match hash function %s, whose digests are %d bytes", got, h, h.Size())
 }
