@@ -414,6697 +414,7057 @@ func p080_BSWAPL(in *byte, out *byte)
 //go:noescape
 func p081_BSWAPQ(in *byte, out *byte)
 
-// p082_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
+// p082_BZHIQ runs BZHIQ SI, DI, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
-func p082_CMOVQCC(in *byte, out *byte)
+func p082_BZHIQ(in *byte, out *byte)
 
-// p083_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
+// p083_BZHIQ runs BZHIQ BX, BX, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
-func p083_CMOVQCC(in *byte, out *byte)
+func p083_BZHIQ(in *byte, out *byte)
 
-// p084_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
+// p084_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
-func p084_CMOVQEQ(in *byte, out *byte)
+func p084_CMOVQCC(in *byte, out *byte)
 
-// p085_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
+// p085_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
-func p085_CMOVQEQ(in *byte, out *byte)
+func p085_CMOVQCC(in *byte, out *byte)
 
-// p086_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
+// p086_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
-func p086_CMOVQHI(in *byte, out *byte)
+func p086_CMOVQEQ(in *byte, out *byte)
 
-// p087_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
+// p087_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
-func p087_CMOVQHI(in *byte, out *byte)
+func p087_CMOVQEQ(in *byte, out *byte)
 
-// p088_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
+// p088_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
-func p088_CMOVQLT(in *byte, out *byte)
+func p088_CMOVQHI(in *byte, out *byte)
 
-// p089_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
+// p089_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
-func p089_CMOVQLT(in *byte, out *byte)
+func p089_CMOVQHI(in *byte, out *byte)
 
-// p090_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
+// p090_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
-func p090_CMOVQNE(in *byte, out *byte)
+func p090_CMOVQLT(in *byte, out *byte)
 
-// p091_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
+// p091_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
-func p091_CMOVQNE(in *byte, out *byte)
+func p091_CMOVQLT(in *byte, out *byte)
 
-// p092_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
+// p092_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
-func p092_CMPL(in *byte, out *byte)
+func p092_CMOVQNE(in *byte, out *byte)
 
-// p093_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
+// p093_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
-func p093_CMPL(in *byte, out *byte)
+func p093_CMOVQNE(in *byte, out *byte)
 
-// p094_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
+// p094_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
 //
 //go:noescape
 func p094_CMPL(in *byte, out *byte)
 
-// p095_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
+// p095_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
 //
 //go:noescape
 func p095_CMPL(in *byte, out *byte)
 
-// p096_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
+// p096_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
 //
 //go:noescape
 func p096_CMPL(in *byte, out *byte)
 
-// p097_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
+// p097_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
 //
 //go:noescape
 func p097_CMPL(in *byte, out *byte)
 
-// p098_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
+// p098_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p098_CMPQ(in *byte, out *byte)
+func p098_CMPL(in *byte, out *byte)
 
-// p099_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
+// p099_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p099_CMPQ(in *byte, out *byte)
+func p099_CMPL(in *byte, out *byte)
 
-// p100_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
+// p100_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p100_CMPQ(in *byte, out *byte)
 
-// p101_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
+// p101_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p101_CMPQ(in *byte, out *byte)
 
-// p102_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
+// p102_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p102_CMPQ(in *byte, out *byte)
 
-// p103_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
+// p103_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p103_CMPQ(in *byte, out *byte)
 
-// p104_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
+// p104_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p104_CMPQ(in *byte, out *byte)
 
-// p105_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
+// p105_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
 //
 //go:noescape
 func p105_CMPQ(in *byte, out *byte)
 
-// p106_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
+// p106_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p106_CMPQ(in *byte, out *byte)
 
-// p107_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
+// p107_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
 //
 //go:noescape
 func p107_CMPQ(in *byte, out *byte)
 
-// p108_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
+// p108_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p108_CMPQ(in *byte, out *byte)
 
-// p109_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
+// p109_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p109_CMPQ(in *byte, out *byte)
 
-// p110_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
+// p110_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p110_CMPQ(in *byte, out *byte)
 
-// p111_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
+// p111_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p111_CMPQ(in *byte, out *byte)
 
-// p112_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
+// p112_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p112_CMPQ(in *byte, out *byte)
 
-// p113_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
+// p113_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p113_CMPQ(in *byte, out *byte)
 
-// p114_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
+// p114_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p114_CMPQ(in *byte, out *byte)
 
-// p115_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
+// p115_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p115_CMPQ(in *byte, out *byte)
 
-// p116_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
+// p116_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
 //
 //go:noescape
 func p116_CMPQ(in *byte, out *byte)
 
-// p117_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
+// p117_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
 //
 //go:noescape
 func p117_CMPQ(in *byte, out *byte)
 
-// p118_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
+// p118_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p118_CMPQ(in *byte, out *byte)
 
-// p119_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
+// p119_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p119_CMPQ(in *byte, out *byte)
 
-// p120_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
+// p120_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p120_CMPQ(in *byte, out *byte)
 
-// p121_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
+// p121_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p121_CMPQ(in *byte, out *byte)
 
-// p122_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
+// p122_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p122_CMPQ(in *byte, out *byte)
 
-// p123_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
+// p123_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p123_CMPQ(in *byte, out *byte)
 
-// p124_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
+// p124_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p124_CMPQ(in *byte, out *byte)
 
-// p125_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
+// p125_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p125_CMPQ(in *byte, out *byte)
 
-// p126_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
+// p126_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p126_CMPQ(in *byte, out *byte)
 
-// p127_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
+// p127_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p127_CMPQ(in *byte, out *byte)
 
-// p128_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
+// p128_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p128_CMPQ(in *byte, out *byte)
 
-// p129_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
+// p129_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
 //
 //go:noescape
 func p129_CMPQ(in *byte, out *byte)
 
-// p130_DECQ runs DECQ SI (committed form DECQ r).
+// p130_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p130_DECQ(in *byte, out *byte)
+func p130_CMPQ(in *byte, out *byte)
 
-// p131_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
+// p131_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p131_IMULQ(in *byte, out *byte)
+func p131_CMPQ(in *byte, out *byte)
 
-// p132_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
+// p132_DECQ runs DECQ SI (committed form DECQ r).
 //
 //go:noescape
-func p132_IMULQ(in *byte, out *byte)
+func p132_DECQ(in *byte, out *byte)
 
-// p133_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
+// p133_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
 //
 //go:noescape
 func p133_IMULQ(in *byte, out *byte)
 
-// p134_JA runs JA taken (committed form JA label).
+// p134_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p134_JA(in *byte, out *byte)
+func p134_IMULQ(in *byte, out *byte)
 
-// p135_JAE runs JAE taken (committed form JAE label).
+// p135_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p135_JAE(in *byte, out *byte)
+func p135_IMULQ(in *byte, out *byte)
 
-// p136_JB runs JB taken (committed form JB label).
+// p136_JA runs JA taken (committed form JA label).
 //
 //go:noescape
-func p136_JB(in *byte, out *byte)
+func p136_JA(in *byte, out *byte)
 
-// p137_JBE runs JBE taken (committed form JBE label).
+// p137_JAE runs JAE taken (committed form JAE label).
 //
 //go:noescape
-func p137_JBE(in *byte, out *byte)
+func p137_JAE(in *byte, out *byte)
 
-// p138_JE runs JE taken (committed form JE label).
+// p138_JB runs JB taken (committed form JB label).
 //
 //go:noescape
-func p138_JE(in *byte, out *byte)
+func p138_JB(in *byte, out *byte)
 
-// p139_JMP runs JMP skip (committed form JMP label).
+// p139_JBE runs JBE taken (committed form JBE label).
 //
 //go:noescape
-func p139_JMP(in *byte, out *byte)
+func p139_JBE(in *byte, out *byte)
 
-// p140_JNE runs JNE taken (committed form JNE label).
+// p140_JE runs JE taken (committed form JE label).
 //
 //go:noescape
-func p140_JNE(in *byte, out *byte)
+func p140_JE(in *byte, out *byte)
 
-// p141_JNZ runs JNZ taken (committed form JNZ label).
+// p141_JMP runs JMP skip (committed form JMP label).
 //
 //go:noescape
-func p141_JNZ(in *byte, out *byte)
+func p141_JMP(in *byte, out *byte)
 
-// p142_JZ runs JZ taken (committed form JZ label).
+// p142_JNE runs JNE taken (committed form JNE label).
 //
 //go:noescape
-func p142_JZ(in *byte, out *byte)
+func p142_JNE(in *byte, out *byte)
 
-// p143_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
+// p143_JNZ runs JNZ taken (committed form JNZ label).
 //
 //go:noescape
-func p143_LEAL(in *byte, out *byte)
+func p143_JNZ(in *byte, out *byte)
 
-// p144_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
+// p144_JZ runs JZ taken (committed form JZ label).
 //
 //go:noescape
-func p144_LEAL(in *byte, out *byte)
+func p144_JZ(in *byte, out *byte)
 
-// p145_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
+// p145_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
 //
 //go:noescape
-func p145_LEAL(in *byte, out *byte)
+func p145_KMOVQ(in *byte, out *byte)
 
-// p146_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
+// p146_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
 //
 //go:noescape
-func p146_LEAL(in *byte, out *byte)
+func p146_KMOVW(in *byte, out *byte)
 
-// p147_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
+// p147_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p147_LEAL(in *byte, out *byte)
+func p147_KXORW(in *byte, out *byte)
 
-// p148_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
+// p148_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p148_LEAL(in *byte, out *byte)
+func p148_KXORW(in *byte, out *byte)
 
-// p149_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
+// p149_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p149_LEAQ(in *byte, out *byte)
+func p149_LEAL(in *byte, out *byte)
 
-// p150_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
+// p150_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p150_LEAQ(in *byte, out *byte)
+func p150_LEAL(in *byte, out *byte)
 
-// p151_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
+// p151_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p151_LEAQ(in *byte, out *byte)
+func p151_LEAL(in *byte, out *byte)
 
-// p152_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
+// p152_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p152_LEAQ(in *byte, out *byte)
+func p152_LEAL(in *byte, out *byte)
 
-// p153_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
+// p153_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p153_LEAQ(in *byte, out *byte)
+func p153_LEAL(in *byte, out *byte)
 
-// p154_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
+// p154_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p154_LEAQ(in *byte, out *byte)
+func p154_LEAL(in *byte, out *byte)
 
-// p155_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
+// p155_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p155_MOVB(in *byte, out *byte)
+func p155_LEAQ(in *byte, out *byte)
 
-// p156_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
+// p156_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p156_MOVB(in *byte, out *byte)
+func p156_LEAQ(in *byte, out *byte)
 
-// p157_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
+// p157_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p157_MOVB(in *byte, out *byte)
+func p157_LEAQ(in *byte, out *byte)
 
-// p158_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
+// p158_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p158_MOVBQZX(in *byte, out *byte)
+func p158_LEAQ(in *byte, out *byte)
 
-// p159_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
+// p159_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p159_MOVHPS(in *byte, out *byte)
+func p159_LEAQ(in *byte, out *byte)
 
-// p160_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
+// p160_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p160_MOVHPS(in *byte, out *byte)
+func p160_LEAQ(in *byte, out *byte)
 
-// p161_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
+// p161_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
 //
 //go:noescape
-func p161_MOVL(in *byte, out *byte)
+func p161_MOVB(in *byte, out *byte)
 
-// p162_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
+// p162_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
 //
 //go:noescape
-func p162_MOVL(in *byte, out *byte)
+func p162_MOVB(in *byte, out *byte)
 
-// p163_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
+// p163_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
 //
 //go:noescape
-func p163_MOVOU(in *byte, out *byte)
+func p163_MOVB(in *byte, out *byte)
 
-// p164_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
+// p164_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
 //
 //go:noescape
-func p164_MOVOU(in *byte, out *byte)
+func p164_MOVBQZX(in *byte, out *byte)
 
-// p165_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
+// p165_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p165_MOVOU(in *byte, out *byte)
+func p165_MOVHPS(in *byte, out *byte)
 
-// p166_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
+// p166_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p166_MOVOU(in *byte, out *byte)
+func p166_MOVHPS(in *byte, out *byte)
 
-// p167_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p167_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
 //
 //go:noescape
-func p167_MOVOU(in *byte, out *byte)
+func p167_MOVL(in *byte, out *byte)
 
-// p168_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p168_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
 //
 //go:noescape
-func p168_MOVOU(in *byte, out *byte)
+func p168_MOVL(in *byte, out *byte)
 
-// p169_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p169_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p169_MOVOU(in *byte, out *byte)
 
-// p170_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p170_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p170_MOVOU(in *byte, out *byte)
 
-// p171_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
+// p171_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p171_MOVQ(in *byte, out *byte)
+func p171_MOVOU(in *byte, out *byte)
 
-// p172_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
+// p172_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p172_MOVQ(in *byte, out *byte)
+func p172_MOVOU(in *byte, out *byte)
 
-// p173_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
+// p173_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p173_MOVQ(in *byte, out *byte)
+func p173_MOVOU(in *byte, out *byte)
 
-// p174_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
+// p174_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p174_MOVQ(in *byte, out *byte)
+func p174_MOVOU(in *byte, out *byte)
 
-// p175_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
+// p175_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p175_MOVQ(in *byte, out *byte)
+func p175_MOVOU(in *byte, out *byte)
 
-// p176_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
+// p176_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p176_MOVQ(in *byte, out *byte)
+func p176_MOVOU(in *byte, out *byte)
 
-// p177_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
+// p177_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p177_MOVQ(in *byte, out *byte)
 
-// p178_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
+// p178_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p178_MOVQ(in *byte, out *byte)
 
-// p179_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
+// p179_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p179_MOVQ(in *byte, out *byte)
 
-// p180_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
+// p180_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p180_MOVQ(in *byte, out *byte)
 
-// p181_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
+// p181_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p181_MOVQ(in *byte, out *byte)
 
-// p182_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
+// p182_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p182_MOVQ(in *byte, out *byte)
 
-// p183_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
+// p183_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p183_MOVQ(in *byte, out *byte)
 
-// p184_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
+// p184_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p184_MOVQ(in *byte, out *byte)
 
-// p185_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
+// p185_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p185_MOVQ(in *byte, out *byte)
 
-// p186_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
+// p186_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p186_MOVQ(in *byte, out *byte)
 
-// p187_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
+// p187_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p187_MOVQ(in *byte, out *byte)
 
-// p188_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
+// p188_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p188_MOVQ(in *byte, out *byte)
 
-// p189_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
+// p189_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p189_MOVQ(in *byte, out *byte)
 
-// p190_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
+// p190_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p190_MOVQ(in *byte, out *byte)
 
-// p191_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
+// p191_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p191_MOVQ(in *byte, out *byte)
 
-// p192_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
+// p192_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p192_MOVQ(in *byte, out *byte)
 
-// p193_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
+// p193_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p193_MOVQ(in *byte, out *byte)
 
-// p194_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
+// p194_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p194_MOVQ(in *byte, out *byte)
 
-// p195_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
+// p195_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p195_MOVQ(in *byte, out *byte)
 
-// p196_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
+// p196_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p196_MOVQ(in *byte, out *byte)
 
-// p197_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
+// p197_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p197_MOVQ(in *byte, out *byte)
 
-// p198_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
+// p198_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p198_MOVQ(in *byte, out *byte)
 
-// p199_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
+// p199_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p199_MOVQ(in *byte, out *byte)
 
-// p200_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
+// p200_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p200_MOVQ(in *byte, out *byte)
 
-// p201_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
+// p201_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p201_MOVQ(in *byte, out *byte)
 
-// p202_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
+// p202_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p202_MOVQ(in *byte, out *byte)
 
-// p203_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
+// p203_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p203_MOVQ(in *byte, out *byte)
 
-// p204_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
+// p204_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p204_MOVQ(in *byte, out *byte)
 
-// p205_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p205_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p205_MOVQ(in *byte, out *byte)
 
-// p206_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p206_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
 //
 //go:noescape
 func p206_MOVQ(in *byte, out *byte)
 
-// p207_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
+// p207_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p207_MOVQ(in *byte, out *byte)
 
-// p208_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
+// p208_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p208_MOVQ(in *byte, out *byte)
 
-// p209_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p209_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
 //
 //go:noescape
 func p209_MOVQ(in *byte, out *byte)
 
-// p210_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p210_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
 //
 //go:noescape
 func p210_MOVQ(in *byte, out *byte)
 
-// p211_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
+// p211_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
 //
 //go:noescape
-func p211_MOVW(in *byte, out *byte)
+func p211_MOVQ(in *byte, out *byte)
 
-// p212_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
+// p212_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p212_MOVW(in *byte, out *byte)
+func p212_MOVQ(in *byte, out *byte)
 
-// p213_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
+// p213_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p213_MOVWQZX(in *byte, out *byte)
+func p213_MOVQ(in *byte, out *byte)
 
-// p214_MULQ runs MULQ SI (committed form MULQ r).
+// p214_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p214_MULQ(in *byte, out *byte)
+func p214_MOVQ(in *byte, out *byte)
 
-// p215_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
+// p215_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p215_MULXQ(in *byte, out *byte)
+func p215_MOVQ(in *byte, out *byte)
 
-// p216_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
+// p216_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p216_MULXQ(in *byte, out *byte)
+func p216_MOVQ(in *byte, out *byte)
 
-// p217_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
+// p217_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p217_MULXQ(in *byte, out *byte)
+func p217_MOVQ(in *byte, out *byte)
 
-// p218_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
+// p218_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
 //
 //go:noescape
-func p218_MULXQ(in *byte, out *byte)
+func p218_MOVW(in *byte, out *byte)
 
-// p219_NEGQ runs NEGQ SI (committed form NEGQ r).
+// p219_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
 //
 //go:noescape
-func p219_NEGQ(in *byte, out *byte)
+func p219_MOVW(in *byte, out *byte)
 
-// p220_ORQ runs ORQ SI, DI (committed form ORQ r, r).
+// p220_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
 //
 //go:noescape
-func p220_ORQ(in *byte, out *byte)
+func p220_MOVWQZX(in *byte, out *byte)
 
-// p221_ORQ runs ORQ DI, DI (committed form ORQ r, r).
+// p221_MULQ runs MULQ SI (committed form MULQ r).
 //
 //go:noescape
-func p221_ORQ(in *byte, out *byte)
+func p221_MULQ(in *byte, out *byte)
 
-// p222_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
+// p222_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p222_PADDL(in *byte, out *byte)
+func p222_MULXQ(in *byte, out *byte)
 
-// p223_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
+// p223_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p223_PADDL(in *byte, out *byte)
+func p223_MULXQ(in *byte, out *byte)
 
-// p224_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p224_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p224_PADDL(in *byte, out *byte)
+func p224_MULXQ(in *byte, out *byte)
 
-// p225_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p225_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p225_PADDL(in *byte, out *byte)
+func p225_MULXQ(in *byte, out *byte)
 
-// p226_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p226_NEGQ runs NEGQ SI (committed form NEGQ r).
 //
 //go:noescape
-func p226_PADDL(in *byte, out *byte)
+func p226_NEGQ(in *byte, out *byte)
 
-// p227_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p227_ORQ runs ORQ SI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p227_PADDL(in *byte, out *byte)
+func p227_ORQ(in *byte, out *byte)
 
-// p228_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p228_ORQ runs ORQ DI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p228_PADDQ(in *byte, out *byte)
+func p228_ORQ(in *byte, out *byte)
 
-// p229_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p229_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p229_PADDQ(in *byte, out *byte)
+func p229_PADDL(in *byte, out *byte)
 
-// p230_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p230_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p230_PADDQ(in *byte, out *byte)
+func p230_PADDL(in *byte, out *byte)
 
-// p231_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p231_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p231_PADDQ(in *byte, out *byte)
+func p231_PADDL(in *byte, out *byte)
 
-// p232_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
+// p232_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p232_PAND(in *byte, out *byte)
+func p232_PADDL(in *byte, out *byte)
 
-// p233_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
+// p233_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p233_PAND(in *byte, out *byte)
+func p233_PADDL(in *byte, out *byte)
 
-// p234_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p234_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p234_PAND(in *byte, out *byte)
+func p234_PADDL(in *byte, out *byte)
 
-// p235_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p235_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p235_PAND(in *byte, out *byte)
+func p235_PADDQ(in *byte, out *byte)
 
-// p236_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p236_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p236_PAND(in *byte, out *byte)
+func p236_PADDQ(in *byte, out *byte)
 
-// p237_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p237_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p237_PAND(in *byte, out *byte)
+func p237_PADDQ(in *byte, out *byte)
 
-// p238_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p238_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p238_PCLMULQDQ(in *byte, out *byte)
+func p238_PADDQ(in *byte, out *byte)
 
-// p239_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p239_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p239_PCLMULQDQ(in *byte, out *byte)
+func p239_PAND(in *byte, out *byte)
 
-// p240_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p240_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p240_PCLMULQDQ(in *byte, out *byte)
+func p240_PAND(in *byte, out *byte)
 
-// p241_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p241_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p241_PCLMULQDQ(in *byte, out *byte)
+func p241_PAND(in *byte, out *byte)
 
-// p242_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p242_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p242_PCLMULQDQ(in *byte, out *byte)
+func p242_PAND(in *byte, out *byte)
 
-// p243_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p243_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p243_PCLMULQDQ(in *byte, out *byte)
+func p243_PAND(in *byte, out *byte)
 
-// p244_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p244_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p244_PCLMULQDQ(in *byte, out *byte)
+func p244_PAND(in *byte, out *byte)
 
-// p245_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p245_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p245_PCLMULQDQ(in *byte, out *byte)
 
-// p246_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p246_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p246_PCLMULQDQ(in *byte, out *byte)
 
-// p247_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p247_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p247_PCLMULQDQ(in *byte, out *byte)
 
-// p248_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p248_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p248_PCLMULQDQ(in *byte, out *byte)
 
-// p249_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p249_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p249_PCLMULQDQ(in *byte, out *byte)
 
-// p250_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p250_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p250_PCLMULQDQ(in *byte, out *byte)
 
-// p251_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p251_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p251_PCLMULQDQ(in *byte, out *byte)
 
-// p252_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p252_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p252_PCLMULQDQ(in *byte, out *byte)
 
-// p253_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p253_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p253_PCLMULQDQ(in *byte, out *byte)
 
-// p254_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p254_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p254_PCLMULQDQ(in *byte, out *byte)
 
-// p255_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p255_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p255_PCLMULQDQ(in *byte, out *byte)
 
-// p256_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p256_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p256_PCMPEQB(in *byte, out *byte)
+func p256_PCLMULQDQ(in *byte, out *byte)
 
-// p257_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p257_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p257_PCMPEQB(in *byte, out *byte)
+func p257_PCLMULQDQ(in *byte, out *byte)
 
-// p258_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p258_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p258_PCMPEQB(in *byte, out *byte)
+func p258_PCLMULQDQ(in *byte, out *byte)
 
-// p259_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p259_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p259_PCMPEQB(in *byte, out *byte)
+func p259_PCLMULQDQ(in *byte, out *byte)
 
-// p260_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p260_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p260_PCMPEQL(in *byte, out *byte)
+func p260_PCLMULQDQ(in *byte, out *byte)
 
-// p261_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p261_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p261_PCMPEQL(in *byte, out *byte)
+func p261_PCLMULQDQ(in *byte, out *byte)
 
-// p262_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p262_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p262_PCMPEQL(in *byte, out *byte)
+func p262_PCLMULQDQ(in *byte, out *byte)
 
-// p263_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p263_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p263_PCMPEQL(in *byte, out *byte)
+func p263_PCMPEQB(in *byte, out *byte)
 
-// p264_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p264_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p264_PMOVMSKB(in *byte, out *byte)
+func p264_PCMPEQB(in *byte, out *byte)
 
-// p265_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p265_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p265_PMOVMSKB(in *byte, out *byte)
+func p265_PCMPEQB(in *byte, out *byte)
 
-// p266_POR runs POR X3, X9 (committed form POR x, x).
+// p266_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p266_POR(in *byte, out *byte)
+func p266_PCMPEQB(in *byte, out *byte)
 
-// p267_POR runs POR X3, X9 (committed form POR x, x).
+// p267_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p267_POR(in *byte, out *byte)
+func p267_PCMPEQL(in *byte, out *byte)
 
-// p268_POR runs POR X9, X9 (committed form POR x, x).
+// p268_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p268_POR(in *byte, out *byte)
+func p268_PCMPEQL(in *byte, out *byte)
 
-// p269_POR runs POR X9, X9 (committed form POR x, x).
+// p269_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p269_POR(in *byte, out *byte)
+func p269_PCMPEQL(in *byte, out *byte)
 
-// p270_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
+// p270_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p270_PSHUFB(in *byte, out *byte)
+func p270_PCMPEQL(in *byte, out *byte)
 
-// p271_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
+// p271_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p271_PSHUFB(in *byte, out *byte)
+func p271_PMOVMSKB(in *byte, out *byte)
 
-// p272_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p272_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p272_PSHUFB(in *byte, out *byte)
+func p272_PMOVMSKB(in *byte, out *byte)
 
-// p273_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p273_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p273_PSHUFB(in *byte, out *byte)
+func p273_POR(in *byte, out *byte)
 
-// p274_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p274_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p274_PSHUFB(in *byte, out *byte)
+func p274_POR(in *byte, out *byte)
 
-// p275_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p275_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p275_PSHUFB(in *byte, out *byte)
+func p275_POR(in *byte, out *byte)
 
-// p276_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p276_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p276_PSHUFD(in *byte, out *byte)
+func p276_POR(in *byte, out *byte)
 
-// p277_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p277_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p277_PSHUFD(in *byte, out *byte)
+func p277_PSHUFB(in *byte, out *byte)
 
-// p278_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p278_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p278_PSHUFD(in *byte, out *byte)
+func p278_PSHUFB(in *byte, out *byte)
 
-// p279_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p279_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p279_PSHUFD(in *byte, out *byte)
+func p279_PSHUFB(in *byte, out *byte)
 
-// p280_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p280_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p280_PSHUFD(in *byte, out *byte)
+func p280_PSHUFB(in *byte, out *byte)
 
-// p281_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p281_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p281_PSHUFD(in *byte, out *byte)
+func p281_PSHUFB(in *byte, out *byte)
 
-// p282_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p282_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p282_PSHUFD(in *byte, out *byte)
+func p282_PSHUFB(in *byte, out *byte)
 
-// p283_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p283_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p283_PSHUFD(in *byte, out *byte)
 
-// p284_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p284_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p284_PSHUFD(in *byte, out *byte)
 
-// p285_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p285_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p285_PSHUFD(in *byte, out *byte)
 
-// p286_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p286_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p286_PSHUFD(in *byte, out *byte)
 
-// p287_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p287_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p287_PSHUFD(in *byte, out *byte)
 
-// p288_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p288_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p288_PSHUFD(in *byte, out *byte)
 
-// p289_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p289_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p289_PSHUFD(in *byte, out *byte)
 
-// p290_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p290_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p290_PSHUFD(in *byte, out *byte)
 
-// p291_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p291_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p291_PSHUFD(in *byte, out *byte)
 
-// p292_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p292_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p292_PSHUFD(in *byte, out *byte)
 
-// p293_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p293_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p293_PSHUFD(in *byte, out *byte)
 
-// p294_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p294_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p294_PSHUFD(in *byte, out *byte)
 
-// p295_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p295_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p295_PSHUFD(in *byte, out *byte)
 
-// p296_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p296_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p296_PSHUFD(in *byte, out *byte)
 
-// p297_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p297_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p297_PSHUFD(in *byte, out *byte)
 
-// p298_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p298_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p298_PSHUFD(in *byte, out *byte)
 
-// p299_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p299_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p299_PSHUFD(in *byte, out *byte)
 
-// p300_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p300_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p300_PSHUFD(in *byte, out *byte)
 
-// p301_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p301_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p301_PSHUFD(in *byte, out *byte)
 
-// p302_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p302_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p302_PSLLDQ(in *byte, out *byte)
+func p302_PSHUFD(in *byte, out *byte)
 
-// p303_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p303_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p303_PSLLDQ(in *byte, out *byte)
+func p303_PSHUFD(in *byte, out *byte)
 
-// p304_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p304_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p304_PSLLDQ(in *byte, out *byte)
+func p304_PSHUFD(in *byte, out *byte)
 
-// p305_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p305_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p305_PSLLDQ(in *byte, out *byte)
+func p305_PSHUFD(in *byte, out *byte)
 
-// p306_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p306_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p306_PSLLDQ(in *byte, out *byte)
+func p306_PSHUFD(in *byte, out *byte)
 
-// p307_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p307_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p307_PSLLDQ(in *byte, out *byte)
+func p307_PSHUFD(in *byte, out *byte)
 
-// p308_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p308_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p308_PSLLDQ(in *byte, out *byte)
+func p308_PSHUFD(in *byte, out *byte)
 
-// p309_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p309_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p309_PSLLDQ(in *byte, out *byte)
 
-// p310_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p310_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p310_PSLLDQ(in *byte, out *byte)
 
-// p311_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p311_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p311_PSLLDQ(in *byte, out *byte)
 
-// p312_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p312_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p312_PSLLDQ(in *byte, out *byte)
 
-// p313_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p313_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p313_PSLLDQ(in *byte, out *byte)
 
-// p314_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p314_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p314_PSLLL(in *byte, out *byte)
+func p314_PSLLDQ(in *byte, out *byte)
 
-// p315_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p315_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p315_PSLLL(in *byte, out *byte)
+func p315_PSLLDQ(in *byte, out *byte)
 
-// p316_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p316_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p316_PSLLL(in *byte, out *byte)
+func p316_PSLLDQ(in *byte, out *byte)
 
-// p317_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p317_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p317_PSLLL(in *byte, out *byte)
+func p317_PSLLDQ(in *byte, out *byte)
 
-// p318_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p318_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p318_PSLLL(in *byte, out *byte)
+func p318_PSLLDQ(in *byte, out *byte)
 
-// p319_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p319_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p319_PSLLL(in *byte, out *byte)
+func p319_PSLLDQ(in *byte, out *byte)
 
-// p320_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p320_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p320_PSLLL(in *byte, out *byte)
+func p320_PSLLDQ(in *byte, out *byte)
 
-// p321_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p321_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p321_PSLLL(in *byte, out *byte)
 
-// p322_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p322_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p322_PSLLL(in *byte, out *byte)
 
-// p323_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p323_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p323_PSLLL(in *byte, out *byte)
 
-// p324_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p324_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p324_PSLLL(in *byte, out *byte)
 
-// p325_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p325_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p325_PSLLL(in *byte, out *byte)
 
-// p326_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p326_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p326_PSLLL(in *byte, out *byte)
 
-// p327_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p327_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p327_PSLLL(in *byte, out *byte)
 
-// p328_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p328_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p328_PSLLL(in *byte, out *byte)
 
-// p329_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p329_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p329_PSLLL(in *byte, out *byte)
 
-// p330_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p330_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p330_PSLLL(in *byte, out *byte)
 
-// p331_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p331_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p331_PSLLL(in *byte, out *byte)
 
-// p332_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p332_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p332_PSRAL(in *byte, out *byte)
+func p332_PSLLL(in *byte, out *byte)
 
-// p333_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p333_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p333_PSRAL(in *byte, out *byte)
+func p333_PSLLL(in *byte, out *byte)
 
-// p334_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p334_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p334_PSRAL(in *byte, out *byte)
+func p334_PSLLL(in *byte, out *byte)
 
-// p335_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p335_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p335_PSRAL(in *byte, out *byte)
+func p335_PSLLL(in *byte, out *byte)
 
-// p336_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p336_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p336_PSRAL(in *byte, out *byte)
+func p336_PSLLL(in *byte, out *byte)
 
-// p337_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p337_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p337_PSRAL(in *byte, out *byte)
+func p337_PSLLL(in *byte, out *byte)
 
-// p338_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p338_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p338_PSRAL(in *byte, out *byte)
+func p338_PSLLL(in *byte, out *byte)
 
-// p339_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p339_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p339_PSRAL(in *byte, out *byte)
 
-// p340_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p340_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p340_PSRAL(in *byte, out *byte)
 
-// p341_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p341_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p341_PSRAL(in *byte, out *byte)
 
-// p342_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p342_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p342_PSRAL(in *byte, out *byte)
 
-// p343_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p343_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p343_PSRAL(in *byte, out *byte)
 
-// p344_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p344_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p344_PSRAL(in *byte, out *byte)
 
-// p345_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p345_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p345_PSRAL(in *byte, out *byte)
 
-// p346_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p346_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p346_PSRLDQ(in *byte, out *byte)
+func p346_PSRAL(in *byte, out *byte)
 
-// p347_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p347_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p347_PSRLDQ(in *byte, out *byte)
+func p347_PSRAL(in *byte, out *byte)
 
-// p348_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p348_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p348_PSRLDQ(in *byte, out *byte)
+func p348_PSRAL(in *byte, out *byte)
 
-// p349_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p349_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p349_PSRLDQ(in *byte, out *byte)
+func p349_PSRAL(in *byte, out *byte)
 
-// p350_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p350_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p350_PSRLDQ(in *byte, out *byte)
+func p350_PSRAL(in *byte, out *byte)
 
-// p351_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p351_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p351_PSRLDQ(in *byte, out *byte)
+func p351_PSRAL(in *byte, out *byte)
 
-// p352_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p352_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p352_PSRLDQ(in *byte, out *byte)
+func p352_PSRAL(in *byte, out *byte)
 
-// p353_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p353_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p353_PSRLDQ(in *byte, out *byte)
 
-// p354_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p354_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p354_PSRLDQ(in *byte, out *byte)
 
-// p355_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p355_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p355_PSRLDQ(in *byte, out *byte)
 
-// p356_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p356_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p356_PSRLDQ(in *byte, out *byte)
 
-// p357_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p357_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p357_PSRLDQ(in *byte, out *byte)
 
-// p358_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p358_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p358_PSRLL(in *byte, out *byte)
+func p358_PSRLDQ(in *byte, out *byte)
 
-// p359_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p359_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p359_PSRLL(in *byte, out *byte)
+func p359_PSRLDQ(in *byte, out *byte)
 
-// p360_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p360_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p360_PSRLL(in *byte, out *byte)
+func p360_PSRLDQ(in *byte, out *byte)
 
-// p361_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p361_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p361_PSRLL(in *byte, out *byte)
+func p361_PSRLDQ(in *byte, out *byte)
 
-// p362_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p362_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p362_PSRLL(in *byte, out *byte)
+func p362_PSRLDQ(in *byte, out *byte)
 
-// p363_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p363_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p363_PSRLL(in *byte, out *byte)
+func p363_PSRLDQ(in *byte, out *byte)
 
-// p364_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p364_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p364_PSRLL(in *byte, out *byte)
+func p364_PSRLDQ(in *byte, out *byte)
 
-// p365_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p365_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p365_PSRLL(in *byte, out *byte)
 
-// p366_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p366_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p366_PSRLL(in *byte, out *byte)
 
-// p367_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p367_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p367_PSRLL(in *byte, out *byte)
 
-// p368_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p368_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p368_PSRLL(in *byte, out *byte)
 
-// p369_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p369_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p369_PSRLL(in *byte, out *byte)
 
-// p370_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p370_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p370_PSRLL(in *byte, out *byte)
 
-// p371_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p371_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p371_PSRLL(in *byte, out *byte)
 
-// p372_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p372_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p372_PSRLL(in *byte, out *byte)
 
-// p373_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p373_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p373_PSRLL(in *byte, out *byte)
 
-// p374_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p374_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p374_PSRLL(in *byte, out *byte)
 
-// p375_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p375_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p375_PSRLL(in *byte, out *byte)
 
-// p376_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p376_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p376_PUNPCKHLQ(in *byte, out *byte)
+func p376_PSRLL(in *byte, out *byte)
 
-// p377_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p377_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p377_PUNPCKHLQ(in *byte, out *byte)
+func p377_PSRLL(in *byte, out *byte)
 
-// p378_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p378_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p378_PUNPCKHLQ(in *byte, out *byte)
+func p378_PSRLL(in *byte, out *byte)
 
-// p379_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p379_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p379_PUNPCKHLQ(in *byte, out *byte)
+func p379_PSRLL(in *byte, out *byte)
 
-// p380_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p380_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p380_PUNPCKHQDQ(in *byte, out *byte)
+func p380_PSRLL(in *byte, out *byte)
 
-// p381_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p381_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p381_PUNPCKHQDQ(in *byte, out *byte)
+func p381_PSRLL(in *byte, out *byte)
 
-// p382_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p382_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p382_PUNPCKHQDQ(in *byte, out *byte)
+func p382_PSRLL(in *byte, out *byte)
 
-// p383_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p383_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p383_PUNPCKHQDQ(in *byte, out *byte)
+func p383_PUNPCKHLQ(in *byte, out *byte)
 
-// p384_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p384_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p384_PUNPCKLLQ(in *byte, out *byte)
+func p384_PUNPCKHLQ(in *byte, out *byte)
 
-// p385_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p385_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p385_PUNPCKLLQ(in *byte, out *byte)
+func p385_PUNPCKHLQ(in *byte, out *byte)
 
-// p386_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p386_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p386_PUNPCKLLQ(in *byte, out *byte)
+func p386_PUNPCKHLQ(in *byte, out *byte)
 
-// p387_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p387_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p387_PUNPCKLLQ(in *byte, out *byte)
+func p387_PUNPCKHQDQ(in *byte, out *byte)
 
-// p388_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p388_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p388_PUNPCKLQDQ(in *byte, out *byte)
+func p388_PUNPCKHQDQ(in *byte, out *byte)
 
-// p389_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p389_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p389_PUNPCKLQDQ(in *byte, out *byte)
+func p389_PUNPCKHQDQ(in *byte, out *byte)
 
-// p390_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p390_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p390_PUNPCKLQDQ(in *byte, out *byte)
+func p390_PUNPCKHQDQ(in *byte, out *byte)
 
-// p391_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p391_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p391_PUNPCKLQDQ(in *byte, out *byte)
+func p391_PUNPCKLLQ(in *byte, out *byte)
 
-// p392_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
+// p392_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p392_PXOR(in *byte, out *byte)
+func p392_PUNPCKLLQ(in *byte, out *byte)
 
-// p393_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
+// p393_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p393_PXOR(in *byte, out *byte)
+func p393_PUNPCKLLQ(in *byte, out *byte)
 
-// p394_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p394_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p394_PXOR(in *byte, out *byte)
+func p394_PUNPCKLLQ(in *byte, out *byte)
 
-// p395_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p395_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p395_PXOR(in *byte, out *byte)
+func p395_PUNPCKLQDQ(in *byte, out *byte)
 
-// p396_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p396_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p396_PXOR(in *byte, out *byte)
+func p396_PUNPCKLQDQ(in *byte, out *byte)
 
-// p397_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p397_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p397_PXOR(in *byte, out *byte)
+func p397_PUNPCKLQDQ(in *byte, out *byte)
 
-// p398_RET runs RET (committed form RET).
+// p398_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p398_RET(in *byte, out *byte)
+func p398_PUNPCKLQDQ(in *byte, out *byte)
 
-// p399_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
+// p399_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p399_SBBQ(in *byte, out *byte)
+func p399_PXOR(in *byte, out *byte)
 
-// p400_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
+// p400_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p400_SBBQ(in *byte, out *byte)
+func p400_PXOR(in *byte, out *byte)
 
-// p401_SETEQ runs SETEQ BL (committed form SETEQ r8).
+// p401_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p401_SETEQ(in *byte, out *byte)
+func p401_PXOR(in *byte, out *byte)
 
-// p402_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
+// p402_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p402_SHLQ(in *byte, out *byte)
+func p402_PXOR(in *byte, out *byte)
 
-// p403_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
+// p403_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p403_SHLQ(in *byte, out *byte)
+func p403_PXOR(in *byte, out *byte)
 
-// p404_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
+// p404_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p404_SHLQ(in *byte, out *byte)
+func p404_PXOR(in *byte, out *byte)
 
-// p405_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
+// p405_RET runs RET (committed form RET).
 //
 //go:noescape
-func p405_SHLQ(in *byte, out *byte)
+func p405_RET(in *byte, out *byte)
 
-// p406_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
+// p406_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p406_SHLQ(in *byte, out *byte)
+func p406_SBBQ(in *byte, out *byte)
 
-// p407_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
+// p407_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p407_SHLQ(in *byte, out *byte)
+func p407_SBBQ(in *byte, out *byte)
 
-// p408_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
+// p408_SETEQ runs SETEQ BL (committed form SETEQ r8).
 //
 //go:noescape
-func p408_SHLQ(in *byte, out *byte)
+func p408_SETEQ(in *byte, out *byte)
 
-// p409_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
+// p409_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p409_SHLQ(in *byte, out *byte)
 
-// p410_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
+// p410_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p410_SHRQ(in *byte, out *byte)
+func p410_SHLQ(in *byte, out *byte)
 
-// p411_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
+// p411_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p411_SHRQ(in *byte, out *byte)
+func p411_SHLQ(in *byte, out *byte)
 
-// p412_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
+// p412_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p412_SHRQ(in *byte, out *byte)
+func p412_SHLQ(in *byte, out *byte)
 
-// p413_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
+// p413_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p413_SHRQ(in *byte, out *byte)
+func p413_SHLQ(in *byte, out *byte)
 
-// p414_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
+// p414_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p414_SHRQ(in *byte, out *byte)
+func p414_SHLQ(in *byte, out *byte)
 
-// p415_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
+// p415_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p415_SHRQ(in *byte, out *byte)
+func p415_SHLQ(in *byte, out *byte)
 
-// p416_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
+// p416_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p416_SHRQ(in *byte, out *byte)
+func p416_SHLQ(in *byte, out *byte)
 
-// p417_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
+// p417_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p417_SUBQ(in *byte, out *byte)
+func p417_SHLQ(in *byte, out *byte)
 
-// p418_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
+// p418_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p418_SUBQ(in *byte, out *byte)
+func p418_SHRQ(in *byte, out *byte)
 
-// p419_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
+// p419_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p419_SUBQ(in *byte, out *byte)
+func p419_SHRQ(in *byte, out *byte)
 
-// p420_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
+// p420_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p420_SUBQ(in *byte, out *byte)
+func p420_SHRQ(in *byte, out *byte)
 
-// p421_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
+// p421_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p421_SUBQ(in *byte, out *byte)
+func p421_SHRQ(in *byte, out *byte)
 
-// p422_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
+// p422_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p422_SUBQ(in *byte, out *byte)
+func p422_SHRQ(in *byte, out *byte)
 
-// p423_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
+// p423_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p423_SUBQ(in *byte, out *byte)
+func p423_SHRQ(in *byte, out *byte)
 
-// p424_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
+// p424_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p424_SUBQ(in *byte, out *byte)
+func p424_SHRQ(in *byte, out *byte)
 
-// p425_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
+// p425_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p425_SUBQ(in *byte, out *byte)
 
-// p426_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
+// p426_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p426_SUBQ(in *byte, out *byte)
 
-// p427_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
+// p427_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p427_SUBQ(in *byte, out *byte)
 
-// p428_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
+// p428_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p428_SUBQ(in *byte, out *byte)
 
-// p429_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
+// p429_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p429_SUBQ(in *byte, out *byte)
 
-// p430_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
+// p430_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p430_SUBQ(in *byte, out *byte)
 
-// p431_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
+// p431_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p431_SUBQ(in *byte, out *byte)
 
-// p432_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
+// p432_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p432_SUBQ(in *byte, out *byte)
 
-// p433_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
+// p433_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p433_SUBQ(in *byte, out *byte)
 
-// p434_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
+// p434_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p434_SUBQ(in *byte, out *byte)
 
-// p435_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
+// p435_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p435_SUBQ(in *byte, out *byte)
 
-// p436_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
+// p436_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p436_SUBQ(in *byte, out *byte)
 
-// p437_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
+// p437_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p437_SUBQ(in *byte, out *byte)
 
-// p438_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
+// p438_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p438_SUBQ(in *byte, out *byte)
 
-// p439_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
+// p439_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p439_SUBQ(in *byte, out *byte)
 
-// p440_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
+// p440_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p440_SUBQ(in *byte, out *byte)
 
-// p441_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
+// p441_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p441_SUBQ(in *byte, out *byte)
 
-// p442_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
+// p442_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p442_SUBQ(in *byte, out *byte)
 
-// p443_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
+// p443_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p443_SUBQ(in *byte, out *byte)
 
-// p444_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
+// p444_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p444_TESTQ(in *byte, out *byte)
+func p444_SUBQ(in *byte, out *byte)
 
-// p445_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
+// p445_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p445_TESTQ(in *byte, out *byte)
+func p445_SUBQ(in *byte, out *byte)
 
-// p446_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
+// p446_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p446_TESTQ(in *byte, out *byte)
+func p446_SUBQ(in *byte, out *byte)
 
-// p447_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
+// p447_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p447_TESTQ(in *byte, out *byte)
+func p447_SUBQ(in *byte, out *byte)
 
-// p448_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
+// p448_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
 //
 //go:noescape
-func p448_TESTQ(in *byte, out *byte)
+func p448_SUBQ(in *byte, out *byte)
 
-// p449_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
+// p449_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
 //
 //go:noescape
-func p449_TESTQ(in *byte, out *byte)
+func p449_SUBQ(in *byte, out *byte)
 
-// p450_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
+// p450_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p450_TESTQ(in *byte, out *byte)
+func p450_SUBQ(in *byte, out *byte)
 
-// p451_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
+// p451_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p451_TESTQ(in *byte, out *byte)
+func p451_SUBQ(in *byte, out *byte)
 
-// p452_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
+// p452_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p452_TESTQ(in *byte, out *byte)
 
-// p453_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
+// p453_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p453_TESTQ(in *byte, out *byte)
 
-// p454_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
+// p454_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p454_TESTQ(in *byte, out *byte)
 
-// p455_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
+// p455_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p455_TESTQ(in *byte, out *byte)
 
-// p456_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
+// p456_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p456_VAESENC(in *byte, out *byte)
+func p456_TESTQ(in *byte, out *byte)
 
-// p457_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
+// p457_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p457_VAESENC(in *byte, out *byte)
+func p457_TESTQ(in *byte, out *byte)
 
-// p458_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
+// p458_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p458_VAESENC(in *byte, out *byte)
+func p458_TESTQ(in *byte, out *byte)
 
-// p459_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
+// p459_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p459_VAESENC(in *byte, out *byte)
+func p459_TESTQ(in *byte, out *byte)
 
-// p460_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p460_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p460_VAESENC(in *byte, out *byte)
+func p460_TESTQ(in *byte, out *byte)
 
-// p461_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p461_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p461_VAESENC(in *byte, out *byte)
+func p461_TESTQ(in *byte, out *byte)
 
-// p462_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p462_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p462_VAESENC(in *byte, out *byte)
+func p462_TESTQ(in *byte, out *byte)
 
-// p463_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p463_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p463_VAESENC(in *byte, out *byte)
+func p463_TESTQ(in *byte, out *byte)
 
-// p464_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p464_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p464_VAESENC(in *byte, out *byte)
 
-// p465_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p465_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p465_VAESENC(in *byte, out *byte)
 
-// p466_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p466_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p466_VAESENC(in *byte, out *byte)
 
-// p467_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p467_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p467_VAESENC(in *byte, out *byte)
 
-// p468_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p468_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p468_VAESENCLAST(in *byte, out *byte)
+func p468_VAESENC(in *byte, out *byte)
 
-// p469_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p469_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p469_VAESENCLAST(in *byte, out *byte)
+func p469_VAESENC(in *byte, out *byte)
 
-// p470_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p470_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p470_VAESENCLAST(in *byte, out *byte)
+func p470_VAESENC(in *byte, out *byte)
 
-// p471_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p471_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p471_VAESENCLAST(in *byte, out *byte)
+func p471_VAESENC(in *byte, out *byte)
 
-// p472_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p472_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p472_VAESENCLAST(in *byte, out *byte)
+func p472_VAESENC(in *byte, out *byte)
 
-// p473_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p473_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p473_VAESENCLAST(in *byte, out *byte)
+func p473_VAESENC(in *byte, out *byte)
 
-// p474_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p474_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p474_VAESENCLAST(in *byte, out *byte)
+func p474_VAESENC(in *byte, out *byte)
 
-// p475_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p475_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p475_VAESENCLAST(in *byte, out *byte)
+func p475_VAESENC(in *byte, out *byte)
 
-// p476_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p476_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p476_VAESENCLAST(in *byte, out *byte)
+func p476_VAESENC(in *byte, out *byte)
 
-// p477_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p477_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p477_VAESENCLAST(in *byte, out *byte)
+func p477_VAESENC(in *byte, out *byte)
 
-// p478_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p478_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p478_VAESENCLAST(in *byte, out *byte)
 
-// p479_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p479_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p479_VAESENCLAST(in *byte, out *byte)
 
-// p480_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p480_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p480_VBROADCASTI128(in *byte, out *byte)
+func p480_VAESENCLAST(in *byte, out *byte)
 
-// p481_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p481_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p481_VBROADCASTI128(in *byte, out *byte)
+func p481_VAESENCLAST(in *byte, out *byte)
 
-// p482_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p482_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p482_VEXTRACTI128(in *byte, out *byte)
+func p482_VAESENCLAST(in *byte, out *byte)
 
-// p483_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p483_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p483_VEXTRACTI128(in *byte, out *byte)
+func p483_VAESENCLAST(in *byte, out *byte)
 
-// p484_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p484_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p484_VEXTRACTI128(in *byte, out *byte)
+func p484_VAESENCLAST(in *byte, out *byte)
 
-// p485_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p485_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p485_VEXTRACTI128(in *byte, out *byte)
+func p485_VAESENCLAST(in *byte, out *byte)
 
-// p486_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p486_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p486_VEXTRACTI128(in *byte, out *byte)
+func p486_VAESENCLAST(in *byte, out *byte)
 
-// p487_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p487_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p487_VEXTRACTI128(in *byte, out *byte)
+func p487_VAESENCLAST(in *byte, out *byte)
 
-// p488_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p488_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p488_VINSERTI128(in *byte, out *byte)
+func p488_VAESENCLAST(in *byte, out *byte)
 
-// p489_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p489_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p489_VINSERTI128(in *byte, out *byte)
+func p489_VAESENCLAST(in *byte, out *byte)
 
-// p490_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p490_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p490_VINSERTI128(in *byte, out *byte)
+func p490_VAESENCLAST(in *byte, out *byte)
 
-// p491_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p491_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p491_VINSERTI128(in *byte, out *byte)
+func p491_VAESENCLAST(in *byte, out *byte)
 
-// p492_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p492_VALIGNQ runs VALIGNQ $0x02, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p492_VINSERTI128(in *byte, out *byte)
+func p492_VALIGNQ(in *byte, out *byte)
 
-// p493_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p493_VALIGNQ runs VALIGNQ $0x02, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p493_VINSERTI128(in *byte, out *byte)
+func p493_VALIGNQ(in *byte, out *byte)
 
-// p494_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p494_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p494_VMOVDQA(in *byte, out *byte)
+func p494_VBROADCASTI128(in *byte, out *byte)
 
-// p495_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p495_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p495_VMOVDQA(in *byte, out *byte)
+func p495_VBROADCASTI128(in *byte, out *byte)
 
-// p496_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p496_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p496_VMOVDQA(in *byte, out *byte)
+func p496_VBROADCASTI32X4(in *byte, out *byte)
 
-// p497_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p497_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p497_VMOVDQA(in *byte, out *byte)
+func p497_VEXTRACTI128(in *byte, out *byte)
 
-// p498_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p498_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p498_VMOVDQA(in *byte, out *byte)
+func p498_VEXTRACTI128(in *byte, out *byte)
 
-// p499_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p499_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p499_VMOVDQA(in *byte, out *byte)
+func p499_VEXTRACTI128(in *byte, out *byte)
 
-// p500_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p500_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p500_VMOVDQA(in *byte, out *byte)
+func p500_VEXTRACTI128(in *byte, out *byte)
 
-// p501_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p501_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p501_VMOVDQA(in *byte, out *byte)
+func p501_VEXTRACTI128(in *byte, out *byte)
 
-// p502_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p502_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p502_VMOVDQU(in *byte, out *byte)
+func p502_VEXTRACTI128(in *byte, out *byte)
 
-// p503_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p503_VMOVDQU(in *byte, out *byte)
+func p503_VEXTRACTI32X4(in *byte, out *byte)
 
-// p504_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p504_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p504_VMOVDQU(in *byte, out *byte)
+func p504_VEXTRACTI32X4(in *byte, out *byte)
 
-// p505_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p505_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p505_VMOVDQU(in *byte, out *byte)
+func p505_VEXTRACTI64X4(in *byte, out *byte)
 
-// p506_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p506_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p506_VMOVDQU(in *byte, out *byte)
+func p506_VEXTRACTI64X4(in *byte, out *byte)
 
-// p507_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p507_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p507_VMOVDQU(in *byte, out *byte)
+func p507_VINSERTI128(in *byte, out *byte)
 
-// p508_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p508_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p508_VMOVDQU(in *byte, out *byte)
+func p508_VINSERTI128(in *byte, out *byte)
 
-// p509_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p509_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p509_VMOVDQU(in *byte, out *byte)
+func p509_VINSERTI128(in *byte, out *byte)
 
-// p510_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p510_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p510_VMOVQ(in *byte, out *byte)
+func p510_VINSERTI128(in *byte, out *byte)
 
-// p511_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p511_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p511_VMOVQ(in *byte, out *byte)
+func p511_VINSERTI128(in *byte, out *byte)
 
-// p512_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p512_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p512_VMOVQ(in *byte, out *byte)
+func p512_VINSERTI128(in *byte, out *byte)
 
-// p513_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p513_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p513_VMOVQ(in *byte, out *byte)
+func p513_VINSERTI32X4(in *byte, out *byte)
 
-// p514_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p514_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p514_VMOVQ(in *byte, out *byte)
+func p514_VINSERTI32X4(in *byte, out *byte)
 
-// p515_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p515_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p515_VMOVQ(in *byte, out *byte)
+func p515_VMOVDQA(in *byte, out *byte)
 
-// p516_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p516_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p516_VPADDD(in *byte, out *byte)
+func p516_VMOVDQA(in *byte, out *byte)
 
-// p517_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p517_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p517_VPADDD(in *byte, out *byte)
+func p517_VMOVDQA(in *byte, out *byte)
 
-// p518_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p518_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p518_VPADDD(in *byte, out *byte)
+func p518_VMOVDQA(in *byte, out *byte)
 
-// p519_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p519_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p519_VPADDD(in *byte, out *byte)
+func p519_VMOVDQA(in *byte, out *byte)
 
-// p520_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p520_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p520_VPADDD(in *byte, out *byte)
+func p520_VMOVDQA(in *byte, out *byte)
 
-// p521_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p521_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p521_VPADDD(in *byte, out *byte)
+func p521_VMOVDQA(in *byte, out *byte)
 
-// p522_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p522_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p522_VPADDD(in *byte, out *byte)
+func p522_VMOVDQA(in *byte, out *byte)
 
-// p523_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p523_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p523_VPADDD(in *byte, out *byte)
+func p523_VMOVDQA64(in *byte, out *byte)
 
-// p524_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p524_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p524_VPADDD(in *byte, out *byte)
+func p524_VMOVDQA64(in *byte, out *byte)
 
-// p525_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p525_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p525_VPADDD(in *byte, out *byte)
+func p525_VMOVDQA64(in *byte, out *byte)
 
-// p526_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p526_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p526_VPADDD(in *byte, out *byte)
+func p526_VMOVDQA64(in *byte, out *byte)
 
-// p527_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p527_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p527_VPADDD(in *byte, out *byte)
+func p527_VMOVDQU(in *byte, out *byte)
 
-// p528_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p528_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p528_VPADDD(in *byte, out *byte)
+func p528_VMOVDQU(in *byte, out *byte)
 
-// p529_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p529_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p529_VPADDD(in *byte, out *byte)
+func p529_VMOVDQU(in *byte, out *byte)
 
-// p530_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p530_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p530_VPADDD(in *byte, out *byte)
+func p530_VMOVDQU(in *byte, out *byte)
 
-// p531_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p531_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p531_VPADDD(in *byte, out *byte)
+func p531_VMOVDQU(in *byte, out *byte)
 
-// p532_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p532_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p532_VPADDQ(in *byte, out *byte)
+func p532_VMOVDQU(in *byte, out *byte)
 
-// p533_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p533_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p533_VPADDQ(in *byte, out *byte)
+func p533_VMOVDQU(in *byte, out *byte)
 
-// p534_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p534_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p534_VPADDQ(in *byte, out *byte)
+func p534_VMOVDQU(in *byte, out *byte)
 
-// p535_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p535_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
-func p535_VPADDQ(in *byte, out *byte)
+func p535_VMOVDQU64(in *byte, out *byte)
 
-// p536_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p536_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
-func p536_VPAND(in *byte, out *byte)
+func p536_VMOVDQU64(in *byte, out *byte)
 
-// p537_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p537_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
-func p537_VPAND(in *byte, out *byte)
+func p537_VMOVDQU64(in *byte, out *byte)
 
-// p538_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p538_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p538_VPAND(in *byte, out *byte)
+func p538_VMOVDQU64(in *byte, out *byte)
 
-// p539_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p539_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p539_VPAND(in *byte, out *byte)
+func p539_VMOVDQU8(in *byte, out *byte)
 
-// p540_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p540_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p540_VPBROADCASTD(in *byte, out *byte)
+func p540_VMOVDQU8_Z(in *byte, out *byte)
 
-// p541_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p541_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p541_VPBROADCASTD(in *byte, out *byte)
+func p541_VMOVDQU8_Z(in *byte, out *byte)
 
-// p542_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p542_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p542_VPCLMULQDQ(in *byte, out *byte)
+func p542_VMOVDQU8_Z(in *byte, out *byte)
 
-// p543_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p543_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p543_VPCLMULQDQ(in *byte, out *byte)
+func p543_VMOVQ(in *byte, out *byte)
 
-// p544_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p544_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p544_VPCLMULQDQ(in *byte, out *byte)
+func p544_VMOVQ(in *byte, out *byte)
 
-// p545_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p545_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p545_VPCLMULQDQ(in *byte, out *byte)
+func p545_VMOVQ(in *byte, out *byte)
 
-// p546_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p546_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p546_VPCLMULQDQ(in *byte, out *byte)
+func p546_VMOVQ(in *byte, out *byte)
 
-// p547_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p547_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p547_VPCLMULQDQ(in *byte, out *byte)
+func p547_VMOVQ(in *byte, out *byte)
 
-// p548_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p548_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p548_VPCLMULQDQ(in *byte, out *byte)
+func p548_VMOVQ(in *byte, out *byte)
 
-// p549_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p549_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p549_VPCLMULQDQ(in *byte, out *byte)
+func p549_VPADDD(in *byte, out *byte)
 
-// p550_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p550_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p550_VPCLMULQDQ(in *byte, out *byte)
+func p550_VPADDD(in *byte, out *byte)
 
-// p551_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p551_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p551_VPCLMULQDQ(in *byte, out *byte)
+func p551_VPADDD(in *byte, out *byte)
 
-// p552_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p552_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p552_VPCLMULQDQ(in *byte, out *byte)
+func p552_VPADDD(in *byte, out *byte)
 
-// p553_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p553_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p553_VPCLMULQDQ(in *byte, out *byte)
+func p553_VPADDD(in *byte, out *byte)
 
-// p554_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p554_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p554_VPCLMULQDQ(in *byte, out *byte)
+func p554_VPADDD(in *byte, out *byte)
 
-// p555_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p555_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p555_VPCLMULQDQ(in *byte, out *byte)
+func p555_VPADDD(in *byte, out *byte)
 
-// p556_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p556_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p556_VPCLMULQDQ(in *byte, out *byte)
+func p556_VPADDD(in *byte, out *byte)
 
-// p557_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p557_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p557_VPCLMULQDQ(in *byte, out *byte)
+func p557_VPADDD(in *byte, out *byte)
 
-// p558_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p558_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p558_VPCLMULQDQ(in *byte, out *byte)
+func p558_VPADDD(in *byte, out *byte)
 
-// p559_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p559_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p559_VPCLMULQDQ(in *byte, out *byte)
+func p559_VPADDD(in *byte, out *byte)
 
-// p560_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p560_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p560_VPCLMULQDQ(in *byte, out *byte)
+func p560_VPADDD(in *byte, out *byte)
 
-// p561_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p561_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p561_VPCLMULQDQ(in *byte, out *byte)
+func p561_VPADDD(in *byte, out *byte)
 
-// p562_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p562_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p562_VPCLMULQDQ(in *byte, out *byte)
+func p562_VPADDD(in *byte, out *byte)
 
-// p563_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p563_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p563_VPCLMULQDQ(in *byte, out *byte)
+func p563_VPADDD(in *byte, out *byte)
 
-// p564_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p564_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p564_VPCLMULQDQ(in *byte, out *byte)
+func p564_VPADDD(in *byte, out *byte)
 
-// p565_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p565_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p565_VPCLMULQDQ(in *byte, out *byte)
+func p565_VPADDD(in *byte, out *byte)
 
-// p566_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p566_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p566_VPCLMULQDQ(in *byte, out *byte)
+func p566_VPADDD(in *byte, out *byte)
 
-// p567_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p567_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p567_VPCLMULQDQ(in *byte, out *byte)
+func p567_VPADDQ(in *byte, out *byte)
 
-// p568_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p568_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p568_VPCLMULQDQ(in *byte, out *byte)
+func p568_VPADDQ(in *byte, out *byte)
 
-// p569_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p569_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p569_VPCLMULQDQ(in *byte, out *byte)
+func p569_VPADDQ(in *byte, out *byte)
 
-// p570_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p570_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p570_VPCLMULQDQ(in *byte, out *byte)
+func p570_VPADDQ(in *byte, out *byte)
 
-// p571_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p571_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p571_VPCLMULQDQ(in *byte, out *byte)
+func p571_VPAND(in *byte, out *byte)
 
-// p572_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p572_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p572_VPCLMULQDQ(in *byte, out *byte)
+func p572_VPAND(in *byte, out *byte)
 
-// p573_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p573_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p573_VPCLMULQDQ(in *byte, out *byte)
+func p573_VPAND(in *byte, out *byte)
 
-// p574_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p574_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p574_VPCLMULQDQ(in *byte, out *byte)
+func p574_VPAND(in *byte, out *byte)
 
-// p575_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p575_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p575_VPCLMULQDQ(in *byte, out *byte)
+func p575_VPANDD(in *byte, out *byte)
 
-// p576_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p576_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p576_VPCLMULQDQ(in *byte, out *byte)
+func p576_VPANDD(in *byte, out *byte)
 
-// p577_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p577_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p577_VPCLMULQDQ(in *byte, out *byte)
+func p577_VPBROADCASTD(in *byte, out *byte)
 
-// p578_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p578_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p578_VPCLMULQDQ(in *byte, out *byte)
+func p578_VPBROADCASTD(in *byte, out *byte)
 
-// p579_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p579_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p579_VPCLMULQDQ(in *byte, out *byte)
 
-// p580_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p580_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p580_VPCLMULQDQ(in *byte, out *byte)
 
-// p581_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p581_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p581_VPCLMULQDQ(in *byte, out *byte)
 
-// p582_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p582_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p582_VPCMPEQB(in *byte, out *byte)
+func p582_VPCLMULQDQ(in *byte, out *byte)
 
-// p583_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p583_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p583_VPCMPEQB(in *byte, out *byte)
+func p583_VPCLMULQDQ(in *byte, out *byte)
 
-// p584_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p584_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p584_VPCMPEQB(in *byte, out *byte)
+func p584_VPCLMULQDQ(in *byte, out *byte)
 
-// p585_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p585_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p585_VPCMPEQB(in *byte, out *byte)
+func p585_VPCLMULQDQ(in *byte, out *byte)
 
-// p586_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p586_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p586_VPERM2I128(in *byte, out *byte)
+func p586_VPCLMULQDQ(in *byte, out *byte)
 
-// p587_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p587_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p587_VPERM2I128(in *byte, out *byte)
+func p587_VPCLMULQDQ(in *byte, out *byte)
 
-// p588_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p588_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p588_VPERM2I128(in *byte, out *byte)
+func p588_VPCLMULQDQ(in *byte, out *byte)
 
-// p589_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p589_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p589_VPERM2I128(in *byte, out *byte)
+func p589_VPCLMULQDQ(in *byte, out *byte)
 
-// p590_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p590_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p590_VPERM2I128(in *byte, out *byte)
+func p590_VPCLMULQDQ(in *byte, out *byte)
 
-// p591_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p591_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p591_VPERM2I128(in *byte, out *byte)
+func p591_VPCLMULQDQ(in *byte, out *byte)
 
-// p592_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p592_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p592_VPERM2I128(in *byte, out *byte)
+func p592_VPCLMULQDQ(in *byte, out *byte)
 
-// p593_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p593_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p593_VPERM2I128(in *byte, out *byte)
+func p593_VPCLMULQDQ(in *byte, out *byte)
 
-// p594_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p594_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p594_VPERM2I128(in *byte, out *byte)
+func p594_VPCLMULQDQ(in *byte, out *byte)
 
-// p595_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p595_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p595_VPERM2I128(in *byte, out *byte)
+func p595_VPCLMULQDQ(in *byte, out *byte)
 
-// p596_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p596_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p596_VPERM2I128(in *byte, out *byte)
+func p596_VPCLMULQDQ(in *byte, out *byte)
 
-// p597_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p597_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p597_VPERM2I128(in *byte, out *byte)
+func p597_VPCLMULQDQ(in *byte, out *byte)
 
-// p598_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p598_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p598_VPERM2I128(in *byte, out *byte)
+func p598_VPCLMULQDQ(in *byte, out *byte)
 
-// p599_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p599_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p599_VPERM2I128(in *byte, out *byte)
+func p599_VPCLMULQDQ(in *byte, out *byte)
 
-// p600_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p600_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p600_VPERM2I128(in *byte, out *byte)
+func p600_VPCLMULQDQ(in *byte, out *byte)
 
-// p601_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p601_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p601_VPERM2I128(in *byte, out *byte)
+func p601_VPCLMULQDQ(in *byte, out *byte)
 
-// p602_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p602_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p602_VPEXTRQ(in *byte, out *byte)
+func p602_VPCLMULQDQ(in *byte, out *byte)
 
-// p603_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p603_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p603_VPEXTRQ(in *byte, out *byte)
+func p603_VPCLMULQDQ(in *byte, out *byte)
 
-// p604_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p604_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p604_VPEXTRQ(in *byte, out *byte)
+func p604_VPCLMULQDQ(in *byte, out *byte)
 
-// p605_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p605_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p605_VPEXTRQ(in *byte, out *byte)
+func p605_VPCLMULQDQ(in *byte, out *byte)
 
-// p606_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p606_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p606_VPINSRQ(in *byte, out *byte)
+func p606_VPCLMULQDQ(in *byte, out *byte)
 
-// p607_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p607_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p607_VPINSRQ(in *byte, out *byte)
+func p607_VPCLMULQDQ(in *byte, out *byte)
 
-// p608_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p608_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p608_VPINSRQ(in *byte, out *byte)
+func p608_VPCLMULQDQ(in *byte, out *byte)
 
-// p609_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p609_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p609_VPINSRQ(in *byte, out *byte)
+func p609_VPCLMULQDQ(in *byte, out *byte)
 
-// p610_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p610_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p610_VPINSRQ(in *byte, out *byte)
+func p610_VPCLMULQDQ(in *byte, out *byte)
 
-// p611_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p611_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p611_VPINSRQ(in *byte, out *byte)
+func p611_VPCLMULQDQ(in *byte, out *byte)
 
-// p612_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p612_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p612_VPINSRQ(in *byte, out *byte)
+func p612_VPCLMULQDQ(in *byte, out *byte)
 
-// p613_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p613_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p613_VPINSRQ(in *byte, out *byte)
+func p613_VPCLMULQDQ(in *byte, out *byte)
 
-// p614_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p614_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p614_VPINSRQ(in *byte, out *byte)
+func p614_VPCLMULQDQ(in *byte, out *byte)
 
-// p615_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p615_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p615_VPINSRQ(in *byte, out *byte)
+func p615_VPCLMULQDQ(in *byte, out *byte)
 
-// p616_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p616_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p616_VPINSRQ(in *byte, out *byte)
+func p616_VPCLMULQDQ(in *byte, out *byte)
 
-// p617_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p617_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p617_VPINSRQ(in *byte, out *byte)
+func p617_VPCLMULQDQ(in *byte, out *byte)
 
-// p618_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p618_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p618_VPMOVMSKB(in *byte, out *byte)
+func p618_VPCLMULQDQ(in *byte, out *byte)
 
-// p619_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p619_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p619_VPMOVMSKB(in *byte, out *byte)
+func p619_VPCLMULQDQ(in *byte, out *byte)
 
-// p620_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p620_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p620_VPOR(in *byte, out *byte)
+func p620_VPCLMULQDQ(in *byte, out *byte)
 
-// p621_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p621_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p621_VPOR(in *byte, out *byte)
+func p621_VPCLMULQDQ(in *byte, out *byte)
 
-// p622_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p622_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p622_VPOR(in *byte, out *byte)
+func p622_VPCLMULQDQ(in *byte, out *byte)
 
-// p623_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p623_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p623_VPOR(in *byte, out *byte)
+func p623_VPCLMULQDQ(in *byte, out *byte)
 
-// p624_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p624_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p624_VPOR(in *byte, out *byte)
+func p624_VPCLMULQDQ(in *byte, out *byte)
 
-// p625_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p625_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p625_VPOR(in *byte, out *byte)
+func p625_VPCLMULQDQ(in *byte, out *byte)
 
-// p626_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p626_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p626_VPOR(in *byte, out *byte)
+func p626_VPCLMULQDQ(in *byte, out *byte)
 
-// p627_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p627_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p627_VPOR(in *byte, out *byte)
+func p627_VPCLMULQDQ(in *byte, out *byte)
 
-// p628_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p628_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p628_VPSHUFB(in *byte, out *byte)
+func p628_VPCLMULQDQ(in *byte, out *byte)
 
-// p629_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p629_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p629_VPSHUFB(in *byte, out *byte)
+func p629_VPCMPEQB(in *byte, out *byte)
 
-// p630_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p630_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p630_VPSHUFB(in *byte, out *byte)
+func p630_VPCMPEQB(in *byte, out *byte)
 
-// p631_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p631_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p631_VPSHUFB(in *byte, out *byte)
+func p631_VPCMPEQB(in *byte, out *byte)
 
-// p632_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p632_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p632_VPSHUFB(in *byte, out *byte)
+func p632_VPCMPEQB(in *byte, out *byte)
 
-// p633_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p633_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p633_VPSHUFB(in *byte, out *byte)
+func p633_VPCMPEQB(in *byte, out *byte)
 
-// p634_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p634_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p634_VPSHUFB(in *byte, out *byte)
+func p634_VPCMPEQB(in *byte, out *byte)
 
-// p635_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p635_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p635_VPSHUFB(in *byte, out *byte)
+func p635_VPERM2I128(in *byte, out *byte)
 
-// p636_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p636_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p636_VPSHUFB(in *byte, out *byte)
+func p636_VPERM2I128(in *byte, out *byte)
 
-// p637_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p637_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p637_VPSHUFB(in *byte, out *byte)
+func p637_VPERM2I128(in *byte, out *byte)
 
-// p638_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p638_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p638_VPSHUFB(in *byte, out *byte)
+func p638_VPERM2I128(in *byte, out *byte)
 
-// p639_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p639_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p639_VPSHUFB(in *byte, out *byte)
+func p639_VPERM2I128(in *byte, out *byte)
 
-// p640_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p640_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p640_VPSHUFD(in *byte, out *byte)
+func p640_VPERM2I128(in *byte, out *byte)
 
-// p641_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p641_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p641_VPSHUFD(in *byte, out *byte)
+func p641_VPERM2I128(in *byte, out *byte)
 
-// p642_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p642_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p642_VPSHUFD(in *byte, out *byte)
+func p642_VPERM2I128(in *byte, out *byte)
 
-// p643_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p643_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p643_VPSHUFD(in *byte, out *byte)
+func p643_VPERM2I128(in *byte, out *byte)
 
-// p644_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p644_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p644_VPSHUFD(in *byte, out *byte)
+func p644_VPERM2I128(in *byte, out *byte)
 
-// p645_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p645_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p645_VPSHUFD(in *byte, out *byte)
+func p645_VPERM2I128(in *byte, out *byte)
 
-// p646_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p646_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p646_VPSHUFD(in *byte, out *byte)
+func p646_VPERM2I128(in *byte, out *byte)
 
-// p647_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p647_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p647_VPSHUFD(in *byte, out *byte)
+func p647_VPERM2I128(in *byte, out *byte)
 
-// p648_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p648_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p648_VPSHUFD(in *byte, out *byte)
+func p648_VPERM2I128(in *byte, out *byte)
 
-// p649_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p649_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p649_VPSHUFD(in *byte, out *byte)
+func p649_VPERM2I128(in *byte, out *byte)
 
-// p650_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p650_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p650_VPSHUFD(in *byte, out *byte)
+func p650_VPERM2I128(in *byte, out *byte)
 
-// p651_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p651_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p651_VPSHUFD(in *byte, out *byte)
+func p651_VPERMQ(in *byte, out *byte)
 
-// p652_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p652_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p652_VPSHUFD(in *byte, out *byte)
+func p652_VPERMQ(in *byte, out *byte)
 
-// p653_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p653_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p653_VPSHUFD(in *byte, out *byte)
+func p653_VPEXTRQ(in *byte, out *byte)
 
-// p654_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p654_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p654_VPSHUFD(in *byte, out *byte)
+func p654_VPEXTRQ(in *byte, out *byte)
 
-// p655_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p655_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p655_VPSHUFD(in *byte, out *byte)
+func p655_VPEXTRQ(in *byte, out *byte)
 
-// p656_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p656_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p656_VPSHUFD(in *byte, out *byte)
+func p656_VPEXTRQ(in *byte, out *byte)
 
-// p657_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p657_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p657_VPSHUFD(in *byte, out *byte)
+func p657_VPINSRQ(in *byte, out *byte)
 
-// p658_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p658_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p658_VPSHUFD(in *byte, out *byte)
+func p658_VPINSRQ(in *byte, out *byte)
 
-// p659_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p659_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p659_VPSHUFD(in *byte, out *byte)
+func p659_VPINSRQ(in *byte, out *byte)
 
-// p660_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p660_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p660_VPSHUFD(in *byte, out *byte)
+func p660_VPINSRQ(in *byte, out *byte)
 
-// p661_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p661_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p661_VPSHUFD(in *byte, out *byte)
+func p661_VPINSRQ(in *byte, out *byte)
 
-// p662_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p662_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p662_VPSHUFD(in *byte, out *byte)
+func p662_VPINSRQ(in *byte, out *byte)
 
-// p663_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p663_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p663_VPSHUFD(in *byte, out *byte)
+func p663_VPINSRQ(in *byte, out *byte)
 
-// p664_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p664_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p664_VPSHUFD(in *byte, out *byte)
+func p664_VPINSRQ(in *byte, out *byte)
 
-// p665_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p665_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p665_VPSHUFD(in *byte, out *byte)
+func p665_VPINSRQ(in *byte, out *byte)
 
-// p666_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p666_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p666_VPSLLD(in *byte, out *byte)
+func p666_VPINSRQ(in *byte, out *byte)
 
-// p667_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p667_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p667_VPSLLD(in *byte, out *byte)
+func p667_VPINSRQ(in *byte, out *byte)
 
-// p668_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p668_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p668_VPSLLD(in *byte, out *byte)
+func p668_VPINSRQ(in *byte, out *byte)
 
-// p669_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p669_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p669_VPSLLD(in *byte, out *byte)
+func p669_VPMOVMSKB(in *byte, out *byte)
 
-// p670_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p670_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p670_VPSLLD(in *byte, out *byte)
+func p670_VPMOVMSKB(in *byte, out *byte)
 
-// p671_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p671_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p671_VPSLLD(in *byte, out *byte)
+func p671_VPOR(in *byte, out *byte)
 
-// p672_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p672_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p672_VPSLLD(in *byte, out *byte)
+func p672_VPOR(in *byte, out *byte)
 
-// p673_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p673_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p673_VPSLLD(in *byte, out *byte)
+func p673_VPOR(in *byte, out *byte)
 
-// p674_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p674_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p674_VPSLLD(in *byte, out *byte)
+func p674_VPOR(in *byte, out *byte)
 
-// p675_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p675_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p675_VPSLLD(in *byte, out *byte)
+func p675_VPOR(in *byte, out *byte)
 
-// p676_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p676_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p676_VPSLLD(in *byte, out *byte)
+func p676_VPOR(in *byte, out *byte)
 
-// p677_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p677_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p677_VPSLLD(in *byte, out *byte)
+func p677_VPOR(in *byte, out *byte)
 
-// p678_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p678_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p678_VPSLLD(in *byte, out *byte)
+func p678_VPOR(in *byte, out *byte)
 
-// p679_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p679_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p679_VPSLLD(in *byte, out *byte)
+func p679_VPORD(in *byte, out *byte)
 
-// p680_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p680_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p680_VPSLLD(in *byte, out *byte)
+func p680_VPORD(in *byte, out *byte)
 
-// p681_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p681_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p681_VPSLLD(in *byte, out *byte)
+func p681_VPSHUFB(in *byte, out *byte)
 
-// p682_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p682_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p682_VPSLLD(in *byte, out *byte)
+func p682_VPSHUFB(in *byte, out *byte)
 
-// p683_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p683_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p683_VPSLLD(in *byte, out *byte)
+func p683_VPSHUFB(in *byte, out *byte)
 
-// p684_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p684_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p684_VPSLLD(in *byte, out *byte)
+func p684_VPSHUFB(in *byte, out *byte)
 
-// p685_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p685_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p685_VPSLLD(in *byte, out *byte)
+func p685_VPSHUFB(in *byte, out *byte)
 
-// p686_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p686_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p686_VPSLLDQ(in *byte, out *byte)
+func p686_VPSHUFB(in *byte, out *byte)
 
-// p687_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p687_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p687_VPSLLDQ(in *byte, out *byte)
+func p687_VPSHUFB(in *byte, out *byte)
 
-// p688_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p688_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p688_VPSLLDQ(in *byte, out *byte)
+func p688_VPSHUFB(in *byte, out *byte)
 
-// p689_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p689_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p689_VPSLLDQ(in *byte, out *byte)
+func p689_VPSHUFB(in *byte, out *byte)
 
-// p690_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p690_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p690_VPSLLDQ(in *byte, out *byte)
+func p690_VPSHUFB(in *byte, out *byte)
 
-// p691_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p691_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p691_VPSLLDQ(in *byte, out *byte)
+func p691_VPSHUFB(in *byte, out *byte)
 
-// p692_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p692_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p692_VPSLLDQ(in *byte, out *byte)
+func p692_VPSHUFB(in *byte, out *byte)
 
-// p693_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p693_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p693_VPSLLDQ(in *byte, out *byte)
+func p693_VPSHUFB(in *byte, out *byte)
 
-// p694_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p694_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p694_VPSLLDQ(in *byte, out *byte)
+func p694_VPSHUFB(in *byte, out *byte)
 
-// p695_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p695_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p695_VPSLLDQ(in *byte, out *byte)
+func p695_VPSHUFD(in *byte, out *byte)
 
-// p696_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p696_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p696_VPSLLDQ(in *byte, out *byte)
+func p696_VPSHUFD(in *byte, out *byte)
 
-// p697_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p697_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p697_VPSLLDQ(in *byte, out *byte)
+func p697_VPSHUFD(in *byte, out *byte)
 
-// p698_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p698_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p698_VPSLLDQ(in *byte, out *byte)
+func p698_VPSHUFD(in *byte, out *byte)
 
-// p699_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p699_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p699_VPSLLDQ(in *byte, out *byte)
+func p699_VPSHUFD(in *byte, out *byte)
 
-// p700_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p700_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p700_VPSRAD(in *byte, out *byte)
+func p700_VPSHUFD(in *byte, out *byte)
 
-// p701_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p701_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p701_VPSRAD(in *byte, out *byte)
+func p701_VPSHUFD(in *byte, out *byte)
 
-// p702_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p702_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p702_VPSRAD(in *byte, out *byte)
+func p702_VPSHUFD(in *byte, out *byte)
 
-// p703_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p703_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p703_VPSRAD(in *byte, out *byte)
+func p703_VPSHUFD(in *byte, out *byte)
 
-// p704_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p704_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p704_VPSRAD(in *byte, out *byte)
+func p704_VPSHUFD(in *byte, out *byte)
 
-// p705_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p705_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p705_VPSRAD(in *byte, out *byte)
+func p705_VPSHUFD(in *byte, out *byte)
 
-// p706_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p706_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p706_VPSRAD(in *byte, out *byte)
+func p706_VPSHUFD(in *byte, out *byte)
 
-// p707_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p707_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p707_VPSRAD(in *byte, out *byte)
+func p707_VPSHUFD(in *byte, out *byte)
 
-// p708_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p708_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p708_VPSRAD(in *byte, out *byte)
+func p708_VPSHUFD(in *byte, out *byte)
 
-// p709_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p709_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p709_VPSRAD(in *byte, out *byte)
+func p709_VPSHUFD(in *byte, out *byte)
 
-// p710_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p710_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p710_VPSRAD(in *byte, out *byte)
+func p710_VPSHUFD(in *byte, out *byte)
 
-// p711_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p711_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p711_VPSRAD(in *byte, out *byte)
+func p711_VPSHUFD(in *byte, out *byte)
 
-// p712_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p712_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p712_VPSRAD(in *byte, out *byte)
+func p712_VPSHUFD(in *byte, out *byte)
 
-// p713_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p713_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p713_VPSRAD(in *byte, out *byte)
+func p713_VPSHUFD(in *byte, out *byte)
 
-// p714_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p714_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p714_VPSRAD(in *byte, out *byte)
+func p714_VPSHUFD(in *byte, out *byte)
 
-// p715_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p715_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p715_VPSRAD(in *byte, out *byte)
+func p715_VPSHUFD(in *byte, out *byte)
 
-// p716_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p716_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p716_VPSRLD(in *byte, out *byte)
+func p716_VPSHUFD(in *byte, out *byte)
 
-// p717_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p717_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p717_VPSRLD(in *byte, out *byte)
+func p717_VPSHUFD(in *byte, out *byte)
 
-// p718_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p718_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p718_VPSRLD(in *byte, out *byte)
+func p718_VPSHUFD(in *byte, out *byte)
 
-// p719_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p719_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p719_VPSRLD(in *byte, out *byte)
+func p719_VPSHUFD(in *byte, out *byte)
 
-// p720_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p720_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p720_VPSRLD(in *byte, out *byte)
+func p720_VPSHUFD(in *byte, out *byte)
 
-// p721_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p721_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p721_VPSRLD(in *byte, out *byte)
+func p721_VPSHUFD(in *byte, out *byte)
 
-// p722_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p722_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p722_VPSRLD(in *byte, out *byte)
+func p722_VPSHUFD(in *byte, out *byte)
 
-// p723_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p723_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p723_VPSRLD(in *byte, out *byte)
+func p723_VPSHUFD(in *byte, out *byte)
 
-// p724_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p724_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p724_VPSRLD(in *byte, out *byte)
+func p724_VPSHUFD(in *byte, out *byte)
 
-// p725_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p725_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p725_VPSRLD(in *byte, out *byte)
+func p725_VPSHUFD(in *byte, out *byte)
 
-// p726_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p726_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p726_VPSRLD(in *byte, out *byte)
+func p726_VPSLLD(in *byte, out *byte)
 
-// p727_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p727_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p727_VPSRLD(in *byte, out *byte)
+func p727_VPSLLD(in *byte, out *byte)
 
-// p728_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p728_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p728_VPSRLD(in *byte, out *byte)
+func p728_VPSLLD(in *byte, out *byte)
 
-// p729_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p729_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p729_VPSRLD(in *byte, out *byte)
+func p729_VPSLLD(in *byte, out *byte)
 
-// p730_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p730_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p730_VPSRLD(in *byte, out *byte)
+func p730_VPSLLD(in *byte, out *byte)
 
-// p731_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p731_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p731_VPSRLD(in *byte, out *byte)
+func p731_VPSLLD(in *byte, out *byte)
 
-// p732_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p732_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p732_VPSRLD(in *byte, out *byte)
+func p732_VPSLLD(in *byte, out *byte)
 
-// p733_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p733_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p733_VPSRLD(in *byte, out *byte)
+func p733_VPSLLD(in *byte, out *byte)
 
-// p734_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p734_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p734_VPSRLD(in *byte, out *byte)
+func p734_VPSLLD(in *byte, out *byte)
 
-// p735_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p735_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p735_VPSRLD(in *byte, out *byte)
+func p735_VPSLLD(in *byte, out *byte)
 
-// p736_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p736_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p736_VPSRLDQ(in *byte, out *byte)
+func p736_VPSLLD(in *byte, out *byte)
 
-// p737_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p737_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p737_VPSRLDQ(in *byte, out *byte)
+func p737_VPSLLD(in *byte, out *byte)
 
-// p738_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p738_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p738_VPSRLDQ(in *byte, out *byte)
+func p738_VPSLLD(in *byte, out *byte)
 
-// p739_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p739_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p739_VPSRLDQ(in *byte, out *byte)
+func p739_VPSLLD(in *byte, out *byte)
 
-// p740_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p740_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p740_VPSRLDQ(in *byte, out *byte)
+func p740_VPSLLD(in *byte, out *byte)
 
-// p741_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p741_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p741_VPSRLDQ(in *byte, out *byte)
+func p741_VPSLLD(in *byte, out *byte)
 
-// p742_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p742_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p742_VPSRLDQ(in *byte, out *byte)
+func p742_VPSLLD(in *byte, out *byte)
 
-// p743_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p743_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p743_VPSRLDQ(in *byte, out *byte)
+func p743_VPSLLD(in *byte, out *byte)
 
-// p744_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p744_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p744_VPSRLDQ(in *byte, out *byte)
+func p744_VPSLLD(in *byte, out *byte)
 
-// p745_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p745_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p745_VPSRLDQ(in *byte, out *byte)
+func p745_VPSLLD(in *byte, out *byte)
 
-// p746_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p746_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p746_VPSRLDQ(in *byte, out *byte)
+func p746_VPSLLDQ(in *byte, out *byte)
 
-// p747_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p747_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p747_VPSRLDQ(in *byte, out *byte)
+func p747_VPSLLDQ(in *byte, out *byte)
 
-// p748_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p748_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p748_VPSRLDQ(in *byte, out *byte)
+func p748_VPSLLDQ(in *byte, out *byte)
 
-// p749_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p749_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p749_VPSRLDQ(in *byte, out *byte)
+func p749_VPSLLDQ(in *byte, out *byte)
 
-// p750_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p750_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p750_VPUNPCKHDQ(in *byte, out *byte)
+func p750_VPSLLDQ(in *byte, out *byte)
 
-// p751_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p751_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p751_VPUNPCKHDQ(in *byte, out *byte)
+func p751_VPSLLDQ(in *byte, out *byte)
 
-// p752_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p752_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p752_VPUNPCKHDQ(in *byte, out *byte)
+func p752_VPSLLDQ(in *byte, out *byte)
 
-// p753_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p753_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p753_VPUNPCKHDQ(in *byte, out *byte)
+func p753_VPSLLDQ(in *byte, out *byte)
 
-// p754_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p754_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p754_VPUNPCKHQDQ(in *byte, out *byte)
+func p754_VPSLLDQ(in *byte, out *byte)
 
-// p755_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p755_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p755_VPUNPCKHQDQ(in *byte, out *byte)
+func p755_VPSLLDQ(in *byte, out *byte)
 
-// p756_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p756_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p756_VPUNPCKHQDQ(in *byte, out *byte)
+func p756_VPSLLDQ(in *byte, out *byte)
 
-// p757_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p757_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p757_VPUNPCKHQDQ(in *byte, out *byte)
+func p757_VPSLLDQ(in *byte, out *byte)
 
-// p758_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p758_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p758_VPUNPCKLDQ(in *byte, out *byte)
+func p758_VPSLLDQ(in *byte, out *byte)
 
-// p759_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p759_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p759_VPUNPCKLDQ(in *byte, out *byte)
+func p759_VPSLLDQ(in *byte, out *byte)
 
-// p760_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p760_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p760_VPUNPCKLDQ(in *byte, out *byte)
+func p760_VPSRAD(in *byte, out *byte)
 
-// p761_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p761_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p761_VPUNPCKLDQ(in *byte, out *byte)
+func p761_VPSRAD(in *byte, out *byte)
 
-// p762_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p762_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p762_VPUNPCKLQDQ(in *byte, out *byte)
+func p762_VPSRAD(in *byte, out *byte)
 
-// p763_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p763_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p763_VPUNPCKLQDQ(in *byte, out *byte)
+func p763_VPSRAD(in *byte, out *byte)
 
-// p764_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p764_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p764_VPUNPCKLQDQ(in *byte, out *byte)
+func p764_VPSRAD(in *byte, out *byte)
 
-// p765_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p765_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p765_VPUNPCKLQDQ(in *byte, out *byte)
+func p765_VPSRAD(in *byte, out *byte)
 
-// p766_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p766_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p766_VPUNPCKLQDQ(in *byte, out *byte)
+func p766_VPSRAD(in *byte, out *byte)
 
-// p767_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p767_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p767_VPUNPCKLQDQ(in *byte, out *byte)
+func p767_VPSRAD(in *byte, out *byte)
 
-// p768_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p768_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p768_VPUNPCKLQDQ(in *byte, out *byte)
+func p768_VPSRAD(in *byte, out *byte)
 
-// p769_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p769_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p769_VPUNPCKLQDQ(in *byte, out *byte)
+func p769_VPSRAD(in *byte, out *byte)
 
-// p770_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p770_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p770_VPXOR(in *byte, out *byte)
+func p770_VPSRAD(in *byte, out *byte)
 
-// p771_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p771_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p771_VPXOR(in *byte, out *byte)
+func p771_VPSRAD(in *byte, out *byte)
 
-// p772_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p772_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p772_VPXOR(in *byte, out *byte)
+func p772_VPSRAD(in *byte, out *byte)
 
-// p773_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p773_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p773_VPXOR(in *byte, out *byte)
+func p773_VPSRAD(in *byte, out *byte)
 
-// p774_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p774_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p774_VPXOR(in *byte, out *byte)
+func p774_VPSRAD(in *byte, out *byte)
 
-// p775_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p775_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p775_VPXOR(in *byte, out *byte)
+func p775_VPSRAD(in *byte, out *byte)
 
-// p776_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p776_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p776_VPXOR(in *byte, out *byte)
+func p776_VPSRLD(in *byte, out *byte)
 
-// p777_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p777_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p777_VPXOR(in *byte, out *byte)
+func p777_VPSRLD(in *byte, out *byte)
 
-// p778_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p778_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p778_VPXOR(in *byte, out *byte)
+func p778_VPSRLD(in *byte, out *byte)
 
-// p779_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p779_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p779_VPXOR(in *byte, out *byte)
+func p779_VPSRLD(in *byte, out *byte)
 
-// p780_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p780_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p780_VPXOR(in *byte, out *byte)
+func p780_VPSRLD(in *byte, out *byte)
 
-// p781_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p781_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p781_VPXOR(in *byte, out *byte)
+func p781_VPSRLD(in *byte, out *byte)
 
-// p782_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p782_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p782_VPXOR(in *byte, out *byte)
+func p782_VPSRLD(in *byte, out *byte)
 
-// p783_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p783_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p783_VPXOR(in *byte, out *byte)
+func p783_VPSRLD(in *byte, out *byte)
 
-// p784_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p784_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p784_VPXOR(in *byte, out *byte)
+func p784_VPSRLD(in *byte, out *byte)
 
-// p785_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p785_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p785_VPXOR(in *byte, out *byte)
+func p785_VPSRLD(in *byte, out *byte)
 
-// p786_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p786_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p786_VZEROUPPER(in *byte, out *byte)
+func p786_VPSRLD(in *byte, out *byte)
 
-// p787_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p787_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p787_VZEROUPPER(in *byte, out *byte)
+func p787_VPSRLD(in *byte, out *byte)
 
-// p788_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p788_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p788_VZEROUPPER(in *byte, out *byte)
+func p788_VPSRLD(in *byte, out *byte)
 
-// p789_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p789_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p789_XORB(in *byte, out *byte)
+func p789_VPSRLD(in *byte, out *byte)
 
-// p790_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p790_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p790_XORL(in *byte, out *byte)
+func p790_VPSRLD(in *byte, out *byte)
 
-// p791_XORL runs XORL SI, DI (committed form XORL r, r).
+// p791_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p791_XORL(in *byte, out *byte)
+func p791_VPSRLD(in *byte, out *byte)
 
-// p792_XORL runs XORL DI, DI (committed form XORL r, r).
+// p792_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p792_XORL(in *byte, out *byte)
+func p792_VPSRLD(in *byte, out *byte)
 
-// p793_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p793_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p793_XORQ(in *byte, out *byte)
+func p793_VPSRLD(in *byte, out *byte)
 
-// p794_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p794_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p794_XORQ(in *byte, out *byte)
+func p794_VPSRLD(in *byte, out *byte)
 
-// p795_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p795_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p795_XORQ(in *byte, out *byte)
+func p795_VPSRLD(in *byte, out *byte)
 
-// p796_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p796_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p796_XORW(in *byte, out *byte)
+func p796_VPSRLDQ(in *byte, out *byte)
 
-// p797_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p797_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p797_VAESENC(in *byte, out *byte)
+func p797_VPSRLDQ(in *byte, out *byte)
 
-// p798_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p798_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p798_VAESENC(in *byte, out *byte)
+func p798_VPSRLDQ(in *byte, out *byte)
 
-// p799_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p799_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p799_VAESENC(in *byte, out *byte)
+func p799_VPSRLDQ(in *byte, out *byte)
 
-// p800_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p800_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p800_VAESENC(in *byte, out *byte)
+func p800_VPSRLDQ(in *byte, out *byte)
 
-// p801_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p801_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p801_VAESENC(in *byte, out *byte)
+func p801_VPSRLDQ(in *byte, out *byte)
 
-// p802_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p802_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p802_VAESENCLAST(in *byte, out *byte)
+func p802_VPSRLDQ(in *byte, out *byte)
 
-// p803_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p803_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p803_VAESENCLAST(in *byte, out *byte)
+func p803_VPSRLDQ(in *byte, out *byte)
 
-// p804_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p804_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p804_VAESENCLAST(in *byte, out *byte)
+func p804_VPSRLDQ(in *byte, out *byte)
 
-// p805_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p805_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p805_VAESENCLAST(in *byte, out *byte)
+func p805_VPSRLDQ(in *byte, out *byte)
 
-// p806_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p806_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p806_VAESENCLAST(in *byte, out *byte)
+func p806_VPSRLDQ(in *byte, out *byte)
 
-// p807_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p807_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p807_VPCLMULQDQ(in *byte, out *byte)
+func p807_VPSRLDQ(in *byte, out *byte)
 
-// p808_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p808_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p808_VPCLMULQDQ(in *byte, out *byte)
+func p808_VPSRLDQ(in *byte, out *byte)
 
-// p809_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p809_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p809_VPCLMULQDQ(in *byte, out *byte)
+func p809_VPSRLDQ(in *byte, out *byte)
 
-// p810_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p810_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p810_VPCLMULQDQ(in *byte, out *byte)
+func p810_VPTERNLOGD(in *byte, out *byte)
 
-// p811_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p811_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p811_VPCLMULQDQ(in *byte, out *byte)
+func p811_VPTERNLOGD(in *byte, out *byte)
 
-// p812_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p812_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p812_VPCLMULQDQ(in *byte, out *byte)
+func p812_VPUNPCKHDQ(in *byte, out *byte)
 
-// p813_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p813_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p813_VPCLMULQDQ(in *byte, out *byte)
+func p813_VPUNPCKHDQ(in *byte, out *byte)
 
-// p814_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p814_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p814_VPCLMULQDQ(in *byte, out *byte)
+func p814_VPUNPCKHDQ(in *byte, out *byte)
 
-// p815_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p815_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p815_VPTERNLOGD(in *byte, out *byte)
+func p815_VPUNPCKHDQ(in *byte, out *byte)
 
-// p816_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p816_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p816_VPTERNLOGD(in *byte, out *byte)
+func p816_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p817_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p817_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p817_VPTERNLOGD(in *byte, out *byte)
+func p817_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p818_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p818_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p818_VPTERNLOGD(in *byte, out *byte)
+func p818_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p819_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p819_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p819_VPTERNLOGD(in *byte, out *byte)
+func p819_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p820_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p820_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p820_VPTERNLOGD(in *byte, out *byte)
+func p820_VPUNPCKLDQ(in *byte, out *byte)
 
-// p821_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p821_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p821_VPTERNLOGD(in *byte, out *byte)
+func p821_VPUNPCKLDQ(in *byte, out *byte)
 
-// p822_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p822_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p822_VPTERNLOGD(in *byte, out *byte)
+func p822_VPUNPCKLDQ(in *byte, out *byte)
 
-// p823_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p823_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p823_VPTERNLOGD(in *byte, out *byte)
+func p823_VPUNPCKLDQ(in *byte, out *byte)
 
-// p824_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p824_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p824_VPTERNLOGD_Z(in *byte, out *byte)
+func p824_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p825_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p825_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p825_VPTERNLOGD(in *byte, out *byte)
+func p825_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p826_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p826_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p826_VPTERNLOGD_BCST(in *byte, out *byte)
+func p826_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p827_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p827_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p827_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p827_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p828_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p828_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p828_VPTERNLOGD(in *byte, out *byte)
+func p828_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p829_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p829_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p829_VPTERNLOGD(in *byte, out *byte)
+func p829_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p830_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p830_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p830_VPTERNLOGD(in *byte, out *byte)
+func p830_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p831_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p831_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p831_VPTERNLOGD_Z(in *byte, out *byte)
+func p831_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p832_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p832_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p832_VPTERNLOGD(in *byte, out *byte)
+func p832_VPXOR(in *byte, out *byte)
 
-// p833_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p833_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p833_VPTERNLOGQ(in *byte, out *byte)
+func p833_VPXOR(in *byte, out *byte)
 
-// p834_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p834_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p834_VPTERNLOGQ(in *byte, out *byte)
+func p834_VPXOR(in *byte, out *byte)
 
-// p835_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p835_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p835_VPTERNLOGQ(in *byte, out *byte)
+func p835_VPXOR(in *byte, out *byte)
 
-// p836_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p836_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p836_VPTERNLOGQ(in *byte, out *byte)
+func p836_VPXOR(in *byte, out *byte)
 
-// p837_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p837_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p837_VPTERNLOGQ(in *byte, out *byte)
+func p837_VPXOR(in *byte, out *byte)
 
-// p838_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p838_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p838_VPTERNLOGQ(in *byte, out *byte)
+func p838_VPXOR(in *byte, out *byte)
 
-// p839_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p839_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p839_VPTERNLOGQ(in *byte, out *byte)
+func p839_VPXOR(in *byte, out *byte)
 
-// p840_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p840_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p840_VPTERNLOGQ_Z(in *byte, out *byte)
+func p840_VPXOR(in *byte, out *byte)
 
-// p841_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p841_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p841_VPTERNLOGQ(in *byte, out *byte)
+func p841_VPXOR(in *byte, out *byte)
 
-// p842_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p842_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p842_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p842_VPXOR(in *byte, out *byte)
 
-// p843_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p843_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p843_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p843_VPXOR(in *byte, out *byte)
 
-// p844_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p844_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p844_VPTERNLOGQ(in *byte, out *byte)
+func p844_VPXOR(in *byte, out *byte)
 
-// p845_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p845_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p845_VPTERNLOGQ(in *byte, out *byte)
+func p845_VPXOR(in *byte, out *byte)
 
-// p846_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p846_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p846_VPTERNLOGQ(in *byte, out *byte)
+func p846_VPXOR(in *byte, out *byte)
 
-// p847_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p847_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p847_VPTERNLOGQ_Z(in *byte, out *byte)
+func p847_VPXOR(in *byte, out *byte)
 
-// p848_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p848_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p848_VPTERNLOGQ(in *byte, out *byte)
+func p848_VPXORD(in *byte, out *byte)
 
-// p849_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p849_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p849_VPROLD(in *byte, out *byte)
+func p849_VPXORD(in *byte, out *byte)
 
-// p850_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p850_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p850_VPROLD(in *byte, out *byte)
+func p850_VPXORD(in *byte, out *byte)
 
-// p851_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p851_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p851_VPROLD(in *byte, out *byte)
+func p851_VPXORD(in *byte, out *byte)
 
-// p852_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p852_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p852_VPROLD(in *byte, out *byte)
+func p852_VPXORD(in *byte, out *byte)
 
-// p853_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p853_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p853_VPROLD(in *byte, out *byte)
+func p853_VPXORD(in *byte, out *byte)
 
-// p854_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p854_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p854_VPROLD(in *byte, out *byte)
+func p854_VPXORD(in *byte, out *byte)
 
-// p855_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p855_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p855_VPROLD(in *byte, out *byte)
+func p855_VPXORD(in *byte, out *byte)
 
-// p856_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p856_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p856_VPROLD(in *byte, out *byte)
+func p856_VPXORD(in *byte, out *byte)
 
-// p857_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p857_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p857_VPROLD(in *byte, out *byte)
+func p857_VPXORD(in *byte, out *byte)
 
-// p858_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p858_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p858_VPROLD_Z(in *byte, out *byte)
+func p858_VPXORQ(in *byte, out *byte)
 
-// p859_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p859_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p859_VPROLD(in *byte, out *byte)
+func p859_VPXORQ(in *byte, out *byte)
 
-// p860_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p860_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z3, Z9, Z14 (committed form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p860_VPROLD_BCST(in *byte, out *byte)
+func p860_VSHUFI64X2(in *byte, out *byte)
 
-// p861_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p861_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z14, Z14, Z14 (committed form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p861_VPROLD_BCST_Z(in *byte, out *byte)
+func p861_VSHUFI64X2(in *byte, out *byte)
 
-// p862_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p862_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p862_VPROLD(in *byte, out *byte)
+func p862_VZEROUPPER(in *byte, out *byte)
 
-// p863_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p863_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p863_VPROLD(in *byte, out *byte)
+func p863_VZEROUPPER(in *byte, out *byte)
 
-// p864_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p864_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p864_VPROLD(in *byte, out *byte)
+func p864_VZEROUPPER(in *byte, out *byte)
 
-// p865_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p865_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p865_VPROLD_Z(in *byte, out *byte)
+func p865_XORB(in *byte, out *byte)
 
-// p866_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p866_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p866_VPROLD(in *byte, out *byte)
+func p866_XORL(in *byte, out *byte)
 
-// p867_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p867_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p867_VPROLQ(in *byte, out *byte)
+func p867_XORL(in *byte, out *byte)
 
-// p868_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p868_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p868_VPROLQ(in *byte, out *byte)
+func p868_XORL(in *byte, out *byte)
 
-// p869_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p869_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p869_VPROLQ(in *byte, out *byte)
+func p869_XORQ(in *byte, out *byte)
 
-// p870_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p870_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p870_VPROLQ(in *byte, out *byte)
+func p870_XORQ(in *byte, out *byte)
 
-// p871_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p871_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p871_VPROLQ(in *byte, out *byte)
+func p871_XORQ(in *byte, out *byte)
 
-// p872_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p872_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p872_VPROLQ(in *byte, out *byte)
+func p872_XORW(in *byte, out *byte)
 
-// p873_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p873_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p873_VPROLQ(in *byte, out *byte)
+func p873_VAESENC(in *byte, out *byte)
 
-// p874_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p874_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p874_VPROLQ_Z(in *byte, out *byte)
+func p874_VAESENC(in *byte, out *byte)
 
-// p875_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p875_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p875_VPROLQ(in *byte, out *byte)
+func p875_VAESENC(in *byte, out *byte)
 
-// p876_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p876_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p876_VPROLQ_BCST(in *byte, out *byte)
+func p876_VAESENC(in *byte, out *byte)
 
-// p877_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p877_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p877_VPROLQ_BCST_Z(in *byte, out *byte)
+func p877_VAESENC(in *byte, out *byte)
 
-// p878_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p878_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p878_VPROLQ(in *byte, out *byte)
+func p878_VAESENCLAST(in *byte, out *byte)
 
-// p879_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p879_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p879_VPROLQ(in *byte, out *byte)
+func p879_VAESENCLAST(in *byte, out *byte)
 
-// p880_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p880_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p880_VPROLQ(in *byte, out *byte)
+func p880_VAESENCLAST(in *byte, out *byte)
 
-// p881_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p881_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p881_VPROLQ_Z(in *byte, out *byte)
+func p881_VAESENCLAST(in *byte, out *byte)
 
-// p882_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p882_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p882_VPROLQ(in *byte, out *byte)
+func p882_VAESENCLAST(in *byte, out *byte)
 
-// p883_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p883_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p883_VPRORD(in *byte, out *byte)
+func p883_VPCLMULQDQ(in *byte, out *byte)
 
-// p884_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p884_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p884_VPRORD(in *byte, out *byte)
+func p884_VPCLMULQDQ(in *byte, out *byte)
 
-// p885_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p885_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p885_VPRORD(in *byte, out *byte)
+func p885_VPCLMULQDQ(in *byte, out *byte)
 
-// p886_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p886_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p886_VPRORD(in *byte, out *byte)
+func p886_VPCLMULQDQ(in *byte, out *byte)
 
-// p887_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p887_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p887_VPRORD(in *byte, out *byte)
+func p887_VPCLMULQDQ(in *byte, out *byte)
 
-// p888_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p888_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p888_VPRORD(in *byte, out *byte)
+func p888_VPCLMULQDQ(in *byte, out *byte)
 
-// p889_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p889_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p889_VPRORD(in *byte, out *byte)
+func p889_VPCLMULQDQ(in *byte, out *byte)
 
-// p890_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p890_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p890_VPRORD(in *byte, out *byte)
+func p890_VPCLMULQDQ(in *byte, out *byte)
 
-// p891_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p891_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p891_VPRORD_Z(in *byte, out *byte)
+func p891_VPTERNLOGD(in *byte, out *byte)
 
-// p892_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p892_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p892_VPRORD(in *byte, out *byte)
+func p892_VPTERNLOGD(in *byte, out *byte)
 
-// p893_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p893_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p893_VPRORD_BCST(in *byte, out *byte)
+func p893_VPTERNLOGD(in *byte, out *byte)
 
-// p894_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p894_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p894_VPRORD_BCST_Z(in *byte, out *byte)
+func p894_VPTERNLOGD(in *byte, out *byte)
 
-// p895_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p895_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p895_VPRORD(in *byte, out *byte)
+func p895_VPTERNLOGD(in *byte, out *byte)
 
-// p896_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p896_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p896_VPRORD(in *byte, out *byte)
+func p896_VPTERNLOGD(in *byte, out *byte)
 
-// p897_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p897_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p897_VPRORD(in *byte, out *byte)
+func p897_VPTERNLOGD(in *byte, out *byte)
 
-// p898_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p898_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p898_VPRORD_Z(in *byte, out *byte)
+func p898_VPTERNLOGD(in *byte, out *byte)
 
-// p899_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p899_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
-func p899_VPRORD(in *byte, out *byte)
+func p899_VPTERNLOGD(in *byte, out *byte)
 
-// p900_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p900_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p900_VPRORQ(in *byte, out *byte)
+func p900_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p901_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p901_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p901_VPRORQ(in *byte, out *byte)
+func p901_VPTERNLOGD(in *byte, out *byte)
 
-// p902_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p902_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p902_VPRORQ(in *byte, out *byte)
+func p902_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p903_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p903_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p903_VPRORQ(in *byte, out *byte)
+func p903_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p904_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p904_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p904_VPRORQ(in *byte, out *byte)
+func p904_VPTERNLOGD(in *byte, out *byte)
 
-// p905_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p905_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p905_VPRORQ(in *byte, out *byte)
+func p905_VPTERNLOGD(in *byte, out *byte)
 
-// p906_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p906_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p906_VPRORQ(in *byte, out *byte)
+func p906_VPTERNLOGD(in *byte, out *byte)
 
-// p907_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p907_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p907_VPRORQ_Z(in *byte, out *byte)
+func p907_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p908_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p908_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p908_VPRORQ(in *byte, out *byte)
+func p908_VPTERNLOGD(in *byte, out *byte)
 
-// p909_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p909_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p909_VPRORQ_BCST(in *byte, out *byte)
+func p909_VPTERNLOGQ(in *byte, out *byte)
 
-// p910_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p910_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p910_VPRORQ_BCST_Z(in *byte, out *byte)
+func p910_VPTERNLOGQ(in *byte, out *byte)
 
-// p911_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p911_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p911_VPRORQ(in *byte, out *byte)
+func p911_VPTERNLOGQ(in *byte, out *byte)
 
-// p912_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p912_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p912_VPRORQ(in *byte, out *byte)
+func p912_VPTERNLOGQ(in *byte, out *byte)
 
-// p913_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p913_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p913_VPRORQ(in *byte, out *byte)
+func p913_VPTERNLOGQ(in *byte, out *byte)
 
-// p914_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p914_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p914_VPRORQ_Z(in *byte, out *byte)
+func p914_VPTERNLOGQ(in *byte, out *byte)
 
-// p915_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p915_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
-func p915_VPRORQ(in *byte, out *byte)
+func p915_VPTERNLOGQ(in *byte, out *byte)
 
-// p916_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p916_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p916_VPSHUFB(in *byte, out *byte)
+func p916_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p917_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p917_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p917_VPSHUFB(in *byte, out *byte)
+func p917_VPTERNLOGQ(in *byte, out *byte)
 
-// p918_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p918_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p918_VPSHUFB_Z(in *byte, out *byte)
+func p918_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p919_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p919_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p919_VPSHUFB(in *byte, out *byte)
+func p919_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p920_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p920_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p920_VPSHUFB(in *byte, out *byte)
+func p920_VPTERNLOGQ(in *byte, out *byte)
 
-// p921_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p921_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p921_VPSHUFB(in *byte, out *byte)
+func p921_VPTERNLOGQ(in *byte, out *byte)
 
-// p922_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p922_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p922_VPSHUFB(in *byte, out *byte)
+func p922_VPTERNLOGQ(in *byte, out *byte)
 
-// p923_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p923_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p923_VPSHUFB_Z(in *byte, out *byte)
+func p923_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p924_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p924_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p924_VPSHUFB(in *byte, out *byte)
+func p924_VPTERNLOGQ(in *byte, out *byte)
 
-// p925_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p925_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p925_VPSHUFD(in *byte, out *byte)
+func p925_VPROLD(in *byte, out *byte)
 
-// p926_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p926_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p926_VPSHUFD(in *byte, out *byte)
+func p926_VPROLD(in *byte, out *byte)
 
-// p927_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p927_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p927_VPSHUFD(in *byte, out *byte)
+func p927_VPROLD(in *byte, out *byte)
 
-// p928_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p928_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p928_VPSHUFD(in *byte, out *byte)
+func p928_VPROLD(in *byte, out *byte)
 
-// p929_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p929_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p929_VPSHUFD(in *byte, out *byte)
+func p929_VPROLD(in *byte, out *byte)
 
-// p930_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p930_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p930_VPSHUFD(in *byte, out *byte)
+func p930_VPROLD(in *byte, out *byte)
 
-// p931_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p931_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p931_VPSHUFD(in *byte, out *byte)
+func p931_VPROLD(in *byte, out *byte)
 
-// p932_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p932_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p932_VPSHUFD_Z(in *byte, out *byte)
+func p932_VPROLD(in *byte, out *byte)
 
-// p933_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p933_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
-func p933_VPSHUFD(in *byte, out *byte)
+func p933_VPROLD(in *byte, out *byte)
 
-// p934_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p934_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p934_VPSHUFD_BCST(in *byte, out *byte)
+func p934_VPROLD_Z(in *byte, out *byte)
 
-// p935_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p935_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p935_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p935_VPROLD(in *byte, out *byte)
 
-// p936_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p936_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p936_VPSHUFD(in *byte, out *byte)
+func p936_VPROLD_BCST(in *byte, out *byte)
 
-// p937_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p937_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p937_VPSHUFD(in *byte, out *byte)
+func p937_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p938_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p938_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p938_VPSHUFD(in *byte, out *byte)
+func p938_VPROLD(in *byte, out *byte)
 
-// p939_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p939_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p939_VPSHUFD_Z(in *byte, out *byte)
+func p939_VPROLD(in *byte, out *byte)
 
-// p940_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p940_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p940_VPSHUFD(in *byte, out *byte)
+func p940_VPROLD(in *byte, out *byte)
 
-// p941_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p941_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p941_VPADDD(in *byte, out *byte)
+func p941_VPROLD_Z(in *byte, out *byte)
 
-// p942_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p942_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p942_VPADDD(in *byte, out *byte)
+func p942_VPROLD(in *byte, out *byte)
 
-// p943_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p943_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p943_VPADDD_Z(in *byte, out *byte)
+func p943_VPROLQ(in *byte, out *byte)
 
-// p944_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p944_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p944_VPADDD(in *byte, out *byte)
+func p944_VPROLQ(in *byte, out *byte)
 
-// p945_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p945_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p945_VPADDD_BCST(in *byte, out *byte)
+func p945_VPROLQ(in *byte, out *byte)
 
-// p946_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p946_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p946_VPADDD_BCST_Z(in *byte, out *byte)
+func p946_VPROLQ(in *byte, out *byte)
 
-// p947_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p947_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p947_VPADDD(in *byte, out *byte)
+func p947_VPROLQ(in *byte, out *byte)
 
-// p948_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p948_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p948_VPADDD(in *byte, out *byte)
+func p948_VPROLQ(in *byte, out *byte)
 
-// p949_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p949_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
-func p949_VPADDD(in *byte, out *byte)
+func p949_VPROLQ(in *byte, out *byte)
 
-// p950_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p950_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p950_VPADDD_Z(in *byte, out *byte)
+func p950_VPROLQ_Z(in *byte, out *byte)
 
-// p951_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p951_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p951_VPADDD(in *byte, out *byte)
+func p951_VPROLQ(in *byte, out *byte)
 
-// p952_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p952_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p952_VPADDQ(in *byte, out *byte)
+func p952_VPROLQ_BCST(in *byte, out *byte)
 
-// p953_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p953_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p953_VPADDQ(in *byte, out *byte)
+func p953_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p954_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p954_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p954_VPADDQ_Z(in *byte, out *byte)
+func p954_VPROLQ(in *byte, out *byte)
 
-// p955_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p955_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p955_VPADDQ(in *byte, out *byte)
+func p955_VPROLQ(in *byte, out *byte)
 
-// p956_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p956_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p956_VPADDQ_BCST(in *byte, out *byte)
+func p956_VPROLQ(in *byte, out *byte)
 
-// p957_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p957_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p957_VPADDQ_BCST_Z(in *byte, out *byte)
+func p957_VPROLQ_Z(in *byte, out *byte)
 
-// p958_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p958_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p958_VPADDQ(in *byte, out *byte)
+func p958_VPROLQ(in *byte, out *byte)
 
-// p959_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p959_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p959_VPADDQ(in *byte, out *byte)
+func p959_VPRORD(in *byte, out *byte)
 
-// p960_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p960_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p960_VPADDQ(in *byte, out *byte)
+func p960_VPRORD(in *byte, out *byte)
 
-// p961_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p961_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p961_VPADDQ_Z(in *byte, out *byte)
+func p961_VPRORD(in *byte, out *byte)
 
-// p962_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p962_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p962_VPADDQ(in *byte, out *byte)
+func p962_VPRORD(in *byte, out *byte)
 
-// p963_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p963_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p963_VPSUBQ(in *byte, out *byte)
+func p963_VPRORD(in *byte, out *byte)
 
-// p964_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p964_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p964_VPSUBQ(in *byte, out *byte)
+func p964_VPRORD(in *byte, out *byte)
 
-// p965_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p965_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p965_VPSUBQ_Z(in *byte, out *byte)
+func p965_VPRORD(in *byte, out *byte)
 
-// p966_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p966_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
-func p966_VPSUBQ(in *byte, out *byte)
+func p966_VPRORD(in *byte, out *byte)
 
-// p967_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p967_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p967_VPSUBQ_BCST(in *byte, out *byte)
+func p967_VPRORD_Z(in *byte, out *byte)
 
-// p968_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p968_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p968_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p968_VPRORD(in *byte, out *byte)
 
-// p969_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p969_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p969_VPSUBQ(in *byte, out *byte)
+func p969_VPRORD_BCST(in *byte, out *byte)
 
-// p970_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p970_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p970_VPSUBQ(in *byte, out *byte)
+func p970_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p971_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p971_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p971_VPSUBQ(in *byte, out *byte)
+func p971_VPRORD(in *byte, out *byte)
 
-// p972_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p972_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p972_VPSUBQ_Z(in *byte, out *byte)
+func p972_VPRORD(in *byte, out *byte)
 
-// p973_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p973_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p973_VPSUBQ(in *byte, out *byte)
+func p973_VPRORD(in *byte, out *byte)
 
-// p974_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p974_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p974_VPMULUDQ(in *byte, out *byte)
+func p974_VPRORD_Z(in *byte, out *byte)
 
-// p975_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p975_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p975_VPMULUDQ(in *byte, out *byte)
+func p975_VPRORD(in *byte, out *byte)
 
-// p976_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p976_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p976_VPMULUDQ_Z(in *byte, out *byte)
+func p976_VPRORQ(in *byte, out *byte)
 
-// p977_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p977_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p977_VPMULUDQ(in *byte, out *byte)
+func p977_VPRORQ(in *byte, out *byte)
 
-// p978_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p978_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p978_VPMULUDQ_BCST(in *byte, out *byte)
+func p978_VPRORQ(in *byte, out *byte)
 
-// p979_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p979_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p979_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p979_VPRORQ(in *byte, out *byte)
 
-// p980_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p980_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p980_VPMULUDQ(in *byte, out *byte)
+func p980_VPRORQ(in *byte, out *byte)
 
-// p981_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p981_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p981_VPMULUDQ(in *byte, out *byte)
+func p981_VPRORQ(in *byte, out *byte)
 
-// p982_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p982_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
-func p982_VPMULUDQ(in *byte, out *byte)
+func p982_VPRORQ(in *byte, out *byte)
 
-// p983_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p983_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p983_VPMULUDQ_Z(in *byte, out *byte)
+func p983_VPRORQ_Z(in *byte, out *byte)
 
-// p984_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p984_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p984_VPMULUDQ(in *byte, out *byte)
+func p984_VPRORQ(in *byte, out *byte)
 
-// p985_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p985_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p985_VPMADD52LUQ(in *byte, out *byte)
+func p985_VPRORQ_BCST(in *byte, out *byte)
 
-// p986_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p986_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p986_VPMADD52LUQ(in *byte, out *byte)
+func p986_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p987_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p987_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p987_VPMADD52LUQ_Z(in *byte, out *byte)
+func p987_VPRORQ(in *byte, out *byte)
 
-// p988_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p988_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p988_VPMADD52LUQ(in *byte, out *byte)
+func p988_VPRORQ(in *byte, out *byte)
 
-// p989_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p989_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p989_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p989_VPRORQ(in *byte, out *byte)
 
-// p990_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p990_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p990_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p990_VPRORQ_Z(in *byte, out *byte)
 
-// p991_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p991_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p991_VPMADD52LUQ(in *byte, out *byte)
+func p991_VPRORQ(in *byte, out *byte)
 
-// p992_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p992_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p992_VPMADD52LUQ(in *byte, out *byte)
+func p992_VPSHUFB(in *byte, out *byte)
 
-// p993_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p993_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p993_VPMADD52LUQ(in *byte, out *byte)
+func p993_VPSHUFB(in *byte, out *byte)
 
-// p994_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p994_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p994_VPMADD52LUQ_Z(in *byte, out *byte)
+func p994_VPSHUFB_Z(in *byte, out *byte)
 
-// p995_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p995_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p995_VPMADD52LUQ(in *byte, out *byte)
+func p995_VPSHUFB(in *byte, out *byte)
 
-// p996_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p996_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p996_VPMADD52HUQ(in *byte, out *byte)
+func p996_VPSHUFB(in *byte, out *byte)
 
-// p997_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p997_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p997_VPMADD52HUQ(in *byte, out *byte)
+func p997_VPSHUFB(in *byte, out *byte)
 
-// p998_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p998_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p998_VPMADD52HUQ_Z(in *byte, out *byte)
+func p998_VPSHUFB(in *byte, out *byte)
 
-// p999_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p999_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p999_VPMADD52HUQ(in *byte, out *byte)
+func p999_VPSHUFB_Z(in *byte, out *byte)
 
-// p1000_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1000_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1000_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1000_VPSHUFB(in *byte, out *byte)
 
-// p1001_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1001_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1001_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1001_VPSHUFD(in *byte, out *byte)
 
-// p1002_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1002_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1002_VPMADD52HUQ(in *byte, out *byte)
+func p1002_VPSHUFD(in *byte, out *byte)
 
-// p1003_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1003_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1003_VPMADD52HUQ(in *byte, out *byte)
+func p1003_VPSHUFD(in *byte, out *byte)
 
-// p1004_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1004_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1004_VPMADD52HUQ(in *byte, out *byte)
+func p1004_VPSHUFD(in *byte, out *byte)
 
-// p1005_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1005_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1005_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1005_VPSHUFD(in *byte, out *byte)
 
-// p1006_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1006_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1006_VPMADD52HUQ(in *byte, out *byte)
+func p1006_VPSHUFD(in *byte, out *byte)
 
-// p1007_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1007_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
-func p1007_VPSRLQ(in *byte, out *byte)
+func p1007_VPSHUFD(in *byte, out *byte)
 
-// p1008_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1008_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1008_VPSRLQ(in *byte, out *byte)
+func p1008_VPSHUFD_Z(in *byte, out *byte)
 
-// p1009_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1009_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1009_VPSRLQ(in *byte, out *byte)
+func p1009_VPSHUFD(in *byte, out *byte)
 
-// p1010_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1010_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1010_VPSRLQ(in *byte, out *byte)
+func p1010_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1011_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1011_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1011_VPSRLQ(in *byte, out *byte)
+func p1011_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1012_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1012_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1012_VPSRLQ(in *byte, out *byte)
+func p1012_VPSHUFD(in *byte, out *byte)
 
-// p1013_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1013_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1013_VPSRLQ(in *byte, out *byte)
+func p1013_VPSHUFD(in *byte, out *byte)
 
-// p1014_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1014_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1014_VPSRLQ(in *byte, out *byte)
+func p1014_VPSHUFD(in *byte, out *byte)
 
-// p1015_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1015_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1015_VPSRLQ(in *byte, out *byte)
+func p1015_VPSHUFD_Z(in *byte, out *byte)
 
-// p1016_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1016_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1016_VPSRLQ_Z(in *byte, out *byte)
+func p1016_VPSHUFD(in *byte, out *byte)
 
-// p1017_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1017_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1017_VPSRLQ(in *byte, out *byte)
+func p1017_VPADDD(in *byte, out *byte)
 
-// p1018_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1018_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p1018_VPSRLQ_BCST(in *byte, out *byte)
+func p1018_VPADDD(in *byte, out *byte)
 
-// p1019_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1019_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1019_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1019_VPADDD_Z(in *byte, out *byte)
 
-// p1020_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1020_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1020_VPSRLQ(in *byte, out *byte)
+func p1020_VPADDD(in *byte, out *byte)
 
-// p1021_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1021_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1021_VPSRLQ(in *byte, out *byte)
+func p1021_VPADDD_BCST(in *byte, out *byte)
 
-// p1022_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1022_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1022_VPSRLQ(in *byte, out *byte)
+func p1022_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1023_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1023_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1023_VPSRLQ_Z(in *byte, out *byte)
+func p1023_VPADDD(in *byte, out *byte)
 
-// p1024_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1024_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1024_VPSRLQ(in *byte, out *byte)
+func p1024_VPADDD(in *byte, out *byte)
 
-// p1025_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1025_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1025_VPSLLQ(in *byte, out *byte)
+func p1025_VPADDD(in *byte, out *byte)
 
-// p1026_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1026_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1026_VPSLLQ(in *byte, out *byte)
+func p1026_VPADDD_Z(in *byte, out *byte)
 
-// p1027_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1027_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1027_VPSLLQ(in *byte, out *byte)
+func p1027_VPADDD(in *byte, out *byte)
 
-// p1028_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1028_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1028_VPSLLQ(in *byte, out *byte)
+func p1028_VPADDQ(in *byte, out *byte)
 
-// p1029_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1029_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p1029_VPSLLQ(in *byte, out *byte)
+func p1029_VPADDQ(in *byte, out *byte)
 
-// p1030_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1030_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1030_VPSLLQ(in *byte, out *byte)
+func p1030_VPADDQ_Z(in *byte, out *byte)
 
-// p1031_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1031_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1031_VPSLLQ(in *byte, out *byte)
+func p1031_VPADDQ(in *byte, out *byte)
 
-// p1032_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1032_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1032_VPSLLQ_Z(in *byte, out *byte)
+func p1032_VPADDQ_BCST(in *byte, out *byte)
 
-// p1033_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1033_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1033_VPSLLQ(in *byte, out *byte)
+func p1033_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1034_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1034_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1034_VPSLLQ_BCST(in *byte, out *byte)
+func p1034_VPADDQ(in *byte, out *byte)
 
-// p1035_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1035_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1035_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1035_VPADDQ(in *byte, out *byte)
 
-// p1036_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1036_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1036_VPSLLQ(in *byte, out *byte)
+func p1036_VPADDQ(in *byte, out *byte)
 
-// p1037_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1037_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1037_VPSLLQ(in *byte, out *byte)
+func p1037_VPADDQ_Z(in *byte, out *byte)
 
-// p1038_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1038_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1038_VPSLLQ(in *byte, out *byte)
+func p1038_VPADDQ(in *byte, out *byte)
 
-// p1039_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1039_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1039_VPSLLQ_Z(in *byte, out *byte)
+func p1039_VPSUBQ(in *byte, out *byte)
 
-// p1040_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1040_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p1040_VPSLLQ(in *byte, out *byte)
+func p1040_VPSUBQ(in *byte, out *byte)
 
-// p1041_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1041_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1041_VPSRAQ(in *byte, out *byte)
+func p1041_VPSUBQ_Z(in *byte, out *byte)
 
-// p1042_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1042_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1042_VPSRAQ(in *byte, out *byte)
+func p1042_VPSUBQ(in *byte, out *byte)
 
-// p1043_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1043_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1043_VPSRAQ(in *byte, out *byte)
+func p1043_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1044_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1044_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1044_VPSRAQ(in *byte, out *byte)
+func p1044_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1045_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1045_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1045_VPSRAQ(in *byte, out *byte)
+func p1045_VPSUBQ(in *byte, out *byte)
 
-// p1046_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1046_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1046_VPSRAQ(in *byte, out *byte)
+func p1046_VPSUBQ(in *byte, out *byte)
 
-// p1047_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1047_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1047_VPSRAQ(in *byte, out *byte)
+func p1047_VPSUBQ(in *byte, out *byte)
 
-// p1048_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1048_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1048_VPSRAQ_Z(in *byte, out *byte)
+func p1048_VPSUBQ_Z(in *byte, out *byte)
 
-// p1049_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1049_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1049_VPSRAQ(in *byte, out *byte)
+func p1049_VPSUBQ(in *byte, out *byte)
 
-// p1050_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1050_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1050_VPSRAQ_BCST(in *byte, out *byte)
+func p1050_VPMULUDQ(in *byte, out *byte)
 
-// p1051_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1051_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p1051_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1051_VPMULUDQ(in *byte, out *byte)
 
-// p1052_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1052_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1052_VPSRAQ(in *byte, out *byte)
+func p1052_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1053_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1053_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1053_VPSRAQ(in *byte, out *byte)
+func p1053_VPMULUDQ(in *byte, out *byte)
 
-// p1054_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1054_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1054_VPSRAQ(in *byte, out *byte)
+func p1054_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1055_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1055_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1055_VPSRAQ_Z(in *byte, out *byte)
+func p1055_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1056_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1056_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1056_VPSRAQ(in *byte, out *byte)
+func p1056_VPMULUDQ(in *byte, out *byte)
 
-// p1057_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1057_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1057_VPSRLVQ(in *byte, out *byte)
+func p1057_VPMULUDQ(in *byte, out *byte)
 
-// p1058_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1058_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1058_VPSRLVQ(in *byte, out *byte)
+func p1058_VPMULUDQ(in *byte, out *byte)
 
-// p1059_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1059_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1059_VPSRLVQ_Z(in *byte, out *byte)
+func p1059_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1060_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1060_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1060_VPSRLVQ(in *byte, out *byte)
+func p1060_VPMULUDQ(in *byte, out *byte)
 
-// p1061_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1061_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1061_VPSRLVQ_BCST(in *byte, out *byte)
+func p1061_VPMADD52LUQ(in *byte, out *byte)
 
-// p1062_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1062_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p1062_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1062_VPMADD52LUQ(in *byte, out *byte)
 
-// p1063_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1063_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1063_VPSRLVQ(in *byte, out *byte)
+func p1063_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1064_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1064_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1064_VPSRLVQ(in *byte, out *byte)
+func p1064_VPMADD52LUQ(in *byte, out *byte)
 
-// p1065_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1065_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1065_VPSRLVQ(in *byte, out *byte)
+func p1065_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1066_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1066_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1066_VPSRLVQ_Z(in *byte, out *byte)
+func p1066_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1067_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1067_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1067_VPSRLVQ(in *byte, out *byte)
+func p1067_VPMADD52LUQ(in *byte, out *byte)
 
-// p1068_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1068_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1068_VPSLLVQ(in *byte, out *byte)
+func p1068_VPMADD52LUQ(in *byte, out *byte)
 
-// p1069_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1069_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1069_VPSLLVQ(in *byte, out *byte)
+func p1069_VPMADD52LUQ(in *byte, out *byte)
 
-// p1070_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1070_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1070_VPSLLVQ_Z(in *byte, out *byte)
+func p1070_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1071_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1071_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1071_VPSLLVQ(in *byte, out *byte)
+func p1071_VPMADD52LUQ(in *byte, out *byte)
 
-// p1072_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1072_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1072_VPSLLVQ_BCST(in *byte, out *byte)
+func p1072_VPMADD52HUQ(in *byte, out *byte)
 
-// p1073_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1073_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p1073_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1073_VPMADD52HUQ(in *byte, out *byte)
 
-// p1074_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1074_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1074_VPSLLVQ(in *byte, out *byte)
+func p1074_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1075_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1075_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1075_VPSLLVQ(in *byte, out *byte)
+func p1075_VPMADD52HUQ(in *byte, out *byte)
 
-// p1076_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1076_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1076_VPSLLVQ(in *byte, out *byte)
+func p1076_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1077_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1077_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1077_VPSLLVQ_Z(in *byte, out *byte)
+func p1077_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1078_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1078_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1078_VPSLLVQ(in *byte, out *byte)
+func p1078_VPMADD52HUQ(in *byte, out *byte)
 
-// p1079_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1079_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1079_VPSRLDQ(in *byte, out *byte)
+func p1079_VPMADD52HUQ(in *byte, out *byte)
 
-// p1080_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1080_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1080_VPSRLDQ(in *byte, out *byte)
+func p1080_VPMADD52HUQ(in *byte, out *byte)
 
-// p1081_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1081_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1081_VPSRLDQ(in *byte, out *byte)
+func p1081_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1082_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1082_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1082_VPSRLDQ(in *byte, out *byte)
+func p1082_VPMADD52HUQ(in *byte, out *byte)
 
-// p1083_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1083_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1083_VPSRLDQ(in *byte, out *byte)
+func p1083_VPSRLQ(in *byte, out *byte)
 
-// p1084_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1084_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1084_VPSRLDQ(in *byte, out *byte)
+func p1084_VPSRLQ(in *byte, out *byte)
 
-// p1085_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1085_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1085_VPSRLDQ(in *byte, out *byte)
+func p1085_VPSRLQ(in *byte, out *byte)
 
-// p1086_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1086_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1086_VPSRLDQ(in *byte, out *byte)
+func p1086_VPSRLQ(in *byte, out *byte)
 
-// p1087_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1087_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1087_VPSRLDQ(in *byte, out *byte)
+func p1087_VPSRLQ(in *byte, out *byte)
 
-// p1088_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1088_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1088_VPSRLDQ(in *byte, out *byte)
+func p1088_VPSRLQ(in *byte, out *byte)
 
-// p1089_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1089_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1089_VPSRLDQ(in *byte, out *byte)
+func p1089_VPSRLQ(in *byte, out *byte)
 
-// p1090_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1090_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1090_VPSLLDQ(in *byte, out *byte)
+func p1090_VPSRLQ(in *byte, out *byte)
 
-// p1091_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1091_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
-func p1091_VPSLLDQ(in *byte, out *byte)
+func p1091_VPSRLQ(in *byte, out *byte)
 
-// p1092_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1092_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1092_VPSLLDQ(in *byte, out *byte)
+func p1092_VPSRLQ_Z(in *byte, out *byte)
 
-// p1093_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1093_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1093_VPSLLDQ(in *byte, out *byte)
+func p1093_VPSRLQ(in *byte, out *byte)
 
-// p1094_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1094_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1094_VPSLLDQ(in *byte, out *byte)
+func p1094_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1095_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1095_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1095_VPSLLDQ(in *byte, out *byte)
+func p1095_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1096_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1096_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1096_VPSLLDQ(in *byte, out *byte)
+func p1096_VPSRLQ(in *byte, out *byte)
 
-// p1097_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1097_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1097_VPSLLDQ(in *byte, out *byte)
+func p1097_VPSRLQ(in *byte, out *byte)
 
-// p1098_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1098_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1098_VPSLLDQ(in *byte, out *byte)
+func p1098_VPSRLQ(in *byte, out *byte)
 
-// p1099_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1099_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1099_VPSLLDQ(in *byte, out *byte)
+func p1099_VPSRLQ_Z(in *byte, out *byte)
 
-// p1100_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1100_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1100_VPSLLDQ(in *byte, out *byte)
+func p1100_VPSRLQ(in *byte, out *byte)
 
-// p1101_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1101_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1101_VPALIGNR(in *byte, out *byte)
+func p1101_VPSLLQ(in *byte, out *byte)
 
-// p1102_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1102_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1102_VPALIGNR(in *byte, out *byte)
+func p1102_VPSLLQ(in *byte, out *byte)
 
-// p1103_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1103_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1103_VPALIGNR(in *byte, out *byte)
+func p1103_VPSLLQ(in *byte, out *byte)
 
-// p1104_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1104_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1104_VPALIGNR(in *byte, out *byte)
+func p1104_VPSLLQ(in *byte, out *byte)
 
-// p1105_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1105_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1105_VPALIGNR(in *byte, out *byte)
+func p1105_VPSLLQ(in *byte, out *byte)
 
-// p1106_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1106_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1106_VPALIGNR(in *byte, out *byte)
+func p1106_VPSLLQ(in *byte, out *byte)
 
-// p1107_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1107_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
-func p1107_VPALIGNR(in *byte, out *byte)
+func p1107_VPSLLQ(in *byte, out *byte)
 
-// p1108_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1108_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1108_VPALIGNR(in *byte, out *byte)
+func p1108_VPSLLQ_Z(in *byte, out *byte)
 
-// p1109_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1109_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1109_VPALIGNR(in *byte, out *byte)
+func p1109_VPSLLQ(in *byte, out *byte)
 
-// p1110_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1110_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1110_VPALIGNR_Z(in *byte, out *byte)
+func p1110_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1111_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1111_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1111_VPALIGNR(in *byte, out *byte)
+func p1111_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1112_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1112_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1112_VPALIGNR(in *byte, out *byte)
+func p1112_VPSLLQ(in *byte, out *byte)
 
-// p1113_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1113_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1113_VPALIGNR(in *byte, out *byte)
+func p1113_VPSLLQ(in *byte, out *byte)
 
-// p1114_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1114_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1114_VPALIGNR(in *byte, out *byte)
+func p1114_VPSLLQ(in *byte, out *byte)
 
-// p1115_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1115_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1115_VPALIGNR_Z(in *byte, out *byte)
+func p1115_VPSLLQ_Z(in *byte, out *byte)
 
-// p1116_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1116_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1116_VPALIGNR(in *byte, out *byte)
+func p1116_VPSLLQ(in *byte, out *byte)
 
-// p1117_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1117_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1117_VPUNPCKLQDQ(in *byte, out *byte)
+func p1117_VPSRAQ(in *byte, out *byte)
 
-// p1118_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1118_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1118_VPUNPCKLQDQ(in *byte, out *byte)
+func p1118_VPSRAQ(in *byte, out *byte)
 
-// p1119_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1119_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1119_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1119_VPSRAQ(in *byte, out *byte)
 
-// p1120_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1120_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1120_VPUNPCKLQDQ(in *byte, out *byte)
+func p1120_VPSRAQ(in *byte, out *byte)
 
-// p1121_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1121_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1121_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1121_VPSRAQ(in *byte, out *byte)
 
-// p1122_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1122_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1122_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1122_VPSRAQ(in *byte, out *byte)
 
-// p1123_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1123_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
-func p1123_VPUNPCKLQDQ(in *byte, out *byte)
+func p1123_VPSRAQ(in *byte, out *byte)
 
-// p1124_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1124_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1124_VPUNPCKLQDQ(in *byte, out *byte)
+func p1124_VPSRAQ_Z(in *byte, out *byte)
 
-// p1125_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1125_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1125_VPUNPCKLQDQ(in *byte, out *byte)
+func p1125_VPSRAQ(in *byte, out *byte)
 
-// p1126_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1126_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1126_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1126_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1127_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1127_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1127_VPUNPCKLQDQ(in *byte, out *byte)
+func p1127_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1128_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1128_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1128_VPUNPCKHQDQ(in *byte, out *byte)
+func p1128_VPSRAQ(in *byte, out *byte)
 
-// p1129_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1129_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1129_VPUNPCKHQDQ(in *byte, out *byte)
+func p1129_VPSRAQ(in *byte, out *byte)
 
-// p1130_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1130_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1130_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1130_VPSRAQ(in *byte, out *byte)
 
-// p1131_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1131_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1131_VPUNPCKHQDQ(in *byte, out *byte)
+func p1131_VPSRAQ_Z(in *byte, out *byte)
 
-// p1132_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1132_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1132_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1132_VPSRAQ(in *byte, out *byte)
 
-// p1133_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1133_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1133_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1133_VPSRLVQ(in *byte, out *byte)
 
-// p1134_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1134_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1134_VPUNPCKHQDQ(in *byte, out *byte)
+func p1134_VPSRLVQ(in *byte, out *byte)
 
-// p1135_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1135_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1135_VPUNPCKHQDQ(in *byte, out *byte)
+func p1135_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1136_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1136_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1136_VPUNPCKHQDQ(in *byte, out *byte)
+func p1136_VPSRLVQ(in *byte, out *byte)
 
-// p1137_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1137_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1137_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1137_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1138_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1138_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1138_VPUNPCKHQDQ(in *byte, out *byte)
+func p1138_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1139_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1139_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1139_VSHUFI64X2(in *byte, out *byte)
+func p1139_VPSRLVQ(in *byte, out *byte)
 
-// p1140_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1140_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1140_VSHUFI64X2(in *byte, out *byte)
+func p1140_VPSRLVQ(in *byte, out *byte)
 
-// p1141_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1141_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1141_VSHUFI64X2(in *byte, out *byte)
+func p1141_VPSRLVQ(in *byte, out *byte)
 
-// p1142_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1142_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1142_VSHUFI64X2(in *byte, out *byte)
+func p1142_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1143_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1143_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1143_VSHUFI64X2(in *byte, out *byte)
+func p1143_VPSRLVQ(in *byte, out *byte)
 
-// p1144_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1144_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1144_VSHUFI64X2(in *byte, out *byte)
+func p1144_VPSLLVQ(in *byte, out *byte)
 
-// p1145_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1145_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1145_VSHUFI64X2(in *byte, out *byte)
+func p1145_VPSLLVQ(in *byte, out *byte)
 
-// p1146_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1146_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1146_VSHUFI64X2_Z(in *byte, out *byte)
+func p1146_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1147_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1147_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1147_VSHUFI64X2(in *byte, out *byte)
+func p1147_VPSLLVQ(in *byte, out *byte)
 
-// p1148_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1148_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1148_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1148_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1149_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1149_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1149_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1149_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1150_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1150_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1150_VSHUFI64X2(in *byte, out *byte)
+func p1150_VPSLLVQ(in *byte, out *byte)
 
-// p1151_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1151_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1151_VSHUFI64X2(in *byte, out *byte)
+func p1151_VPSLLVQ(in *byte, out *byte)
 
-// p1152_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1152_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1152_VSHUFI64X2(in *byte, out *byte)
+func p1152_VPSLLVQ(in *byte, out *byte)
 
-// p1153_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1153_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1153_VPERMQ(in *byte, out *byte)
+func p1153_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1154_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1154_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1154_VPERMQ(in *byte, out *byte)
+func p1154_VPSLLVQ(in *byte, out *byte)
 
-// p1155_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1155_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1155_VPERMQ(in *byte, out *byte)
+func p1155_VPSRLDQ(in *byte, out *byte)
 
-// p1156_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1156_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1156_VPERMQ(in *byte, out *byte)
+func p1156_VPSRLDQ(in *byte, out *byte)
 
-// p1157_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1157_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1157_VPERMQ(in *byte, out *byte)
+func p1157_VPSRLDQ(in *byte, out *byte)
 
-// p1158_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1158_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1158_VPERMQ_Z(in *byte, out *byte)
+func p1158_VPSRLDQ(in *byte, out *byte)
 
-// p1159_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1159_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1159_VPERMQ(in *byte, out *byte)
+func p1159_VPSRLDQ(in *byte, out *byte)
 
-// p1160_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1160_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1160_VPERMQ_BCST(in *byte, out *byte)
+func p1160_VPSRLDQ(in *byte, out *byte)
 
-// p1161_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1161_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1161_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1161_VPSRLDQ(in *byte, out *byte)
 
-// p1162_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1162_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1162_VPERMQ(in *byte, out *byte)
+func p1162_VPSRLDQ(in *byte, out *byte)
 
-// p1163_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1163_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1163_VPERMQ(in *byte, out *byte)
+func p1163_VPSRLDQ(in *byte, out *byte)
 
-// p1164_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1164_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1164_VPERMQ(in *byte, out *byte)
+func p1164_VPSRLDQ(in *byte, out *byte)
 
-// p1165_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1165_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1165_VPERMQ(in *byte, out *byte)
+func p1165_VPSRLDQ(in *byte, out *byte)
 
-// p1166_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1166_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1166_VPERMQ(in *byte, out *byte)
+func p1166_VPSLLDQ(in *byte, out *byte)
 
-// p1167_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1167_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1167_VPERMQ_Z(in *byte, out *byte)
+func p1167_VPSLLDQ(in *byte, out *byte)
 
-// p1168_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1168_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1168_VPERMQ(in *byte, out *byte)
+func p1168_VPSLLDQ(in *byte, out *byte)
 
-// p1169_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1169_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1169_VPERMQ_BCST(in *byte, out *byte)
+func p1169_VPSLLDQ(in *byte, out *byte)
 
-// p1170_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1170_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1170_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1170_VPSLLDQ(in *byte, out *byte)
 
-// p1171_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1171_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1171_VPERMQ(in *byte, out *byte)
+func p1171_VPSLLDQ(in *byte, out *byte)
 
-// p1172_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1172_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1172_VPERMQ(in *byte, out *byte)
+func p1172_VPSLLDQ(in *byte, out *byte)
 
-// p1173_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1173_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1173_VPERMQ(in *byte, out *byte)
+func p1173_VPSLLDQ(in *byte, out *byte)
 
-// p1174_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1174_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1174_VPERMD(in *byte, out *byte)
+func p1174_VPSLLDQ(in *byte, out *byte)
 
-// p1175_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1175_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1175_VPERMD(in *byte, out *byte)
+func p1175_VPSLLDQ(in *byte, out *byte)
 
-// p1176_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1176_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1176_VPERMD_Z(in *byte, out *byte)
+func p1176_VPSLLDQ(in *byte, out *byte)
 
-// p1177_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1177_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1177_VPERMD(in *byte, out *byte)
+func p1177_VPALIGNR(in *byte, out *byte)
 
-// p1178_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1178_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1178_VPERMD_BCST(in *byte, out *byte)
+func p1178_VPALIGNR(in *byte, out *byte)
 
-// p1179_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1179_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1179_VPERMD_BCST_Z(in *byte, out *byte)
+func p1179_VPALIGNR(in *byte, out *byte)
 
-// p1180_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1180_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1180_VPERMD(in *byte, out *byte)
+func p1180_VPALIGNR(in *byte, out *byte)
 
-// p1181_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1181_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1181_VPERMD(in *byte, out *byte)
+func p1181_VPALIGNR(in *byte, out *byte)
 
-// p1182_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1182_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1182_VPERMD(in *byte, out *byte)
+func p1182_VPALIGNR(in *byte, out *byte)
 
-// p1183_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1183_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1183_VPERMI2Q(in *byte, out *byte)
+func p1183_VPALIGNR(in *byte, out *byte)
 
-// p1184_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1184_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1184_VPERMI2Q(in *byte, out *byte)
+func p1184_VPALIGNR(in *byte, out *byte)
 
-// p1185_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1185_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1185_VPERMI2Q_Z(in *byte, out *byte)
+func p1185_VPALIGNR(in *byte, out *byte)
 
-// p1186_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1186_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1186_VPERMI2Q(in *byte, out *byte)
+func p1186_VPALIGNR_Z(in *byte, out *byte)
 
-// p1187_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1187_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1187_VPERMI2Q_BCST(in *byte, out *byte)
+func p1187_VPALIGNR(in *byte, out *byte)
 
-// p1188_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1188_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1188_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1188_VPALIGNR(in *byte, out *byte)
 
-// p1189_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1189_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1189_VPERMI2Q(in *byte, out *byte)
+func p1189_VPALIGNR(in *byte, out *byte)
 
-// p1190_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1190_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1190_VPERMI2Q(in *byte, out *byte)
+func p1190_VPALIGNR(in *byte, out *byte)
 
-// p1191_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1191_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1191_VPERMI2Q(in *byte, out *byte)
+func p1191_VPALIGNR_Z(in *byte, out *byte)
 
-// p1192_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1192_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1192_VPERMI2Q_Z(in *byte, out *byte)
+func p1192_VPALIGNR(in *byte, out *byte)
 
-// p1193_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1193_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1193_VPERMI2Q(in *byte, out *byte)
+func p1193_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1194_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1194_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1194_VPERMB(in *byte, out *byte)
+func p1194_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1195_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1195_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1195_VPERMB(in *byte, out *byte)
+func p1195_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1196_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1196_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1196_VPERMB_Z(in *byte, out *byte)
+func p1196_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1197_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1197_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1197_VPERMB(in *byte, out *byte)
+func p1197_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1198_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1198_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1198_VPERMB(in *byte, out *byte)
+func p1198_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1199_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1199_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1199_VPERMB(in *byte, out *byte)
+func p1199_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1200_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1200_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1200_VPERMB(in *byte, out *byte)
+func p1200_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1201_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1201_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1201_VPERMB_Z(in *byte, out *byte)
+func p1201_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1202_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1202_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1202_VPERMB(in *byte, out *byte)
+func p1202_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1203_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1203_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1203_VALIGNQ(in *byte, out *byte)
+func p1203_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1204_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1204_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1204_VALIGNQ(in *byte, out *byte)
+func p1204_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1205_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1205_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1205_VALIGNQ(in *byte, out *byte)
+func p1205_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1206_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1206_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1206_VALIGNQ(in *byte, out *byte)
+func p1206_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1207_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1207_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1207_VALIGNQ(in *byte, out *byte)
+func p1207_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1208_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1208_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1208_VALIGNQ(in *byte, out *byte)
+func p1208_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1209_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1209_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1209_VALIGNQ_Z(in *byte, out *byte)
+func p1209_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1210_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1210_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1210_VALIGNQ(in *byte, out *byte)
+func p1210_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1211_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1211_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1211_VALIGNQ_BCST(in *byte, out *byte)
+func p1211_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1212_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1212_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1212_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1212_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1213_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1213_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1213_VALIGNQ(in *byte, out *byte)
+func p1213_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1214_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1214_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1214_VALIGNQ(in *byte, out *byte)
+func p1214_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1215_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1215_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1215_VALIGNQ(in *byte, out *byte)
+func p1215_VSHUFI64X2(in *byte, out *byte)
 
-// p1216_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1216_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1216_VALIGNQ_Z(in *byte, out *byte)
+func p1216_VSHUFI64X2(in *byte, out *byte)
 
-// p1217_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1217_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1217_VALIGNQ(in *byte, out *byte)
+func p1217_VSHUFI64X2(in *byte, out *byte)
 
-// p1218_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1218_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1218_VPBLENDMQ(in *byte, out *byte)
+func p1218_VSHUFI64X2(in *byte, out *byte)
 
-// p1219_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1219_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1219_VPBLENDMQ(in *byte, out *byte)
+func p1219_VSHUFI64X2(in *byte, out *byte)
 
-// p1220_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1220_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1220_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1220_VSHUFI64X2(in *byte, out *byte)
 
-// p1221_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1221_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
-func p1221_VPBLENDMQ(in *byte, out *byte)
+func p1221_VSHUFI64X2(in *byte, out *byte)
 
-// p1222_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1222_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1222_VPBLENDMQ(in *byte, out *byte)
+func p1222_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1223_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1223_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1223_VPBLENDMQ(in *byte, out *byte)
+func p1223_VSHUFI64X2(in *byte, out *byte)
 
-// p1224_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1224_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1224_VBROADCASTI32X4(in *byte, out *byte)
+func p1224_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1225_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1225_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1225_VBROADCASTI32X4(in *byte, out *byte)
+func p1225_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1226_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1226_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1226_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1226_VSHUFI64X2(in *byte, out *byte)
 
-// p1227_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1227_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1227_VBROADCASTI32X4(in *byte, out *byte)
+func p1227_VSHUFI64X2(in *byte, out *byte)
 
-// p1228_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1228_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1228_VPBROADCASTQ(in *byte, out *byte)
+func p1228_VSHUFI64X2(in *byte, out *byte)
 
-// p1229_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1229_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1229_VPBROADCASTQ(in *byte, out *byte)
+func p1229_VPERMQ(in *byte, out *byte)
 
-// p1230_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1230_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1230_VPBROADCASTQ(in *byte, out *byte)
+func p1230_VPERMQ(in *byte, out *byte)
 
-// p1231_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1231_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1231_VPBROADCASTQ(in *byte, out *byte)
+func p1231_VPERMQ(in *byte, out *byte)
 
-// p1232_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1232_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1232_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1232_VPERMQ(in *byte, out *byte)
 
-// p1233_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1233_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
-func p1233_VPBROADCASTQ(in *byte, out *byte)
+func p1233_VPERMQ(in *byte, out *byte)
 
-// p1234_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1234_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1234_VPBROADCASTQ(in *byte, out *byte)
+func p1234_VPERMQ_Z(in *byte, out *byte)
 
-// p1235_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1235_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
-func p1235_VPBROADCASTQ(in *byte, out *byte)
+func p1235_VPERMQ(in *byte, out *byte)
 
-// p1236_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1236_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1236_VPBROADCASTD(in *byte, out *byte)
+func p1236_VPERMQ_BCST(in *byte, out *byte)
 
-// p1237_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1237_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1237_VPBROADCASTD(in *byte, out *byte)
+func p1237_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1238_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1238_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1238_VPBROADCASTD(in *byte, out *byte)
+func p1238_VPERMQ(in *byte, out *byte)
 
-// p1239_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1239_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1239_VPBROADCASTD(in *byte, out *byte)
+func p1239_VPERMQ(in *byte, out *byte)
 
-// p1240_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1240_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1240_VPBROADCASTD_Z(in *byte, out *byte)
+func p1240_VPERMQ(in *byte, out *byte)
 
-// p1241_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1241_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1241_VPBROADCASTD(in *byte, out *byte)
+func p1241_VPERMQ(in *byte, out *byte)
 
-// p1242_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1242_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
-func p1242_VPBROADCASTD(in *byte, out *byte)
+func p1242_VPERMQ(in *byte, out *byte)
 
-// p1243_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1243_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1243_VINSERTI64X4(in *byte, out *byte)
+func p1243_VPERMQ_Z(in *byte, out *byte)
 
-// p1244_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1244_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1244_VINSERTI64X4(in *byte, out *byte)
+func p1244_VPERMQ(in *byte, out *byte)
 
-// p1245_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1245_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1245_VINSERTI64X4(in *byte, out *byte)
+func p1245_VPERMQ_BCST(in *byte, out *byte)
 
-// p1246_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1246_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1246_VEXTRACTI32X4(in *byte, out *byte)
+func p1246_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1247_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1247_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1247_VEXTRACTI32X4(in *byte, out *byte)
+func p1247_VPERMQ(in *byte, out *byte)
 
-// p1248_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1248_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1248_VEXTRACTI32X4(in *byte, out *byte)
+func p1248_VPERMQ(in *byte, out *byte)
 
-// p1249_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1249_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1249_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1249_VPERMQ(in *byte, out *byte)
 
-// p1250_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1250_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1250_VEXTRACTI32X4(in *byte, out *byte)
+func p1250_VPERMD(in *byte, out *byte)
 
-// p1251_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1251_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1251_VEXTRACTI32X4(in *byte, out *byte)
+func p1251_VPERMD(in *byte, out *byte)
 
-// p1252_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1252_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1252_VMOVDQU8(in *byte, out *byte)
+func p1252_VPERMD_Z(in *byte, out *byte)
 
-// p1253_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1253_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1253_VMOVDQU8_Z(in *byte, out *byte)
+func p1253_VPERMD(in *byte, out *byte)
 
-// p1254_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1254_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1254_VMOVDQU8(in *byte, out *byte)
+func p1254_VPERMD_BCST(in *byte, out *byte)
 
-// p1255_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1255_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1255_VMOVDQU8(in *byte, out *byte)
+func p1255_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1256_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1256_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1256_VMOVDQU8_Z(in *byte, out *byte)
+func p1256_VPERMD(in *byte, out *byte)
 
-// p1257_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1257_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1257_VMOVDQU8(in *byte, out *byte)
+func p1257_VPERMD(in *byte, out *byte)
 
-// p1258_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1258_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1258_VMOVDQU8(in *byte, out *byte)
+func p1258_VPERMD(in *byte, out *byte)
 
-// p1259_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1259_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1259_VMOVDQU8(in *byte, out *byte)
+func p1259_VPERMI2Q(in *byte, out *byte)
 
-// p1260_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1260_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1260_VMOVDQU8(in *byte, out *byte)
+func p1260_VPERMI2Q(in *byte, out *byte)
 
-// p1261_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1261_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1261_VMOVDQU64(in *byte, out *byte)
+func p1261_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1262_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1262_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1262_VMOVDQU64_Z(in *byte, out *byte)
+func p1262_VPERMI2Q(in *byte, out *byte)
 
-// p1263_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1263_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1263_VMOVDQU64(in *byte, out *byte)
+func p1263_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1264_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1264_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1264_VMOVDQU64(in *byte, out *byte)
+func p1264_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1265_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1265_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1265_VMOVDQU64_Z(in *byte, out *byte)
+func p1265_VPERMI2Q(in *byte, out *byte)
 
-// p1266_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1266_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1266_VMOVDQU64(in *byte, out *byte)
+func p1266_VPERMI2Q(in *byte, out *byte)
 
-// p1267_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1267_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1267_VMOVDQU64(in *byte, out *byte)
+func p1267_VPERMI2Q(in *byte, out *byte)
 
-// p1268_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1268_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1268_VMOVDQU64(in *byte, out *byte)
+func p1268_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1269_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1269_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1269_VMOVDQU64(in *byte, out *byte)
+func p1269_VPERMI2Q(in *byte, out *byte)
 
-// p1270_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1270_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1270_VMOVDQU64(in *byte, out *byte)
+func p1270_VPERMB(in *byte, out *byte)
 
-// p1271_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1271_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1271_VPCMPEQB(in *byte, out *byte)
+func p1271_VPERMB(in *byte, out *byte)
 
-// p1272_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1272_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1272_VPCMPEQB(in *byte, out *byte)
+func p1272_VPERMB_Z(in *byte, out *byte)
 
-// p1273_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1273_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1273_VPCMPEQB(in *byte, out *byte)
+func p1273_VPERMB(in *byte, out *byte)
 
-// p1274_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1274_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1274_VPCMPEQB(in *byte, out *byte)
+func p1274_VPERMB(in *byte, out *byte)
 
-// p1275_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1275_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1275_VPCMPEQB(in *byte, out *byte)
+func p1275_VPERMB(in *byte, out *byte)
 
-// p1276_KMOVQ runs KMOVQ SI, K3 (added form KMOVQ r, k).
+// p1276_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1276_KMOVQ(in *byte, out *byte)
+func p1276_VPERMB(in *byte, out *byte)
 
-// p1277_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1277_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1277_KMOVQ(in *byte, out *byte)
+func p1277_VPERMB_Z(in *byte, out *byte)
 
-// p1278_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1278_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1278_KMOVQ(in *byte, out *byte)
+func p1278_VPERMB(in *byte, out *byte)
 
-// p1279_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1279_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1279_KMOVQ(in *byte, out *byte)
+func p1279_VALIGNQ(in *byte, out *byte)
 
-// p1280_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1280_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1280_KMOVQ(in *byte, out *byte)
+func p1280_VALIGNQ(in *byte, out *byte)
 
-// p1281_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
+// p1281_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1281_KMOVW(in *byte, out *byte)
+func p1281_VALIGNQ(in *byte, out *byte)
 
-// p1282_KMOVW runs KMOVW K3, SI (added form KMOVW k, r).
+// p1282_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1282_KMOVW(in *byte, out *byte)
+func p1282_VALIGNQ(in *byte, out *byte)
 
-// p1283_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1283_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1283_KORTESTQ(in *byte, out *byte)
+func p1283_VALIGNQ(in *byte, out *byte)
 
-// p1284_BZHIQ runs BZHIQ SI, DI, BX (added form BZHIQ r, r, r).
+// p1284_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
-func p1284_BZHIQ(in *byte, out *byte)
+func p1284_VALIGNQ(in *byte, out *byte)
 
-// p1285_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1285_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1285_BZHIQ(in *byte, out *byte)
+func p1285_VALIGNQ_Z(in *byte, out *byte)
 
-// p1286_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1286_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1286_SHLXQ(in *byte, out *byte)
+func p1286_VALIGNQ(in *byte, out *byte)
 
-// p1287_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1287_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1287_SHLXQ(in *byte, out *byte)
+func p1287_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1288_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1288_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1288_SHRXQ(in *byte, out *byte)
+func p1288_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1289_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1289_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1289_SHRXQ(in *byte, out *byte)
+func p1289_VALIGNQ(in *byte, out *byte)
 
-// p1290_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1290_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1290_ANDNQ(in *byte, out *byte)
+func p1290_VALIGNQ(in *byte, out *byte)
 
-// p1291_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1291_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1291_ANDNQ(in *byte, out *byte)
+func p1291_VALIGNQ(in *byte, out *byte)
 
-// p1292_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1292_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1292_ROLL(in *byte, out *byte)
+func p1292_VALIGNQ_Z(in *byte, out *byte)
 
-// p1293_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1293_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1293_RORL(in *byte, out *byte)
+func p1293_VALIGNQ(in *byte, out *byte)
 
-// p1294_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1294_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1294_VINSERTI64X4(in *byte, out *byte)
+func p1294_VPBLENDMQ(in *byte, out *byte)
 
-// p1295_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1295_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1295_VINSERTI64X4(in *byte, out *byte)
+func p1295_VPBLENDMQ(in *byte, out *byte)
 
-// p1296_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1296_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1296_VEXTRACTI32X4(in *byte, out *byte)
+func p1296_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1297_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1297_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1297_VEXTRACTI32X4(in *byte, out *byte)
+func p1297_VPBLENDMQ(in *byte, out *byte)
 
-// p1298_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1298_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1298_VEXTRACTI32X4(in *byte, out *byte)
+func p1298_VPBLENDMQ(in *byte, out *byte)
 
-// p1299_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1299_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1299_VEXTRACTI32X4(in *byte, out *byte)
+func p1299_VPBLENDMQ(in *byte, out *byte)
 
-// p1300_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1300_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1300_VPBROADCASTQ(in *byte, out *byte)
+func p1300_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1301_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1301_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1301_VMOVDQU64(in *byte, out *byte)
+func p1301_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1302_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1302_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1302_VPCMPEQB(in *byte, out *byte)
+func p1302_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1303_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1303_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1303_KORTESTQ(in *byte, out *byte)
+func p1303_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1304_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1304_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1304_KMOVQ(in *byte, out *byte)
+func p1304_VPBROADCASTQ(in *byte, out *byte)
 
-// p1305_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1305_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p1305_VPCMPUQ(in *byte, out *byte)
+func p1305_VPBROADCASTQ(in *byte, out *byte)
 
-// p1306_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1306_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1306_VPCMPUQ(in *byte, out *byte)
+func p1306_VPBROADCASTQ(in *byte, out *byte)
 
-// p1307_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1307_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1307_VPCMPUQ(in *byte, out *byte)
+func p1307_VPBROADCASTQ(in *byte, out *byte)
 
-// p1308_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1308_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1308_VPCMPUQ(in *byte, out *byte)
+func p1308_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1309_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1309_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1309_VPCMPUQ(in *byte, out *byte)
+func p1309_VPBROADCASTQ(in *byte, out *byte)
 
-// p1310_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1310_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1310_VPCMPUQ(in *byte, out *byte)
+func p1310_VPBROADCASTQ(in *byte, out *byte)
 
-// p1311_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1311_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1311_VPCMPUQ(in *byte, out *byte)
+func p1311_VPBROADCASTQ(in *byte, out *byte)
 
-// p1312_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1312_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
-func p1312_VPCMPUQ(in *byte, out *byte)
+func p1312_VPBROADCASTD(in *byte, out *byte)
 
-// p1313_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1313_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1313_VPCMPUQ(in *byte, out *byte)
+func p1313_VPBROADCASTD(in *byte, out *byte)
 
-// p1314_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1314_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1314_VPCMPUQ(in *byte, out *byte)
+func p1314_VPBROADCASTD(in *byte, out *byte)
 
-// p1315_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1315_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1315_VPCMPUQ_BCST(in *byte, out *byte)
+func p1315_VPBROADCASTD(in *byte, out *byte)
 
-// p1316_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1316_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1316_VPCMPUQ(in *byte, out *byte)
+func p1316_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1317_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1317_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1317_VPCMPUQ(in *byte, out *byte)
+func p1317_VPBROADCASTD(in *byte, out *byte)
 
-// p1318_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1318_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1318_VPCMPUQ(in *byte, out *byte)
+func p1318_VPBROADCASTD(in *byte, out *byte)
 
-// p1319_BZHIQ runs BZHIQ BX, BX, BX (added form BZHIQ r, r, r).
+// p1319_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1319_BZHIQ(in *byte, out *byte)
+func p1319_VINSERTI64X4(in *byte, out *byte)
 
-// p1320_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1320_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1320_SHLXQ(in *byte, out *byte)
+func p1320_VINSERTI64X4(in *byte, out *byte)
 
-// p1321_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1321_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1321_SHRXQ(in *byte, out *byte)
+func p1321_VINSERTI64X4(in *byte, out *byte)
 
-// p1322_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1322_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1322_ANDNQ(in *byte, out *byte)
+func p1322_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1323_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1323_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1323_ROLL(in *byte, out *byte)
+func p1323_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1324_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1324_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1324_RORL(in *byte, out *byte)
+func p1324_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1325_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1325_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1325_RORXQ(in *byte, out *byte)
+func p1325_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1326_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1326_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1326_RORXQ(in *byte, out *byte)
+func p1326_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1327_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1327_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1327_RORXQ(in *byte, out *byte)
+func p1327_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1328_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1328_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1328_RORXQ(in *byte, out *byte)
+func p1328_VMOVDQU8(in *byte, out *byte)
 
-// p1329_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1329_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1329_RORXQ(in *byte, out *byte)
+func p1329_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1330_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1330_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1330_RORXQ(in *byte, out *byte)
+func p1330_VMOVDQU8(in *byte, out *byte)
 
-// p1331_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1331_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1331_RORXQ(in *byte, out *byte)
+func p1331_VMOVDQU8(in *byte, out *byte)
 
-// p1332_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1332_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1332_RORXQ(in *byte, out *byte)
+func p1332_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1333_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1333_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1333_ROLL(in *byte, out *byte)
+func p1333_VMOVDQU8(in *byte, out *byte)
 
-// p1334_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1334_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1334_ROLL(in *byte, out *byte)
+func p1334_VMOVDQU8(in *byte, out *byte)
 
-// p1335_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1335_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1335_ROLL(in *byte, out *byte)
+func p1335_VMOVDQU8(in *byte, out *byte)
 
-// p1336_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1336_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1336_ROLL(in *byte, out *byte)
+func p1336_VMOVDQU8(in *byte, out *byte)
 
-// p1337_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1337_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1337_ROLL(in *byte, out *byte)
+func p1337_VMOVDQU64(in *byte, out *byte)
 
-// p1338_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1338_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1338_ROLL(in *byte, out *byte)
+func p1338_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1339_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1339_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1339_RORL(in *byte, out *byte)
+func p1339_VMOVDQU64(in *byte, out *byte)
 
-// p1340_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1340_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1340_RORL(in *byte, out *byte)
+func p1340_VMOVDQU64(in *byte, out *byte)
 
-// p1341_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1341_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1341_RORL(in *byte, out *byte)
+func p1341_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1342_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1342_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1342_RORL(in *byte, out *byte)
+func p1342_VMOVDQU64(in *byte, out *byte)
 
-// p1343_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1343_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1343_RORL(in *byte, out *byte)
+func p1343_VMOVDQU64(in *byte, out *byte)
 
-// p1344_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1344_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1344_RORL(in *byte, out *byte)
+func p1344_VMOVDQU64(in *byte, out *byte)
 
-// p1345_SETCC runs SETCC BL (added form SETCC r8).
+// p1345_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1345_SETCC(in *byte, out *byte)
+func p1345_VMOVDQU64(in *byte, out *byte)
 
-// p1346_JCC runs JCC taken (added form JCC label).
+// p1346_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1346_JCC(in *byte, out *byte)
+func p1346_VMOVDQU64(in *byte, out *byte)
 
-// p1347_SETCS runs SETCS BL (added form SETCS r8).
+// p1347_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1347_SETCS(in *byte, out *byte)
+func p1347_VPCMPEQB(in *byte, out *byte)
 
-// p1348_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1348_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1348_CMOVQCS(in *byte, out *byte)
+func p1348_VPCMPEQB(in *byte, out *byte)
 
-// p1349_JCS runs JCS taken (added form JCS label).
+// p1349_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1349_JCS(in *byte, out *byte)
+func p1349_VPCMPEQB(in *byte, out *byte)
 
-// p1350_JEQ runs JEQ taken (added form JEQ label).
+// p1350_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1350_JEQ(in *byte, out *byte)
+func p1350_VPCMPEQB(in *byte, out *byte)
 
-// p1351_SETNE runs SETNE BL (added form SETNE r8).
+// p1351_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1351_SETNE(in *byte, out *byte)
+func p1351_VPCMPEQB(in *byte, out *byte)
 
-// p1352_SETHI runs SETHI BL (added form SETHI r8).
+// p1352_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1352_SETHI(in *byte, out *byte)
+func p1352_KMOVQ(in *byte, out *byte)
 
-// p1353_JHI runs JHI taken (added form JHI label).
+// p1353_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1353_JHI(in *byte, out *byte)
+func p1353_KMOVQ(in *byte, out *byte)
 
-// p1354_SETLS runs SETLS BL (added form SETLS r8).
+// p1354_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1354_SETLS(in *byte, out *byte)
+func p1354_KMOVQ(in *byte, out *byte)
 
-// p1355_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1355_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1355_CMOVQLS(in *byte, out *byte)
+func p1355_KMOVQ(in *byte, out *byte)
 
-// p1356_JLS runs JLS taken (added form JLS label).
+// p1356_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
 //
 //go:noescape
-func p1356_JLS(in *byte, out *byte)
+func p1356_KMOVW(in *byte, out *byte)
 
-// p1357_SETLT runs SETLT BL (added form SETLT r8).
+// p1357_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1357_SETLT(in *byte, out *byte)
+func p1357_KORTESTQ(in *byte, out *byte)
 
-// p1358_JLT runs JLT taken (added form JLT label).
+// p1358_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1358_JLT(in *byte, out *byte)
+func p1358_BZHIQ(in *byte, out *byte)
 
-// p1359_SETGE runs SETGE BL (added form SETGE r8).
+// p1359_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1359_SETGE(in *byte, out *byte)
+func p1359_SHLXQ(in *byte, out *byte)
 
-// p1360_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1360_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1360_CMOVQGE(in *byte, out *byte)
+func p1360_SHLXQ(in *byte, out *byte)
 
-// p1361_JGE runs JGE taken (added form JGE label).
+// p1361_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1361_JGE(in *byte, out *byte)
+func p1361_SHRXQ(in *byte, out *byte)
 
-// p1362_SETGT runs SETGT BL (added form SETGT r8).
+// p1362_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1362_SETGT(in *byte, out *byte)
+func p1362_SHRXQ(in *byte, out *byte)
 
-// p1363_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1363_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1363_CMOVQGT(in *byte, out *byte)
+func p1363_ANDNQ(in *byte, out *byte)
 
-// p1364_JGT runs JGT taken (added form JGT label).
+// p1364_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1364_JGT(in *byte, out *byte)
+func p1364_ANDNQ(in *byte, out *byte)
 
-// p1365_SETLE runs SETLE BL (added form SETLE r8).
+// p1365_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1365_SETLE(in *byte, out *byte)
+func p1365_ROLL(in *byte, out *byte)
 
-// p1366_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1366_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1366_CMOVQLE(in *byte, out *byte)
+func p1366_RORL(in *byte, out *byte)
 
-// p1367_JLE runs JLE taken (added form JLE label).
+// p1367_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1367_JLE(in *byte, out *byte)
+func p1367_VINSERTI64X4(in *byte, out *byte)
 
-// p1368_SETMI runs SETMI BL (added form SETMI r8).
+// p1368_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1368_SETMI(in *byte, out *byte)
+func p1368_VINSERTI64X4(in *byte, out *byte)
 
-// p1369_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1369_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1369_CMOVQMI(in *byte, out *byte)
+func p1369_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1370_JMI runs JMI taken (added form JMI label).
+// p1370_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1370_JMI(in *byte, out *byte)
+func p1370_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1371_SETPL runs SETPL BL (added form SETPL r8).
+// p1371_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1371_SETPL(in *byte, out *byte)
+func p1371_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1372_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1372_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1372_CMOVQPL(in *byte, out *byte)
+func p1372_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1373_JPL runs JPL taken (added form JPL label).
+// p1373_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1373_JPL(in *byte, out *byte)
+func p1373_VPBROADCASTQ(in *byte, out *byte)
 
-// p1374_SETOS runs SETOS BL (added form SETOS r8).
+// p1374_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1374_SETOS(in *byte, out *byte)
+func p1374_VMOVDQU64(in *byte, out *byte)
 
-// p1375_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1375_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1375_CMOVQOS(in *byte, out *byte)
+func p1375_VPCMPEQB(in *byte, out *byte)
 
-// p1376_JOS runs JOS taken (added form JOS label).
+// p1376_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1376_JOS(in *byte, out *byte)
+func p1376_KORTESTQ(in *byte, out *byte)
 
-// p1377_SETOC runs SETOC BL (added form SETOC r8).
+// p1377_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1377_SETOC(in *byte, out *byte)
+func p1377_KMOVQ(in *byte, out *byte)
 
-// p1378_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1378_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1378_CMOVQOC(in *byte, out *byte)
+func p1378_VPCMPUQ(in *byte, out *byte)
 
-// p1379_JOC runs JOC taken (added form JOC label).
+// p1379_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1379_JOC(in *byte, out *byte)
+func p1379_VPCMPUQ(in *byte, out *byte)
 
-// p1380_SETPS runs SETPS BL (added form SETPS r8).
+// p1380_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1380_SETPS(in *byte, out *byte)
+func p1380_VPCMPUQ(in *byte, out *byte)
 
-// p1381_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1381_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1381_CMOVQPS(in *byte, out *byte)
+func p1381_VPCMPUQ(in *byte, out *byte)
 
-// p1382_JPS runs JPS taken (added form JPS label).
+// p1382_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1382_JPS(in *byte, out *byte)
+func p1382_VPCMPUQ(in *byte, out *byte)
 
-// p1383_SETPC runs SETPC BL (added form SETPC r8).
+// p1383_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1383_SETPC(in *byte, out *byte)
+func p1383_VPCMPUQ(in *byte, out *byte)
 
-// p1384_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1384_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1384_CMOVQPC(in *byte, out *byte)
+func p1384_VPCMPUQ(in *byte, out *byte)
 
-// p1385_JPC runs JPC taken (added form JPC label).
+// p1385_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1385_JPC(in *byte, out *byte)
+func p1385_VPCMPUQ(in *byte, out *byte)
 
-// p1386_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1386_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1386_SHLQ(in *byte, out *byte)
+func p1386_VPCMPUQ(in *byte, out *byte)
 
-// p1387_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1387_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1387_SHRQ(in *byte, out *byte)
+func p1387_VPCMPUQ(in *byte, out *byte)
 
-// p1388_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1388_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1388_SARQ(in *byte, out *byte)
+func p1388_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1389_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1389_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1389_SHLL(in *byte, out *byte)
+func p1389_VPCMPUQ(in *byte, out *byte)
 
-// p1390_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1390_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1390_SARL(in *byte, out *byte)
+func p1390_VPCMPUQ(in *byte, out *byte)
 
-// p1391_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1391_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1391_SHRW(in *byte, out *byte)
+func p1391_VPCMPUQ(in *byte, out *byte)
 
-// p1392_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1392_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1392_SHLB(in *byte, out *byte)
+func p1392_SHLXQ(in *byte, out *byte)
 
-// p1393_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1393_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1393_MULQ(in *byte, out *byte)
+func p1393_SHRXQ(in *byte, out *byte)
 
-// p1394_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1394_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1394_NEGQ(in *byte, out *byte)
+func p1394_ANDNQ(in *byte, out *byte)
 
-// p1395_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1395_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1395_NOTQ(in *byte, out *byte)
+func p1395_ROLL(in *byte, out *byte)
 
-// p1396_INCQ runs INCQ SI (added form INCQ r).
+// p1396_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1396_INCQ(in *byte, out *byte)
+func p1396_RORL(in *byte, out *byte)
 
-// p1397_DECL runs DECL SI (added form DECL r).
+// p1397_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1397_DECL(in *byte, out *byte)
+func p1397_RORXQ(in *byte, out *byte)
 
-// p1398_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1398_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1398_ADCL(in *byte, out *byte)
+func p1398_RORXQ(in *byte, out *byte)
 
-// p1399_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1399_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1399_SBBL(in *byte, out *byte)
+func p1399_RORXQ(in *byte, out *byte)
 
-// p1400_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1400_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1400_MOVBLZX(in *byte, out *byte)
+func p1400_RORXQ(in *byte, out *byte)
 
-// p1401_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1401_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1401_MOVWLZX(in *byte, out *byte)
+func p1401_RORXQ(in *byte, out *byte)
 
-// p1402_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1402_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1402_MOVLQZX(in *byte, out *byte)
+func p1402_RORXQ(in *byte, out *byte)
 
-// p1403_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1403_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1403_SARQ(in *byte, out *byte)
+func p1403_RORXQ(in *byte, out *byte)
 
-// p1404_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1404_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1404_SARQ(in *byte, out *byte)
+func p1404_RORXQ(in *byte, out *byte)
 
-// p1405_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1405_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1405_SARQ(in *byte, out *byte)
+func p1405_ROLL(in *byte, out *byte)
 
-// p1406_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1406_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1406_SHLL(in *byte, out *byte)
+func p1406_ROLL(in *byte, out *byte)
 
-// p1407_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1407_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1407_SHLL(in *byte, out *byte)
+func p1407_ROLL(in *byte, out *byte)
 
-// p1408_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1408_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1408_SHLL(in *byte, out *byte)
+func p1408_ROLL(in *byte, out *byte)
 
-// p1409_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1409_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1409_SHRB(in *byte, out *byte)
+func p1409_ROLL(in *byte, out *byte)
 
-// p1410_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1410_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1410_SHRB(in *byte, out *byte)
+func p1410_ROLL(in *byte, out *byte)
 
-// p1411_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1411_RORL runs RORL $0x00, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1411_SHRB(in *byte, out *byte)
+func p1411_RORL(in *byte, out *byte)
 
-// p1412_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1412_RORL runs RORL $0x01, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1412_SHRB(in *byte, out *byte)
+func p1412_RORL(in *byte, out *byte)
 
-// p1413_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1413_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1413_SHLQ(in *byte, out *byte)
+func p1413_RORL(in *byte, out *byte)
 
-// p1414_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1414_RORL runs RORL $0x10, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1414_VMOVDQU8(in *byte, out *byte)
+func p1414_RORL(in *byte, out *byte)
 
-// p1415_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1415_RORL runs RORL $0x1f, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1415_VMOVDQU8_Z(in *byte, out *byte)
+func p1415_RORL(in *byte, out *byte)
 
-// p1416_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1416_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1416_VMOVDQU8(in *byte, out *byte)
+func p1416_RORL(in *byte, out *byte)
 
-// p1417_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1417_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1417_VMOVDQU8(in *byte, out *byte)
+func p1417_SETCC(in *byte, out *byte)
 
-// p1418_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1418_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1418_VMOVDQU64(in *byte, out *byte)
+func p1418_JCC(in *byte, out *byte)
 
-// p1419_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1419_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1419_VMOVDQU64(in *byte, out *byte)
+func p1419_SETCS(in *byte, out *byte)
 
-// p1420_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1420_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1420_VMOVDQU64_Z(in *byte, out *byte)
+func p1420_CMOVQCS(in *byte, out *byte)
+
+// p1421_JCS runs JCS taken (added form JCS label).
+//
+//go:noescape
+func p1421_JCS(in *byte, out *byte)
+
+// p1422_JEQ runs JEQ taken (added form JEQ label).
+//
+//go:noescape
+func p1422_JEQ(in *byte, out *byte)
+
+// p1423_SETNE runs SETNE BL (added form SETNE r8).
+//
+//go:noescape
+func p1423_SETNE(in *byte, out *byte)
+
+// p1424_SETHI runs SETHI BL (added form SETHI r8).
+//
+//go:noescape
+func p1424_SETHI(in *byte, out *byte)
+
+// p1425_JHI runs JHI taken (added form JHI label).
+//
+//go:noescape
+func p1425_JHI(in *byte, out *byte)
+
+// p1426_SETLS runs SETLS BL (added form SETLS r8).
+//
+//go:noescape
+func p1426_SETLS(in *byte, out *byte)
+
+// p1427_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+//
+//go:noescape
+func p1427_CMOVQLS(in *byte, out *byte)
+
+// p1428_JLS runs JLS taken (added form JLS label).
+//
+//go:noescape
+func p1428_JLS(in *byte, out *byte)
+
+// p1429_SETLT runs SETLT BL (added form SETLT r8).
+//
+//go:noescape
+func p1429_SETLT(in *byte, out *byte)
+
+// p1430_JLT runs JLT taken (added form JLT label).
+//
+//go:noescape
+func p1430_JLT(in *byte, out *byte)
+
+// p1431_SETGE runs SETGE BL (added form SETGE r8).
+//
+//go:noescape
+func p1431_SETGE(in *byte, out *byte)
+
+// p1432_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+//
+//go:noescape
+func p1432_CMOVQGE(in *byte, out *byte)
+
+// p1433_JGE runs JGE taken (added form JGE label).
+//
+//go:noescape
+func p1433_JGE(in *byte, out *byte)
+
+// p1434_SETGT runs SETGT BL (added form SETGT r8).
+//
+//go:noescape
+func p1434_SETGT(in *byte, out *byte)
+
+// p1435_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+//
+//go:noescape
+func p1435_CMOVQGT(in *byte, out *byte)
+
+// p1436_JGT runs JGT taken (added form JGT label).
+//
+//go:noescape
+func p1436_JGT(in *byte, out *byte)
+
+// p1437_SETLE runs SETLE BL (added form SETLE r8).
+//
+//go:noescape
+func p1437_SETLE(in *byte, out *byte)
+
+// p1438_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+//
+//go:noescape
+func p1438_CMOVQLE(in *byte, out *byte)
+
+// p1439_JLE runs JLE taken (added form JLE label).
+//
+//go:noescape
+func p1439_JLE(in *byte, out *byte)
+
+// p1440_SETMI runs SETMI BL (added form SETMI r8).
+//
+//go:noescape
+func p1440_SETMI(in *byte, out *byte)
+
+// p1441_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+//
+//go:noescape
+func p1441_CMOVQMI(in *byte, out *byte)
+
+// p1442_JMI runs JMI taken (added form JMI label).
+//
+//go:noescape
+func p1442_JMI(in *byte, out *byte)
+
+// p1443_SETPL runs SETPL BL (added form SETPL r8).
+//
+//go:noescape
+func p1443_SETPL(in *byte, out *byte)
+
+// p1444_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+//
+//go:noescape
+func p1444_CMOVQPL(in *byte, out *byte)
+
+// p1445_JPL runs JPL taken (added form JPL label).
+//
+//go:noescape
+func p1445_JPL(in *byte, out *byte)
+
+// p1446_SETOS runs SETOS BL (added form SETOS r8).
+//
+//go:noescape
+func p1446_SETOS(in *byte, out *byte)
+
+// p1447_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+//
+//go:noescape
+func p1447_CMOVQOS(in *byte, out *byte)
+
+// p1448_JOS runs JOS taken (added form JOS label).
+//
+//go:noescape
+func p1448_JOS(in *byte, out *byte)
+
+// p1449_SETOC runs SETOC BL (added form SETOC r8).
+//
+//go:noescape
+func p1449_SETOC(in *byte, out *byte)
+
+// p1450_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+//
+//go:noescape
+func p1450_CMOVQOC(in *byte, out *byte)
+
+// p1451_JOC runs JOC taken (added form JOC label).
+//
+//go:noescape
+func p1451_JOC(in *byte, out *byte)
+
+// p1452_SETPS runs SETPS BL (added form SETPS r8).
+//
+//go:noescape
+func p1452_SETPS(in *byte, out *byte)
+
+// p1453_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+//
+//go:noescape
+func p1453_CMOVQPS(in *byte, out *byte)
+
+// p1454_JPS runs JPS taken (added form JPS label).
+//
+//go:noescape
+func p1454_JPS(in *byte, out *byte)
+
+// p1455_SETPC runs SETPC BL (added form SETPC r8).
+//
+//go:noescape
+func p1455_SETPC(in *byte, out *byte)
+
+// p1456_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+//
+//go:noescape
+func p1456_CMOVQPC(in *byte, out *byte)
+
+// p1457_JPC runs JPC taken (added form JPC label).
+//
+//go:noescape
+func p1457_JPC(in *byte, out *byte)
+
+// p1458_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+//
+//go:noescape
+func p1458_SHLQ(in *byte, out *byte)
+
+// p1459_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+//
+//go:noescape
+func p1459_SHRQ(in *byte, out *byte)
+
+// p1460_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+//
+//go:noescape
+func p1460_SARQ(in *byte, out *byte)
+
+// p1461_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+//
+//go:noescape
+func p1461_SHLL(in *byte, out *byte)
+
+// p1462_SARL runs SARL CL, SI (added form SARL r8, r).
+//
+//go:noescape
+func p1462_SARL(in *byte, out *byte)
+
+// p1463_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+//
+//go:noescape
+func p1463_SHRW(in *byte, out *byte)
+
+// p1464_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+//
+//go:noescape
+func p1464_SHLB(in *byte, out *byte)
+
+// p1465_MULQ runs MULQ 128(R14) (added form MULQ m).
+//
+//go:noescape
+func p1465_MULQ(in *byte, out *byte)
+
+// p1466_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+//
+//go:noescape
+func p1466_NEGQ(in *byte, out *byte)
+
+// p1467_NOTQ runs NOTQ SI (added form NOTQ r).
+//
+//go:noescape
+func p1467_NOTQ(in *byte, out *byte)
+
+// p1468_INCQ runs INCQ SI (added form INCQ r).
+//
+//go:noescape
+func p1468_INCQ(in *byte, out *byte)
+
+// p1469_DECL runs DECL SI (added form DECL r).
+//
+//go:noescape
+func p1469_DECL(in *byte, out *byte)
+
+// p1470_ADCL runs ADCL SI, DI (added form ADCL r, r).
+//
+//go:noescape
+func p1470_ADCL(in *byte, out *byte)
+
+// p1471_SBBL runs SBBL SI, DI (added form SBBL r, r).
+//
+//go:noescape
+func p1471_SBBL(in *byte, out *byte)
+
+// p1472_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+//
+//go:noescape
+func p1472_MOVBLZX(in *byte, out *byte)
+
+// p1473_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+//
+//go:noescape
+func p1473_MOVWLZX(in *byte, out *byte)
+
+// p1474_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+//
+//go:noescape
+func p1474_MOVLQZX(in *byte, out *byte)
+
+// p1475_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1475_SARQ(in *byte, out *byte)
+
+// p1476_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1476_SARQ(in *byte, out *byte)
+
+// p1477_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1477_SARQ(in *byte, out *byte)
+
+// p1478_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1478_SHLL(in *byte, out *byte)
+
+// p1479_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1479_SHLL(in *byte, out *byte)
+
+// p1480_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1480_SHLL(in *byte, out *byte)
+
+// p1481_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1481_SHRB(in *byte, out *byte)
+
+// p1482_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1482_SHRB(in *byte, out *byte)
+
+// p1483_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1483_SHRB(in *byte, out *byte)
+
+// p1484_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1484_SHRB(in *byte, out *byte)
+
+// p1485_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+//
+//go:noescape
+func p1485_SHLQ(in *byte, out *byte)
+
+// p1486_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+//
+//go:noescape
+func p1486_VMOVDQU8(in *byte, out *byte)
+
+// p1487_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1487_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1488_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1488_VMOVDQU8(in *byte, out *byte)
+
+// p1489_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1489_VMOVDQU8(in *byte, out *byte)
+
+// p1490_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1490_VMOVDQU64(in *byte, out *byte)
+
+// p1491_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1491_VMOVDQU64(in *byte, out *byte)
+
+// p1492_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1492_VMOVDQU64_Z(in *byte, out *byte)

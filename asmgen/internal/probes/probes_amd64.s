@@ -3686,9 +3686,99 @@ TEXT ·p081_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p082_CMOVQCC(in *byte, out *byte)
+// func p082_BZHIQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p082_BZHIQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	BZHIQ SI, DI, BX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p083_BZHIQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p083_BZHIQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	BZHIQ BX, BX, BX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p084_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p082_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p084_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3731,9 +3821,9 @@ TEXT ·p082_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p083_CMOVQCC(in *byte, out *byte)
+// func p085_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p083_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p085_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3776,9 +3866,9 @@ TEXT ·p083_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p084_CMOVQEQ(in *byte, out *byte)
+// func p086_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p084_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p086_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3821,9 +3911,9 @@ TEXT ·p084_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p085_CMOVQEQ(in *byte, out *byte)
+// func p087_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p085_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p087_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3866,9 +3956,9 @@ TEXT ·p085_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p086_CMOVQHI(in *byte, out *byte)
+// func p088_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p086_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p088_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3911,9 +4001,9 @@ TEXT ·p086_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p087_CMOVQHI(in *byte, out *byte)
+// func p089_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p087_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p089_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3956,9 +4046,9 @@ TEXT ·p087_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p088_CMOVQLT(in *byte, out *byte)
+// func p090_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p088_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p090_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4001,9 +4091,9 @@ TEXT ·p088_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p089_CMOVQLT(in *byte, out *byte)
+// func p091_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p089_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p091_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4046,9 +4136,9 @@ TEXT ·p089_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p090_CMOVQNE(in *byte, out *byte)
+// func p092_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p090_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p092_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4091,9 +4181,9 @@ TEXT ·p090_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p091_CMOVQNE(in *byte, out *byte)
+// func p093_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p091_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p093_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4115,94 +4205,6 @@ TEXT ·p091_CMOVQNE(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	CMOVQNE DI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p092_CMPL(in *byte, out *byte)
-TEXT ·p092_CMPL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPL SI, $-2147483648
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p093_CMPL(in *byte, out *byte)
-TEXT ·p093_CMPL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPL SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4246,7 +4248,7 @@ TEXT ·p094_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x00
+	CMPL SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4290,7 +4292,7 @@ TEXT ·p095_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x01
+	CMPL SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4334,7 +4336,7 @@ TEXT ·p096_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x0000ffff
+	CMPL SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4378,95 +4380,95 @@ TEXT ·p097_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPL SI, $0x01
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p098_CMPL(in *byte, out *byte)
+TEXT ·p098_CMPL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPL SI, $0x0000ffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p099_CMPL(in *byte, out *byte)
+TEXT ·p099_CMPL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPL SI, $0x7fffffff
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p098_CMPQ(in *byte, out *byte)
-TEXT ·p098_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-2147483648
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p099_CMPQ(in *byte, out *byte)
-TEXT ·p099_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4510,7 +4512,7 @@ TEXT ·p100_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-1
+	CMPQ 128(R14), $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4554,7 +4556,7 @@ TEXT ·p101_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00
+	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4598,7 +4600,7 @@ TEXT ·p102_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x01
+	CMPQ 128(R14), $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4642,7 +4644,7 @@ TEXT ·p103_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7f
+	CMPQ 128(R14), $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4686,7 +4688,7 @@ TEXT ·p104_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000200
+	CMPQ 128(R14), $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4730,7 +4732,7 @@ TEXT ·p105_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7fffffff
+	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4774,7 +4776,7 @@ TEXT ·p106_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-2147483648
+	CMPQ 128(R14), $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4818,7 +4820,7 @@ TEXT ·p107_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-128
+	CMPQ 128(R14), $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4862,7 +4864,7 @@ TEXT ·p108_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-1
+	CMPQ SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4906,7 +4908,7 @@ TEXT ·p109_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00
+	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4950,7 +4952,7 @@ TEXT ·p110_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x01
+	CMPQ SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4994,7 +4996,7 @@ TEXT ·p111_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x02
+	CMPQ SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5038,7 +5040,7 @@ TEXT ·p112_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x04
+	CMPQ SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5082,7 +5084,7 @@ TEXT ·p113_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x08
+	CMPQ SI, $0x02
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5126,7 +5128,7 @@ TEXT ·p114_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0a
+	CMPQ SI, $0x04
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5170,7 +5172,7 @@ TEXT ·p115_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0c
+	CMPQ SI, $0x08
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5214,7 +5216,7 @@ TEXT ·p116_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x10
+	CMPQ SI, $0x0a
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5258,7 +5260,7 @@ TEXT ·p117_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ SI, $0x0c
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5302,7 +5304,7 @@ TEXT ·p118_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ SI, $0x10
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5346,7 +5348,7 @@ TEXT ·p119_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5390,7 +5392,7 @@ TEXT ·p120_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5434,7 +5436,7 @@ TEXT ·p121_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5478,7 +5480,7 @@ TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5522,7 +5524,7 @@ TEXT ·p123_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5566,7 +5568,7 @@ TEXT ·p124_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x80
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5610,7 +5612,7 @@ TEXT ·p125_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0xc0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5654,7 +5656,7 @@ TEXT ·p126_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x00000100
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5698,7 +5700,7 @@ TEXT ·p127_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0x000001c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5742,7 +5744,7 @@ TEXT ·p128_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5786,6 +5788,94 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, $0x7fffffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p130_CMPQ(in *byte, out *byte)
+TEXT ·p130_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p131_CMPQ(in *byte, out *byte)
+TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -5808,8 +5898,8 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p130_DECQ(in *byte, out *byte)
-TEXT ·p130_DECQ(SB), NOSPLIT, $0-16
+// func p132_DECQ(in *byte, out *byte)
+TEXT ·p132_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5831,94 +5921,6 @@ TEXT ·p130_DECQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	DECQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p131_IMULQ(in *byte, out *byte)
-TEXT ·p131_IMULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	IMULQ 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p132_IMULQ(in *byte, out *byte)
-TEXT ·p132_IMULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	IMULQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5962,6 +5964,94 @@ TEXT ·p133_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	IMULQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p134_IMULQ(in *byte, out *byte)
+TEXT ·p134_IMULQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	IMULQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p135_IMULQ(in *byte, out *byte)
+TEXT ·p135_IMULQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	IMULQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -5984,8 +6074,8 @@ TEXT ·p133_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p134_JA(in *byte, out *byte)
-TEXT ·p134_JA(SB), NOSPLIT, $0-16
+// func p136_JA(in *byte, out *byte)
+TEXT ·p136_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6034,8 +6124,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p135_JAE(in *byte, out *byte)
-TEXT ·p135_JAE(SB), NOSPLIT, $0-16
+// func p137_JAE(in *byte, out *byte)
+TEXT ·p137_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6084,8 +6174,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p136_JB(in *byte, out *byte)
-TEXT ·p136_JB(SB), NOSPLIT, $0-16
+// func p138_JB(in *byte, out *byte)
+TEXT ·p138_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6134,8 +6224,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p137_JBE(in *byte, out *byte)
-TEXT ·p137_JBE(SB), NOSPLIT, $0-16
+// func p139_JBE(in *byte, out *byte)
+TEXT ·p139_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6184,8 +6274,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p138_JE(in *byte, out *byte)
-TEXT ·p138_JE(SB), NOSPLIT, $0-16
+// func p140_JE(in *byte, out *byte)
+TEXT ·p140_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6234,8 +6324,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p139_JMP(in *byte, out *byte)
-TEXT ·p139_JMP(SB), NOSPLIT, $0-16
+// func p141_JMP(in *byte, out *byte)
+TEXT ·p141_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6280,8 +6370,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p140_JNE(in *byte, out *byte)
-TEXT ·p140_JNE(SB), NOSPLIT, $0-16
+// func p142_JNE(in *byte, out *byte)
+TEXT ·p142_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6330,8 +6420,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p141_JNZ(in *byte, out *byte)
-TEXT ·p141_JNZ(SB), NOSPLIT, $0-16
+// func p143_JNZ(in *byte, out *byte)
+TEXT ·p143_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6380,8 +6470,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p142_JZ(in *byte, out *byte)
-TEXT ·p142_JZ(SB), NOSPLIT, $0-16
+// func p144_JZ(in *byte, out *byte)
+TEXT ·p144_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6430,8 +6520,200 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p143_LEAL(in *byte, out *byte)
-TEXT ·p143_LEAL(SB), NOSPLIT, $0-16
+// func p145_KMOVQ(in *byte, out *byte)
+// Requires: AVX512BW
+TEXT ·p145_KMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K3
+
+	// The probed instruction.
+	KMOVQ SI, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K3, 104(R15)
+	RET
+
+// func p146_KMOVW(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p146_KMOVW(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K3
+
+	// The probed instruction.
+	KMOVW K3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K3, 104(R15)
+	RET
+
+// func p147_KXORW(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p147_KXORW(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K3
+	KMOVQ 136(R14), K5
+	KMOVQ 144(R14), K6
+
+	// The probed instruction.
+	KXORW K3, K5, K6
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K3, 104(R15)
+	KMOVQ K5, 112(R15)
+	KMOVQ K6, 120(R15)
+	RET
+
+// func p148_KXORW(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p148_KXORW(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K6
+
+	// The probed instruction.
+	KXORW K6, K6, K6
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K6, 104(R15)
+	RET
+
+// func p149_LEAL(in *byte, out *byte)
+TEXT ·p149_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6474,8 +6756,8 @@ TEXT ·p143_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p144_LEAL(in *byte, out *byte)
-TEXT ·p144_LEAL(SB), NOSPLIT, $0-16
+// func p150_LEAL(in *byte, out *byte)
+TEXT ·p150_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6518,8 +6800,8 @@ TEXT ·p144_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p145_LEAL(in *byte, out *byte)
-TEXT ·p145_LEAL(SB), NOSPLIT, $0-16
+// func p151_LEAL(in *byte, out *byte)
+TEXT ·p151_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6562,8 +6844,8 @@ TEXT ·p145_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p146_LEAL(in *byte, out *byte)
-TEXT ·p146_LEAL(SB), NOSPLIT, $0-16
+// func p152_LEAL(in *byte, out *byte)
+TEXT ·p152_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6606,8 +6888,8 @@ TEXT ·p146_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p147_LEAL(in *byte, out *byte)
-TEXT ·p147_LEAL(SB), NOSPLIT, $0-16
+// func p153_LEAL(in *byte, out *byte)
+TEXT ·p153_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6650,8 +6932,8 @@ TEXT ·p147_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p148_LEAL(in *byte, out *byte)
-TEXT ·p148_LEAL(SB), NOSPLIT, $0-16
+// func p154_LEAL(in *byte, out *byte)
+TEXT ·p154_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6694,8 +6976,8 @@ TEXT ·p148_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p149_LEAQ(in *byte, out *byte)
-TEXT ·p149_LEAQ(SB), NOSPLIT, $0-16
+// func p155_LEAQ(in *byte, out *byte)
+TEXT ·p155_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6738,8 +7020,8 @@ TEXT ·p149_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p150_LEAQ(in *byte, out *byte)
-TEXT ·p150_LEAQ(SB), NOSPLIT, $0-16
+// func p156_LEAQ(in *byte, out *byte)
+TEXT ·p156_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6782,8 +7064,8 @@ TEXT ·p150_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p151_LEAQ(in *byte, out *byte)
-TEXT ·p151_LEAQ(SB), NOSPLIT, $0-16
+// func p157_LEAQ(in *byte, out *byte)
+TEXT ·p157_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6826,8 +7108,8 @@ TEXT ·p151_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p152_LEAQ(in *byte, out *byte)
-TEXT ·p152_LEAQ(SB), NOSPLIT, $0-16
+// func p158_LEAQ(in *byte, out *byte)
+TEXT ·p158_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6870,8 +7152,8 @@ TEXT ·p152_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p153_LEAQ(in *byte, out *byte)
-TEXT ·p153_LEAQ(SB), NOSPLIT, $0-16
+// func p159_LEAQ(in *byte, out *byte)
+TEXT ·p159_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6914,8 +7196,8 @@ TEXT ·p153_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p154_LEAQ(in *byte, out *byte)
-TEXT ·p154_LEAQ(SB), NOSPLIT, $0-16
+// func p160_LEAQ(in *byte, out *byte)
+TEXT ·p160_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6958,8 +7240,8 @@ TEXT ·p154_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p155_MOVB(in *byte, out *byte)
-TEXT ·p155_MOVB(SB), NOSPLIT, $0-16
+// func p161_MOVB(in *byte, out *byte)
+TEXT ·p161_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7002,8 +7284,8 @@ TEXT ·p155_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p156_MOVB(in *byte, out *byte)
-TEXT ·p156_MOVB(SB), NOSPLIT, $0-16
+// func p162_MOVB(in *byte, out *byte)
+TEXT ·p162_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7046,8 +7328,8 @@ TEXT ·p156_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p157_MOVB(in *byte, out *byte)
-TEXT ·p157_MOVB(SB), NOSPLIT, $0-16
+// func p163_MOVB(in *byte, out *byte)
+TEXT ·p163_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7090,8 +7372,8 @@ TEXT ·p157_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p158_MOVBQZX(in *byte, out *byte)
-TEXT ·p158_MOVBQZX(SB), NOSPLIT, $0-16
+// func p164_MOVBQZX(in *byte, out *byte)
+TEXT ·p164_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7134,9 +7416,9 @@ TEXT ·p158_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p159_MOVHPS(in *byte, out *byte)
+// func p165_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p159_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p165_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7181,9 +7463,9 @@ TEXT ·p159_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p160_MOVHPS(in *byte, out *byte)
+// func p166_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p160_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p166_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7228,8 +7510,8 @@ TEXT ·p160_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p161_MOVL(in *byte, out *byte)
-TEXT ·p161_MOVL(SB), NOSPLIT, $0-16
+// func p167_MOVL(in *byte, out *byte)
+TEXT ·p167_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7272,8 +7554,8 @@ TEXT ·p161_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p162_MOVL(in *byte, out *byte)
-TEXT ·p162_MOVL(SB), NOSPLIT, $0-16
+// func p168_MOVL(in *byte, out *byte)
+TEXT ·p168_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7316,9 +7598,9 @@ TEXT ·p162_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p163_MOVOU(in *byte, out *byte)
+// func p169_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p163_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p169_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7363,9 +7645,9 @@ TEXT ·p163_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p164_MOVOU(in *byte, out *byte)
+// func p170_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p164_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p170_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7410,9 +7692,9 @@ TEXT ·p164_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p165_MOVOU(in *byte, out *byte)
+// func p171_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p165_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p171_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7457,9 +7739,9 @@ TEXT ·p165_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p166_MOVOU(in *byte, out *byte)
+// func p172_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p166_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p172_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7504,9 +7786,9 @@ TEXT ·p166_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p167_MOVOU(in *byte, out *byte)
+// func p173_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p167_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p173_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7553,9 +7835,9 @@ TEXT ·p167_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p168_MOVOU(in *byte, out *byte)
+// func p174_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p168_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p174_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7602,9 +7884,9 @@ TEXT ·p168_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p169_MOVOU(in *byte, out *byte)
+// func p175_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p169_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p175_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7649,9 +7931,9 @@ TEXT ·p169_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p170_MOVOU(in *byte, out *byte)
+// func p176_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p170_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p176_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7696,270 +7978,6 @@ TEXT ·p170_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p171_MOVQ(in *byte, out *byte)
-TEXT ·p171_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p172_MOVQ(in *byte, out *byte)
-TEXT ·p172_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p173_MOVQ(in *byte, out *byte)
-TEXT ·p173_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p174_MOVQ(in *byte, out *byte)
-TEXT ·p174_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p175_MOVQ(in *byte, out *byte)
-TEXT ·p175_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p176_MOVQ(in *byte, out *byte)
-TEXT ·p176_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000007, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p177_MOVQ(in *byte, out *byte)
 TEXT ·p177_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -7982,7 +8000,7 @@ TEXT ·p177_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000008, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8026,7 +8044,7 @@ TEXT ·p178_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000a, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8070,7 +8088,7 @@ TEXT ·p179_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000c, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8114,7 +8132,7 @@ TEXT ·p180_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000f, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8158,7 +8176,7 @@ TEXT ·p181_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000010, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8202,7 +8220,7 @@ TEXT ·p182_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000017, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8246,7 +8264,7 @@ TEXT ·p183_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000018, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8290,7 +8308,7 @@ TEXT ·p184_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000001f, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8334,7 +8352,7 @@ TEXT ·p185_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000020, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8378,7 +8396,7 @@ TEXT ·p186_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000002f, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8422,7 +8440,7 @@ TEXT ·p187_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8466,7 +8484,7 @@ TEXT ·p188_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8510,7 +8528,7 @@ TEXT ·p189_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8554,7 +8572,7 @@ TEXT ·p190_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8598,7 +8616,7 @@ TEXT ·p191_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x00000020, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8642,7 +8660,7 @@ TEXT ·p192_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x0000002f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8686,7 +8704,7 @@ TEXT ·p193_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x00000030, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8730,7 +8748,7 @@ TEXT ·p194_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x0000003f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8774,7 +8792,7 @@ TEXT ·p195_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x00000040, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8818,7 +8836,7 @@ TEXT ·p196_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8862,7 +8880,7 @@ TEXT ·p197_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x00000080, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8906,7 +8924,7 @@ TEXT ·p198_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0x000001c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8950,7 +8968,7 @@ TEXT ·p199_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8973,97 +8991,91 @@ TEXT ·p199_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p200_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p200_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 192(R14), X3
+	MOVQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
 	RET
 
 // func p201_MOVQ(in *byte, out *byte)
-// Requires: AVX, SSE2
 TEXT ·p201_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 160(R14), X3
+	MOVQ $0x80000000, SI
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
 	RET
 
 // func p202_MOVQ(in *byte, out *byte)
@@ -9088,7 +9100,7 @@ TEXT ·p202_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ SI, 104(R15)
+	MOVQ $0xffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9132,7 +9144,7 @@ TEXT ·p203_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ SI, DI
+	MOVQ $0x0ffffffc0ffffffc, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9176,7 +9188,7 @@ TEXT ·p204_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ DI, DI
+	MOVQ $0x0ffffffc0fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9199,97 +9211,91 @@ TEXT ·p204_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p205_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p205_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ SI, X3
+	MOVQ $0x123456789abcdef0, SI
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
 	RET
 
 // func p206_MOVQ(in *byte, out *byte)
-// Requires: AVX, SSE2
 TEXT ·p206_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ SI, X3
+	MOVQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
 	RET
 
 // func p207_MOVQ(in *byte, out *byte)
@@ -9316,7 +9322,7 @@ TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	MOVQ X3, 168(R15)
+	MOVQ 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -9363,7 +9369,7 @@ TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	MOVQ X3, 136(R15)
+	MOVQ 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -9387,8 +9393,328 @@ TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p209_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p210_MOVQ(in *byte, out *byte)
+TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p211_MOVQ(in *byte, out *byte)
+TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ DI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p212_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	MOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p213_MOVQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	MOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p214_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	MOVQ X3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p215_MOVQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	MOVQ X3, 136(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p216_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9433,9 +9759,9 @@ TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p210_MOVQ(in *byte, out *byte)
+// func p217_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9480,8 +9806,8 @@ TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p211_MOVW(in *byte, out *byte)
-TEXT ·p211_MOVW(SB), NOSPLIT, $0-16
+// func p218_MOVW(in *byte, out *byte)
+TEXT ·p218_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9524,8 +9850,8 @@ TEXT ·p211_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p212_MOVW(in *byte, out *byte)
-TEXT ·p212_MOVW(SB), NOSPLIT, $0-16
+// func p219_MOVW(in *byte, out *byte)
+TEXT ·p219_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9568,8 +9894,8 @@ TEXT ·p212_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p213_MOVWQZX(in *byte, out *byte)
-TEXT ·p213_MOVWQZX(SB), NOSPLIT, $0-16
+// func p220_MOVWQZX(in *byte, out *byte)
+TEXT ·p220_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9612,8 +9938,8 @@ TEXT ·p213_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p214_MULQ(in *byte, out *byte)
-TEXT ·p214_MULQ(SB), NOSPLIT, $0-16
+// func p221_MULQ(in *byte, out *byte)
+TEXT ·p221_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9656,9 +9982,9 @@ TEXT ·p214_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p215_MULXQ(in *byte, out *byte)
+// func p222_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p215_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p222_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9701,9 +10027,9 @@ TEXT ·p215_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p216_MULXQ(in *byte, out *byte)
+// func p223_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p216_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p223_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9746,9 +10072,9 @@ TEXT ·p216_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p217_MULXQ(in *byte, out *byte)
+// func p224_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p217_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p224_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9791,9 +10117,9 @@ TEXT ·p217_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p218_MULXQ(in *byte, out *byte)
+// func p225_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p218_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p225_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9836,8 +10162,8 @@ TEXT ·p218_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p219_NEGQ(in *byte, out *byte)
-TEXT ·p219_NEGQ(SB), NOSPLIT, $0-16
+// func p226_NEGQ(in *byte, out *byte)
+TEXT ·p226_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9880,8 +10206,8 @@ TEXT ·p219_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p220_ORQ(in *byte, out *byte)
-TEXT ·p220_ORQ(SB), NOSPLIT, $0-16
+// func p227_ORQ(in *byte, out *byte)
+TEXT ·p227_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9924,8 +10250,8 @@ TEXT ·p220_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p221_ORQ(in *byte, out *byte)
-TEXT ·p221_ORQ(SB), NOSPLIT, $0-16
+// func p228_ORQ(in *byte, out *byte)
+TEXT ·p228_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9968,9 +10294,9 @@ TEXT ·p221_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p222_PADDL(in *byte, out *byte)
+// func p229_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p222_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p229_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10015,9 +10341,9 @@ TEXT ·p222_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p223_PADDL(in *byte, out *byte)
+// func p230_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p223_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p230_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10062,9 +10388,9 @@ TEXT ·p223_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p224_PADDL(in *byte, out *byte)
+// func p231_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p224_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p231_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10111,9 +10437,9 @@ TEXT ·p224_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p225_PADDL(in *byte, out *byte)
+// func p232_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p225_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p232_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10160,9 +10486,9 @@ TEXT ·p225_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p226_PADDL(in *byte, out *byte)
+// func p233_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p226_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p233_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10207,9 +10533,9 @@ TEXT ·p226_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p227_PADDL(in *byte, out *byte)
+// func p234_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p227_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p234_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10254,9 +10580,9 @@ TEXT ·p227_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p228_PADDQ(in *byte, out *byte)
+// func p235_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p228_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p235_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10303,9 +10629,9 @@ TEXT ·p228_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p229_PADDQ(in *byte, out *byte)
+// func p236_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p229_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p236_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10352,9 +10678,9 @@ TEXT ·p229_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p230_PADDQ(in *byte, out *byte)
+// func p237_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p230_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p237_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10399,9 +10725,9 @@ TEXT ·p230_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p231_PADDQ(in *byte, out *byte)
+// func p238_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p231_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p238_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10446,9 +10772,9 @@ TEXT ·p231_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p232_PAND(in *byte, out *byte)
+// func p239_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p232_PAND(SB), NOSPLIT, $0-16
+TEXT ·p239_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10493,9 +10819,9 @@ TEXT ·p232_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p233_PAND(in *byte, out *byte)
+// func p240_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p233_PAND(SB), NOSPLIT, $0-16
+TEXT ·p240_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10540,9 +10866,9 @@ TEXT ·p233_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p234_PAND(in *byte, out *byte)
+// func p241_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p234_PAND(SB), NOSPLIT, $0-16
+TEXT ·p241_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10589,9 +10915,9 @@ TEXT ·p234_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p235_PAND(in *byte, out *byte)
+// func p242_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p235_PAND(SB), NOSPLIT, $0-16
+TEXT ·p242_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10638,9 +10964,9 @@ TEXT ·p235_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p236_PAND(in *byte, out *byte)
+// func p243_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p236_PAND(SB), NOSPLIT, $0-16
+TEXT ·p243_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10685,9 +11011,9 @@ TEXT ·p236_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p237_PAND(in *byte, out *byte)
+// func p244_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p237_PAND(SB), NOSPLIT, $0-16
+TEXT ·p244_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10732,9 +11058,9 @@ TEXT ·p237_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p238_PCLMULQDQ(in *byte, out *byte)
+// func p245_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p238_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p245_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10779,9 +11105,9 @@ TEXT ·p238_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p239_PCLMULQDQ(in *byte, out *byte)
+// func p246_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p239_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p246_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10826,9 +11152,9 @@ TEXT ·p239_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p240_PCLMULQDQ(in *byte, out *byte)
+// func p247_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p240_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p247_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10873,9 +11199,9 @@ TEXT ·p240_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p241_PCLMULQDQ(in *byte, out *byte)
+// func p248_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p241_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p248_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10920,9 +11246,9 @@ TEXT ·p241_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p242_PCLMULQDQ(in *byte, out *byte)
+// func p249_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p242_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p249_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10967,9 +11293,9 @@ TEXT ·p242_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p243_PCLMULQDQ(in *byte, out *byte)
+// func p250_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p243_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p250_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11014,9 +11340,9 @@ TEXT ·p243_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p244_PCLMULQDQ(in *byte, out *byte)
+// func p251_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p244_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p251_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11061,9 +11387,9 @@ TEXT ·p244_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p245_PCLMULQDQ(in *byte, out *byte)
+// func p252_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p245_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p252_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11108,356 +11434,356 @@ TEXT ·p245_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p246_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p246_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p247_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p247_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p248_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p248_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p249_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p249_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PCLMULQDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p250_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p250_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p251_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p251_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PCLMULQDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p252_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p252_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x11, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p253_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p253_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p254_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p254_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PCLMULQDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p255_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, PCLMULQDQ
+TEXT ·p255_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p256_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p256_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PCLMULQDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p257_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, PCLMULQDQ
+TEXT ·p257_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p258_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p258_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PCLMULQDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p259_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, PCLMULQDQ
+TEXT ·p259_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x11, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p260_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p260_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -11500,9 +11826,9 @@ TEXT ·p253_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p254_PCLMULQDQ(in *byte, out *byte)
+// func p261_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p254_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p261_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11547,9 +11873,9 @@ TEXT ·p254_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p255_PCLMULQDQ(in *byte, out *byte)
+// func p262_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p255_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p262_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11594,9 +11920,9 @@ TEXT ·p255_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p256_PCMPEQB(in *byte, out *byte)
+// func p263_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p256_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p263_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11643,9 +11969,9 @@ TEXT ·p256_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p257_PCMPEQB(in *byte, out *byte)
+// func p264_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p257_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p264_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11692,9 +12018,9 @@ TEXT ·p257_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p258_PCMPEQB(in *byte, out *byte)
+// func p265_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p258_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p265_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11739,9 +12065,9 @@ TEXT ·p258_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p259_PCMPEQB(in *byte, out *byte)
+// func p266_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p259_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p266_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11786,9 +12112,9 @@ TEXT ·p259_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p260_PCMPEQL(in *byte, out *byte)
+// func p267_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p260_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p267_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11835,9 +12161,9 @@ TEXT ·p260_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p261_PCMPEQL(in *byte, out *byte)
+// func p268_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p261_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p268_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11884,9 +12210,9 @@ TEXT ·p261_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p262_PCMPEQL(in *byte, out *byte)
+// func p269_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p262_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p269_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11931,9 +12257,9 @@ TEXT ·p262_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p263_PCMPEQL(in *byte, out *byte)
+// func p270_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p263_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p270_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11978,9 +12304,9 @@ TEXT ·p263_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p264_PMOVMSKB(in *byte, out *byte)
+// func p271_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p264_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p271_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12025,9 +12351,9 @@ TEXT ·p264_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p265_PMOVMSKB(in *byte, out *byte)
+// func p272_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p265_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p272_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12072,9 +12398,9 @@ TEXT ·p265_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p266_POR(in *byte, out *byte)
+// func p273_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p266_POR(SB), NOSPLIT, $0-16
+TEXT ·p273_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12121,9 +12447,9 @@ TEXT ·p266_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p267_POR(in *byte, out *byte)
+// func p274_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p267_POR(SB), NOSPLIT, $0-16
+TEXT ·p274_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12170,9 +12496,9 @@ TEXT ·p267_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p268_POR(in *byte, out *byte)
+// func p275_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p268_POR(SB), NOSPLIT, $0-16
+TEXT ·p275_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12217,9 +12543,9 @@ TEXT ·p268_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p269_POR(in *byte, out *byte)
+// func p276_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p269_POR(SB), NOSPLIT, $0-16
+TEXT ·p276_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12264,9 +12590,9 @@ TEXT ·p269_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p270_PSHUFB(in *byte, out *byte)
+// func p277_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p270_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p277_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12311,9 +12637,9 @@ TEXT ·p270_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p271_PSHUFB(in *byte, out *byte)
+// func p278_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p271_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p278_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12358,9 +12684,9 @@ TEXT ·p271_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p272_PSHUFB(in *byte, out *byte)
+// func p279_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p272_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p279_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12407,9 +12733,9 @@ TEXT ·p272_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p273_PSHUFB(in *byte, out *byte)
+// func p280_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p273_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p280_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12456,9 +12782,9 @@ TEXT ·p273_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p274_PSHUFB(in *byte, out *byte)
+// func p281_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p274_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p281_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12503,9 +12829,9 @@ TEXT ·p274_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p275_PSHUFB(in *byte, out *byte)
+// func p282_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p275_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p282_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12550,356 +12876,356 @@ TEXT ·p275_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p276_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p276_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p277_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p277_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p278_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p278_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p279_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p279_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p280_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p280_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p281_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p281_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p282_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p282_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p283_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p283_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p284_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p284_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p285_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p285_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p286_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p286_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p287_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p287_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x39, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p288_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p288_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x39, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p289_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p289_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p290_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p290_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -12942,356 +13268,356 @@ TEXT ·p283_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p284_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p284_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p285_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p285_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p286_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p286_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p287_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p287_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p288_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p288_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p289_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p289_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p290_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p290_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p291_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p291_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p292_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p292_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p293_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p293_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p294_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p294_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p295_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p295_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p296_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p296_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p297_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p297_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p298_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p298_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -13334,356 +13660,356 @@ TEXT ·p291_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p292_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p292_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p293_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p293_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p294_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p294_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p295_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p295_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p296_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p296_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p297_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p297_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p298_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p298_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p299_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p300_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p300_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p301_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p302_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p302_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p303_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p303_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p304_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p304_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p305_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p305_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p306_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p306_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -13726,9 +14052,9 @@ TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p300_PSHUFD(in *byte, out *byte)
+// func p307_PSHUFD(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p300_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p307_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13773,9 +14099,9 @@ TEXT ·p300_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p301_PSHUFD(in *byte, out *byte)
+// func p308_PSHUFD(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p308_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13820,342 +14146,342 @@ TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p302_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p302_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p303_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p303_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p304_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p304_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p305_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p305_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p306_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p306_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p307_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p307_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p308_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p308_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p309_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p309_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p310_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p310_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p311_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p311_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p312_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p312_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p313_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p313_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p314_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p314_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p315_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p315_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p316_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p316_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14196,9 +14522,9 @@ TEXT ·p309_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p310_PSLLDQ(in *byte, out *byte)
+// func p317_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p310_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p317_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14243,9 +14569,9 @@ TEXT ·p310_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p311_PSLLDQ(in *byte, out *byte)
+// func p318_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p311_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p318_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14290,9 +14616,9 @@ TEXT ·p311_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p312_PSLLDQ(in *byte, out *byte)
+// func p319_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p312_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p319_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14337,9 +14663,9 @@ TEXT ·p312_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p313_PSLLDQ(in *byte, out *byte)
+// func p320_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p313_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p320_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14382,344 +14708,344 @@ TEXT ·p313_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p314_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p314_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p315_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p315_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p316_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p316_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p317_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p317_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p318_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p318_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p319_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p319_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p320_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p320_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p321_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p321_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p322_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p322_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p323_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p323_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p324_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p324_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p325_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p325_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p326_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p326_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p327_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p327_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p328_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p328_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14760,342 +15086,342 @@ TEXT ·p321_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p322_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p322_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p323_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p323_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p324_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p324_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p325_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p325_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p326_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p326_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p327_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p327_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p328_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p328_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p329_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p329_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p330_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p330_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p331_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p331_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p332_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p332_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p333_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p333_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p334_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p334_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p335_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p335_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p336_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p336_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15136,9 +15462,9 @@ TEXT ·p329_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p330_PSLLL(in *byte, out *byte)
+// func p337_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p330_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p337_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15183,9 +15509,9 @@ TEXT ·p330_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p331_PSLLL(in *byte, out *byte)
+// func p338_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p331_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p338_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15228,344 +15554,344 @@ TEXT ·p331_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p332_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p332_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p333_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p333_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p334_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p334_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p335_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p335_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p336_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p336_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p337_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p337_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p338_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p338_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p339_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p339_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p340_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p340_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p341_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p341_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p342_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p342_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p343_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p343_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p344_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p344_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p345_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p345_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p346_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p346_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15606,9 +15932,9 @@ TEXT ·p339_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p340_PSRAL(in *byte, out *byte)
+// func p347_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p340_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p347_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15653,9 +15979,9 @@ TEXT ·p340_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p341_PSRAL(in *byte, out *byte)
+// func p348_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p341_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p348_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15700,9 +16026,9 @@ TEXT ·p341_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p342_PSRAL(in *byte, out *byte)
+// func p349_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p342_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p349_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15747,9 +16073,9 @@ TEXT ·p342_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p343_PSRAL(in *byte, out *byte)
+// func p350_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p343_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p350_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15794,9 +16120,9 @@ TEXT ·p343_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p344_PSRAL(in *byte, out *byte)
+// func p351_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p344_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p351_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15841,9 +16167,9 @@ TEXT ·p344_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p345_PSRAL(in *byte, out *byte)
+// func p352_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p345_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p352_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15886,344 +16212,344 @@ TEXT ·p345_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p346_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p346_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p347_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p347_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p348_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p348_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p349_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p349_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p350_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p350_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p351_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p351_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p352_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p352_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p353_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p353_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p354_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p355_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p356_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p357_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p358_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p359_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p359_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p360_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p360_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16264,9 +16590,9 @@ TEXT ·p353_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p354_PSRLDQ(in *byte, out *byte)
+// func p361_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p361_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16311,9 +16637,9 @@ TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p355_PSRLDQ(in *byte, out *byte)
+// func p362_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p362_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16358,9 +16684,9 @@ TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p356_PSRLDQ(in *byte, out *byte)
+// func p363_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p363_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16405,9 +16731,9 @@ TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p357_PSRLDQ(in *byte, out *byte)
+// func p364_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p364_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16450,344 +16776,344 @@ TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p358_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p358_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p359_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p359_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p360_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p360_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p361_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p361_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p362_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p362_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p363_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p363_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p364_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p364_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p365_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p365_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p366_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p366_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p367_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p367_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p368_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p368_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p369_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p369_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p370_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p370_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p371_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p371_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p372_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p372_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16828,342 +17154,342 @@ TEXT ·p365_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p366_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p366_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p367_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p367_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p368_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p368_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p369_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p369_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p370_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p370_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p371_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p371_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p372_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p372_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p373_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p373_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p374_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p375_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p376_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p377_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p378_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p378_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p379_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p379_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p380_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p380_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17204,9 +17530,9 @@ TEXT ·p373_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p374_PSRLL(in *byte, out *byte)
+// func p381_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p381_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17251,9 +17577,9 @@ TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p375_PSRLL(in *byte, out *byte)
+// func p382_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p382_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17298,9 +17624,9 @@ TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p376_PUNPCKHLQ(in *byte, out *byte)
+// func p383_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p376_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p383_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17347,9 +17673,9 @@ TEXT ·p376_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p377_PUNPCKHLQ(in *byte, out *byte)
+// func p384_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p377_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p384_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17396,9 +17722,9 @@ TEXT ·p377_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p378_PUNPCKHLQ(in *byte, out *byte)
+// func p385_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p378_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p385_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17443,9 +17769,9 @@ TEXT ·p378_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p379_PUNPCKHLQ(in *byte, out *byte)
+// func p386_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p379_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p386_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17490,9 +17816,9 @@ TEXT ·p379_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p380_PUNPCKHQDQ(in *byte, out *byte)
+// func p387_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p380_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p387_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17539,9 +17865,9 @@ TEXT ·p380_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p381_PUNPCKHQDQ(in *byte, out *byte)
+// func p388_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p381_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p388_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17588,9 +17914,9 @@ TEXT ·p381_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p382_PUNPCKHQDQ(in *byte, out *byte)
+// func p389_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p382_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p389_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17635,9 +17961,9 @@ TEXT ·p382_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p383_PUNPCKHQDQ(in *byte, out *byte)
+// func p390_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p383_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p390_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17682,9 +18008,9 @@ TEXT ·p383_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p384_PUNPCKLLQ(in *byte, out *byte)
+// func p391_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p384_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p391_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17731,9 +18057,9 @@ TEXT ·p384_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p385_PUNPCKLLQ(in *byte, out *byte)
+// func p392_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p385_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p392_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17780,9 +18106,9 @@ TEXT ·p385_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p386_PUNPCKLLQ(in *byte, out *byte)
+// func p393_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p386_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p393_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17827,9 +18153,9 @@ TEXT ·p386_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p387_PUNPCKLLQ(in *byte, out *byte)
+// func p394_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p387_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p394_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17874,9 +18200,9 @@ TEXT ·p387_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p388_PUNPCKLQDQ(in *byte, out *byte)
+// func p395_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p388_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p395_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17923,9 +18249,9 @@ TEXT ·p388_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p389_PUNPCKLQDQ(in *byte, out *byte)
+// func p396_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p389_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p396_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17972,9 +18298,9 @@ TEXT ·p389_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p390_PUNPCKLQDQ(in *byte, out *byte)
+// func p397_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p390_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p397_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18019,9 +18345,9 @@ TEXT ·p390_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p391_PUNPCKLQDQ(in *byte, out *byte)
+// func p398_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p391_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p398_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18066,9 +18392,9 @@ TEXT ·p391_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p392_PXOR(in *byte, out *byte)
+// func p399_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p392_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p399_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18113,9 +18439,9 @@ TEXT ·p392_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p393_PXOR(in *byte, out *byte)
+// func p400_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p393_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p400_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18160,9 +18486,9 @@ TEXT ·p393_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p394_PXOR(in *byte, out *byte)
+// func p401_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p394_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p401_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18209,9 +18535,9 @@ TEXT ·p394_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p395_PXOR(in *byte, out *byte)
+// func p402_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p395_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p402_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18258,9 +18584,9 @@ TEXT ·p395_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p396_PXOR(in *byte, out *byte)
+// func p403_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p396_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p403_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18305,9 +18631,9 @@ TEXT ·p396_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p397_PXOR(in *byte, out *byte)
+// func p404_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p397_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p404_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18352,8 +18678,8 @@ TEXT ·p397_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p398_RET(in *byte, out *byte)
-TEXT ·p398_RET(SB), NOSPLIT, $0-16
+// func p405_RET(in *byte, out *byte)
+TEXT ·p405_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18394,8 +18720,8 @@ TEXT ·p398_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p399_SBBQ(in *byte, out *byte)
-TEXT ·p399_SBBQ(SB), NOSPLIT, $0-16
+// func p406_SBBQ(in *byte, out *byte)
+TEXT ·p406_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18438,8 +18764,8 @@ TEXT ·p399_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p400_SBBQ(in *byte, out *byte)
-TEXT ·p400_SBBQ(SB), NOSPLIT, $0-16
+// func p407_SBBQ(in *byte, out *byte)
+TEXT ·p407_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18482,8 +18808,8 @@ TEXT ·p400_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p401_SETEQ(in *byte, out *byte)
-TEXT ·p401_SETEQ(SB), NOSPLIT, $0-16
+// func p408_SETEQ(in *byte, out *byte)
+TEXT ·p408_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18505,314 +18831,6 @@ TEXT ·p401_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p402_SHLQ(in *byte, out *byte)
-TEXT ·p402_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p403_SHLQ(in *byte, out *byte)
-TEXT ·p403_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p404_SHLQ(in *byte, out *byte)
-TEXT ·p404_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x03, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p405_SHLQ(in *byte, out *byte)
-TEXT ·p405_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p406_SHLQ(in *byte, out *byte)
-TEXT ·p406_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p407_SHLQ(in *byte, out *byte)
-TEXT ·p407_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x1f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p408_SHLQ(in *byte, out *byte)
-TEXT ·p408_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -18856,6 +18874,358 @@ TEXT ·p409_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHLQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p410_SHLQ(in *byte, out *byte)
+TEXT ·p410_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p411_SHLQ(in *byte, out *byte)
+TEXT ·p411_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x02, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p412_SHLQ(in *byte, out *byte)
+TEXT ·p412_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x03, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p413_SHLQ(in *byte, out *byte)
+TEXT ·p413_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p414_SHLQ(in *byte, out *byte)
+TEXT ·p414_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p415_SHLQ(in *byte, out *byte)
+TEXT ·p415_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p416_SHLQ(in *byte, out *byte)
+TEXT ·p416_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p417_SHLQ(in *byte, out *byte)
+TEXT ·p417_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHLQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -18878,8 +19248,8 @@ TEXT ·p409_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p410_SHRQ(in *byte, out *byte)
-TEXT ·p410_SHRQ(SB), NOSPLIT, $0-16
+// func p418_SHRQ(in *byte, out *byte)
+TEXT ·p418_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18922,8 +19292,8 @@ TEXT ·p410_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p411_SHRQ(in *byte, out *byte)
-TEXT ·p411_SHRQ(SB), NOSPLIT, $0-16
+// func p419_SHRQ(in *byte, out *byte)
+TEXT ·p419_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18966,8 +19336,8 @@ TEXT ·p411_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p412_SHRQ(in *byte, out *byte)
-TEXT ·p412_SHRQ(SB), NOSPLIT, $0-16
+// func p420_SHRQ(in *byte, out *byte)
+TEXT ·p420_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19010,8 +19380,8 @@ TEXT ·p412_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p413_SHRQ(in *byte, out *byte)
-TEXT ·p413_SHRQ(SB), NOSPLIT, $0-16
+// func p421_SHRQ(in *byte, out *byte)
+TEXT ·p421_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19054,8 +19424,8 @@ TEXT ·p413_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p414_SHRQ(in *byte, out *byte)
-TEXT ·p414_SHRQ(SB), NOSPLIT, $0-16
+// func p422_SHRQ(in *byte, out *byte)
+TEXT ·p422_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19098,8 +19468,8 @@ TEXT ·p414_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p415_SHRQ(in *byte, out *byte)
-TEXT ·p415_SHRQ(SB), NOSPLIT, $0-16
+// func p423_SHRQ(in *byte, out *byte)
+TEXT ·p423_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19142,8 +19512,8 @@ TEXT ·p415_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p416_SHRQ(in *byte, out *byte)
-TEXT ·p416_SHRQ(SB), NOSPLIT, $0-16
+// func p424_SHRQ(in *byte, out *byte)
+TEXT ·p424_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19165,358 +19535,6 @@ TEXT ·p416_SHRQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SHRQ $0x3f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p417_SUBQ(in *byte, out *byte)
-TEXT ·p417_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p418_SUBQ(in *byte, out *byte)
-TEXT ·p418_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p419_SUBQ(in *byte, out *byte)
-TEXT ·p419_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p420_SUBQ(in *byte, out *byte)
-TEXT ·p420_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p421_SUBQ(in *byte, out *byte)
-TEXT ·p421_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p422_SUBQ(in *byte, out *byte)
-TEXT ·p422_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p423_SUBQ(in *byte, out *byte)
-TEXT ·p423_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p424_SUBQ(in *byte, out *byte)
-TEXT ·p424_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19560,7 +19578,7 @@ TEXT ·p425_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, SI
+	SUBQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19604,7 +19622,7 @@ TEXT ·p426_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, SI
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19648,7 +19666,7 @@ TEXT ·p427_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, SI
+	SUBQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19692,7 +19710,7 @@ TEXT ·p428_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, SI
+	SUBQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19736,7 +19754,7 @@ TEXT ·p429_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, SI
+	SUBQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19780,7 +19798,7 @@ TEXT ·p430_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x08, SI
+	SUBQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19824,7 +19842,7 @@ TEXT ·p431_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x10, SI
+	SUBQ $0x00000200, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19868,7 +19886,7 @@ TEXT ·p432_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x20, SI
+	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19912,7 +19930,7 @@ TEXT ·p433_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x40, SI
+	SUBQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -19956,7 +19974,7 @@ TEXT ·p434_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, SI
+	SUBQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20000,7 +20018,7 @@ TEXT ·p435_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x80, SI
+	SUBQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20044,7 +20062,7 @@ TEXT ·p436_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0xa0, SI
+	SUBQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20088,7 +20106,7 @@ TEXT ·p437_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000100, SI
+	SUBQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20132,7 +20150,7 @@ TEXT ·p438_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, SI
+	SUBQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20176,7 +20194,7 @@ TEXT ·p439_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, SI
+	SUBQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20220,7 +20238,7 @@ TEXT ·p440_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ 128(R14), SI
+	SUBQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20264,7 +20282,7 @@ TEXT ·p441_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
+	SUBQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20308,7 +20326,7 @@ TEXT ·p442_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, DI
+	SUBQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20352,359 +20370,359 @@ TEXT ·p443_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SUBQ $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p444_SUBQ(in *byte, out *byte)
+TEXT ·p444_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0xa0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p445_SUBQ(in *byte, out *byte)
+TEXT ·p445_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000100, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p446_SUBQ(in *byte, out *byte)
+TEXT ·p446_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p447_SUBQ(in *byte, out *byte)
+TEXT ·p447_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p448_SUBQ(in *byte, out *byte)
+TEXT ·p448_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p449_SUBQ(in *byte, out *byte)
+TEXT ·p449_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p450_SUBQ(in *byte, out *byte)
+TEXT ·p450_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p451_SUBQ(in *byte, out *byte)
+TEXT ·p451_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SUBQ DI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p444_TESTQ(in *byte, out *byte)
-TEXT ·p444_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p445_TESTQ(in *byte, out *byte)
-TEXT ·p445_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p446_TESTQ(in *byte, out *byte)
-TEXT ·p446_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p447_TESTQ(in *byte, out *byte)
-TEXT ·p447_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p448_TESTQ(in *byte, out *byte)
-TEXT ·p448_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p449_TESTQ(in *byte, out *byte)
-TEXT ·p449_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000002, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p450_TESTQ(in *byte, out *byte)
-TEXT ·p450_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000004, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p451_TESTQ(in *byte, out *byte)
-TEXT ·p451_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20748,7 +20766,7 @@ TEXT ·p452_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x0000007f, SI
+	TESTQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20792,7 +20810,7 @@ TEXT ·p453_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x7fffffff, SI
+	TESTQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20836,7 +20854,7 @@ TEXT ·p454_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ SI, DI
+	TESTQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20880,6 +20898,358 @@ TEXT ·p455_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	TESTQ $0x00000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p456_TESTQ(in *byte, out *byte)
+TEXT ·p456_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000001, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p457_TESTQ(in *byte, out *byte)
+TEXT ·p457_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000002, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p458_TESTQ(in *byte, out *byte)
+TEXT ·p458_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000004, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p459_TESTQ(in *byte, out *byte)
+TEXT ·p459_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000008, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p460_TESTQ(in *byte, out *byte)
+TEXT ·p460_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x0000007f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p461_TESTQ(in *byte, out *byte)
+TEXT ·p461_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p462_TESTQ(in *byte, out *byte)
+TEXT ·p462_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p463_TESTQ(in *byte, out *byte)
+TEXT ·p463_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	TESTQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -20902,9 +21272,9 @@ TEXT ·p455_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p456_VAESENC(in *byte, out *byte)
+// func p464_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p456_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20951,9 +21321,9 @@ TEXT ·p456_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p457_VAESENC(in *byte, out *byte)
+// func p465_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p457_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21000,9 +21370,9 @@ TEXT ·p457_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p458_VAESENC(in *byte, out *byte)
+// func p466_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p458_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21047,9 +21417,9 @@ TEXT ·p458_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p459_VAESENC(in *byte, out *byte)
+// func p467_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p459_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21094,9 +21464,9 @@ TEXT ·p459_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p460_VAESENC(in *byte, out *byte)
+// func p468_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p460_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p468_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21145,9 +21515,9 @@ TEXT ·p460_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p461_VAESENC(in *byte, out *byte)
+// func p469_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p461_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p469_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21196,9 +21566,9 @@ TEXT ·p461_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p462_VAESENC(in *byte, out *byte)
+// func p470_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p462_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p470_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21243,9 +21613,9 @@ TEXT ·p462_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p463_VAESENC(in *byte, out *byte)
+// func p471_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p463_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p471_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21290,9 +21660,9 @@ TEXT ·p463_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p464_VAESENC(in *byte, out *byte)
+// func p472_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p472_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21341,9 +21711,9 @@ TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p465_VAESENC(in *byte, out *byte)
+// func p473_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p473_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21392,9 +21762,9 @@ TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p466_VAESENC(in *byte, out *byte)
+// func p474_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p474_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21439,9 +21809,9 @@ TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p467_VAESENC(in *byte, out *byte)
+// func p475_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p475_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21486,9 +21856,107 @@ TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p468_VAESENCLAST(in *byte, out *byte)
+// func p476_VAESENC(in *byte, out *byte)
+// Requires: AVX512F, VAES
+TEXT ·p476_VAESENC(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VAESENC Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p477_VAESENC(in *byte, out *byte)
+// Requires: AVX512F, VAES
+TEXT ·p477_VAESENC(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VAESENC Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p478_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p468_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21535,9 +22003,9 @@ TEXT ·p468_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p469_VAESENCLAST(in *byte, out *byte)
+// func p479_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p469_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21584,9 +22052,9 @@ TEXT ·p469_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p470_VAESENCLAST(in *byte, out *byte)
+// func p480_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p470_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p480_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21631,9 +22099,9 @@ TEXT ·p470_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p471_VAESENCLAST(in *byte, out *byte)
+// func p481_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p471_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p481_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21678,9 +22146,9 @@ TEXT ·p471_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p472_VAESENCLAST(in *byte, out *byte)
+// func p482_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p472_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p482_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21729,9 +22197,9 @@ TEXT ·p472_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p473_VAESENCLAST(in *byte, out *byte)
+// func p483_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p473_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p483_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21780,9 +22248,9 @@ TEXT ·p473_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p474_VAESENCLAST(in *byte, out *byte)
+// func p484_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p474_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p484_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21827,9 +22295,9 @@ TEXT ·p474_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p475_VAESENCLAST(in *byte, out *byte)
+// func p485_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p475_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p485_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21874,9 +22342,9 @@ TEXT ·p475_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p476_VAESENCLAST(in *byte, out *byte)
+// func p486_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p476_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p486_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21925,9 +22393,9 @@ TEXT ·p476_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p477_VAESENCLAST(in *byte, out *byte)
+// func p487_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p477_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p487_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21976,9 +22444,9 @@ TEXT ·p477_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p478_VAESENCLAST(in *byte, out *byte)
+// func p488_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p488_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22023,9 +22491,9 @@ TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p479_VAESENCLAST(in *byte, out *byte)
+// func p489_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p489_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22070,9 +22538,205 @@ TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p480_VBROADCASTI128(in *byte, out *byte)
+// func p490_VAESENCLAST(in *byte, out *byte)
+// Requires: AVX512F, VAES
+TEXT ·p490_VAESENCLAST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VAESENCLAST Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p491_VAESENCLAST(in *byte, out *byte)
+// Requires: AVX512F, VAES
+TEXT ·p491_VAESENCLAST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VAESENCLAST Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p492_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p492_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VALIGNQ $0x02, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p493_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p493_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VALIGNQ $0x02, Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p494_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p480_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p494_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22117,9 +22781,9 @@ TEXT ·p480_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p481_VBROADCASTI128(in *byte, out *byte)
+// func p495_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p481_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p495_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22164,9 +22828,56 @@ TEXT ·p481_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p482_VEXTRACTI128(in *byte, out *byte)
+// func p496_VBROADCASTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p496_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VBROADCASTI32X4 192(R14), Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p497_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p482_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p497_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22213,9 +22924,9 @@ TEXT ·p482_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p483_VEXTRACTI128(in *byte, out *byte)
+// func p498_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p483_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p498_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22262,9 +22973,9 @@ TEXT ·p483_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p484_VEXTRACTI128(in *byte, out *byte)
+// func p499_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p484_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p499_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22311,9 +23022,9 @@ TEXT ·p484_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p485_VEXTRACTI128(in *byte, out *byte)
+// func p500_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p485_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p500_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22360,9 +23071,9 @@ TEXT ·p485_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p486_VEXTRACTI128(in *byte, out *byte)
+// func p501_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p486_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p501_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22407,9 +23118,9 @@ TEXT ·p486_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p487_VEXTRACTI128(in *byte, out *byte)
+// func p502_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p487_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p502_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22454,9 +23165,201 @@ TEXT ·p487_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p488_VINSERTI128(in *byte, out *byte)
+// func p503_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x01, Y3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p504_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p504_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x01, Y9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p505_VEXTRACTI64X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p505_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI64X4 $0x01, Z3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p506_VEXTRACTI64X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p506_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI64X4 $0x01, Z9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p507_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p488_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p507_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22505,9 +23408,9 @@ TEXT ·p488_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p489_VINSERTI128(in *byte, out *byte)
+// func p508_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p489_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p508_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22556,9 +23459,9 @@ TEXT ·p489_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p490_VINSERTI128(in *byte, out *byte)
+// func p509_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p490_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p509_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22607,9 +23510,9 @@ TEXT ·p490_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p491_VINSERTI128(in *byte, out *byte)
+// func p510_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p491_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p510_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22658,9 +23561,9 @@ TEXT ·p491_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p492_VINSERTI128(in *byte, out *byte)
+// func p511_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p492_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p511_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22705,9 +23608,9 @@ TEXT ·p492_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p493_VINSERTI128(in *byte, out *byte)
+// func p512_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p493_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p512_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22752,9 +23655,107 @@ TEXT ·p493_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p494_VMOVDQA(in *byte, out *byte)
+// func p513_VINSERTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p513_VINSERTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VINSERTI32X4 $0x01, X3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p514_VINSERTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p514_VINSERTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VINSERTI32X4 $0x01, X14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p515_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p494_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p515_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22801,9 +23802,9 @@ TEXT ·p494_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p495_VMOVDQA(in *byte, out *byte)
+// func p516_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p495_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p516_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22850,9 +23851,9 @@ TEXT ·p495_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p496_VMOVDQA(in *byte, out *byte)
+// func p517_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p496_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p517_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22897,9 +23898,9 @@ TEXT ·p496_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p497_VMOVDQA(in *byte, out *byte)
+// func p518_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p497_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p518_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22944,9 +23945,9 @@ TEXT ·p497_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p498_VMOVDQA(in *byte, out *byte)
+// func p519_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p498_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p519_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22993,9 +23994,9 @@ TEXT ·p498_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p499_VMOVDQA(in *byte, out *byte)
+// func p520_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p499_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p520_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23042,9 +24043,9 @@ TEXT ·p499_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p500_VMOVDQA(in *byte, out *byte)
+// func p521_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p500_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p521_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23089,9 +24090,9 @@ TEXT ·p500_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p501_VMOVDQA(in *byte, out *byte)
+// func p522_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p501_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p522_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23136,9 +24137,201 @@ TEXT ·p501_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p502_VMOVDQU(in *byte, out *byte)
+// func p523_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p523_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p524_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p524_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p525_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p525_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p526_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p526_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p527_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p502_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p527_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23183,9 +24376,9 @@ TEXT ·p502_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p503_VMOVDQU(in *byte, out *byte)
+// func p528_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p503_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p528_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23230,9 +24423,9 @@ TEXT ·p503_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p504_VMOVDQU(in *byte, out *byte)
+// func p529_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p504_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p529_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23277,9 +24470,9 @@ TEXT ·p504_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p505_VMOVDQU(in *byte, out *byte)
+// func p530_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p505_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p530_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23324,9 +24517,9 @@ TEXT ·p505_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p506_VMOVDQU(in *byte, out *byte)
+// func p531_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p506_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p531_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23371,9 +24564,9 @@ TEXT ·p506_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p507_VMOVDQU(in *byte, out *byte)
+// func p532_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p507_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p532_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23418,9 +24611,9 @@ TEXT ·p507_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p508_VMOVDQU(in *byte, out *byte)
+// func p533_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p508_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p533_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23465,9 +24658,9 @@ TEXT ·p508_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p509_VMOVDQU(in *byte, out *byte)
+// func p534_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p509_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p534_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23512,9 +24705,395 @@ TEXT ·p509_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p510_VMOVQ(in *byte, out *byte)
+// func p535_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p535_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU64 192(R14), X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p536_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p536_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU64 192(R14), Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p537_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p537_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU64 X3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p538_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p538_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU64 Z3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p539_VMOVDQU8(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p539_VMOVDQU8(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VMOVDQU8 Z3, K3, 176(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p540_VMOVDQU8_Z(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p540_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VMOVDQU8.Z 200(R14), K3, Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p541_VMOVDQU8_Z(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p541_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VMOVDQU8.Z Z3, K3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p542_VMOVDQU8_Z(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p542_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VMOVDQU8.Z Z9, K3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p543_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p510_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p543_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23559,9 +25138,9 @@ TEXT ·p510_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p511_VMOVQ(in *byte, out *byte)
+// func p544_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p511_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p544_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23606,9 +25185,9 @@ TEXT ·p511_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p512_VMOVQ(in *byte, out *byte)
+// func p545_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p512_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p545_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23653,9 +25232,9 @@ TEXT ·p512_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p513_VMOVQ(in *byte, out *byte)
+// func p546_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p513_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p546_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23700,9 +25279,9 @@ TEXT ·p513_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p514_VMOVQ(in *byte, out *byte)
+// func p547_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p514_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p547_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23747,9 +25326,9 @@ TEXT ·p514_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p515_VMOVQ(in *byte, out *byte)
+// func p548_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p515_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p548_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23794,9 +25373,9 @@ TEXT ·p515_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p516_VPADDD(in *byte, out *byte)
+// func p549_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p516_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p549_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23843,9 +25422,9 @@ TEXT ·p516_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p517_VPADDD(in *byte, out *byte)
+// func p550_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p517_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p550_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23892,9 +25471,9 @@ TEXT ·p517_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p518_VPADDD(in *byte, out *byte)
+// func p551_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p518_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p551_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23939,9 +25518,9 @@ TEXT ·p518_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p519_VPADDD(in *byte, out *byte)
+// func p552_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p519_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p552_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23986,9 +25565,9 @@ TEXT ·p519_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p520_VPADDD(in *byte, out *byte)
+// func p553_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p520_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p553_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24035,9 +25614,9 @@ TEXT ·p520_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p521_VPADDD(in *byte, out *byte)
+// func p554_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p521_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p554_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24084,9 +25663,9 @@ TEXT ·p521_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p522_VPADDD(in *byte, out *byte)
+// func p555_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p522_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p555_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24131,9 +25710,9 @@ TEXT ·p522_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p523_VPADDD(in *byte, out *byte)
+// func p556_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p523_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p556_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24178,9 +25757,105 @@ TEXT ·p523_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p524_VPADDD(in *byte, out *byte)
+// func p557_VPADDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p557_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPADDD 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p558_VPADDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p558_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPADDD 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p559_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p524_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p559_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24229,9 +25904,9 @@ TEXT ·p524_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p525_VPADDD(in *byte, out *byte)
+// func p560_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p525_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p560_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24280,9 +25955,9 @@ TEXT ·p525_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p526_VPADDD(in *byte, out *byte)
+// func p561_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p526_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p561_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24327,9 +26002,9 @@ TEXT ·p526_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p527_VPADDD(in *byte, out *byte)
+// func p562_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p527_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p562_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24374,9 +26049,9 @@ TEXT ·p527_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p528_VPADDD(in *byte, out *byte)
+// func p563_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p528_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p563_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24425,9 +26100,9 @@ TEXT ·p528_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p529_VPADDD(in *byte, out *byte)
+// func p564_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p529_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p564_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24476,9 +26151,9 @@ TEXT ·p529_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p530_VPADDD(in *byte, out *byte)
+// func p565_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p530_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p565_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24523,9 +26198,9 @@ TEXT ·p530_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p531_VPADDD(in *byte, out *byte)
+// func p566_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p531_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p566_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24570,9 +26245,9 @@ TEXT ·p531_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p532_VPADDQ(in *byte, out *byte)
+// func p567_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p532_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p567_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24621,9 +26296,9 @@ TEXT ·p532_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p533_VPADDQ(in *byte, out *byte)
+// func p568_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p533_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p568_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24672,9 +26347,9 @@ TEXT ·p533_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p534_VPADDQ(in *byte, out *byte)
+// func p569_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p534_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p569_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24719,9 +26394,9 @@ TEXT ·p534_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p535_VPADDQ(in *byte, out *byte)
+// func p570_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p535_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p570_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24766,9 +26441,9 @@ TEXT ·p535_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p536_VPAND(in *byte, out *byte)
+// func p571_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p536_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p571_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24815,9 +26490,9 @@ TEXT ·p536_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p537_VPAND(in *byte, out *byte)
+// func p572_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p537_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p572_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24864,9 +26539,9 @@ TEXT ·p537_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p538_VPAND(in *byte, out *byte)
+// func p573_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p538_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p573_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24911,9 +26586,9 @@ TEXT ·p538_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p539_VPAND(in *byte, out *byte)
+// func p574_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p539_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p574_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24958,9 +26633,105 @@ TEXT ·p539_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p540_VPBROADCASTD(in *byte, out *byte)
+// func p575_VPANDD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p575_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPANDD 256(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p576_VPANDD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p576_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPANDD 192(R14), X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p577_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p540_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p577_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25005,9 +26776,9 @@ TEXT ·p540_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p541_VPBROADCASTD(in *byte, out *byte)
+// func p578_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p541_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p578_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25052,9 +26823,9 @@ TEXT ·p541_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p542_VPCLMULQDQ(in *byte, out *byte)
+// func p579_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p542_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p579_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25101,9 +26872,9 @@ TEXT ·p542_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p543_VPCLMULQDQ(in *byte, out *byte)
+// func p580_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p543_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p580_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25150,9 +26921,9 @@ TEXT ·p543_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p544_VPCLMULQDQ(in *byte, out *byte)
+// func p581_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p544_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p581_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25199,9 +26970,9 @@ TEXT ·p544_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p545_VPCLMULQDQ(in *byte, out *byte)
+// func p582_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p545_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p582_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25248,9 +27019,9 @@ TEXT ·p545_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p546_VPCLMULQDQ(in *byte, out *byte)
+// func p583_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p546_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p583_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25297,9 +27068,9 @@ TEXT ·p546_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p547_VPCLMULQDQ(in *byte, out *byte)
+// func p584_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p547_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p584_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25346,9 +27117,9 @@ TEXT ·p547_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p548_VPCLMULQDQ(in *byte, out *byte)
+// func p585_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p548_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p585_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25395,9 +27166,9 @@ TEXT ·p548_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p549_VPCLMULQDQ(in *byte, out *byte)
+// func p586_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p549_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p586_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25444,9 +27215,9 @@ TEXT ·p549_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p550_VPCLMULQDQ(in *byte, out *byte)
+// func p587_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p550_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p587_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25491,9 +27262,9 @@ TEXT ·p550_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p551_VPCLMULQDQ(in *byte, out *byte)
+// func p588_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p551_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p588_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25538,9 +27309,9 @@ TEXT ·p551_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p552_VPCLMULQDQ(in *byte, out *byte)
+// func p589_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p552_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p589_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25587,9 +27358,9 @@ TEXT ·p552_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p553_VPCLMULQDQ(in *byte, out *byte)
+// func p590_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p553_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p590_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25636,9 +27407,9 @@ TEXT ·p553_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p554_VPCLMULQDQ(in *byte, out *byte)
+// func p591_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p554_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p591_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25685,9 +27456,9 @@ TEXT ·p554_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p555_VPCLMULQDQ(in *byte, out *byte)
+// func p592_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p555_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p592_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25734,9 +27505,9 @@ TEXT ·p555_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p556_VPCLMULQDQ(in *byte, out *byte)
+// func p593_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p556_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p593_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25783,9 +27554,9 @@ TEXT ·p556_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p557_VPCLMULQDQ(in *byte, out *byte)
+// func p594_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p557_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p594_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25832,9 +27603,9 @@ TEXT ·p557_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p558_VPCLMULQDQ(in *byte, out *byte)
+// func p595_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p558_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p595_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25881,9 +27652,9 @@ TEXT ·p558_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p559_VPCLMULQDQ(in *byte, out *byte)
+// func p596_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p559_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p596_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25930,9 +27701,9 @@ TEXT ·p559_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p560_VPCLMULQDQ(in *byte, out *byte)
+// func p597_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p560_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p597_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25977,9 +27748,9 @@ TEXT ·p560_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p561_VPCLMULQDQ(in *byte, out *byte)
+// func p598_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p561_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p598_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26024,9 +27795,252 @@ TEXT ·p561_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p562_VPCLMULQDQ(in *byte, out *byte)
+// func p599_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p599_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p600_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p600_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p601_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p601_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p602_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p602_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p603_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p603_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p604_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p562_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p604_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26075,9 +28089,9 @@ TEXT ·p562_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p563_VPCLMULQDQ(in *byte, out *byte)
+// func p605_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p563_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p605_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26126,9 +28140,9 @@ TEXT ·p563_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p564_VPCLMULQDQ(in *byte, out *byte)
+// func p606_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p564_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p606_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26177,9 +28191,9 @@ TEXT ·p564_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p565_VPCLMULQDQ(in *byte, out *byte)
+// func p607_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p565_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p607_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26228,9 +28242,9 @@ TEXT ·p565_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p566_VPCLMULQDQ(in *byte, out *byte)
+// func p608_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p566_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p608_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26279,9 +28293,9 @@ TEXT ·p566_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p567_VPCLMULQDQ(in *byte, out *byte)
+// func p609_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p567_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p609_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26330,9 +28344,9 @@ TEXT ·p567_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p568_VPCLMULQDQ(in *byte, out *byte)
+// func p610_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p568_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p610_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26381,9 +28395,9 @@ TEXT ·p568_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p569_VPCLMULQDQ(in *byte, out *byte)
+// func p611_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p569_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p611_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26432,9 +28446,9 @@ TEXT ·p569_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p570_VPCLMULQDQ(in *byte, out *byte)
+// func p612_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p570_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p612_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26479,9 +28493,9 @@ TEXT ·p570_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p571_VPCLMULQDQ(in *byte, out *byte)
+// func p613_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p571_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p613_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26526,9 +28540,9 @@ TEXT ·p571_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p572_VPCLMULQDQ(in *byte, out *byte)
+// func p614_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p572_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p614_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26577,9 +28591,9 @@ TEXT ·p572_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p573_VPCLMULQDQ(in *byte, out *byte)
+// func p615_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p573_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p615_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26628,9 +28642,9 @@ TEXT ·p573_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p574_VPCLMULQDQ(in *byte, out *byte)
+// func p616_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p574_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p616_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26679,9 +28693,9 @@ TEXT ·p574_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p575_VPCLMULQDQ(in *byte, out *byte)
+// func p617_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p575_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p617_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26730,9 +28744,9 @@ TEXT ·p575_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p576_VPCLMULQDQ(in *byte, out *byte)
+// func p618_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p576_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p618_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26781,9 +28795,9 @@ TEXT ·p576_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p577_VPCLMULQDQ(in *byte, out *byte)
+// func p619_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p577_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p619_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26832,9 +28846,9 @@ TEXT ·p577_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p578_VPCLMULQDQ(in *byte, out *byte)
+// func p620_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p578_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p620_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26883,9 +28897,9 @@ TEXT ·p578_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p579_VPCLMULQDQ(in *byte, out *byte)
+// func p621_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p579_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p621_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26934,9 +28948,9 @@ TEXT ·p579_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p580_VPCLMULQDQ(in *byte, out *byte)
+// func p622_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p580_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p622_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26981,9 +28995,9 @@ TEXT ·p580_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p581_VPCLMULQDQ(in *byte, out *byte)
+// func p623_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p581_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p623_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27028,9 +29042,360 @@ TEXT ·p581_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p582_VPCMPEQB(in *byte, out *byte)
+// func p624_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p624_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p625_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p625_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p626_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p626_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p627_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p627_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p628_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p628_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p629_VPCMPEQB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F, AVX512VL
+TEXT ·p629_VPCMPEQB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPEQB X3, X9, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p630_VPCMPEQB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F, AVX512VL
+TEXT ·p630_VPCMPEQB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VPCMPEQB X9, X9, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p631_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p582_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p631_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27079,9 +29444,9 @@ TEXT ·p582_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p583_VPCMPEQB(in *byte, out *byte)
+// func p632_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p583_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p632_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27130,9 +29495,9 @@ TEXT ·p583_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p584_VPCMPEQB(in *byte, out *byte)
+// func p633_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p584_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p633_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27177,9 +29542,9 @@ TEXT ·p584_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p585_VPCMPEQB(in *byte, out *byte)
+// func p634_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p585_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p634_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27224,9 +29589,9 @@ TEXT ·p585_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p586_VPERM2I128(in *byte, out *byte)
+// func p635_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p586_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p635_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27275,9 +29640,9 @@ TEXT ·p586_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p587_VPERM2I128(in *byte, out *byte)
+// func p636_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p587_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p636_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27326,9 +29691,9 @@ TEXT ·p587_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p588_VPERM2I128(in *byte, out *byte)
+// func p637_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p588_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p637_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27377,9 +29742,9 @@ TEXT ·p588_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p589_VPERM2I128(in *byte, out *byte)
+// func p638_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p589_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p638_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27428,9 +29793,9 @@ TEXT ·p589_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p590_VPERM2I128(in *byte, out *byte)
+// func p639_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p590_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p639_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27479,9 +29844,9 @@ TEXT ·p590_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p591_VPERM2I128(in *byte, out *byte)
+// func p640_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p591_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p640_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27530,9 +29895,9 @@ TEXT ·p591_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p592_VPERM2I128(in *byte, out *byte)
+// func p641_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p592_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p641_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27581,9 +29946,9 @@ TEXT ·p592_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p593_VPERM2I128(in *byte, out *byte)
+// func p642_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p593_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p642_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27632,9 +29997,9 @@ TEXT ·p593_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p594_VPERM2I128(in *byte, out *byte)
+// func p643_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p594_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p643_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27683,9 +30048,9 @@ TEXT ·p594_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p595_VPERM2I128(in *byte, out *byte)
+// func p644_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p595_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p644_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27734,9 +30099,9 @@ TEXT ·p595_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p596_VPERM2I128(in *byte, out *byte)
+// func p645_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p596_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p645_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27785,9 +30150,9 @@ TEXT ·p596_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p597_VPERM2I128(in *byte, out *byte)
+// func p646_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p597_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p646_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27836,9 +30201,9 @@ TEXT ·p597_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p598_VPERM2I128(in *byte, out *byte)
+// func p647_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p598_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p647_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27887,9 +30252,9 @@ TEXT ·p598_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p599_VPERM2I128(in *byte, out *byte)
+// func p648_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p599_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p648_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27938,9 +30303,9 @@ TEXT ·p599_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p600_VPERM2I128(in *byte, out *byte)
+// func p649_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p600_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p649_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27985,9 +30350,9 @@ TEXT ·p600_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p601_VPERM2I128(in *byte, out *byte)
+// func p650_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p601_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p650_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28032,9 +30397,107 @@ TEXT ·p601_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p602_VPEXTRQ(in *byte, out *byte)
+// func p651_VPERMQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p651_VPERMQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERMQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p652_VPERMQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p652_VPERMQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPERMQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p653_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p602_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p653_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28079,9 +30542,9 @@ TEXT ·p602_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p603_VPEXTRQ(in *byte, out *byte)
+// func p654_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p603_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p654_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28126,9 +30589,9 @@ TEXT ·p603_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p604_VPEXTRQ(in *byte, out *byte)
+// func p655_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p604_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p655_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28173,9 +30636,9 @@ TEXT ·p604_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p605_VPEXTRQ(in *byte, out *byte)
+// func p656_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p605_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p656_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28220,9 +30683,9 @@ TEXT ·p605_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p606_VPINSRQ(in *byte, out *byte)
+// func p657_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p606_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p657_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28269,9 +30732,9 @@ TEXT ·p606_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p607_VPINSRQ(in *byte, out *byte)
+// func p658_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p607_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p658_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28318,9 +30781,9 @@ TEXT ·p607_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p608_VPINSRQ(in *byte, out *byte)
+// func p659_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p608_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p659_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28367,9 +30830,9 @@ TEXT ·p608_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p609_VPINSRQ(in *byte, out *byte)
+// func p660_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p609_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p660_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28416,9 +30879,9 @@ TEXT ·p609_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p610_VPINSRQ(in *byte, out *byte)
+// func p661_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p610_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p661_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28463,9 +30926,9 @@ TEXT ·p610_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p611_VPINSRQ(in *byte, out *byte)
+// func p662_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p611_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p662_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28510,9 +30973,9 @@ TEXT ·p611_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p612_VPINSRQ(in *byte, out *byte)
+// func p663_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p612_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p663_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28559,9 +31022,9 @@ TEXT ·p612_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p613_VPINSRQ(in *byte, out *byte)
+// func p664_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p613_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p664_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28608,9 +31071,9 @@ TEXT ·p613_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p614_VPINSRQ(in *byte, out *byte)
+// func p665_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p614_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p665_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28657,9 +31120,9 @@ TEXT ·p614_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p615_VPINSRQ(in *byte, out *byte)
+// func p666_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p615_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p666_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28706,9 +31169,9 @@ TEXT ·p615_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p616_VPINSRQ(in *byte, out *byte)
+// func p667_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p616_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p667_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28753,9 +31216,9 @@ TEXT ·p616_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p617_VPINSRQ(in *byte, out *byte)
+// func p668_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p617_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p668_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28800,9 +31263,9 @@ TEXT ·p617_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p618_VPMOVMSKB(in *byte, out *byte)
+// func p669_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p618_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p669_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28847,9 +31310,9 @@ TEXT ·p618_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p619_VPMOVMSKB(in *byte, out *byte)
+// func p670_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p619_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p670_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28894,9 +31357,9 @@ TEXT ·p619_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p620_VPOR(in *byte, out *byte)
+// func p671_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p620_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p671_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28945,9 +31408,9 @@ TEXT ·p620_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p621_VPOR(in *byte, out *byte)
+// func p672_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p621_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p672_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28996,9 +31459,9 @@ TEXT ·p621_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p622_VPOR(in *byte, out *byte)
+// func p673_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p622_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p673_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29043,9 +31506,9 @@ TEXT ·p622_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p623_VPOR(in *byte, out *byte)
+// func p674_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p623_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p674_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29090,9 +31553,9 @@ TEXT ·p623_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p624_VPOR(in *byte, out *byte)
+// func p675_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p624_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p675_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29141,9 +31604,9 @@ TEXT ·p624_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p625_VPOR(in *byte, out *byte)
+// func p676_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p625_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p676_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29192,9 +31655,9 @@ TEXT ·p625_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p626_VPOR(in *byte, out *byte)
+// func p677_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p626_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p677_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29239,9 +31702,9 @@ TEXT ·p626_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p627_VPOR(in *byte, out *byte)
+// func p678_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p627_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p678_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29286,9 +31749,107 @@ TEXT ·p627_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p628_VPSHUFB(in *byte, out *byte)
+// func p679_VPORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p679_VPORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPORD X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p680_VPORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p680_VPORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPORD X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p681_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p628_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p681_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29335,9 +31896,9 @@ TEXT ·p628_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p629_VPSHUFB(in *byte, out *byte)
+// func p682_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p629_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p682_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29384,9 +31945,9 @@ TEXT ·p629_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p630_VPSHUFB(in *byte, out *byte)
+// func p683_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p630_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p683_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29431,9 +31992,9 @@ TEXT ·p630_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p631_VPSHUFB(in *byte, out *byte)
+// func p684_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p631_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p684_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29478,9 +32039,9 @@ TEXT ·p631_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p632_VPSHUFB(in *byte, out *byte)
+// func p685_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p632_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p685_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29527,9 +32088,9 @@ TEXT ·p632_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p633_VPSHUFB(in *byte, out *byte)
+// func p686_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p633_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p686_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29576,9 +32137,9 @@ TEXT ·p633_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p634_VPSHUFB(in *byte, out *byte)
+// func p687_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p634_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p687_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29623,9 +32184,9 @@ TEXT ·p634_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p635_VPSHUFB(in *byte, out *byte)
+// func p688_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p635_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p688_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29670,9 +32231,105 @@ TEXT ·p635_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p636_VPSHUFB(in *byte, out *byte)
+// func p689_VPSHUFB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p689_VPSHUFB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFB 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p690_VPSHUFB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p690_VPSHUFB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFB 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p691_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p636_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p691_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29721,9 +32378,9 @@ TEXT ·p636_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p637_VPSHUFB(in *byte, out *byte)
+// func p692_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p637_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p692_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29772,9 +32429,9 @@ TEXT ·p637_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p638_VPSHUFB(in *byte, out *byte)
+// func p693_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p638_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p693_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29819,9 +32476,9 @@ TEXT ·p638_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p639_VPSHUFB(in *byte, out *byte)
+// func p694_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p639_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p694_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29866,9 +32523,9 @@ TEXT ·p639_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p640_VPSHUFD(in *byte, out *byte)
+// func p695_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p640_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p695_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29915,9 +32572,9 @@ TEXT ·p640_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p641_VPSHUFD(in *byte, out *byte)
+// func p696_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p641_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p696_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29964,9 +32621,9 @@ TEXT ·p641_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p642_VPSHUFD(in *byte, out *byte)
+// func p697_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p642_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p697_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30013,9 +32670,9 @@ TEXT ·p642_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p643_VPSHUFD(in *byte, out *byte)
+// func p698_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p643_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p698_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30062,9 +32719,9 @@ TEXT ·p643_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p644_VPSHUFD(in *byte, out *byte)
+// func p699_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p644_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p699_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30111,9 +32768,9 @@ TEXT ·p644_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p645_VPSHUFD(in *byte, out *byte)
+// func p700_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p645_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p700_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30160,9 +32817,9 @@ TEXT ·p645_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p646_VPSHUFD(in *byte, out *byte)
+// func p701_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p646_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p701_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30209,9 +32866,9 @@ TEXT ·p646_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p647_VPSHUFD(in *byte, out *byte)
+// func p702_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p647_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p702_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30258,9 +32915,9 @@ TEXT ·p647_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p648_VPSHUFD(in *byte, out *byte)
+// func p703_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p648_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p703_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30307,9 +32964,9 @@ TEXT ·p648_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p649_VPSHUFD(in *byte, out *byte)
+// func p704_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p649_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p704_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30356,9 +33013,9 @@ TEXT ·p649_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p650_VPSHUFD(in *byte, out *byte)
+// func p705_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p650_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p705_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30403,9 +33060,9 @@ TEXT ·p650_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p651_VPSHUFD(in *byte, out *byte)
+// func p706_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p651_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p706_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30450,9 +33107,9 @@ TEXT ·p651_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p652_VPSHUFD(in *byte, out *byte)
+// func p707_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p652_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p707_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30499,9 +33156,9 @@ TEXT ·p652_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p653_VPSHUFD(in *byte, out *byte)
+// func p708_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p653_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p708_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30548,9 +33205,9 @@ TEXT ·p653_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p654_VPSHUFD(in *byte, out *byte)
+// func p709_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p654_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p709_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30597,9 +33254,9 @@ TEXT ·p654_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p655_VPSHUFD(in *byte, out *byte)
+// func p710_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p655_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p710_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30646,9 +33303,9 @@ TEXT ·p655_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p656_VPSHUFD(in *byte, out *byte)
+// func p711_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p656_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p711_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30695,9 +33352,9 @@ TEXT ·p656_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p657_VPSHUFD(in *byte, out *byte)
+// func p712_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p657_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p712_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30744,9 +33401,9 @@ TEXT ·p657_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p658_VPSHUFD(in *byte, out *byte)
+// func p713_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p658_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p713_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30793,9 +33450,9 @@ TEXT ·p658_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p659_VPSHUFD(in *byte, out *byte)
+// func p714_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p659_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p714_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30842,9 +33499,9 @@ TEXT ·p659_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p660_VPSHUFD(in *byte, out *byte)
+// func p715_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p660_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p715_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30891,9 +33548,9 @@ TEXT ·p660_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p661_VPSHUFD(in *byte, out *byte)
+// func p716_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p661_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p716_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30940,9 +33597,9 @@ TEXT ·p661_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p662_VPSHUFD(in *byte, out *byte)
+// func p717_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p662_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p717_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30989,9 +33646,9 @@ TEXT ·p662_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p663_VPSHUFD(in *byte, out *byte)
+// func p718_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p663_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p718_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31038,9 +33695,9 @@ TEXT ·p663_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p664_VPSHUFD(in *byte, out *byte)
+// func p719_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p664_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p719_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31085,9 +33742,9 @@ TEXT ·p664_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p665_VPSHUFD(in *byte, out *byte)
+// func p720_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p665_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p720_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31132,9 +33789,252 @@ TEXT ·p665_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p666_VPSLLD(in *byte, out *byte)
+// func p721_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p721_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p722_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p722_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p723_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p723_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p724_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p724_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p725_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p725_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p726_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p666_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p726_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31181,9 +34081,9 @@ TEXT ·p666_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p667_VPSLLD(in *byte, out *byte)
+// func p727_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p667_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p727_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31230,9 +34130,9 @@ TEXT ·p667_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p668_VPSLLD(in *byte, out *byte)
+// func p728_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p668_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p728_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31279,9 +34179,9 @@ TEXT ·p668_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p669_VPSLLD(in *byte, out *byte)
+// func p729_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p669_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p729_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31328,9 +34228,9 @@ TEXT ·p669_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p670_VPSLLD(in *byte, out *byte)
+// func p730_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p670_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p730_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31377,9 +34277,9 @@ TEXT ·p670_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p671_VPSLLD(in *byte, out *byte)
+// func p731_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p671_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p731_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31426,9 +34326,9 @@ TEXT ·p671_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p672_VPSLLD(in *byte, out *byte)
+// func p732_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p672_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p732_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31475,9 +34375,9 @@ TEXT ·p672_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p673_VPSLLD(in *byte, out *byte)
+// func p733_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p673_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p733_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31524,9 +34424,9 @@ TEXT ·p673_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p674_VPSLLD(in *byte, out *byte)
+// func p734_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p674_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p734_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31573,9 +34473,9 @@ TEXT ·p674_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p675_VPSLLD(in *byte, out *byte)
+// func p735_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p675_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p735_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31622,9 +34522,9 @@ TEXT ·p675_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p676_VPSLLD(in *byte, out *byte)
+// func p736_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p676_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p736_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31671,9 +34571,9 @@ TEXT ·p676_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p677_VPSLLD(in *byte, out *byte)
+// func p737_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p677_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p737_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31720,9 +34620,9 @@ TEXT ·p677_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p678_VPSLLD(in *byte, out *byte)
+// func p738_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p678_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p738_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31769,9 +34669,9 @@ TEXT ·p678_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p679_VPSLLD(in *byte, out *byte)
+// func p739_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p679_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p739_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31818,9 +34718,9 @@ TEXT ·p679_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p680_VPSLLD(in *byte, out *byte)
+// func p740_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p680_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p740_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31867,9 +34767,9 @@ TEXT ·p680_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p681_VPSLLD(in *byte, out *byte)
+// func p741_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p681_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p741_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31916,9 +34816,9 @@ TEXT ·p681_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p682_VPSLLD(in *byte, out *byte)
+// func p742_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p682_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p742_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31965,9 +34865,9 @@ TEXT ·p682_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p683_VPSLLD(in *byte, out *byte)
+// func p743_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p683_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p743_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32014,9 +34914,9 @@ TEXT ·p683_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p684_VPSLLD(in *byte, out *byte)
+// func p744_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p684_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p744_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32061,9 +34961,9 @@ TEXT ·p684_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p685_VPSLLD(in *byte, out *byte)
+// func p745_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p685_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p745_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32108,9 +35008,9 @@ TEXT ·p685_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p686_VPSLLDQ(in *byte, out *byte)
+// func p746_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p686_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p746_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32157,9 +35057,9 @@ TEXT ·p686_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p687_VPSLLDQ(in *byte, out *byte)
+// func p747_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p687_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p747_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32206,9 +35106,9 @@ TEXT ·p687_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p688_VPSLLDQ(in *byte, out *byte)
+// func p748_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p688_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p748_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32255,9 +35155,9 @@ TEXT ·p688_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p689_VPSLLDQ(in *byte, out *byte)
+// func p749_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p689_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p749_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32304,9 +35204,9 @@ TEXT ·p689_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p690_VPSLLDQ(in *byte, out *byte)
+// func p750_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p690_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p750_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32353,9 +35253,9 @@ TEXT ·p690_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p691_VPSLLDQ(in *byte, out *byte)
+// func p751_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p691_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p751_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32402,9 +35302,9 @@ TEXT ·p691_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p692_VPSLLDQ(in *byte, out *byte)
+// func p752_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p692_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p752_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32451,9 +35351,9 @@ TEXT ·p692_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p693_VPSLLDQ(in *byte, out *byte)
+// func p753_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p693_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p753_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32500,9 +35400,9 @@ TEXT ·p693_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p694_VPSLLDQ(in *byte, out *byte)
+// func p754_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p694_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p754_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32549,9 +35449,9 @@ TEXT ·p694_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p695_VPSLLDQ(in *byte, out *byte)
+// func p755_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p695_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p755_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32598,9 +35498,9 @@ TEXT ·p695_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p696_VPSLLDQ(in *byte, out *byte)
+// func p756_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p696_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p756_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32647,9 +35547,9 @@ TEXT ·p696_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p697_VPSLLDQ(in *byte, out *byte)
+// func p757_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p697_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p757_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32696,9 +35596,9 @@ TEXT ·p697_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p698_VPSLLDQ(in *byte, out *byte)
+// func p758_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p698_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p758_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32743,9 +35643,9 @@ TEXT ·p698_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p699_VPSLLDQ(in *byte, out *byte)
+// func p759_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p699_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p759_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32790,9 +35690,9 @@ TEXT ·p699_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p700_VPSRAD(in *byte, out *byte)
+// func p760_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p700_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p760_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32839,9 +35739,9 @@ TEXT ·p700_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p701_VPSRAD(in *byte, out *byte)
+// func p761_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p701_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p761_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32888,9 +35788,9 @@ TEXT ·p701_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p702_VPSRAD(in *byte, out *byte)
+// func p762_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p702_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p762_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32937,9 +35837,9 @@ TEXT ·p702_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p703_VPSRAD(in *byte, out *byte)
+// func p763_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p703_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p763_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32986,9 +35886,9 @@ TEXT ·p703_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p704_VPSRAD(in *byte, out *byte)
+// func p764_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p704_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p764_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33035,9 +35935,9 @@ TEXT ·p704_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p705_VPSRAD(in *byte, out *byte)
+// func p765_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p705_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p765_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33084,9 +35984,9 @@ TEXT ·p705_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p706_VPSRAD(in *byte, out *byte)
+// func p766_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p706_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p766_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33133,9 +36033,9 @@ TEXT ·p706_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p707_VPSRAD(in *byte, out *byte)
+// func p767_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p707_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p767_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33182,9 +36082,9 @@ TEXT ·p707_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p708_VPSRAD(in *byte, out *byte)
+// func p768_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p708_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p768_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33231,9 +36131,9 @@ TEXT ·p708_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p709_VPSRAD(in *byte, out *byte)
+// func p769_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p709_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p769_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33280,9 +36180,9 @@ TEXT ·p709_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p710_VPSRAD(in *byte, out *byte)
+// func p770_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p710_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p770_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33329,9 +36229,9 @@ TEXT ·p710_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p711_VPSRAD(in *byte, out *byte)
+// func p771_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p711_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p771_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33378,9 +36278,9 @@ TEXT ·p711_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p712_VPSRAD(in *byte, out *byte)
+// func p772_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p712_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p772_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33427,9 +36327,9 @@ TEXT ·p712_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p713_VPSRAD(in *byte, out *byte)
+// func p773_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p713_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p773_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33476,9 +36376,9 @@ TEXT ·p713_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p714_VPSRAD(in *byte, out *byte)
+// func p774_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p714_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p774_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33523,9 +36423,9 @@ TEXT ·p714_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p715_VPSRAD(in *byte, out *byte)
+// func p775_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p715_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p775_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33570,9 +36470,9 @@ TEXT ·p715_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p716_VPSRLD(in *byte, out *byte)
+// func p776_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p716_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p776_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33619,9 +36519,9 @@ TEXT ·p716_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p717_VPSRLD(in *byte, out *byte)
+// func p777_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p717_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p777_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33668,9 +36568,9 @@ TEXT ·p717_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p718_VPSRLD(in *byte, out *byte)
+// func p778_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p718_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p778_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33717,9 +36617,9 @@ TEXT ·p718_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p719_VPSRLD(in *byte, out *byte)
+// func p779_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p719_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p779_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33766,9 +36666,9 @@ TEXT ·p719_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p720_VPSRLD(in *byte, out *byte)
+// func p780_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p720_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p780_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33815,9 +36715,9 @@ TEXT ·p720_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p721_VPSRLD(in *byte, out *byte)
+// func p781_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p721_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p781_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33864,9 +36764,9 @@ TEXT ·p721_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p722_VPSRLD(in *byte, out *byte)
+// func p782_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p722_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p782_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33913,9 +36813,9 @@ TEXT ·p722_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p723_VPSRLD(in *byte, out *byte)
+// func p783_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p723_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p783_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33962,9 +36862,9 @@ TEXT ·p723_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p724_VPSRLD(in *byte, out *byte)
+// func p784_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p724_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p784_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34011,9 +36911,9 @@ TEXT ·p724_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p725_VPSRLD(in *byte, out *byte)
+// func p785_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p725_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p785_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34060,9 +36960,9 @@ TEXT ·p725_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p726_VPSRLD(in *byte, out *byte)
+// func p786_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p726_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p786_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34109,9 +37009,9 @@ TEXT ·p726_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p727_VPSRLD(in *byte, out *byte)
+// func p787_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p727_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p787_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34158,9 +37058,9 @@ TEXT ·p727_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p728_VPSRLD(in *byte, out *byte)
+// func p788_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p728_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p788_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34207,9 +37107,9 @@ TEXT ·p728_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p729_VPSRLD(in *byte, out *byte)
+// func p789_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p729_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p789_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34256,9 +37156,9 @@ TEXT ·p729_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p730_VPSRLD(in *byte, out *byte)
+// func p790_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p730_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p790_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34305,9 +37205,9 @@ TEXT ·p730_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p731_VPSRLD(in *byte, out *byte)
+// func p791_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p731_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p791_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34354,9 +37254,9 @@ TEXT ·p731_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p732_VPSRLD(in *byte, out *byte)
+// func p792_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p732_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p792_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34403,9 +37303,9 @@ TEXT ·p732_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p733_VPSRLD(in *byte, out *byte)
+// func p793_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p733_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p793_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34452,9 +37352,9 @@ TEXT ·p733_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p734_VPSRLD(in *byte, out *byte)
+// func p794_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p734_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p794_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34499,9 +37399,9 @@ TEXT ·p734_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p735_VPSRLD(in *byte, out *byte)
+// func p795_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p735_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p795_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34546,9 +37446,9 @@ TEXT ·p735_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p736_VPSRLDQ(in *byte, out *byte)
+// func p796_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p736_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p796_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34595,9 +37495,9 @@ TEXT ·p736_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p737_VPSRLDQ(in *byte, out *byte)
+// func p797_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p737_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p797_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34644,9 +37544,9 @@ TEXT ·p737_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p738_VPSRLDQ(in *byte, out *byte)
+// func p798_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p738_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p798_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34693,9 +37593,9 @@ TEXT ·p738_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p739_VPSRLDQ(in *byte, out *byte)
+// func p799_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p739_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p799_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34742,9 +37642,9 @@ TEXT ·p739_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p740_VPSRLDQ(in *byte, out *byte)
+// func p800_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p740_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p800_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34791,9 +37691,9 @@ TEXT ·p740_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p741_VPSRLDQ(in *byte, out *byte)
+// func p801_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p741_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p801_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34840,9 +37740,9 @@ TEXT ·p741_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p742_VPSRLDQ(in *byte, out *byte)
+// func p802_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p742_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p802_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34889,9 +37789,9 @@ TEXT ·p742_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p743_VPSRLDQ(in *byte, out *byte)
+// func p803_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p743_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p803_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34938,9 +37838,9 @@ TEXT ·p743_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p744_VPSRLDQ(in *byte, out *byte)
+// func p804_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p744_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p804_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34987,9 +37887,9 @@ TEXT ·p744_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p745_VPSRLDQ(in *byte, out *byte)
+// func p805_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p745_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p805_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35036,9 +37936,9 @@ TEXT ·p745_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p746_VPSRLDQ(in *byte, out *byte)
+// func p806_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p746_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p806_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35085,9 +37985,9 @@ TEXT ·p746_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p747_VPSRLDQ(in *byte, out *byte)
+// func p807_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p747_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p807_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35134,9 +38034,9 @@ TEXT ·p747_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p748_VPSRLDQ(in *byte, out *byte)
+// func p808_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p748_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p808_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35181,9 +38081,9 @@ TEXT ·p748_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p749_VPSRLDQ(in *byte, out *byte)
+// func p809_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p749_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p809_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35228,9 +38128,107 @@ TEXT ·p749_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p750_VPUNPCKHDQ(in *byte, out *byte)
+// func p810_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p810_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPTERNLOGD $0x96, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p811_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p811_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPTERNLOGD $0x96, X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p812_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p750_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p812_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35279,9 +38277,9 @@ TEXT ·p750_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p751_VPUNPCKHDQ(in *byte, out *byte)
+// func p813_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p751_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p813_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35330,9 +38328,9 @@ TEXT ·p751_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p752_VPUNPCKHDQ(in *byte, out *byte)
+// func p814_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p752_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p814_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35377,9 +38375,9 @@ TEXT ·p752_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p753_VPUNPCKHDQ(in *byte, out *byte)
+// func p815_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p753_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p815_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35424,9 +38422,9 @@ TEXT ·p753_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p754_VPUNPCKHQDQ(in *byte, out *byte)
+// func p816_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p754_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p816_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35475,9 +38473,9 @@ TEXT ·p754_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p755_VPUNPCKHQDQ(in *byte, out *byte)
+// func p817_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p755_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p817_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35526,9 +38524,9 @@ TEXT ·p755_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p756_VPUNPCKHQDQ(in *byte, out *byte)
+// func p818_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p756_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p818_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35573,9 +38571,9 @@ TEXT ·p756_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p757_VPUNPCKHQDQ(in *byte, out *byte)
+// func p819_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p757_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p819_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35620,9 +38618,9 @@ TEXT ·p757_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p758_VPUNPCKLDQ(in *byte, out *byte)
+// func p820_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p758_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p820_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35671,9 +38669,9 @@ TEXT ·p758_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p759_VPUNPCKLDQ(in *byte, out *byte)
+// func p821_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p759_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p821_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35722,9 +38720,9 @@ TEXT ·p759_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p760_VPUNPCKLDQ(in *byte, out *byte)
+// func p822_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p760_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p822_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35769,9 +38767,9 @@ TEXT ·p760_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p761_VPUNPCKLDQ(in *byte, out *byte)
+// func p823_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p761_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p823_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35816,9 +38814,9 @@ TEXT ·p761_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p762_VPUNPCKLQDQ(in *byte, out *byte)
+// func p824_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p762_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p824_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35867,9 +38865,9 @@ TEXT ·p762_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p763_VPUNPCKLQDQ(in *byte, out *byte)
+// func p825_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p763_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p825_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35918,9 +38916,9 @@ TEXT ·p763_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p764_VPUNPCKLQDQ(in *byte, out *byte)
+// func p826_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p764_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p826_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35965,9 +38963,9 @@ TEXT ·p764_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p765_VPUNPCKLQDQ(in *byte, out *byte)
+// func p827_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p765_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p827_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36012,9 +39010,9 @@ TEXT ·p765_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p766_VPUNPCKLQDQ(in *byte, out *byte)
+// func p828_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p766_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p828_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36063,9 +39061,9 @@ TEXT ·p766_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p767_VPUNPCKLQDQ(in *byte, out *byte)
+// func p829_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p767_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p829_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36114,9 +39112,9 @@ TEXT ·p767_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p768_VPUNPCKLQDQ(in *byte, out *byte)
+// func p830_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p768_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p830_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36161,9 +39159,9 @@ TEXT ·p768_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p769_VPUNPCKLQDQ(in *byte, out *byte)
+// func p831_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p769_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p831_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36208,9 +39206,9 @@ TEXT ·p769_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p770_VPXOR(in *byte, out *byte)
+// func p832_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p770_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p832_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36257,9 +39255,9 @@ TEXT ·p770_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p771_VPXOR(in *byte, out *byte)
+// func p833_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p771_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p833_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36306,9 +39304,9 @@ TEXT ·p771_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p772_VPXOR(in *byte, out *byte)
+// func p834_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p772_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p834_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36353,9 +39351,9 @@ TEXT ·p772_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p773_VPXOR(in *byte, out *byte)
+// func p835_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p773_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p835_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36400,9 +39398,9 @@ TEXT ·p773_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p774_VPXOR(in *byte, out *byte)
+// func p836_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p774_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p836_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36449,9 +39447,9 @@ TEXT ·p774_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p775_VPXOR(in *byte, out *byte)
+// func p837_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p775_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p837_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36498,9 +39496,9 @@ TEXT ·p775_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p776_VPXOR(in *byte, out *byte)
+// func p838_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p776_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p838_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36545,9 +39543,9 @@ TEXT ·p776_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p777_VPXOR(in *byte, out *byte)
+// func p839_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p777_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p839_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36592,9 +39590,9 @@ TEXT ·p777_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p778_VPXOR(in *byte, out *byte)
+// func p840_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p778_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p840_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36643,9 +39641,9 @@ TEXT ·p778_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p779_VPXOR(in *byte, out *byte)
+// func p841_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p779_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p841_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36694,9 +39692,9 @@ TEXT ·p779_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p780_VPXOR(in *byte, out *byte)
+// func p842_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p780_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p842_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36741,9 +39739,9 @@ TEXT ·p780_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p781_VPXOR(in *byte, out *byte)
+// func p843_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p781_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p843_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36788,9 +39786,9 @@ TEXT ·p781_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p782_VPXOR(in *byte, out *byte)
+// func p844_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p782_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p844_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36839,9 +39837,9 @@ TEXT ·p782_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p783_VPXOR(in *byte, out *byte)
+// func p845_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p783_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p845_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36890,9 +39888,9 @@ TEXT ·p783_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p784_VPXOR(in *byte, out *byte)
+// func p846_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p784_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p846_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36937,9 +39935,9 @@ TEXT ·p784_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p785_VPXOR(in *byte, out *byte)
+// func p847_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p785_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p847_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36984,9 +39982,691 @@ TEXT ·p785_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p786_VZEROUPPER(in *byte, out *byte)
+// func p848_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p848_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPXORD 256(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p849_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p849_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPXORD 192(R14), X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p850_VPXORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p850_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPXORD 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p851_VPXORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p851_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPXORD 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p852_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p852_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXORD X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p853_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p853_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXORD X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p854_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p854_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXORD Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p855_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p855_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXORD Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p856_VPXORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p856_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXORD Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p857_VPXORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p857_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXORD Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p858_VPXORQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p858_VPXORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXORQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p859_VPXORQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p859_VPXORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXORQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p860_VSHUFI64X2(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p860_VSHUFI64X2(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI64X2 $0x00, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p861_VSHUFI64X2(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p861_VSHUFI64X2(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VSHUFI64X2 $0x00, Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p862_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p786_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p862_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37061,9 +40741,9 @@ TEXT ·p786_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p787_VZEROUPPER(in *byte, out *byte)
+// func p863_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p787_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p863_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37138,9 +40818,9 @@ TEXT ·p787_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p788_VZEROUPPER(in *byte, out *byte)
+// func p864_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p788_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p864_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37193,8 +40873,8 @@ TEXT ·p788_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p789_XORB(in *byte, out *byte)
-TEXT ·p789_XORB(SB), NOSPLIT, $0-16
+// func p865_XORB(in *byte, out *byte)
+TEXT ·p865_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37237,8 +40917,8 @@ TEXT ·p789_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p790_XORL(in *byte, out *byte)
-TEXT ·p790_XORL(SB), NOSPLIT, $0-16
+// func p866_XORL(in *byte, out *byte)
+TEXT ·p866_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37281,8 +40961,8 @@ TEXT ·p790_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p791_XORL(in *byte, out *byte)
-TEXT ·p791_XORL(SB), NOSPLIT, $0-16
+// func p867_XORL(in *byte, out *byte)
+TEXT ·p867_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37325,8 +41005,8 @@ TEXT ·p791_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p792_XORL(in *byte, out *byte)
-TEXT ·p792_XORL(SB), NOSPLIT, $0-16
+// func p868_XORL(in *byte, out *byte)
+TEXT ·p868_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37369,8 +41049,8 @@ TEXT ·p792_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p793_XORQ(in *byte, out *byte)
-TEXT ·p793_XORQ(SB), NOSPLIT, $0-16
+// func p869_XORQ(in *byte, out *byte)
+TEXT ·p869_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37413,8 +41093,8 @@ TEXT ·p793_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p794_XORQ(in *byte, out *byte)
-TEXT ·p794_XORQ(SB), NOSPLIT, $0-16
+// func p870_XORQ(in *byte, out *byte)
+TEXT ·p870_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37457,8 +41137,8 @@ TEXT ·p794_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p795_XORQ(in *byte, out *byte)
-TEXT ·p795_XORQ(SB), NOSPLIT, $0-16
+// func p871_XORQ(in *byte, out *byte)
+TEXT ·p871_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37501,8 +41181,8 @@ TEXT ·p795_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p796_XORW(in *byte, out *byte)
-TEXT ·p796_XORW(SB), NOSPLIT, $0-16
+// func p872_XORW(in *byte, out *byte)
+TEXT ·p872_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37545,9 +41225,9 @@ TEXT ·p796_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p797_VAESENC(in *byte, out *byte)
+// func p873_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p797_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p873_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37596,9 +41276,9 @@ TEXT ·p797_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p798_VAESENC(in *byte, out *byte)
+// func p874_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p798_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p874_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37645,9 +41325,9 @@ TEXT ·p798_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p799_VAESENC(in *byte, out *byte)
+// func p875_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p799_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p875_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37696,9 +41376,9 @@ TEXT ·p799_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p800_VAESENC(in *byte, out *byte)
+// func p876_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p800_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p876_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37747,9 +41427,9 @@ TEXT ·p800_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p801_VAESENC(in *byte, out *byte)
+// func p877_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p801_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p877_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37794,9 +41474,9 @@ TEXT ·p801_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p802_VAESENCLAST(in *byte, out *byte)
+// func p878_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p802_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p878_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37845,9 +41525,9 @@ TEXT ·p802_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p803_VAESENCLAST(in *byte, out *byte)
+// func p879_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p803_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p879_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37894,9 +41574,9 @@ TEXT ·p803_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p804_VAESENCLAST(in *byte, out *byte)
+// func p880_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p804_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p880_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37945,9 +41625,9 @@ TEXT ·p804_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p805_VAESENCLAST(in *byte, out *byte)
+// func p881_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p805_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p881_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37996,9 +41676,9 @@ TEXT ·p805_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p806_VAESENCLAST(in *byte, out *byte)
+// func p882_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p806_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p882_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38043,9 +41723,9 @@ TEXT ·p806_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p807_VPCLMULQDQ(in *byte, out *byte)
+// func p883_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p807_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p883_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38094,9 +41774,9 @@ TEXT ·p807_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p808_VPCLMULQDQ(in *byte, out *byte)
+// func p884_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p808_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p884_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38145,9 +41825,9 @@ TEXT ·p808_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p809_VPCLMULQDQ(in *byte, out *byte)
+// func p885_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p809_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p885_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38196,9 +41876,9 @@ TEXT ·p809_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p810_VPCLMULQDQ(in *byte, out *byte)
+// func p886_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p810_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p886_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38247,9 +41927,9 @@ TEXT ·p810_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p811_VPCLMULQDQ(in *byte, out *byte)
+// func p887_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p811_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p887_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38296,9 +41976,9 @@ TEXT ·p811_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p812_VPCLMULQDQ(in *byte, out *byte)
+// func p888_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p812_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p888_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38347,9 +42027,9 @@ TEXT ·p812_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p813_VPCLMULQDQ(in *byte, out *byte)
+// func p889_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p813_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p889_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38398,9 +42078,9 @@ TEXT ·p813_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p814_VPCLMULQDQ(in *byte, out *byte)
+// func p890_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p814_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p890_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38445,9 +42125,9 @@ TEXT ·p814_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p815_VPTERNLOGD(in *byte, out *byte)
+// func p891_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p815_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p891_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38496,9 +42176,9 @@ TEXT ·p815_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p816_VPTERNLOGD(in *byte, out *byte)
+// func p892_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p816_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p892_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38547,9 +42227,9 @@ TEXT ·p816_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p817_VPTERNLOGD(in *byte, out *byte)
+// func p893_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p817_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p893_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38598,9 +42278,9 @@ TEXT ·p817_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p818_VPTERNLOGD(in *byte, out *byte)
+// func p894_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p818_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p894_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38649,9 +42329,9 @@ TEXT ·p818_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p819_VPTERNLOGD(in *byte, out *byte)
+// func p895_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p819_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p895_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38700,9 +42380,9 @@ TEXT ·p819_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p820_VPTERNLOGD(in *byte, out *byte)
+// func p896_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p820_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p896_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38751,9 +42431,9 @@ TEXT ·p820_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p821_VPTERNLOGD(in *byte, out *byte)
+// func p897_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p821_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38802,9 +42482,9 @@ TEXT ·p821_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p822_VPTERNLOGD(in *byte, out *byte)
+// func p898_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p822_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38853,9 +42533,9 @@ TEXT ·p822_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p823_VPTERNLOGD(in *byte, out *byte)
+// func p899_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p823_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38906,9 +42586,9 @@ TEXT ·p823_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p824_VPTERNLOGD_Z(in *byte, out *byte)
+// func p900_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p824_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p900_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38959,9 +42639,9 @@ TEXT ·p824_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p825_VPTERNLOGD(in *byte, out *byte)
+// func p901_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p825_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39008,9 +42688,9 @@ TEXT ·p825_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p826_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p902_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p826_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p902_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39057,9 +42737,9 @@ TEXT ·p826_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p827_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p903_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p827_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p903_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39108,9 +42788,9 @@ TEXT ·p827_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p828_VPTERNLOGD(in *byte, out *byte)
+// func p904_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p828_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p904_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39159,9 +42839,9 @@ TEXT ·p828_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p829_VPTERNLOGD(in *byte, out *byte)
+// func p905_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p829_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p905_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39212,9 +42892,9 @@ TEXT ·p829_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p830_VPTERNLOGD(in *byte, out *byte)
+// func p906_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p830_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p906_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39263,9 +42943,9 @@ TEXT ·p830_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p831_VPTERNLOGD_Z(in *byte, out *byte)
+// func p907_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p831_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p907_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39316,9 +42996,9 @@ TEXT ·p831_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p832_VPTERNLOGD(in *byte, out *byte)
+// func p908_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p832_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p908_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39363,9 +43043,9 @@ TEXT ·p832_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p833_VPTERNLOGQ(in *byte, out *byte)
+// func p909_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p833_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p909_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39414,9 +43094,9 @@ TEXT ·p833_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p834_VPTERNLOGQ(in *byte, out *byte)
+// func p910_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p834_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p910_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39465,9 +43145,9 @@ TEXT ·p834_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p835_VPTERNLOGQ(in *byte, out *byte)
+// func p911_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p835_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p911_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39516,9 +43196,9 @@ TEXT ·p835_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p836_VPTERNLOGQ(in *byte, out *byte)
+// func p912_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p836_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p912_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39567,9 +43247,9 @@ TEXT ·p836_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p837_VPTERNLOGQ(in *byte, out *byte)
+// func p913_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p837_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p913_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39618,9 +43298,9 @@ TEXT ·p837_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p838_VPTERNLOGQ(in *byte, out *byte)
+// func p914_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p838_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p914_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39669,9 +43349,9 @@ TEXT ·p838_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p839_VPTERNLOGQ(in *byte, out *byte)
+// func p915_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p839_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p915_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39722,9 +43402,9 @@ TEXT ·p839_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p840_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p916_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p840_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p916_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39775,9 +43455,9 @@ TEXT ·p840_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p841_VPTERNLOGQ(in *byte, out *byte)
+// func p917_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p841_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39824,9 +43504,9 @@ TEXT ·p841_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p842_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p918_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p842_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p918_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39873,9 +43553,9 @@ TEXT ·p842_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p843_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p919_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p843_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p919_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39924,9 +43604,9 @@ TEXT ·p843_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p844_VPTERNLOGQ(in *byte, out *byte)
+// func p920_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p844_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p920_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39975,9 +43655,9 @@ TEXT ·p844_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p845_VPTERNLOGQ(in *byte, out *byte)
+// func p921_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p845_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p921_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40028,9 +43708,9 @@ TEXT ·p845_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p846_VPTERNLOGQ(in *byte, out *byte)
+// func p922_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p846_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p922_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40079,9 +43759,9 @@ TEXT ·p846_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p847_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p923_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p847_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p923_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40132,9 +43812,9 @@ TEXT ·p847_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p848_VPTERNLOGQ(in *byte, out *byte)
+// func p924_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p848_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p924_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40179,9 +43859,9 @@ TEXT ·p848_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p849_VPROLD(in *byte, out *byte)
+// func p925_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p849_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p925_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40228,9 +43908,9 @@ TEXT ·p849_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p850_VPROLD(in *byte, out *byte)
+// func p926_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p850_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p926_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40277,9 +43957,9 @@ TEXT ·p850_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p851_VPROLD(in *byte, out *byte)
+// func p927_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p851_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p927_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40326,9 +44006,9 @@ TEXT ·p851_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p852_VPROLD(in *byte, out *byte)
+// func p928_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p852_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p928_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40375,9 +44055,9 @@ TEXT ·p852_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p853_VPROLD(in *byte, out *byte)
+// func p929_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p853_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p929_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40424,9 +44104,9 @@ TEXT ·p853_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p854_VPROLD(in *byte, out *byte)
+// func p930_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p854_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p930_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40473,9 +44153,9 @@ TEXT ·p854_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p855_VPROLD(in *byte, out *byte)
+// func p931_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p855_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p931_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40522,9 +44202,9 @@ TEXT ·p855_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p856_VPROLD(in *byte, out *byte)
+// func p932_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p856_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p932_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40571,9 +44251,9 @@ TEXT ·p856_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p857_VPROLD(in *byte, out *byte)
+// func p933_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p857_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p933_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40622,9 +44302,9 @@ TEXT ·p857_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p858_VPROLD_Z(in *byte, out *byte)
+// func p934_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p858_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p934_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40673,9 +44353,9 @@ TEXT ·p858_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p859_VPROLD(in *byte, out *byte)
+// func p935_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p859_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p935_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40720,9 +44400,9 @@ TEXT ·p859_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p860_VPROLD_BCST(in *byte, out *byte)
+// func p936_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p860_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p936_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40767,9 +44447,9 @@ TEXT ·p860_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p861_VPROLD_BCST_Z(in *byte, out *byte)
+// func p937_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p861_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p937_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40816,9 +44496,9 @@ TEXT ·p861_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p862_VPROLD(in *byte, out *byte)
+// func p938_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p862_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p938_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40865,9 +44545,9 @@ TEXT ·p862_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p863_VPROLD(in *byte, out *byte)
+// func p939_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p863_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p939_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40916,9 +44596,9 @@ TEXT ·p863_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p864_VPROLD(in *byte, out *byte)
+// func p940_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p864_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p940_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40965,9 +44645,9 @@ TEXT ·p864_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p865_VPROLD_Z(in *byte, out *byte)
+// func p941_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p865_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p941_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41016,9 +44696,9 @@ TEXT ·p865_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p866_VPROLD(in *byte, out *byte)
+// func p942_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p866_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p942_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41063,9 +44743,9 @@ TEXT ·p866_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p867_VPROLQ(in *byte, out *byte)
+// func p943_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p867_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p943_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41112,9 +44792,9 @@ TEXT ·p867_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p868_VPROLQ(in *byte, out *byte)
+// func p944_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p868_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p944_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41161,9 +44841,9 @@ TEXT ·p868_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p869_VPROLQ(in *byte, out *byte)
+// func p945_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p869_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p945_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41210,9 +44890,9 @@ TEXT ·p869_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p870_VPROLQ(in *byte, out *byte)
+// func p946_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p870_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p946_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41259,9 +44939,9 @@ TEXT ·p870_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p871_VPROLQ(in *byte, out *byte)
+// func p947_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p871_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p947_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41308,9 +44988,9 @@ TEXT ·p871_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p872_VPROLQ(in *byte, out *byte)
+// func p948_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p872_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p948_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41357,9 +45037,9 @@ TEXT ·p872_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p873_VPROLQ(in *byte, out *byte)
+// func p949_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p873_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p949_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41408,9 +45088,9 @@ TEXT ·p873_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p874_VPROLQ_Z(in *byte, out *byte)
+// func p950_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p874_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p950_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41459,9 +45139,9 @@ TEXT ·p874_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p875_VPROLQ(in *byte, out *byte)
+// func p951_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p875_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p951_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41506,9 +45186,9 @@ TEXT ·p875_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p876_VPROLQ_BCST(in *byte, out *byte)
+// func p952_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p876_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p952_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41553,9 +45233,9 @@ TEXT ·p876_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p877_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p953_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p877_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p953_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41602,9 +45282,9 @@ TEXT ·p877_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p878_VPROLQ(in *byte, out *byte)
+// func p954_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p878_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p954_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41651,9 +45331,9 @@ TEXT ·p878_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p879_VPROLQ(in *byte, out *byte)
+// func p955_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p879_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p955_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41702,9 +45382,9 @@ TEXT ·p879_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p880_VPROLQ(in *byte, out *byte)
+// func p956_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p880_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p956_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41751,9 +45431,9 @@ TEXT ·p880_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p881_VPROLQ_Z(in *byte, out *byte)
+// func p957_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p881_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p957_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41802,9 +45482,9 @@ TEXT ·p881_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p882_VPROLQ(in *byte, out *byte)
+// func p958_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p882_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p958_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41849,9 +45529,9 @@ TEXT ·p882_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p883_VPRORD(in *byte, out *byte)
+// func p959_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p883_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p959_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41898,9 +45578,9 @@ TEXT ·p883_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p884_VPRORD(in *byte, out *byte)
+// func p960_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p884_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p960_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41947,9 +45627,9 @@ TEXT ·p884_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p885_VPRORD(in *byte, out *byte)
+// func p961_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p885_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p961_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41996,9 +45676,9 @@ TEXT ·p885_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p886_VPRORD(in *byte, out *byte)
+// func p962_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p886_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p962_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42045,9 +45725,9 @@ TEXT ·p886_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p887_VPRORD(in *byte, out *byte)
+// func p963_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p887_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p963_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42094,9 +45774,9 @@ TEXT ·p887_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p888_VPRORD(in *byte, out *byte)
+// func p964_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p888_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p964_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42143,9 +45823,9 @@ TEXT ·p888_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p889_VPRORD(in *byte, out *byte)
+// func p965_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p889_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p965_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42192,9 +45872,9 @@ TEXT ·p889_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p890_VPRORD(in *byte, out *byte)
+// func p966_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p890_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p966_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42243,9 +45923,9 @@ TEXT ·p890_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p891_VPRORD_Z(in *byte, out *byte)
+// func p967_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p891_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p967_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42294,9 +45974,9 @@ TEXT ·p891_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p892_VPRORD(in *byte, out *byte)
+// func p968_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p892_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p968_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42341,9 +46021,9 @@ TEXT ·p892_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p893_VPRORD_BCST(in *byte, out *byte)
+// func p969_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p893_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p969_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42388,9 +46068,9 @@ TEXT ·p893_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p894_VPRORD_BCST_Z(in *byte, out *byte)
+// func p970_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p894_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p970_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42437,9 +46117,9 @@ TEXT ·p894_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p895_VPRORD(in *byte, out *byte)
+// func p971_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p895_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p971_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42486,9 +46166,9 @@ TEXT ·p895_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p896_VPRORD(in *byte, out *byte)
+// func p972_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p896_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p972_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42537,9 +46217,9 @@ TEXT ·p896_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p897_VPRORD(in *byte, out *byte)
+// func p973_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p897_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p973_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42586,9 +46266,9 @@ TEXT ·p897_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p898_VPRORD_Z(in *byte, out *byte)
+// func p974_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p898_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p974_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42637,9 +46317,9 @@ TEXT ·p898_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p899_VPRORD(in *byte, out *byte)
+// func p975_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p899_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p975_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42684,9 +46364,9 @@ TEXT ·p899_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p900_VPRORQ(in *byte, out *byte)
+// func p976_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p900_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p976_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42733,9 +46413,9 @@ TEXT ·p900_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p901_VPRORQ(in *byte, out *byte)
+// func p977_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p901_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p977_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42782,9 +46462,9 @@ TEXT ·p901_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p902_VPRORQ(in *byte, out *byte)
+// func p978_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p902_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p978_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42831,9 +46511,9 @@ TEXT ·p902_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p903_VPRORQ(in *byte, out *byte)
+// func p979_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p903_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p979_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42880,9 +46560,9 @@ TEXT ·p903_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p904_VPRORQ(in *byte, out *byte)
+// func p980_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p904_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p980_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42929,9 +46609,9 @@ TEXT ·p904_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p905_VPRORQ(in *byte, out *byte)
+// func p981_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p905_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p981_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42978,9 +46658,9 @@ TEXT ·p905_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p906_VPRORQ(in *byte, out *byte)
+// func p982_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p906_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p982_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43029,9 +46709,9 @@ TEXT ·p906_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p907_VPRORQ_Z(in *byte, out *byte)
+// func p983_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p907_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p983_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43080,9 +46760,9 @@ TEXT ·p907_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p908_VPRORQ(in *byte, out *byte)
+// func p984_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p908_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43127,9 +46807,9 @@ TEXT ·p908_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p909_VPRORQ_BCST(in *byte, out *byte)
+// func p985_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p909_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p985_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43174,9 +46854,9 @@ TEXT ·p909_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p910_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p986_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p910_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p986_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43223,9 +46903,9 @@ TEXT ·p910_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p911_VPRORQ(in *byte, out *byte)
+// func p987_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p911_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p987_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43272,9 +46952,9 @@ TEXT ·p911_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p912_VPRORQ(in *byte, out *byte)
+// func p988_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p912_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p988_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43323,9 +47003,9 @@ TEXT ·p912_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p913_VPRORQ(in *byte, out *byte)
+// func p989_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p913_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p989_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43372,9 +47052,9 @@ TEXT ·p913_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p914_VPRORQ_Z(in *byte, out *byte)
+// func p990_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p914_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p990_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43423,9 +47103,9 @@ TEXT ·p914_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p915_VPRORQ(in *byte, out *byte)
+// func p991_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p915_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p991_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43470,9 +47150,9 @@ TEXT ·p915_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p916_VPSHUFB(in *byte, out *byte)
+// func p992_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p916_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p992_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43521,9 +47201,9 @@ TEXT ·p916_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p917_VPSHUFB(in *byte, out *byte)
+// func p993_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p917_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p993_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43574,9 +47254,9 @@ TEXT ·p917_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p918_VPSHUFB_Z(in *byte, out *byte)
+// func p994_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p918_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p994_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43627,9 +47307,9 @@ TEXT ·p918_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p919_VPSHUFB(in *byte, out *byte)
+// func p995_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p919_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p995_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43676,9 +47356,9 @@ TEXT ·p919_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p920_VPSHUFB(in *byte, out *byte)
+// func p996_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p920_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p996_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43727,9 +47407,9 @@ TEXT ·p920_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p921_VPSHUFB(in *byte, out *byte)
+// func p997_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p921_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p997_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43780,9 +47460,9 @@ TEXT ·p921_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p922_VPSHUFB(in *byte, out *byte)
+// func p998_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p922_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p998_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43831,9 +47511,9 @@ TEXT ·p922_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p923_VPSHUFB_Z(in *byte, out *byte)
+// func p999_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p923_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p999_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43884,9 +47564,9 @@ TEXT ·p923_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p924_VPSHUFB(in *byte, out *byte)
+// func p1000_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p924_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43931,9 +47611,9 @@ TEXT ·p924_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p925_VPSHUFD(in *byte, out *byte)
+// func p1001_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p925_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43980,9 +47660,9 @@ TEXT ·p925_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p926_VPSHUFD(in *byte, out *byte)
+// func p1002_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p926_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44029,9 +47709,9 @@ TEXT ·p926_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p927_VPSHUFD(in *byte, out *byte)
+// func p1003_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p927_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44078,9 +47758,9 @@ TEXT ·p927_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p928_VPSHUFD(in *byte, out *byte)
+// func p1004_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p928_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44127,9 +47807,9 @@ TEXT ·p928_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p929_VPSHUFD(in *byte, out *byte)
+// func p1005_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p929_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44176,9 +47856,9 @@ TEXT ·p929_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p930_VPSHUFD(in *byte, out *byte)
+// func p1006_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p930_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44225,9 +47905,9 @@ TEXT ·p930_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p931_VPSHUFD(in *byte, out *byte)
+// func p1007_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p931_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44276,9 +47956,9 @@ TEXT ·p931_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p932_VPSHUFD_Z(in *byte, out *byte)
+// func p1008_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p932_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44327,9 +48007,9 @@ TEXT ·p932_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p933_VPSHUFD(in *byte, out *byte)
+// func p1009_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p933_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44374,9 +48054,9 @@ TEXT ·p933_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p934_VPSHUFD_BCST(in *byte, out *byte)
+// func p1010_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p934_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44421,9 +48101,9 @@ TEXT ·p934_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p935_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1011_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p935_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44470,9 +48150,9 @@ TEXT ·p935_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p936_VPSHUFD(in *byte, out *byte)
+// func p1012_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p936_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44519,9 +48199,9 @@ TEXT ·p936_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p937_VPSHUFD(in *byte, out *byte)
+// func p1013_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p937_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44570,9 +48250,9 @@ TEXT ·p937_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p938_VPSHUFD(in *byte, out *byte)
+// func p1014_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p938_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44619,9 +48299,9 @@ TEXT ·p938_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p939_VPSHUFD_Z(in *byte, out *byte)
+// func p1015_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p939_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44670,9 +48350,9 @@ TEXT ·p939_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p940_VPSHUFD(in *byte, out *byte)
+// func p1016_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p940_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44717,9 +48397,9 @@ TEXT ·p940_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p941_VPADDD(in *byte, out *byte)
+// func p1017_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p941_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44768,9 +48448,9 @@ TEXT ·p941_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p942_VPADDD(in *byte, out *byte)
+// func p1018_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p942_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44821,9 +48501,9 @@ TEXT ·p942_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p943_VPADDD_Z(in *byte, out *byte)
+// func p1019_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p943_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44874,9 +48554,9 @@ TEXT ·p943_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p944_VPADDD(in *byte, out *byte)
+// func p1020_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p944_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44923,9 +48603,9 @@ TEXT ·p944_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p945_VPADDD_BCST(in *byte, out *byte)
+// func p1021_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p945_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44972,9 +48652,9 @@ TEXT ·p945_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p946_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1022_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p946_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45023,9 +48703,9 @@ TEXT ·p946_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p947_VPADDD(in *byte, out *byte)
+// func p1023_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p947_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45074,9 +48754,9 @@ TEXT ·p947_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p948_VPADDD(in *byte, out *byte)
+// func p1024_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p948_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45127,9 +48807,9 @@ TEXT ·p948_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p949_VPADDD(in *byte, out *byte)
+// func p1025_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p949_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45178,9 +48858,9 @@ TEXT ·p949_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p950_VPADDD_Z(in *byte, out *byte)
+// func p1026_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p950_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45231,9 +48911,9 @@ TEXT ·p950_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p951_VPADDD(in *byte, out *byte)
+// func p1027_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p951_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45278,9 +48958,9 @@ TEXT ·p951_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p952_VPADDQ(in *byte, out *byte)
+// func p1028_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p952_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45329,9 +49009,9 @@ TEXT ·p952_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p953_VPADDQ(in *byte, out *byte)
+// func p1029_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p953_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45382,9 +49062,9 @@ TEXT ·p953_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p954_VPADDQ_Z(in *byte, out *byte)
+// func p1030_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p954_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45435,9 +49115,9 @@ TEXT ·p954_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p955_VPADDQ(in *byte, out *byte)
+// func p1031_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p955_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45484,9 +49164,9 @@ TEXT ·p955_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p956_VPADDQ_BCST(in *byte, out *byte)
+// func p1032_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p956_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45533,9 +49213,9 @@ TEXT ·p956_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p957_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1033_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p957_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45584,9 +49264,9 @@ TEXT ·p957_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p958_VPADDQ(in *byte, out *byte)
+// func p1034_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p958_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45635,9 +49315,9 @@ TEXT ·p958_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p959_VPADDQ(in *byte, out *byte)
+// func p1035_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p959_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45688,9 +49368,9 @@ TEXT ·p959_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p960_VPADDQ(in *byte, out *byte)
+// func p1036_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p960_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45739,9 +49419,9 @@ TEXT ·p960_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p961_VPADDQ_Z(in *byte, out *byte)
+// func p1037_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p961_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45792,9 +49472,9 @@ TEXT ·p961_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p962_VPADDQ(in *byte, out *byte)
+// func p1038_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p962_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45839,9 +49519,9 @@ TEXT ·p962_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p963_VPSUBQ(in *byte, out *byte)
+// func p1039_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p963_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45890,9 +49570,9 @@ TEXT ·p963_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p964_VPSUBQ(in *byte, out *byte)
+// func p1040_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p964_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45943,9 +49623,9 @@ TEXT ·p964_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p965_VPSUBQ_Z(in *byte, out *byte)
+// func p1041_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p965_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45996,9 +49676,9 @@ TEXT ·p965_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p966_VPSUBQ(in *byte, out *byte)
+// func p1042_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p966_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46045,9 +49725,9 @@ TEXT ·p966_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p967_VPSUBQ_BCST(in *byte, out *byte)
+// func p1043_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p967_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46094,9 +49774,9 @@ TEXT ·p967_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p968_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1044_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p968_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46145,9 +49825,9 @@ TEXT ·p968_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p969_VPSUBQ(in *byte, out *byte)
+// func p1045_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p969_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46196,9 +49876,9 @@ TEXT ·p969_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p970_VPSUBQ(in *byte, out *byte)
+// func p1046_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p970_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46249,9 +49929,9 @@ TEXT ·p970_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p971_VPSUBQ(in *byte, out *byte)
+// func p1047_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p971_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46300,9 +49980,9 @@ TEXT ·p971_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p972_VPSUBQ_Z(in *byte, out *byte)
+// func p1048_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p972_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46353,9 +50033,9 @@ TEXT ·p972_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p973_VPSUBQ(in *byte, out *byte)
+// func p1049_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p973_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46400,9 +50080,9 @@ TEXT ·p973_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p974_VPMULUDQ(in *byte, out *byte)
+// func p1050_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p974_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46451,9 +50131,9 @@ TEXT ·p974_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p975_VPMULUDQ(in *byte, out *byte)
+// func p1051_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p975_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46504,9 +50184,9 @@ TEXT ·p975_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p976_VPMULUDQ_Z(in *byte, out *byte)
+// func p1052_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p976_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46557,9 +50237,9 @@ TEXT ·p976_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p977_VPMULUDQ(in *byte, out *byte)
+// func p1053_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p977_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46606,9 +50286,9 @@ TEXT ·p977_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p978_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1054_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p978_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46655,9 +50335,9 @@ TEXT ·p978_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p979_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1055_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p979_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46706,9 +50386,9 @@ TEXT ·p979_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p980_VPMULUDQ(in *byte, out *byte)
+// func p1056_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p980_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46757,9 +50437,9 @@ TEXT ·p980_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p981_VPMULUDQ(in *byte, out *byte)
+// func p1057_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p981_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46810,9 +50490,9 @@ TEXT ·p981_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p982_VPMULUDQ(in *byte, out *byte)
+// func p1058_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p982_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46861,9 +50541,9 @@ TEXT ·p982_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p983_VPMULUDQ_Z(in *byte, out *byte)
+// func p1059_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p983_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46914,9 +50594,9 @@ TEXT ·p983_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p984_VPMULUDQ(in *byte, out *byte)
+// func p1060_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p984_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46961,9 +50641,9 @@ TEXT ·p984_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p985_VPMADD52LUQ(in *byte, out *byte)
+// func p1061_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p985_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47012,9 +50692,9 @@ TEXT ·p985_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p986_VPMADD52LUQ(in *byte, out *byte)
+// func p1062_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p986_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47065,9 +50745,9 @@ TEXT ·p986_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p987_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1063_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p987_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47118,9 +50798,9 @@ TEXT ·p987_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p988_VPMADD52LUQ(in *byte, out *byte)
+// func p1064_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p988_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1064_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47167,9 +50847,9 @@ TEXT ·p988_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p989_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1065_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p989_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1065_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47216,9 +50896,9 @@ TEXT ·p989_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p990_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1066_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p990_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1066_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47267,9 +50947,9 @@ TEXT ·p990_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p991_VPMADD52LUQ(in *byte, out *byte)
+// func p1067_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p991_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1067_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47318,9 +50998,9 @@ TEXT ·p991_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p992_VPMADD52LUQ(in *byte, out *byte)
+// func p1068_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p992_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1068_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47371,9 +51051,9 @@ TEXT ·p992_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p993_VPMADD52LUQ(in *byte, out *byte)
+// func p1069_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p993_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1069_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47422,9 +51102,9 @@ TEXT ·p993_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p994_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1070_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p994_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1070_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47475,9 +51155,9 @@ TEXT ·p994_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p995_VPMADD52LUQ(in *byte, out *byte)
+// func p1071_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p995_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1071_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47522,9 +51202,9 @@ TEXT ·p995_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p996_VPMADD52HUQ(in *byte, out *byte)
+// func p1072_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p996_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1072_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47573,9 +51253,9 @@ TEXT ·p996_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p997_VPMADD52HUQ(in *byte, out *byte)
+// func p1073_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p997_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1073_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47626,9 +51306,9 @@ TEXT ·p997_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p998_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1074_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p998_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1074_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47679,9 +51359,9 @@ TEXT ·p998_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p999_VPMADD52HUQ(in *byte, out *byte)
+// func p1075_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p999_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1075_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47728,9 +51408,9 @@ TEXT ·p999_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1000_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1076_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1000_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1076_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47777,9 +51457,9 @@ TEXT ·p1000_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1001_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1077_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1001_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1077_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47828,9 +51508,9 @@ TEXT ·p1001_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1002_VPMADD52HUQ(in *byte, out *byte)
+// func p1078_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1002_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1078_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47879,9 +51559,9 @@ TEXT ·p1002_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1003_VPMADD52HUQ(in *byte, out *byte)
+// func p1079_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1003_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1079_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47932,9 +51612,9 @@ TEXT ·p1003_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1004_VPMADD52HUQ(in *byte, out *byte)
+// func p1080_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1004_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1080_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47983,9 +51663,9 @@ TEXT ·p1004_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1005_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1081_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1005_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1081_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48036,9 +51716,9 @@ TEXT ·p1005_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1006_VPMADD52HUQ(in *byte, out *byte)
+// func p1082_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1006_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1082_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48083,9 +51763,9 @@ TEXT ·p1006_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1007_VPSRLQ(in *byte, out *byte)
+// func p1083_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1007_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1083_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48132,9 +51812,9 @@ TEXT ·p1007_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1008_VPSRLQ(in *byte, out *byte)
+// func p1084_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1008_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1084_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48181,9 +51861,9 @@ TEXT ·p1008_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1009_VPSRLQ(in *byte, out *byte)
+// func p1085_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1009_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1085_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48230,9 +51910,9 @@ TEXT ·p1009_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1010_VPSRLQ(in *byte, out *byte)
+// func p1086_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1010_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1086_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48279,9 +51959,9 @@ TEXT ·p1010_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1011_VPSRLQ(in *byte, out *byte)
+// func p1087_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1011_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1087_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48328,9 +52008,9 @@ TEXT ·p1011_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1012_VPSRLQ(in *byte, out *byte)
+// func p1088_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1012_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1088_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48377,9 +52057,9 @@ TEXT ·p1012_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1013_VPSRLQ(in *byte, out *byte)
+// func p1089_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1013_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1089_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48426,9 +52106,9 @@ TEXT ·p1013_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1014_VPSRLQ(in *byte, out *byte)
+// func p1090_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1014_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1090_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48475,9 +52155,9 @@ TEXT ·p1014_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1015_VPSRLQ(in *byte, out *byte)
+// func p1091_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1015_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1091_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48526,9 +52206,9 @@ TEXT ·p1015_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1016_VPSRLQ_Z(in *byte, out *byte)
+// func p1092_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1016_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1092_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48577,9 +52257,9 @@ TEXT ·p1016_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1017_VPSRLQ(in *byte, out *byte)
+// func p1093_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1017_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1093_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48624,9 +52304,9 @@ TEXT ·p1017_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1018_VPSRLQ_BCST(in *byte, out *byte)
+// func p1094_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1018_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1094_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48671,9 +52351,9 @@ TEXT ·p1018_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1019_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1095_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1019_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1095_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48720,9 +52400,9 @@ TEXT ·p1019_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1020_VPSRLQ(in *byte, out *byte)
+// func p1096_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1020_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1096_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48769,9 +52449,9 @@ TEXT ·p1020_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1021_VPSRLQ(in *byte, out *byte)
+// func p1097_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1021_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1097_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48820,9 +52500,9 @@ TEXT ·p1021_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1022_VPSRLQ(in *byte, out *byte)
+// func p1098_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1022_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1098_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48869,9 +52549,9 @@ TEXT ·p1022_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1023_VPSRLQ_Z(in *byte, out *byte)
+// func p1099_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1023_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48920,9 +52600,9 @@ TEXT ·p1023_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1024_VPSRLQ(in *byte, out *byte)
+// func p1100_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1024_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48967,9 +52647,9 @@ TEXT ·p1024_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1025_VPSLLQ(in *byte, out *byte)
+// func p1101_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1025_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49016,9 +52696,9 @@ TEXT ·p1025_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1026_VPSLLQ(in *byte, out *byte)
+// func p1102_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1026_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49065,9 +52745,9 @@ TEXT ·p1026_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1027_VPSLLQ(in *byte, out *byte)
+// func p1103_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1027_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49114,9 +52794,9 @@ TEXT ·p1027_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1028_VPSLLQ(in *byte, out *byte)
+// func p1104_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1028_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49163,9 +52843,9 @@ TEXT ·p1028_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1029_VPSLLQ(in *byte, out *byte)
+// func p1105_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1029_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49212,9 +52892,9 @@ TEXT ·p1029_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1030_VPSLLQ(in *byte, out *byte)
+// func p1106_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1030_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49261,9 +52941,9 @@ TEXT ·p1030_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1031_VPSLLQ(in *byte, out *byte)
+// func p1107_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1031_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49312,9 +52992,9 @@ TEXT ·p1031_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1032_VPSLLQ_Z(in *byte, out *byte)
+// func p1108_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1032_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49363,9 +53043,9 @@ TEXT ·p1032_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1033_VPSLLQ(in *byte, out *byte)
+// func p1109_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1033_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49410,9 +53090,9 @@ TEXT ·p1033_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1034_VPSLLQ_BCST(in *byte, out *byte)
+// func p1110_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1034_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49457,9 +53137,9 @@ TEXT ·p1034_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1035_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1111_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1035_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49506,9 +53186,9 @@ TEXT ·p1035_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1036_VPSLLQ(in *byte, out *byte)
+// func p1112_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1036_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49555,9 +53235,9 @@ TEXT ·p1036_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1037_VPSLLQ(in *byte, out *byte)
+// func p1113_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1037_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49606,9 +53286,9 @@ TEXT ·p1037_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1038_VPSLLQ(in *byte, out *byte)
+// func p1114_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1038_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49655,9 +53335,9 @@ TEXT ·p1038_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1039_VPSLLQ_Z(in *byte, out *byte)
+// func p1115_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1039_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49706,9 +53386,9 @@ TEXT ·p1039_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1040_VPSLLQ(in *byte, out *byte)
+// func p1116_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1040_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49753,9 +53433,9 @@ TEXT ·p1040_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1041_VPSRAQ(in *byte, out *byte)
+// func p1117_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1041_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49802,9 +53482,9 @@ TEXT ·p1041_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1042_VPSRAQ(in *byte, out *byte)
+// func p1118_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1042_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49851,9 +53531,9 @@ TEXT ·p1042_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1043_VPSRAQ(in *byte, out *byte)
+// func p1119_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1043_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49900,9 +53580,9 @@ TEXT ·p1043_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1044_VPSRAQ(in *byte, out *byte)
+// func p1120_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1044_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49949,9 +53629,9 @@ TEXT ·p1044_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1045_VPSRAQ(in *byte, out *byte)
+// func p1121_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1045_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49998,9 +53678,9 @@ TEXT ·p1045_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1046_VPSRAQ(in *byte, out *byte)
+// func p1122_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50047,9 +53727,9 @@ TEXT ·p1046_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1047_VPSRAQ(in *byte, out *byte)
+// func p1123_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1047_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50098,9 +53778,9 @@ TEXT ·p1047_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1048_VPSRAQ_Z(in *byte, out *byte)
+// func p1124_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1048_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50149,9 +53829,9 @@ TEXT ·p1048_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1049_VPSRAQ(in *byte, out *byte)
+// func p1125_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1049_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50196,9 +53876,9 @@ TEXT ·p1049_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1050_VPSRAQ_BCST(in *byte, out *byte)
+// func p1126_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1050_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50243,9 +53923,9 @@ TEXT ·p1050_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1051_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1127_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1051_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50292,9 +53972,9 @@ TEXT ·p1051_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1052_VPSRAQ(in *byte, out *byte)
+// func p1128_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1052_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50341,9 +54021,9 @@ TEXT ·p1052_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1053_VPSRAQ(in *byte, out *byte)
+// func p1129_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1053_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50392,9 +54072,9 @@ TEXT ·p1053_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1054_VPSRAQ(in *byte, out *byte)
+// func p1130_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1054_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50441,9 +54121,9 @@ TEXT ·p1054_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1055_VPSRAQ_Z(in *byte, out *byte)
+// func p1131_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1055_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50492,9 +54172,9 @@ TEXT ·p1055_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1056_VPSRAQ(in *byte, out *byte)
+// func p1132_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1056_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50539,9 +54219,9 @@ TEXT ·p1056_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1057_VPSRLVQ(in *byte, out *byte)
+// func p1133_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1057_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50590,9 +54270,9 @@ TEXT ·p1057_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1058_VPSRLVQ(in *byte, out *byte)
+// func p1134_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1058_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50643,9 +54323,9 @@ TEXT ·p1058_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1059_VPSRLVQ_Z(in *byte, out *byte)
+// func p1135_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1059_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50696,9 +54376,9 @@ TEXT ·p1059_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1060_VPSRLVQ(in *byte, out *byte)
+// func p1136_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1060_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50745,9 +54425,9 @@ TEXT ·p1060_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1061_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1137_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1061_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50794,9 +54474,9 @@ TEXT ·p1061_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1062_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1138_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1062_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50845,9 +54525,9 @@ TEXT ·p1062_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1063_VPSRLVQ(in *byte, out *byte)
+// func p1139_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1063_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50896,9 +54576,9 @@ TEXT ·p1063_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1064_VPSRLVQ(in *byte, out *byte)
+// func p1140_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1064_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50949,9 +54629,9 @@ TEXT ·p1064_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1065_VPSRLVQ(in *byte, out *byte)
+// func p1141_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1065_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51000,9 +54680,9 @@ TEXT ·p1065_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1066_VPSRLVQ_Z(in *byte, out *byte)
+// func p1142_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1066_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51053,9 +54733,9 @@ TEXT ·p1066_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1067_VPSRLVQ(in *byte, out *byte)
+// func p1143_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1067_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51100,9 +54780,9 @@ TEXT ·p1067_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1068_VPSLLVQ(in *byte, out *byte)
+// func p1144_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1068_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51151,9 +54831,9 @@ TEXT ·p1068_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1069_VPSLLVQ(in *byte, out *byte)
+// func p1145_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1069_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51204,9 +54884,9 @@ TEXT ·p1069_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1070_VPSLLVQ_Z(in *byte, out *byte)
+// func p1146_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1070_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51257,9 +54937,9 @@ TEXT ·p1070_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1071_VPSLLVQ(in *byte, out *byte)
+// func p1147_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1071_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51306,9 +54986,9 @@ TEXT ·p1071_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1072_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1148_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1072_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51355,9 +55035,9 @@ TEXT ·p1072_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1073_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1149_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1073_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51406,9 +55086,9 @@ TEXT ·p1073_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1074_VPSLLVQ(in *byte, out *byte)
+// func p1150_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1074_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51457,9 +55137,9 @@ TEXT ·p1074_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1075_VPSLLVQ(in *byte, out *byte)
+// func p1151_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1075_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51510,9 +55190,9 @@ TEXT ·p1075_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1076_VPSLLVQ(in *byte, out *byte)
+// func p1152_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1076_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51561,9 +55241,9 @@ TEXT ·p1076_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1077_VPSLLVQ_Z(in *byte, out *byte)
+// func p1153_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1077_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51614,9 +55294,9 @@ TEXT ·p1077_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1078_VPSLLVQ(in *byte, out *byte)
+// func p1154_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1078_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51661,9 +55341,9 @@ TEXT ·p1078_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1079_VPSRLDQ(in *byte, out *byte)
+// func p1155_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1079_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51710,9 +55390,9 @@ TEXT ·p1079_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1080_VPSRLDQ(in *byte, out *byte)
+// func p1156_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1080_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51759,9 +55439,9 @@ TEXT ·p1080_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1081_VPSRLDQ(in *byte, out *byte)
+// func p1157_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1081_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51808,9 +55488,9 @@ TEXT ·p1081_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1082_VPSRLDQ(in *byte, out *byte)
+// func p1158_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1082_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51857,9 +55537,9 @@ TEXT ·p1082_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1083_VPSRLDQ(in *byte, out *byte)
+// func p1159_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1083_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51906,9 +55586,9 @@ TEXT ·p1083_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1084_VPSRLDQ(in *byte, out *byte)
+// func p1160_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1084_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51955,9 +55635,9 @@ TEXT ·p1084_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1085_VPSRLDQ(in *byte, out *byte)
+// func p1161_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1085_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52004,9 +55684,9 @@ TEXT ·p1085_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1086_VPSRLDQ(in *byte, out *byte)
+// func p1162_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1086_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52051,9 +55731,9 @@ TEXT ·p1086_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1087_VPSRLDQ(in *byte, out *byte)
+// func p1163_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1087_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52100,9 +55780,9 @@ TEXT ·p1087_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1088_VPSRLDQ(in *byte, out *byte)
+// func p1164_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1088_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52149,9 +55829,9 @@ TEXT ·p1088_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1089_VPSRLDQ(in *byte, out *byte)
+// func p1165_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1089_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52196,9 +55876,9 @@ TEXT ·p1089_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1090_VPSLLDQ(in *byte, out *byte)
+// func p1166_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1090_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52245,9 +55925,9 @@ TEXT ·p1090_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1091_VPSLLDQ(in *byte, out *byte)
+// func p1167_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1091_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52294,9 +55974,9 @@ TEXT ·p1091_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1092_VPSLLDQ(in *byte, out *byte)
+// func p1168_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1092_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52343,9 +56023,9 @@ TEXT ·p1092_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1093_VPSLLDQ(in *byte, out *byte)
+// func p1169_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1093_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52392,9 +56072,9 @@ TEXT ·p1093_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1094_VPSLLDQ(in *byte, out *byte)
+// func p1170_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1094_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52441,9 +56121,9 @@ TEXT ·p1094_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1095_VPSLLDQ(in *byte, out *byte)
+// func p1171_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1095_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52490,9 +56170,9 @@ TEXT ·p1095_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1096_VPSLLDQ(in *byte, out *byte)
+// func p1172_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1096_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52539,9 +56219,9 @@ TEXT ·p1096_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1097_VPSLLDQ(in *byte, out *byte)
+// func p1173_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1097_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52586,9 +56266,9 @@ TEXT ·p1097_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1098_VPSLLDQ(in *byte, out *byte)
+// func p1174_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1098_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52635,9 +56315,9 @@ TEXT ·p1098_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1099_VPSLLDQ(in *byte, out *byte)
+// func p1175_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1099_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52684,9 +56364,9 @@ TEXT ·p1099_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1100_VPSLLDQ(in *byte, out *byte)
+// func p1176_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1100_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52731,9 +56411,9 @@ TEXT ·p1100_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1101_VPALIGNR(in *byte, out *byte)
+// func p1177_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1101_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52782,9 +56462,9 @@ TEXT ·p1101_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1102_VPALIGNR(in *byte, out *byte)
+// func p1178_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1102_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52833,9 +56513,9 @@ TEXT ·p1102_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1103_VPALIGNR(in *byte, out *byte)
+// func p1179_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1103_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52884,9 +56564,9 @@ TEXT ·p1103_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1104_VPALIGNR(in *byte, out *byte)
+// func p1180_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1104_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52935,9 +56615,9 @@ TEXT ·p1104_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1105_VPALIGNR(in *byte, out *byte)
+// func p1181_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1105_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52986,9 +56666,9 @@ TEXT ·p1105_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1106_VPALIGNR(in *byte, out *byte)
+// func p1182_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1106_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53037,9 +56717,9 @@ TEXT ·p1106_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1107_VPALIGNR(in *byte, out *byte)
+// func p1183_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1107_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53088,9 +56768,9 @@ TEXT ·p1107_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1108_VPALIGNR(in *byte, out *byte)
+// func p1184_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1108_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53139,9 +56819,9 @@ TEXT ·p1108_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1109_VPALIGNR(in *byte, out *byte)
+// func p1185_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1109_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53192,9 +56872,9 @@ TEXT ·p1109_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1110_VPALIGNR_Z(in *byte, out *byte)
+// func p1186_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1110_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53245,9 +56925,9 @@ TEXT ·p1110_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1111_VPALIGNR(in *byte, out *byte)
+// func p1187_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1111_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53294,9 +56974,9 @@ TEXT ·p1111_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1112_VPALIGNR(in *byte, out *byte)
+// func p1188_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1112_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53345,9 +57025,9 @@ TEXT ·p1112_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1113_VPALIGNR(in *byte, out *byte)
+// func p1189_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1113_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53398,9 +57078,9 @@ TEXT ·p1113_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1114_VPALIGNR(in *byte, out *byte)
+// func p1190_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1114_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53449,9 +57129,9 @@ TEXT ·p1114_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1115_VPALIGNR_Z(in *byte, out *byte)
+// func p1191_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1115_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53502,9 +57182,9 @@ TEXT ·p1115_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1116_VPALIGNR(in *byte, out *byte)
+// func p1192_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1116_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53549,9 +57229,9 @@ TEXT ·p1116_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1117_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1193_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1117_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53600,9 +57280,9 @@ TEXT ·p1117_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1118_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1194_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1118_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53653,9 +57333,9 @@ TEXT ·p1118_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1119_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1195_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1119_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53706,9 +57386,9 @@ TEXT ·p1119_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1120_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1196_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1120_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53755,9 +57435,9 @@ TEXT ·p1120_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1121_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1197_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1121_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53804,9 +57484,9 @@ TEXT ·p1121_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1122_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1198_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1122_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53855,9 +57535,9 @@ TEXT ·p1122_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1123_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1199_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1123_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53906,9 +57586,9 @@ TEXT ·p1123_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1124_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1200_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1124_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53959,9 +57639,9 @@ TEXT ·p1124_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1125_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1201_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1125_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54010,9 +57690,9 @@ TEXT ·p1125_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1126_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1202_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1126_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54063,9 +57743,9 @@ TEXT ·p1126_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1127_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1203_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1127_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54110,9 +57790,9 @@ TEXT ·p1127_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1128_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1204_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1128_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54161,9 +57841,9 @@ TEXT ·p1128_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1129_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1205_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1129_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54214,9 +57894,9 @@ TEXT ·p1129_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1130_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1206_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1130_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54267,9 +57947,9 @@ TEXT ·p1130_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1131_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1207_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54316,9 +57996,9 @@ TEXT ·p1131_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1132_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1208_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1132_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54365,9 +58045,9 @@ TEXT ·p1132_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1133_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1209_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1133_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54416,9 +58096,9 @@ TEXT ·p1133_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1134_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1210_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1134_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54467,9 +58147,9 @@ TEXT ·p1134_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1135_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1211_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1135_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54520,9 +58200,9 @@ TEXT ·p1135_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1136_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1212_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1136_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54571,9 +58251,9 @@ TEXT ·p1136_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1137_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1213_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1137_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54624,9 +58304,9 @@ TEXT ·p1137_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1138_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1214_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1138_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54671,9 +58351,9 @@ TEXT ·p1138_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1139_VSHUFI64X2(in *byte, out *byte)
+// func p1215_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1139_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1215_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54722,9 +58402,9 @@ TEXT ·p1139_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1140_VSHUFI64X2(in *byte, out *byte)
+// func p1216_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1140_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1216_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54773,9 +58453,9 @@ TEXT ·p1140_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1141_VSHUFI64X2(in *byte, out *byte)
+// func p1217_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1141_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1217_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54824,9 +58504,9 @@ TEXT ·p1141_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1142_VSHUFI64X2(in *byte, out *byte)
+// func p1218_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1142_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1218_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54875,9 +58555,9 @@ TEXT ·p1142_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1143_VSHUFI64X2(in *byte, out *byte)
+// func p1219_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1143_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1219_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54926,9 +58606,9 @@ TEXT ·p1143_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1144_VSHUFI64X2(in *byte, out *byte)
+// func p1220_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1144_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1220_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54977,9 +58657,9 @@ TEXT ·p1144_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1145_VSHUFI64X2(in *byte, out *byte)
+// func p1221_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1145_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1221_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55030,9 +58710,9 @@ TEXT ·p1145_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1146_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1222_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1146_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1222_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55083,9 +58763,9 @@ TEXT ·p1146_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1147_VSHUFI64X2(in *byte, out *byte)
+// func p1223_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1147_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1223_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55132,9 +58812,9 @@ TEXT ·p1147_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1148_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1224_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1148_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1224_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55181,9 +58861,9 @@ TEXT ·p1148_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1149_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1225_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1149_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1225_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55232,9 +58912,9 @@ TEXT ·p1149_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1150_VSHUFI64X2(in *byte, out *byte)
+// func p1226_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1150_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1226_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55283,9 +58963,9 @@ TEXT ·p1150_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1151_VSHUFI64X2(in *byte, out *byte)
+// func p1227_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1151_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1227_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55336,9 +59016,9 @@ TEXT ·p1151_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1152_VSHUFI64X2(in *byte, out *byte)
+// func p1228_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1228_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55383,9 +59063,9 @@ TEXT ·p1152_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1153_VPERMQ(in *byte, out *byte)
+// func p1229_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1153_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55432,9 +59112,9 @@ TEXT ·p1153_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1154_VPERMQ(in *byte, out *byte)
+// func p1230_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1154_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55481,9 +59161,9 @@ TEXT ·p1154_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1155_VPERMQ(in *byte, out *byte)
+// func p1231_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1155_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55530,9 +59210,9 @@ TEXT ·p1155_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1156_VPERMQ(in *byte, out *byte)
+// func p1232_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1156_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55579,9 +59259,9 @@ TEXT ·p1156_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1157_VPERMQ(in *byte, out *byte)
+// func p1233_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1157_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55630,9 +59310,9 @@ TEXT ·p1157_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1158_VPERMQ_Z(in *byte, out *byte)
+// func p1234_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1158_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55681,9 +59361,9 @@ TEXT ·p1158_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1159_VPERMQ(in *byte, out *byte)
+// func p1235_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1159_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55728,9 +59408,9 @@ TEXT ·p1159_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1160_VPERMQ_BCST(in *byte, out *byte)
+// func p1236_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1160_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55775,9 +59455,9 @@ TEXT ·p1160_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1161_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1237_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1161_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55824,9 +59504,9 @@ TEXT ·p1161_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1162_VPERMQ(in *byte, out *byte)
+// func p1238_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1162_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55873,9 +59553,9 @@ TEXT ·p1162_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1163_VPERMQ(in *byte, out *byte)
+// func p1239_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1163_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55924,9 +59604,9 @@ TEXT ·p1163_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1164_VPERMQ(in *byte, out *byte)
+// func p1240_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1164_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55971,9 +59651,9 @@ TEXT ·p1164_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1165_VPERMQ(in *byte, out *byte)
+// func p1241_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1165_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56022,9 +59702,9 @@ TEXT ·p1165_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1166_VPERMQ(in *byte, out *byte)
+// func p1242_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1166_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56075,9 +59755,9 @@ TEXT ·p1166_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1167_VPERMQ_Z(in *byte, out *byte)
+// func p1243_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1167_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56128,9 +59808,9 @@ TEXT ·p1167_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1168_VPERMQ(in *byte, out *byte)
+// func p1244_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1168_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56177,9 +59857,9 @@ TEXT ·p1168_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1169_VPERMQ_BCST(in *byte, out *byte)
+// func p1245_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1169_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56226,9 +59906,9 @@ TEXT ·p1169_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1170_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1246_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1170_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56277,9 +59957,9 @@ TEXT ·p1170_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1171_VPERMQ(in *byte, out *byte)
+// func p1247_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1171_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56328,9 +60008,9 @@ TEXT ·p1171_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1172_VPERMQ(in *byte, out *byte)
+// func p1248_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1172_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56381,9 +60061,9 @@ TEXT ·p1172_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1173_VPERMQ(in *byte, out *byte)
+// func p1249_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1173_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56428,9 +60108,9 @@ TEXT ·p1173_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1174_VPERMD(in *byte, out *byte)
+// func p1250_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1174_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56479,9 +60159,9 @@ TEXT ·p1174_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1175_VPERMD(in *byte, out *byte)
+// func p1251_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1175_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56532,9 +60212,9 @@ TEXT ·p1175_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1176_VPERMD_Z(in *byte, out *byte)
+// func p1252_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1176_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56585,9 +60265,9 @@ TEXT ·p1176_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1177_VPERMD(in *byte, out *byte)
+// func p1253_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1177_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56634,9 +60314,9 @@ TEXT ·p1177_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1178_VPERMD_BCST(in *byte, out *byte)
+// func p1254_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1178_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56683,9 +60363,9 @@ TEXT ·p1178_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1179_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1255_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1179_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56734,9 +60414,9 @@ TEXT ·p1179_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1180_VPERMD(in *byte, out *byte)
+// func p1256_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1180_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56785,9 +60465,9 @@ TEXT ·p1180_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1181_VPERMD(in *byte, out *byte)
+// func p1257_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1181_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56838,9 +60518,9 @@ TEXT ·p1181_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1182_VPERMD(in *byte, out *byte)
+// func p1258_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1182_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56885,9 +60565,9 @@ TEXT ·p1182_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1183_VPERMI2Q(in *byte, out *byte)
+// func p1259_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1183_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56936,9 +60616,9 @@ TEXT ·p1183_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1184_VPERMI2Q(in *byte, out *byte)
+// func p1260_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1184_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56989,9 +60669,9 @@ TEXT ·p1184_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1185_VPERMI2Q_Z(in *byte, out *byte)
+// func p1261_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1185_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57042,9 +60722,9 @@ TEXT ·p1185_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1186_VPERMI2Q(in *byte, out *byte)
+// func p1262_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1186_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57091,9 +60771,9 @@ TEXT ·p1186_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1187_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1263_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1187_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57140,9 +60820,9 @@ TEXT ·p1187_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1188_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1264_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1188_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57191,9 +60871,9 @@ TEXT ·p1188_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1189_VPERMI2Q(in *byte, out *byte)
+// func p1265_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1189_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57242,9 +60922,9 @@ TEXT ·p1189_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1190_VPERMI2Q(in *byte, out *byte)
+// func p1266_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1190_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57295,9 +60975,9 @@ TEXT ·p1190_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1191_VPERMI2Q(in *byte, out *byte)
+// func p1267_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1191_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57346,9 +61026,9 @@ TEXT ·p1191_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1192_VPERMI2Q_Z(in *byte, out *byte)
+// func p1268_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1192_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57399,9 +61079,9 @@ TEXT ·p1192_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1193_VPERMI2Q(in *byte, out *byte)
+// func p1269_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57446,9 +61126,9 @@ TEXT ·p1193_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1194_VPERMB(in *byte, out *byte)
+// func p1270_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1194_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57497,9 +61177,9 @@ TEXT ·p1194_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1195_VPERMB(in *byte, out *byte)
+// func p1271_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1195_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57550,9 +61230,9 @@ TEXT ·p1195_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1196_VPERMB_Z(in *byte, out *byte)
+// func p1272_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1196_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57603,9 +61283,9 @@ TEXT ·p1196_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1197_VPERMB(in *byte, out *byte)
+// func p1273_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1197_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57652,9 +61332,9 @@ TEXT ·p1197_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1198_VPERMB(in *byte, out *byte)
+// func p1274_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1198_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57703,9 +61383,9 @@ TEXT ·p1198_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1199_VPERMB(in *byte, out *byte)
+// func p1275_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1199_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57756,9 +61436,9 @@ TEXT ·p1199_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1200_VPERMB(in *byte, out *byte)
+// func p1276_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1200_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57807,9 +61487,9 @@ TEXT ·p1200_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1201_VPERMB_Z(in *byte, out *byte)
+// func p1277_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1201_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57860,9 +61540,9 @@ TEXT ·p1201_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1202_VPERMB(in *byte, out *byte)
+// func p1278_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1202_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57907,9 +61587,9 @@ TEXT ·p1202_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1203_VALIGNQ(in *byte, out *byte)
+// func p1279_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1203_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1279_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57958,9 +61638,9 @@ TEXT ·p1203_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1204_VALIGNQ(in *byte, out *byte)
+// func p1280_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1204_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58009,9 +61689,9 @@ TEXT ·p1204_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1205_VALIGNQ(in *byte, out *byte)
+// func p1281_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1205_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1281_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58060,9 +61740,9 @@ TEXT ·p1205_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1206_VALIGNQ(in *byte, out *byte)
+// func p1282_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1206_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58111,9 +61791,9 @@ TEXT ·p1206_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1207_VALIGNQ(in *byte, out *byte)
+// func p1283_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1207_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58162,9 +61842,9 @@ TEXT ·p1207_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1208_VALIGNQ(in *byte, out *byte)
+// func p1284_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1208_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58215,9 +61895,9 @@ TEXT ·p1208_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1209_VALIGNQ_Z(in *byte, out *byte)
+// func p1285_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1209_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1285_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58268,9 +61948,9 @@ TEXT ·p1209_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1210_VALIGNQ(in *byte, out *byte)
+// func p1286_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1210_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1286_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58317,9 +61997,9 @@ TEXT ·p1210_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1211_VALIGNQ_BCST(in *byte, out *byte)
+// func p1287_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1211_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1287_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58366,9 +62046,9 @@ TEXT ·p1211_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1212_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1288_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1212_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1288_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58417,9 +62097,9 @@ TEXT ·p1212_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1213_VALIGNQ(in *byte, out *byte)
+// func p1289_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1213_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58468,9 +62148,9 @@ TEXT ·p1213_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1214_VALIGNQ(in *byte, out *byte)
+// func p1290_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1214_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1290_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58521,9 +62201,9 @@ TEXT ·p1214_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1215_VALIGNQ(in *byte, out *byte)
+// func p1291_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1215_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58572,9 +62252,9 @@ TEXT ·p1215_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1216_VALIGNQ_Z(in *byte, out *byte)
+// func p1292_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1216_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1292_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58625,9 +62305,9 @@ TEXT ·p1216_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1217_VALIGNQ(in *byte, out *byte)
+// func p1293_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1217_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58672,9 +62352,9 @@ TEXT ·p1217_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1218_VPBLENDMQ(in *byte, out *byte)
+// func p1294_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1218_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58725,9 +62405,9 @@ TEXT ·p1218_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1219_VPBLENDMQ(in *byte, out *byte)
+// func p1295_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1219_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58776,9 +62456,9 @@ TEXT ·p1219_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1220_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1296_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1220_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58827,9 +62507,9 @@ TEXT ·p1220_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1221_VPBLENDMQ(in *byte, out *byte)
+// func p1297_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1221_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58880,9 +62560,9 @@ TEXT ·p1221_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1222_VPBLENDMQ(in *byte, out *byte)
+// func p1298_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1222_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58933,9 +62613,9 @@ TEXT ·p1222_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1223_VPBLENDMQ(in *byte, out *byte)
+// func p1299_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1223_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58982,9 +62662,9 @@ TEXT ·p1223_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1224_VBROADCASTI32X4(in *byte, out *byte)
+// func p1300_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1224_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1300_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59029,9 +62709,9 @@ TEXT ·p1224_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1225_VBROADCASTI32X4(in *byte, out *byte)
+// func p1301_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1225_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1301_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59078,9 +62758,9 @@ TEXT ·p1225_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1226_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1302_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1226_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1302_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59127,9 +62807,9 @@ TEXT ·p1226_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1227_VBROADCASTI32X4(in *byte, out *byte)
+// func p1303_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1227_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1303_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59174,9 +62854,9 @@ TEXT ·p1227_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1228_VPBROADCASTQ(in *byte, out *byte)
+// func p1304_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1228_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59223,9 +62903,9 @@ TEXT ·p1228_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1229_VPBROADCASTQ(in *byte, out *byte)
+// func p1305_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1229_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59270,9 +62950,9 @@ TEXT ·p1229_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1230_VPBROADCASTQ(in *byte, out *byte)
+// func p1306_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1230_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59317,9 +62997,9 @@ TEXT ·p1230_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1231_VPBROADCASTQ(in *byte, out *byte)
+// func p1307_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1231_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59368,9 +63048,9 @@ TEXT ·p1231_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1232_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1308_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1232_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59417,9 +63097,9 @@ TEXT ·p1232_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1233_VPBROADCASTQ(in *byte, out *byte)
+// func p1309_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1233_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59464,9 +63144,9 @@ TEXT ·p1233_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1234_VPBROADCASTQ(in *byte, out *byte)
+// func p1310_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1234_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59513,9 +63193,9 @@ TEXT ·p1234_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1235_VPBROADCASTQ(in *byte, out *byte)
+// func p1311_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1235_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59560,9 +63240,9 @@ TEXT ·p1235_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1236_VPBROADCASTD(in *byte, out *byte)
+// func p1312_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59609,9 +63289,9 @@ TEXT ·p1236_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1237_VPBROADCASTD(in *byte, out *byte)
+// func p1313_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1237_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59656,9 +63336,9 @@ TEXT ·p1237_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1238_VPBROADCASTD(in *byte, out *byte)
+// func p1314_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1238_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59703,9 +63383,9 @@ TEXT ·p1238_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1239_VPBROADCASTD(in *byte, out *byte)
+// func p1315_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1239_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59754,9 +63434,9 @@ TEXT ·p1239_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1240_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1316_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1240_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59803,9 +63483,9 @@ TEXT ·p1240_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1241_VPBROADCASTD(in *byte, out *byte)
+// func p1317_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1241_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59850,9 +63530,9 @@ TEXT ·p1241_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1242_VPBROADCASTD(in *byte, out *byte)
+// func p1318_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1242_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59897,9 +63577,9 @@ TEXT ·p1242_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1243_VINSERTI64X4(in *byte, out *byte)
+// func p1319_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1243_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1319_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59948,9 +63628,9 @@ TEXT ·p1243_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1244_VINSERTI64X4(in *byte, out *byte)
+// func p1320_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1244_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1320_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59997,9 +63677,9 @@ TEXT ·p1244_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1245_VINSERTI64X4(in *byte, out *byte)
+// func p1321_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1245_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1321_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60050,9 +63730,9 @@ TEXT ·p1245_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1246_VEXTRACTI32X4(in *byte, out *byte)
+// func p1322_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1246_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1322_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60099,9 +63779,9 @@ TEXT ·p1246_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1247_VEXTRACTI32X4(in *byte, out *byte)
+// func p1323_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1323_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60146,9 +63826,9 @@ TEXT ·p1247_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1248_VEXTRACTI32X4(in *byte, out *byte)
+// func p1324_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1248_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1324_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60197,9 +63877,9 @@ TEXT ·p1248_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1249_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1325_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1249_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1325_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60248,9 +63928,9 @@ TEXT ·p1249_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1250_VEXTRACTI32X4(in *byte, out *byte)
+// func p1326_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1250_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1326_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60297,9 +63977,9 @@ TEXT ·p1250_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1251_VEXTRACTI32X4(in *byte, out *byte)
+// func p1327_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1251_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1327_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60346,9 +64026,9 @@ TEXT ·p1251_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1252_VMOVDQU8(in *byte, out *byte)
+// func p1328_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1252_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1328_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60395,9 +64075,9 @@ TEXT ·p1252_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1253_VMOVDQU8_Z(in *byte, out *byte)
+// func p1329_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1253_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1329_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60444,9 +64124,9 @@ TEXT ·p1253_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1254_VMOVDQU8(in *byte, out *byte)
+// func p1330_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1254_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1330_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60493,9 +64173,9 @@ TEXT ·p1254_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1255_VMOVDQU8(in *byte, out *byte)
+// func p1331_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1255_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1331_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60544,9 +64224,9 @@ TEXT ·p1255_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1256_VMOVDQU8_Z(in *byte, out *byte)
+// func p1332_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1332_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60595,9 +64275,9 @@ TEXT ·p1256_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1257_VMOVDQU8(in *byte, out *byte)
+// func p1333_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1257_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1333_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60644,9 +64324,9 @@ TEXT ·p1257_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1258_VMOVDQU8(in *byte, out *byte)
+// func p1334_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1258_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1334_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60693,9 +64373,9 @@ TEXT ·p1258_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1259_VMOVDQU8(in *byte, out *byte)
+// func p1335_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1259_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1335_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60740,9 +64420,9 @@ TEXT ·p1259_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1260_VMOVDQU8(in *byte, out *byte)
+// func p1336_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1336_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60787,9 +64467,9 @@ TEXT ·p1260_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1261_VMOVDQU64(in *byte, out *byte)
+// func p1337_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1261_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1337_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60836,9 +64516,9 @@ TEXT ·p1261_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1262_VMOVDQU64_Z(in *byte, out *byte)
+// func p1338_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1262_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1338_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60885,9 +64565,9 @@ TEXT ·p1262_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1263_VMOVDQU64(in *byte, out *byte)
+// func p1339_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1263_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1339_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60934,9 +64614,9 @@ TEXT ·p1263_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1264_VMOVDQU64(in *byte, out *byte)
+// func p1340_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1264_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1340_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60985,9 +64665,9 @@ TEXT ·p1264_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1265_VMOVDQU64_Z(in *byte, out *byte)
+// func p1341_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1265_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1341_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61036,9 +64716,9 @@ TEXT ·p1265_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1266_VMOVDQU64(in *byte, out *byte)
+// func p1342_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1266_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1342_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61083,9 +64763,9 @@ TEXT ·p1266_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1267_VMOVDQU64(in *byte, out *byte)
+// func p1343_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1267_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1343_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61130,9 +64810,9 @@ TEXT ·p1267_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1268_VMOVDQU64(in *byte, out *byte)
+// func p1344_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1268_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1344_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61179,9 +64859,9 @@ TEXT ·p1268_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1269_VMOVDQU64(in *byte, out *byte)
+// func p1345_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1269_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1345_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61228,9 +64908,9 @@ TEXT ·p1269_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1270_VMOVDQU64(in *byte, out *byte)
+// func p1346_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1270_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1346_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61277,9 +64957,9 @@ TEXT ·p1270_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1271_VPCMPEQB(in *byte, out *byte)
+// func p1347_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1271_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61328,9 +65008,9 @@ TEXT ·p1271_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1272_VPCMPEQB(in *byte, out *byte)
+// func p1348_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1272_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61381,9 +65061,9 @@ TEXT ·p1272_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1273_VPCMPEQB(in *byte, out *byte)
+// func p1349_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1273_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61430,9 +65110,9 @@ TEXT ·p1273_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1274_VPCMPEQB(in *byte, out *byte)
+// func p1350_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1274_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61481,9 +65161,9 @@ TEXT ·p1274_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1275_VPCMPEQB(in *byte, out *byte)
+// func p1351_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1275_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61532,56 +65212,9 @@ TEXT ·p1275_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1276_KMOVQ(in *byte, out *byte)
+// func p1352_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1276_KMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ  (R14), AX
-	ADDQ  8(R14), AX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-	KMOVQ 128(R14), K3
-
-	// The probed instruction.
-	KMOVQ SI, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	KMOVQ K3, 104(R15)
-	RET
-
-// func p1277_KMOVQ(in *byte, out *byte)
-// Requires: AVX512BW
-TEXT ·p1277_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1352_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61626,9 +65259,9 @@ TEXT ·p1277_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1278_KMOVQ(in *byte, out *byte)
+// func p1353_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1278_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1353_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61675,9 +65308,9 @@ TEXT ·p1278_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1279_KMOVQ(in *byte, out *byte)
+// func p1354_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1279_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1354_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61722,9 +65355,9 @@ TEXT ·p1279_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1280_KMOVQ(in *byte, out *byte)
+// func p1355_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1280_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1355_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61769,9 +65402,9 @@ TEXT ·p1280_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1281_KMOVW(in *byte, out *byte)
+// func p1356_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1281_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p1356_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61816,56 +65449,9 @@ TEXT ·p1281_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1282_KMOVW(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1282_KMOVW(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ  (R14), AX
-	ADDQ  8(R14), AX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-	KMOVQ 128(R14), K3
-
-	// The probed instruction.
-	KMOVW K3, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	KMOVQ K3, 104(R15)
-	RET
-
-// func p1283_KORTESTQ(in *byte, out *byte)
+// func p1357_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1283_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1357_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61912,54 +65498,9 @@ TEXT ·p1283_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1284_BZHIQ(in *byte, out *byte)
+// func p1358_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1284_BZHIQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	BZHIQ SI, DI, BX
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1285_BZHIQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1285_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1358_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62002,9 +65543,9 @@ TEXT ·p1285_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1286_SHLXQ(in *byte, out *byte)
+// func p1359_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1286_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1359_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62047,9 +65588,9 @@ TEXT ·p1286_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1287_SHLXQ(in *byte, out *byte)
+// func p1360_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1287_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1360_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62092,9 +65633,9 @@ TEXT ·p1287_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1288_SHRXQ(in *byte, out *byte)
+// func p1361_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1288_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1361_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62137,9 +65678,9 @@ TEXT ·p1288_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1289_SHRXQ(in *byte, out *byte)
+// func p1362_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1289_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1362_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62182,9 +65723,9 @@ TEXT ·p1289_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1290_ANDNQ(in *byte, out *byte)
+// func p1363_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1290_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1363_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62227,9 +65768,9 @@ TEXT ·p1290_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1291_ANDNQ(in *byte, out *byte)
+// func p1364_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1291_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1364_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62272,8 +65813,8 @@ TEXT ·p1291_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1292_ROLL(in *byte, out *byte)
-TEXT ·p1292_ROLL(SB), NOSPLIT, $0-16
+// func p1365_ROLL(in *byte, out *byte)
+TEXT ·p1365_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62316,8 +65857,8 @@ TEXT ·p1292_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1293_RORL(in *byte, out *byte)
-TEXT ·p1293_RORL(SB), NOSPLIT, $0-16
+// func p1366_RORL(in *byte, out *byte)
+TEXT ·p1366_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62360,9 +65901,9 @@ TEXT ·p1293_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1294_VINSERTI64X4(in *byte, out *byte)
+// func p1367_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1294_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1367_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62411,9 +65952,9 @@ TEXT ·p1294_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1295_VINSERTI64X4(in *byte, out *byte)
+// func p1368_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1295_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1368_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62458,9 +65999,9 @@ TEXT ·p1295_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1296_VEXTRACTI32X4(in *byte, out *byte)
+// func p1369_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1296_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1369_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62507,9 +66048,9 @@ TEXT ·p1296_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1297_VEXTRACTI32X4(in *byte, out *byte)
+// func p1370_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1297_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1370_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62556,9 +66097,9 @@ TEXT ·p1297_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1298_VEXTRACTI32X4(in *byte, out *byte)
+// func p1371_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1298_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1371_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62605,9 +66146,9 @@ TEXT ·p1298_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1299_VEXTRACTI32X4(in *byte, out *byte)
+// func p1372_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1299_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1372_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62652,9 +66193,9 @@ TEXT ·p1299_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1300_VPBROADCASTQ(in *byte, out *byte)
+// func p1373_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1300_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62699,9 +66240,9 @@ TEXT ·p1300_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1301_VMOVDQU64(in *byte, out *byte)
+// func p1374_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1301_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1374_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62746,9 +66287,9 @@ TEXT ·p1301_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1302_VPCMPEQB(in *byte, out *byte)
+// func p1375_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1302_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62795,9 +66336,9 @@ TEXT ·p1302_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1303_KORTESTQ(in *byte, out *byte)
+// func p1376_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1303_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1376_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62842,9 +66383,9 @@ TEXT ·p1303_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1304_KMOVQ(in *byte, out *byte)
+// func p1377_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1304_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1377_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62889,9 +66430,9 @@ TEXT ·p1304_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1305_VPCMPUQ(in *byte, out *byte)
+// func p1378_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1305_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62940,9 +66481,9 @@ TEXT ·p1305_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1306_VPCMPUQ(in *byte, out *byte)
+// func p1379_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1306_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62991,9 +66532,9 @@ TEXT ·p1306_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1307_VPCMPUQ(in *byte, out *byte)
+// func p1380_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1307_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63042,9 +66583,9 @@ TEXT ·p1307_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1308_VPCMPUQ(in *byte, out *byte)
+// func p1381_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1308_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63093,9 +66634,9 @@ TEXT ·p1308_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1309_VPCMPUQ(in *byte, out *byte)
+// func p1382_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1309_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63144,9 +66685,9 @@ TEXT ·p1309_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1310_VPCMPUQ(in *byte, out *byte)
+// func p1383_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1310_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1383_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63195,9 +66736,9 @@ TEXT ·p1310_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1311_VPCMPUQ(in *byte, out *byte)
+// func p1384_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1311_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1384_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63246,9 +66787,9 @@ TEXT ·p1311_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1312_VPCMPUQ(in *byte, out *byte)
+// func p1385_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1312_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1385_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63297,9 +66838,9 @@ TEXT ·p1312_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1313_VPCMPUQ(in *byte, out *byte)
+// func p1386_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1313_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1386_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63350,9 +66891,9 @@ TEXT ·p1313_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1314_VPCMPUQ(in *byte, out *byte)
+// func p1387_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1314_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63399,9 +66940,9 @@ TEXT ·p1314_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1315_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1388_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1315_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63448,9 +66989,9 @@ TEXT ·p1315_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1316_VPCMPUQ(in *byte, out *byte)
+// func p1389_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1316_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63499,9 +67040,9 @@ TEXT ·p1316_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1317_VPCMPUQ(in *byte, out *byte)
+// func p1390_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1317_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1390_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63552,9 +67093,9 @@ TEXT ·p1317_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1318_VPCMPUQ(in *byte, out *byte)
+// func p1391_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1318_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1391_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63601,54 +67142,9 @@ TEXT ·p1318_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1319_BZHIQ(in *byte, out *byte)
+// func p1392_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1319_BZHIQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	BZHIQ BX, BX, BX
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1320_SHLXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1320_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1392_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63691,9 +67187,9 @@ TEXT ·p1320_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1321_SHRXQ(in *byte, out *byte)
+// func p1393_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1321_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1393_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63736,9 +67232,9 @@ TEXT ·p1321_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1322_ANDNQ(in *byte, out *byte)
+// func p1394_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1322_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1394_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63781,8 +67277,8 @@ TEXT ·p1322_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1323_ROLL(in *byte, out *byte)
-TEXT ·p1323_ROLL(SB), NOSPLIT, $0-16
+// func p1395_ROLL(in *byte, out *byte)
+TEXT ·p1395_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63825,8 +67321,8 @@ TEXT ·p1323_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1324_RORL(in *byte, out *byte)
-TEXT ·p1324_RORL(SB), NOSPLIT, $0-16
+// func p1396_RORL(in *byte, out *byte)
+TEXT ·p1396_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63869,9 +67365,9 @@ TEXT ·p1324_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1325_RORXQ(in *byte, out *byte)
+// func p1397_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1325_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1397_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63914,9 +67410,9 @@ TEXT ·p1325_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1326_RORXQ(in *byte, out *byte)
+// func p1398_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1326_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1398_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63959,9 +67455,9 @@ TEXT ·p1326_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1327_RORXQ(in *byte, out *byte)
+// func p1399_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1327_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1399_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64004,9 +67500,9 @@ TEXT ·p1327_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1328_RORXQ(in *byte, out *byte)
+// func p1400_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1328_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1400_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64049,9 +67545,9 @@ TEXT ·p1328_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1329_RORXQ(in *byte, out *byte)
+// func p1401_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1329_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1401_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64094,9 +67590,9 @@ TEXT ·p1329_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1330_RORXQ(in *byte, out *byte)
+// func p1402_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1330_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1402_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64139,9 +67635,9 @@ TEXT ·p1330_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1331_RORXQ(in *byte, out *byte)
+// func p1403_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1331_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1403_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64184,9 +67680,9 @@ TEXT ·p1331_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1332_RORXQ(in *byte, out *byte)
+// func p1404_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1332_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1404_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64229,8 +67725,8 @@ TEXT ·p1332_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1333_ROLL(in *byte, out *byte)
-TEXT ·p1333_ROLL(SB), NOSPLIT, $0-16
+// func p1405_ROLL(in *byte, out *byte)
+TEXT ·p1405_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64273,8 +67769,8 @@ TEXT ·p1333_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1334_ROLL(in *byte, out *byte)
-TEXT ·p1334_ROLL(SB), NOSPLIT, $0-16
+// func p1406_ROLL(in *byte, out *byte)
+TEXT ·p1406_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64317,8 +67813,8 @@ TEXT ·p1334_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1335_ROLL(in *byte, out *byte)
-TEXT ·p1335_ROLL(SB), NOSPLIT, $0-16
+// func p1407_ROLL(in *byte, out *byte)
+TEXT ·p1407_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64361,8 +67857,8 @@ TEXT ·p1335_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1336_ROLL(in *byte, out *byte)
-TEXT ·p1336_ROLL(SB), NOSPLIT, $0-16
+// func p1408_ROLL(in *byte, out *byte)
+TEXT ·p1408_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64405,8 +67901,8 @@ TEXT ·p1336_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1337_ROLL(in *byte, out *byte)
-TEXT ·p1337_ROLL(SB), NOSPLIT, $0-16
+// func p1409_ROLL(in *byte, out *byte)
+TEXT ·p1409_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64449,8 +67945,8 @@ TEXT ·p1337_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1338_ROLL(in *byte, out *byte)
-TEXT ·p1338_ROLL(SB), NOSPLIT, $0-16
+// func p1410_ROLL(in *byte, out *byte)
+TEXT ·p1410_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64493,8 +67989,8 @@ TEXT ·p1338_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1339_RORL(in *byte, out *byte)
-TEXT ·p1339_RORL(SB), NOSPLIT, $0-16
+// func p1411_RORL(in *byte, out *byte)
+TEXT ·p1411_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64537,8 +68033,8 @@ TEXT ·p1339_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1340_RORL(in *byte, out *byte)
-TEXT ·p1340_RORL(SB), NOSPLIT, $0-16
+// func p1412_RORL(in *byte, out *byte)
+TEXT ·p1412_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64581,8 +68077,8 @@ TEXT ·p1340_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1341_RORL(in *byte, out *byte)
-TEXT ·p1341_RORL(SB), NOSPLIT, $0-16
+// func p1413_RORL(in *byte, out *byte)
+TEXT ·p1413_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64625,8 +68121,8 @@ TEXT ·p1341_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1342_RORL(in *byte, out *byte)
-TEXT ·p1342_RORL(SB), NOSPLIT, $0-16
+// func p1414_RORL(in *byte, out *byte)
+TEXT ·p1414_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64669,8 +68165,8 @@ TEXT ·p1342_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1343_RORL(in *byte, out *byte)
-TEXT ·p1343_RORL(SB), NOSPLIT, $0-16
+// func p1415_RORL(in *byte, out *byte)
+TEXT ·p1415_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64713,8 +68209,8 @@ TEXT ·p1343_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1344_RORL(in *byte, out *byte)
-TEXT ·p1344_RORL(SB), NOSPLIT, $0-16
+// func p1416_RORL(in *byte, out *byte)
+TEXT ·p1416_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64757,8 +68253,8 @@ TEXT ·p1344_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1345_SETCC(in *byte, out *byte)
-TEXT ·p1345_SETCC(SB), NOSPLIT, $0-16
+// func p1417_SETCC(in *byte, out *byte)
+TEXT ·p1417_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64801,8 +68297,8 @@ TEXT ·p1345_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1346_JCC(in *byte, out *byte)
-TEXT ·p1346_JCC(SB), NOSPLIT, $0-16
+// func p1418_JCC(in *byte, out *byte)
+TEXT ·p1418_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64851,8 +68347,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1347_SETCS(in *byte, out *byte)
-TEXT ·p1347_SETCS(SB), NOSPLIT, $0-16
+// func p1419_SETCS(in *byte, out *byte)
+TEXT ·p1419_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64895,9 +68391,9 @@ TEXT ·p1347_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1348_CMOVQCS(in *byte, out *byte)
+// func p1420_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1348_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1420_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64940,8 +68436,8 @@ TEXT ·p1348_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1349_JCS(in *byte, out *byte)
-TEXT ·p1349_JCS(SB), NOSPLIT, $0-16
+// func p1421_JCS(in *byte, out *byte)
+TEXT ·p1421_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64990,8 +68486,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1350_JEQ(in *byte, out *byte)
-TEXT ·p1350_JEQ(SB), NOSPLIT, $0-16
+// func p1422_JEQ(in *byte, out *byte)
+TEXT ·p1422_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65040,8 +68536,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1351_SETNE(in *byte, out *byte)
-TEXT ·p1351_SETNE(SB), NOSPLIT, $0-16
+// func p1423_SETNE(in *byte, out *byte)
+TEXT ·p1423_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65084,8 +68580,8 @@ TEXT ·p1351_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1352_SETHI(in *byte, out *byte)
-TEXT ·p1352_SETHI(SB), NOSPLIT, $0-16
+// func p1424_SETHI(in *byte, out *byte)
+TEXT ·p1424_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65128,8 +68624,8 @@ TEXT ·p1352_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1353_JHI(in *byte, out *byte)
-TEXT ·p1353_JHI(SB), NOSPLIT, $0-16
+// func p1425_JHI(in *byte, out *byte)
+TEXT ·p1425_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65178,8 +68674,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1354_SETLS(in *byte, out *byte)
-TEXT ·p1354_SETLS(SB), NOSPLIT, $0-16
+// func p1426_SETLS(in *byte, out *byte)
+TEXT ·p1426_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65222,9 +68718,9 @@ TEXT ·p1354_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1355_CMOVQLS(in *byte, out *byte)
+// func p1427_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1355_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1427_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65267,8 +68763,8 @@ TEXT ·p1355_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1356_JLS(in *byte, out *byte)
-TEXT ·p1356_JLS(SB), NOSPLIT, $0-16
+// func p1428_JLS(in *byte, out *byte)
+TEXT ·p1428_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65317,8 +68813,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1357_SETLT(in *byte, out *byte)
-TEXT ·p1357_SETLT(SB), NOSPLIT, $0-16
+// func p1429_SETLT(in *byte, out *byte)
+TEXT ·p1429_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65361,8 +68857,8 @@ TEXT ·p1357_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1358_JLT(in *byte, out *byte)
-TEXT ·p1358_JLT(SB), NOSPLIT, $0-16
+// func p1430_JLT(in *byte, out *byte)
+TEXT ·p1430_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65411,8 +68907,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1359_SETGE(in *byte, out *byte)
-TEXT ·p1359_SETGE(SB), NOSPLIT, $0-16
+// func p1431_SETGE(in *byte, out *byte)
+TEXT ·p1431_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65455,9 +68951,9 @@ TEXT ·p1359_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1360_CMOVQGE(in *byte, out *byte)
+// func p1432_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1360_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1432_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65500,8 +68996,8 @@ TEXT ·p1360_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1361_JGE(in *byte, out *byte)
-TEXT ·p1361_JGE(SB), NOSPLIT, $0-16
+// func p1433_JGE(in *byte, out *byte)
+TEXT ·p1433_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65550,8 +69046,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1362_SETGT(in *byte, out *byte)
-TEXT ·p1362_SETGT(SB), NOSPLIT, $0-16
+// func p1434_SETGT(in *byte, out *byte)
+TEXT ·p1434_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65594,9 +69090,9 @@ TEXT ·p1362_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1363_CMOVQGT(in *byte, out *byte)
+// func p1435_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1363_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1435_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65639,8 +69135,8 @@ TEXT ·p1363_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1364_JGT(in *byte, out *byte)
-TEXT ·p1364_JGT(SB), NOSPLIT, $0-16
+// func p1436_JGT(in *byte, out *byte)
+TEXT ·p1436_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65689,8 +69185,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1365_SETLE(in *byte, out *byte)
-TEXT ·p1365_SETLE(SB), NOSPLIT, $0-16
+// func p1437_SETLE(in *byte, out *byte)
+TEXT ·p1437_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65733,9 +69229,9 @@ TEXT ·p1365_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1366_CMOVQLE(in *byte, out *byte)
+// func p1438_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1366_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1438_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65778,8 +69274,8 @@ TEXT ·p1366_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1367_JLE(in *byte, out *byte)
-TEXT ·p1367_JLE(SB), NOSPLIT, $0-16
+// func p1439_JLE(in *byte, out *byte)
+TEXT ·p1439_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65828,8 +69324,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1368_SETMI(in *byte, out *byte)
-TEXT ·p1368_SETMI(SB), NOSPLIT, $0-16
+// func p1440_SETMI(in *byte, out *byte)
+TEXT ·p1440_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65872,9 +69368,9 @@ TEXT ·p1368_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1369_CMOVQMI(in *byte, out *byte)
+// func p1441_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1369_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1441_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65917,8 +69413,8 @@ TEXT ·p1369_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1370_JMI(in *byte, out *byte)
-TEXT ·p1370_JMI(SB), NOSPLIT, $0-16
+// func p1442_JMI(in *byte, out *byte)
+TEXT ·p1442_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65967,8 +69463,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1371_SETPL(in *byte, out *byte)
-TEXT ·p1371_SETPL(SB), NOSPLIT, $0-16
+// func p1443_SETPL(in *byte, out *byte)
+TEXT ·p1443_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66011,9 +69507,9 @@ TEXT ·p1371_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1372_CMOVQPL(in *byte, out *byte)
+// func p1444_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1372_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1444_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66056,8 +69552,8 @@ TEXT ·p1372_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1373_JPL(in *byte, out *byte)
-TEXT ·p1373_JPL(SB), NOSPLIT, $0-16
+// func p1445_JPL(in *byte, out *byte)
+TEXT ·p1445_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66106,8 +69602,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1374_SETOS(in *byte, out *byte)
-TEXT ·p1374_SETOS(SB), NOSPLIT, $0-16
+// func p1446_SETOS(in *byte, out *byte)
+TEXT ·p1446_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66150,9 +69646,9 @@ TEXT ·p1374_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1375_CMOVQOS(in *byte, out *byte)
+// func p1447_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1375_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1447_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66195,8 +69691,8 @@ TEXT ·p1375_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1376_JOS(in *byte, out *byte)
-TEXT ·p1376_JOS(SB), NOSPLIT, $0-16
+// func p1448_JOS(in *byte, out *byte)
+TEXT ·p1448_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66245,8 +69741,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1377_SETOC(in *byte, out *byte)
-TEXT ·p1377_SETOC(SB), NOSPLIT, $0-16
+// func p1449_SETOC(in *byte, out *byte)
+TEXT ·p1449_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66289,9 +69785,9 @@ TEXT ·p1377_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1378_CMOVQOC(in *byte, out *byte)
+// func p1450_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1378_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1450_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66334,8 +69830,8 @@ TEXT ·p1378_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1379_JOC(in *byte, out *byte)
-TEXT ·p1379_JOC(SB), NOSPLIT, $0-16
+// func p1451_JOC(in *byte, out *byte)
+TEXT ·p1451_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66384,8 +69880,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1380_SETPS(in *byte, out *byte)
-TEXT ·p1380_SETPS(SB), NOSPLIT, $0-16
+// func p1452_SETPS(in *byte, out *byte)
+TEXT ·p1452_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66428,9 +69924,9 @@ TEXT ·p1380_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1381_CMOVQPS(in *byte, out *byte)
+// func p1453_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1381_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1453_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66473,8 +69969,8 @@ TEXT ·p1381_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1382_JPS(in *byte, out *byte)
-TEXT ·p1382_JPS(SB), NOSPLIT, $0-16
+// func p1454_JPS(in *byte, out *byte)
+TEXT ·p1454_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66523,8 +70019,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1383_SETPC(in *byte, out *byte)
-TEXT ·p1383_SETPC(SB), NOSPLIT, $0-16
+// func p1455_SETPC(in *byte, out *byte)
+TEXT ·p1455_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66567,9 +70063,9 @@ TEXT ·p1383_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1384_CMOVQPC(in *byte, out *byte)
+// func p1456_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1384_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1456_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66612,8 +70108,8 @@ TEXT ·p1384_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1385_JPC(in *byte, out *byte)
-TEXT ·p1385_JPC(SB), NOSPLIT, $0-16
+// func p1457_JPC(in *byte, out *byte)
+TEXT ·p1457_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66662,8 +70158,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1386_SHLQ(in *byte, out *byte)
-TEXT ·p1386_SHLQ(SB), NOSPLIT, $0-16
+// func p1458_SHLQ(in *byte, out *byte)
+TEXT ·p1458_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66706,8 +70202,8 @@ TEXT ·p1386_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1387_SHRQ(in *byte, out *byte)
-TEXT ·p1387_SHRQ(SB), NOSPLIT, $0-16
+// func p1459_SHRQ(in *byte, out *byte)
+TEXT ·p1459_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66750,8 +70246,8 @@ TEXT ·p1387_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1388_SARQ(in *byte, out *byte)
-TEXT ·p1388_SARQ(SB), NOSPLIT, $0-16
+// func p1460_SARQ(in *byte, out *byte)
+TEXT ·p1460_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66794,8 +70290,8 @@ TEXT ·p1388_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1389_SHLL(in *byte, out *byte)
-TEXT ·p1389_SHLL(SB), NOSPLIT, $0-16
+// func p1461_SHLL(in *byte, out *byte)
+TEXT ·p1461_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66838,8 +70334,8 @@ TEXT ·p1389_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1390_SARL(in *byte, out *byte)
-TEXT ·p1390_SARL(SB), NOSPLIT, $0-16
+// func p1462_SARL(in *byte, out *byte)
+TEXT ·p1462_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66882,8 +70378,8 @@ TEXT ·p1390_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1391_SHRW(in *byte, out *byte)
-TEXT ·p1391_SHRW(SB), NOSPLIT, $0-16
+// func p1463_SHRW(in *byte, out *byte)
+TEXT ·p1463_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66926,8 +70422,8 @@ TEXT ·p1391_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1392_SHLB(in *byte, out *byte)
-TEXT ·p1392_SHLB(SB), NOSPLIT, $0-16
+// func p1464_SHLB(in *byte, out *byte)
+TEXT ·p1464_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66970,8 +70466,8 @@ TEXT ·p1392_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1393_MULQ(in *byte, out *byte)
-TEXT ·p1393_MULQ(SB), NOSPLIT, $0-16
+// func p1465_MULQ(in *byte, out *byte)
+TEXT ·p1465_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67014,8 +70510,8 @@ TEXT ·p1393_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1394_NEGQ(in *byte, out *byte)
-TEXT ·p1394_NEGQ(SB), NOSPLIT, $0-16
+// func p1466_NEGQ(in *byte, out *byte)
+TEXT ·p1466_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67058,8 +70554,8 @@ TEXT ·p1394_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1395_NOTQ(in *byte, out *byte)
-TEXT ·p1395_NOTQ(SB), NOSPLIT, $0-16
+// func p1467_NOTQ(in *byte, out *byte)
+TEXT ·p1467_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67102,8 +70598,8 @@ TEXT ·p1395_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1396_INCQ(in *byte, out *byte)
-TEXT ·p1396_INCQ(SB), NOSPLIT, $0-16
+// func p1468_INCQ(in *byte, out *byte)
+TEXT ·p1468_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67146,8 +70642,8 @@ TEXT ·p1396_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1397_DECL(in *byte, out *byte)
-TEXT ·p1397_DECL(SB), NOSPLIT, $0-16
+// func p1469_DECL(in *byte, out *byte)
+TEXT ·p1469_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67190,8 +70686,8 @@ TEXT ·p1397_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1398_ADCL(in *byte, out *byte)
-TEXT ·p1398_ADCL(SB), NOSPLIT, $0-16
+// func p1470_ADCL(in *byte, out *byte)
+TEXT ·p1470_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67234,8 +70730,8 @@ TEXT ·p1398_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1399_SBBL(in *byte, out *byte)
-TEXT ·p1399_SBBL(SB), NOSPLIT, $0-16
+// func p1471_SBBL(in *byte, out *byte)
+TEXT ·p1471_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67278,8 +70774,8 @@ TEXT ·p1399_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1400_MOVBLZX(in *byte, out *byte)
-TEXT ·p1400_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1472_MOVBLZX(in *byte, out *byte)
+TEXT ·p1472_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67322,8 +70818,8 @@ TEXT ·p1400_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1401_MOVWLZX(in *byte, out *byte)
-TEXT ·p1401_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1473_MOVWLZX(in *byte, out *byte)
+TEXT ·p1473_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67366,8 +70862,8 @@ TEXT ·p1401_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1402_MOVLQZX(in *byte, out *byte)
-TEXT ·p1402_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1474_MOVLQZX(in *byte, out *byte)
+TEXT ·p1474_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67410,8 +70906,8 @@ TEXT ·p1402_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1403_SARQ(in *byte, out *byte)
-TEXT ·p1403_SARQ(SB), NOSPLIT, $0-16
+// func p1475_SARQ(in *byte, out *byte)
+TEXT ·p1475_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67454,8 +70950,8 @@ TEXT ·p1403_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1404_SARQ(in *byte, out *byte)
-TEXT ·p1404_SARQ(SB), NOSPLIT, $0-16
+// func p1476_SARQ(in *byte, out *byte)
+TEXT ·p1476_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67498,8 +70994,8 @@ TEXT ·p1404_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1405_SARQ(in *byte, out *byte)
-TEXT ·p1405_SARQ(SB), NOSPLIT, $0-16
+// func p1477_SARQ(in *byte, out *byte)
+TEXT ·p1477_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67542,8 +71038,8 @@ TEXT ·p1405_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1406_SHLL(in *byte, out *byte)
-TEXT ·p1406_SHLL(SB), NOSPLIT, $0-16
+// func p1478_SHLL(in *byte, out *byte)
+TEXT ·p1478_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67586,8 +71082,8 @@ TEXT ·p1406_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1407_SHLL(in *byte, out *byte)
-TEXT ·p1407_SHLL(SB), NOSPLIT, $0-16
+// func p1479_SHLL(in *byte, out *byte)
+TEXT ·p1479_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67630,8 +71126,8 @@ TEXT ·p1407_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1408_SHLL(in *byte, out *byte)
-TEXT ·p1408_SHLL(SB), NOSPLIT, $0-16
+// func p1480_SHLL(in *byte, out *byte)
+TEXT ·p1480_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67674,8 +71170,8 @@ TEXT ·p1408_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1409_SHRB(in *byte, out *byte)
-TEXT ·p1409_SHRB(SB), NOSPLIT, $0-16
+// func p1481_SHRB(in *byte, out *byte)
+TEXT ·p1481_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67718,8 +71214,8 @@ TEXT ·p1409_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1410_SHRB(in *byte, out *byte)
-TEXT ·p1410_SHRB(SB), NOSPLIT, $0-16
+// func p1482_SHRB(in *byte, out *byte)
+TEXT ·p1482_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67762,8 +71258,8 @@ TEXT ·p1410_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1411_SHRB(in *byte, out *byte)
-TEXT ·p1411_SHRB(SB), NOSPLIT, $0-16
+// func p1483_SHRB(in *byte, out *byte)
+TEXT ·p1483_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67806,8 +71302,8 @@ TEXT ·p1411_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1412_SHRB(in *byte, out *byte)
-TEXT ·p1412_SHRB(SB), NOSPLIT, $0-16
+// func p1484_SHRB(in *byte, out *byte)
+TEXT ·p1484_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67850,8 +71346,8 @@ TEXT ·p1412_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1413_SHLQ(in *byte, out *byte)
-TEXT ·p1413_SHLQ(SB), NOSPLIT, $0-16
+// func p1485_SHLQ(in *byte, out *byte)
+TEXT ·p1485_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67894,9 +71390,9 @@ TEXT ·p1413_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1414_VMOVDQU8(in *byte, out *byte)
+// func p1486_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1414_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1486_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67943,9 +71439,9 @@ TEXT ·p1414_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1415_VMOVDQU8_Z(in *byte, out *byte)
+// func p1487_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1415_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1487_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67992,9 +71488,9 @@ TEXT ·p1415_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1416_VMOVDQU8(in *byte, out *byte)
+// func p1488_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1416_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1488_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68041,9 +71537,9 @@ TEXT ·p1416_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1417_VMOVDQU8(in *byte, out *byte)
+// func p1489_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1417_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1489_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68090,9 +71586,9 @@ TEXT ·p1417_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1418_VMOVDQU64(in *byte, out *byte)
+// func p1490_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1418_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1490_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68139,9 +71635,9 @@ TEXT ·p1418_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1419_VMOVDQU64(in *byte, out *byte)
+// func p1491_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1419_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1491_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68188,9 +71684,9 @@ TEXT ·p1419_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1420_VMOVDQU64_Z(in *byte, out *byte)
+// func p1492_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1420_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1492_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
