@@ -273,9 +273,13 @@ func Algorithms() []Algorithm { return []Algorithm{AESGCM, ChaCha20Poly1305, RSA
 // Backend declares one backend of an algorithm: its stable name and the
 // features it requires.
 type Backend struct {
+	// Algorithm is the algorithm the backend implements.
 	Algorithm Algorithm
-	Name      string
-	Requires  Set
+	// Name is the backend's stable name ("generic", "avx2", ...), the same
+	// in every report and in each module's WithBackend option.
+	Name string
+	// Requires is the set of CPU features the backend needs.
+	Requires Set
 }
 
 // GenericBackend is the name of every algorithm's portable backend, which

@@ -10,7 +10,9 @@ import (
 // name cpufeat declares for it and the module's value for it (a backend
 // value, or the function preparing a key for the backend).
 type Impl[T any] struct {
-	Name  string
+	// Name is the backend's name as cpufeat declares it for the algorithm.
+	Name string
+	// Value is what the module calls to use the backend.
 	Value T
 }
 
