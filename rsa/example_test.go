@@ -5,18 +5,22 @@ import (
 	"crypto/rand"
 	stdrsa "crypto/rsa"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
-	"os"
 
 	"github.com/vgcrypto/vg/rsa"
 )
 
 func Example() {
-	pemData, err := os.ReadFile("testdata/rsa2048.pem")
+	// A key from crypto/rsa (generated here; usually loaded), prepared once
+	// for the constant-time private-key operations.
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		panic(err)
 	}
-	priv, err := rsa.ParsePEMPrivateKey(pemData)
+	priv, err := rsa.NewPrivateKey(std)
 	if err != nil {
 		panic(err)
 	}
@@ -36,8 +40,11 @@ func Example() {
 }
 
 func ExamplePrivateKey_Decrypt() {
-	pemData, _ := os.ReadFile("testdata/rsa2048.pem")
-	priv, err := rsa.ParsePEMPrivateKey(pemData)
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	priv, err := rsa.NewPrivateKey(std)
 	if err != nil {
 		panic(err)
 	}
@@ -50,6 +57,27 @@ func ExamplePrivateKey_Decrypt() {
 	// Output: secret <nil>
 }
 
+func ExampleParsePEMPrivateKey() {
+	// A PKCS #8 PEM key, as openssl genpkey or x509.MarshalPKCS8PrivateKey
+	// write it ("RSA PRIVATE KEY", PKCS #1, works too).
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(std)
+	if err != nil {
+		panic(err)
+	}
+	pemData := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+
+	priv, err := rsa.ParsePEMPrivateKey(pemData)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(priv.Size()*8, priv.Public().(*stdrsa.PublicKey).Equal(&std.PublicKey))
+	// Output: 2048 true
+}
+
 func ExampleBackends() {
 	for _, b := range rsa.Backends() {
 		if b.Name == "generic" {
@@ -60,11 +88,39 @@ func ExampleBackends() {
 }
 
 func ExampleWithBackend() {
-	pemData, _ := os.ReadFile("testdata/rsa1024.pem")
-	priv, err := rsa.ParsePEMPrivateKey(pemData, rsa.WithBackend("generic"))
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	priv, err := rsa.NewPrivateKey(std, rsa.WithBackend("generic"))
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(priv.Backend())
 	// Output: generic
+}
+
+// A vg key as the key of a crypto/tls server certificate: crypto/tls signs
+// the handshake (PSS, PKCS #1 v1.5, or MD5+SHA1 in TLS 1.0 and 1.1) and
+// decrypts RSA key exchanges through it. This example is compiled, not run:
+// it listens on a port.
+func Example_tlsServer() {
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	priv, err := rsa.NewPrivateKey(std)
+	if err != nil {
+		panic(err)
+	}
+	var certDER []byte // the certificate for priv.Public(), from a CA or x509.CreateCertificate(..., priv)
+	config := &tls.Config{Certificates: []tls.Certificate{{
+		Certificate: [][]byte{certDER},
+		PrivateKey:  priv,
+	}}}
+	ln, err := tls.Listen("tcp", ":8443", config)
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
 }
