@@ -45,3 +45,8 @@ func sealLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n in
 //
 //go:noescape
 func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+
+// shortMaxAVX2 is the longest text sealShortAVX2 and openShortAVX2 take: the
+// keystream of block 0 (Poly1305's key) and of the text is computed at once, 6
+// blocks in up to three register sets.
+const shortMaxAVX2 = 320

@@ -165,3 +165,8 @@ func openLongAVX2(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, a
 		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Public})
 	return vgsimArgs.vgsimR0
 }
+
+// shortMaxAVX2 is the longest text sealShortAVX2 and openShortAVX2 take: the
+// keystream of block 0 (Poly1305's key) and of the text is computed at once, 6
+// blocks in up to three register sets.
+const shortMaxAVX2 = 320

@@ -31,3 +31,8 @@ func sealShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n 
 //
 //go:noescape
 func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int
+
+// shortMaxSSSE3 is the longest text sealShortSSSE3 and openShortSSSE3 take:
+// the keystream of block 0 (Poly1305's key) and of the text is computed at
+// once, 3 blocks in up to three register sets.
+const shortMaxSSSE3 = 128

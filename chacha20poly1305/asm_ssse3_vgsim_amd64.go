@@ -114,3 +114,8 @@ func openShortSSSE3(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int,
 		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Public})
 	return vgsimArgs.vgsimR0
 }
+
+// shortMaxSSSE3 is the longest text sealShortSSSE3 and openShortSSSE3 take:
+// the keystream of block 0 (Poly1305's key) and of the text is computed at
+// once, 3 blocks in up to three register sets.
+const shortMaxSSSE3 = 128

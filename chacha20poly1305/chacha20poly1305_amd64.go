@@ -14,11 +14,3 @@ var implementations = []cpufeat.Impl[backend]{
 	{Name: "ssse3", Value: ssse3Backend{}},
 	{Name: cpufeat.GenericBackend, Value: genericBackend{}},
 }
-
-// The longest texts the whole-message short functions take (shortMax in
-// the generator): the keystream of block 0 and of the text computed at once,
-// 3 blocks on xmm, 6 on ymm.
-const (
-	shortMaxSSSE3 = 128
-	shortMaxAVX2  = 320
-)

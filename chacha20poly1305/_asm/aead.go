@@ -184,14 +184,16 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 // declareShort declares the whole-message seal and open of texts up to
 // shortMax bytes.
 func declareShort(g *asmgen.Generator, v *vec, suffix string) {
-	seal := "sealShort" + suffix
+	seal, open := "sealShort"+suffix, "openShort"+suffix
+	g.Const("shortMax"+suffix, v.shortMax(), "shortMax"+suffix+" is the longest text "+seal+" and "+open+
+		" take: the keystream of block 0 (Poly1305's key) and of the text is computed at once, "+
+		strconv.Itoa(v.shortMax()/64+1)+" blocks in up to three register sets.")
 	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
 		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ "+strconv.Itoa(v.shortMax())+"; a slice may alias its own part of out exactly."),
 		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Output("out"), asmgen.Public("nonce", "n", "ad", "adLen"),
 		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(v.shortSize()))
 	v.shortBody(fn, false)
 
-	open := "openShort" + suffix
 	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
 		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ "+strconv.Itoa(v.shortMax())+"; out may alias src exactly."),
 		asmgen.Secret("key", "src", "out"), asmgen.Public("nonce", "n", "ad", "adLen", "tag"),
