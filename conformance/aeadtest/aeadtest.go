@@ -38,8 +38,10 @@ type CheckError struct {
 	Err error
 }
 
+// Error returns the check's name followed by what went wrong.
 func (e *CheckError) Error() string { return e.Check + ": " + e.Err.Error() }
 
+// Unwrap returns Err, for errors.Is and errors.As.
 func (e *CheckError) Unwrap() error { return e.Err }
 
 // env is what a check works with: a fresh AEAD and a deterministic RNG.

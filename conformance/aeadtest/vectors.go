@@ -18,6 +18,9 @@ type NewVectorAEAD func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error)
 
 // VectorResult counts the outcomes of a file's tests.
 type VectorResult struct {
+	// Pass, Fail and Skip count the tests with each outcome; a test is
+	// skipped when the constructor reports its parameters unsupported (an
+	// error wrapping errors.ErrUnsupported).
 	Pass, Fail, Skip int
 	// Failures describes the failed tests, one line each.
 	Failures []string

@@ -46,6 +46,7 @@ type Impl struct {
 // GatherSealer is an AEAD with a gather seal: SealGather appends to dst the
 // sealing of the concatenation of plaintext.
 type GatherSealer interface {
+	// SealGather is Seal of the concatenation of plaintext.
 	SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte
 }
 
@@ -53,7 +54,9 @@ type GatherSealer interface {
 // length, and Finish appends ciphertext || tag to dst, the same bytes Seal
 // gives for the concatenated plaintext.
 type Encryptor interface {
+	// Write takes the next piece of plaintext; it returns len(p) and nil.
 	Write(p []byte) (int, error)
+	// Finish appends the whole ciphertext and the tag to dst.
 	Finish(dst []byte) []byte
 }
 
@@ -94,7 +97,10 @@ const SeedEnv = "VG_AGREE_SEED"
 // Shape cuts a plaintext length into the lengths of the slices given to a
 // gather seal or written to a stream, in order; their sum is n.
 type Shape struct {
-	Name   string
+	// Name is the shape in reports, such as "[1,n-1]".
+	Name string
+	// Pieces returns the slice lengths for a plaintext of n bytes (rng for
+	// the random shapes).
 	Pieces func(n int, rng *rand.Rand) []int
 }
 
@@ -135,6 +141,8 @@ var Shapes = []Shape{
 
 // Case is the input of one comparison.
 type Case struct {
+	// KeySize, NonceSize, PlaintextLen and ADLen are the lengths, in
+	// bytes, of the key, the nonce, the plaintext and the additional data.
 	KeySize      int
 	NonceSize    int
 	PlaintextLen int
@@ -150,6 +158,7 @@ type Case struct {
 	InPlace bool
 }
 
+// String describes the case in a disagreement's message.
 func (c Case) String() string {
 	s := fmt.Sprintf("key size %d, nonce size %d, plaintext length %d, AD length %d", c.KeySize, c.NonceSize, c.PlaintextLen, c.ADLen)
 	if c.Shape != "" {
@@ -177,12 +186,15 @@ type Disagreement struct {
 	Op string
 	// Impl disagrees with Ref, the first implementation's Seal.
 	Impl, Ref string
-	Case      Case
-	Seed      uint64
+	// Case is the input on which they differ.
+	Case Case
+	// Seed is the run's seed, which replays the run through [SeedEnv].
+	Seed uint64
 	// Detail says how the outputs differ.
 	Detail string
 }
 
+// Error describes the disagreement with its input and how to replay it.
 func (d *Disagreement) Error() string {
 	return fmt.Sprintf("agree: %s of %s disagrees with Seal of %s: %s; input: %s (seed %d, replay with %s=%d)",
 		d.Op, d.Impl, d.Ref, d.Detail, d.Case, d.Seed, SeedEnv, d.Seed)
@@ -190,7 +202,9 @@ func (d *Disagreement) Error() string {
 
 // Report summarizes a run.
 type Report struct {
-	Seed  uint64
+	// Seed is the run's seed (see [SeedEnv]).
+	Seed uint64
+	// Impls names the implementations compared, the reference first.
 	Impls []string
 	// Comparisons counts the outputs compared.
 	Comparisons int
@@ -199,6 +213,7 @@ type Report struct {
 	Gather, Stream []string
 }
 
+// String summarizes the run in one line.
 func (r Report) String() string {
 	return fmt.Sprintf("%d implementations (%s) agree on %d comparisons (gather: %s; stream: %s; seed %d)",
 		len(r.Impls), strings.Join(r.Impls, ", "), r.Comparisons, orNone(r.Gather), orNone(r.Stream), r.Seed)

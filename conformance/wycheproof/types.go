@@ -78,15 +78,21 @@ func (r Result) Acceptable() bool { return r == Acceptable }
 
 // Note explains one flag; the file's notes map a flag to its Note.
 type Note struct {
-	BugType     string   `json:"bugType"`
-	Description string   `json:"description"`
-	Effect      string   `json:"effect"`
-	Links       []string `json:"links"`
-	CVEs        []string `json:"cves"`
+	// BugType is the kind of bug the flagged tests look for ("AUTH_BYPASS",
+	// "EDGE_CASE", "MISSING_STEP", ...).
+	BugType string `json:"bugType"`
+	// Description says what the flagged tests do, and Effect what an
+	// implementation that fails them gets wrong.
+	Description string `json:"description"`
+	Effect      string `json:"effect"`
+	// Links and CVEs point to the bugs and papers behind the flag.
+	Links []string `json:"links"`
+	CVEs  []string `json:"cves"`
 }
 
 // Source names the generator of a test group.
 type Source struct {
+	// Name and Version identify the generator.
 	Name    string `json:"name"`
 	Version string `json:"version"`
 }
@@ -95,13 +101,20 @@ type Source struct {
 type File struct {
 	// Name is the file's base name; it is set by the loader, not read from
 	// the JSON.
-	Name             string          `json:"-"`
-	Algorithm        string          `json:"algorithm"`
-	Schema           string          `json:"schema"`
-	GeneratorVersion string          `json:"generatorVersion"`
-	NumberOfTests    int             `json:"numberOfTests"`
-	Header           []string        `json:"header"`
-	Notes            map[string]Note `json:"notes"`
+	Name string `json:"-"`
+	// Algorithm is what the file tests ("AES-GCM", "RSASSA-PSS", ...),
+	// Schema the name of its JSON schema, which decides its group types,
+	// and GeneratorVersion the version of Wycheproof that wrote it.
+	Algorithm        string `json:"algorithm"`
+	Schema           string `json:"schema"`
+	GeneratorVersion string `json:"generatorVersion"`
+	// NumberOfTests is how many tests the file says it holds; the loader
+	// checks it.
+	NumberOfTests int `json:"numberOfTests"`
+	// Header describes the file, one line per element.
+	Header []string `json:"header"`
+	// Notes explains each flag the tests carry.
+	Notes map[string]Note `json:"notes"`
 }
 
 // Info returns the common fields; every loaded file has it, through
@@ -110,10 +123,14 @@ func (f *File) Info() *File { return f }
 
 // TestCase holds the fields every test has, whatever its schema.
 type TestCase struct {
-	TcID    int      `json:"tcId"`
-	Comment string   `json:"comment"`
-	Flags   []string `json:"flags"`
-	Result  Result   `json:"result"`
+	// TcID identifies the test, uniquely within its file.
+	TcID int `json:"tcId"`
+	// Comment says what the test is about.
+	Comment string `json:"comment"`
+	// Flags name the notes (File.Notes) that apply to the test.
+	Flags []string `json:"flags"`
+	// Result is the outcome the test expects.
+	Result Result `json:"result"`
 }
 
 // HasFlag reports whether the test carries flag.
@@ -144,6 +161,7 @@ type Group interface {
 // Vectors is one vector file whose test groups have type G.
 type Vectors[G Group] struct {
 	File
+	// TestGroups are the file's test groups, in file order.
 	TestGroups []G `json:"testGroups"`
 }
 
@@ -216,21 +234,27 @@ type AEADFile = Vectors[AEADGroup]
 // and describe the group's valid tests; invalid tests may carry keys, nonces
 // or tags of other lengths, so use the lengths of the test's own fields.
 type AEADGroup struct {
-	Type    string     `json:"type"`
-	Source  Source     `json:"source"`
-	KeySize int        `json:"keySize"`
-	IVSize  int        `json:"ivSize"`
-	TagSize int        `json:"tagSize"`
-	Tests   []AEADTest `json:"tests"`
+	// Type is the group type and Source its generator.
+	Type   string `json:"type"`
+	Source Source `json:"source"`
+	// KeySize, IVSize and TagSize are the sizes, in bits, of the key, the
+	// nonce and the tag.
+	KeySize int `json:"keySize"`
+	IVSize  int `json:"ivSize"`
+	TagSize int `json:"tagSize"`
+	// Tests are the group's tests.
+	Tests []AEADTest `json:"tests"`
 }
 
 // AEADTest is one AEAD test: Seal(Key, IV, Msg, AAD) = CT || Tag for a valid
 // test; Open must reject an invalid one.
 type AEADTest struct {
 	TestCase
+	// Key, IV (the nonce) and AAD (the additional data) are the inputs.
 	Key HexBytes `json:"key"`
 	IV  HexBytes `json:"iv"`
 	AAD HexBytes `json:"aad"`
+	// Msg is the plaintext, CT the ciphertext without the tag, Tag the tag.
 	Msg HexBytes `json:"msg"`
 	CT  HexBytes `json:"ct"`
 	Tag HexBytes `json:"tag"`
@@ -248,6 +272,7 @@ func (AEADGroup) schemas() map[string][]string {
 
 // RSAPublicKey is a public key as BigInt hex fields.
 type RSAPublicKey struct {
+	// Modulus is n and PublicExponent e.
 	Modulus        HexBytes `json:"modulus"`
 	PublicExponent HexBytes `json:"publicExponent"`
 }
@@ -257,31 +282,39 @@ type RSAPublicKey struct {
 // multi-prime key lists each further prime as [prime, exponent, coefficient]
 // in OtherPrimeInfos.
 type RSAPrivateKey struct {
-	Modulus         HexBytes     `json:"modulus"`
-	PublicExponent  HexBytes     `json:"publicExponent"`
-	PrivateExponent HexBytes     `json:"privateExponent"`
-	Prime1          HexBytes     `json:"prime1"`
-	Prime2          HexBytes     `json:"prime2"`
-	Exponent1       HexBytes     `json:"exponent1"`
-	Exponent2       HexBytes     `json:"exponent2"`
-	Coefficient     HexBytes     `json:"coefficient"`
+	// Modulus is n, PublicExponent e and PrivateExponent d.
+	Modulus         HexBytes `json:"modulus"`
+	PublicExponent  HexBytes `json:"publicExponent"`
+	PrivateExponent HexBytes `json:"privateExponent"`
+	// Prime1 and Prime2 are p and q, Exponent1 and Exponent2 the CRT
+	// exponents d mod (p-1) and d mod (q-1), and Coefficient q⁻¹ mod p.
+	Prime1      HexBytes `json:"prime1"`
+	Prime2      HexBytes `json:"prime2"`
+	Exponent1   HexBytes `json:"exponent1"`
+	Exponent2   HexBytes `json:"exponent2"`
+	Coefficient HexBytes `json:"coefficient"`
+	// OtherPrimeInfos lists a multi-prime key's further primes.
 	OtherPrimeInfos [][]HexBytes `json:"otherPrimeInfos"`
 }
 
 // JWK is an RSA key in JSON Web Key form (base64url strings, RFC 7517); the
 // private fields are empty for a public key.
 type JWK struct {
+	// Kty is the key type ("RSA"), Alg the algorithm the key is for
+	// ("RS256", "PS256", ...) and Kid the key's identifier.
 	Kty string `json:"kty"`
 	Alg string `json:"alg"`
 	Kid string `json:"kid"`
-	N   string `json:"n"`
-	E   string `json:"e"`
-	D   string `json:"d"`
-	P   string `json:"p"`
-	Q   string `json:"q"`
-	DP  string `json:"dp"`
-	DQ  string `json:"dq"`
-	QI  string `json:"qi"`
+	// N, E, D, P, Q, DP, DQ and QI are the key's components, as in
+	// RSAPrivateKey (QI is the coefficient q⁻¹ mod p).
+	N  string `json:"n"`
+	E  string `json:"e"`
+	D  string `json:"d"`
+	P  string `json:"p"`
+	Q  string `json:"q"`
+	DP string `json:"dp"`
+	DQ string `json:"dq"`
+	QI string `json:"qi"`
 }
 
 // SigTest is one signature test: Sig is a signature of Msg (valid) or must be
@@ -289,6 +322,7 @@ type JWK struct {
 // group's key must give Sig.
 type SigTest struct {
 	TestCase
+	// Msg is the message (not its digest) and Sig the signature.
 	Msg HexBytes `json:"msg"`
 	Sig HexBytes `json:"sig"`
 }
@@ -303,16 +337,22 @@ type RSASigFile = Vectors[RSASigGroup]
 // key ("type": "RsassaPkcs1Verify"). PublicKeyAsn is the PKCS #1
 // RSAPublicKey DER, PublicKeyDer the SubjectPublicKeyInfo DER.
 type RSASigGroup struct {
-	Type         string       `json:"type"`
-	Source       Source       `json:"source"`
-	KeySize      int          `json:"keySize"`
-	SHA          string       `json:"sha"`
+	// Type is the group type and Source its generator.
+	Type   string `json:"type"`
+	Source Source `json:"source"`
+	// KeySize is the modulus size in bits and SHA the hash's name
+	// ("SHA-256").
+	KeySize int    `json:"keySize"`
+	SHA     string `json:"sha"`
+	// PublicKey is the key; PublicKeyAsn, PublicKeyDer, PublicKeyPem and
+	// KeyJwk are the same key encoded (see the type's documentation).
 	PublicKey    RSAPublicKey `json:"publicKey"`
 	PublicKeyAsn HexBytes     `json:"publicKeyAsn"`
 	PublicKeyDer HexBytes     `json:"publicKeyDer"`
 	PublicKeyPem string       `json:"publicKeyPem"`
 	KeyJwk       *JWK         `json:"keyJwk"`
-	Tests        []SigTest    `json:"tests"`
+	// Tests are the group's tests.
+	Tests []SigTest `json:"tests"`
 }
 
 func (g RSASigGroup) groupType() string { return g.Type }
@@ -334,19 +374,27 @@ type RSASigGenFile = Vectors[RSASigGenGroup]
 // the public key; PrivateKeyPkcs8 is PKCS #8 DER (PrivateKeyPem may be PKCS #1
 // or PKCS #8 PEM).
 type RSASigGenGroup struct {
-	Type            string        `json:"type"`
-	Source          Source        `json:"source"`
-	KeySize         int           `json:"keySize"`
-	SHA             string        `json:"sha"`
+	// Type is the group type and Source its generator.
+	Type   string `json:"type"`
+	Source Source `json:"source"`
+	// KeySize is the modulus size in bits and SHA the hash's name
+	// ("SHA-256").
+	KeySize int    `json:"keySize"`
+	SHA     string `json:"sha"`
+	// PrivateKey is the signing key; PrivateKeyPem, PrivateKeyPkcs8 and
+	// PrivateKeyJwk are the same key encoded.
 	PrivateKey      RSAPrivateKey `json:"privateKey"`
 	PrivateKeyPem   string        `json:"privateKeyPem"`
 	PrivateKeyPkcs8 HexBytes      `json:"privateKeyPkcs8"`
 	PrivateKeyJwk   *JWK          `json:"privateKeyJwk"`
-	KeyAsn          HexBytes      `json:"keyAsn"`
-	KeyDer          HexBytes      `json:"keyDer"`
-	KeyPem          string        `json:"keyPem"`
-	KeyJwk          *JWK          `json:"keyJwk"`
-	Tests           []SigTest     `json:"tests"`
+	// KeyAsn, KeyDer, KeyPem and KeyJwk are its public key, encoded as
+	// in RSASigGroup.
+	KeyAsn HexBytes `json:"keyAsn"`
+	KeyDer HexBytes `json:"keyDer"`
+	KeyPem string   `json:"keyPem"`
+	KeyJwk *JWK     `json:"keyJwk"`
+	// Tests are the group's tests.
+	Tests []SigTest `json:"tests"`
 }
 
 func (g RSASigGenGroup) groupType() string { return g.Type }
@@ -370,19 +418,25 @@ type RSAPSSFile = Vectors[RSAPSSGroup]
 // "SHAKE128", ...); MGF is "MGF1" or the SHAKE name; SLen is the salt length
 // in bytes.
 type RSAPSSGroup struct {
-	Type         string       `json:"type"`
-	Source       Source       `json:"source"`
-	KeySize      int          `json:"keySize"`
-	SHA          string       `json:"sha"`
-	MGF          string       `json:"mgf"`
-	MGFSHA       string       `json:"mgfSha"`
-	SLen         int          `json:"sLen"`
+	// Type is the group type and Source its generator.
+	Type   string `json:"type"`
+	Source Source `json:"source"`
+	// KeySize is the modulus size in bits; SHA, MGF, MGFSHA and SLen are
+	// the PSS parameters (see the type's documentation).
+	KeySize int    `json:"keySize"`
+	SHA     string `json:"sha"`
+	MGF     string `json:"mgf"`
+	MGFSHA  string `json:"mgfSha"`
+	SLen    int    `json:"sLen"`
+	// PublicKey is the key; PublicKeyAsn, PublicKeyDer, PublicKeyPem and
+	// PublicKeyJwk are the same key encoded, as in RSASigGroup.
 	PublicKey    RSAPublicKey `json:"publicKey"`
 	PublicKeyAsn HexBytes     `json:"publicKeyAsn"`
 	PublicKeyDer HexBytes     `json:"publicKeyDer"`
 	PublicKeyPem string       `json:"publicKeyPem"`
 	PublicKeyJwk *JWK         `json:"publicKeyJwk"`
-	Tests        []SigTest    `json:"tests"`
+	// Tests are the group's tests.
+	Tests []SigTest `json:"tests"`
 }
 
 func (g RSAPSSGroup) groupType() string { return g.Type }
@@ -408,17 +462,23 @@ type RSADecryptFile = Vectors[RSADecryptGroup]
 // ("type": "RsaesPkcs1Decrypt" or "RsaesOaepDecrypt"). SHA, MGF and MGFSHA
 // are set for OAEP only.
 type RSADecryptGroup struct {
-	Type            string        `json:"type"`
-	Source          Source        `json:"source"`
-	KeySize         int           `json:"keySize"`
-	SHA             string        `json:"sha"`
-	MGF             string        `json:"mgf"`
-	MGFSHA          string        `json:"mgfSha"`
+	// Type is the group type and Source its generator.
+	Type   string `json:"type"`
+	Source Source `json:"source"`
+	// KeySize is the modulus size in bits; SHA (the label hash), MGF and
+	// MGFSHA are OAEP's parameters.
+	KeySize int    `json:"keySize"`
+	SHA     string `json:"sha"`
+	MGF     string `json:"mgf"`
+	MGFSHA  string `json:"mgfSha"`
+	// PrivateKey is the decryption key; PrivateKeyPem, PrivateKeyPkcs8
+	// and PrivateKeyJwk are the same key encoded.
 	PrivateKey      RSAPrivateKey `json:"privateKey"`
 	PrivateKeyPem   string        `json:"privateKeyPem"`
 	PrivateKeyPkcs8 HexBytes      `json:"privateKeyPkcs8"`
 	PrivateKeyJwk   *JWK          `json:"privateKeyJwk"`
-	Tests           []DecryptTest `json:"tests"`
+	// Tests are the group's tests.
+	Tests []DecryptTest `json:"tests"`
 }
 
 // OAEP reports whether the group tests OAEP (else PKCS #1 v1.5).
@@ -428,6 +488,7 @@ func (g *RSADecryptGroup) OAEP() bool { return g.Type == "RsaesOaepDecrypt" }
 // gives Msg (valid) or must fail (invalid).
 type DecryptTest struct {
 	TestCase
+	// Msg is the plaintext, CT the ciphertext and Label OAEP's label.
 	Msg   HexBytes `json:"msg"`
 	CT    HexBytes `json:"ct"`
 	Label HexBytes `json:"label"`

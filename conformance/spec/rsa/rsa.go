@@ -23,13 +23,16 @@ import (
 
 // PublicKey is (n, e).
 type PublicKey struct {
+	// N is the modulus.
 	N *big.Int
+	// E is the public exponent.
 	E int
 }
 
 // PrivateKey is the public key and d.
 type PrivateKey struct {
 	PublicKey
+	// D is the private exponent.
 	D *big.Int
 }
 

@@ -46,11 +46,13 @@ import (
 
 // Result is the outcome of one file on one backend.
 type Result struct {
+	// File is the vector file's name and Backend the backend that ran it.
 	File    string
 	Backend string
-	Pass    int
-	Fail    int
-	Skip    int
+	// Pass, Fail and Skip count the tests with each outcome.
+	Pass int
+	Fail int
+	Skip int
 	// SkipReasons counts skipped tests per reason.
 	SkipReasons map[string]int
 	// Failures describes the first failing tests.
