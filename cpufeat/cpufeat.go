@@ -221,12 +221,24 @@ var (
 	detected    Set
 	enabled     Set
 	enabledErr  error
+	preferYMM   bool
 	override    string // the value of VG_CPU_FEATURES at initialisation
 	overrideSet bool   // whether VG_CPU_FEATURES was set then, even to ""
 )
 
+// PreferYMM reports whether this CPU lowers its clock for sustained
+// 512-bit work: Intel Skylake-SP, Cascade Lake, Cooper Lake, Ice Lake and
+// Tiger Lake (family 6, models 85, 106, 108, 125, 126, 140, 141), the list
+// BoringSSL keeps off its 512-bit AES-GCM (ALGORITHMS.md section 0). There
+// a module's default choice skips the backends marked ZMM, whose speed-up
+// there is small or negative, and the whole process's other code would pay
+// the lower clock; WithBackend still selects them. AMD Zen 4 and Zen 5 run
+// zmm at full clock. Under vgsim it is false: the model has no clock.
+func PreferYMM() bool { return preferYMM }
+
 func init() {
 	detected = detect()
+	preferYMM = downclocksZMM()
 	override, overrideSet = os.LookupEnv(EnvVar)
 	enabled, enabledErr = ApplyOverride(override, detected)
 }
@@ -280,6 +292,11 @@ type Backend struct {
 	Name string
 	// Requires is the set of CPU features the backend needs.
 	Requires Set
+	// ZMM marks a backend whose loops run on 512-bit registers: not the
+	// default choice on CPUs that lower their clock for them (see
+	// [PreferYMM]), where a module picks the next backend unless
+	// WithBackend names it.
+	ZMM bool
 }
 
 // GenericBackend is the name of every algorithm's portable backend, which
@@ -289,20 +306,20 @@ const GenericBackend = "generic"
 // backends is the one declaration of every backend's requirements, best first
 // within each algorithm.
 var backends = []Backend{
-	{AESGCM, "vaes-avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2)},
-	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ)},
-	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX)},
-	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ)},
-	{AESGCM, GenericBackend, 0},
+	{AESGCM, "vaes-avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2), true},
+	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ), false},
+	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX), false},
+	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false},
+	{AESGCM, GenericBackend, 0, false},
 
-	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL)},
-	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2)},
-	{ChaCha20Poly1305, "ssse3", Of(SSSE3)},
-	{ChaCha20Poly1305, GenericBackend, 0},
+	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL), true},
+	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2), false},
+	{ChaCha20Poly1305, "ssse3", Of(SSSE3), false},
+	{ChaCha20Poly1305, GenericBackend, 0, false},
 
-	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX)},
-	{RSA, "adx", Of(BMI2, ADX)},
-	{RSA, GenericBackend, 0},
+	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), false},
+	{RSA, "adx", Of(BMI2, ADX), false},
+	{RSA, GenericBackend, 0, false},
 }
 
 // Backends returns the declared backends of alg, best first. An algorithm
@@ -340,13 +357,24 @@ func MustLookup(alg Algorithm, name string) Backend {
 // Available reports whether b can run with the features in s.
 func (b Backend) Available(s Set) bool { return s.HasAll(b.Requires) }
 
+// slowZMMModel reports whether the Intel family 6 model m lowers its clock
+// for 512-bit work (see PreferYMM).
+func slowZMMModel(m uint32) bool {
+	switch m {
+	case 85, 106, 108, 125, 126, 140, 141:
+		return true
+	}
+	return false
+}
+
 // Select returns the best of alg's backends among implemented (names of the
-// backends the caller has, in any order) whose requirements are within s. The
-// generic backend is always available, so Select returns it when nothing
-// better fits.
+// backends the caller has, in any order) whose requirements are within s,
+// passing over the ZMM backends where [PreferYMM] is true. The generic
+// backend is always available, so Select returns it when nothing better
+// fits.
 func Select(alg Algorithm, implemented []string, s Set) Backend {
 	for _, b := range Backends(alg) {
-		if b.Available(s) && contains(implemented, b.Name) {
+		if b.Available(s) && contains(implemented, b.Name) && !(b.ZMM && preferYMM) {
 			return b
 		}
 	}

@@ -66,6 +66,23 @@ func detect() Set {
 	return s
 }
 
+// downclocksZMM reports whether the CPU is one of the Intel models that
+// lower their clock for 512-bit work (see PreferYMM): vendor GenuineIntel,
+// family 6, and the model from CPUID leaf 1.
+func downclocksZMM() bool {
+	_, ebx, ecx, edx := cpuid(0, 0)
+	if ebx != 0x756e6547 || edx != 0x49656e69 || ecx != 0x6c65746e { // "GenuineIntel"
+		return false
+	}
+	eax, _, _, _ := cpuid(1, 0)
+	family := (eax >> 8) & 0xf
+	model := (eax>>4)&0xf | (eax>>12)&0xf0
+	if family != 6 {
+		return false
+	}
+	return slowZMMModel(model)
+}
+
 // osSavesZMM reports whether XCR0 enables the opmask and ZMM state; tests use
 // it to check x/sys/cpu's AVX-512 gating against our own reading.
 func osSavesZMM() bool {

@@ -12,3 +12,5 @@ const simulated = false
 func detect() Set { return 0 }
 
 func osSavesZMM() bool { return false }
+
+func downclocksZMM() bool { return false }

@@ -18,3 +18,6 @@ func detect() Set { return allFeatures }
 
 // osSavesZMM is true: the model has the opmask and ZMM state.
 func osSavesZMM() bool { return true }
+
+// downclocksZMM is false: the model has no clock.
+func downclocksZMM() bool { return false }

@@ -98,13 +98,14 @@ func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 }
 
 // Choose returns the backend a constructor uses: with name "", the best one
-// in r whose features are enabled (the generic backend when no other is);
+// in r whose features are enabled (the generic backend when no other is),
+// passing over the ZMM backends where [PreferYMM] is true;
 // otherwise the one called name. It fails, with errors prefixed by the
 // algorithm's package name, when VG_CPU_FEATURES is invalid (with [Err]),
 // when name is not declared for the algorithm, when it is declared but not
 // in r, and when the features it requires are not all enabled.
 func (r *Registry[T]) Choose(name string) (Impl[T], error) {
-	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet})
+	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet, preferYMM: preferYMM})
 }
 
 // env is what a choice depends on besides the registry: the package's
@@ -114,6 +115,7 @@ type env struct {
 	err         error
 	override    string
 	overrideSet bool
+	preferYMM   bool // skip ZMM backends in the default choice
 }
 
 func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
@@ -122,7 +124,7 @@ func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
 	}
 	if name == "" {
 		for i, d := range r.decls {
-			if d.Available(e.enabled) {
+			if d.Available(e.enabled) && !(d.ZMM && e.preferYMM) {
 				return r.impls[i], nil
 			}
 		}

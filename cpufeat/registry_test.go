@@ -144,3 +144,49 @@ func TestRegistryChooseHere(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryPreferYMM checks the zmm policy: where PreferYMM holds, the
+// default choice passes over the ZMM backends, and naming one still selects
+// it.
+func TestRegistryPreferYMM(t *testing.T) {
+	r := NewRegistry(AESGCM, []Impl[string]{
+		{Name: GenericBackend, Value: "g"},
+		{Name: "vaes-avx2", Value: "y"},
+		{Name: "vaes-avx512", Value: "z"},
+	})
+	im, err := r.choose("", env{enabled: allFeatures})
+	require.NoError(t, err)
+	assert.Equal(t, "z", im.Value)
+	im, err = r.choose("", env{enabled: allFeatures, preferYMM: true})
+	require.NoError(t, err)
+	assert.Equal(t, "y", im.Value)
+	im, err = r.choose("vaes-avx512", env{enabled: allFeatures, preferYMM: true})
+	require.NoError(t, err)
+	assert.Equal(t, "z", im.Value)
+
+	var zmm []string
+	for _, alg := range Algorithms() {
+		for _, b := range Backends(alg) {
+			if b.ZMM {
+				zmm = append(zmm, string(alg)+"/"+b.Name)
+			}
+		}
+	}
+	assert.Equal(t, []string{"aesgcm/vaes-avx512", "chacha20poly1305/avx512"}, zmm)
+}
+
+// TestSlowZMMModels pins the Intel family 6 models that lower their clock
+// for 512-bit work: Skylake-SP/Cascade Lake/Cooper Lake (85), Ice Lake
+// server (106, 108) and client (125, 126), Tiger Lake (140, 141); not
+// Sapphire Rapids (143) or Emerald Rapids (207).
+func TestSlowZMMModels(t *testing.T) {
+	for _, m := range []uint32{85, 106, 108, 125, 126, 140, 141} {
+		assert.True(t, slowZMMModel(m), "model %d", m)
+	}
+	for _, m := range []uint32{0, 79, 143, 207, 183} {
+		assert.False(t, slowZMMModel(m), "model %d", m)
+	}
+	if Simulated() {
+		assert.False(t, PreferYMM(), "the model has no clock")
+	}
+}
