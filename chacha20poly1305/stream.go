@@ -13,8 +13,8 @@ import (
 // not allocate when dst has enough capacity. The zero value is not usable:
 // every method of an Encryptor not returned by [AEAD.NewEncryptor] panics.
 //
-// It runs on the block kernels of its AEAD's backend (the same ones Seal
-// runs on for long texts), with the cipher state, the keystream of the
+// It runs on the ChaCha20 and Poly1305 block kernels of its AEAD's backend
+// (assembly on ssse3 and avx2), with the cipher state, the keystream of the
 // block a chunk left open and the Poly1305 state carried from one chunk to
 // the next. Finish wipes them; an Encryptor dropped before Finish keeps
 // them in memory until the garbage collector reclaims it.
