@@ -35,8 +35,8 @@ func fuzzShape(cuts []byte, n int) []int {
 // golang.org/x/crypto on inputs the fuzzer chooses: ChaCha20-Poly1305 or
 // XChaCha20-Poly1305, the key, the nonce, the additional data, the text, a
 // cut of the text into pieces for SealGather (out of place and in place),
-// and a bit of the sealed message to flip, which Open must reject without
-// releasing plaintext. The seeds run in every `go test`;
+// the Encryptor and the Decryptor, and a bit of the sealed message to flip,
+// which Open and the Decryptor must reject without releasing plaintext. The seeds run in every `go test`;
 // `go test -fuzz FuzzAgreement ./chacha20poly1305` explores further.
 func FuzzAgreement(f *testing.F) {
 	f.Add(false, []byte("k"), []byte("n"), []byte("header-13-by"), bytes.Repeat([]byte{1}, 17), []byte{16}, uint16(3))
@@ -59,6 +59,7 @@ func FuzzAgreement(f *testing.F) {
 			buf := make([]byte, len(pt), len(want))
 			copy(buf, pt)
 			require.Equal(t, want, a.SealGather(buf[:0], nonce, split(buf, shape), aad), "%s SealGather in place %v", name, shape)
+			require.Equal(t, want, streamEncrypt(a, nil, nonce, aad, pt, shape), "%s Encryptor %v", name, shape)
 
 			got, err := a.Open(nil, nonce, want, aad)
 			require.NoError(t, err, name)
@@ -67,6 +68,14 @@ func FuzzAgreement(f *testing.F) {
 			got, err = a.Open(inPlace[:0], nonce, inPlace, aad)
 			require.NoError(t, err, name)
 			require.True(t, bytes.Equal(pt, got), "%s Open in place", name)
+			d := a.NewDecryptor(nonce, aad)
+			for _, p := range split(want, fuzzShape(cuts, len(want))) {
+				_, err := d.Write(p)
+				require.NoError(t, err, name)
+			}
+			got, err = d.Open(nil)
+			require.NoError(t, err, name)
+			require.True(t, bytes.Equal(pt, got), "%s Decryptor", name)
 
 			bad := bytes.Clone(want)
 			bad[bit/8] ^= 1 << (bit % 8)
@@ -75,6 +84,12 @@ func FuzzAgreement(f *testing.F) {
 			require.Error(t, err, "%s Open accepted bit %d flipped", name, bit)
 			require.Nil(t, got, name)
 			require.Equal(t, make([]byte, len(pt)), dst[:len(pt)], "%s Open released plaintext", name)
+			d = a.NewDecryptor(nonce, aad)
+			_, err = d.Write(bad)
+			require.NoError(t, err, name)
+			got, err = d.Open(nil)
+			require.Error(t, err, "%s Decryptor accepted bit %d flipped", name, bit)
+			require.Nil(t, got, name)
 		}
 	})
 }
