@@ -60,6 +60,10 @@ func forEachAsm(t *testing.T, f func(t *testing.T, name string)) {
 // table (see _asm/gcm.go).
 var asmPowers = map[string]int{"aesni": 16, "aesni-avx": 16, "vaes-avx2": 8, "vaes-avx512": 16}
 
+// asmBatch is the number of bytes each assembly backend's bulk loop takes
+// per batch (see _asm/gcm.go).
+var asmBatch = map[string]int{"aesni": 128, "aesni-avx": 128, "vaes-avx2": 128, "vaes-avx512": 256}
+
 // asmKeyTable returns the part of g's key table its backend uses and its
 // number of rounds: the round keys in the standard byte order, then at byte
 // 240 the GHASH key powers and their halves.
@@ -181,7 +185,7 @@ func edgeLengths() []int {
 			}
 		}
 	}
-	for _, n := range []int{127, 143, 191, 192, 193, 239, 240, 241, 255, 257, 383, 385, 2047, 2048, 2049} {
+	for _, n := range []int{127, 143, 191, 192, 193, 239, 240, 241, 255, 257, 383, 385, 511, 512, 513, 767, 768, 769, 2047, 2048, 2049, 16384 + 3, 65536 + 1} {
 		ls = append(ls, n)
 	}
 	return ls
@@ -193,10 +197,12 @@ func edgeLengths() []int {
 //   - edges: the edgeLengths, each with a fresh key, AAD lengths at their
 //     own edges (0, 13, 15, 16, 17, 127, 128, 129, 300), input and output
 //     offsets 0..15, cuts around blocks and the 8-block pass;
-//   - remainders: every remainder of 0..7 whole blocks and 0..15 bytes
-//     after 0..4 passes of 128 bytes (the bulk loops hash pairs of passes
-//     with one reduction and a last odd pass alone, so this covers no
-//     pair, one pair, and a pair followed by an odd pass);
+//   - remainders: every remainder of whole blocks under a batch (0..7,
+//     0..15 on zmm) and 0..15 bytes, with each key size, after up to 512
+//     bytes of batches: 0..4 passes of 128 bytes (the xmm bulk loops hash
+//     pairs of passes with one reduction and a last odd pass alone, so this
+//     covers no pair, one pair, and a pair followed by an odd pass), 0..2
+//     of 256 on zmm;
 //   - lengths: every length 0..1100;
 //   - multiples: every multiple of 16 up to 4 KiB and its neighbours;
 //   - aad: AAD lengths 0..300;
@@ -219,11 +225,16 @@ func TestAsmEdges(t *testing.T) {
 		i := 0
 		next := func() *asmCase { i++; return cs[i%3] }
 		t.Run("remainders", func(t *testing.T) {
-			for passes := 0; passes <= 4; passes++ {
-				for blocks := 0; blocks <= 7; blocks++ {
+			// Every remainder of whole blocks under a batch, times every
+			// partial block, after 0, 1 and 2 batches, with each key size.
+			batch := asmBatch[name]
+			for passes := 0; passes <= 512/batch; passes++ {
+				for blocks := 0; blocks < batch/16; blocks++ {
 					for part := 0; part <= 15; part++ {
-						n := 128*passes + 16*blocks + part
-						next().check(t, n, 13, n%16, (n/16)%16, cuts)
+						n := batch*passes + 16*blocks + part
+						for _, c := range cs {
+							c.check(t, n, 13, n%16, (n/16)%16, cuts)
+						}
 					}
 				}
 			}
