@@ -4,8 +4,6 @@ package chacha20poly1305
 
 import (
 	"unsafe"
-
-	"github.com/vgcrypto/vg/stackscratch"
 )
 
 // The glue of the assembly backends, over the functions generated into
@@ -67,15 +65,15 @@ func (b ssse3Backend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad 
 	b.sealAsm(out, key, nonce, srcs[:], len(plaintext), ad)
 }
 
-func (ssse3Backend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool {
+func (ssse3Backend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
 	n := len(ciphertext)
 	if n > shortMaxSSSE3 {
-		return openKernels(ssse3Kernels, out, key, nonce, ciphertext, &tag, ad)
+		return openKernels(ssse3Kernels, out, key, nonce, ciphertext, tag, ad)
 	}
 	var subkey [KeySize]byte
 	mk, mn := messageKey(&subkey, key, nonce)
-	ok := openShortSSSE3(unsafe.SliceData(out), mk, &mn, unsafe.SliceData(ciphertext), n, unsafe.SliceData(ad), len(ad), &tag)
-	stackscratch.Wipe(subkey[:])
+	ok := openShortSSSE3(unsafe.SliceData(out), mk, &mn, unsafe.SliceData(ciphertext), n, unsafe.SliceData(ad), len(ad), tag)
+	wipeSubkey(&subkey, nonce)
 	return ok == 1
 }
 
@@ -94,7 +92,7 @@ func (ssse3Backend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs [
 	var subkey [KeySize]byte
 	mk, mn := messageKey(&subkey, key, nonce)
 	sealShortSSSE3(unsafe.SliceData(out), mk, &mn, srcs, n, unsafe.SliceData(ad), len(ad))
-	stackscratch.Wipe(subkey[:])
+	wipeSubkey(&subkey, nonce)
 }
 
 // avx2Backend is the avx2 backend: whole-message functions for every
@@ -110,17 +108,17 @@ func (b avx2Backend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad [
 	b.sealAsm(out, key, nonce, srcs[:], len(plaintext), ad)
 }
 
-func (avx2Backend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool {
+func (avx2Backend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
 	var subkey [KeySize]byte
 	mk, mn := messageKey(&subkey, key, nonce)
 	o, c, a, n := unsafe.SliceData(out), unsafe.SliceData(ciphertext), unsafe.SliceData(ad), len(ciphertext)
 	var ok int
 	if n <= shortMaxAVX2 {
-		ok = openShortAVX2(o, mk, &mn, c, n, a, len(ad), &tag)
+		ok = openShortAVX2(o, mk, &mn, c, n, a, len(ad), tag)
 	} else {
-		ok = openLongAVX2(o, mk, &mn, c, n, a, len(ad), &tag)
+		ok = openLongAVX2(o, mk, &mn, c, n, a, len(ad), tag)
 	}
-	stackscratch.Wipe(subkey[:])
+	wipeSubkey(&subkey, nonce)
 	return ok == 1
 }
 
@@ -139,5 +137,5 @@ func (avx2Backend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs []
 	} else {
 		sealLongAVX2(o, mk, &mn, srcs, n, a, len(ad))
 	}
-	stackscratch.Wipe(subkey[:])
+	wipeSubkey(&subkey, nonce)
 }

@@ -67,8 +67,8 @@ const (
 // messageKey in its own frame. Arguments cross the interface by value or as
 // memory the caller owns (the AEAD, the caller's slices): through an
 // interface call escape analysis cannot see the callee, so a pointer to a
-// local of the caller (the XChaCha20 subkey, the 12-byte nonce, the tag)
-// would move that local to the heap and every message would allocate. The
+// local of the caller (the XChaCha20 subkey, the 12-byte nonce) would move
+// that local to the heap and every message would allocate. The
 // caller's slices escape for the same reason, as they do through
 // crypto/cipher.AEAD and in aesgcm: buffers a caller of Seal keeps in its
 // own stack frame move to its heap.
@@ -77,7 +77,7 @@ const (
 // and slice boundaries are public.
 type backend interface {
 	seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte)
-	open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool
+	open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool
 	sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte)
 	kernels() kernels
 }
@@ -260,7 +260,9 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, errOpen
 	}
 	n := len(ciphertext) - TagSize
-	tag := *(*[TagSize]byte)(ciphertext[n:])
+	// The tag stays where it is: out may be ciphertext[:n] exactly (in
+	// place) and never covers it.
+	tag := (*[TagSize]byte)(ciphertext[n:])
 	ciphertext = ciphertext[:n]
 	ret, out := sliceForAppend(dst, n)
 	if inexactOverlap(out, ciphertext) {
@@ -336,10 +338,24 @@ func messageKey(subkey, key *[KeySize]byte, nonce []byte) (*[KeySize]byte, [Nonc
 	if len(nonce) == NonceSize {
 		return key, [NonceSize]byte(nonce)
 	}
+	return xMessageKey(subkey, key, nonce)
+}
+
+// xMessageKey is messageKey for an XChaCha20-Poly1305 nonce; it is apart so
+// that messageKey inlines into the backends.
+func xMessageKey(subkey, key *[KeySize]byte, nonce []byte) (*[KeySize]byte, [NonceSize]byte) {
 	var n [NonceSize]byte
 	hChaCha20(subkey, key, (*[16]byte)(nonce[:16]))
 	*(*[8]byte)(n[4:]) = [8]byte(nonce[16:24])
 	return subkey, n
+}
+
+// wipeSubkey wipes the XChaCha20 subkey messageKey wrote for nonce, if it
+// wrote one (the nonce's length is public).
+func wipeSubkey(subkey *[KeySize]byte, nonce []byte) {
+	if len(nonce) != NonceSize {
+		stackscratch.Wipe(subkey[:])
+	}
 }
 
 // sliceForAppend extends in by n bytes, reusing its capacity when it can, and

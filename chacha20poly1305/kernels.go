@@ -44,8 +44,8 @@ func (genericBackend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad 
 	sealKernels(genericKernels, out, key, nonce, plaintext, ad)
 }
 
-func (genericBackend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag [TagSize]byte, ad []byte) bool {
-	return openKernels(genericKernels, out, key, nonce, ciphertext, &tag, ad)
+func (genericBackend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
+	return openKernels(genericKernels, out, key, nonce, ciphertext, tag, ad)
 }
 
 func (genericBackend) sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
@@ -66,7 +66,7 @@ func (k kernels) start(st *[16]uint32, p *polyState, key *[KeySize]byte, nonce [
 	var subkey [KeySize]byte
 	mk, n := messageKey(&subkey, key, nonce)
 	initState(st, mk, &n)
-	stackscratch.Wipe(subkey[:])
+	wipeSubkey(&subkey, nonce)
 	var block [blockSize]byte
 	k.xorBlocks(st, block[:], zeroBlock[:])
 	p.init((*[32]byte)(block[:32]))
