@@ -183,16 +183,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -203,16 +200,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -223,16 +217,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -243,16 +234,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -263,16 +251,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -283,16 +268,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -303,16 +285,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -323,16 +302,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -343,16 +319,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -363,16 +336,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -383,16 +353,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -403,16 +370,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -423,16 +387,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -443,16 +404,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z4
 	VPXORD          Z3, Z4, Z4
 	VPCLMULQDQ      $0x00, Z2, Z4, Z4
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z5, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z5, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z6
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z4, Z4
-	VPXORD          Z6, Z4, Z4
+	VPTERNLOGD      $0x96, Z1, Z6, Z4
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z4, Z1
 	VPSHUFD         $0x4e, Z4, Z4
-	VPXORD          Z4, Z5, Z5
-	VPXORD          Z1, Z5, Z5
+	VPTERNLOGD      $0x96, Z4, Z1, Z5
 	VMOVDQA64       X5, X3
 	VPSHUFD         $0x4e, X3, X1
 	VPXORD          X3, X1, X1
@@ -463,16 +421,13 @@ aesmid_1:
 	VPSHUFD         $0x4e, Z3, Z0
 	VPXORD          Z3, Z0, Z0
 	VPCLMULQDQ      $0x00, Z2, Z0, Z0
-	VPXORD          Z1, Z0, Z0
-	VPXORD          Z4, Z0, Z0
+	VPTERNLOGD      $0x96, Z1, Z4, Z0
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z0, Z0
-	VPXORD          Z2, Z0, Z0
+	VPTERNLOGD      $0x96, Z1, Z2, Z0
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z1
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z4, Z4
-	VPXORD          Z1, Z4, Z4
+	VPTERNLOGD      $0x96, Z0, Z1, Z4
 	VMOVDQA64       X4, X3
 	VPSHUFD         $0x4e, X3, X0
 	VPXORD          X3, X0, X0
@@ -539,16 +494,13 @@ gh8_1:
 	VPXORD        Z4, Z10, Z10
 	VPCLMULQDQ    $0x00, 688(AX), Z10, Z10
 	VPXORD        Z10, Z2, Z2
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z3, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z4, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD       $0x4e, Z2, Z2
-	VPXORD        Z2, Z3, Z3
-	VPXORD        Z1, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
 	VEXTRACTI64X4 $0x01, Z3, Y1
 	VPXORD        Y3, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X0
@@ -617,16 +569,13 @@ ghpart_1:
 	VPXORD     Z4, Z6, Z6
 
 ghred_1:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y1
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -649,16 +598,13 @@ ghdone_1:
 	VPSHUFD         $0x4e, Z9, Z2
 	VPXORD          Z9, Z2, Z2
 	VPCLMULQDQ      $0x00, Z3, Z2, Z2
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z3
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z0, Z0
-	VPXORD          Z1, Z0, Z0
+	VPTERNLOGD      $0x96, Z2, Z1, Z0
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	MOVQ            j0+24(FP), AX
 	VMOVDQU64       X0, (AX)
@@ -886,16 +832,13 @@ snoaad_1:
 	VPXORD        Z0, Z7, Z7
 	VPCLMULQDQ    $0x00, Z3, Z7, Z7
 	VPXORD        Z7, Z5, Z5
-	VPXORD        Z4, Z5, Z5
-	VPXORD        Z6, Z5, Z5
+	VPTERNLOGD    $0x96, Z4, Z6, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z0
 	VPSHUFD       $0x4e, Z4, Z4
-	VPXORD        Z4, Z5, Z5
-	VPXORD        Z0, Z5, Z5
+	VPTERNLOGD    $0x96, Z4, Z0, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VEXTRACTI64X4 $0x01, Z6, Y0
 	VPXORD        Y6, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X2
@@ -1049,16 +992,13 @@ lddone_2:
 	VPSHUFD         $0x4e, Z3, Z1
 	VPXORD          Z3, Z1, Z1
 	VPCLMULQDQ      $0x00, Z10, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z3, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z3, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	JMP             aaddone_1
 
 aadlong_1:
@@ -1103,16 +1043,13 @@ gh8_1:
 	VPXORD        Z14, Z15, Z15
 	VPCLMULQDQ    $0x00, 688(AX), Z15, Z15
 	VPXORD        Z15, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z13, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z13, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z14
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z14, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z14, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z13, Z13
-	VPXORD        Z0, Z13, Z13
+	VPTERNLOGD    $0x96, Z1, Z0, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y0
 	VPXORD        Y13, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -1181,16 +1118,13 @@ ghpart_1:
 	VPXORD     Z13, Z10, Z10
 
 ghred_1:
-	VPXORD        Z3, Z10, Z10
-	VPXORD        Z11, Z10, Z10
+	VPTERNLOGD    $0x96, Z3, Z11, Z10
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
-	VPXORD        Z3, Z10, Z10
-	VPXORD        Z0, Z10, Z10
+	VPTERNLOGD    $0x96, Z3, Z0, Z10
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z10, Z0
 	VPSHUFD       $0x4e, Z10, Z10
-	VPXORD        Z10, Z11, Z11
-	VPXORD        Z0, Z11, Z11
+	VPTERNLOGD    $0x96, Z10, Z0, Z11
 	VEXTRACTI64X4 $0x01, Z11, Y0
 	VPXORD        Y11, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -1419,12 +1353,10 @@ aesmid_4:
 	VAESENC         Z14, Z11, Z11
 	VAESENC         Z14, Z12, Z12
 	VAESENC         Z14, Z13, Z13
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z14
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z14, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z14, Z2
 	VBROADCASTI32X4 96(DX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -1432,8 +1364,7 @@ aesmid_4:
 	VAESENC         Z1, Z13, Z13
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z3, Z3
-	VPXORD          Z1, Z3, Z3
+	VPTERNLOGD      $0x96, Z2, Z1, Z3
 	VBROADCASTI32X4 112(DX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -1510,16 +1441,13 @@ loopdone_1:
 	VPXORD        Z10, Z11, Z11
 	VPCLMULQDQ    $0x00, 688(AX), Z11, Z11
 	VPXORD        Z11, Z2, Z2
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z3, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z10
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z10, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z10, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD       $0x4e, Z2, Z2
-	VPXORD        Z2, Z3, Z3
-	VPXORD        Z1, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
 	VEXTRACTI64X4 $0x01, Z3, Y1
 	VPXORD        Y3, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -1658,16 +1586,13 @@ mnone_1:
 	ANDQ       $0x0f, R8
 
 rred_1:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y1
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -1835,16 +1760,13 @@ mnone_2:
 	ANDQ       $0x0f, R8
 
 rred_2:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y1
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -2044,16 +1966,13 @@ mnone_3:
 	ANDQ       $0x0f, R8
 
 rred_3:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y1
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -2263,16 +2182,13 @@ mnone_4:
 	ANDQ       $0x0f, R8
 
 rred_4:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y1
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -2316,16 +2232,13 @@ pdone_1:
 	VPSHUFD       $0x4e, Z9, Z1
 	VPXORD        Z9, Z1, Z1
 	VPCLMULQDQ    $0x00, Z3, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z2, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z2, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z3, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z3, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z0, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z0, Z2
 	VEXTRACTI64X4 $0x01, Z2, Y0
 	VPXORD        Y2, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -2342,16 +2255,13 @@ fin1_1:
 	VPSHUFD         $0x4e, Z9, Z1
 	VPXORD          Z9, Z1, Z1
 	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z8, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z8, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z8, Z8
-	VPXORD          Z0, Z8, Z8
+	VPTERNLOGD      $0x96, Z1, Z0, Z8
 
 findone_1:
 	VPSHUFB   bswapMask<>+0(SB), X8, X8
@@ -2666,16 +2576,13 @@ joined_1:
 	VPXORD        Z0, Z7, Z7
 	VPCLMULQDQ    $0x00, Z3, Z7, Z7
 	VPXORD        Z7, Z5, Z5
-	VPXORD        Z4, Z5, Z5
-	VPXORD        Z6, Z5, Z5
+	VPTERNLOGD    $0x96, Z4, Z6, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z0
 	VPSHUFD       $0x4e, Z4, Z4
-	VPXORD        Z4, Z5, Z5
-	VPXORD        Z0, Z5, Z5
+	VPTERNLOGD    $0x96, Z4, Z0, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VEXTRACTI64X4 $0x01, Z6, Y0
 	VPXORD        Y6, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X2
@@ -2841,16 +2748,13 @@ lddone_2:
 	VPSHUFD         $0x4e, Z3, Z1
 	VPXORD          Z3, Z1, Z1
 	VPCLMULQDQ      $0x00, Z22, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z3, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z3, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	JMP             aaddone_1
 
 aadlong_1:
@@ -2895,16 +2799,13 @@ gh8_1:
 	VPXORD        Z26, Z27, Z27
 	VPCLMULQDQ    $0x00, 688(AX), Z27, Z27
 	VPXORD        Z27, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z25, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z25, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z26
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z26, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z26, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z25, Z25
-	VPXORD        Z0, Z25, Z25
+	VPTERNLOGD    $0x96, Z1, Z0, Z25
 	VEXTRACTI64X4 $0x01, Z25, Y0
 	VPXORD        Y25, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -2973,16 +2874,13 @@ ghpart_1:
 	VPXORD     Z25, Z22, Z22
 
 ghred_1:
-	VPXORD        Z3, Z22, Z22
-	VPXORD        Z23, Z22, Z22
+	VPTERNLOGD    $0x96, Z3, Z23, Z22
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
-	VPXORD        Z3, Z22, Z22
-	VPXORD        Z0, Z22, Z22
+	VPTERNLOGD    $0x96, Z3, Z0, Z22
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z22, Z0
 	VPSHUFD       $0x4e, Z22, Z22
-	VPXORD        Z22, Z23, Z23
-	VPXORD        Z0, Z23, Z23
+	VPTERNLOGD    $0x96, Z22, Z0, Z23
 	VEXTRACTI64X4 $0x01, Z23, Y0
 	VPXORD        Y23, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -3149,16 +3047,13 @@ openfull_1:
 	VPSHUFD         $0x4e, Z6, Z2
 	VPXORD          Z6, Z2, Z2
 	VPCLMULQDQ      $0x00, Z3, Z2, Z2
-	VPXORD          Z0, Z2, Z2
-	VPXORD          Z5, Z2, Z2
+	VPTERNLOGD      $0x96, Z0, Z5, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z0, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z0
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z5, Z5
-	VPXORD          Z0, Z5, Z5
+	VPTERNLOGD      $0x96, Z2, Z0, Z5
 	VMOVDQU64       X5, (SP)
 	VPXORD          X1, X1, X1
 	VMOVDQU64       X1, 64(SP)
@@ -3381,12 +3276,10 @@ aesmid_4:
 	VAESENC         Z25, Z22, Z22
 	VAESENC         Z25, Z23, Z23
 	VAESENC         Z25, Z24, Z24
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z25
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z25, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z25, Z2
 	VBROADCASTI32X4 96(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z22, Z22
@@ -3394,8 +3287,7 @@ aesmid_4:
 	VAESENC         Z1, Z24, Z24
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z3, Z3
-	VPXORD          Z1, Z3, Z3
+	VPTERNLOGD      $0x96, Z2, Z1, Z3
 	VBROADCASTI32X4 112(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z22, Z22
@@ -3472,16 +3364,13 @@ loopdone_1:
 	VPXORD        Z4, Z22, Z22
 	VPCLMULQDQ    $0x00, 688(AX), Z22, Z22
 	VPXORD        Z22, Z2, Z2
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z3, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z4, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD       $0x4e, Z2, Z2
-	VPXORD        Z2, Z3, Z3
-	VPXORD        Z1, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
 	VEXTRACTI64X4 $0x01, Z3, Y1
 	VPXORD        Y3, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -3620,16 +3509,13 @@ mnone_1:
 	ANDQ       $0x0f, R10
 
 rred_1:
-	VPXORD        Z8, Z9, Z9
-	VPXORD        Z10, Z9, Z9
+	VPTERNLOGD    $0x96, Z8, Z10, Z9
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z8, Z1
 	VPSHUFD       $0x4e, Z8, Z8
-	VPXORD        Z8, Z9, Z9
-	VPXORD        Z1, Z9, Z9
+	VPTERNLOGD    $0x96, Z8, Z1, Z9
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z9, Z1
 	VPSHUFD       $0x4e, Z9, Z9
-	VPXORD        Z9, Z10, Z10
-	VPXORD        Z1, Z10, Z10
+	VPTERNLOGD    $0x96, Z9, Z1, Z10
 	VEXTRACTI64X4 $0x01, Z10, Y1
 	VPXORD        Y10, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -3797,16 +3683,13 @@ mnone_2:
 	ANDQ       $0x0f, R10
 
 rred_2:
-	VPXORD        Z11, Z12, Z12
-	VPXORD        Z13, Z12, Z12
+	VPTERNLOGD    $0x96, Z11, Z13, Z12
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z11, Z1
 	VPSHUFD       $0x4e, Z11, Z11
-	VPXORD        Z11, Z12, Z12
-	VPXORD        Z1, Z12, Z12
+	VPTERNLOGD    $0x96, Z11, Z1, Z12
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z12, Z1
 	VPSHUFD       $0x4e, Z12, Z12
-	VPXORD        Z12, Z13, Z13
-	VPXORD        Z1, Z13, Z13
+	VPTERNLOGD    $0x96, Z12, Z1, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y1
 	VPXORD        Y13, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -4006,16 +3889,13 @@ mnone_3:
 	ANDQ       $0x0f, R10
 
 rred_3:
-	VPXORD        Z14, Z15, Z15
-	VPXORD        Z16, Z15, Z15
+	VPTERNLOGD    $0x96, Z14, Z16, Z15
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z14, Z1
 	VPSHUFD       $0x4e, Z14, Z14
-	VPXORD        Z14, Z15, Z15
-	VPXORD        Z1, Z15, Z15
+	VPTERNLOGD    $0x96, Z14, Z1, Z15
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z15, Z1
 	VPSHUFD       $0x4e, Z15, Z15
-	VPXORD        Z15, Z16, Z16
-	VPXORD        Z1, Z16, Z16
+	VPTERNLOGD    $0x96, Z15, Z1, Z16
 	VEXTRACTI64X4 $0x01, Z16, Y1
 	VPXORD        Y16, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -4225,16 +4105,13 @@ mnone_4:
 	ANDQ       $0x0f, R10
 
 rred_4:
-	VPXORD        Z17, Z18, Z18
-	VPXORD        Z19, Z18, Z18
+	VPTERNLOGD    $0x96, Z17, Z19, Z18
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z17, Z1
 	VPSHUFD       $0x4e, Z17, Z17
-	VPXORD        Z17, Z18, Z18
-	VPXORD        Z1, Z18, Z18
+	VPTERNLOGD    $0x96, Z17, Z1, Z18
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z18, Z1
 	VPSHUFD       $0x4e, Z18, Z18
-	VPXORD        Z18, Z19, Z19
-	VPXORD        Z1, Z19, Z19
+	VPTERNLOGD    $0x96, Z18, Z1, Z19
 	VEXTRACTI64X4 $0x01, Z19, Y1
 	VPXORD        Y19, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -4283,16 +4160,13 @@ slicesdone_2:
 	VPSHUFD       $0x4e, Z21, Z1
 	VPXORD        Z21, Z1, Z1
 	VPCLMULQDQ    $0x00, Z3, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z2, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z2, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z3, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z3, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z0, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z0, Z2
 	VEXTRACTI64X4 $0x01, Z2, Y0
 	VPXORD        Y2, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -4309,16 +4183,13 @@ fin1_1:
 	VPSHUFD         $0x4e, Z21, Z1
 	VPXORD          Z21, Z1, Z1
 	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z20, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z20, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z20, Z20
-	VPXORD          Z0, Z20, Z20
+	VPTERNLOGD      $0x96, Z1, Z0, Z20
 
 findone_1:
 	VPSHUFB   bswapMask<>+0(SB), X20, X20
@@ -4568,16 +4439,13 @@ snoaad_1:
 	VPXORD        Z2, Z8, Z8
 	VPCLMULQDQ    $0x00, Z3, Z8, Z8
 	VPXORD        Z8, Z6, Z6
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z0, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z0, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y0
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X2
@@ -4762,16 +4630,13 @@ lddone_3:
 	VPSHUFD         $0x4e, Z3, Z1
 	VPXORD          Z3, Z1, Z1
 	VPCLMULQDQ      $0x00, Z11, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z3, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z3, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	JMP             aaddone_1
 
 aadlong_1:
@@ -4816,16 +4681,13 @@ gh8_1:
 	VPXORD        Z15, Z16, Z16
 	VPCLMULQDQ    $0x00, 688(AX), Z16, Z16
 	VPXORD        Z16, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z14, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z14, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z15
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z15, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z15, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z14, Z14
-	VPXORD        Z0, Z14, Z14
+	VPTERNLOGD    $0x96, Z1, Z0, Z14
 	VEXTRACTI64X4 $0x01, Z14, Y0
 	VPXORD        Y14, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -4894,16 +4756,13 @@ ghpart_1:
 	VPXORD     Z14, Z11, Z11
 
 ghred_1:
-	VPXORD        Z3, Z11, Z11
-	VPXORD        Z12, Z11, Z11
+	VPTERNLOGD    $0x96, Z3, Z12, Z11
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
-	VPXORD        Z3, Z11, Z11
-	VPXORD        Z0, Z11, Z11
+	VPTERNLOGD    $0x96, Z3, Z0, Z11
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z11, Z0
 	VPSHUFD       $0x4e, Z11, Z11
-	VPXORD        Z11, Z12, Z12
-	VPXORD        Z0, Z12, Z12
+	VPTERNLOGD    $0x96, Z11, Z0, Z12
 	VEXTRACTI64X4 $0x01, Z12, Y0
 	VPXORD        Y12, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -5028,12 +4887,10 @@ aesmid_3:
 	VAESENC         Z15, Z12, Z12
 	VAESENC         Z15, Z13, Z13
 	VAESENC         Z15, Z14, Z14
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z15
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z15, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z15, Z2
 	VBROADCASTI32X4 96(DX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -5041,8 +4898,7 @@ aesmid_3:
 	VAESENC         Z1, Z14, Z14
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z3, Z3
-	VPXORD          Z1, Z3, Z3
+	VPTERNLOGD      $0x96, Z2, Z1, Z3
 	VBROADCASTI32X4 112(DX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -5192,16 +5048,13 @@ rsingle_1:
 	ANDQ       $0x0f, DI
 
 rred_1:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z0, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z0, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y0
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -5347,16 +5200,13 @@ rsingle_3:
 	ANDQ       $0x0f, DI
 
 rred_2:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z0, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z0, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y0
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -5534,16 +5384,13 @@ rsingle_6:
 	ANDQ       $0x0f, DI
 
 rred_3:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z0, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z0, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y0
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -5731,16 +5578,13 @@ aesmid_7:
 	ANDQ            $0x0f, DI
 
 rred_4:
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z7, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z0, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z0, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y0
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -5769,16 +5613,13 @@ ofin_1:
 	VPSHUFD         $0x4e, Z9, Z1
 	VPXORD          Z9, Z1, Z1
 	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z8, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z8, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z8, Z8
-	VPXORD          Z0, Z8, Z8
+	VPTERNLOGD      $0x96, Z1, Z0, Z8
 	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VPXORD          32(SP), X8, X8
 	MOVQ            tag+64(FP), AX
@@ -5968,16 +5809,13 @@ lddone_1:
 	VPSHUFD         $0x4e, Z3, Z1
 	VPXORD          Z3, Z1, Z1
 	VPCLMULQDQ      $0x00, Z5, Z1, Z1
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z2, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z2, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z1, Z1
-	VPXORD          Z3, Z1, Z1
+	VPTERNLOGD      $0x96, Z0, Z3, Z1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	JMP             aaddone_1
 
 aadlong_1:
@@ -6022,16 +5860,13 @@ gh8_1:
 	VPXORD        Z9, Z10, Z10
 	VPCLMULQDQ    $0x00, 688(AX), Z10, Z10
 	VPXORD        Z10, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z8, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z8, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z9
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z9, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z9, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z8, Z8
-	VPXORD        Z0, Z8, Z8
+	VPTERNLOGD    $0x96, Z1, Z0, Z8
 	VEXTRACTI64X4 $0x01, Z8, Y0
 	VPXORD        Y8, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -6100,16 +5935,13 @@ ghpart_1:
 	VPXORD     Z8, Z5, Z5
 
 ghred_1:
-	VPXORD        Z3, Z5, Z5
-	VPXORD        Z6, Z5, Z5
+	VPTERNLOGD    $0x96, Z3, Z6, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
-	VPXORD        Z3, Z5, Z5
-	VPXORD        Z0, Z5, Z5
+	VPTERNLOGD    $0x96, Z3, Z0, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
-	VPXORD        Z5, Z6, Z6
-	VPXORD        Z0, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z0, Z6
 	VEXTRACTI64X4 $0x01, Z6, Y0
 	VPXORD        Y6, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -6299,16 +6131,13 @@ openfull_1:
 	VPSHUFD         $0x4e, Z4, Z2
 	VPXORD          Z4, Z2, Z2
 	VPCLMULQDQ      $0x00, Z9, Z2, Z2
-	VPXORD          Z0, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z0, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z4
 	VPSHUFD         $0x4e, Z0, Z0
-	VPXORD          Z0, Z2, Z2
-	VPXORD          Z4, Z2, Z2
+	VPTERNLOGD      $0x96, Z0, Z4, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z0
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z3, Z3
-	VPXORD          Z0, Z3, Z3
+	VPTERNLOGD      $0x96, Z2, Z0, Z3
 	VMOVDQU64       X3, (BX)
 	VPXORD          X1, X1, X1
 	VMOVDQU64       X1, 64(BX)
@@ -6531,12 +6360,10 @@ aesmid_2:
 	VAESENC         Z12, Z9, Z9
 	VAESENC         Z12, Z10, Z10
 	VAESENC         Z12, Z11, Z11
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z12
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z12, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z12, Z2
 	VBROADCASTI32X4 96(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z9, Z9
@@ -6544,8 +6371,7 @@ aesmid_2:
 	VAESENC         Z1, Z11, Z11
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z3, Z3
-	VPXORD          Z1, Z3, Z3
+	VPTERNLOGD      $0x96, Z2, Z1, Z3
 	VBROADCASTI32X4 112(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z9, Z9
@@ -6622,16 +6448,13 @@ loopdone_1:
 	VPXORD        Z4, Z9, Z9
 	VPCLMULQDQ    $0x00, 688(AX), Z9, Z9
 	VPXORD        Z9, Z2, Z2
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z3, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z4, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD       $0x4e, Z2, Z2
-	VPXORD        Z2, Z3, Z3
-	VPXORD        Z1, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
 	VEXTRACTI64X4 $0x01, Z3, Y1
 	VPXORD        Y3, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -6770,16 +6593,13 @@ mnone_1:
 	ANDQ       $0x0f, R8
 
 rred_1:
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z8, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
 	VPSHUFD       $0x4e, Z7, Z7
-	VPXORD        Z7, Z8, Z8
-	VPXORD        Z1, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z1, Z8
 	VEXTRACTI64X4 $0x01, Z8, Y1
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -6947,16 +6767,13 @@ mnone_2:
 	ANDQ       $0x0f, R8
 
 rred_2:
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z8, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
 	VPSHUFD       $0x4e, Z7, Z7
-	VPXORD        Z7, Z8, Z8
-	VPXORD        Z1, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z1, Z8
 	VEXTRACTI64X4 $0x01, Z8, Y1
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -7156,16 +6973,13 @@ mnone_3:
 	ANDQ       $0x0f, R8
 
 rred_3:
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z8, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
 	VPSHUFD       $0x4e, Z7, Z7
-	VPXORD        Z7, Z8, Z8
-	VPXORD        Z1, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z1, Z8
 	VEXTRACTI64X4 $0x01, Z8, Y1
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -7375,16 +7189,13 @@ mnone_4:
 	ANDQ       $0x0f, R8
 
 rred_4:
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z8, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPXORD        Z6, Z7, Z7
-	VPXORD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
 	VPSHUFD       $0x4e, Z7, Z7
-	VPXORD        Z7, Z8, Z8
-	VPXORD        Z1, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z1, Z8
 	VEXTRACTI64X4 $0x01, Z8, Y1
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
@@ -7454,16 +7265,13 @@ TEXT ·gcmStreamFinishVAESAVX512(SB), NOSPLIT, $0-48
 	VPSHUFD       $0x4e, Z3, Z1
 	VPXORD        Z3, Z1, Z1
 	VPCLMULQDQ    $0x00, Z4, Z1, Z1
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z2, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z2, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z3
 	VPSHUFD       $0x4e, Z0, Z0
-	VPXORD        Z0, Z1, Z1
-	VPXORD        Z3, Z1, Z1
+	VPTERNLOGD    $0x96, Z0, Z3, Z1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
-	VPXORD        Z1, Z2, Z2
-	VPXORD        Z0, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z0, Z2
 	VEXTRACTI64X4 $0x01, Z2, Y0
 	VPXORD        Y2, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
@@ -7480,16 +7288,13 @@ fin1_1:
 	VPSHUFD         $0x4e, Z3, Z2
 	VPXORD          Z3, Z2, Z2
 	VPCLMULQDQ      $0x00, Z4, Z2, Z2
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z0, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z0, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z3
 	VPSHUFD         $0x4e, Z1, Z1
-	VPXORD          Z1, Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z3, Z2
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD         $0x4e, Z2, Z2
-	VPXORD          Z2, Z0, Z0
-	VPXORD          Z1, Z0, Z0
+	VPTERNLOGD      $0x96, Z2, Z1, Z0
 
 findone_1:
 	VPSHUFB   bswapMask<>+0(SB), X0, X0

@@ -78,8 +78,7 @@ func (e *gcm) mulAcc1(s sum, first bool, x reg.VecVirtual, pw, kw operand.Mem) {
 
 // reduce0 finishes the Karatsuba middle term and folds LO into MI.
 func (e *gcm) reduce0(s sum) {
-	e.Xor(s.lo, s.mi, s.mi)
-	e.Xor(s.hi, s.mi, s.mi)
+	e.Xor3(s.lo, s.hi, s.mi)
 	e.foldInto(s.lo, s.mi)
 }
 
@@ -95,8 +94,7 @@ func (e *gcm) foldInto(x, into reg.VecVirtual) {
 	t := e.vreg()
 	e.ClMul(0x10, e.c.poly, x, t)
 	e.ShufD(0x4e, x, x)
-	e.Xor(x, into, into)
-	e.Xor(t, into, into)
+	e.Xor3(x, t, into)
 }
 
 func (e *gcm) reduce(s sum) {
