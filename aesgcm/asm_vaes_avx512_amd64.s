@@ -118,6 +118,44 @@ DATA laneSel<>+240(SB)/8, $0x0000000000000006
 DATA laneSel<>+248(SB)/8, $0x0000000000000007
 GLOBL laneSel<>(SB), RODATA|NOPTR, $256
 
+DATA smallCtrIncs<>+0(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+8(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+16(SB)/8, $0x0000000000000001
+DATA smallCtrIncs<>+24(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+32(SB)/8, $0x0000000000000002
+DATA smallCtrIncs<>+40(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+48(SB)/8, $0x0000000000000002
+DATA smallCtrIncs<>+56(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+64(SB)/8, $0x0000000000000004
+DATA smallCtrIncs<>+72(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+80(SB)/8, $0x0000000000000004
+DATA smallCtrIncs<>+88(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+96(SB)/8, $0x0000000000000006
+DATA smallCtrIncs<>+104(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+112(SB)/8, $0x0000000000000006
+DATA smallCtrIncs<>+120(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+128(SB)/8, $0x0000000000000008
+DATA smallCtrIncs<>+136(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+144(SB)/8, $0x0000000000000008
+DATA smallCtrIncs<>+152(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+160(SB)/8, $0x000000000000000a
+DATA smallCtrIncs<>+168(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+176(SB)/8, $0x000000000000000a
+DATA smallCtrIncs<>+184(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+192(SB)/8, $0x000000000000000c
+DATA smallCtrIncs<>+200(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+208(SB)/8, $0x000000000000000c
+DATA smallCtrIncs<>+216(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+224(SB)/8, $0x000000000000000e
+DATA smallCtrIncs<>+232(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+240(SB)/8, $0x000000000000000e
+DATA smallCtrIncs<>+248(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+256(SB)/8, $0x0000000000000010
+DATA smallCtrIncs<>+264(SB)/8, $0x0000000000000000
+DATA smallCtrIncs<>+272(SB)/8, $0x0000000000000010
+DATA smallCtrIncs<>+280(SB)/8, $0x0000000000000000
+GLOBL smallCtrIncs<>(SB), RODATA|NOPTR, $288
+
 // func gcmInitVAESAVX512(t *[752]byte, rounds int)
 // Requires: AVX, AVX512F, AVX512VL, VAES, VPCLMULQDQ
 TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-16
@@ -626,7 +664,7 @@ ghdone_1:
 	RET
 
 // func gcmSealVAESAVX512(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
 TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -635,11 +673,12 @@ TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	ADDQ AX, DX
 	SUBQ $0x000000a0, DX
 	MOVQ n+32(FP), BX
+	CMPQ BX, $0x00000100
+	JAE  wide_1
+	MOVQ n+32(FP), BX
 	MOVQ aadLen+48(FP), SI
-	CMPQ BX, $0x40
+	CMPQ BX, $0x20
 	JAE  long_1
-	CMPQ SI, $0x10
-	JA   long_1
 	MOVQ out+16(FP), BX
 	MOVQ n+32(FP), SI
 	MOVQ aad+40(FP), DI
@@ -647,206 +686,579 @@ TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	MOVQ j0+56(FP), R9
 
 	// phase: short message
-	VPXORD          Z0, Z0, Z0
 	VMOVQ           (R9), X0
 	VMOVQ           8(R9), X1
 	VPUNPCKLQDQ     X1, X0, X0
-	VSHUFI64X2      $0x00, Z0, Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
-	VBROADCASTI32X4 (AX), Z4
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z4, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
+	VINSERTI32X4    $0x01, X0, Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI32X4 (AX), Y12
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y12, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y12, Y0, Y0
 	CMPQ            CX, $0x0a
 	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
 	CMPQ            CX, $0x0c
 	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 32(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 48(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 64(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 80(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 96(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 112(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 128(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 144(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 160(DX), Z4
-	VAESENCLAST     Z4, Z1, Z1
-	VAESENCLAST     Z4, Z0, Z0
-	VALIGNQ         $0x02, Z1, Z0, Z0
-	LEAQ            15(SI), CX
-	ANDQ            $-16, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	MOVQ            R8, DX
-	SHLQ            $0x03, DX
-	MOVQ            SI, R9
-	SHLQ            $0x03, R9
-	VMOVQ           R9, X4
-	VMOVQ           DX, X5
-	VPUNPCKLQDQ     X5, X4, X4
-	VPXORD          Z2, Z2, Z2
-	VMOVDQA64       X4, X2
-	VBROADCASTI32X4 480(AX), Z5
-	VBROADCASTI32X4 736(AX), Z7
-	VPCLMULQDQ      $0x00, Z5, Z2, Z4
-	VPCLMULQDQ      $0x11, Z5, Z2, Z6
-	VPSHUFD         $0x4e, Z2, Z5
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x00, Z7, Z5, Z5
-	VPXORD          Z3, Z3, Z3
-	TESTQ           R8, R8
-	JZ              snoaad_1
-	CMPQ            R8, $0x10
-	JE              sfullaad_1
-	CMPQ            R8, $0x08
-	JB              ld4_1
-	MOVQ            (DI), AX
-	VMOVQ           AX, X3
-	LEAQ            -8(DI)(R8*1), AX
-	MOVQ            (AX), AX
-	VMOVQ           AX, X2
-	LEAQ            slideShuf<>+0(SB), AX
-	NEGQ            AX
-	ADDQ            R8, AX
-	NEGQ            AX
-	VMOVDQU64       24(AX), X7
-	VPSHUFB         X7, X2, X2
-	VPORD           X2, X3, X3
-	JMP             lddone_1
+	VBROADCASTI32X4 16(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y12
+	VAESENCLAST     Y12, Y1, Y1
+	VAESENCLAST     Y12, Y0, Y0
+	MOVQ            R8, CX
+
+	// phase: AAD
+	VPXORD    Y2, Y2, Y2
+	TESTQ     CX, CX
+	JZ        aaddone_1
+	CMPQ      CX, $0x10
+	JAE       aadlong_1
+	CMPQ      CX, $0x08
+	JB        ld4_1
+	MOVQ      (DI), DX
+	VMOVQ     DX, X12
+	LEAQ      -8(DI)(CX*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
+	JMP       lddone_1
 
 ld4_1:
-	CMPQ      R8, $0x04
+	CMPQ      CX, $0x04
 	JB        ld2_1
-	MOVL      (DI), AX
-	VMOVQ     AX, X3
-	LEAQ      -4(DI)(R8*1), AX
-	MOVL      (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R8, AX
-	NEGQ      AX
-	VMOVDQU64 20(AX), X7
-	VPSHUFB   X7, X2, X2
-	VPORD     X2, X3, X3
+	MOVL      (DI), DX
+	VMOVQ     DX, X12
+	LEAQ      -4(DI)(CX*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      R8, $0x02
+	CMPQ      CX, $0x02
 	JB        ld1_1
-	MOVWQZX   (DI), AX
-	VMOVQ     AX, X3
-	LEAQ      -2(DI)(R8*1), AX
-	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R8, AX
-	NEGQ      AX
-	VMOVDQU64 18(AX), X7
-	VPSHUFB   X7, X2, X2
-	VPORD     X2, X3, X3
+	MOVWQZX   (DI), DX
+	VMOVQ     DX, X12
+	LEAQ      -2(DI)(CX*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (DI), AX
-	VMOVQ   AX, X3
+	MOVBQZX (DI), DX
+	VMOVQ   DX, X12
 
 lddone_1:
-	JMP saad_1
+	VPSHUFB         bswapMask<>+0(SB), X12, X12
+	VPXORD          Y3, Y3, Y3
+	VPXORD          X12, X2, X3
+	VBROADCASTI32X4 480(AX), Y2
+	VBROADCASTI32X4 736(AX), Y14
+	VPCLMULQDQ      $0x00, Y2, Y3, Y12
+	VPCLMULQDQ      $0x11, Y2, Y3, Y2
+	VPSHUFD         $0x4e, Y3, Y13
+	VPXORD          Y3, Y13, Y13
+	VPCLMULQDQ      $0x00, Y14, Y13, Y13
+	VPTERNLOGD      $0x96, Y12, Y2, Y13
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y12, Y3
+	VPSHUFD         $0x4e, Y12, Y12
+	VPTERNLOGD      $0x96, Y12, Y3, Y13
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
+	VPSHUFD         $0x4e, Y13, Y13
+	VPTERNLOGD      $0x96, Y13, Y3, Y2
+	JMP             aaddone_1
 
-sfullaad_1:
-	VMOVDQU64 (DI), X3
+aadlong_1:
+gh8_1:
+	CMPQ          CX, $0x00000100
+	JB            ghrest_1
+	VMOVDQU64     (DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPXORD        Y2, Y18, Y18
+	VPCLMULQDQ    $0x00, 240(AX), Y18, Y12
+	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
+	VPSHUFD       $0x4e, Y18, Y16
+	VPXORD        Y18, Y16, Y16
+	VPCLMULQDQ    $0x00, 496(AX), Y16, Y16
+	VMOVDQU64     32(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     64(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     96(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     128(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     160(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     192(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     224(DI), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VPTERNLOGD    $0x96, Y12, Y17, Y16
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y12, Y18
+	VPSHUFD       $0x4e, Y12, Y12
+	VPTERNLOGD    $0x96, Y12, Y18, Y16
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y16, Y12
+	VPSHUFD       $0x4e, Y16, Y16
+	VPTERNLOGD    $0x96, Y16, Y12, Y17
+	VEXTRACTI32X4 $0x01, Y17, X2
+	VPXORD        X2, X17, X2
+	ADDQ          $0x00000100, DI
+	SUBQ          $0x00000100, CX
+	JMP           gh8_1
 
-saad_1:
-	VPSHUFB         bswapMask<>+0(SB), X3, X3
-	VBROADCASTI32X4 464(CX), Z2
-	VBROADCASTI32X4 720(CX), Z7
-	VPCLMULQDQ      $0x00, Z2, Z3, Z8
-	VPXORD          Z8, Z4, Z4
-	VPCLMULQDQ      $0x11, Z2, Z3, Z8
-	VPXORD          Z8, Z6, Z6
-	VPSHUFD         $0x4e, Z3, Z8
-	VPXORD          Z3, Z8, Z8
-	VPCLMULQDQ      $0x00, Z7, Z8, Z8
-	VPXORD          Z8, Z5, Z5
+ghrest_1:
+	TESTQ  CX, CX
+	JZ     ghdone_1
+	LEAQ   15(CX), DX
+	SHRQ   $0x04, DX
+	SHLQ   $0x04, DX
+	NEGQ   DX
+	ADDQ   AX, DX
+	VPXORD Y3, Y3, Y3
+	VPXORD Y13, Y13, Y13
+	VPXORD Y14, Y14, Y14
+	VPXORD Y15, Y15, Y15
 
-snoaad_1:
-	MOVQ          in+24(FP), AX
-	MOVQ          $-1, DX
-	BZHIQ         SI, DX, DX
-	KMOVQ         DX, K1
-	VMOVDQU8.Z    (AX), K1, Z2
-	VPXORD        Z0, Z2, Z0
-	VMOVDQU8      Z0, K1, (BX)
-	VMOVDQU8.Z    Z0, K1, Z0
-	VPSHUFB       bswapMask<>+0(SB), Z0, Z0
-	LEAQ          15(SI), AX
-	ANDQ          $-16, AX
-	MOVQ          $-1, DX
-	BZHIQ         AX, DX, AX
-	KMOVQ         AX, K1
-	VMOVDQU8.Z    480(CX), K1, Z2
-	VMOVDQU8.Z    736(CX), K1, Z3
-	VPCLMULQDQ    $0x00, Z2, Z0, Z7
-	VPXORD        Z7, Z4, Z4
-	VPCLMULQDQ    $0x11, Z2, Z0, Z7
-	VPXORD        Z7, Z6, Z6
-	VPSHUFD       $0x4e, Z0, Z7
-	VPXORD        Z0, Z7, Z7
-	VPCLMULQDQ    $0x00, Z3, Z7, Z7
-	VPXORD        Z7, Z5, Z5
-	VPTERNLOGD    $0x96, Z4, Z6, Z5
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z0
-	VPSHUFD       $0x4e, Z4, Z4
-	VPTERNLOGD    $0x96, Z4, Z0, Z5
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VEXTRACTI64X4 $0x01, Z6, Y0
-	VPXORD        Y6, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X2
-	VPXORD        X2, X0, X0
-	VPSHUFB       bswapMask<>+0(SB), X0, X0
-	VPXORD        X1, X0, X0
-	MOVQ          tag+64(FP), AX
-	VMOVDQU64     X0, (AX)
+ghregs_1:
+	CMPQ       CX, $0x20
+	JB         ghpart_1
+	VMOVDQU64  (DI), Y15
+	VPSHUFB    bswapMask<>+0(SB), Y15, Y15
+	VPXORD     Y2, Y15, Y15
+	VPXORD     Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 496(DX), Y15, Y12
+	VPXORD     Y12, Y3, Y3
+	VPCLMULQDQ $0x11, 496(DX), Y15, Y12
+	VPXORD     Y12, Y14, Y14
+	VPSHUFD    $0x4e, Y15, Y12
+	VPXORD     Y15, Y12, Y12
+	VPCLMULQDQ $0x00, 752(DX), Y12, Y12
+	VPXORD     Y12, Y13, Y13
+	ADDQ       $0x20, DI
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        ghregs_1
+
+ghpart_1:
+	CMPQ            CX, $0x10
+	JB              ghpart1_1
+	VMOVDQU64       (DI), X15
+	VPSHUFB         bswapMask<>+0(SB), X15, X15
+	VPXORD          Y2, Y15, Y15
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y12
+	VBROADCASTI32X4 752(DX), Y16
+	VPCLMULQDQ      $0x00, Y12, Y15, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y12, Y15, Y17
+	VPXORD          Y17, Y14, Y14
+	VPSHUFD         $0x4e, Y15, Y17
+	VPXORD          Y15, Y17, Y17
+	VPCLMULQDQ      $0x00, Y16, Y17, Y17
+	VPXORD          Y17, Y13, Y13
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, DX
+	SUBQ            $0x10, CX
+
+ghpart1_1:
+	TESTQ     CX, CX
+	JZ        ghred_1
+	CMPQ      CX, $0x08
+	JB        ld4_2
+	MOVQ      (DI), R9
+	VMOVQ     R9, X15
+	LEAQ      -8(DI)(CX*1), DI
+	MOVQ      (DI), R9
+	VMOVQ     R9, X12
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 24(DI), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld4_2:
+	CMPQ      CX, $0x04
+	JB        ld2_2
+	MOVL      (DI), R9
+	VMOVQ     R9, X15
+	LEAQ      -4(DI)(CX*1), DI
+	MOVL      (DI), R9
+	VMOVQ     R9, X12
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 20(DI), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld2_2:
+	CMPQ      CX, $0x02
+	JB        ld1_2
+	MOVWQZX   (DI), R9
+	VMOVQ     R9, X15
+	LEAQ      -2(DI)(CX*1), DI
+	MOVWQZX   (DI), R9
+	VMOVQ     R9, X12
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 18(DI), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld1_2:
+	MOVBQZX (DI), R9
+	VMOVQ   R9, X15
+
+lddone_2:
+	VPSHUFB         bswapMask<>+0(SB), X15, X15
+	VPXORD          Y2, Y15, Y15
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y12
+	VBROADCASTI32X4 752(DX), Y16
+	VPCLMULQDQ      $0x00, Y12, Y15, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y12, Y15, Y17
+	VPXORD          Y17, Y14, Y14
+	VPSHUFD         $0x4e, Y15, Y17
+	VPXORD          Y15, Y17, Y17
+	VPCLMULQDQ      $0x00, Y16, Y17, Y17
+	VPXORD          Y17, Y13, Y13
+
+ghred_1:
+	VPTERNLOGD    $0x96, Y3, Y14, Y13
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y12
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y12, Y13
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y3
+	VPSHUFD       $0x4e, Y13, Y13
+	VPTERNLOGD    $0x96, Y13, Y3, Y14
+	VEXTRACTI32X4 $0x01, Y14, X3
+	VPXORD        X14, X3, X3
+	VPXORD        X3, X2, X2
+
+ghdone_1:
+aaddone_1:
+	LEAQ            31(SI), CX
+	SHRQ            $0x04, CX
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	MOVQ            SI, AX
+	VPXORD          Y4, Y4, Y4
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	MOVQ            in+24(FP), DX
+	CMPQ            AX, $0x10
+	JB              slt16_1
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VEXTRACTI32X4   $0x01, Y1, X3
+	VMOVDQU64       (DX), X7
+	VPXORD          X3, X7, X8
+	VMOVDQU64       X8, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
+	VPXORD          Y2, Y8, Y8
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y3
+	VBROADCASTI32X4 752(CX), Y7
+	VPCLMULQDQ      $0x00, Y3, Y8, Y12
+	VPXORD          Y12, Y4, Y4
+	VPCLMULQDQ      $0x11, Y3, Y8, Y12
+	VPXORD          Y12, Y6, Y6
+	VPSHUFD         $0x4e, Y8, Y12
+	VPXORD          Y8, Y12, Y12
+	VPCLMULQDQ      $0x00, Y7, Y12, Y12
+	VPXORD          Y12, Y5, Y5
+	ADDQ            $0x10, CX
+	VMOVDQA64       X0, X3
+	ADDQ            $0x10, DX
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, AX
+	JMP             spart_1
+
+slt16_1:
+	VEXTRACTI32X4 $0x01, Y1, X3
+
+spart_1:
+	TESTQ     AX, AX
+	JZ        slens_1
+	VPXORD    Y9, Y9, Y9
+	VPXORD    Y10, Y10, Y10
+	CMPQ      AX, $0x08
+	JB        ld4_3
+	MOVQ      (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -8(DX)(AX*1), DX
+	MOVQ      (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld4_3:
+	CMPQ      AX, $0x04
+	JB        ld2_3
+	MOVL      (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -4(DX)(AX*1), DX
+	MOVL      (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      AX, $0x02
+	JB        ld1_3
+	MOVWQZX   (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -2(DX)(AX*1), DX
+	MOVWQZX   (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (DX), DI
+	VMOVQ   DI, X9
+
+lddone_3:
+	VPXORD    X3, X9, X10
+	LEAQ      onesMask<>+0(SB), DX
+	SUBQ      AX, DX
+	VPANDD    16(DX), X10, X10
+	VMOVQ     X10, DX
+	CMPQ      AX, $0x08
+	JB        st4_1
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(AX*1), AX
+	MOVQ      DX, (AX)
+	JMP       stdone_1
+
+st4_1:
+	CMPQ      AX, $0x04
+	JB        st2_1
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(AX*1), AX
+	MOVL      DX, (AX)
+	JMP       stdone_1
+
+st2_1:
+	CMPQ      AX, $0x02
+	JB        st1_1
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(AX*1), AX
+	MOVW      DX, (AX)
+	JMP       stdone_1
+
+st1_1:
+	MOVB DL, (BX)
+
+stdone_1:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y2, Y10, Y10
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y3
+	VPCLMULQDQ      $0x00, Y0, Y10, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y10, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y10, Y7
+	VPXORD          Y10, Y7, Y7
+	VPCLMULQDQ      $0x00, Y3, Y7, Y7
+	VPXORD          Y7, Y5, Y5
+	ADDQ            $0x10, CX
+
+slens_1:
+	MOVQ            R8, AX
+	SHLQ            $0x03, AX
+	MOVQ            SI, DX
+	SHLQ            $0x03, DX
+	VMOVQ           DX, X0
+	VMOVQ           AX, X3
+	VPUNPCKLQDQ     X3, X0, X0
+	VPXORD          Y11, Y11, Y11
+	VPXORD          X0, X2, X11
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y2
+	VPCLMULQDQ      $0x00, Y0, Y11, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y11, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y11, Y3
+	VPXORD          Y11, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y5, Y5
+	VPTERNLOGD      $0x96, Y4, Y6, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
+	VPSHUFD         $0x4e, Y4, Y4
+	VPTERNLOGD      $0x96, Y4, Y0, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD         $0x4e, Y5, Y5
+	VPTERNLOGD      $0x96, Y5, Y0, Y6
+	VEXTRACTI32X4   $0x01, Y6, X0
+	VPXORD          X0, X6, X2
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VPXORD          X1, X2, X2
+	MOVQ            tag+64(FP), AX
+	VMOVDQU64       X2, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -865,6 +1277,10 @@ snoaad_1:
 	VPXOR     X13, X13, X13
 	VPXOR     X14, X14, X14
 	VPXOR     X15, X15, X15
+	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -873,6 +1289,1697 @@ snoaad_1:
 	RET
 
 long_1:
+	MOVQ            aad+40(FP), BX
+	MOVQ            aadLen+48(FP), SI
+	MOVQ            j0+56(FP), DI
+	VPXORD          Y0, Y0, Y0
+	VMOVQ           (DI), X0
+	VMOVQ           8(DI), X1
+	VPUNPCKLQDQ     X1, X0, X0
+	VPSHUFB         bswapMask<>+0(SB), X0, X1
+	VPADDD          smallCtrIncs<>+16(SB), X1, X1
+	VMOVDQU64       X1, 16(SP)
+	VBROADCASTI32X4 (AX), Y1
+	VPXORD          Y1, Y0, Y0
+	CMPQ            CX, $0x0a
+	JE              aesmid_2
+	VBROADCASTI32X4 16(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	CMPQ            CX, $0x0c
+	JE              aesmid_2
+	VBROADCASTI32X4 48(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y1
+	VAESENC         Y1, Y0, Y0
+
+aesmid_2:
+	VBROADCASTI32X4 16(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y1
+	VAESENCLAST     Y1, Y0, Y0
+	VMOVDQU64       X0, 32(SP)
+
+	// phase: AAD
+	VPXORD    Y2, Y2, Y2
+	TESTQ     SI, SI
+	JZ        aaddone_2
+	CMPQ      SI, $0x10
+	JAE       aadlong_2
+	CMPQ      SI, $0x08
+	JB        ld4_4
+	MOVQ      (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -8(BX)(SI*1), BX
+	MOVQ      (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 24(BX), X10
+	VPSHUFB   X10, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_4
+
+ld4_4:
+	CMPQ      SI, $0x04
+	JB        ld2_4
+	MOVL      (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -4(BX)(SI*1), BX
+	MOVL      (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 20(BX), X10
+	VPSHUFB   X10, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_4
+
+ld2_4:
+	CMPQ      SI, $0x02
+	JB        ld1_4
+	MOVWQZX   (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -2(BX)(SI*1), BX
+	MOVWQZX   (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 18(BX), X10
+	VPSHUFB   X10, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_4
+
+ld1_4:
+	MOVBQZX (BX), DI
+	VMOVQ   DI, X0
+
+lddone_4:
+	VPSHUFB         bswapMask<>+0(SB), X0, X0
+	VPXORD          Y3, Y3, Y3
+	VPXORD          X0, X2, X3
+	VBROADCASTI32X4 480(AX), Y1
+	VBROADCASTI32X4 736(AX), Y10
+	VPCLMULQDQ      $0x00, Y1, Y3, Y0
+	VPCLMULQDQ      $0x11, Y1, Y3, Y2
+	VPSHUFD         $0x4e, Y3, Y1
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x00, Y10, Y1, Y1
+	VPTERNLOGD      $0x96, Y0, Y2, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD         $0x4e, Y0, Y0
+	VPTERNLOGD      $0x96, Y0, Y3, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y0, Y2
+	JMP             aaddone_2
+
+aadlong_2:
+gh8_2:
+	CMPQ          SI, $0x00000100
+	JB            ghrest_2
+	VMOVDQU64     (BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPXORD        Y2, Y14, Y14
+	VPCLMULQDQ    $0x00, 240(AX), Y14, Y0
+	VPCLMULQDQ    $0x11, 240(AX), Y14, Y13
+	VPSHUFD       $0x4e, Y14, Y1
+	VPXORD        Y14, Y1, Y1
+	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
+	VMOVDQU64     32(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 272(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 272(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 528(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     64(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 304(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 304(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 560(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     96(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 336(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 336(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 592(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     128(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 368(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 368(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 624(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     160(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 400(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 400(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 656(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     192(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 432(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 432(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 688(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VMOVDQU64     224(BX), Y14
+	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
+	VPCLMULQDQ    $0x00, 464(AX), Y14, Y15
+	VPXORD        Y15, Y0, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y14, Y15
+	VPXORD        Y15, Y13, Y13
+	VPSHUFD       $0x4e, Y14, Y15
+	VPXORD        Y14, Y15, Y15
+	VPCLMULQDQ    $0x00, 720(AX), Y15, Y15
+	VPXORD        Y15, Y1, Y1
+	VPTERNLOGD    $0x96, Y0, Y13, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y14
+	VPSHUFD       $0x4e, Y0, Y0
+	VPTERNLOGD    $0x96, Y0, Y14, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y0, Y13
+	VEXTRACTI32X4 $0x01, Y13, X0
+	VPXORD        X0, X13, X2
+	ADDQ          $0x00000100, BX
+	SUBQ          $0x00000100, SI
+	JMP           gh8_2
+
+ghrest_2:
+	TESTQ  SI, SI
+	JZ     ghdone_2
+	LEAQ   15(SI), DI
+	SHRQ   $0x04, DI
+	SHLQ   $0x04, DI
+	NEGQ   DI
+	ADDQ   AX, DI
+	VPXORD Y3, Y3, Y3
+	VPXORD Y10, Y10, Y10
+	VPXORD Y11, Y11, Y11
+	VPXORD Y12, Y12, Y12
+
+ghregs_2:
+	CMPQ       SI, $0x20
+	JB         ghpart_2
+	VMOVDQU64  (BX), Y12
+	VPSHUFB    bswapMask<>+0(SB), Y12, Y12
+	VPXORD     Y2, Y12, Y12
+	VPXORD     Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 496(DI), Y12, Y0
+	VPXORD     Y0, Y3, Y3
+	VPCLMULQDQ $0x11, 496(DI), Y12, Y0
+	VPXORD     Y0, Y11, Y11
+	VPSHUFD    $0x4e, Y12, Y0
+	VPXORD     Y12, Y0, Y0
+	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
+	VPXORD     Y0, Y10, Y10
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, DI
+	SUBQ       $0x20, SI
+	JMP        ghregs_2
+
+ghpart_2:
+	CMPQ            SI, $0x10
+	JB              ghpart1_2
+	VMOVDQU64       (BX), X12
+	VPSHUFB         bswapMask<>+0(SB), X12, X12
+	VPXORD          Y2, Y12, Y12
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DI), Y0
+	VBROADCASTI32X4 752(DI), Y1
+	VPCLMULQDQ      $0x00, Y0, Y12, Y13
+	VPXORD          Y13, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y12, Y13
+	VPXORD          Y13, Y11, Y11
+	VPSHUFD         $0x4e, Y12, Y13
+	VPXORD          Y12, Y13, Y13
+	VPCLMULQDQ      $0x00, Y1, Y13, Y13
+	VPXORD          Y13, Y10, Y10
+	ADDQ            $0x10, BX
+	ADDQ            $0x10, DI
+	SUBQ            $0x10, SI
+
+ghpart1_2:
+	TESTQ     SI, SI
+	JZ        ghred_2
+	CMPQ      SI, $0x08
+	JB        ld4_5
+	MOVQ      (BX), R8
+	VMOVQ     R8, X12
+	LEAQ      -8(BX)(SI*1), BX
+	MOVQ      (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 24(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X12, X12
+	JMP       lddone_5
+
+ld4_5:
+	CMPQ      SI, $0x04
+	JB        ld2_5
+	MOVL      (BX), R8
+	VMOVQ     R8, X12
+	LEAQ      -4(BX)(SI*1), BX
+	MOVL      (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 20(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X12, X12
+	JMP       lddone_5
+
+ld2_5:
+	CMPQ      SI, $0x02
+	JB        ld1_5
+	MOVWQZX   (BX), R8
+	VMOVQ     R8, X12
+	LEAQ      -2(BX)(SI*1), BX
+	MOVWQZX   (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 18(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X12, X12
+	JMP       lddone_5
+
+ld1_5:
+	MOVBQZX (BX), R8
+	VMOVQ   R8, X12
+
+lddone_5:
+	VPSHUFB         bswapMask<>+0(SB), X12, X12
+	VPXORD          Y2, Y12, Y12
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DI), Y0
+	VBROADCASTI32X4 752(DI), Y1
+	VPCLMULQDQ      $0x00, Y0, Y12, Y13
+	VPXORD          Y13, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y12, Y13
+	VPXORD          Y13, Y11, Y11
+	VPSHUFD         $0x4e, Y12, Y13
+	VPXORD          Y12, Y13, Y13
+	VPCLMULQDQ      $0x00, Y1, Y13, Y13
+	VPXORD          Y13, Y10, Y10
+
+ghred_2:
+	VPTERNLOGD    $0x96, Y3, Y11, Y10
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y0, Y10
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y0
+	VPSHUFD       $0x4e, Y10, Y10
+	VPTERNLOGD    $0x96, Y10, Y0, Y11
+	VEXTRACTI32X4 $0x01, Y11, X0
+	VPXORD        X11, X0, X0
+	VPXORD        X0, X2, X2
+
+ghdone_2:
+aaddone_2:
+	VMOVDQU64       X2, (SP)
+	XORQ            BX, BX
+	MOVQ            out+16(FP), SI
+	MOVQ            in+24(FP), DI
+	MOVQ            n+32(FP), R8
+	TESTQ           R8, R8
+	JZ              pdone_1
+	VPXORD          Y4, Y4, Y4
+	VMOVDQU64       (SP), X4
+	VBROADCASTI32X4 16(SP), Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	TESTQ           R8, R8
+	JZ              psave_1
+
+	// phase: remainder
+	CMPQ            R8, $0x20
+	JA              sizenext_1
+	VBROADCASTI32X4 (AX), Y2
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y2, Y1, Y1
+	CMPQ            CX, $0x0a
+	JE              aesmid_3
+	VBROADCASTI32X4 16(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	CMPQ            CX, $0x0c
+	JE              aesmid_3
+	VBROADCASTI32X4 48(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(AX), Y2
+	VAESENC         Y2, Y1, Y1
+
+aesmid_3:
+	VBROADCASTI32X4 16(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 80(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 96(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 112(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 128(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 144(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 160(DX), Y2
+	VAESENCLAST     Y2, Y1, Y1
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X2
+	VPADDD          X2, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y1, Y2, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y4, Y1, Y1
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VPTERNLOGD      $0x96, Y5, Y7, Y6
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD         $0x4e, Y5, Y5
+	VPTERNLOGD      $0x96, Y5, Y1, Y6
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD         $0x4e, Y6, Y6
+	VPTERNLOGD      $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4   $0x01, Y7, X1
+	VPXORD          X7, X1, X1
+	VPXORD          X1, X4, X4
+	JMP             sizedone_1
+
+sizenext_1:
+	CMPQ            R8, $0x40
+	JA              sizenext_2
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y3, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y3, Y2, Y2
+	CMPQ            CX, $0x0a
+	JE              aesmid_4
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	CMPQ            CX, $0x0c
+	JE              aesmid_4
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+
+aesmid_4:
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y1, Y1
+	VAESENCLAST     Y3, Y2, Y2
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X3
+	VPADDD          X3, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (DI), Y3
+	VPXORD          Y1, Y3, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y4, Y1, Y1
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y3
+	VPXORD          Y1, Y3, Y3
+	VPCLMULQDQ      $0x00, 752(CX), Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_3
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_2
+
+rsingle_3:
+	CMPQ            R8, $0x10
+	JB              rpart_3
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X2, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 528(CX), Y1
+	VBROADCASTI32X4 784(CX), Y3
+	VPCLMULQDQ      $0x00, Y1, Y17, Y10
+	VPXORD          Y10, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y10
+	VPXORD          Y10, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y10
+	VPXORD          Y17, Y10, Y10
+	VPCLMULQDQ      $0x00, Y3, Y10, Y10
+	VPXORD          Y10, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y2, X1
+	LEAQ            48(CX), CX
+	JMP             rcommon_2
+
+rpart_3:
+	VMOVDQA64 X2, X1
+	LEAQ      32(CX), CX
+
+rcommon_2:
+	TESTQ     R8, R8
+	JZ        rred_2
+	VPXORD    Y18, Y18, Y18
+	VPXORD    Y19, Y19, Y19
+	CMPQ      R8, $0x08
+	JB        ld4_6
+	MOVQ      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -8(DI)(R8*1), CX
+	MOVQ      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 24(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_6
+
+ld4_6:
+	CMPQ      R8, $0x04
+	JB        ld2_6
+	MOVL      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -4(DI)(R8*1), CX
+	MOVL      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 20(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_6
+
+ld2_6:
+	CMPQ      R8, $0x02
+	JB        ld1_6
+	MOVWQZX   (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -2(DI)(R8*1), CX
+	MOVWQZX   (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 18(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_6
+
+ld1_6:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X18
+
+lddone_6:
+	VPXORD    X1, X18, X19
+	LEAQ      onesMask<>+0(SB), CX
+	SUBQ      R8, CX
+	VPANDD    16(CX), X19, X19
+	VMOVQ     X19, DX
+	CMPQ      R8, $0x08
+	JB        st4_2
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 8(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -8(SI)(R8*1), CX
+	MOVQ      DX, (CX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      R8, $0x04
+	JB        st2_2
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 12(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -4(SI)(R8*1), CX
+	MOVL      DX, (CX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      R8, $0x02
+	JB        st1_2
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 14(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -2(SI)(R8*1), CX
+	MOVW      DX, (CX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB DL, (SI)
+
+stdone_2:
+	VMOVDQU64 X19, 64(SP)
+	VMOVDQU64 X1, 48(SP)
+
+rred_2:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y1, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X4, X4
+	JMP           sizedone_1
+
+sizenext_2:
+	CMPQ            R8, $0x80
+	JA              sizenext_3
+	VBROADCASTI32X4 (AX), Y11
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y11, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y11, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y11, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y10
+	VPSHUFB         bswapMask<>+0(SB), Y10, Y10
+	VPXORD          Y11, Y10, Y10
+	CMPQ            CX, $0x0a
+	JE              aesmid_5
+	VBROADCASTI32X4 16(AX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 32(AX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	CMPQ            CX, $0x0c
+	JE              aesmid_5
+	VBROADCASTI32X4 48(AX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 64(AX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+
+aesmid_5:
+	VBROADCASTI32X4 16(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 32(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 48(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 64(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 80(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 96(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 112(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 128(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 144(DX), Y11
+	VAESENC         Y11, Y1, Y1
+	VAESENC         Y11, Y2, Y2
+	VAESENC         Y11, Y3, Y3
+	VAESENC         Y11, Y10, Y10
+	VBROADCASTI32X4 160(DX), Y11
+	VAESENCLAST     Y11, Y1, Y1
+	VAESENCLAST     Y11, Y2, Y2
+	VAESENCLAST     Y11, Y3, Y3
+	VAESENCLAST     Y11, Y10, Y10
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X11
+	VPADDD          X11, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (DI), Y11
+	VPXORD          Y1, Y11, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y4, Y1, Y1
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y11
+	VPXORD          Y11, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y11
+	VPXORD          Y11, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y11
+	VPXORD          Y1, Y11, Y11
+	VPCLMULQDQ      $0x00, 752(CX), Y11, Y11
+	VPXORD          Y11, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_6
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y3, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_7
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y10, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_3
+
+rsingle_7:
+	CMPQ            R8, $0x10
+	JB              rpart_7
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X10, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 592(CX), Y1
+	VBROADCASTI32X4 848(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y10, X1
+	LEAQ            112(CX), CX
+	JMP             rcommon_3
+
+rpart_7:
+	VMOVDQA64 X10, X1
+	LEAQ      96(CX), CX
+	JMP       rcommon_3
+
+rsingle_6:
+	CMPQ            R8, $0x10
+	JB              rpart_6
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X3, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 560(CX), Y1
+	VBROADCASTI32X4 816(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y10
+	VPXORD          Y10, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y10
+	VPXORD          Y10, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y10
+	VPXORD          Y17, Y10, Y10
+	VPCLMULQDQ      $0x00, Y2, Y10, Y10
+	VPXORD          Y10, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y3, X1
+	LEAQ            80(CX), CX
+	JMP             rcommon_3
+
+rpart_6:
+	VMOVDQA64 X3, X1
+	LEAQ      64(CX), CX
+
+rcommon_3:
+	TESTQ     R8, R8
+	JZ        rred_3
+	VPXORD    Y18, Y18, Y18
+	VPXORD    Y19, Y19, Y19
+	CMPQ      R8, $0x08
+	JB        ld4_7
+	MOVQ      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -8(DI)(R8*1), CX
+	MOVQ      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 24(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_7
+
+ld4_7:
+	CMPQ      R8, $0x04
+	JB        ld2_7
+	MOVL      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -4(DI)(R8*1), CX
+	MOVL      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 20(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_7
+
+ld2_7:
+	CMPQ      R8, $0x02
+	JB        ld1_7
+	MOVWQZX   (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -2(DI)(R8*1), CX
+	MOVWQZX   (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 18(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_7
+
+ld1_7:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X18
+
+lddone_7:
+	VPXORD    X1, X18, X19
+	LEAQ      onesMask<>+0(SB), CX
+	SUBQ      R8, CX
+	VPANDD    16(CX), X19, X19
+	VMOVQ     X19, DX
+	CMPQ      R8, $0x08
+	JB        st4_3
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 8(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -8(SI)(R8*1), CX
+	MOVQ      DX, (CX)
+	JMP       stdone_3
+
+st4_3:
+	CMPQ      R8, $0x04
+	JB        st2_3
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 12(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -4(SI)(R8*1), CX
+	MOVL      DX, (CX)
+	JMP       stdone_3
+
+st2_3:
+	CMPQ      R8, $0x02
+	JB        st1_3
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 14(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -2(SI)(R8*1), CX
+	MOVW      DX, (CX)
+	JMP       stdone_3
+
+st1_3:
+	MOVB DL, (SI)
+
+stdone_3:
+	VMOVDQU64 X19, 64(SP)
+	VMOVDQU64 X1, 48(SP)
+
+rred_3:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y1, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X4, X4
+	JMP           sizedone_1
+
+sizenext_3:
+	VBROADCASTI32X4 (AX), Y15
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y15, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y15, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y15, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y10
+	VPSHUFB         bswapMask<>+0(SB), Y10, Y10
+	VPXORD          Y15, Y10, Y10
+	VPADDD          smallCtrIncs<>+128(SB), Y0, Y11
+	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
+	VPXORD          Y15, Y11, Y11
+	VPADDD          smallCtrIncs<>+160(SB), Y0, Y12
+	VPSHUFB         bswapMask<>+0(SB), Y12, Y12
+	VPXORD          Y15, Y12, Y12
+	VPADDD          smallCtrIncs<>+192(SB), Y0, Y13
+	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
+	VPXORD          Y15, Y13, Y13
+	VPADDD          smallCtrIncs<>+224(SB), Y0, Y14
+	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
+	VPXORD          Y15, Y14, Y14
+	CMPQ            CX, $0x0a
+	JE              aesmid_6
+	VBROADCASTI32X4 16(AX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 32(AX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	CMPQ            CX, $0x0c
+	JE              aesmid_6
+	VBROADCASTI32X4 48(AX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 64(AX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+
+aesmid_6:
+	VBROADCASTI32X4 16(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 32(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 48(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 64(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 80(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 96(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 112(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 128(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 144(DX), Y15
+	VAESENC         Y15, Y1, Y1
+	VAESENC         Y15, Y2, Y2
+	VAESENC         Y15, Y3, Y3
+	VAESENC         Y15, Y10, Y10
+	VAESENC         Y15, Y11, Y11
+	VAESENC         Y15, Y12, Y12
+	VAESENC         Y15, Y13, Y13
+	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 160(DX), Y15
+	VAESENCLAST     Y15, Y1, Y1
+	VAESENCLAST     Y15, Y2, Y2
+	VAESENCLAST     Y15, Y3, Y3
+	VAESENCLAST     Y15, Y10, Y10
+	VAESENCLAST     Y15, Y11, Y11
+	VAESENCLAST     Y15, Y12, Y12
+	VAESENCLAST     Y15, Y13, Y13
+	VAESENCLAST     Y15, Y14, Y14
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X15
+	VPADDD          X15, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (DI), Y15
+	VPXORD          Y1, Y15, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y4, Y1, Y1
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y15
+	VPXORD          Y15, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y15
+	VPXORD          Y15, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y15
+	VPXORD          Y1, Y15, Y15
+	VPCLMULQDQ      $0x00, 752(CX), Y15, Y15
+	VPXORD          Y15, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y3, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y10, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_12
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y11, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 624(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 624(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 880(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_13
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y12, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 656(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 656(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 912(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_14
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y13, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 688(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 688(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 944(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x10
+	JB              rpart_15
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X14, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 720(CX), Y1
+	VBROADCASTI32X4 976(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y14, X1
+	LEAQ            240(CX), CX
+	JMP             rcommon_4
+
+rpart_15:
+	VMOVDQA64 X14, X1
+	LEAQ      224(CX), CX
+	JMP       rcommon_4
+
+rsingle_14:
+	CMPQ            R8, $0x10
+	JB              rpart_14
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X13, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 688(CX), Y1
+	VBROADCASTI32X4 944(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y13, X1
+	LEAQ            208(CX), CX
+	JMP             rcommon_4
+
+rpart_14:
+	VMOVDQA64 X13, X1
+	LEAQ      192(CX), CX
+	JMP       rcommon_4
+
+rsingle_13:
+	CMPQ            R8, $0x10
+	JB              rpart_13
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X12, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 656(CX), Y1
+	VBROADCASTI32X4 912(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y12, X1
+	LEAQ            176(CX), CX
+	JMP             rcommon_4
+
+rpart_13:
+	VMOVDQA64 X12, X1
+	LEAQ      160(CX), CX
+	JMP       rcommon_4
+
+rsingle_12:
+	CMPQ            R8, $0x10
+	JB              rpart_12
+	VPXORD          Y16, Y16, Y16
+	VPXORD          Y17, Y17, Y17
+	VMOVDQU64       (DI), X16
+	VPXORD          X11, X16, X17
+	VMOVDQU64       X17, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 624(CX), Y1
+	VBROADCASTI32X4 880(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y11, X1
+	LEAQ            144(CX), CX
+	JMP             rcommon_4
+
+rpart_12:
+	VMOVDQA64 X11, X1
+	LEAQ      128(CX), CX
+
+rcommon_4:
+	TESTQ     R8, R8
+	JZ        rred_4
+	VPXORD    Y18, Y18, Y18
+	VPXORD    Y19, Y19, Y19
+	CMPQ      R8, $0x08
+	JB        ld4_8
+	MOVQ      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -8(DI)(R8*1), CX
+	MOVQ      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 24(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_8
+
+ld4_8:
+	CMPQ      R8, $0x04
+	JB        ld2_8
+	MOVL      (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -4(DI)(R8*1), CX
+	MOVL      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 20(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_8
+
+ld2_8:
+	CMPQ      R8, $0x02
+	JB        ld1_8
+	MOVWQZX   (DI), CX
+	VMOVQ     CX, X18
+	LEAQ      -2(DI)(R8*1), CX
+	MOVWQZX   (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 18(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X18, X18
+	JMP       lddone_8
+
+ld1_8:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X18
+
+lddone_8:
+	VPXORD    X1, X18, X19
+	LEAQ      onesMask<>+0(SB), CX
+	SUBQ      R8, CX
+	VPANDD    16(CX), X19, X19
+	VMOVQ     X19, DX
+	CMPQ      R8, $0x08
+	JB        st4_4
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 8(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -8(SI)(R8*1), CX
+	MOVQ      DX, (CX)
+	JMP       stdone_4
+
+st4_4:
+	CMPQ      R8, $0x04
+	JB        st2_4
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 12(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -4(SI)(R8*1), CX
+	MOVL      DX, (CX)
+	JMP       stdone_4
+
+st2_4:
+	CMPQ      R8, $0x02
+	JB        st1_4
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 14(CX), X2
+	VPSHUFB   X2, X19, X2
+	VMOVQ     X2, DX
+	LEAQ      -2(SI)(R8*1), CX
+	MOVW      DX, (CX)
+	JMP       stdone_4
+
+st1_4:
+	MOVB DL, (SI)
+
+stdone_4:
+	VMOVDQU64 X19, 64(SP)
+	VMOVDQU64 X1, 48(SP)
+
+rred_4:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y1, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X4, X4
+
+sizedone_1:
+	MOVQ R8, BX
+	ADDQ R8, DI
+	ADDQ R8, SI
+
+psave_1:
+	VMOVDQU64 X4, (SP)
+	VMOVDQU64 X0, 16(SP)
+
+pdone_1:
+	MOVQ aadLen+48(FP), CX
+	MOVQ n+32(FP), DX
+
+	// phase: tag
+	VPXORD        Y8, Y8, Y8
+	VMOVDQU64     (SP), X8
+	SHLQ          $0x03, CX
+	SHLQ          $0x03, DX
+	VMOVQ         DX, X0
+	VMOVQ         CX, X1
+	VPUNPCKLQDQ   X1, X0, X0
+	TESTQ         BX, BX
+	JZ            fin1_1
+	VMOVDQU64     64(SP), X1
+	VPSHUFB       bswapMask<>+0(SB), X1, X1
+	VPXORD        X8, X1, X1
+	VPXORD        Y9, Y9, Y9
+	VMOVDQA64     X1, X9
+	VINSERTI32X4  $0x01, X0, Y9, Y9
+	VPCLMULQDQ    $0x00, 464(AX), Y9, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y9, Y2
+	VPSHUFD       $0x4e, Y9, Y1
+	VPXORD        Y9, Y1, Y1
+	VPCLMULQDQ    $0x00, 720(AX), Y1, Y1
+	VPTERNLOGD    $0x96, Y0, Y2, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD       $0x4e, Y0, Y0
+	VPTERNLOGD    $0x96, Y0, Y3, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y0, Y2
+	VEXTRACTI32X4 $0x01, Y2, X0
+	VPXORD        X0, X2, X8
+	JMP           findone_1
+
+fin1_1:
+	VPXORD          Y9, Y9, Y9
+	VPXORD          X0, X8, X9
+	VBROADCASTI32X4 480(AX), Y1
+	VBROADCASTI32X4 736(AX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y9, Y0
+	VPCLMULQDQ      $0x11, Y1, Y9, Y8
+	VPSHUFD         $0x4e, Y9, Y1
+	VPXORD          Y9, Y1, Y1
+	VPCLMULQDQ      $0x00, Y2, Y1, Y1
+	VPTERNLOGD      $0x96, Y0, Y8, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
+	VPSHUFD         $0x4e, Y0, Y0
+	VPTERNLOGD      $0x96, Y0, Y2, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y0, Y8
+
+findone_1:
+	VPSHUFB   bswapMask<>+0(SB), X8, X8
+	VPXORD    32(SP), X8, X8
+	MOVQ      tag+64(FP), AX
+	VMOVDQU64 X8, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR     X0, X0, X0
+	VPXOR     X1, X1, X1
+	VPXOR     X2, X2, X2
+	VPXOR     X3, X3, X3
+	VPXOR     X4, X4, X4
+	VPXOR     X5, X5, X5
+	VPXOR     X6, X6, X6
+	VPXOR     X7, X7, X7
+	VPXOR     X8, X8, X8
+	VPXOR     X9, X9, X9
+	VPXOR     X10, X10, X10
+	VPXOR     X11, X11, X11
+	VPXOR     X12, X12, X12
+	VPXOR     X13, X13, X13
+	VPXOR     X14, X14, X14
+	VPXOR     X15, X15, X15
+	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
+	KXORW     K1, K1, K1
+	KXORW     K2, K2, K2
+	VMOVDQU64 Z0, (SP)
+	VMOVDQU   X0, 64(SP)
+	VZEROUPPER
+	RET
+
+wide_1:
 	MOVQ            aad+40(FP), BX
 	MOVQ            aadLen+48(FP), SI
 	MOVQ            j0+56(FP), DI
@@ -886,19 +2993,19 @@ long_1:
 	VBROADCASTI32X4 (AX), Z1
 	VPXORD          Z1, Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_7
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_7
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 64(AX), Z1
 	VAESENC         Z1, Z0, Z0
 
-aesmid_2:
+aesmid_7:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(DX), Z1
@@ -924,11 +3031,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     SI, SI
-	JZ        aaddone_1
+	JZ        aaddone_3
 	CMPQ      SI, $0x10
-	JAE       aadlong_1
+	JAE       aadlong_3
 	CMPQ      SI, $0x08
-	JB        ld4_2
+	JB        ld4_9
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -941,11 +3048,11 @@ aesmid_2:
 	VMOVDQU64 24(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_9
 
-ld4_2:
+ld4_9:
 	CMPQ      SI, $0x04
-	JB        ld2_2
+	JB        ld2_9
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -958,11 +3065,11 @@ ld4_2:
 	VMOVDQU64 20(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_9
 
-ld2_2:
+ld2_9:
 	CMPQ      SI, $0x02
-	JB        ld1_2
+	JB        ld1_9
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -975,13 +3082,13 @@ ld2_2:
 	VMOVDQU64 18(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_9
 
-ld1_2:
+ld1_9:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_2:
+lddone_9:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -999,12 +3106,12 @@ lddone_2:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_1
+	JMP             aaddone_3
 
-aadlong_1:
-gh8_1:
+aadlong_3:
+gh8_3:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_1
+	JB            ghrest_3
 	VMOVDQU64     (BX), Z14
 	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
 	VPXORD        Z2, Z14, Z14
@@ -1056,11 +3163,11 @@ gh8_1:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_1
+	JMP           gh8_3
 
-ghrest_1:
+ghrest_3:
 	TESTQ  SI, SI
-	JZ     ghdone_1
+	JZ     ghdone_3
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
@@ -1071,9 +3178,9 @@ ghrest_1:
 	VPXORD Z11, Z11, Z11
 	VPXORD Z12, Z12, Z12
 
-ghregs_1:
+ghregs_3:
 	CMPQ       SI, $0x40
-	JB         ghpart_1
+	JB         ghpart_3
 	VMOVDQU64  (BX), Z12
 	VPSHUFB    bswapMask<>+0(SB), Z12, Z12
 	VPXORD     Z2, Z12, Z12
@@ -1089,11 +3196,11 @@ ghregs_1:
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
-	JMP        ghregs_1
+	JMP        ghregs_3
 
-ghpart_1:
+ghpart_3:
 	TESTQ      SI, SI
-	JZ         ghred_1
+	JZ         ghred_3
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
@@ -1117,7 +3224,7 @@ ghpart_1:
 	VPCLMULQDQ $0x00, Z12, Z13, Z13
 	VPXORD     Z13, Z10, Z10
 
-ghred_1:
+ghred_3:
 	VPTERNLOGD    $0x96, Z3, Z11, Z10
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -1130,21 +3237,21 @@ ghred_1:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_1:
-aaddone_1:
+ghdone_3:
+aaddone_3:
 	VMOVDQU64       X2, (SP)
 	XORQ            BX, BX
 	MOVQ            out+16(FP), SI
 	MOVQ            in+24(FP), DI
 	MOVQ            n+32(FP), R8
 	TESTQ           R8, R8
-	JZ              pdone_1
+	JZ              pdone_2
 	VPXORD          Z4, Z4, Z4
 	VMOVDQU64       (SP), X4
 	VBROADCASTI32X4 16(SP), Z0
 	VPADDD          ctrIncs<>+0(SB), Z0, Z0
 	CMPQ            R8, $0x00000100
-	JB              prem_1
+	JB              prem_2
 
 	// phase: main loop
 	VBROADCASTI32X4 (AX), Z11
@@ -1161,7 +3268,7 @@ aaddone_1:
 	VPXORD          Z11, Z10, Z10
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -1173,7 +3280,7 @@ aaddone_1:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -1185,7 +3292,7 @@ aaddone_1:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 
-aesmid_3:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -1265,7 +3372,7 @@ loop8_1:
 	VPXORD          Z1, Z13, Z13
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -1277,7 +3384,7 @@ loop8_1:
 	VAESENC         Z1, Z12, Z12
 	VAESENC         Z1, Z13, Z13
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -1289,7 +3396,7 @@ loop8_1:
 	VAESENC         Z1, Z12, Z12
 	VAESENC         Z1, Z13, Z13
 
-aesmid_4:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -1453,30 +3560,30 @@ loopdone_1:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPXORD        X2, X1, X4
 
-prem_1:
+prem_2:
 	TESTQ R8, R8
-	JZ    psave_1
+	JZ    psave_2
 
 	// phase: remainder
 	CMPQ            R8, $0x40
-	JA              sizenext_1
+	JA              sizenext_4
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_5:
+aesmid_10:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -1509,7 +3616,7 @@ aesmid_5:
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
 	CMPQ            R8, $0x40
-	JB              rsingle_1
+	JB              rsingle_16
 	VMOVDQU64       (DI), Z2
 	VPXORD          Z1, Z2, Z1
 	VMOVDQU64       Z1, (SI)
@@ -1527,13 +3634,13 @@ aesmid_5:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_1
+	JMP             rred_5
 
-rsingle_1:
+rsingle_16:
 	VMOVDQA64  Z1, Z1
 	LEAQ       (CX), CX
 	TESTQ      R8, R8
-	JZ         rred_1
+	JZ         rred_5
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
@@ -1585,7 +3692,7 @@ mnone_1:
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
-rred_1:
+rred_5:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
@@ -1597,11 +3704,11 @@ rred_1:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_1:
+sizenext_4:
 	CMPQ            R8, $0x80
-	JA              sizenext_2
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -1609,7 +3716,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -1617,7 +3724,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -1625,7 +3732,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_6:
+aesmid_11:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -1685,7 +3792,7 @@ aesmid_6:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
-	JB              rsingle_3
+	JB              rsingle_18
 	VMOVDQU64       (DI), Z1
 	VPXORD          Z2, Z1, Z1
 	VMOVDQU64       Z1, (SI)
@@ -1701,13 +3808,13 @@ aesmid_6:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_2
+	JMP             rred_6
 
-rsingle_3:
+rsingle_18:
 	VMOVDQA64  Z2, Z1
 	LEAQ       64(CX), CX
 	TESTQ      R8, R8
-	JZ         rred_2
+	JZ         rred_6
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
@@ -1759,7 +3866,7 @@ mnone_2:
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
-rred_2:
+rred_6:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
@@ -1771,11 +3878,11 @@ rred_2:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_2:
+sizenext_5:
 	CMPQ            R8, $0xc0
-	JA              sizenext_3
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z10
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z10, Z1, Z1
@@ -1786,7 +3893,7 @@ sizenext_2:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z10, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 16(AX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -1796,7 +3903,7 @@ sizenext_2:
 	VAESENC         Z10, Z2, Z2
 	VAESENC         Z10, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 48(AX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -1806,7 +3913,7 @@ sizenext_2:
 	VAESENC         Z10, Z2, Z2
 	VAESENC         Z10, Z3, Z3
 
-aesmid_7:
+aesmid_12:
 	VBROADCASTI32X4 16(DX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -1891,7 +3998,7 @@ aesmid_7:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
-	JB              rsingle_6
+	JB              rsingle_21
 	VMOVDQU64       (DI), Z1
 	VPXORD          Z3, Z1, Z1
 	VMOVDQU64       Z1, (SI)
@@ -1907,13 +4014,13 @@ aesmid_7:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_3
+	JMP             rred_7
 
-rsingle_6:
+rsingle_21:
 	VMOVDQA64  Z3, Z1
 	LEAQ       128(CX), CX
 	TESTQ      R8, R8
-	JZ         rred_3
+	JZ         rred_7
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
@@ -1965,7 +4072,7 @@ mnone_3:
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
-rred_3:
+rred_7:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
@@ -1977,9 +4084,9 @@ rred_3:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_3:
+sizenext_6:
 	VBROADCASTI32X4 (AX), Z11
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z11, Z1, Z1
@@ -1993,7 +4100,7 @@ sizenext_3:
 	VPSHUFB         bswapMask<>+0(SB), Z10, Z10
 	VPXORD          Z11, Z10, Z10
 	CMPQ            CX, $0x0a
-	JE              aesmid_8
+	JE              aesmid_13
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -2005,7 +4112,7 @@ sizenext_3:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 	CMPQ            CX, $0x0c
-	JE              aesmid_8
+	JE              aesmid_13
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -2017,7 +4124,7 @@ sizenext_3:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 
-aesmid_8:
+aesmid_13:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -2129,7 +4236,7 @@ aesmid_8:
 	VMOVDQA64       Z10, Z1
 	LEAQ            192(CX), CX
 	TESTQ           R8, R8
-	JZ              rred_4
+	JZ              rred_8
 	MOVQ            $-1, DX
 	BZHIQ           R8, DX, DX
 	KMOVQ           DX, K1
@@ -2181,7 +4288,7 @@ mnone_4:
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
-rred_4:
+rred_8:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
@@ -2194,16 +4301,16 @@ rred_4:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
 
-sizedone_1:
+sizedone_2:
 	MOVQ R8, BX
 	ADDQ R8, DI
 	ADDQ R8, SI
 
-psave_1:
+psave_2:
 	VMOVDQU64 X4, (SP)
 	VMOVDQU64 X0, 16(SP)
 
-pdone_1:
+pdone_2:
 	MOVQ aadLen+48(FP), CX
 	MOVQ n+32(FP), DX
 
@@ -2216,7 +4323,7 @@ pdone_1:
 	VMOVQ         CX, X1
 	VPUNPCKLQDQ   X1, X0, X0
 	TESTQ         BX, BX
-	JZ            fin1_1
+	JZ            fin1_2
 	VMOVDQU64     64(SP), X1
 	VPSHUFB       bswapMask<>+0(SB), X1, X1
 	VPXORD        X8, X1, X1
@@ -2243,9 +4350,9 @@ pdone_1:
 	VPXORD        Y2, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPXORD        X1, X0, X8
-	JMP           findone_1
+	JMP           findone_2
 
-fin1_1:
+fin1_2:
 	VPXORD          Z9, Z9, Z9
 	VPXORD          X0, X8, X9
 	VBROADCASTI32X4 480(AX), Z1
@@ -2263,7 +4370,7 @@ fin1_1:
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z8
 
-findone_1:
+findone_2:
 	VPSHUFB   bswapMask<>+0(SB), X8, X8
 	VPXORD    32(SP), X8, X8
 	MOVQ      tag+64(FP), AX
@@ -2286,6 +4393,10 @@ findone_1:
 	VPXOR     X13, X13, X13
 	VPXOR     X14, X14, X14
 	VPXOR     X15, X15, X15
+	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -2294,7 +4405,7 @@ findone_1:
 	RET
 
 // func gcmSealGatherVAESAVX512(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES, VPCLMULQDQ
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES, VPCLMULQDQ
 TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -2305,10 +4416,8 @@ TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ count+32(FP), BX
 	MOVQ textLen+64(FP), SI
 	MOVQ aadLen+48(FP), DI
-	CMPQ SI, $0x40
+	CMPQ SI, $0x20
 	JAE  long_1
-	CMPQ DI, $0x10
-	JA   long_1
 	MOVQ out+16(FP), SI
 	MOVQ textLen+64(FP), DI
 	MOVQ aad+40(FP), R8
@@ -2316,281 +4425,654 @@ TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ j0+56(FP), R10
 
 	// phase: short message
-	VPXORD          Z0, Z0, Z0
 	VMOVQ           (R10), X0
 	VMOVQ           8(R10), X1
 	VPUNPCKLQDQ     X1, X0, X0
-	VSHUFI64X2      $0x00, Z0, Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
-	VBROADCASTI32X4 (AX), Z4
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z4, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
+	VINSERTI32X4    $0x01, X0, Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI32X4 (AX), Y12
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y12, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y12, Y0, Y0
 	CMPQ            CX, $0x0a
 	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
 	CMPQ            CX, $0x0c
 	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 32(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 48(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 64(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 80(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 96(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 112(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 128(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 144(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z0, Z0
-	VBROADCASTI32X4 160(DX), Z4
-	VAESENCLAST     Z4, Z1, Z1
-	VAESENCLAST     Z4, Z0, Z0
-	VALIGNQ         $0x02, Z1, Z0, Z0
-	LEAQ            15(DI), CX
-	ANDQ            $-16, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	MOVQ            R9, DX
-	SHLQ            $0x03, DX
-	MOVQ            DI, R10
-	SHLQ            $0x03, R10
-	VMOVQ           R10, X4
-	VMOVQ           DX, X5
-	VPUNPCKLQDQ     X5, X4, X4
-	VPXORD          Z2, Z2, Z2
-	VMOVDQA64       X4, X2
-	VBROADCASTI32X4 480(AX), Z5
-	VBROADCASTI32X4 736(AX), Z7
-	VPCLMULQDQ      $0x00, Z5, Z2, Z4
-	VPCLMULQDQ      $0x11, Z5, Z2, Z6
-	VPSHUFD         $0x4e, Z2, Z5
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x00, Z7, Z5, Z5
-	VPXORD          Z3, Z3, Z3
-	TESTQ           R9, R9
-	JZ              snoaad_1
-	CMPQ            R9, $0x10
-	JE              sfullaad_1
-	CMPQ            R9, $0x08
-	JB              ld4_1
-	MOVQ            (R8), AX
-	VMOVQ           AX, X3
-	LEAQ            -8(R8)(R9*1), AX
-	MOVQ            (AX), AX
-	VMOVQ           AX, X2
-	LEAQ            slideShuf<>+0(SB), AX
-	NEGQ            AX
-	ADDQ            R9, AX
-	NEGQ            AX
-	VMOVDQU64       24(AX), X7
-	VPSHUFB         X7, X2, X2
-	VPORD           X2, X3, X3
-	JMP             lddone_1
+	VBROADCASTI32X4 16(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y12
+	VAESENCLAST     Y12, Y1, Y1
+	VAESENCLAST     Y12, Y0, Y0
+	MOVQ            R9, CX
+
+	// phase: AAD
+	VPXORD    Y2, Y2, Y2
+	TESTQ     CX, CX
+	JZ        aaddone_1
+	CMPQ      CX, $0x10
+	JAE       aadlong_1
+	CMPQ      CX, $0x08
+	JB        ld4_1
+	MOVQ      (R8), DX
+	VMOVQ     DX, X12
+	LEAQ      -8(R8)(CX*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
+	JMP       lddone_1
 
 ld4_1:
-	CMPQ      R9, $0x04
+	CMPQ      CX, $0x04
 	JB        ld2_1
-	MOVL      (R8), AX
-	VMOVQ     AX, X3
-	LEAQ      -4(R8)(R9*1), AX
-	MOVL      (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R9, AX
-	NEGQ      AX
-	VMOVDQU64 20(AX), X7
-	VPSHUFB   X7, X2, X2
-	VPORD     X2, X3, X3
+	MOVL      (R8), DX
+	VMOVQ     DX, X12
+	LEAQ      -4(R8)(CX*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      R9, $0x02
+	CMPQ      CX, $0x02
 	JB        ld1_1
-	MOVWQZX   (R8), AX
-	VMOVQ     AX, X3
-	LEAQ      -2(R8)(R9*1), AX
-	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R9, AX
-	NEGQ      AX
-	VMOVDQU64 18(AX), X7
-	VPSHUFB   X7, X2, X2
-	VPORD     X2, X3, X3
+	MOVWQZX   (R8), DX
+	VMOVQ     DX, X12
+	LEAQ      -2(R8)(CX*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X13
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X14
+	VPSHUFB   X14, X13, X13
+	VPORD     X13, X12, X12
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (R8), AX
-	VMOVQ   AX, X3
+	MOVBQZX (R8), DX
+	VMOVQ   DX, X12
 
 lddone_1:
-	JMP saad_1
+	VPSHUFB         bswapMask<>+0(SB), X12, X12
+	VPXORD          Y3, Y3, Y3
+	VPXORD          X12, X2, X3
+	VBROADCASTI32X4 480(AX), Y2
+	VBROADCASTI32X4 736(AX), Y14
+	VPCLMULQDQ      $0x00, Y2, Y3, Y12
+	VPCLMULQDQ      $0x11, Y2, Y3, Y2
+	VPSHUFD         $0x4e, Y3, Y13
+	VPXORD          Y3, Y13, Y13
+	VPCLMULQDQ      $0x00, Y14, Y13, Y13
+	VPTERNLOGD      $0x96, Y12, Y2, Y13
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y12, Y3
+	VPSHUFD         $0x4e, Y12, Y12
+	VPTERNLOGD      $0x96, Y12, Y3, Y13
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
+	VPSHUFD         $0x4e, Y13, Y13
+	VPTERNLOGD      $0x96, Y13, Y3, Y2
+	JMP             aaddone_1
 
-sfullaad_1:
-	VMOVDQU64 (R8), X3
+aadlong_1:
+gh8_1:
+	CMPQ          CX, $0x00000100
+	JB            ghrest_1
+	VMOVDQU64     (R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPXORD        Y2, Y18, Y18
+	VPCLMULQDQ    $0x00, 240(AX), Y18, Y12
+	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
+	VPSHUFD       $0x4e, Y18, Y16
+	VPXORD        Y18, Y16, Y16
+	VPCLMULQDQ    $0x00, 496(AX), Y16, Y16
+	VMOVDQU64     32(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     64(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     96(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     128(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     160(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     192(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VMOVDQU64     224(R8), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
+	VPXORD        Y19, Y12, Y12
+	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
+	VPXORD        Y19, Y16, Y16
+	VPTERNLOGD    $0x96, Y12, Y17, Y16
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y12, Y18
+	VPSHUFD       $0x4e, Y12, Y12
+	VPTERNLOGD    $0x96, Y12, Y18, Y16
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y16, Y12
+	VPSHUFD       $0x4e, Y16, Y16
+	VPTERNLOGD    $0x96, Y16, Y12, Y17
+	VEXTRACTI32X4 $0x01, Y17, X2
+	VPXORD        X2, X17, X2
+	ADDQ          $0x00000100, R8
+	SUBQ          $0x00000100, CX
+	JMP           gh8_1
 
-saad_1:
-	VPSHUFB         bswapMask<>+0(SB), X3, X3
-	VBROADCASTI32X4 464(CX), Z2
-	VBROADCASTI32X4 720(CX), Z7
-	VPCLMULQDQ      $0x00, Z2, Z3, Z8
-	VPXORD          Z8, Z4, Z4
-	VPCLMULQDQ      $0x11, Z2, Z3, Z8
-	VPXORD          Z8, Z6, Z6
-	VPSHUFD         $0x4e, Z3, Z8
-	VPXORD          Z3, Z8, Z8
-	VPCLMULQDQ      $0x00, Z7, Z8, Z8
-	VPXORD          Z8, Z5, Z5
+ghrest_1:
+	TESTQ  CX, CX
+	JZ     ghdone_1
+	LEAQ   15(CX), DX
+	SHRQ   $0x04, DX
+	SHLQ   $0x04, DX
+	NEGQ   DX
+	ADDQ   AX, DX
+	VPXORD Y3, Y3, Y3
+	VPXORD Y13, Y13, Y13
+	VPXORD Y14, Y14, Y14
+	VPXORD Y15, Y15, Y15
 
-snoaad_1:
-	MOVQ pieces+24(FP), AX
-	MOVQ out+16(FP), DX
-	CMPQ BX, $0x01
-	JNE  join_1
-	MOVQ (AX), AX
-	JMP  joined_1
+ghregs_1:
+	CMPQ       CX, $0x20
+	JB         ghpart_1
+	VMOVDQU64  (R8), Y15
+	VPSHUFB    bswapMask<>+0(SB), Y15, Y15
+	VPXORD     Y2, Y15, Y15
+	VPXORD     Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 496(DX), Y15, Y12
+	VPXORD     Y12, Y3, Y3
+	VPCLMULQDQ $0x11, 496(DX), Y15, Y12
+	VPXORD     Y12, Y14, Y14
+	VPSHUFD    $0x4e, Y15, Y12
+	VPXORD     Y15, Y12, Y12
+	VPCLMULQDQ $0x00, 752(DX), Y12, Y12
+	VPXORD     Y12, Y13, Y13
+	ADDQ       $0x20, R8
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        ghregs_1
+
+ghpart_1:
+	CMPQ            CX, $0x10
+	JB              ghpart1_1
+	VMOVDQU64       (R8), X15
+	VPSHUFB         bswapMask<>+0(SB), X15, X15
+	VPXORD          Y2, Y15, Y15
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y12
+	VBROADCASTI32X4 752(DX), Y16
+	VPCLMULQDQ      $0x00, Y12, Y15, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y12, Y15, Y17
+	VPXORD          Y17, Y14, Y14
+	VPSHUFD         $0x4e, Y15, Y17
+	VPXORD          Y15, Y17, Y17
+	VPCLMULQDQ      $0x00, Y16, Y17, Y17
+	VPXORD          Y17, Y13, Y13
+	ADDQ            $0x10, R8
+	ADDQ            $0x10, DX
+	SUBQ            $0x10, CX
+
+ghpart1_1:
+	TESTQ     CX, CX
+	JZ        ghred_1
+	CMPQ      CX, $0x08
+	JB        ld4_2
+	MOVQ      (R8), R10
+	VMOVQ     R10, X15
+	LEAQ      -8(R8)(CX*1), R8
+	MOVQ      (R8), R10
+	VMOVQ     R10, X12
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      CX, R8
+	NEGQ      R8
+	VMOVDQU64 24(R8), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld4_2:
+	CMPQ      CX, $0x04
+	JB        ld2_2
+	MOVL      (R8), R10
+	VMOVQ     R10, X15
+	LEAQ      -4(R8)(CX*1), R8
+	MOVL      (R8), R10
+	VMOVQ     R10, X12
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      CX, R8
+	NEGQ      R8
+	VMOVDQU64 20(R8), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld2_2:
+	CMPQ      CX, $0x02
+	JB        ld1_2
+	MOVWQZX   (R8), R10
+	VMOVQ     R10, X15
+	LEAQ      -2(R8)(CX*1), R8
+	MOVWQZX   (R8), R10
+	VMOVQ     R10, X12
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      CX, R8
+	NEGQ      R8
+	VMOVDQU64 18(R8), X16
+	VPSHUFB   X16, X12, X12
+	VPORD     X12, X15, X15
+	JMP       lddone_2
+
+ld1_2:
+	MOVBQZX (R8), R10
+	VMOVQ   R10, X15
+
+lddone_2:
+	VPSHUFB         bswapMask<>+0(SB), X15, X15
+	VPXORD          Y2, Y15, Y15
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y12
+	VBROADCASTI32X4 752(DX), Y16
+	VPCLMULQDQ      $0x00, Y12, Y15, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y12, Y15, Y17
+	VPXORD          Y17, Y14, Y14
+	VPSHUFD         $0x4e, Y15, Y17
+	VPXORD          Y15, Y17, Y17
+	VPCLMULQDQ      $0x00, Y16, Y17, Y17
+	VPXORD          Y17, Y13, Y13
+
+ghred_1:
+	VPTERNLOGD    $0x96, Y3, Y14, Y13
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y12
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y12, Y13
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y3
+	VPSHUFD       $0x4e, Y13, Y13
+	VPTERNLOGD    $0x96, Y13, Y3, Y14
+	VEXTRACTI32X4 $0x01, Y14, X3
+	VPXORD        X14, X3, X3
+	VPXORD        X3, X2, X2
+
+ghdone_1:
+aaddone_1:
+	LEAQ   31(DI), CX
+	SHRQ   $0x04, CX
+	SHLQ   $0x04, CX
+	NEGQ   CX
+	ADDQ   AX, CX
+	MOVQ   DI, AX
+	VPXORD Y4, Y4, Y4
+	VPXORD Y5, Y5, Y5
+	VPXORD Y6, Y6, Y6
+	MOVQ   pieces+24(FP), DX
+	MOVQ   out+16(FP), R8
+	CMPQ   BX, $0x01
+	JNE    join_1
+	MOVQ   (DX), DX
+	JMP    joined_1
 
 join_1:
-	MOVQ DX, R8
+	MOVQ R8, R10
 	MOVQ BX, BX
 
 slices_1:
 	TESTQ     BX, BX
 	JZ        slicesdone_1
-	MOVQ      (AX), R9
-	MOVQ      8(AX), R10
-	CMPQ      R10, $0x10
+	MOVQ      (DX), R11
+	MOVQ      8(DX), R12
+	CMPQ      R12, $0x10
 	JB        copysmall_1
-	VMOVDQU64 -16(R9)(R10*1), X2
-	VMOVDQU64 X2, -16(R8)(R10*1)
+	VMOVDQU64 -16(R11)(R12*1), X3
+	VMOVDQU64 X3, -16(R10)(R12*1)
 
 copy16_1:
-	CMPQ      R10, $0x10
+	CMPQ      R12, $0x10
 	JBE       copydone_1
-	VMOVDQU64 (R9), X2
-	VMOVDQU64 X2, (R8)
-	ADDQ      $0x10, R9
-	ADDQ      $0x10, R8
-	SUBQ      $0x10, R10
+	VMOVDQU64 (R11), X3
+	VMOVDQU64 X3, (R10)
+	ADDQ      $0x10, R11
+	ADDQ      $0x10, R10
+	SUBQ      $0x10, R12
 	JMP       copy16_1
 
 copysmall_1:
-	CMPQ  R10, $0x04
+	CMPQ  R12, $0x04
 	JAE   copyge4_1
-	CMPQ  R10, $0x02
+	CMPQ  R12, $0x02
 	JAE   copyge2_1
-	TESTQ R10, R10
+	TESTQ R12, R12
 	JZ    copydone_1
-	MOVB  (R9), R11
-	MOVB  R11, (R8)
+	MOVB  (R11), R13
+	MOVB  R13, (R10)
 	JMP   copydone_1
 
 copyge2_1:
-	MOVW -2(R9)(R10*1), R11
-	MOVW (R9), R12
-	MOVW R11, -2(R8)(R10*1)
-	MOVW R12, (R8)
+	MOVW -2(R11)(R12*1), R13
+	MOVW (R11), R14
+	MOVW R13, -2(R10)(R12*1)
+	MOVW R14, (R10)
 	JMP  copydone_1
 
 copyge4_1:
-	CMPQ R10, $0x08
+	CMPQ R12, $0x08
 	JAE  copyge8_1
-	MOVL -4(R9)(R10*1), R11
-	MOVL (R9), R12
-	MOVL R11, -4(R8)(R10*1)
-	MOVL R12, (R8)
+	MOVL -4(R11)(R12*1), R13
+	MOVL (R11), R14
+	MOVL R13, -4(R10)(R12*1)
+	MOVL R14, (R10)
 	JMP  copydone_1
 
 copyge8_1:
-	MOVQ -8(R9)(R10*1), R11
-	MOVQ (R9), R12
-	MOVQ R11, -8(R8)(R10*1)
-	MOVQ R12, (R8)
+	MOVQ -8(R11)(R12*1), R13
+	MOVQ (R11), R14
+	MOVQ R13, -8(R10)(R12*1)
+	MOVQ R14, (R10)
 
 copydone_1:
-	ADDQ R10, R9
-	ADDQ R10, R8
-	XORQ R10, R10
-	ADDQ $0x18, AX
+	ADDQ R12, R11
+	ADDQ R12, R10
+	XORQ R12, R12
+	ADDQ $0x18, DX
 	DECQ BX
 	JMP  slices_1
 
 slicesdone_1:
-	MOVQ DX, AX
+	MOVQ R8, DX
 
 joined_1:
-	MOVQ          $-1, DX
-	BZHIQ         DI, DX, DX
-	KMOVQ         DX, K1
-	VMOVDQU8.Z    (AX), K1, Z2
-	VPXORD        Z0, Z2, Z0
-	VMOVDQU8      Z0, K1, (SI)
-	VMOVDQU8.Z    Z0, K1, Z0
-	VPSHUFB       bswapMask<>+0(SB), Z0, Z0
-	LEAQ          15(DI), AX
-	ANDQ          $-16, AX
-	MOVQ          $-1, DX
-	BZHIQ         AX, DX, AX
-	KMOVQ         AX, K1
-	VMOVDQU8.Z    480(CX), K1, Z2
-	VMOVDQU8.Z    736(CX), K1, Z3
-	VPCLMULQDQ    $0x00, Z2, Z0, Z7
-	VPXORD        Z7, Z4, Z4
-	VPCLMULQDQ    $0x11, Z2, Z0, Z7
-	VPXORD        Z7, Z6, Z6
-	VPSHUFD       $0x4e, Z0, Z7
-	VPXORD        Z0, Z7, Z7
-	VPCLMULQDQ    $0x00, Z3, Z7, Z7
-	VPXORD        Z7, Z5, Z5
-	VPTERNLOGD    $0x96, Z4, Z6, Z5
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z0
-	VPSHUFD       $0x4e, Z4, Z4
-	VPTERNLOGD    $0x96, Z4, Z0, Z5
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VEXTRACTI64X4 $0x01, Z6, Y0
-	VPXORD        Y6, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X2
-	VPXORD        X2, X0, X0
-	VPSHUFB       bswapMask<>+0(SB), X0, X0
-	VPXORD        X1, X0, X0
-	MOVQ          tag+72(FP), AX
-	VMOVDQU64     X0, (AX)
+	CMPQ            AX, $0x10
+	JB              slt16_1
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VEXTRACTI32X4   $0x01, Y1, X3
+	VMOVDQU64       (DX), X7
+	VPXORD          X3, X7, X8
+	VMOVDQU64       X8, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
+	VPXORD          Y2, Y8, Y8
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y3
+	VBROADCASTI32X4 752(CX), Y7
+	VPCLMULQDQ      $0x00, Y3, Y8, Y12
+	VPXORD          Y12, Y4, Y4
+	VPCLMULQDQ      $0x11, Y3, Y8, Y12
+	VPXORD          Y12, Y6, Y6
+	VPSHUFD         $0x4e, Y8, Y12
+	VPXORD          Y8, Y12, Y12
+	VPCLMULQDQ      $0x00, Y7, Y12, Y12
+	VPXORD          Y12, Y5, Y5
+	ADDQ            $0x10, CX
+	VMOVDQA64       X0, X3
+	ADDQ            $0x10, DX
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, AX
+	JMP             spart_1
+
+slt16_1:
+	VEXTRACTI32X4 $0x01, Y1, X3
+
+spart_1:
+	TESTQ     AX, AX
+	JZ        slens_1
+	VPXORD    Y9, Y9, Y9
+	VPXORD    Y10, Y10, Y10
+	CMPQ      AX, $0x08
+	JB        ld4_3
+	MOVQ      (DX), BX
+	VMOVQ     BX, X9
+	LEAQ      -8(DX)(AX*1), DX
+	MOVQ      (DX), BX
+	VMOVQ     BX, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld4_3:
+	CMPQ      AX, $0x04
+	JB        ld2_3
+	MOVL      (DX), BX
+	VMOVQ     BX, X9
+	LEAQ      -4(DX)(AX*1), DX
+	MOVL      (DX), BX
+	VMOVQ     BX, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      AX, $0x02
+	JB        ld1_3
+	MOVWQZX   (DX), BX
+	VMOVQ     BX, X9
+	LEAQ      -2(DX)(AX*1), DX
+	MOVWQZX   (DX), BX
+	VMOVQ     BX, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (DX), BX
+	VMOVQ   BX, X9
+
+lddone_3:
+	VPXORD    X3, X9, X10
+	LEAQ      onesMask<>+0(SB), DX
+	SUBQ      AX, DX
+	VPANDD    16(DX), X10, X10
+	VMOVQ     X10, DX
+	CMPQ      AX, $0x08
+	JB        st4_1
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(SI)(AX*1), AX
+	MOVQ      DX, (AX)
+	JMP       stdone_1
+
+st4_1:
+	CMPQ      AX, $0x04
+	JB        st2_1
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(SI)(AX*1), AX
+	MOVL      DX, (AX)
+	JMP       stdone_1
+
+st2_1:
+	CMPQ      AX, $0x02
+	JB        st1_1
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(SI)(AX*1), AX
+	MOVW      DX, (AX)
+	JMP       stdone_1
+
+st1_1:
+	MOVB DL, (SI)
+
+stdone_1:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y2, Y10, Y10
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y3
+	VPCLMULQDQ      $0x00, Y0, Y10, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y10, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y10, Y7
+	VPXORD          Y10, Y7, Y7
+	VPCLMULQDQ      $0x00, Y3, Y7, Y7
+	VPXORD          Y7, Y5, Y5
+	ADDQ            $0x10, CX
+
+slens_1:
+	MOVQ            R9, AX
+	SHLQ            $0x03, AX
+	MOVQ            DI, DX
+	SHLQ            $0x03, DX
+	VMOVQ           DX, X0
+	VMOVQ           AX, X3
+	VPUNPCKLQDQ     X3, X0, X0
+	VPXORD          Y11, Y11, Y11
+	VPXORD          X0, X2, X11
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y2
+	VPCLMULQDQ      $0x00, Y0, Y11, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y11, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y11, Y3
+	VPXORD          Y11, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y5, Y5
+	VPTERNLOGD      $0x96, Y4, Y6, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
+	VPSHUFD         $0x4e, Y4, Y4
+	VPTERNLOGD      $0x96, Y4, Y0, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD         $0x4e, Y5, Y5
+	VPTERNLOGD      $0x96, Y5, Y0, Y6
+	VEXTRACTI32X4   $0x01, Y6, X0
+	VPXORD          X0, X6, X2
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VPXORD          X1, X2, X2
+	MOVQ            tag+72(FP), AX
+	VMOVDQU64       X2, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -2629,6 +5111,7 @@ joined_1:
 	RET
 
 long_1:
+	MOVQ            count+32(FP), BX
 	MOVQ            aad+40(FP), SI
 	MOVQ            aadLen+48(FP), DI
 	MOVQ            j0+56(FP), R8
@@ -2680,11 +5163,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     DI, DI
-	JZ        aaddone_1
+	JZ        aaddone_2
 	CMPQ      DI, $0x10
-	JAE       aadlong_1
+	JAE       aadlong_2
 	CMPQ      DI, $0x08
-	JB        ld4_2
+	JB        ld4_4
 	MOVQ      (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -8(SI)(DI*1), SI
@@ -2697,11 +5180,11 @@ aesmid_2:
 	VMOVDQU64 24(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_4
 
-ld4_2:
+ld4_4:
 	CMPQ      DI, $0x04
-	JB        ld2_2
+	JB        ld2_4
 	MOVL      (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -4(SI)(DI*1), SI
@@ -2714,11 +5197,11 @@ ld4_2:
 	VMOVDQU64 20(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_4
 
-ld2_2:
+ld2_4:
 	CMPQ      DI, $0x02
-	JB        ld1_2
+	JB        ld1_4
 	MOVWQZX   (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -2(SI)(DI*1), SI
@@ -2731,13 +5214,13 @@ ld2_2:
 	VMOVDQU64 18(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_2
+	JMP       lddone_4
 
-ld1_2:
+ld1_4:
 	MOVBQZX (SI), R8
 	VMOVQ   R8, X0
 
-lddone_2:
+lddone_4:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -2755,12 +5238,12 @@ lddone_2:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_1
+	JMP             aaddone_2
 
-aadlong_1:
-gh8_1:
+aadlong_2:
+gh8_2:
 	CMPQ          DI, $0x00000100
-	JB            ghrest_1
+	JB            ghrest_2
 	VMOVDQU64     (SI), Z26
 	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
 	VPXORD        Z2, Z26, Z26
@@ -2812,11 +5295,11 @@ gh8_1:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, SI
 	SUBQ          $0x00000100, DI
-	JMP           gh8_1
+	JMP           gh8_2
 
-ghrest_1:
+ghrest_2:
 	TESTQ  DI, DI
-	JZ     ghdone_1
+	JZ     ghdone_2
 	LEAQ   15(DI), R8
 	SHRQ   $0x04, R8
 	SHLQ   $0x04, R8
@@ -2827,9 +5310,9 @@ ghrest_1:
 	VPXORD Z23, Z23, Z23
 	VPXORD Z24, Z24, Z24
 
-ghregs_1:
+ghregs_2:
 	CMPQ       DI, $0x40
-	JB         ghpart_1
+	JB         ghpart_2
 	VMOVDQU64  (SI), Z24
 	VPSHUFB    bswapMask<>+0(SB), Z24, Z24
 	VPXORD     Z2, Z24, Z24
@@ -2845,11 +5328,11 @@ ghregs_1:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R8
 	SUBQ       $0x40, DI
-	JMP        ghregs_1
+	JMP        ghregs_2
 
-ghpart_1:
+ghpart_2:
 	TESTQ      DI, DI
-	JZ         ghred_1
+	JZ         ghred_2
 	MOVQ       $-1, R9
 	BZHIQ      DI, R9, R9
 	KMOVQ      R9, K1
@@ -2873,7 +5356,7 @@ ghpart_1:
 	VPCLMULQDQ $0x00, Z24, Z25, Z25
 	VPXORD     Z25, Z22, Z22
 
-ghred_1:
+ghred_2:
 	VPTERNLOGD    $0x96, Z3, Z23, Z22
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -2886,8 +5369,8 @@ ghred_1:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_1:
-aaddone_1:
+ghdone_2:
+aaddone_2:
 	VMOVDQU64 X2, (SP)
 	MOVQ      out+16(FP), SI
 	MOVQ      pieces+24(FP), DI
@@ -2911,7 +5394,7 @@ slices_2:
 	CMPQ      R10, R11
 	CMOVQLT   R10, R11
 	CMPQ      R11, $0x08
-	JB        ld4_3
+	JB        ld4_5
 	MOVQ      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -8(R9)(R11*1), R12
@@ -2924,11 +5407,11 @@ slices_2:
 	VMOVDQU64 24(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_5
 
-ld4_3:
+ld4_5:
 	CMPQ      R11, $0x04
-	JB        ld2_3
+	JB        ld2_5
 	MOVL      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -4(R9)(R11*1), R12
@@ -2941,11 +5424,11 @@ ld4_3:
 	VMOVDQU64 20(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_5
 
-ld2_3:
+ld2_5:
 	CMPQ      R11, $0x02
-	JB        ld1_3
+	JB        ld1_5
 	MOVWQZX   (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -2(R9)(R11*1), R12
@@ -2958,13 +5441,13 @@ ld2_3:
 	VMOVDQU64 18(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_5
 
-ld1_3:
+ld1_5:
 	MOVBQZX (R9), R12
 	VMOVQ   R12, X0
 
-lddone_3:
+lddone_5:
 	VMOVDQU64 48(SP), X1
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R8, R12
@@ -2976,7 +5459,7 @@ lddone_3:
 	VPANDD    16(R12), X0, X0
 	VMOVQ     X0, R13
 	CMPQ      R11, $0x08
-	JB        st4_1
+	JB        st4_2
 	MOVQ      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -2985,11 +5468,11 @@ lddone_3:
 	VMOVQ     X1, R13
 	LEAQ      -8(SI)(R11*1), R12
 	MOVQ      R13, (R12)
-	JMP       stdone_1
+	JMP       stdone_2
 
-st4_1:
+st4_2:
 	CMPQ      R11, $0x04
-	JB        st2_1
+	JB        st2_2
 	MOVL      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -2998,11 +5481,11 @@ st4_1:
 	VMOVQ     X1, R13
 	LEAQ      -4(SI)(R11*1), R12
 	MOVL      R13, (R12)
-	JMP       stdone_1
+	JMP       stdone_2
 
-st2_1:
+st2_2:
 	CMPQ      R11, $0x02
-	JB        st1_1
+	JB        st1_2
 	MOVW      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -3011,12 +5494,12 @@ st2_1:
 	VMOVQ     X1, R13
 	LEAQ      -2(SI)(R11*1), R12
 	MOVW      R13, (R12)
-	JMP       stdone_1
+	JMP       stdone_2
 
-st1_1:
+st1_2:
 	MOVB R13, (SI)
 
-stdone_1:
+stdone_2:
 	LEAQ      slideShuf<>+0(SB), R12
 	NEGQ      R12
 	ADDQ      R8, R12
@@ -4234,7 +6717,7 @@ findone_1:
 	RET
 
 // func gcmOpenVAESAVX512(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
 TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -4243,11 +6726,12 @@ TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	ADDQ AX, DX
 	SUBQ $0x000000a0, DX
 	MOVQ n+32(FP), BX
+	CMPQ BX, $0x00000100
+	JAE  wide_1
+	MOVQ n+32(FP), BX
 	MOVQ aadLen+48(FP), SI
-	CMPQ BX, $0x40
+	CMPQ BX, $0x20
 	JAE  long_1
-	CMPQ SI, $0x10
-	JA   long_1
 	MOVQ out+16(FP), BX
 	MOVQ n+32(FP), SI
 	MOVQ aad+40(FP), DI
@@ -4255,231 +6739,602 @@ TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	MOVQ j0+56(FP), R9
 
 	// phase: short message
-	VPXORD          Z0, Z0, Z0
 	VMOVQ           (R9), X0
 	VMOVQ           8(R9), X1
 	VPUNPCKLQDQ     X1, X0, X0
-	VSHUFI64X2      $0x00, Z0, Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
-	VBROADCASTI32X4 (AX), Z5
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z5, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z0
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z5, Z0, Z0
+	VINSERTI32X4    $0x01, X0, Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VBROADCASTI32X4 (AX), Y13
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y13, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y13, Y0, Y0
 	CMPQ            CX, $0x0a
 	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
+	VBROADCASTI32X4 16(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
 	CMPQ            CX, $0x0c
 	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
+	VBROADCASTI32X4 48(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 32(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 48(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 64(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 80(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 96(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 112(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 128(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 144(DX), Z5
-	VAESENC         Z5, Z1, Z1
-	VAESENC         Z5, Z0, Z0
-	VBROADCASTI32X4 160(DX), Z5
-	VAESENCLAST     Z5, Z1, Z1
-	VAESENCLAST     Z5, Z0, Z0
-	VALIGNQ         $0x02, Z1, Z0, Z0
-	LEAQ            15(SI), CX
-	ANDQ            $-16, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	MOVQ            R8, DX
-	SHLQ            $0x03, DX
-	MOVQ            SI, R9
-	SHLQ            $0x03, R9
-	VMOVQ           R9, X5
-	VMOVQ           DX, X6
-	VPUNPCKLQDQ     X6, X5, X5
-	VPXORD          Z2, Z2, Z2
-	VMOVDQA64       X5, X2
-	VBROADCASTI32X4 480(AX), Z6
-	VBROADCASTI32X4 736(AX), Z8
-	VPCLMULQDQ      $0x00, Z6, Z2, Z5
-	VPCLMULQDQ      $0x11, Z6, Z2, Z7
-	VPSHUFD         $0x4e, Z2, Z6
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x00, Z8, Z6, Z6
-	VPXORD          Z3, Z3, Z3
-	TESTQ           R8, R8
-	JZ              snoaad_1
-	CMPQ            R8, $0x10
-	JE              sfullaad_1
-	CMPQ            R8, $0x08
-	JB              ld4_1
-	MOVQ            (DI), AX
-	VMOVQ           AX, X3
-	LEAQ            -8(DI)(R8*1), AX
-	MOVQ            (AX), AX
-	VMOVQ           AX, X2
-	LEAQ            slideShuf<>+0(SB), AX
-	NEGQ            AX
-	ADDQ            R8, AX
-	NEGQ            AX
-	VMOVDQU64       24(AX), X8
-	VPSHUFB         X8, X2, X2
-	VPORD           X2, X3, X3
-	JMP             lddone_1
+	VBROADCASTI32X4 16(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y13
+	VAESENCLAST     Y13, Y1, Y1
+	VAESENCLAST     Y13, Y0, Y0
+	MOVQ            R8, CX
+
+	// phase: AAD
+	VPXORD    Y2, Y2, Y2
+	TESTQ     CX, CX
+	JZ        aaddone_1
+	CMPQ      CX, $0x10
+	JAE       aadlong_1
+	CMPQ      CX, $0x08
+	JB        ld4_1
+	MOVQ      (DI), DX
+	VMOVQ     DX, X13
+	LEAQ      -8(DI)(CX*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X14
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X15
+	VPSHUFB   X15, X14, X14
+	VPORD     X14, X13, X13
+	JMP       lddone_1
 
 ld4_1:
-	CMPQ      R8, $0x04
+	CMPQ      CX, $0x04
 	JB        ld2_1
-	MOVL      (DI), AX
-	VMOVQ     AX, X3
-	LEAQ      -4(DI)(R8*1), AX
-	MOVL      (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R8, AX
-	NEGQ      AX
-	VMOVDQU64 20(AX), X8
-	VPSHUFB   X8, X2, X2
-	VPORD     X2, X3, X3
+	MOVL      (DI), DX
+	VMOVQ     DX, X13
+	LEAQ      -4(DI)(CX*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X14
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X15
+	VPSHUFB   X15, X14, X14
+	VPORD     X14, X13, X13
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      R8, $0x02
+	CMPQ      CX, $0x02
 	JB        ld1_1
-	MOVWQZX   (DI), AX
-	VMOVQ     AX, X3
-	LEAQ      -2(DI)(R8*1), AX
-	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
-	LEAQ      slideShuf<>+0(SB), AX
-	NEGQ      AX
-	ADDQ      R8, AX
-	NEGQ      AX
-	VMOVDQU64 18(AX), X8
-	VPSHUFB   X8, X2, X2
-	VPORD     X2, X3, X3
+	MOVWQZX   (DI), DX
+	VMOVQ     DX, X13
+	LEAQ      -2(DI)(CX*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X14
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      CX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X15
+	VPSHUFB   X15, X14, X14
+	VPORD     X14, X13, X13
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (DI), AX
-	VMOVQ   AX, X3
+	MOVBQZX (DI), DX
+	VMOVQ   DX, X13
 
 lddone_1:
-	JMP saad_1
+	VPSHUFB         bswapMask<>+0(SB), X13, X13
+	VPXORD          Y3, Y3, Y3
+	VPXORD          X13, X2, X3
+	VBROADCASTI32X4 480(AX), Y2
+	VBROADCASTI32X4 736(AX), Y15
+	VPCLMULQDQ      $0x00, Y2, Y3, Y13
+	VPCLMULQDQ      $0x11, Y2, Y3, Y2
+	VPSHUFD         $0x4e, Y3, Y14
+	VPXORD          Y3, Y14, Y14
+	VPCLMULQDQ      $0x00, Y15, Y14, Y14
+	VPTERNLOGD      $0x96, Y13, Y2, Y14
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
+	VPSHUFD         $0x4e, Y13, Y13
+	VPTERNLOGD      $0x96, Y13, Y3, Y14
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y14, Y3
+	VPSHUFD         $0x4e, Y14, Y14
+	VPTERNLOGD      $0x96, Y14, Y3, Y2
+	JMP             aaddone_1
 
-sfullaad_1:
-	VMOVDQU64 (DI), X3
+aadlong_1:
+gh8_1:
+	CMPQ          CX, $0x00000100
+	JB            ghrest_1
+	VMOVDQU64     (DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPXORD        Y2, Y19, Y19
+	VPCLMULQDQ    $0x00, 240(AX), Y19, Y13
+	VPCLMULQDQ    $0x11, 240(AX), Y19, Y18
+	VPSHUFD       $0x4e, Y19, Y17
+	VPXORD        Y19, Y17, Y17
+	VPCLMULQDQ    $0x00, 496(AX), Y17, Y17
+	VMOVDQU64     32(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 272(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 272(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 528(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     64(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 304(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 304(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 560(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     96(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 336(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 336(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 592(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     128(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 368(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 368(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 624(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     160(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 400(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 400(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 656(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     192(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 432(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 432(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 688(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VMOVDQU64     224(DI), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 464(AX), Y19, Y20
+	VPXORD        Y20, Y13, Y13
+	VPCLMULQDQ    $0x11, 464(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 720(AX), Y20, Y20
+	VPXORD        Y20, Y17, Y17
+	VPTERNLOGD    $0x96, Y13, Y18, Y17
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y19
+	VPSHUFD       $0x4e, Y13, Y13
+	VPTERNLOGD    $0x96, Y13, Y19, Y17
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y17, Y13
+	VPSHUFD       $0x4e, Y17, Y17
+	VPTERNLOGD    $0x96, Y17, Y13, Y18
+	VEXTRACTI32X4 $0x01, Y18, X2
+	VPXORD        X2, X18, X2
+	ADDQ          $0x00000100, DI
+	SUBQ          $0x00000100, CX
+	JMP           gh8_1
 
-saad_1:
-	VPSHUFB         bswapMask<>+0(SB), X3, X3
-	VBROADCASTI32X4 464(CX), Z2
-	VBROADCASTI32X4 720(CX), Z8
-	VPCLMULQDQ      $0x00, Z2, Z3, Z9
-	VPXORD          Z9, Z5, Z5
-	VPCLMULQDQ      $0x11, Z2, Z3, Z9
-	VPXORD          Z9, Z7, Z7
-	VPSHUFD         $0x4e, Z3, Z9
-	VPXORD          Z3, Z9, Z9
-	VPCLMULQDQ      $0x00, Z8, Z9, Z9
-	VPXORD          Z9, Z6, Z6
+ghrest_1:
+	TESTQ  CX, CX
+	JZ     ghdone_1
+	LEAQ   15(CX), DX
+	SHRQ   $0x04, DX
+	SHLQ   $0x04, DX
+	NEGQ   DX
+	ADDQ   AX, DX
+	VPXORD Y3, Y3, Y3
+	VPXORD Y14, Y14, Y14
+	VPXORD Y15, Y15, Y15
+	VPXORD Y16, Y16, Y16
 
-snoaad_1:
-	MOVQ          in+24(FP), AX
-	MOVQ          $-1, DX
-	BZHIQ         SI, DX, DX
-	KMOVQ         DX, K1
-	VMOVDQU8.Z    (AX), K1, Z2
-	VPXORD        Z0, Z2, Z0
-	VMOVDQU8      Z0, K1, (BX)
-	VPSHUFB       bswapMask<>+0(SB), Z2, Z2
-	LEAQ          15(SI), AX
-	ANDQ          $-16, AX
-	MOVQ          $-1, DX
-	BZHIQ         AX, DX, AX
-	KMOVQ         AX, K1
-	VMOVDQU8.Z    480(CX), K1, Z0
-	VMOVDQU8.Z    736(CX), K1, Z3
-	VPCLMULQDQ    $0x00, Z0, Z2, Z8
-	VPXORD        Z8, Z5, Z5
-	VPCLMULQDQ    $0x11, Z0, Z2, Z8
-	VPXORD        Z8, Z7, Z7
-	VPSHUFD       $0x4e, Z2, Z8
-	VPXORD        Z2, Z8, Z8
-	VPCLMULQDQ    $0x00, Z3, Z8, Z8
-	VPXORD        Z8, Z6, Z6
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z0, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPXORD        Y7, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X2
-	VPXORD        X2, X0, X0
-	VPSHUFB       bswapMask<>+0(SB), X0, X0
-	VPXORD        X1, X0, X0
-	MOVQ          tag+64(FP), AX
-	MOVQ          tagLen+72(FP), CX
-	CMPQ          CX, $0x10
-	JE            tagfull_1
-	MOVQ          (AX), DX
-	VMOVQ         DX, X1
-	LEAQ          -8(AX)(CX*1), AX
-	MOVQ          (AX), DX
-	VMOVQ         DX, X2
-	LEAQ          slideShuf<>+0(SB), AX
-	NEGQ          AX
-	ADDQ          CX, AX
-	NEGQ          AX
-	VMOVDQU64     24(AX), X3
-	VPSHUFB       X3, X2, X2
-	VPORD         X2, X1, X1
-	LEAQ          onesMask<>+0(SB), AX
-	SUBQ          CX, AX
-	VPANDD        16(AX), X0, X0
-	JMP           tagloaded_1
+ghregs_1:
+	CMPQ       CX, $0x20
+	JB         ghpart_1
+	VMOVDQU64  (DI), Y16
+	VPSHUFB    bswapMask<>+0(SB), Y16, Y16
+	VPXORD     Y2, Y16, Y16
+	VPXORD     Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 496(DX), Y16, Y13
+	VPXORD     Y13, Y3, Y3
+	VPCLMULQDQ $0x11, 496(DX), Y16, Y13
+	VPXORD     Y13, Y15, Y15
+	VPSHUFD    $0x4e, Y16, Y13
+	VPXORD     Y16, Y13, Y13
+	VPCLMULQDQ $0x00, 752(DX), Y13, Y13
+	VPXORD     Y13, Y14, Y14
+	ADDQ       $0x20, DI
+	ADDQ       $0x20, DX
+	SUBQ       $0x20, CX
+	JMP        ghregs_1
+
+ghpart_1:
+	CMPQ            CX, $0x10
+	JB              ghpart1_1
+	VMOVDQU64       (DI), X16
+	VPSHUFB         bswapMask<>+0(SB), X16, X16
+	VPXORD          Y2, Y16, Y16
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y13
+	VBROADCASTI32X4 752(DX), Y17
+	VPCLMULQDQ      $0x00, Y13, Y16, Y18
+	VPXORD          Y18, Y3, Y3
+	VPCLMULQDQ      $0x11, Y13, Y16, Y18
+	VPXORD          Y18, Y15, Y15
+	VPSHUFD         $0x4e, Y16, Y18
+	VPXORD          Y16, Y18, Y18
+	VPCLMULQDQ      $0x00, Y17, Y18, Y18
+	VPXORD          Y18, Y14, Y14
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, DX
+	SUBQ            $0x10, CX
+
+ghpart1_1:
+	TESTQ     CX, CX
+	JZ        ghred_1
+	CMPQ      CX, $0x08
+	JB        ld4_2
+	MOVQ      (DI), R9
+	VMOVQ     R9, X16
+	LEAQ      -8(DI)(CX*1), DI
+	MOVQ      (DI), R9
+	VMOVQ     R9, X13
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 24(DI), X17
+	VPSHUFB   X17, X13, X13
+	VPORD     X13, X16, X16
+	JMP       lddone_2
+
+ld4_2:
+	CMPQ      CX, $0x04
+	JB        ld2_2
+	MOVL      (DI), R9
+	VMOVQ     R9, X16
+	LEAQ      -4(DI)(CX*1), DI
+	MOVL      (DI), R9
+	VMOVQ     R9, X13
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 20(DI), X17
+	VPSHUFB   X17, X13, X13
+	VPORD     X13, X16, X16
+	JMP       lddone_2
+
+ld2_2:
+	CMPQ      CX, $0x02
+	JB        ld1_2
+	MOVWQZX   (DI), R9
+	VMOVQ     R9, X16
+	LEAQ      -2(DI)(CX*1), DI
+	MOVWQZX   (DI), R9
+	VMOVQ     R9, X13
+	LEAQ      slideShuf<>+0(SB), DI
+	NEGQ      DI
+	ADDQ      CX, DI
+	NEGQ      DI
+	VMOVDQU64 18(DI), X17
+	VPSHUFB   X17, X13, X13
+	VPORD     X13, X16, X16
+	JMP       lddone_2
+
+ld1_2:
+	MOVBQZX (DI), R9
+	VMOVQ   R9, X16
+
+lddone_2:
+	VPSHUFB         bswapMask<>+0(SB), X16, X16
+	VPXORD          Y2, Y16, Y16
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DX), Y13
+	VBROADCASTI32X4 752(DX), Y17
+	VPCLMULQDQ      $0x00, Y13, Y16, Y18
+	VPXORD          Y18, Y3, Y3
+	VPCLMULQDQ      $0x11, Y13, Y16, Y18
+	VPXORD          Y18, Y15, Y15
+	VPSHUFD         $0x4e, Y16, Y18
+	VPXORD          Y16, Y18, Y18
+	VPCLMULQDQ      $0x00, Y17, Y18, Y18
+	VPXORD          Y18, Y14, Y14
+
+ghred_1:
+	VPTERNLOGD    $0x96, Y3, Y15, Y14
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y13
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y13, Y14
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y14, Y3
+	VPSHUFD       $0x4e, Y14, Y14
+	VPTERNLOGD    $0x96, Y14, Y3, Y15
+	VEXTRACTI32X4 $0x01, Y15, X3
+	VPXORD        X15, X3, X3
+	VPXORD        X3, X2, X2
+
+ghdone_1:
+aaddone_1:
+	LEAQ            31(SI), CX
+	SHRQ            $0x04, CX
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	MOVQ            SI, AX
+	VPXORD          Y4, Y4, Y4
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	MOVQ            in+24(FP), DX
+	CMPQ            AX, $0x10
+	JB              slt16_1
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VEXTRACTI32X4   $0x01, Y1, X3
+	VMOVDQU64       (DX), X7
+	VPXORD          X3, X7, X8
+	VMOVDQU64       X8, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X7, X7
+	VPXORD          Y2, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y3
+	VBROADCASTI32X4 752(CX), Y8
+	VPCLMULQDQ      $0x00, Y3, Y7, Y13
+	VPXORD          Y13, Y4, Y4
+	VPCLMULQDQ      $0x11, Y3, Y7, Y13
+	VPXORD          Y13, Y6, Y6
+	VPSHUFD         $0x4e, Y7, Y13
+	VPXORD          Y7, Y13, Y13
+	VPCLMULQDQ      $0x00, Y8, Y13, Y13
+	VPXORD          Y13, Y5, Y5
+	ADDQ            $0x10, CX
+	VMOVDQA64       X0, X3
+	ADDQ            $0x10, DX
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, AX
+	JMP             spart_1
+
+slt16_1:
+	VEXTRACTI32X4 $0x01, Y1, X3
+
+spart_1:
+	TESTQ     AX, AX
+	JZ        slens_1
+	VPXORD    Y9, Y9, Y9
+	VPXORD    Y10, Y10, Y10
+	CMPQ      AX, $0x08
+	JB        ld4_3
+	MOVQ      (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -8(DX)(AX*1), DX
+	MOVQ      (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld4_3:
+	CMPQ      AX, $0x04
+	JB        ld2_3
+	MOVL      (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -4(DX)(AX*1), DX
+	MOVL      (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      AX, $0x02
+	JB        ld1_3
+	MOVWQZX   (DX), DI
+	VMOVQ     DI, X9
+	LEAQ      -2(DX)(AX*1), DX
+	MOVWQZX   (DX), DI
+	VMOVQ     DI, X0
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      AX, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X7
+	VPSHUFB   X7, X0, X0
+	VPORD     X0, X9, X9
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (DX), DI
+	VMOVQ   DI, X9
+
+lddone_3:
+	VPXORD    X3, X9, X10
+	VMOVQ     X10, DX
+	CMPQ      AX, $0x08
+	JB        st4_1
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(AX*1), AX
+	MOVQ      DX, (AX)
+	JMP       stdone_1
+
+st4_1:
+	CMPQ      AX, $0x04
+	JB        st2_1
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(AX*1), AX
+	MOVL      DX, (AX)
+	JMP       stdone_1
+
+st2_1:
+	CMPQ      AX, $0x02
+	JB        st1_1
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      AX, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X10, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(AX*1), AX
+	MOVW      DX, (AX)
+	JMP       stdone_1
+
+st1_1:
+	MOVB DL, (BX)
+
+stdone_1:
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
+	VPXORD          Y2, Y9, Y9
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y3
+	VPCLMULQDQ      $0x00, Y0, Y9, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y9, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y9, Y7
+	VPXORD          Y9, Y7, Y7
+	VPCLMULQDQ      $0x00, Y3, Y7, Y7
+	VPXORD          Y7, Y5, Y5
+	ADDQ            $0x10, CX
+
+slens_1:
+	MOVQ            R8, AX
+	SHLQ            $0x03, AX
+	MOVQ            SI, DX
+	SHLQ            $0x03, DX
+	VMOVQ           DX, X0
+	VMOVQ           AX, X3
+	VPUNPCKLQDQ     X3, X0, X0
+	VPXORD          Y11, Y11, Y11
+	VPXORD          X0, X2, X11
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y2
+	VPCLMULQDQ      $0x00, Y0, Y11, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, Y0, Y11, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y11, Y3
+	VPXORD          Y11, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y5, Y5
+	VPTERNLOGD      $0x96, Y4, Y6, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
+	VPSHUFD         $0x4e, Y4, Y4
+	VPTERNLOGD      $0x96, Y4, Y0, Y5
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD         $0x4e, Y5, Y5
+	VPTERNLOGD      $0x96, Y5, Y0, Y6
+	VEXTRACTI32X4   $0x01, Y6, X0
+	VPXORD          X0, X6, X2
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VPXORD          X1, X2, X2
+	MOVQ            tag+64(FP), AX
+	MOVQ            tagLen+72(FP), CX
+	CMPQ            CX, $0x10
+	JE              tagfull_1
+	MOVQ            (AX), DX
+	VMOVQ           DX, X0
+	LEAQ            -8(AX)(CX*1), AX
+	MOVQ            (AX), DX
+	VMOVQ           DX, X1
+	LEAQ            slideShuf<>+0(SB), AX
+	NEGQ            AX
+	ADDQ            CX, AX
+	NEGQ            AX
+	VMOVDQU64       24(AX), X3
+	VPSHUFB         X3, X1, X1
+	VPORD           X1, X0, X0
+	LEAQ            onesMask<>+0(SB), AX
+	SUBQ            CX, AX
+	VPANDD          16(AX), X2, X2
+	JMP             tagloaded_1
 
 tagfull_1:
-	VMOVDQU64 (AX), X1
+	VMOVDQU64 (AX), X0
 
 tagloaded_1:
-	VPXORD   X1, X0, X0
-	VPXORD   X4, X4, X4
-	VPCMPEQB X4, X0, K1
+	VPXORD   X0, X2, X2
+	VPXORD   X12, X12, X12
+	VPCMPEQB X12, X2, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -4504,6 +7359,10 @@ tagloaded_1:
 	VPXOR     X14, X14, X14
 	VPXOR     X15, X15, X15
 	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
+	VPXORQ    Z20, Z20, Z20
 	KXORW     K1, K1, K1
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU   X0, 64(SP)
@@ -4511,6 +7370,1711 @@ tagloaded_1:
 	RET
 
 long_1:
+	MOVQ            aad+40(FP), BX
+	MOVQ            aadLen+48(FP), SI
+	MOVQ            j0+56(FP), DI
+	VPXORD          Y0, Y0, Y0
+	VMOVQ           (DI), X0
+	VMOVQ           8(DI), X1
+	VPUNPCKLQDQ     X1, X0, X0
+	VPSHUFB         bswapMask<>+0(SB), X0, X1
+	VPADDD          smallCtrIncs<>+16(SB), X1, X1
+	VMOVDQU64       X1, 16(SP)
+	VBROADCASTI32X4 (AX), Y1
+	VPXORD          Y1, Y0, Y0
+	CMPQ            CX, $0x0a
+	JE              aesmid_2
+	VBROADCASTI32X4 16(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	CMPQ            CX, $0x0c
+	JE              aesmid_2
+	VBROADCASTI32X4 48(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y1
+	VAESENC         Y1, Y0, Y0
+
+aesmid_2:
+	VBROADCASTI32X4 16(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y1
+	VAESENCLAST     Y1, Y0, Y0
+	VMOVDQU64       X0, 32(SP)
+
+	// phase: AAD
+	VPXORD    Y2, Y2, Y2
+	TESTQ     SI, SI
+	JZ        aaddone_2
+	CMPQ      SI, $0x10
+	JAE       aadlong_2
+	CMPQ      SI, $0x08
+	JB        ld4_4
+	MOVQ      (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -8(BX)(SI*1), BX
+	MOVQ      (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 24(BX), X11
+	VPSHUFB   X11, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_5
+
+ld4_4:
+	CMPQ      SI, $0x04
+	JB        ld2_4
+	MOVL      (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -4(BX)(SI*1), BX
+	MOVL      (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 20(BX), X11
+	VPSHUFB   X11, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_5
+
+ld2_4:
+	CMPQ      SI, $0x02
+	JB        ld1_4
+	MOVWQZX   (BX), DI
+	VMOVQ     DI, X0
+	LEAQ      -2(BX)(SI*1), BX
+	MOVWQZX   (BX), DI
+	VMOVQ     DI, X1
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 18(BX), X11
+	VPSHUFB   X11, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_5
+
+ld1_4:
+	MOVBQZX (BX), DI
+	VMOVQ   DI, X0
+
+lddone_5:
+	VPSHUFB         bswapMask<>+0(SB), X0, X0
+	VPXORD          Y3, Y3, Y3
+	VPXORD          X0, X2, X3
+	VBROADCASTI32X4 480(AX), Y1
+	VBROADCASTI32X4 736(AX), Y11
+	VPCLMULQDQ      $0x00, Y1, Y3, Y0
+	VPCLMULQDQ      $0x11, Y1, Y3, Y2
+	VPSHUFD         $0x4e, Y3, Y1
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x00, Y11, Y1, Y1
+	VPTERNLOGD      $0x96, Y0, Y2, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD         $0x4e, Y0, Y0
+	VPTERNLOGD      $0x96, Y0, Y3, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y0, Y2
+	JMP             aaddone_2
+
+aadlong_2:
+gh8_2:
+	CMPQ          SI, $0x00000100
+	JB            ghrest_2
+	VMOVDQU64     (BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPXORD        Y2, Y15, Y15
+	VPCLMULQDQ    $0x00, 240(AX), Y15, Y0
+	VPCLMULQDQ    $0x11, 240(AX), Y15, Y14
+	VPSHUFD       $0x4e, Y15, Y1
+	VPXORD        Y15, Y1, Y1
+	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
+	VMOVDQU64     32(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 272(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 272(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 528(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     64(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 304(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 304(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 560(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     96(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 336(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 336(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 592(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     128(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 368(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 368(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 624(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     160(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 400(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 400(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 656(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     192(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 432(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 432(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 688(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VMOVDQU64     224(BX), Y15
+	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
+	VPCLMULQDQ    $0x00, 464(AX), Y15, Y16
+	VPXORD        Y16, Y0, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y15, Y16
+	VPXORD        Y16, Y14, Y14
+	VPSHUFD       $0x4e, Y15, Y16
+	VPXORD        Y15, Y16, Y16
+	VPCLMULQDQ    $0x00, 720(AX), Y16, Y16
+	VPXORD        Y16, Y1, Y1
+	VPTERNLOGD    $0x96, Y0, Y14, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y15
+	VPSHUFD       $0x4e, Y0, Y0
+	VPTERNLOGD    $0x96, Y0, Y15, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y0, Y14
+	VEXTRACTI32X4 $0x01, Y14, X0
+	VPXORD        X0, X14, X2
+	ADDQ          $0x00000100, BX
+	SUBQ          $0x00000100, SI
+	JMP           gh8_2
+
+ghrest_2:
+	TESTQ  SI, SI
+	JZ     ghdone_2
+	LEAQ   15(SI), DI
+	SHRQ   $0x04, DI
+	SHLQ   $0x04, DI
+	NEGQ   DI
+	ADDQ   AX, DI
+	VPXORD Y3, Y3, Y3
+	VPXORD Y11, Y11, Y11
+	VPXORD Y12, Y12, Y12
+	VPXORD Y13, Y13, Y13
+
+ghregs_2:
+	CMPQ       SI, $0x20
+	JB         ghpart_2
+	VMOVDQU64  (BX), Y13
+	VPSHUFB    bswapMask<>+0(SB), Y13, Y13
+	VPXORD     Y2, Y13, Y13
+	VPXORD     Y2, Y2, Y2
+	VPCLMULQDQ $0x00, 496(DI), Y13, Y0
+	VPXORD     Y0, Y3, Y3
+	VPCLMULQDQ $0x11, 496(DI), Y13, Y0
+	VPXORD     Y0, Y12, Y12
+	VPSHUFD    $0x4e, Y13, Y0
+	VPXORD     Y13, Y0, Y0
+	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
+	VPXORD     Y0, Y11, Y11
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, DI
+	SUBQ       $0x20, SI
+	JMP        ghregs_2
+
+ghpart_2:
+	CMPQ            SI, $0x10
+	JB              ghpart1_2
+	VMOVDQU64       (BX), X13
+	VPSHUFB         bswapMask<>+0(SB), X13, X13
+	VPXORD          Y2, Y13, Y13
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DI), Y0
+	VBROADCASTI32X4 752(DI), Y1
+	VPCLMULQDQ      $0x00, Y0, Y13, Y14
+	VPXORD          Y14, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y13, Y14
+	VPXORD          Y14, Y12, Y12
+	VPSHUFD         $0x4e, Y13, Y14
+	VPXORD          Y13, Y14, Y14
+	VPCLMULQDQ      $0x00, Y1, Y14, Y14
+	VPXORD          Y14, Y11, Y11
+	ADDQ            $0x10, BX
+	ADDQ            $0x10, DI
+	SUBQ            $0x10, SI
+
+ghpart1_2:
+	TESTQ     SI, SI
+	JZ        ghred_2
+	CMPQ      SI, $0x08
+	JB        ld4_5
+	MOVQ      (BX), R8
+	VMOVQ     R8, X13
+	LEAQ      -8(BX)(SI*1), BX
+	MOVQ      (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 24(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X13, X13
+	JMP       lddone_6
+
+ld4_5:
+	CMPQ      SI, $0x04
+	JB        ld2_5
+	MOVL      (BX), R8
+	VMOVQ     R8, X13
+	LEAQ      -4(BX)(SI*1), BX
+	MOVL      (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 20(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X13, X13
+	JMP       lddone_6
+
+ld2_5:
+	CMPQ      SI, $0x02
+	JB        ld1_5
+	MOVWQZX   (BX), R8
+	VMOVQ     R8, X13
+	LEAQ      -2(BX)(SI*1), BX
+	MOVWQZX   (BX), R8
+	VMOVQ     R8, X0
+	LEAQ      slideShuf<>+0(SB), BX
+	NEGQ      BX
+	ADDQ      SI, BX
+	NEGQ      BX
+	VMOVDQU64 18(BX), X1
+	VPSHUFB   X1, X0, X0
+	VPORD     X0, X13, X13
+	JMP       lddone_6
+
+ld1_5:
+	MOVBQZX (BX), R8
+	VMOVQ   R8, X13
+
+lddone_6:
+	VPSHUFB         bswapMask<>+0(SB), X13, X13
+	VPXORD          Y2, Y13, Y13
+	VPXORD          Y2, Y2, Y2
+	VBROADCASTI32X4 496(DI), Y0
+	VBROADCASTI32X4 752(DI), Y1
+	VPCLMULQDQ      $0x00, Y0, Y13, Y14
+	VPXORD          Y14, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y13, Y14
+	VPXORD          Y14, Y12, Y12
+	VPSHUFD         $0x4e, Y13, Y14
+	VPXORD          Y13, Y14, Y14
+	VPCLMULQDQ      $0x00, Y1, Y14, Y14
+	VPXORD          Y14, Y11, Y11
+
+ghred_2:
+	VPTERNLOGD    $0x96, Y3, Y12, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y0, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y11, Y0
+	VPSHUFD       $0x4e, Y11, Y11
+	VPTERNLOGD    $0x96, Y11, Y0, Y12
+	VEXTRACTI32X4 $0x01, Y12, X0
+	VPXORD        X12, X0, X0
+	VPXORD        X0, X2, X2
+
+ghdone_2:
+aaddone_2:
+	VMOVDQU64       X2, (SP)
+	MOVQ            out+16(FP), BX
+	MOVQ            in+24(FP), SI
+	MOVQ            n+32(FP), DI
+	VPXORD          Y4, Y4, Y4
+	VMOVDQU64       (SP), X4
+	VBROADCASTI32X4 16(SP), Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	TESTQ           DI, DI
+	JZ              ofin_1
+
+	// phase: remainder
+	CMPQ            DI, $0x20
+	JA              sizenext_1
+	VBROADCASTI32X4 (AX), Y2
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y2, Y1, Y1
+	CMPQ            CX, $0x0a
+	JE              aesmid_3
+	VBROADCASTI32X4 16(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	CMPQ            CX, $0x0c
+	JE              aesmid_3
+	VBROADCASTI32X4 48(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(AX), Y2
+	VAESENC         Y2, Y1, Y1
+
+aesmid_3:
+	VBROADCASTI32X4 16(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 80(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 96(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 112(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 128(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 144(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 160(DX), Y2
+	VAESENCLAST     Y2, Y1, Y1
+	LEAQ            15(DI), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X2
+	VPADDD          X2, X0, X0
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y1, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y4, Y0, Y0
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	VPTERNLOGD      $0x96, Y5, Y7, Y6
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD         $0x4e, Y5, Y5
+	VPTERNLOGD      $0x96, Y5, Y0, Y6
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPSHUFD         $0x4e, Y6, Y6
+	VPTERNLOGD      $0x96, Y6, Y0, Y7
+	VEXTRACTI32X4   $0x01, Y7, X0
+	VPXORD          X7, X0, X0
+	VPXORD          X0, X4, X4
+	JMP             sizedone_1
+
+sizenext_1:
+	CMPQ            DI, $0x40
+	JA              sizenext_2
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y3, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y3, Y2, Y2
+	CMPQ            CX, $0x0a
+	JE              aesmid_4
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	CMPQ            CX, $0x0c
+	JE              aesmid_4
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+
+aesmid_4:
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y1, Y1
+	VAESENCLAST     Y3, Y2, Y2
+	LEAQ            15(DI), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X3
+	VPADDD          X3, X0, X0
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y1, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y4, Y0, Y0
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_3
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y2, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	JMP             rred_2
+
+rsingle_3:
+	CMPQ            DI, $0x10
+	JB              rpart_3
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X2, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 528(CX), Y0
+	VBROADCASTI32X4 784(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y3
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x00, Y1, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y2, X0
+	LEAQ            48(CX), CX
+	JMP             rcommon_2
+
+rpart_3:
+	VMOVDQA64 X2, X0
+	LEAQ      32(CX), CX
+
+rcommon_2:
+	TESTQ     DI, DI
+	JZ        rred_2
+	VPXORD    Y19, Y19, Y19
+	VPXORD    Y20, Y20, Y20
+	CMPQ      DI, $0x08
+	JB        ld4_6
+	MOVQ      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_7
+
+ld4_6:
+	CMPQ      DI, $0x04
+	JB        ld2_6
+	MOVL      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_7
+
+ld2_6:
+	CMPQ      DI, $0x02
+	JB        ld1_6
+	MOVWQZX   (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -2(SI)(DI*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_7
+
+ld1_6:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X19
+
+lddone_7:
+	VPXORD    X0, X19, X20
+	VMOVQ     X20, DX
+	CMPQ      DI, $0x08
+	JB        st4_2
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(DI*1), BX
+	MOVQ      DX, (BX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      DI, $0x04
+	JB        st2_2
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(DI*1), BX
+	MOVL      DX, (BX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      DI, $0x02
+	JB        st1_2
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(DI*1), BX
+	MOVW      DX, (BX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB DL, (BX)
+
+stdone_2:
+	VPSHUFB         bswapMask<>+0(SB), X19, X19
+	VPXORD          Y4, Y19, Y19
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y19, Y2
+	VPXORD          Y19, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+
+rred_2:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y0, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y0, Y7
+	VEXTRACTI32X4 $0x01, Y7, X0
+	VPXORD        X7, X0, X0
+	VPXORD        X0, X4, X4
+	JMP           sizedone_1
+
+sizenext_2:
+	CMPQ            DI, $0x80
+	JA              sizenext_3
+	VBROADCASTI32X4 (AX), Y12
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y12, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y12, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y12, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y11
+	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
+	VPXORD          Y12, Y11, Y11
+	CMPQ            CX, $0x0a
+	JE              aesmid_5
+	VBROADCASTI32X4 16(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 32(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	CMPQ            CX, $0x0c
+	JE              aesmid_5
+	VBROADCASTI32X4 48(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 64(AX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+
+aesmid_5:
+	VBROADCASTI32X4 16(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 32(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 48(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 64(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 80(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 96(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 112(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 128(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 144(DX), Y12
+	VAESENC         Y12, Y1, Y1
+	VAESENC         Y12, Y2, Y2
+	VAESENC         Y12, Y3, Y3
+	VAESENC         Y12, Y11, Y11
+	VBROADCASTI32X4 160(DX), Y12
+	VAESENCLAST     Y12, Y1, Y1
+	VAESENCLAST     Y12, Y2, Y2
+	VAESENCLAST     Y12, Y3, Y3
+	VAESENCLAST     Y12, Y11, Y11
+	LEAQ            15(DI), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X12
+	VPADDD          X12, X0, X0
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y1, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y4, Y0, Y0
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y2, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_6
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y3, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 560(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 560(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 816(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_7
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y11, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 592(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 848(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	JMP             rred_3
+
+rsingle_7:
+	CMPQ            DI, $0x10
+	JB              rpart_7
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X11, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 592(CX), Y0
+	VBROADCASTI32X4 848(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y11, X0
+	LEAQ            112(CX), CX
+	JMP             rcommon_3
+
+rpart_7:
+	VMOVDQA64 X11, X0
+	LEAQ      96(CX), CX
+	JMP       rcommon_3
+
+rsingle_6:
+	CMPQ            DI, $0x10
+	JB              rpart_6
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X3, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 560(CX), Y0
+	VBROADCASTI32X4 816(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y3, X0
+	LEAQ            80(CX), CX
+	JMP             rcommon_3
+
+rpart_6:
+	VMOVDQA64 X3, X0
+	LEAQ      64(CX), CX
+
+rcommon_3:
+	TESTQ     DI, DI
+	JZ        rred_3
+	VPXORD    Y19, Y19, Y19
+	VPXORD    Y20, Y20, Y20
+	CMPQ      DI, $0x08
+	JB        ld4_7
+	MOVQ      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_8
+
+ld4_7:
+	CMPQ      DI, $0x04
+	JB        ld2_7
+	MOVL      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_8
+
+ld2_7:
+	CMPQ      DI, $0x02
+	JB        ld1_7
+	MOVWQZX   (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -2(SI)(DI*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_8
+
+ld1_7:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X19
+
+lddone_8:
+	VPXORD    X0, X19, X20
+	VMOVQ     X20, DX
+	CMPQ      DI, $0x08
+	JB        st4_3
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(DI*1), BX
+	MOVQ      DX, (BX)
+	JMP       stdone_3
+
+st4_3:
+	CMPQ      DI, $0x04
+	JB        st2_3
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(DI*1), BX
+	MOVL      DX, (BX)
+	JMP       stdone_3
+
+st2_3:
+	CMPQ      DI, $0x02
+	JB        st1_3
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(DI*1), BX
+	MOVW      DX, (BX)
+	JMP       stdone_3
+
+st1_3:
+	MOVB DL, (BX)
+
+stdone_3:
+	VPSHUFB         bswapMask<>+0(SB), X19, X19
+	VPXORD          Y4, Y19, Y19
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y19, Y2
+	VPXORD          Y19, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+
+rred_3:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y0, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y0, Y7
+	VEXTRACTI32X4 $0x01, Y7, X0
+	VPXORD        X7, X0, X0
+	VPXORD        X0, X4, X4
+	JMP           sizedone_1
+
+sizenext_3:
+	VBROADCASTI32X4 (AX), Y16
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y16, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y16, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y16, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y11
+	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
+	VPXORD          Y16, Y11, Y11
+	VPADDD          smallCtrIncs<>+128(SB), Y0, Y12
+	VPSHUFB         bswapMask<>+0(SB), Y12, Y12
+	VPXORD          Y16, Y12, Y12
+	VPADDD          smallCtrIncs<>+160(SB), Y0, Y13
+	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
+	VPXORD          Y16, Y13, Y13
+	VPADDD          smallCtrIncs<>+192(SB), Y0, Y14
+	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
+	VPXORD          Y16, Y14, Y14
+	VPADDD          smallCtrIncs<>+224(SB), Y0, Y15
+	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
+	VPXORD          Y16, Y15, Y15
+	CMPQ            CX, $0x0a
+	JE              aesmid_6
+	VBROADCASTI32X4 16(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 32(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	CMPQ            CX, $0x0c
+	JE              aesmid_6
+	VBROADCASTI32X4 48(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 64(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+
+aesmid_6:
+	VBROADCASTI32X4 16(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 32(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 48(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 64(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 80(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 96(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 112(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 128(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 144(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y11, Y11
+	VAESENC         Y16, Y12, Y12
+	VAESENC         Y16, Y13, Y13
+	VAESENC         Y16, Y14, Y14
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 160(DX), Y16
+	VAESENCLAST     Y16, Y1, Y1
+	VAESENCLAST     Y16, Y2, Y2
+	VAESENCLAST     Y16, Y3, Y3
+	VAESENCLAST     Y16, Y11, Y11
+	VAESENCLAST     Y16, Y12, Y12
+	VAESENCLAST     Y16, Y13, Y13
+	VAESENCLAST     Y16, Y14, Y14
+	VAESENCLAST     Y16, Y15, Y15
+	LEAQ            15(DI), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X16
+	VPADDD          X16, X0, X0
+	SHLQ            $0x04, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y1, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPXORD          Y4, Y0, Y0
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y2, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y3, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 560(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 560(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 816(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y11, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 592(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 848(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_12
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y12, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 624(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 624(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 880(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_13
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y13, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 656(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 656(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 912(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x20
+	JB              rsingle_14
+	VMOVDQU64       (SI), Y0
+	VPXORD          Y14, Y0, Y1
+	VMOVDQU64       Y1, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
+	VPCLMULQDQ      $0x00, 688(CX), Y0, Y1
+	VPXORD          Y1, Y5, Y5
+	VPCLMULQDQ      $0x11, 688(CX), Y0, Y1
+	VPXORD          Y1, Y7, Y7
+	VPSHUFD         $0x4e, Y0, Y1
+	VPXORD          Y0, Y1, Y1
+	VPCLMULQDQ      $0x00, 944(CX), Y1, Y1
+	VPXORD          Y1, Y6, Y6
+	ADDQ            $0x20, SI
+	ADDQ            $0x20, BX
+	SUBQ            $0x20, DI
+	CMPQ            DI, $0x10
+	JB              rpart_15
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X15, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 720(CX), Y0
+	VBROADCASTI32X4 976(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y15, X0
+	LEAQ            240(CX), CX
+	JMP             rcommon_4
+
+rpart_15:
+	VMOVDQA64 X15, X0
+	LEAQ      224(CX), CX
+	JMP       rcommon_4
+
+rsingle_14:
+	CMPQ            DI, $0x10
+	JB              rpart_14
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X14, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 688(CX), Y0
+	VBROADCASTI32X4 944(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y14, X0
+	LEAQ            208(CX), CX
+	JMP             rcommon_4
+
+rpart_14:
+	VMOVDQA64 X14, X0
+	LEAQ      192(CX), CX
+	JMP       rcommon_4
+
+rsingle_13:
+	CMPQ            DI, $0x10
+	JB              rpart_13
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X13, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 656(CX), Y0
+	VBROADCASTI32X4 912(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y13, X0
+	LEAQ            176(CX), CX
+	JMP             rcommon_4
+
+rpart_13:
+	VMOVDQA64 X13, X0
+	LEAQ      160(CX), CX
+	JMP       rcommon_4
+
+rsingle_12:
+	CMPQ            DI, $0x10
+	JB              rpart_12
+	VPXORD          Y17, Y17, Y17
+	VPXORD          Y18, Y18, Y18
+	VMOVDQU64       (SI), X17
+	VPXORD          X12, X17, X18
+	VMOVDQU64       X18, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VBROADCASTI32X4 624(CX), Y0
+	VBROADCASTI32X4 880(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y17, Y2
+	VPXORD          Y17, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y12, X0
+	LEAQ            144(CX), CX
+	JMP             rcommon_4
+
+rpart_12:
+	VMOVDQA64 X12, X0
+	LEAQ      128(CX), CX
+
+rcommon_4:
+	TESTQ     DI, DI
+	JZ        rred_4
+	VPXORD    Y19, Y19, Y19
+	VPXORD    Y20, Y20, Y20
+	CMPQ      DI, $0x08
+	JB        ld4_8
+	MOVQ      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_9
+
+ld4_8:
+	CMPQ      DI, $0x04
+	JB        ld2_8
+	MOVL      (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_9
+
+ld2_8:
+	CMPQ      DI, $0x02
+	JB        ld1_8
+	MOVWQZX   (SI), DX
+	VMOVQ     DX, X19
+	LEAQ      -2(SI)(DI*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X19, X19
+	JMP       lddone_9
+
+ld1_8:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X19
+
+lddone_9:
+	VPXORD    X0, X19, X20
+	VMOVQ     X20, DX
+	CMPQ      DI, $0x08
+	JB        st4_4
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(DI*1), BX
+	MOVQ      DX, (BX)
+	JMP       stdone_4
+
+st4_4:
+	CMPQ      DI, $0x04
+	JB        st2_4
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(DI*1), BX
+	MOVL      DX, (BX)
+	JMP       stdone_4
+
+st2_4:
+	CMPQ      DI, $0x02
+	JB        st1_4
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X20, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(DI*1), BX
+	MOVW      DX, (BX)
+	JMP       stdone_4
+
+st1_4:
+	MOVB DL, (BX)
+
+stdone_4:
+	VPSHUFB         bswapMask<>+0(SB), X19, X19
+	VPXORD          Y4, Y19, Y19
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y19, Y2
+	VPXORD          Y19, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+
+rred_4:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y0, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y0, Y7
+	VEXTRACTI32X4 $0x01, Y7, X0
+	VPXORD        X7, X0, X0
+	VPXORD        X0, X4, X4
+
+sizedone_1:
+ofin_1:
+	VMOVDQU64 X4, (SP)
+	MOVQ      aadLen+48(FP), CX
+	MOVQ      n+32(FP), DX
+
+	// phase: tag
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (SP), X8
+	SHLQ            $0x03, CX
+	SHLQ            $0x03, DX
+	VMOVQ           DX, X0
+	VMOVQ           CX, X1
+	VPUNPCKLQDQ     X1, X0, X0
+	VPXORD          Y9, Y9, Y9
+	VPXORD          X0, X8, X9
+	VBROADCASTI32X4 480(AX), Y1
+	VBROADCASTI32X4 736(AX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y9, Y0
+	VPCLMULQDQ      $0x11, Y1, Y9, Y8
+	VPSHUFD         $0x4e, Y9, Y1
+	VPXORD          Y9, Y1, Y1
+	VPCLMULQDQ      $0x00, Y2, Y1, Y1
+	VPTERNLOGD      $0x96, Y0, Y8, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
+	VPSHUFD         $0x4e, Y0, Y0
+	VPTERNLOGD      $0x96, Y0, Y2, Y1
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y0, Y8
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
+	VPXORD          32(SP), X8, X8
+	MOVQ            tag+64(FP), AX
+	MOVQ            tagLen+72(FP), CX
+	CMPQ            CX, $0x10
+	JE              tagfull_2
+	MOVQ            (AX), DX
+	VMOVQ           DX, X0
+	LEAQ            -8(AX)(CX*1), AX
+	MOVQ            (AX), DX
+	VMOVQ           DX, X1
+	LEAQ            slideShuf<>+0(SB), AX
+	NEGQ            AX
+	ADDQ            CX, AX
+	NEGQ            AX
+	VMOVDQU64       24(AX), X2
+	VPSHUFB         X2, X1, X1
+	VPORD           X1, X0, X0
+	LEAQ            onesMask<>+0(SB), AX
+	SUBQ            CX, AX
+	VPANDD          16(AX), X8, X8
+	JMP             tagloaded_2
+
+tagfull_2:
+	VMOVDQU64 (AX), X0
+
+tagloaded_2:
+	VPXORD   X0, X8, X8
+	VPXORD   X10, X10, X10
+	VPCMPEQB X10, X8, K1
+	KMOVW    K1, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR     X0, X0, X0
+	VPXOR     X1, X1, X1
+	VPXOR     X2, X2, X2
+	VPXOR     X3, X3, X3
+	VPXOR     X4, X4, X4
+	VPXOR     X5, X5, X5
+	VPXOR     X6, X6, X6
+	VPXOR     X7, X7, X7
+	VPXOR     X8, X8, X8
+	VPXOR     X9, X9, X9
+	VPXOR     X10, X10, X10
+	VPXOR     X11, X11, X11
+	VPXOR     X12, X12, X12
+	VPXOR     X13, X13, X13
+	VPXOR     X14, X14, X14
+	VPXOR     X15, X15, X15
+	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
+	VPXORQ    Z20, Z20, Z20
+	KXORW     K1, K1, K1
+	VMOVDQU64 Z0, (SP)
+	VMOVDQU   X0, 64(SP)
+	VZEROUPPER
+	RET
+
+wide_1:
 	MOVQ            aad+40(FP), BX
 	MOVQ            aadLen+48(FP), SI
 	MOVQ            j0+56(FP), DI
@@ -4524,19 +9088,19 @@ long_1:
 	VBROADCASTI32X4 (AX), Z1
 	VPXORD          Z1, Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_7
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_7
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 64(AX), Z1
 	VAESENC         Z1, Z0, Z0
 
-aesmid_2:
+aesmid_7:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(DX), Z1
@@ -4562,11 +9126,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     SI, SI
-	JZ        aaddone_1
+	JZ        aaddone_3
 	CMPQ      SI, $0x10
-	JAE       aadlong_1
+	JAE       aadlong_3
 	CMPQ      SI, $0x08
-	JB        ld4_2
+	JB        ld4_9
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -4579,11 +9143,11 @@ aesmid_2:
 	VMOVDQU64 24(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_11
 
-ld4_2:
+ld4_9:
 	CMPQ      SI, $0x04
-	JB        ld2_2
+	JB        ld2_9
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -4596,11 +9160,11 @@ ld4_2:
 	VMOVDQU64 20(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_11
 
-ld2_2:
+ld2_9:
 	CMPQ      SI, $0x02
-	JB        ld1_2
+	JB        ld1_9
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -4613,13 +9177,13 @@ ld2_2:
 	VMOVDQU64 18(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_3
+	JMP       lddone_11
 
-ld1_2:
+ld1_9:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_3:
+lddone_11:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -4637,12 +9201,12 @@ lddone_3:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_1
+	JMP             aaddone_3
 
-aadlong_1:
-gh8_1:
+aadlong_3:
+gh8_3:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_1
+	JB            ghrest_3
 	VMOVDQU64     (BX), Z15
 	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
 	VPXORD        Z2, Z15, Z15
@@ -4694,11 +9258,11 @@ gh8_1:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_1
+	JMP           gh8_3
 
-ghrest_1:
+ghrest_3:
 	TESTQ  SI, SI
-	JZ     ghdone_1
+	JZ     ghdone_3
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
@@ -4709,9 +9273,9 @@ ghrest_1:
 	VPXORD Z12, Z12, Z12
 	VPXORD Z13, Z13, Z13
 
-ghregs_1:
+ghregs_3:
 	CMPQ       SI, $0x40
-	JB         ghpart_1
+	JB         ghpart_3
 	VMOVDQU64  (BX), Z13
 	VPSHUFB    bswapMask<>+0(SB), Z13, Z13
 	VPXORD     Z2, Z13, Z13
@@ -4727,11 +9291,11 @@ ghregs_1:
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
-	JMP        ghregs_1
+	JMP        ghregs_3
 
-ghpart_1:
+ghpart_3:
 	TESTQ      SI, SI
-	JZ         ghred_1
+	JZ         ghred_3
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
@@ -4755,7 +9319,7 @@ ghpart_1:
 	VPCLMULQDQ $0x00, Z13, Z14, Z14
 	VPXORD     Z14, Z11, Z11
 
-ghred_1:
+ghred_3:
 	VPTERNLOGD    $0x96, Z3, Z12, Z11
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -4768,8 +9332,8 @@ ghred_1:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_1:
-aaddone_1:
+ghdone_3:
+aaddone_3:
 	VMOVDQU64       X2, (SP)
 	MOVQ            out+16(FP), BX
 	MOVQ            in+24(FP), SI
@@ -4779,7 +9343,7 @@ aaddone_1:
 	VBROADCASTI32X4 16(SP), Z0
 	VPADDD          ctrIncs<>+0(SB), Z0, Z0
 	CMPQ            DI, $0x00000100
-	JB              orem_1
+	JB              orem_2
 
 	// phase: main loop
 loop8_1:
@@ -4799,7 +9363,7 @@ loop8_1:
 	VPXORD          Z1, Z14, Z14
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -4811,7 +9375,7 @@ loop8_1:
 	VAESENC         Z1, Z13, Z13
 	VAESENC         Z1, Z14, Z14
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -4823,7 +9387,7 @@ loop8_1:
 	VAESENC         Z1, Z13, Z13
 	VAESENC         Z1, Z14, Z14
 
-aesmid_3:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -4937,30 +9501,30 @@ aesmid_3:
 	JMP             loop8_1
 
 loopdone_1:
-orem_1:
+orem_2:
 	TESTQ DI, DI
-	JZ    ofin_1
+	JZ    ofin_2
 
 	// phase: remainder
 	CMPQ            DI, $0x40
-	JA              sizenext_1
+	JA              sizenext_4
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_4:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -4992,7 +9556,7 @@ aesmid_4:
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
 	CMPQ            DI, $0x40
-	JB              rsingle_1
+	JB              rsingle_16
 	VMOVDQU64       (SI), Z0
 	VPXORD          Z1, Z0, Z1
 	VMOVDQU64       Z1, (BX)
@@ -5010,13 +9574,13 @@ aesmid_4:
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	JMP             rred_1
+	JMP             rred_5
 
-rsingle_1:
+rsingle_16:
 	VMOVDQA64  Z1, Z0
 	LEAQ       (CX), CX
 	TESTQ      DI, DI
-	JZ         rred_1
+	JZ         rred_5
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
@@ -5047,7 +9611,7 @@ rsingle_1:
 	ADDQ       CX, BX
 	ANDQ       $0x0f, DI
 
-rred_1:
+rred_5:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
@@ -5059,11 +9623,11 @@ rred_1:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_1:
+sizenext_4:
 	CMPQ            DI, $0x80
-	JA              sizenext_2
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -5071,7 +9635,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -5079,7 +9643,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -5087,7 +9651,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_5:
+aesmid_10:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -5146,7 +9710,7 @@ aesmid_5:
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	CMPQ            DI, $0x40
-	JB              rsingle_3
+	JB              rsingle_18
 	VMOVDQU64       (SI), Z0
 	VPXORD          Z2, Z0, Z1
 	VMOVDQU64       Z1, (BX)
@@ -5162,13 +9726,13 @@ aesmid_5:
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	JMP             rred_2
+	JMP             rred_6
 
-rsingle_3:
+rsingle_18:
 	VMOVDQA64  Z2, Z0
 	LEAQ       64(CX), CX
 	TESTQ      DI, DI
-	JZ         rred_2
+	JZ         rred_6
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
@@ -5199,7 +9763,7 @@ rsingle_3:
 	ADDQ       CX, BX
 	ANDQ       $0x0f, DI
 
-rred_2:
+rred_6:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
@@ -5211,11 +9775,11 @@ rred_2:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_2:
+sizenext_5:
 	CMPQ            DI, $0xc0
-	JA              sizenext_3
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z11
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z11, Z1, Z1
@@ -5226,7 +9790,7 @@ sizenext_2:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z11, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -5236,7 +9800,7 @@ sizenext_2:
 	VAESENC         Z11, Z2, Z2
 	VAESENC         Z11, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -5246,7 +9810,7 @@ sizenext_2:
 	VAESENC         Z11, Z2, Z2
 	VAESENC         Z11, Z3, Z3
 
-aesmid_6:
+aesmid_11:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -5330,7 +9894,7 @@ aesmid_6:
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	CMPQ            DI, $0x40
-	JB              rsingle_6
+	JB              rsingle_21
 	VMOVDQU64       (SI), Z0
 	VPXORD          Z3, Z0, Z1
 	VMOVDQU64       Z1, (BX)
@@ -5346,13 +9910,13 @@ aesmid_6:
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	JMP             rred_3
+	JMP             rred_7
 
-rsingle_6:
+rsingle_21:
 	VMOVDQA64  Z3, Z0
 	LEAQ       128(CX), CX
 	TESTQ      DI, DI
-	JZ         rred_3
+	JZ         rred_7
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
@@ -5383,7 +9947,7 @@ rsingle_6:
 	ADDQ       CX, BX
 	ANDQ       $0x0f, DI
 
-rred_3:
+rred_7:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
@@ -5395,9 +9959,9 @@ rred_3:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_3:
+sizenext_6:
 	VBROADCASTI32X4 (AX), Z12
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z12, Z1, Z1
@@ -5411,7 +9975,7 @@ sizenext_3:
 	VPSHUFB         bswapMask<>+0(SB), Z11, Z11
 	VPXORD          Z12, Z11, Z11
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 16(AX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -5423,7 +9987,7 @@ sizenext_3:
 	VAESENC         Z12, Z3, Z3
 	VAESENC         Z12, Z11, Z11
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 48(AX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -5435,7 +9999,7 @@ sizenext_3:
 	VAESENC         Z12, Z3, Z3
 	VAESENC         Z12, Z11, Z11
 
-aesmid_7:
+aesmid_12:
 	VBROADCASTI32X4 16(DX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -5546,7 +10110,7 @@ aesmid_7:
 	VMOVDQA64       Z11, Z0
 	LEAQ            192(CX), CX
 	TESTQ           DI, DI
-	JZ              rred_4
+	JZ              rred_8
 	MOVQ            $-1, DX
 	BZHIQ           DI, DX, DX
 	KMOVQ           DX, K1
@@ -5577,7 +10141,7 @@ aesmid_7:
 	ADDQ            CX, BX
 	ANDQ            $0x0f, DI
 
-rred_4:
+rred_8:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
 	VPSHUFD       $0x4e, Z5, Z5
@@ -5590,8 +10154,8 @@ rred_4:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
 
-sizedone_1:
-ofin_1:
+sizedone_2:
+ofin_2:
 	VMOVDQU64 X4, (SP)
 	MOVQ      aadLen+48(FP), CX
 	MOVQ      n+32(FP), DX
@@ -5625,7 +10189,7 @@ ofin_1:
 	MOVQ            tag+64(FP), AX
 	MOVQ            tagLen+72(FP), CX
 	CMPQ            CX, $0x10
-	JE              tagfull_2
+	JE              tagfull_3
 	MOVQ            (AX), DX
 	VMOVQ           DX, X0
 	LEAQ            -8(AX)(CX*1), AX
@@ -5641,12 +10205,12 @@ ofin_1:
 	LEAQ            onesMask<>+0(SB), AX
 	SUBQ            CX, AX
 	VPANDD          16(AX), X8, X8
-	JMP             tagloaded_2
+	JMP             tagloaded_3
 
-tagfull_2:
+tagfull_3:
 	VMOVDQU64 (AX), X0
 
-tagloaded_2:
+tagloaded_3:
 	VPXORD   X0, X8, X8
 	VPXORD   X10, X10, X10
 	VPCMPEQB X10, X8, K1
@@ -5674,6 +10238,10 @@ tagloaded_2:
 	VPXOR     X14, X14, X14
 	VPXOR     X15, X15, X15
 	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
+	VPXORQ    Z20, Z20, Z20
 	KXORW     K1, K1, K1
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU   X0, 64(SP)
@@ -5971,7 +10539,7 @@ aaddone_1:
 	RET
 
 // func gcmStreamEncryptVAESAVX512(t *[752]byte, rounds int, st *[80]byte, out *byte, in *byte, n int, nopen int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES, VPCLMULQDQ
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES, VPCLMULQDQ
 TEXT ·gcmStreamEncryptVAESAVX512(SB), NOSPLIT, $0-56
 	MOVQ  t+0(FP), AX
 	MOVQ  rounds+8(FP), CX
@@ -5980,6 +10548,9 @@ TEXT ·gcmStreamEncryptVAESAVX512(SB), NOSPLIT, $0-56
 	ADDQ  AX, DX
 	SUBQ  $0x000000a0, DX
 	MOVQ  st+16(FP), BX
+	MOVQ  n+40(FP), SI
+	CMPQ  SI, $0x00000100
+	JAE   wide_1
 	MOVQ  out+24(FP), SI
 	MOVQ  in+32(FP), DI
 	MOVQ  n+40(FP), R8
@@ -6119,6 +10690,1571 @@ stdone_1:
 	JMP       pdone_1
 
 openfull_1:
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (BX), X3
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Y4, Y4, Y4
+	VPXORD          X1, X3, X4
+	VBROADCASTI32X4 480(AX), Y2
+	VBROADCASTI32X4 736(AX), Y13
+	VPCLMULQDQ      $0x00, Y2, Y4, Y0
+	VPCLMULQDQ      $0x11, Y2, Y4, Y3
+	VPSHUFD         $0x4e, Y4, Y2
+	VPXORD          Y4, Y2, Y2
+	VPCLMULQDQ      $0x00, Y13, Y2, Y2
+	VPTERNLOGD      $0x96, Y0, Y3, Y2
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y4
+	VPSHUFD         $0x4e, Y0, Y0
+	VPTERNLOGD      $0x96, Y0, Y4, Y2
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y2
+	VPTERNLOGD      $0x96, Y2, Y0, Y3
+	VMOVDQU64       X3, (BX)
+	VPXORD          X1, X1, X1
+	VMOVDQU64       X1, 64(BX)
+	XORQ            R9, R9
+
+pbulk_1:
+	TESTQ           R8, R8
+	JZ              pdone_1
+	VPXORD          Y5, Y5, Y5
+	VMOVDQU64       (BX), X5
+	VBROADCASTI32X4 16(BX), Y0
+	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	TESTQ           R8, R8
+	JZ              psave_1
+
+	// phase: remainder
+	CMPQ            R8, $0x20
+	JA              sizenext_1
+	VBROADCASTI32X4 (AX), Y2
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y2, Y1, Y1
+	CMPQ            CX, $0x0a
+	JE              aesmid_1
+	VBROADCASTI32X4 16(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	CMPQ            CX, $0x0c
+	JE              aesmid_1
+	VBROADCASTI32X4 48(AX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(AX), Y2
+	VAESENC         Y2, Y1, Y1
+
+aesmid_1:
+	VBROADCASTI32X4 16(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 32(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 64(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 80(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 96(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 112(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 128(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 144(DX), Y2
+	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 160(DX), Y2
+	VAESENCLAST     Y2, Y1, Y1
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X2
+	VPADDD          X2, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	CMPQ            R8, $0x20
+	JB              rsingle_1
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y1, Y2, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y5, Y1, Y1
+	VPXORD          Y5, Y5, Y5
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_1
+
+rsingle_1:
+	CMPQ            R8, $0x10
+	JB              rpart_1
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X1, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y5, Y10, Y10
+	VPXORD          Y5, Y5, Y5
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y3
+	VPCLMULQDQ      $0x00, Y2, Y10, Y4
+	VPXORD          Y4, Y6, Y6
+	VPCLMULQDQ      $0x11, Y2, Y10, Y4
+	VPXORD          Y4, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y4
+	VPXORD          Y10, Y4, Y4
+	VPCLMULQDQ      $0x00, Y3, Y4, Y4
+	VPXORD          Y4, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y1, X1
+	LEAQ            16(CX), AX
+	JMP             rcommon_1
+
+rpart_1:
+	VMOVDQA64 X1, X1
+	LEAQ      (CX), AX
+
+rcommon_1:
+	TESTQ     R8, R8
+	JZ        rred_1
+	VPXORD    Y11, Y11, Y11
+	VPXORD    Y12, Y12, Y12
+	CMPQ      R8, $0x08
+	JB        ld4_2
+	MOVQ      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -8(DI)(R8*1), AX
+	MOVQ      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_2
+
+ld4_2:
+	CMPQ      R8, $0x04
+	JB        ld2_2
+	MOVL      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_2
+
+ld2_2:
+	CMPQ      R8, $0x02
+	JB        ld1_2
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_2
+
+ld1_2:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X11
+
+lddone_2:
+	VPXORD    X1, X11, X12
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      R8, AX
+	VPANDD    16(AX), X12, X12
+	VMOVQ     X12, CX
+	CMPQ      R8, $0x08
+	JB        st4_2
+	MOVQ      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -8(SI)(R8*1), AX
+	MOVQ      CX, (AX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      R8, $0x04
+	JB        st2_2
+	MOVL      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -4(SI)(R8*1), AX
+	MOVL      CX, (AX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      R8, $0x02
+	JB        st1_2
+	MOVW      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -2(SI)(R8*1), AX
+	MOVW      CX, (AX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB CL, (SI)
+
+stdone_2:
+	VMOVDQU64 X12, 64(BX)
+	VMOVDQU64 X1, 48(BX)
+
+rred_1:
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VPXORD        X8, X1, X1
+	VPXORD        X1, X5, X5
+	JMP           sizedone_1
+
+sizenext_1:
+	CMPQ            R8, $0x40
+	JA              sizenext_2
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y3, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y3, Y2, Y2
+	CMPQ            CX, $0x0a
+	JE              aesmid_2
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	CMPQ            CX, $0x0c
+	JE              aesmid_2
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+
+aesmid_2:
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y1, Y1
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y1, Y1
+	VAESENCLAST     Y3, Y2, Y2
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X3
+	VPADDD          X3, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (DI), Y3
+	VPXORD          Y1, Y3, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y5, Y1, Y1
+	VPXORD          Y5, Y5, Y5
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y3
+	VPXORD          Y1, Y3, Y3
+	VPCLMULQDQ      $0x00, 752(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_3
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_2
+
+rsingle_3:
+	CMPQ            R8, $0x10
+	JB              rpart_3
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X2, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 528(CX), Y1
+	VBROADCASTI32X4 784(CX), Y3
+	VPCLMULQDQ      $0x00, Y1, Y10, Y4
+	VPXORD          Y4, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y4
+	VPXORD          Y4, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y4
+	VPXORD          Y10, Y4, Y4
+	VPCLMULQDQ      $0x00, Y3, Y4, Y4
+	VPXORD          Y4, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y2, X1
+	LEAQ            48(CX), AX
+	JMP             rcommon_2
+
+rpart_3:
+	VMOVDQA64 X2, X1
+	LEAQ      32(CX), AX
+
+rcommon_2:
+	TESTQ     R8, R8
+	JZ        rred_2
+	VPXORD    Y11, Y11, Y11
+	VPXORD    Y12, Y12, Y12
+	CMPQ      R8, $0x08
+	JB        ld4_3
+	MOVQ      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -8(DI)(R8*1), AX
+	MOVQ      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_3
+
+ld4_3:
+	CMPQ      R8, $0x04
+	JB        ld2_3
+	MOVL      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      R8, $0x02
+	JB        ld1_3
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X11
+
+lddone_3:
+	VPXORD    X1, X11, X12
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      R8, AX
+	VPANDD    16(AX), X12, X12
+	VMOVQ     X12, CX
+	CMPQ      R8, $0x08
+	JB        st4_3
+	MOVQ      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -8(SI)(R8*1), AX
+	MOVQ      CX, (AX)
+	JMP       stdone_3
+
+st4_3:
+	CMPQ      R8, $0x04
+	JB        st2_3
+	MOVL      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -4(SI)(R8*1), AX
+	MOVL      CX, (AX)
+	JMP       stdone_3
+
+st2_3:
+	CMPQ      R8, $0x02
+	JB        st1_3
+	MOVW      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -2(SI)(R8*1), AX
+	MOVW      CX, (AX)
+	JMP       stdone_3
+
+st1_3:
+	MOVB CL, (SI)
+
+stdone_3:
+	VMOVDQU64 X12, 64(BX)
+	VMOVDQU64 X1, 48(BX)
+
+rred_2:
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VPXORD        X8, X1, X1
+	VPXORD        X1, X5, X5
+	JMP           sizedone_1
+
+sizenext_2:
+	CMPQ            R8, $0x80
+	JA              sizenext_3
+	VBROADCASTI32X4 (AX), Y13
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y13, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y13, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y13, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y13, Y4, Y4
+	CMPQ            CX, $0x0a
+	JE              aesmid_3
+	VBROADCASTI32X4 16(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 32(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	CMPQ            CX, $0x0c
+	JE              aesmid_3
+	VBROADCASTI32X4 48(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 64(AX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+
+aesmid_3:
+	VBROADCASTI32X4 16(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 32(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 48(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 64(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 80(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 96(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 112(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 128(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 144(DX), Y13
+	VAESENC         Y13, Y1, Y1
+	VAESENC         Y13, Y2, Y2
+	VAESENC         Y13, Y3, Y3
+	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 160(DX), Y13
+	VAESENCLAST     Y13, Y1, Y1
+	VAESENCLAST     Y13, Y2, Y2
+	VAESENCLAST     Y13, Y3, Y3
+	VAESENCLAST     Y13, Y4, Y4
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X13
+	VPADDD          X13, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (DI), Y13
+	VPXORD          Y1, Y13, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y5, Y1, Y1
+	VPXORD          Y5, Y5, Y5
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y13
+	VPXORD          Y13, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y13
+	VPXORD          Y13, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y13
+	VPXORD          Y1, Y13, Y13
+	VPCLMULQDQ      $0x00, 752(CX), Y13, Y13
+	VPXORD          Y13, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_6
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y3, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_7
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y4, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_3
+
+rsingle_7:
+	CMPQ            R8, $0x10
+	JB              rpart_7
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X4, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 592(CX), Y1
+	VBROADCASTI32X4 848(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y3
+	VPXORD          Y10, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y4, X1
+	LEAQ            112(CX), AX
+	JMP             rcommon_3
+
+rpart_7:
+	VMOVDQA64 X4, X1
+	LEAQ      96(CX), AX
+	JMP       rcommon_3
+
+rsingle_6:
+	CMPQ            R8, $0x10
+	JB              rpart_6
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X3, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 560(CX), Y1
+	VBROADCASTI32X4 816(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y4
+	VPXORD          Y4, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y4
+	VPXORD          Y4, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y4
+	VPXORD          Y10, Y4, Y4
+	VPCLMULQDQ      $0x00, Y2, Y4, Y4
+	VPXORD          Y4, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y3, X1
+	LEAQ            80(CX), AX
+	JMP             rcommon_3
+
+rpart_6:
+	VMOVDQA64 X3, X1
+	LEAQ      64(CX), AX
+
+rcommon_3:
+	TESTQ     R8, R8
+	JZ        rred_3
+	VPXORD    Y11, Y11, Y11
+	VPXORD    Y12, Y12, Y12
+	CMPQ      R8, $0x08
+	JB        ld4_4
+	MOVQ      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -8(DI)(R8*1), AX
+	MOVQ      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_4
+
+ld4_4:
+	CMPQ      R8, $0x04
+	JB        ld2_4
+	MOVL      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_4
+
+ld2_4:
+	CMPQ      R8, $0x02
+	JB        ld1_4
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_4
+
+ld1_4:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X11
+
+lddone_4:
+	VPXORD    X1, X11, X12
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      R8, AX
+	VPANDD    16(AX), X12, X12
+	VMOVQ     X12, CX
+	CMPQ      R8, $0x08
+	JB        st4_4
+	MOVQ      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -8(SI)(R8*1), AX
+	MOVQ      CX, (AX)
+	JMP       stdone_4
+
+st4_4:
+	CMPQ      R8, $0x04
+	JB        st2_4
+	MOVL      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -4(SI)(R8*1), AX
+	MOVL      CX, (AX)
+	JMP       stdone_4
+
+st2_4:
+	CMPQ      R8, $0x02
+	JB        st1_4
+	MOVW      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -2(SI)(R8*1), AX
+	MOVW      CX, (AX)
+	JMP       stdone_4
+
+st1_4:
+	MOVB CL, (SI)
+
+stdone_4:
+	VMOVDQU64 X12, 64(BX)
+	VMOVDQU64 X1, 48(BX)
+
+rred_3:
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VPXORD        X8, X1, X1
+	VPXORD        X1, X5, X5
+	JMP           sizedone_1
+
+sizenext_3:
+	VBROADCASTI32X4 (AX), Y17
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y17, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y17, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y17, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y17, Y4, Y4
+	VPADDD          smallCtrIncs<>+128(SB), Y0, Y13
+	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
+	VPXORD          Y17, Y13, Y13
+	VPADDD          smallCtrIncs<>+160(SB), Y0, Y14
+	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
+	VPXORD          Y17, Y14, Y14
+	VPADDD          smallCtrIncs<>+192(SB), Y0, Y15
+	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
+	VPXORD          Y17, Y15, Y15
+	VPADDD          smallCtrIncs<>+224(SB), Y0, Y16
+	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
+	VPXORD          Y17, Y16, Y16
+	CMPQ            CX, $0x0a
+	JE              aesmid_4
+	VBROADCASTI32X4 16(AX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 32(AX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	CMPQ            CX, $0x0c
+	JE              aesmid_4
+	VBROADCASTI32X4 48(AX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 64(AX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+
+aesmid_4:
+	VBROADCASTI32X4 16(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 32(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 48(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 64(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 80(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 96(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 112(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 128(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 144(DX), Y17
+	VAESENC         Y17, Y1, Y1
+	VAESENC         Y17, Y2, Y2
+	VAESENC         Y17, Y3, Y3
+	VAESENC         Y17, Y4, Y4
+	VAESENC         Y17, Y13, Y13
+	VAESENC         Y17, Y14, Y14
+	VAESENC         Y17, Y15, Y15
+	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 160(DX), Y17
+	VAESENCLAST     Y17, Y1, Y1
+	VAESENCLAST     Y17, Y2, Y2
+	VAESENCLAST     Y17, Y3, Y3
+	VAESENCLAST     Y17, Y4, Y4
+	VAESENCLAST     Y17, Y13, Y13
+	VAESENCLAST     Y17, Y14, Y14
+	VAESENCLAST     Y17, Y15, Y15
+	VAESENCLAST     Y17, Y16, Y16
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X17
+	VPADDD          X17, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (DI), Y17
+	VPXORD          Y1, Y17, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y5, Y1, Y1
+	VPXORD          Y5, Y5, Y5
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y17
+	VPXORD          Y17, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y17
+	VPXORD          Y17, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y17
+	VPXORD          Y1, Y17, Y17
+	VPCLMULQDQ      $0x00, 752(CX), Y17, Y17
+	VPXORD          Y17, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y3, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y4, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_12
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y13, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 624(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 624(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 880(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_13
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y14, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 656(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 656(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 912(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_14
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y15, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 688(CX), Y1, Y2
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x11, 688(CX), Y1, Y2
+	VPXORD          Y2, Y8, Y8
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 944(CX), Y2, Y2
+	VPXORD          Y2, Y7, Y7
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x10
+	JB              rpart_15
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X16, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 720(CX), Y1
+	VBROADCASTI32X4 976(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y3
+	VPXORD          Y10, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y16, X1
+	LEAQ            240(CX), AX
+	JMP             rcommon_4
+
+rpart_15:
+	VMOVDQA64 X16, X1
+	LEAQ      224(CX), AX
+	JMP       rcommon_4
+
+rsingle_14:
+	CMPQ            R8, $0x10
+	JB              rpart_14
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X15, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 688(CX), Y1
+	VBROADCASTI32X4 944(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y3
+	VPXORD          Y10, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y15, X1
+	LEAQ            208(CX), AX
+	JMP             rcommon_4
+
+rpart_14:
+	VMOVDQA64 X15, X1
+	LEAQ      192(CX), AX
+	JMP       rcommon_4
+
+rsingle_13:
+	CMPQ            R8, $0x10
+	JB              rpart_13
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X14, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 656(CX), Y1
+	VBROADCASTI32X4 912(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y3
+	VPXORD          Y10, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y14, X1
+	LEAQ            176(CX), AX
+	JMP             rcommon_4
+
+rpart_13:
+	VMOVDQA64 X14, X1
+	LEAQ      160(CX), AX
+	JMP       rcommon_4
+
+rsingle_12:
+	CMPQ            R8, $0x10
+	JB              rpart_12
+	VPXORD          Y9, Y9, Y9
+	VPXORD          Y10, Y10, Y10
+	VMOVDQU64       (DI), X9
+	VPXORD          X13, X9, X10
+	VMOVDQU64       X10, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VBROADCASTI32X4 624(CX), Y1
+	VBROADCASTI32X4 880(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y10, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, Y1, Y10, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y10, Y3
+	VPXORD          Y10, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y13, X1
+	LEAQ            144(CX), AX
+	JMP             rcommon_4
+
+rpart_12:
+	VMOVDQA64 X13, X1
+	LEAQ      128(CX), AX
+
+rcommon_4:
+	TESTQ     R8, R8
+	JZ        rred_4
+	VPXORD    Y11, Y11, Y11
+	VPXORD    Y12, Y12, Y12
+	CMPQ      R8, $0x08
+	JB        ld4_5
+	MOVQ      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -8(DI)(R8*1), AX
+	MOVQ      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_5
+
+ld4_5:
+	CMPQ      R8, $0x04
+	JB        ld2_5
+	MOVL      (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_5
+
+ld2_5:
+	CMPQ      R8, $0x02
+	JB        ld1_5
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X11
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X2
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X11, X11
+	JMP       lddone_5
+
+ld1_5:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X11
+
+lddone_5:
+	VPXORD    X1, X11, X12
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      R8, AX
+	VPANDD    16(AX), X12, X12
+	VMOVQ     X12, CX
+	CMPQ      R8, $0x08
+	JB        st4_5
+	MOVQ      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -8(SI)(R8*1), AX
+	MOVQ      CX, (AX)
+	JMP       stdone_5
+
+st4_5:
+	CMPQ      R8, $0x04
+	JB        st2_5
+	MOVL      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -4(SI)(R8*1), AX
+	MOVL      CX, (AX)
+	JMP       stdone_5
+
+st2_5:
+	CMPQ      R8, $0x02
+	JB        st1_5
+	MOVW      CX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      R8, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X12, X2
+	VMOVQ     X2, CX
+	LEAQ      -2(SI)(R8*1), AX
+	MOVW      CX, (AX)
+	JMP       stdone_5
+
+st1_5:
+	MOVB CL, (SI)
+
+stdone_5:
+	VMOVDQU64 X12, 64(BX)
+	VMOVDQU64 X1, 48(BX)
+
+rred_4:
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VPXORD        X8, X1, X1
+	VPXORD        X1, X5, X5
+
+sizedone_1:
+	MOVQ R8, R9
+	ADDQ R8, DI
+	ADDQ R8, SI
+
+psave_1:
+	VMOVDQU64 X5, (BX)
+	VMOVDQU64 X0, 16(BX)
+
+pdone_1:
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR  X0, X0, X0
+	VPXOR  X1, X1, X1
+	VPXOR  X2, X2, X2
+	VPXOR  X3, X3, X3
+	VPXOR  X4, X4, X4
+	VPXOR  X5, X5, X5
+	VPXOR  X6, X6, X6
+	VPXOR  X7, X7, X7
+	VPXOR  X8, X8, X8
+	VPXOR  X9, X9, X9
+	VPXOR  X10, X10, X10
+	VPXOR  X11, X11, X11
+	VPXOR  X12, X12, X12
+	VPXOR  X13, X13, X13
+	VPXOR  X14, X14, X14
+	VPXOR  X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	KXORW  K1, K1, K1
+	KXORW  K2, K2, K2
+	VZEROUPPER
+	RET
+
+wide_1:
+	MOVQ  out+24(FP), SI
+	MOVQ  in+32(FP), DI
+	MOVQ  n+40(FP), R8
+	MOVQ  nopen+48(FP), R9
+	TESTQ R8, R8
+	JZ    pdone_2
+	TESTQ R9, R9
+	JZ    pbulk_2
+
+	// phase: open block
+	MOVQ      $0x00000010, R10
+	SUBQ      R9, R10
+	CMPQ      R8, R10
+	CMOVQLT   R8, R10
+	CMPQ      R10, $0x08
+	JB        ld4_6
+	MOVQ      (DI), R11
+	VMOVQ     R11, X0
+	LEAQ      -8(DI)(R10*1), R11
+	MOVQ      (R11), R11
+	VMOVQ     R11, X1
+	LEAQ      slideShuf<>+0(SB), R11
+	NEGQ      R11
+	ADDQ      R10, R11
+	NEGQ      R11
+	VMOVDQU64 24(R11), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_6
+
+ld4_6:
+	CMPQ      R10, $0x04
+	JB        ld2_6
+	MOVL      (DI), R11
+	VMOVQ     R11, X0
+	LEAQ      -4(DI)(R10*1), R11
+	MOVL      (R11), R11
+	VMOVQ     R11, X1
+	LEAQ      slideShuf<>+0(SB), R11
+	NEGQ      R11
+	ADDQ      R10, R11
+	NEGQ      R11
+	VMOVDQU64 20(R11), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_6
+
+ld2_6:
+	CMPQ      R10, $0x02
+	JB        ld1_6
+	MOVWQZX   (DI), R11
+	VMOVQ     R11, X0
+	LEAQ      -2(DI)(R10*1), R11
+	MOVWQZX   (R11), R11
+	VMOVQ     R11, X1
+	LEAQ      slideShuf<>+0(SB), R11
+	NEGQ      R11
+	ADDQ      R10, R11
+	NEGQ      R11
+	VMOVDQU64 18(R11), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_6
+
+ld1_6:
+	MOVBQZX (DI), R11
+	VMOVQ   R11, X0
+
+lddone_6:
+	VMOVDQU64 48(BX), X1
+	LEAQ      slideShuf<>+0(SB), R11
+	ADDQ      R9, R11
+	VMOVDQU64 16(R11), X2
+	VPSHUFB   X2, X1, X1
+	VPXORD    X1, X0, X0
+	LEAQ      onesMask<>+0(SB), R11
+	SUBQ      R10, R11
+	VPANDD    16(R11), X0, X0
+	VMOVQ     X0, R12
+	CMPQ      R10, $0x08
+	JB        st4_6
+	MOVQ      R12, (SI)
+	LEAQ      slideShuf<>+0(SB), R11
+	ADDQ      R10, R11
+	VMOVDQU64 8(R11), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R12
+	LEAQ      -8(SI)(R10*1), R11
+	MOVQ      R12, (R11)
+	JMP       stdone_6
+
+st4_6:
+	CMPQ      R10, $0x04
+	JB        st2_6
+	MOVL      R12, (SI)
+	LEAQ      slideShuf<>+0(SB), R11
+	ADDQ      R10, R11
+	VMOVDQU64 12(R11), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R12
+	LEAQ      -4(SI)(R10*1), R11
+	MOVL      R12, (R11)
+	JMP       stdone_6
+
+st2_6:
+	CMPQ      R10, $0x02
+	JB        st1_6
+	MOVW      R12, (SI)
+	LEAQ      slideShuf<>+0(SB), R11
+	ADDQ      R10, R11
+	VMOVDQU64 14(R11), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R12
+	LEAQ      -2(SI)(R10*1), R11
+	MOVW      R12, (R11)
+	JMP       stdone_6
+
+st1_6:
+	MOVB R12, (SI)
+
+stdone_6:
+	LEAQ            slideShuf<>+0(SB), R11
+	NEGQ            R11
+	ADDQ            R9, R11
+	NEGQ            R11
+	VMOVDQU64       16(R11), X2
+	VPSHUFB         X2, X0, X0
+	VMOVDQU64       64(BX), X1
+	VPORD           X0, X1, X1
+	ADDQ            R10, R9
+	ADDQ            R10, DI
+	ADDQ            R10, SI
+	SUBQ            R10, R8
 	VPXORD          Z3, Z3, Z3
 	VMOVDQU64       (BX), X3
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
@@ -6143,15 +12279,15 @@ openfull_1:
 	VMOVDQU64       X1, 64(BX)
 	XORQ            R9, R9
 
-pbulk_1:
+pbulk_2:
 	TESTQ           R8, R8
-	JZ              pdone_1
+	JZ              pdone_2
 	VPXORD          Z5, Z5, Z5
 	VMOVDQU64       (BX), X5
 	VBROADCASTI32X4 16(BX), Z0
 	VPADDD          ctrIncs<>+0(SB), Z0, Z0
 	CMPQ            R8, $0x00000100
-	JB              prem_1
+	JB              prem_2
 
 	// phase: main loop
 	VBROADCASTI32X4 (AX), Z9
@@ -6168,7 +12304,7 @@ pbulk_1:
 	VPXORD          Z9, Z4, Z4
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_1
+	JE              aesmid_5
 	VBROADCASTI32X4 16(AX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -6180,7 +12316,7 @@ pbulk_1:
 	VAESENC         Z9, Z3, Z3
 	VAESENC         Z9, Z4, Z4
 	CMPQ            CX, $0x0c
-	JE              aesmid_1
+	JE              aesmid_5
 	VBROADCASTI32X4 48(AX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -6192,7 +12328,7 @@ pbulk_1:
 	VAESENC         Z9, Z3, Z3
 	VAESENC         Z9, Z4, Z4
 
-aesmid_1:
+aesmid_5:
 	VBROADCASTI32X4 16(DX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -6272,7 +12408,7 @@ loop8_1:
 	VPXORD          Z1, Z11, Z11
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_6
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z9, Z9
@@ -6284,7 +12420,7 @@ loop8_1:
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_6
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z9, Z9
@@ -6296,7 +12432,7 @@ loop8_1:
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
 
-aesmid_2:
+aesmid_6:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z9, Z9
@@ -6460,30 +12596,30 @@ loopdone_1:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPXORD        X2, X1, X5
 
-prem_1:
+prem_2:
 	TESTQ R8, R8
-	JZ    psave_1
+	JZ    psave_2
 
 	// phase: remainder
 	CMPQ            R8, $0x40
-	JA              sizenext_1
+	JA              sizenext_4
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_7
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_7
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_3:
+aesmid_7:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -6516,7 +12652,7 @@ aesmid_3:
 	VPXORD          Z7, Z7, Z7
 	VPXORD          Z8, Z8, Z8
 	CMPQ            R8, $0x40
-	JB              rsingle_1
+	JB              rsingle_16
 	VMOVDQU64       (DI), Z2
 	VPXORD          Z1, Z2, Z1
 	VMOVDQU64       Z1, (SI)
@@ -6534,13 +12670,13 @@ aesmid_3:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_1
+	JMP             rred_5
 
-rsingle_1:
+rsingle_16:
 	VMOVDQA64  Z1, Z1
 	LEAQ       (CX), AX
 	TESTQ      R8, R8
-	JZ         rred_1
+	JZ         rred_5
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
@@ -6592,7 +12728,7 @@ mnone_1:
 	ADDQ       AX, SI
 	ANDQ       $0x0f, R8
 
-rred_1:
+rred_5:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
@@ -6604,11 +12740,11 @@ rred_1:
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X5
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_1:
+sizenext_4:
 	CMPQ            R8, $0x80
-	JA              sizenext_2
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -6616,7 +12752,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6624,7 +12760,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6632,7 +12768,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_4:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6692,7 +12828,7 @@ aesmid_4:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
-	JB              rsingle_3
+	JB              rsingle_18
 	VMOVDQU64       (DI), Z1
 	VPXORD          Z2, Z1, Z1
 	VMOVDQU64       Z1, (SI)
@@ -6708,13 +12844,13 @@ aesmid_4:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_2
+	JMP             rred_6
 
-rsingle_3:
+rsingle_18:
 	VMOVDQA64  Z2, Z1
 	LEAQ       64(CX), AX
 	TESTQ      R8, R8
-	JZ         rred_2
+	JZ         rred_6
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
@@ -6766,7 +12902,7 @@ mnone_2:
 	ADDQ       AX, SI
 	ANDQ       $0x0f, R8
 
-rred_2:
+rred_6:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
@@ -6778,11 +12914,11 @@ rred_2:
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X5
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_2:
+sizenext_5:
 	CMPQ            R8, $0xc0
-	JA              sizenext_3
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z4
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z4, Z1, Z1
@@ -6793,7 +12929,7 @@ sizenext_2:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6803,7 +12939,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6813,7 +12949,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 
-aesmid_5:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6898,7 +13034,7 @@ aesmid_5:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
-	JB              rsingle_6
+	JB              rsingle_21
 	VMOVDQU64       (DI), Z1
 	VPXORD          Z3, Z1, Z1
 	VMOVDQU64       Z1, (SI)
@@ -6914,13 +13050,13 @@ aesmid_5:
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	JMP             rred_3
+	JMP             rred_7
 
-rsingle_6:
+rsingle_21:
 	VMOVDQA64  Z3, Z1
 	LEAQ       128(CX), AX
 	TESTQ      R8, R8
-	JZ         rred_3
+	JZ         rred_7
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
@@ -6972,7 +13108,7 @@ mnone_3:
 	ADDQ       AX, SI
 	ANDQ       $0x0f, R8
 
-rred_3:
+rred_7:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
@@ -6984,9 +13120,9 @@ rred_3:
 	VPXORD        Y8, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X5
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_3:
+sizenext_6:
 	VBROADCASTI32X4 (AX), Z9
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z9, Z1, Z1
@@ -7000,7 +13136,7 @@ sizenext_3:
 	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
 	VPXORD          Z9, Z4, Z4
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -7012,7 +13148,7 @@ sizenext_3:
 	VAESENC         Z9, Z3, Z3
 	VAESENC         Z9, Z4, Z4
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -7024,7 +13160,7 @@ sizenext_3:
 	VAESENC         Z9, Z3, Z3
 	VAESENC         Z9, Z4, Z4
 
-aesmid_6:
+aesmid_10:
 	VBROADCASTI32X4 16(DX), Z9
 	VAESENC         Z9, Z1, Z1
 	VAESENC         Z9, Z2, Z2
@@ -7136,7 +13272,7 @@ aesmid_6:
 	VMOVDQA64       Z4, Z1
 	LEAQ            192(CX), AX
 	TESTQ           R8, R8
-	JZ              rred_4
+	JZ              rred_8
 	MOVQ            $-1, CX
 	BZHIQ           R8, CX, CX
 	KMOVQ           CX, K1
@@ -7188,7 +13324,7 @@ mnone_4:
 	ADDQ       AX, SI
 	ANDQ       $0x0f, R8
 
-rred_4:
+rred_8:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
@@ -7201,33 +13337,37 @@ rred_4:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X5
 
-sizedone_1:
+sizedone_2:
 	MOVQ R8, R9
 	ADDQ R8, DI
 	ADDQ R8, SI
 
-psave_1:
+psave_2:
 	VMOVDQU64 X5, (BX)
 	VMOVDQU64 X0, 16(BX)
 
-pdone_1:
+pdone_2:
 	// phase: wipe (stack scratch and vector registers)
-	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
-	VPXOR X2, X2, X2
-	VPXOR X3, X3, X3
-	VPXOR X4, X4, X4
-	VPXOR X5, X5, X5
-	VPXOR X6, X6, X6
-	VPXOR X7, X7, X7
-	VPXOR X8, X8, X8
-	VPXOR X9, X9, X9
-	VPXOR X10, X10, X10
-	VPXOR X11, X11, X11
-	VPXOR X12, X12, X12
-	VPXOR X13, X13, X13
-	KXORW K1, K1, K1
-	KXORW K2, K2, K2
+	VPXOR  X0, X0, X0
+	VPXOR  X1, X1, X1
+	VPXOR  X2, X2, X2
+	VPXOR  X3, X3, X3
+	VPXOR  X4, X4, X4
+	VPXOR  X5, X5, X5
+	VPXOR  X6, X6, X6
+	VPXOR  X7, X7, X7
+	VPXOR  X8, X8, X8
+	VPXOR  X9, X9, X9
+	VPXOR  X10, X10, X10
+	VPXOR  X11, X11, X11
+	VPXOR  X12, X12, X12
+	VPXOR  X13, X13, X13
+	VPXOR  X14, X14, X14
+	VPXOR  X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	KXORW  K1, K1, K1
+	KXORW  K2, K2, K2
 	VZEROUPPER
 	RET
 

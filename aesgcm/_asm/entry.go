@@ -39,12 +39,16 @@ func (e *gcm) sealFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	e.shortThenStart(k, st, e.inPlace(), "n", e.tagStore(), false)
-	nopen := e.GP64()
-	e.XORQ(nopen, nopen)
-	e.encPiece(k, st, st.Offset(stSize), e.gp("out"), e.gp("in"), e.gp("n"), nopen, true)
-	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("n"), e.tagStore())
-	e.fn.Ret()
+	e.bySmall("n", func() {
+		e.shortThenStart(k, st, e.inPlace(), "n", e.tagStore(), false)
+		nopen := e.GP64()
+		e.XORQ(nopen, nopen)
+		e.restMin = e.oneShotRestMin()
+		e.encPiece(k, st, st.Offset(stSize), e.gp("out"), e.gp("in"), e.gp("n"), nopen, true)
+		e.restMin = 0
+		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("n"), e.tagStore())
+		e.fn.Ret()
+	})
 }
 
 // sealGatherFunc: one-shot seal of a gathered text, reading each piece in
@@ -57,28 +61,40 @@ func (e *gcm) sealGatherFunc(name string) {
 		asmgen.Len("out", "textLen"), asmgen.Len("pieces", "count"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	count := e.gp("count")
 	// The short path joins the pieces in out (for two pieces on xmm only
-	// what follows the first one's whole blocks) and seals them there.
-	src := e.joinGather(count)
-	if e.lanes == 1 {
-		src = e.shortGather(count)
+	// what follows the first one's whole blocks) and seals them there. On
+	// a width with a small one it is the small width's, and the rest runs
+	// at the full width: two copies of the piece walk do not fit the
+	// general registers.
+	src := func(count reg.GPVirtual) shortSource {
+		if e.lanes == 1 {
+			return e.shortGather(count)
+		}
+		return e.joinGather(count)
 	}
-	e.shortThenStart(k, st, src, "textLen", e.tagStore(), false)
-	out, descs := e.gp("out"), e.gp("pieces")
-	nopen := e.GP64()
-	e.XORQ(nopen, nopen)
-	zero := e.xmm()
-	e.Zero(zero)
-	e.Mov(zero, st.Offset(stOpen))
-	piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
-	if e.gatherMax > 0 {
-		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
-	} else {
-		e.fn.ForEachSlice(descs, count, piece)
+	if small := e.width.small(); small != nil {
+		e.narrow(*small, e.shortMax(), func() { e.shortOrOn(k, src(e.gp("count")), "textLen", e.tagStore(), false) })
+		e.minLen = e.shortMax()
 	}
-	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
-	e.fn.Ret()
+	func() {
+		count := e.gp("count")
+		e.shortThenStart(k, st, src(count), "textLen", e.tagStore(), false)
+		out, descs := e.gp("out"), e.gp("pieces")
+		nopen := e.GP64()
+		e.XORQ(nopen, nopen)
+		zero := e.xmm()
+		e.Zero(zero)
+		e.Mov(zero, st.Offset(stOpen))
+		piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
+		if e.gatherMax > 0 {
+			e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
+		} else {
+			e.fn.ForEachSlice(descs, count, piece)
+		}
+		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
+		e.fn.Ret()
+	}()
+	e.minLen = 0
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
@@ -90,22 +106,31 @@ func (e *gcm) openFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
+	e.bySmall("n", func() { e.openBody(k, st) })
+}
+
+// openBody is openFunc after the key, at the emitter's width.
+func (e *gcm) openBody(k keyRegs, st operand.Mem) {
 	e.shortThenStart(k, st, e.inPlace(), "n", e.tagCheck(), true)
 	out, in, n := e.gp("out"), e.gp("in"), e.gp("n")
 	acc := e.zvreg()
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem, fin := e.label("orem"), e.label("ofin")
-	e.CMPQ(n, imm(e.bb()))
-	e.JB(ref(rem))
-	e.phase("main loop")
-	c := e.startCounters(k, ctr, st.Offset(stSize))
-	e.bulk(k, c, in, out, n, acc, in, 0)
-	e.syncCounters(c, st.Offset(stCtr))
+	if e.batches() {
+		e.CMPQ(n, imm(e.bb()))
+		e.JB(ref(rem))
+		e.phase("main loop")
+		c := e.startCounters(k, ctr, st.Offset(stSize))
+		e.bulk(k, c, in, out, n, acc, in, 0)
+		e.syncCounters(c, st.Offset(stCtr))
+	}
 	e.Label(rem)
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
 	e.phase("remainder")
+	e.restMin = e.oneShotRestMin()
+	defer func() { e.restMin = 0 }()
 	if e.npow > e.blocks {
 		// The remainder hashes the lengths block too, in its one
 		// reduction: it needs a power more than a batch's blocks.
@@ -210,8 +235,12 @@ func (e *gcm) streamEncryptFunc(name string) {
 	if e.ctrScratch() > 0 {
 		cb = e.fn.Scratch()
 	}
-	e.encPiece(k, st, cb, e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"), false)
-	e.fn.Ret()
+	e.bySmall("n", func() {
+		e.pieceMin = e.minLen
+		e.encPiece(k, st, cb, e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"), false)
+		e.pieceMin = 0
+		e.fn.Ret()
+	})
 }
 
 func (e *gcm) streamFinishFunc(name string) {
@@ -228,12 +257,34 @@ func (e *gcm) streamFinishFunc(name string) {
 // from src, its length in the parameter textLen) ending in a return, then
 // the start of the general path for the messages it does not take.
 func (e *gcm) shortThenStart(k keyRegs, st operand.Mem, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
+	if e.minLen >= e.shortMax() {
+		// No length of this code takes the short path.
+		e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+		return
+	}
+	e.shortOrOn(k, src, textLen, tagOut, dec)
+	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+}
+
+// oneShotRestMin is restMin for a one-shot seal or open: without batches
+// the remainder has the whole text, which the short path left at least
+// shortMax long.
+func (e *gcm) oneShotRestMin() int {
+	if e.batches() || e.minLen >= e.shortMax() {
+		return 0
+	}
+	return e.shortMax()
+}
+
+// shortOrOn emits the short path (text from src, its length in the
+// parameter textLen) ending in a return, for the messages it takes; the
+// others go on after it.
+func (e *gcm) shortOrOn(k keyRegs, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
 	long := e.label("long")
 	e.shortFits(e.gp(textLen), e.gp("aadLen"), long)
 	e.short(k, e.gp("out"), src, e.gp(textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), tagOut, dec)
 	e.fn.Ret()
 	e.Label(long)
-	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
 }
 
 // start hashes the AAD and sets up the state at st: y, the first counter,

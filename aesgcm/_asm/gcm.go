@@ -28,6 +28,16 @@ type gcm struct {
 	fn *asmgen.Func
 	width
 	c consts
+	// minLen and maxLen bound the text length of the code being emitted
+	// (public; 0: no bound), so that paths no such length takes are not
+	// emitted: the short path under minLen, the bulk loop when no batch
+	// fits under maxLen.
+	minLen, maxLen int
+	// restMin is the least length the remainder is given (0: any): the
+	// text length itself when no batch and no short path come before it.
+	restMin int
+	// pieceMin is the least length of a stream piece (0: any).
+	pieceMin int
 }
 
 // width is the shape of one backend's registers and the choices that go
@@ -63,7 +73,53 @@ var (
 	// zmmWidth: section 1.5, four blocks per register, 16 blocks per batch
 	// and reduction; the last register of a remainder under opmasks.
 	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4}}
+	// zmmSmall is the width of zmmWidth's messages under a batch: ymm
+	// registers over the zmm table (16 powers, 256-byte remainders). On
+	// Zen 4, whose vector units are 256 bits wide, a 512-bit instruction
+	// costs two and short messages are a chain of dependent steps: at 64
+	// bytes the zmm path measured 0.81-0.86x of vaes-avx2.
+	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8}}
 )
+
+// small returns the width of the messages under a batch (nil: the same).
+func (w width) small() *width {
+	if w.lanes == 4 {
+		return &zmmSmall
+	}
+	return nil
+}
+
+// bySmall emits body for the text length in the parameter n at the
+// backend's width, or, on a width with a small one, body at the small width
+// for lengths under a batch (maxLen) and body at the full width for the
+// rest (minLen).
+func (e *gcm) bySmall(n string, body func()) {
+	small := e.width.small()
+	if small == nil {
+		body()
+		return
+	}
+	wide := e.label("wide")
+	e.CMPQ(e.gp(n), imm(e.bb()))
+	e.JAE(ref(wide))
+	e.narrow(*small, e.bb(), body)
+	e.Label(wide)
+	e.minLen = e.bb()
+	body()
+	e.minLen = 0
+}
+
+// batches reports whether a bulk batch fits under maxLen.
+func (e *gcm) batches() bool { return e.maxLen == 0 || e.maxLen > e.bb() }
+
+// narrow emits body at width w (the table layout kept) for lengths under
+// maxLen.
+func (e *gcm) narrow(w width, maxLen int, body func()) {
+	saved, incs := e.width, e.c.incs
+	e.width, e.c.incs, e.maxLen = w, e.c.smallIncs, maxLen
+	body()
+	e.width, e.c.incs, e.maxLen = saved, incs, 0
+}
 
 // bb is the size of a bulk batch in bytes.
 func (e *gcm) bb() int { return 16 * e.blocks }
@@ -121,6 +177,8 @@ type consts struct {
 	// laneSel (zmm): for each lane q, the VPERMQ index vector moving lane
 	// q to lane 0.
 	laneSel operand.Mem
+	// smallIncs (zmm): incs of the small width's layout.
+	smallIncs operand.Mem
 }
 
 func (e *gcm) declareConsts() {
@@ -138,14 +196,19 @@ func (e *gcm) declareConsts() {
 	e.c.bswap = e.Table("bswapMask", rep(bs))
 	e.c.poly = e.Table("gfPoly", rep(le64(1, 0xc200000000000000)))
 	e.c.x1 = e.Table("xInvCarry", le64(1, 0xc200000000000001))
-	var incs []byte
-	for l := range e.lanes {
-		incs = append(incs, le64(uint64(l), 0)...)
+	counterSteps := func(lanes, blocks int) []byte {
+		var incs []byte
+		for l := range lanes {
+			incs = append(incs, le64(uint64(l), 0)...)
+		}
+		for i := 1; i <= blocks/lanes; i++ {
+			for range lanes {
+				incs = append(incs, le64(uint64(lanes*i), 0)...)
+			}
+		}
+		return incs
 	}
-	for i := 1; i <= e.blocks/e.lanes; i++ {
-		incs = append(incs, rep(le64(uint64(e.lanes*i), 0))...)
-	}
-	e.c.incs = e.Table("ctrIncs", incs)
+	e.c.incs = e.Table("ctrIncs", counterSteps(e.lanes, e.blocks))
 	var slide []byte
 	for i := 0; i < 48; i++ {
 		switch {
@@ -169,6 +232,8 @@ func (e *gcm) declareConsts() {
 			}
 		}
 		e.c.laneSel = e.Table("laneSel", sel)
+		s := e.small()
+		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
 	}
 }
 
@@ -219,14 +284,17 @@ func (e *gcm) gp(name string) reg.GPVirtual {
 // phase marks the start of a phase of the function in the assembly.
 func (e *gcm) phase(name string) { e.fn.Phase("%s", name) }
 
-// bySize emits body once per size class of the public length n: with
-// regs[i] for n <= upTo[i] (upTo ascending), the last regs for the rest, up
-// to max. least and most bound the class's n, so that body can leave out
-// the tests no n of the class fails.
-func (e *gcm) bySize(n reg.Register, upTo, regs []int, max int, body func(regs, least, most int)) {
+// bySize emits body once per size class of the public length n, at least
+// least: with regs[i] for n <= upTo[i] (upTo ascending), the last regs for
+// the rest, up to max. least and most bound the class's n, so that body
+// can leave out the tests no n of the class fails; a class under least is
+// not emitted.
+func (e *gcm) bySize(n reg.Register, least int, upTo, regs []int, max int, body func(regs, least, most int)) {
 	done := e.label("sizedone")
-	least := 0
 	for i, limit := range upTo {
+		if limit < least {
+			continue
+		}
 		next := e.label("sizenext")
 		e.CMPQ(n, operand.U8(limit))
 		e.JA(ref(next))

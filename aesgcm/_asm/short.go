@@ -21,7 +21,8 @@ import (
 //     (every TLS record header, every small RPC, a 64-byte payload with
 //     its TLS 1.3 content-type byte), one register per block;
 //   - ymm (shortYMM): n < 32 and any AAD, two registers [J0, J0+1],
-//     [J0+2, J0+3].
+//     [J0+2, J0+3]; zmm runs messages under 256 bytes at ymm width (see
+//     gcm.narrow), this path included.
 
 // shortMaxText and shortMaxAAD bound the xmm short path.
 const (
@@ -36,16 +37,17 @@ const (
 // after the keystream's AES rounds: a gathered text's join overlaps them.
 type shortSource func(max int) (in, end reg.GPVirtual)
 
+// shortMax is the longest text of the short path, plus one.
+func (e *gcm) shortMax() int {
+	if e.lanes > 1 {
+		return 32
+	}
+	return shortMaxText + 1
+}
+
 // shortFits branches to long unless the message of n bytes of text and
 // aadLen of AAD takes the short path.
 func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
-	if e.lanes == 4 {
-		e.CMPQ(n, operand.U8(64))
-		e.JAE(ref(long))
-		e.CMPQ(aadLen, operand.U8(shortMaxAAD))
-		e.JA(ref(long))
-		return
-	}
 	if e.lanes > 1 {
 		e.CMPQ(n, operand.U8(32))
 		e.JAE(ref(long))
@@ -62,17 +64,13 @@ func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
 // hands the full tag to tagOut (tagStore or tagCheck).
 func (e *gcm) short(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	e.phase("short message")
-	if e.lanes == 4 {
-		e.shortZMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
-		return
-	}
 	if e.lanes > 1 {
 		e.shortYMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
 		return
 	}
 	// One keystream batch of 2, 5 or 6 blocks for up to 16, 64 or 80
 	// bytes.
-	e.bySize(n, []int{16, 64}, []int{1, 4, 5}, shortMaxText, func(nks, least, _ int) {
+	e.bySize(n, 0, []int{16, 64}, []int{1, 4, 5}, shortMaxText, func(nks, least, _ int) {
 		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, least)
 	})
 }

@@ -16,7 +16,7 @@ import (
 // blocks used; in and out are advanced past the whole blocks and n is left
 // at the partial length.
 func (e *gcm) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
-	e.bySize(n, e.remUpTo, e.remRegs, e.bb()-1, func(nk, least, most int) {
+	e.bySize(n, e.restMin, e.remUpTo, e.remRegs, e.bb()-1, func(nk, least, most int) {
 		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nk, least, most)
 	})
 }
@@ -98,6 +98,13 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 		e.ADDQ(operand.U8(w), in)
 		e.ADDQ(operand.U8(w), out)
 		e.SUBQ(operand.U8(w), n)
+	}
+	if whole && least >= w*nk {
+		// Every n of the class is w*nk: no tail.
+		e.Label(red)
+		e.reduce(s)
+		e.addFold(s, acc)
+		return
 	}
 	if whole {
 		e.JMP(ref(red)) // n was w*nk: nothing left
@@ -214,12 +221,15 @@ func (e *gcm) finishOpen(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirt
 	e.ADDQ(m, in)
 	e.ADDQ(m, out)
 	e.SUBQ(m, n)
-	full := e.label("openfull")
-	e.CMPQ(nopen, operand.U8(16))
-	e.JE(ref(full))
-	e.Mov(op, st.Offset(stOpen))
-	e.JMP(ref(done)) // n is 0: the piece ended inside the block
-	e.Label(full)
+	if e.pieceMin < 16 {
+		// A piece under 16 bytes may end inside the block.
+		full := e.label("openfull")
+		e.CMPQ(nopen, operand.U8(16))
+		e.JE(ref(full))
+		e.Mov(op, st.Offset(stOpen))
+		e.JMP(ref(done)) // n is 0: the piece ended inside the block
+		e.Label(full)
+	}
 	acc := e.zvreg()
 	e.Mov(st.Offset(stY), lo(acc))
 	e.ShufB(e.c.bswap, op, op)
@@ -239,6 +249,10 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem := e.label("prem")
+	if !e.batches() {
+		e.encRest(k, st, ctr, acc, out, in, n, nopen, rem, done)
+		return
+	}
 	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(rem))
 	e.phase("main loop")
@@ -253,6 +267,12 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	e.bulk(k, c, in, out, n, acc, out, -e.bb())
 	e.syncCounters(c, st.Offset(stCtr))
 	e.ghashBatch(k.t, acc, out, -e.bb())
+	e.encRest(k, st, ctr, acc, out, in, n, nopen, rem, done)
+}
+
+// encRest is encBulk from its label rem on: the remainder, the state saved,
+// the label done.
+func (e *gcm) encRest(k keyRegs, st operand.Mem, ctr, acc reg.VecVirtual, out, in, n, nopen reg.GPVirtual, rem, done string) {
 	e.Label(rem)
 	save := e.label("psave")
 	e.TESTQ(n, n)
