@@ -156,6 +156,26 @@ DATA smallCtrIncs<>+272(SB)/8, $0x0000000000000010
 DATA smallCtrIncs<>+280(SB)/8, $0x0000000000000000
 GLOBL smallCtrIncs<>(SB), RODATA|NOPTR, $288
 
+DATA tinyCtrIncs<>+0(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+8(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+16(SB)/8, $0x0000000000000001
+DATA tinyCtrIncs<>+24(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+32(SB)/8, $0x0000000000000002
+DATA tinyCtrIncs<>+40(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+48(SB)/8, $0x0000000000000003
+DATA tinyCtrIncs<>+56(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+64(SB)/8, $0x0000000000000004
+DATA tinyCtrIncs<>+72(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+80(SB)/8, $0x0000000000000005
+DATA tinyCtrIncs<>+88(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+96(SB)/8, $0x0000000000000006
+DATA tinyCtrIncs<>+104(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+112(SB)/8, $0x0000000000000007
+DATA tinyCtrIncs<>+120(SB)/8, $0x0000000000000000
+DATA tinyCtrIncs<>+128(SB)/8, $0x0000000000000008
+DATA tinyCtrIncs<>+136(SB)/8, $0x0000000000000000
+GLOBL tinyCtrIncs<>(SB), RODATA|NOPTR, $144
+
 // func gcmInitVAESAVX512(t *[752]byte, rounds int)
 // Requires: AVX, AVX512F, AVX512VL, VAES, VPCLMULQDQ
 TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-16
@@ -664,7 +684,7 @@ ghdone_1:
 	RET
 
 // func gcmSealVAESAVX512(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *[16]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -678,7 +698,9 @@ TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	MOVQ n+32(FP), BX
 	MOVQ aadLen+48(FP), SI
 	CMPQ BX, $0x20
-	JAE  long_1
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
 	MOVQ out+16(FP), BX
 	MOVQ n+32(FP), SI
 	MOVQ aad+40(FP), DI
@@ -686,580 +708,613 @@ TEXT ·gcmSealVAESAVX512(SB), NOSPLIT, $80-72
 	MOVQ j0+56(FP), R9
 
 	// phase: short message
-	VMOVQ           (R9), X0
-	VMOVQ           8(R9), X1
-	VPUNPCKLQDQ     X1, X0, X0
-	VINSERTI32X4    $0x01, X0, Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
-	VBROADCASTI32X4 (AX), Y12
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y12, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y12, Y0, Y0
-	CMPQ            CX, $0x0a
-	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 32(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	CMPQ            CX, $0x0c
-	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 64(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
+	CMPQ        SI, $0x10
+	JA          sizenext_1
+	VMOVQ       (R9), X0
+	VMOVQ       8(R9), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X1
+	VPADDD      tinyCtrIncs<>+16(SB), X1, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	CMPQ        CX, $0x0a
+	JE          aesmid_1
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	CMPQ        CX, $0x0c
+	JE          aesmid_1
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 32(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 48(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 64(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 80(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 96(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 112(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 128(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 144(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 160(DX), Y12
-	VAESENCLAST     Y12, Y1, Y1
-	VAESENCLAST     Y12, Y0, Y0
-	MOVQ            R8, CX
-
-	// phase: AAD
-	VPXORD    Y2, Y2, Y2
-	TESTQ     CX, CX
-	JZ        aaddone_1
-	CMPQ      CX, $0x10
-	JAE       aadlong_1
-	CMPQ      CX, $0x08
-	JB        ld4_1
-	MOVQ      (DI), DX
-	VMOVQ     DX, X12
-	LEAQ      -8(DI)(CX*1), DX
-	MOVQ      (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
-	JMP       lddone_1
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 480(AX), X5, X2
+	VPCLMULQDQ  $0x11, 480(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXORD      X5, X3, X3
+	VPCLMULQDQ  $0x00, 736(AX), X3, X3
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_1
+	CMPQ        R8, $0x10
+	JE          sfullaad_1
+	CMPQ        R8, $0x08
+	JB          ld4_1
+	MOVQ        (DI), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X6
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPORD       X6, X5, X5
+	JMP         lddone_1
 
 ld4_1:
-	CMPQ      CX, $0x04
+	CMPQ      R8, $0x04
 	JB        ld2_1
-	MOVL      (DI), DX
-	VMOVQ     DX, X12
-	LEAQ      -4(DI)(CX*1), DX
-	MOVL      (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
+	MOVL      (DI), AX
+	VMOVQ     AX, X5
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      CX, $0x02
+	CMPQ      R8, $0x02
 	JB        ld1_1
-	MOVWQZX   (DI), DX
-	VMOVQ     DX, X12
-	LEAQ      -2(DI)(CX*1), DX
-	MOVWQZX   (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X5
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (DI), DX
-	VMOVQ   DX, X12
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X5
 
 lddone_1:
-	VPSHUFB         bswapMask<>+0(SB), X12, X12
-	VPXORD          Y3, Y3, Y3
-	VPXORD          X12, X2, X3
-	VBROADCASTI32X4 480(AX), Y2
-	VBROADCASTI32X4 736(AX), Y14
-	VPCLMULQDQ      $0x00, Y2, Y3, Y12
-	VPCLMULQDQ      $0x11, Y2, Y3, Y2
-	VPSHUFD         $0x4e, Y3, Y13
-	VPXORD          Y3, Y13, Y13
-	VPCLMULQDQ      $0x00, Y14, Y13, Y13
-	VPTERNLOGD      $0x96, Y12, Y2, Y13
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y12, Y3
-	VPSHUFD         $0x4e, Y12, Y12
-	VPTERNLOGD      $0x96, Y12, Y3, Y13
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
-	VPSHUFD         $0x4e, Y13, Y13
-	VPTERNLOGD      $0x96, Y13, Y3, Y2
-	JMP             aaddone_1
+	JMP saad_1
 
-aadlong_1:
-gh8_1:
-	CMPQ          CX, $0x00000100
-	JB            ghrest_1
-	VMOVDQU64     (DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPXORD        Y2, Y18, Y18
-	VPCLMULQDQ    $0x00, 240(AX), Y18, Y12
-	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
-	VPSHUFD       $0x4e, Y18, Y16
-	VPXORD        Y18, Y16, Y16
-	VPCLMULQDQ    $0x00, 496(AX), Y16, Y16
-	VMOVDQU64     32(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     64(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     96(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     128(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     160(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     192(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     224(DI), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VPTERNLOGD    $0x96, Y12, Y17, Y16
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y12, Y18
-	VPSHUFD       $0x4e, Y12, Y12
-	VPTERNLOGD    $0x96, Y12, Y18, Y16
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y16, Y12
-	VPSHUFD       $0x4e, Y16, Y16
-	VPTERNLOGD    $0x96, Y16, Y12, Y17
-	VEXTRACTI32X4 $0x01, Y17, X2
-	VPXORD        X2, X17, X2
-	ADDQ          $0x00000100, DI
-	SUBQ          $0x00000100, CX
-	JMP           gh8_1
+sfullaad_1:
+	VMOVDQU64 (DI), X5
 
-ghrest_1:
-	TESTQ  CX, CX
-	JZ     ghdone_1
-	LEAQ   15(CX), DX
-	SHRQ   $0x04, DX
-	SHLQ   $0x04, DX
-	NEGQ   DX
-	ADDQ   AX, DX
-	VPXORD Y3, Y3, Y3
-	VPXORD Y13, Y13, Y13
-	VPXORD Y14, Y14, Y14
-	VPXORD Y15, Y15, Y15
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 464(CX), X5, X6
+	VPXORD     X6, X2, X2
+	VPCLMULQDQ $0x11, 464(CX), X5, X6
+	VPXORD     X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXORD     X5, X6, X6
+	VPCLMULQDQ $0x00, 720(CX), X6, X6
+	VPXORD     X6, X3, X3
 
-ghregs_1:
-	CMPQ       CX, $0x20
-	JB         ghpart_1
-	VMOVDQU64  (DI), Y15
-	VPSHUFB    bswapMask<>+0(SB), Y15, Y15
-	VPXORD     Y2, Y15, Y15
-	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DX), Y15, Y12
-	VPXORD     Y12, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DX), Y15, Y12
-	VPXORD     Y12, Y14, Y14
-	VPSHUFD    $0x4e, Y15, Y12
-	VPXORD     Y15, Y12, Y12
-	VPCLMULQDQ $0x00, 752(DX), Y12, Y12
-	VPXORD     Y12, Y13, Y13
-	ADDQ       $0x20, DI
-	ADDQ       $0x20, DX
-	SUBQ       $0x20, CX
-	JMP        ghregs_1
+snoaad_1:
+	MOVQ       in+24(FP), AX
+	CMPQ       SI, $0x10
+	JB         spart_1
+	VMOVDQU64  (AX), X5
+	VPXORD     X1, X5, X1
+	VMOVDQU64  X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXORD     X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXORD     X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXORD     X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXORD     X5, X3, X3
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_1
 
-ghpart_1:
-	CMPQ            CX, $0x10
-	JB              ghpart1_1
-	VMOVDQU64       (DI), X15
-	VPSHUFB         bswapMask<>+0(SB), X15, X15
-	VPXORD          Y2, Y15, Y15
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y12
-	VBROADCASTI32X4 752(DX), Y16
-	VPCLMULQDQ      $0x00, Y12, Y15, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y12, Y15, Y17
-	VPXORD          Y17, Y14, Y14
-	VPSHUFD         $0x4e, Y15, Y17
-	VPXORD          Y15, Y17, Y17
-	VPCLMULQDQ      $0x00, Y16, Y17, Y17
-	VPXORD          Y17, Y13, Y13
-	ADDQ            $0x10, DI
-	ADDQ            $0x10, DX
-	SUBQ            $0x10, CX
-
-ghpart1_1:
-	TESTQ     CX, CX
-	JZ        ghred_1
-	CMPQ      CX, $0x08
+spart_1:
+	VMOVDQA64 X1, X1
+	LEAQ      (CX), CX
+	TESTQ     SI, SI
+	JZ        sred_1
+	CMPQ      SI, $0x08
 	JB        ld4_2
-	MOVQ      (DI), R9
-	VMOVQ     R9, X15
-	LEAQ      -8(DI)(CX*1), DI
-	MOVQ      (DI), R9
-	VMOVQ     R9, X12
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 24(DI), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
+	MOVQ      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -8(AX)(SI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld4_2:
-	CMPQ      CX, $0x04
+	CMPQ      SI, $0x04
 	JB        ld2_2
-	MOVL      (DI), R9
-	VMOVQ     R9, X15
-	LEAQ      -4(DI)(CX*1), DI
-	MOVL      (DI), R9
-	VMOVQ     R9, X12
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 20(DI), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
+	MOVL      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -4(AX)(SI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld2_2:
-	CMPQ      CX, $0x02
+	CMPQ      SI, $0x02
 	JB        ld1_2
-	MOVWQZX   (DI), R9
-	VMOVQ     R9, X15
-	LEAQ      -2(DI)(CX*1), DI
-	MOVWQZX   (DI), R9
-	VMOVQ     R9, X12
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 18(DI), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -2(AX)(SI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld1_2:
-	MOVBQZX (DI), R9
-	VMOVQ   R9, X15
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
 
 lddone_2:
-	VPSHUFB         bswapMask<>+0(SB), X15, X15
-	VPXORD          Y2, Y15, Y15
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y12
-	VBROADCASTI32X4 752(DX), Y16
-	VPCLMULQDQ      $0x00, Y12, Y15, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y12, Y15, Y17
-	VPXORD          Y17, Y14, Y14
-	VPSHUFD         $0x4e, Y15, Y17
-	VPXORD          Y15, Y17, Y17
-	VPCLMULQDQ      $0x00, Y16, Y17, Y17
-	VPXORD          Y17, Y13, Y13
-
-ghred_1:
-	VPTERNLOGD    $0x96, Y3, Y14, Y13
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y12
-	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y12, Y13
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y3
-	VPSHUFD       $0x4e, Y13, Y13
-	VPTERNLOGD    $0x96, Y13, Y3, Y14
-	VEXTRACTI32X4 $0x01, Y14, X3
-	VPXORD        X14, X3, X3
-	VPXORD        X3, X2, X2
-
-ghdone_1:
-aaddone_1:
-	LEAQ            31(SI), CX
-	SHRQ            $0x04, CX
-	SHLQ            $0x04, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	MOVQ            SI, AX
-	VPXORD          Y4, Y4, Y4
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	MOVQ            in+24(FP), DX
-	CMPQ            AX, $0x10
-	JB              slt16_1
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
-	VEXTRACTI32X4   $0x01, Y1, X3
-	VMOVDQU64       (DX), X7
-	VPXORD          X3, X7, X8
-	VMOVDQU64       X8, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VPXORD          Y2, Y8, Y8
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y3
-	VBROADCASTI32X4 752(CX), Y7
-	VPCLMULQDQ      $0x00, Y3, Y8, Y12
-	VPXORD          Y12, Y4, Y4
-	VPCLMULQDQ      $0x11, Y3, Y8, Y12
-	VPXORD          Y12, Y6, Y6
-	VPSHUFD         $0x4e, Y8, Y12
-	VPXORD          Y8, Y12, Y12
-	VPCLMULQDQ      $0x00, Y7, Y12, Y12
-	VPXORD          Y12, Y5, Y5
-	ADDQ            $0x10, CX
-	VMOVDQA64       X0, X3
-	ADDQ            $0x10, DX
-	ADDQ            $0x10, BX
-	SUBQ            $0x10, AX
-	JMP             spart_1
-
-slt16_1:
-	VEXTRACTI32X4 $0x01, Y1, X3
-
-spart_1:
-	TESTQ     AX, AX
-	JZ        slens_1
-	VPXORD    Y9, Y9, Y9
-	VPXORD    Y10, Y10, Y10
-	CMPQ      AX, $0x08
-	JB        ld4_3
-	MOVQ      (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -8(DX)(AX*1), DX
-	MOVQ      (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld4_3:
-	CMPQ      AX, $0x04
-	JB        ld2_3
-	MOVL      (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -4(DX)(AX*1), DX
-	MOVL      (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld2_3:
-	CMPQ      AX, $0x02
-	JB        ld1_3
-	MOVWQZX   (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -2(DX)(AX*1), DX
-	MOVWQZX   (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld1_3:
-	MOVBQZX (DX), DI
-	VMOVQ   DI, X9
-
-lddone_3:
-	VPXORD    X3, X9, X10
-	LEAQ      onesMask<>+0(SB), DX
-	SUBQ      AX, DX
-	VPANDD    16(DX), X10, X10
-	VMOVQ     X10, DX
-	CMPQ      AX, $0x08
+	VPXORD    X1, X5, X1
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      SI, AX
+	VPANDD    16(AX), X1, X1
+	VMOVQ     X1, AX
+	CMPQ      SI, $0x08
 	JB        st4_1
-	MOVQ      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -8(BX)(AX*1), AX
-	MOVQ      DX, (AX)
+	MOVQ      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 8(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -8(BX)(SI*1), DX
+	MOVQ      AX, (DX)
 	JMP       stdone_1
 
 st4_1:
-	CMPQ      AX, $0x04
+	CMPQ      SI, $0x04
 	JB        st2_1
-	MOVL      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -4(BX)(AX*1), AX
-	MOVL      DX, (AX)
+	MOVL      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 12(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -4(BX)(SI*1), DX
+	MOVL      AX, (DX)
 	JMP       stdone_1
 
 st2_1:
-	CMPQ      AX, $0x02
+	CMPQ      SI, $0x02
 	JB        st1_1
-	MOVW      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -2(BX)(AX*1), AX
-	MOVW      DX, (AX)
+	MOVW      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 14(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -2(BX)(SI*1), DX
+	MOVW      AX, (DX)
 	JMP       stdone_1
 
 st1_1:
-	MOVB DL, (BX)
+	MOVB AL, (BX)
 
 stdone_1:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y2, Y10, Y10
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y3
-	VPCLMULQDQ      $0x00, Y0, Y10, Y7
-	VPXORD          Y7, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y10, Y7
-	VPXORD          Y7, Y6, Y6
-	VPSHUFD         $0x4e, Y10, Y7
-	VPXORD          Y10, Y7, Y7
-	VPCLMULQDQ      $0x00, Y3, Y7, Y7
-	VPXORD          Y7, Y5, Y5
-	ADDQ            $0x10, CX
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXORD     X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXORD     X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXORD     X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXORD     X5, X3, X3
 
-slens_1:
-	MOVQ            R8, AX
-	SHLQ            $0x03, AX
-	MOVQ            SI, DX
-	SHLQ            $0x03, DX
-	VMOVQ           DX, X0
-	VMOVQ           AX, X3
-	VPUNPCKLQDQ     X3, X0, X0
-	VPXORD          Y11, Y11, Y11
-	VPXORD          X0, X2, X11
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y2
-	VPCLMULQDQ      $0x00, Y0, Y11, Y3
-	VPXORD          Y3, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y11, Y3
-	VPXORD          Y3, Y6, Y6
-	VPSHUFD         $0x4e, Y11, Y3
-	VPXORD          Y11, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y5, Y5
-	VPTERNLOGD      $0x96, Y4, Y6, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
-	VPSHUFD         $0x4e, Y4, Y4
-	VPTERNLOGD      $0x96, Y4, Y0, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD         $0x4e, Y5, Y5
-	VPTERNLOGD      $0x96, Y5, Y0, Y6
-	VEXTRACTI32X4   $0x01, Y6, X0
-	VPXORD          X0, X6, X2
-	VPSHUFB         bswapMask<>+0(SB), X2, X2
-	VPXORD          X1, X2, X2
-	MOVQ            tag+64(FP), AX
-	VMOVDQU64       X2, (AX)
+sred_1:
+	VPTERNLOGD $0x96, X2, X4, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPTERNLOGD $0x96, X2, X1, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXORD     X0, X4, X4
+	MOVQ       tag+64(FP), AX
+	VMOVDQU64  X4, (AX)
+	JMP        sizedone_1
 
+sizenext_1:
+	VMOVQ       (R9), X0
+	VMOVQ       8(R9), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X2
+	VPADDD      tinyCtrIncs<>+16(SB), X2, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPADDD      tinyCtrIncs<>+32(SB), X2, X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	VPXORD      (AX), X2, X2
+	CMPQ        CX, $0x0a
+	JE          aesmid_2
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     16(AX), X2, X2
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	VAESENC     32(AX), X2, X2
+	CMPQ        CX, $0x0c
+	JE          aesmid_2
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     48(AX), X2, X2
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
+	VAESENC     64(AX), X2, X2
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X6
+	VMOVQ       CX, X3
+	VPUNPCKLQDQ X3, X6, X6
+	VPCLMULQDQ  $0x00, 480(AX), X6, X3
+	VPCLMULQDQ  $0x11, 480(AX), X6, X5
+	VPSHUFD     $0x4e, X6, X4
+	VPXORD      X6, X4, X4
+	VPCLMULQDQ  $0x00, 736(AX), X4, X4
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_2
+	CMPQ        R8, $0x10
+	JE          sfullaad_2
+	CMPQ        R8, $0x08
+	JB          ld4_3
+	MOVQ        (DI), AX
+	VMOVQ       AX, X6
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X7
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X8
+	VPSHUFB     X8, X7, X7
+	VPORD       X7, X6, X6
+	JMP         lddone_3
+
+ld4_3:
+	CMPQ      R8, $0x04
+	JB        ld2_3
+	MOVL      (DI), AX
+	VMOVQ     AX, X6
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      R8, $0x02
+	JB        ld1_3
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X6
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X6
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU64 (DI), X6
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X6, X6
+	VPCLMULQDQ $0x00, 464(CX), X6, X7
+	VPXORD     X7, X3, X3
+	VPCLMULQDQ $0x11, 464(CX), X6, X7
+	VPXORD     X7, X5, X5
+	VPSHUFD    $0x4e, X6, X7
+	VPXORD     X6, X7, X7
+	VPCLMULQDQ $0x00, 720(CX), X7, X7
+	VPXORD     X7, X4, X4
+
+snoaad_2:
+	MOVQ       in+24(FP), AX
+	VMOVDQU64  (AX), X6
+	VPXORD     X1, X6, X1
+	VMOVDQU64  X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X6
+	VPXORD     X6, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X1, X6
+	VPXORD     X6, X5, X5
+	VPSHUFD    $0x4e, X1, X6
+	VPXORD     X1, X6, X6
+	VPCLMULQDQ $0x00, 736(CX), X6, X6
+	VPXORD     X6, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_3
+	VMOVDQU64  (AX), X1
+	VPXORD     X2, X1, X1
+	VMOVDQU64  X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXORD     X2, X3, X3
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXORD     X2, X5, X5
+	VPSHUFD    $0x4e, X1, X2
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXORD     X2, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_2
+
+spart_3:
+	VMOVDQA64 X2, X1
+	LEAQ      16(CX), CX
+	TESTQ     SI, SI
+	JZ        sred_2
+	CMPQ      SI, $0x08
+	JB        ld4_4
+	MOVQ      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -8(AX)(SI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld4_4:
+	CMPQ      SI, $0x04
+	JB        ld2_4
+	MOVL      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -4(AX)(SI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld2_4:
+	CMPQ      SI, $0x02
+	JB        ld1_4
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -2(AX)(SI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld1_4:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_4:
+	VPXORD    X1, X2, X1
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      SI, AX
+	VPANDD    16(AX), X1, X1
+	VMOVQ     X1, AX
+	CMPQ      SI, $0x08
+	JB        st4_2
+	MOVQ      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -8(BX)(SI*1), DX
+	MOVQ      AX, (DX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      SI, $0x04
+	JB        st2_2
+	MOVL      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -4(BX)(SI*1), DX
+	MOVL      AX, (DX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      SI, $0x02
+	JB        st1_2
+	MOVW      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -2(BX)(SI*1), DX
+	MOVW      AX, (DX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB AL, (BX)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
+	VPXORD     X2, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
+	VPXORD     X2, X5, X5
+	VPSHUFD    $0x4e, X1, X2
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
+	VPXORD     X2, X4, X4
+
+sred_2:
+	VPTERNLOGD $0x96, X3, X5, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD    $0x4e, X4, X4
+	VPTERNLOGD $0x96, X4, X1, X5
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPXORD     X0, X5, X5
+	MOVQ       tag+64(FP), AX
+	VMOVDQU64  X5, (AX)
+
+sizedone_1:
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
 	VPXOR     X1, X1, X1
@@ -1302,19 +1357,19 @@ long_1:
 	VBROADCASTI32X4 (AX), Y1
 	VPXORD          Y1, Y0, Y0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 16(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 32(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 48(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 64(AX), Y1
 	VAESENC         Y1, Y0, Y0
 
-aesmid_2:
+aesmid_3:
 	VBROADCASTI32X4 16(DX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 32(DX), Y1
@@ -1340,11 +1395,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Y2, Y2, Y2
 	TESTQ     SI, SI
-	JZ        aaddone_2
+	JZ        aaddone_1
 	CMPQ      SI, $0x10
-	JAE       aadlong_2
+	JAE       aadlong_1
 	CMPQ      SI, $0x08
-	JB        ld4_4
+	JB        ld4_5
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -1354,14 +1409,14 @@ aesmid_2:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X10
-	VPSHUFB   X10, X1, X1
+	VMOVDQU64 24(BX), X14
+	VPSHUFB   X14, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld4_4:
+ld4_5:
 	CMPQ      SI, $0x04
-	JB        ld2_4
+	JB        ld2_5
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -1371,14 +1426,14 @@ ld4_4:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X10
-	VPSHUFB   X10, X1, X1
+	VMOVDQU64 20(BX), X14
+	VPSHUFB   X14, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld2_4:
+ld2_5:
 	CMPQ      SI, $0x02
-	JB        ld1_4
+	JB        ld1_5
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -1388,26 +1443,26 @@ ld2_4:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X10
-	VPSHUFB   X10, X1, X1
+	VMOVDQU64 18(BX), X14
+	VPSHUFB   X14, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld1_4:
+ld1_5:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_4:
+lddone_5:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Y3, Y3, Y3
 	VPXORD          X0, X2, X3
 	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y10
+	VBROADCASTI32X4 736(AX), Y14
 	VPCLMULQDQ      $0x00, Y1, Y3, Y0
 	VPCLMULQDQ      $0x11, Y1, Y3, Y2
 	VPSHUFD         $0x4e, Y3, Y1
 	VPXORD          Y3, Y1, Y1
-	VPCLMULQDQ      $0x00, Y10, Y1, Y1
+	VPCLMULQDQ      $0x00, Y14, Y1, Y1
 	VPTERNLOGD      $0x96, Y0, Y2, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
 	VPSHUFD         $0x4e, Y0, Y0
@@ -1415,164 +1470,164 @@ lddone_4:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD         $0x4e, Y1, Y1
 	VPTERNLOGD      $0x96, Y1, Y0, Y2
-	JMP             aaddone_2
+	JMP             aaddone_1
 
-aadlong_2:
-gh8_2:
+aadlong_1:
+gh8_1:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_2
-	VMOVDQU64     (BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPXORD        Y2, Y14, Y14
-	VPCLMULQDQ    $0x00, 240(AX), Y14, Y0
-	VPCLMULQDQ    $0x11, 240(AX), Y14, Y13
-	VPSHUFD       $0x4e, Y14, Y1
-	VPXORD        Y14, Y1, Y1
+	JB            ghrest_1
+	VMOVDQU64     (BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPXORD        Y2, Y18, Y18
+	VPCLMULQDQ    $0x00, 240(AX), Y18, Y0
+	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
+	VPSHUFD       $0x4e, Y18, Y1
+	VPXORD        Y18, Y1, Y1
 	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
-	VMOVDQU64     32(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 272(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 272(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 528(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     64(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 304(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 304(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 560(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     96(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 336(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 336(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 592(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     128(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 368(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 368(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 624(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     160(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 400(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 400(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 656(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     192(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 432(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 432(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 688(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VMOVDQU64     224(BX), Y14
-	VPSHUFB       bswapMask<>+0(SB), Y14, Y14
-	VPCLMULQDQ    $0x00, 464(AX), Y14, Y15
-	VPXORD        Y15, Y0, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y14, Y15
-	VPXORD        Y15, Y13, Y13
-	VPSHUFD       $0x4e, Y14, Y15
-	VPXORD        Y14, Y15, Y15
-	VPCLMULQDQ    $0x00, 720(AX), Y15, Y15
-	VPXORD        Y15, Y1, Y1
-	VPTERNLOGD    $0x96, Y0, Y13, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y14
+	VMOVDQU64     32(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     64(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     96(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     128(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     160(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     192(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VMOVDQU64     224(BX), Y18
+	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
+	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
+	VPXORD        Y19, Y0, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
+	VPXORD        Y19, Y17, Y17
+	VPSHUFD       $0x4e, Y18, Y19
+	VPXORD        Y18, Y19, Y19
+	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
+	VPXORD        Y19, Y1, Y1
+	VPTERNLOGD    $0x96, Y0, Y17, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y18
 	VPSHUFD       $0x4e, Y0, Y0
-	VPTERNLOGD    $0x96, Y0, Y14, Y1
+	VPTERNLOGD    $0x96, Y0, Y18, Y1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD       $0x4e, Y1, Y1
-	VPTERNLOGD    $0x96, Y1, Y0, Y13
-	VEXTRACTI32X4 $0x01, Y13, X0
-	VPXORD        X0, X13, X2
+	VPTERNLOGD    $0x96, Y1, Y0, Y17
+	VEXTRACTI32X4 $0x01, Y17, X0
+	VPXORD        X0, X17, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_2
+	JMP           gh8_1
 
-ghrest_2:
+ghrest_1:
 	TESTQ  SI, SI
-	JZ     ghdone_2
+	JZ     ghdone_1
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
 	VPXORD Y3, Y3, Y3
-	VPXORD Y10, Y10, Y10
-	VPXORD Y11, Y11, Y11
-	VPXORD Y12, Y12, Y12
+	VPXORD Y14, Y14, Y14
+	VPXORD Y15, Y15, Y15
+	VPXORD Y16, Y16, Y16
 
-ghregs_2:
+ghregs_1:
 	CMPQ       SI, $0x20
-	JB         ghpart_2
-	VMOVDQU64  (BX), Y12
-	VPSHUFB    bswapMask<>+0(SB), Y12, Y12
-	VPXORD     Y2, Y12, Y12
+	JB         ghpart_1
+	VMOVDQU64  (BX), Y16
+	VPSHUFB    bswapMask<>+0(SB), Y16, Y16
+	VPXORD     Y2, Y16, Y16
 	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DI), Y12, Y0
+	VPCLMULQDQ $0x00, 496(DI), Y16, Y0
 	VPXORD     Y0, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DI), Y12, Y0
-	VPXORD     Y0, Y11, Y11
-	VPSHUFD    $0x4e, Y12, Y0
-	VPXORD     Y12, Y0, Y0
+	VPCLMULQDQ $0x11, 496(DI), Y16, Y0
+	VPXORD     Y0, Y15, Y15
+	VPSHUFD    $0x4e, Y16, Y0
+	VPXORD     Y16, Y0, Y0
 	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
-	VPXORD     Y0, Y10, Y10
+	VPXORD     Y0, Y14, Y14
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
 	SUBQ       $0x20, SI
-	JMP        ghregs_2
+	JMP        ghregs_1
 
-ghpart_2:
+ghpart_1:
 	CMPQ            SI, $0x10
-	JB              ghpart1_2
-	VMOVDQU64       (BX), X12
-	VPSHUFB         bswapMask<>+0(SB), X12, X12
-	VPXORD          Y2, Y12, Y12
+	JB              ghpart1_1
+	VMOVDQU64       (BX), X16
+	VPSHUFB         bswapMask<>+0(SB), X16, X16
+	VPXORD          Y2, Y16, Y16
 	VPXORD          Y2, Y2, Y2
 	VBROADCASTI32X4 496(DI), Y0
 	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y12, Y13
-	VPXORD          Y13, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y12, Y13
-	VPXORD          Y13, Y11, Y11
-	VPSHUFD         $0x4e, Y12, Y13
-	VPXORD          Y12, Y13, Y13
-	VPCLMULQDQ      $0x00, Y1, Y13, Y13
-	VPXORD          Y13, Y10, Y10
+	VPCLMULQDQ      $0x00, Y0, Y16, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y16, Y17
+	VPXORD          Y17, Y15, Y15
+	VPSHUFD         $0x4e, Y16, Y17
+	VPXORD          Y16, Y17, Y17
+	VPCLMULQDQ      $0x00, Y1, Y17, Y17
+	VPXORD          Y17, Y14, Y14
 	ADDQ            $0x10, BX
 	ADDQ            $0x10, DI
 	SUBQ            $0x10, SI
 
-ghpart1_2:
+ghpart1_1:
 	TESTQ     SI, SI
-	JZ        ghred_2
+	JZ        ghred_1
 	CMPQ      SI, $0x08
-	JB        ld4_5
+	JB        ld4_6
 	MOVQ      (BX), R8
-	VMOVQ     R8, X12
+	VMOVQ     R8, X16
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), R8
 	VMOVQ     R8, X0
@@ -1582,14 +1637,14 @@ ghpart1_2:
 	NEGQ      BX
 	VMOVDQU64 24(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X12, X12
-	JMP       lddone_5
+	VPORD     X0, X16, X16
+	JMP       lddone_6
 
-ld4_5:
+ld4_6:
 	CMPQ      SI, $0x04
-	JB        ld2_5
+	JB        ld2_6
 	MOVL      (BX), R8
-	VMOVQ     R8, X12
+	VMOVQ     R8, X16
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), R8
 	VMOVQ     R8, X0
@@ -1599,14 +1654,14 @@ ld4_5:
 	NEGQ      BX
 	VMOVDQU64 20(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X12, X12
-	JMP       lddone_5
+	VPORD     X0, X16, X16
+	JMP       lddone_6
 
-ld2_5:
+ld2_6:
 	CMPQ      SI, $0x02
-	JB        ld1_5
+	JB        ld1_6
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X12
+	VMOVQ     R8, X16
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), R8
 	VMOVQ     R8, X0
@@ -1616,42 +1671,42 @@ ld2_5:
 	NEGQ      BX
 	VMOVDQU64 18(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X12, X12
-	JMP       lddone_5
+	VPORD     X0, X16, X16
+	JMP       lddone_6
 
-ld1_5:
+ld1_6:
 	MOVBQZX (BX), R8
-	VMOVQ   R8, X12
+	VMOVQ   R8, X16
 
-lddone_5:
-	VPSHUFB         bswapMask<>+0(SB), X12, X12
-	VPXORD          Y2, Y12, Y12
+lddone_6:
+	VPSHUFB         bswapMask<>+0(SB), X16, X16
+	VPXORD          Y2, Y16, Y16
 	VPXORD          Y2, Y2, Y2
 	VBROADCASTI32X4 496(DI), Y0
 	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y12, Y13
-	VPXORD          Y13, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y12, Y13
-	VPXORD          Y13, Y11, Y11
-	VPSHUFD         $0x4e, Y12, Y13
-	VPXORD          Y12, Y13, Y13
-	VPCLMULQDQ      $0x00, Y1, Y13, Y13
-	VPXORD          Y13, Y10, Y10
+	VPCLMULQDQ      $0x00, Y0, Y16, Y17
+	VPXORD          Y17, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y16, Y17
+	VPXORD          Y17, Y15, Y15
+	VPSHUFD         $0x4e, Y16, Y17
+	VPXORD          Y16, Y17, Y17
+	VPCLMULQDQ      $0x00, Y1, Y17, Y17
+	VPXORD          Y17, Y14, Y14
 
-ghred_2:
-	VPTERNLOGD    $0x96, Y3, Y11, Y10
+ghred_1:
+	VPTERNLOGD    $0x96, Y3, Y15, Y14
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
 	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y0, Y10
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y0
-	VPSHUFD       $0x4e, Y10, Y10
-	VPTERNLOGD    $0x96, Y10, Y0, Y11
-	VEXTRACTI32X4 $0x01, Y11, X0
-	VPXORD        X11, X0, X0
+	VPTERNLOGD    $0x96, Y3, Y0, Y14
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y14, Y0
+	VPSHUFD       $0x4e, Y14, Y14
+	VPTERNLOGD    $0x96, Y14, Y0, Y15
+	VEXTRACTI32X4 $0x01, Y15, X0
+	VPXORD        X15, X0, X0
 	VPXORD        X0, X2, X2
 
-ghdone_2:
-aaddone_2:
+ghdone_1:
+aaddone_1:
 	VMOVDQU64       X2, (SP)
 	XORQ            BX, BX
 	MOVQ            out+16(FP), SI
@@ -1668,24 +1723,24 @@ aaddone_2:
 
 	// phase: remainder
 	CMPQ            R8, $0x20
-	JA              sizenext_1
+	JA              sizenext_2
 	VBROADCASTI32X4 (AX), Y2
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
 	VPXORD          Y2, Y1, Y1
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 16(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 32(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 48(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 64(AX), Y2
 	VAESENC         Y2, Y1, Y1
 
-aesmid_3:
+aesmid_4:
 	VBROADCASTI32X4 16(DX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 32(DX), Y2
@@ -1717,6 +1772,8 @@ aesmid_3:
 	VPXORD          Y5, Y5, Y5
 	VPXORD          Y6, Y6, Y6
 	VPXORD          Y7, Y7, Y7
+	CMPQ            R8, $0x20
+	JB              rsingle_1
 	VMOVDQU64       (DI), Y2
 	VPXORD          Y1, Y2, Y1
 	VMOVDQU64       Y1, (SI)
@@ -1734,21 +1791,166 @@ aesmid_3:
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VPTERNLOGD      $0x96, Y5, Y7, Y6
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y1
-	VPSHUFD         $0x4e, Y5, Y5
-	VPTERNLOGD      $0x96, Y5, Y1, Y6
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD         $0x4e, Y6, Y6
-	VPTERNLOGD      $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4   $0x01, Y7, X1
-	VPXORD          X7, X1, X1
-	VPXORD          X1, X4, X4
-	JMP             sizedone_1
+	JMP             rred_1
 
-sizenext_1:
+rsingle_1:
+	CMPQ            R8, $0x10
+	JB              rpart_1
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X1, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
+	VPXORD          Y4, Y9, Y9
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y3
+	VPCLMULQDQ      $0x00, Y2, Y9, Y8
+	VPXORD          Y8, Y5, Y5
+	VPCLMULQDQ      $0x11, Y2, Y9, Y8
+	VPXORD          Y8, Y7, Y7
+	VPSHUFD         $0x4e, Y9, Y8
+	VPXORD          Y9, Y8, Y8
+	VPCLMULQDQ      $0x00, Y3, Y8, Y8
+	VPXORD          Y8, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y1, X1
+	LEAQ            16(CX), CX
+	JMP             rcommon_1
+
+rpart_1:
+	VMOVDQA64 X1, X1
+	LEAQ      (CX), CX
+
+rcommon_1:
+	TESTQ     R8, R8
+	JZ        rred_1
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
+	CMPQ      R8, $0x08
+	JB        ld4_7
+	MOVQ      (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -8(DI)(R8*1), CX
+	MOVQ      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 24(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_7
+
+ld4_7:
+	CMPQ      R8, $0x04
+	JB        ld2_7
+	MOVL      (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -4(DI)(R8*1), CX
+	MOVL      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 20(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_7
+
+ld2_7:
+	CMPQ      R8, $0x02
+	JB        ld1_7
+	MOVWQZX   (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -2(DI)(R8*1), CX
+	MOVWQZX   (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 18(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_7
+
+ld1_7:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X10
+
+lddone_7:
+	VPXORD    X1, X10, X11
+	LEAQ      onesMask<>+0(SB), CX
+	SUBQ      R8, CX
+	VPANDD    16(CX), X11, X11
+	VMOVQ     X11, DX
+	CMPQ      R8, $0x08
+	JB        st4_3
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 8(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -8(SI)(R8*1), CX
+	MOVQ      DX, (CX)
+	JMP       stdone_3
+
+st4_3:
+	CMPQ      R8, $0x04
+	JB        st2_3
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 12(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -4(SI)(R8*1), CX
+	MOVL      DX, (CX)
+	JMP       stdone_3
+
+st2_3:
+	CMPQ      R8, $0x02
+	JB        st1_3
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 14(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -2(SI)(R8*1), CX
+	MOVW      DX, (CX)
+	JMP       stdone_3
+
+st1_3:
+	MOVB DL, (SI)
+
+stdone_3:
+	VMOVDQU64 X11, 64(SP)
+	VMOVDQU64 X1, 48(SP)
+
+rred_1:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y1, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X4, X4
+	JMP           sizedone_2
+
+sizenext_2:
 	CMPQ            R8, $0x40
-	JA              sizenext_2
+	JA              sizenext_3
 	VBROADCASTI32X4 (AX), Y3
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
 	VPXORD          Y3, Y1, Y1
@@ -1756,7 +1958,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
 	VPXORD          Y3, Y2, Y2
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 16(AX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -1764,7 +1966,7 @@ sizenext_1:
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 48(AX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -1772,7 +1974,7 @@ sizenext_1:
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
 
-aesmid_4:
+aesmid_5:
 	VBROADCASTI32X4 16(DX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -1853,22 +2055,22 @@ aesmid_4:
 rsingle_3:
 	CMPQ            R8, $0x10
 	JB              rpart_3
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X2, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X2, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
 	VBROADCASTI32X4 528(CX), Y1
 	VBROADCASTI32X4 784(CX), Y3
-	VPCLMULQDQ      $0x00, Y1, Y17, Y10
-	VPXORD          Y10, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y10
-	VPXORD          Y10, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y10
-	VPXORD          Y17, Y10, Y10
-	VPCLMULQDQ      $0x00, Y3, Y10, Y10
-	VPXORD          Y10, Y6, Y6
+	VPCLMULQDQ      $0x00, Y1, Y9, Y8
+	VPXORD          Y8, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y9, Y8
+	VPXORD          Y8, Y7, Y7
+	VPSHUFD         $0x4e, Y9, Y8
+	VPXORD          Y9, Y8, Y8
+	VPCLMULQDQ      $0x00, Y3, Y8, Y8
+	VPXORD          Y8, Y6, Y6
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
@@ -1883,12 +2085,12 @@ rpart_3:
 rcommon_2:
 	TESTQ     R8, R8
 	JZ        rred_2
-	VPXORD    Y18, Y18, Y18
-	VPXORD    Y19, Y19, Y19
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
 	CMPQ      R8, $0x08
-	JB        ld4_6
+	JB        ld4_8
 	MOVQ      (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
 	VMOVQ     CX, X2
@@ -1898,14 +2100,14 @@ rcommon_2:
 	NEGQ      CX
 	VMOVDQU64 24(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_6
+	VPORD     X2, X10, X10
+	JMP       lddone_8
 
-ld4_6:
+ld4_8:
 	CMPQ      R8, $0x04
-	JB        ld2_6
+	JB        ld2_8
 	MOVL      (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
 	VMOVQ     CX, X2
@@ -1915,14 +2117,14 @@ ld4_6:
 	NEGQ      CX
 	VMOVDQU64 20(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_6
+	VPORD     X2, X10, X10
+	JMP       lddone_8
 
-ld2_6:
+ld2_8:
 	CMPQ      R8, $0x02
-	JB        ld1_6
+	JB        ld1_8
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
 	VMOVQ     CX, X2
@@ -1932,62 +2134,62 @@ ld2_6:
 	NEGQ      CX
 	VMOVDQU64 18(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_6
+	VPORD     X2, X10, X10
+	JMP       lddone_8
 
-ld1_6:
+ld1_8:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X18
+	VMOVQ   CX, X10
 
-lddone_6:
-	VPXORD    X1, X18, X19
+lddone_8:
+	VPXORD    X1, X10, X11
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X19, X19
-	VMOVQ     X19, DX
+	VPANDD    16(CX), X11, X11
+	VMOVQ     X11, DX
 	CMPQ      R8, $0x08
-	JB        st4_2
+	JB        st4_4
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st4_2:
+st4_4:
 	CMPQ      R8, $0x04
-	JB        st2_2
+	JB        st2_4
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st2_2:
+st2_4:
 	CMPQ      R8, $0x02
-	JB        st1_2
+	JB        st1_4
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st1_2:
+st1_4:
 	MOVB DL, (SI)
 
-stdone_2:
-	VMOVDQU64 X19, 64(SP)
+stdone_4:
+	VMOVDQU64 X11, 64(SP)
 	VMOVDQU64 X1, 48(SP)
 
 rred_2:
@@ -2001,363 +2203,11 @@ rred_2:
 	VEXTRACTI32X4 $0x01, Y7, X1
 	VPXORD        X7, X1, X1
 	VPXORD        X1, X4, X4
-	JMP           sizedone_1
-
-sizenext_2:
-	CMPQ            R8, $0x80
-	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Y11
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y11, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y11, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
-	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y11, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y10
-	VPSHUFB         bswapMask<>+0(SB), Y10, Y10
-	VPXORD          Y11, Y10, Y10
-	CMPQ            CX, $0x0a
-	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 32(AX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	CMPQ            CX, $0x0c
-	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 64(AX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-
-aesmid_5:
-	VBROADCASTI32X4 16(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 32(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 48(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 64(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 80(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 96(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 112(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 128(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 144(DX), Y11
-	VAESENC         Y11, Y1, Y1
-	VAESENC         Y11, Y2, Y2
-	VAESENC         Y11, Y3, Y3
-	VAESENC         Y11, Y10, Y10
-	VBROADCASTI32X4 160(DX), Y11
-	VAESENCLAST     Y11, Y1, Y1
-	VAESENCLAST     Y11, Y2, Y2
-	VAESENCLAST     Y11, Y3, Y3
-	VAESENCLAST     Y11, Y10, Y10
-	LEAQ            15(R8), CX
-	SHRQ            $0x04, CX
-	VMOVQ           CX, X11
-	VPADDD          X11, X0, X0
-	MOVQ            R8, CX
-	ANDQ            $-16, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (DI), Y11
-	VPXORD          Y1, Y11, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y4, Y1, Y1
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y11
-	VPXORD          Y11, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y11
-	VPXORD          Y11, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y11
-	VPXORD          Y1, Y11, Y11
-	VPCLMULQDQ      $0x00, 752(CX), Y11, Y11
-	VPXORD          Y11, Y6, Y6
-	ADDQ            $0x20, DI
-	ADDQ            $0x20, SI
-	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
-	ADDQ            $0x20, DI
-	ADDQ            $0x20, SI
-	SUBQ            $0x20, R8
-	CMPQ            R8, $0x20
-	JB              rsingle_6
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y3, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
-	ADDQ            $0x20, DI
-	ADDQ            $0x20, SI
-	SUBQ            $0x20, R8
-	CMPQ            R8, $0x20
-	JB              rsingle_7
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y10, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
-	ADDQ            $0x20, DI
-	ADDQ            $0x20, SI
-	SUBQ            $0x20, R8
-	JMP             rred_3
-
-rsingle_7:
-	CMPQ            R8, $0x10
-	JB              rpart_7
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X10, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
-	VBROADCASTI32X4 592(CX), Y1
-	VBROADCASTI32X4 848(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
-	ADDQ            $0x10, DI
-	ADDQ            $0x10, SI
-	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y10, X1
-	LEAQ            112(CX), CX
-	JMP             rcommon_3
-
-rpart_7:
-	VMOVDQA64 X10, X1
-	LEAQ      96(CX), CX
-	JMP       rcommon_3
-
-rsingle_6:
-	CMPQ            R8, $0x10
-	JB              rpart_6
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X3, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
-	VBROADCASTI32X4 560(CX), Y1
-	VBROADCASTI32X4 816(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y10
-	VPXORD          Y10, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y10
-	VPXORD          Y10, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y10
-	VPXORD          Y17, Y10, Y10
-	VPCLMULQDQ      $0x00, Y2, Y10, Y10
-	VPXORD          Y10, Y6, Y6
-	ADDQ            $0x10, DI
-	ADDQ            $0x10, SI
-	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y3, X1
-	LEAQ            80(CX), CX
-	JMP             rcommon_3
-
-rpart_6:
-	VMOVDQA64 X3, X1
-	LEAQ      64(CX), CX
-
-rcommon_3:
-	TESTQ     R8, R8
-	JZ        rred_3
-	VPXORD    Y18, Y18, Y18
-	VPXORD    Y19, Y19, Y19
-	CMPQ      R8, $0x08
-	JB        ld4_7
-	MOVQ      (DI), CX
-	VMOVQ     CX, X18
-	LEAQ      -8(DI)(R8*1), CX
-	MOVQ      (CX), CX
-	VMOVQ     CX, X2
-	LEAQ      slideShuf<>+0(SB), CX
-	NEGQ      CX
-	ADDQ      R8, CX
-	NEGQ      CX
-	VMOVDQU64 24(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_7
-
-ld4_7:
-	CMPQ      R8, $0x04
-	JB        ld2_7
-	MOVL      (DI), CX
-	VMOVQ     CX, X18
-	LEAQ      -4(DI)(R8*1), CX
-	MOVL      (CX), CX
-	VMOVQ     CX, X2
-	LEAQ      slideShuf<>+0(SB), CX
-	NEGQ      CX
-	ADDQ      R8, CX
-	NEGQ      CX
-	VMOVDQU64 20(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_7
-
-ld2_7:
-	CMPQ      R8, $0x02
-	JB        ld1_7
-	MOVWQZX   (DI), CX
-	VMOVQ     CX, X18
-	LEAQ      -2(DI)(R8*1), CX
-	MOVWQZX   (CX), CX
-	VMOVQ     CX, X2
-	LEAQ      slideShuf<>+0(SB), CX
-	NEGQ      CX
-	ADDQ      R8, CX
-	NEGQ      CX
-	VMOVDQU64 18(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_7
-
-ld1_7:
-	MOVBQZX (DI), CX
-	VMOVQ   CX, X18
-
-lddone_7:
-	VPXORD    X1, X18, X19
-	LEAQ      onesMask<>+0(SB), CX
-	SUBQ      R8, CX
-	VPANDD    16(CX), X19, X19
-	VMOVQ     X19, DX
-	CMPQ      R8, $0x08
-	JB        st4_3
-	MOVQ      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), CX
-	ADDQ      R8, CX
-	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X19, X2
-	VMOVQ     X2, DX
-	LEAQ      -8(SI)(R8*1), CX
-	MOVQ      DX, (CX)
-	JMP       stdone_3
-
-st4_3:
-	CMPQ      R8, $0x04
-	JB        st2_3
-	MOVL      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), CX
-	ADDQ      R8, CX
-	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X19, X2
-	VMOVQ     X2, DX
-	LEAQ      -4(SI)(R8*1), CX
-	MOVL      DX, (CX)
-	JMP       stdone_3
-
-st2_3:
-	CMPQ      R8, $0x02
-	JB        st1_3
-	MOVW      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), CX
-	ADDQ      R8, CX
-	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X19, X2
-	VMOVQ     X2, DX
-	LEAQ      -2(SI)(R8*1), CX
-	MOVW      DX, (CX)
-	JMP       stdone_3
-
-st1_3:
-	MOVB DL, (SI)
-
-stdone_3:
-	VMOVDQU64 X19, 64(SP)
-	VMOVDQU64 X1, 48(SP)
-
-rred_3:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y1, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4 $0x01, Y7, X1
-	VPXORD        X7, X1, X1
-	VPXORD        X1, X4, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
 sizenext_3:
+	CMPQ            R8, $0x80
+	JA              sizenext_4
 	VBROADCASTI32X4 (AX), Y15
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
 	VPXORD          Y15, Y1, Y1
@@ -2367,19 +2217,7 @@ sizenext_3:
 	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
 	VPXORD          Y15, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y10
-	VPSHUFB         bswapMask<>+0(SB), Y10, Y10
-	VPXORD          Y15, Y10, Y10
-	VPADDD          smallCtrIncs<>+128(SB), Y0, Y11
-	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
-	VPXORD          Y15, Y11, Y11
-	VPADDD          smallCtrIncs<>+160(SB), Y0, Y12
-	VPSHUFB         bswapMask<>+0(SB), Y12, Y12
-	VPXORD          Y15, Y12, Y12
-	VPADDD          smallCtrIncs<>+192(SB), Y0, Y13
-	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
-	VPXORD          Y15, Y13, Y13
-	VPADDD          smallCtrIncs<>+224(SB), Y0, Y14
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y14
 	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
 	VPXORD          Y15, Y14, Y14
 	CMPQ            CX, $0x0a
@@ -2388,19 +2226,11 @@ sizenext_3:
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 32(AX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	CMPQ            CX, $0x0c
 	JE              aesmid_6
@@ -2408,19 +2238,11 @@ sizenext_3:
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 64(AX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 
 aesmid_6:
@@ -2428,91 +2250,51 @@ aesmid_6:
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 32(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 48(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 64(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 80(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 96(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 112(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 128(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 144(DX), Y15
 	VAESENC         Y15, Y1, Y1
 	VAESENC         Y15, Y2, Y2
 	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y10, Y10
-	VAESENC         Y15, Y11, Y11
-	VAESENC         Y15, Y12, Y12
-	VAESENC         Y15, Y13, Y13
 	VAESENC         Y15, Y14, Y14
 	VBROADCASTI32X4 160(DX), Y15
 	VAESENCLAST     Y15, Y1, Y1
 	VAESENCLAST     Y15, Y2, Y2
 	VAESENCLAST     Y15, Y3, Y3
-	VAESENCLAST     Y15, Y10, Y10
-	VAESENCLAST     Y15, Y11, Y11
-	VAESENCLAST     Y15, Y12, Y12
-	VAESENCLAST     Y15, Y13, Y13
 	VAESENCLAST     Y15, Y14, Y14
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
@@ -2557,6 +2339,426 @@ aesmid_6:
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_6
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y3, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	CMPQ            R8, $0x20
+	JB              rsingle_7
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y14, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	JMP             rred_3
+
+rsingle_7:
+	CMPQ            R8, $0x10
+	JB              rpart_7
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X14, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
+	VBROADCASTI32X4 592(CX), Y1
+	VBROADCASTI32X4 848(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y9, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y9, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y9, Y3
+	VPXORD          Y9, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y14, X1
+	LEAQ            112(CX), CX
+	JMP             rcommon_3
+
+rpart_7:
+	VMOVDQA64 X14, X1
+	LEAQ      96(CX), CX
+	JMP       rcommon_3
+
+rsingle_6:
+	CMPQ            R8, $0x10
+	JB              rpart_6
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X3, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
+	VBROADCASTI32X4 560(CX), Y1
+	VBROADCASTI32X4 816(CX), Y2
+	VPCLMULQDQ      $0x00, Y1, Y9, Y8
+	VPXORD          Y8, Y5, Y5
+	VPCLMULQDQ      $0x11, Y1, Y9, Y8
+	VPXORD          Y8, Y7, Y7
+	VPSHUFD         $0x4e, Y9, Y8
+	VPXORD          Y9, Y8, Y8
+	VPCLMULQDQ      $0x00, Y2, Y8, Y8
+	VPXORD          Y8, Y6, Y6
+	ADDQ            $0x10, DI
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R8
+	VEXTRACTI32X4   $0x01, Y3, X1
+	LEAQ            80(CX), CX
+	JMP             rcommon_3
+
+rpart_6:
+	VMOVDQA64 X3, X1
+	LEAQ      64(CX), CX
+
+rcommon_3:
+	TESTQ     R8, R8
+	JZ        rred_3
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
+	CMPQ      R8, $0x08
+	JB        ld4_9
+	MOVQ      (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -8(DI)(R8*1), CX
+	MOVQ      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 24(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_9
+
+ld4_9:
+	CMPQ      R8, $0x04
+	JB        ld2_9
+	MOVL      (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -4(DI)(R8*1), CX
+	MOVL      (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 20(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_9
+
+ld2_9:
+	CMPQ      R8, $0x02
+	JB        ld1_9
+	MOVWQZX   (DI), CX
+	VMOVQ     CX, X10
+	LEAQ      -2(DI)(R8*1), CX
+	MOVWQZX   (CX), CX
+	VMOVQ     CX, X2
+	LEAQ      slideShuf<>+0(SB), CX
+	NEGQ      CX
+	ADDQ      R8, CX
+	NEGQ      CX
+	VMOVDQU64 18(CX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X10, X10
+	JMP       lddone_9
+
+ld1_9:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X10
+
+lddone_9:
+	VPXORD    X1, X10, X11
+	LEAQ      onesMask<>+0(SB), CX
+	SUBQ      R8, CX
+	VPANDD    16(CX), X11, X11
+	VMOVQ     X11, DX
+	CMPQ      R8, $0x08
+	JB        st4_5
+	MOVQ      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 8(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -8(SI)(R8*1), CX
+	MOVQ      DX, (CX)
+	JMP       stdone_5
+
+st4_5:
+	CMPQ      R8, $0x04
+	JB        st2_5
+	MOVL      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 12(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -4(SI)(R8*1), CX
+	MOVL      DX, (CX)
+	JMP       stdone_5
+
+st2_5:
+	CMPQ      R8, $0x02
+	JB        st1_5
+	MOVW      DX, (SI)
+	LEAQ      slideShuf<>+0(SB), CX
+	ADDQ      R8, CX
+	VMOVDQU64 14(CX), X2
+	VPSHUFB   X2, X11, X2
+	VMOVQ     X2, DX
+	LEAQ      -2(SI)(R8*1), CX
+	MOVW      DX, (CX)
+	JMP       stdone_5
+
+st1_5:
+	MOVB DL, (SI)
+
+stdone_5:
+	VMOVDQU64 X11, 64(SP)
+	VMOVDQU64 X1, 48(SP)
+
+rred_3:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y1, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X4, X4
+	JMP           sizedone_2
+
+sizenext_4:
+	VBROADCASTI32X4 (AX), Y19
+	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
+	VPXORD          Y19, Y1, Y1
+	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y19, Y2, Y2
+	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y19, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y14
+	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
+	VPXORD          Y19, Y14, Y14
+	VPADDD          smallCtrIncs<>+128(SB), Y0, Y15
+	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
+	VPXORD          Y19, Y15, Y15
+	VPADDD          smallCtrIncs<>+160(SB), Y0, Y16
+	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
+	VPXORD          Y19, Y16, Y16
+	VPADDD          smallCtrIncs<>+192(SB), Y0, Y17
+	VPSHUFB         bswapMask<>+0(SB), Y17, Y17
+	VPXORD          Y19, Y17, Y17
+	VPADDD          smallCtrIncs<>+224(SB), Y0, Y18
+	VPSHUFB         bswapMask<>+0(SB), Y18, Y18
+	VPXORD          Y19, Y18, Y18
+	CMPQ            CX, $0x0a
+	JE              aesmid_7
+	VBROADCASTI32X4 16(AX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 32(AX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	CMPQ            CX, $0x0c
+	JE              aesmid_7
+	VBROADCASTI32X4 48(AX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 64(AX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+
+aesmid_7:
+	VBROADCASTI32X4 16(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 32(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 48(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 64(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 80(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 96(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 112(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 128(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 144(DX), Y19
+	VAESENC         Y19, Y1, Y1
+	VAESENC         Y19, Y2, Y2
+	VAESENC         Y19, Y3, Y3
+	VAESENC         Y19, Y14, Y14
+	VAESENC         Y19, Y15, Y15
+	VAESENC         Y19, Y16, Y16
+	VAESENC         Y19, Y17, Y17
+	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 160(DX), Y19
+	VAESENCLAST     Y19, Y1, Y1
+	VAESENCLAST     Y19, Y2, Y2
+	VAESENCLAST     Y19, Y3, Y3
+	VAESENCLAST     Y19, Y14, Y14
+	VAESENCLAST     Y19, Y15, Y15
+	VAESENCLAST     Y19, Y16, Y16
+	VAESENCLAST     Y19, Y17, Y17
+	VAESENCLAST     Y19, Y18, Y18
+	LEAQ            15(R8), CX
+	SHRQ            $0x04, CX
+	VMOVQ           CX, X19
+	VPADDD          X19, X0, X0
+	MOVQ            R8, CX
+	ANDQ            $-16, CX
+	NEGQ            CX
+	ADDQ            AX, CX
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VMOVDQU64       (DI), Y19
+	VPXORD          Y1, Y19, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPXORD          Y4, Y1, Y1
+	VPXORD          Y4, Y4, Y4
+	VPCLMULQDQ      $0x00, 496(CX), Y1, Y19
+	VPXORD          Y19, Y5, Y5
+	VPCLMULQDQ      $0x11, 496(CX), Y1, Y19
+	VPXORD          Y19, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y19
+	VPXORD          Y1, Y19, Y19
+	VPCLMULQDQ      $0x00, 752(CX), Y19, Y19
+	VPXORD          Y19, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
+	VMOVDQU64       (DI), Y1
+	VPXORD          Y2, Y1, Y1
+	VMOVDQU64       Y1, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
+	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y1, Y2
+	VPXORD          Y1, Y2, Y2
+	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
+	ADDQ            $0x20, DI
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R8
 	VMOVDQU64       (DI), Y1
 	VPXORD          Y3, Y1, Y1
 	VMOVDQU64       Y1, (SI)
@@ -2573,7 +2775,7 @@ aesmid_6:
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	VMOVDQU64       (DI), Y1
-	VPXORD          Y10, Y1, Y1
+	VPXORD          Y14, Y1, Y1
 	VMOVDQU64       Y1, (SI)
 	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
 	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
@@ -2590,7 +2792,7 @@ aesmid_6:
 	CMPQ            R8, $0x20
 	JB              rsingle_12
 	VMOVDQU64       (DI), Y1
-	VPXORD          Y11, Y1, Y1
+	VPXORD          Y15, Y1, Y1
 	VMOVDQU64       Y1, (SI)
 	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
 	VPCLMULQDQ      $0x00, 624(CX), Y1, Y2
@@ -2607,7 +2809,7 @@ aesmid_6:
 	CMPQ            R8, $0x20
 	JB              rsingle_13
 	VMOVDQU64       (DI), Y1
-	VPXORD          Y12, Y1, Y1
+	VPXORD          Y16, Y1, Y1
 	VMOVDQU64       Y1, (SI)
 	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
 	VPCLMULQDQ      $0x00, 656(CX), Y1, Y2
@@ -2624,7 +2826,7 @@ aesmid_6:
 	CMPQ            R8, $0x20
 	JB              rsingle_14
 	VMOVDQU64       (DI), Y1
-	VPXORD          Y13, Y1, Y1
+	VPXORD          Y17, Y1, Y1
 	VMOVDQU64       Y1, (SI)
 	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
 	VPCLMULQDQ      $0x00, 688(CX), Y1, Y2
@@ -2640,135 +2842,135 @@ aesmid_6:
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x10
 	JB              rpart_15
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X14, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X18, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
 	VBROADCASTI32X4 720(CX), Y1
 	VBROADCASTI32X4 976(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPCLMULQDQ      $0x00, Y1, Y9, Y3
 	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPCLMULQDQ      $0x11, Y1, Y9, Y3
 	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
+	VPSHUFD         $0x4e, Y9, Y3
+	VPXORD          Y9, Y3, Y3
 	VPCLMULQDQ      $0x00, Y2, Y3, Y3
 	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y14, X1
+	VEXTRACTI32X4   $0x01, Y18, X1
 	LEAQ            240(CX), CX
 	JMP             rcommon_4
 
 rpart_15:
-	VMOVDQA64 X14, X1
+	VMOVDQA64 X18, X1
 	LEAQ      224(CX), CX
 	JMP       rcommon_4
 
 rsingle_14:
 	CMPQ            R8, $0x10
 	JB              rpart_14
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X13, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X17, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
 	VBROADCASTI32X4 688(CX), Y1
 	VBROADCASTI32X4 944(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPCLMULQDQ      $0x00, Y1, Y9, Y3
 	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPCLMULQDQ      $0x11, Y1, Y9, Y3
 	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
+	VPSHUFD         $0x4e, Y9, Y3
+	VPXORD          Y9, Y3, Y3
 	VPCLMULQDQ      $0x00, Y2, Y3, Y3
 	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y13, X1
+	VEXTRACTI32X4   $0x01, Y17, X1
 	LEAQ            208(CX), CX
 	JMP             rcommon_4
 
 rpart_14:
-	VMOVDQA64 X13, X1
+	VMOVDQA64 X17, X1
 	LEAQ      192(CX), CX
 	JMP       rcommon_4
 
 rsingle_13:
 	CMPQ            R8, $0x10
 	JB              rpart_13
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X12, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X16, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
 	VBROADCASTI32X4 656(CX), Y1
 	VBROADCASTI32X4 912(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPCLMULQDQ      $0x00, Y1, Y9, Y3
 	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPCLMULQDQ      $0x11, Y1, Y9, Y3
 	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
+	VPSHUFD         $0x4e, Y9, Y3
+	VPXORD          Y9, Y3, Y3
 	VPCLMULQDQ      $0x00, Y2, Y3, Y3
 	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y12, X1
+	VEXTRACTI32X4   $0x01, Y16, X1
 	LEAQ            176(CX), CX
 	JMP             rcommon_4
 
 rpart_13:
-	VMOVDQA64 X12, X1
+	VMOVDQA64 X16, X1
 	LEAQ      160(CX), CX
 	JMP       rcommon_4
 
 rsingle_12:
 	CMPQ            R8, $0x10
 	JB              rpart_12
-	VPXORD          Y16, Y16, Y16
-	VPXORD          Y17, Y17, Y17
-	VMOVDQU64       (DI), X16
-	VPXORD          X11, X16, X17
-	VMOVDQU64       X17, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (DI), X8
+	VPXORD          X15, X8, X9
+	VMOVDQU64       X9, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X9, X9
 	VBROADCASTI32X4 624(CX), Y1
 	VBROADCASTI32X4 880(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y17, Y3
+	VPCLMULQDQ      $0x00, Y1, Y9, Y3
 	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y17, Y3
+	VPCLMULQDQ      $0x11, Y1, Y9, Y3
 	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
+	VPSHUFD         $0x4e, Y9, Y3
+	VPXORD          Y9, Y3, Y3
 	VPCLMULQDQ      $0x00, Y2, Y3, Y3
 	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y11, X1
+	VEXTRACTI32X4   $0x01, Y15, X1
 	LEAQ            144(CX), CX
 	JMP             rcommon_4
 
 rpart_12:
-	VMOVDQA64 X11, X1
+	VMOVDQA64 X15, X1
 	LEAQ      128(CX), CX
 
 rcommon_4:
 	TESTQ     R8, R8
 	JZ        rred_4
-	VPXORD    Y18, Y18, Y18
-	VPXORD    Y19, Y19, Y19
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
 	CMPQ      R8, $0x08
-	JB        ld4_8
+	JB        ld4_10
 	MOVQ      (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
 	VMOVQ     CX, X2
@@ -2778,14 +2980,14 @@ rcommon_4:
 	NEGQ      CX
 	VMOVDQU64 24(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_8
+	VPORD     X2, X10, X10
+	JMP       lddone_10
 
-ld4_8:
+ld4_10:
 	CMPQ      R8, $0x04
-	JB        ld2_8
+	JB        ld2_10
 	MOVL      (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
 	VMOVQ     CX, X2
@@ -2795,14 +2997,14 @@ ld4_8:
 	NEGQ      CX
 	VMOVDQU64 20(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_8
+	VPORD     X2, X10, X10
+	JMP       lddone_10
 
-ld2_8:
+ld2_10:
 	CMPQ      R8, $0x02
-	JB        ld1_8
+	JB        ld1_10
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X18
+	VMOVQ     CX, X10
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
 	VMOVQ     CX, X2
@@ -2812,62 +3014,62 @@ ld2_8:
 	NEGQ      CX
 	VMOVDQU64 18(CX), X3
 	VPSHUFB   X3, X2, X2
-	VPORD     X2, X18, X18
-	JMP       lddone_8
+	VPORD     X2, X10, X10
+	JMP       lddone_10
 
-ld1_8:
+ld1_10:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X18
+	VMOVQ   CX, X10
 
-lddone_8:
-	VPXORD    X1, X18, X19
+lddone_10:
+	VPXORD    X1, X10, X11
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X19, X19
-	VMOVQ     X19, DX
+	VPANDD    16(CX), X11, X11
+	VMOVQ     X11, DX
 	CMPQ      R8, $0x08
-	JB        st4_4
+	JB        st4_6
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st4_4:
+st4_6:
 	CMPQ      R8, $0x04
-	JB        st2_4
+	JB        st2_6
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st2_4:
+st2_6:
 	CMPQ      R8, $0x02
-	JB        st1_4
+	JB        st1_6
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
 	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X19, X2
+	VPSHUFB   X2, X11, X2
 	VMOVQ     X2, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st1_4:
+st1_6:
 	MOVB DL, (SI)
 
-stdone_4:
-	VMOVDQU64 X19, 64(SP)
+stdone_6:
+	VMOVDQU64 X11, 64(SP)
 	VMOVDQU64 X1, 48(SP)
 
 rred_4:
@@ -2882,7 +3084,7 @@ rred_4:
 	VPXORD        X7, X1, X1
 	VPXORD        X1, X4, X4
 
-sizedone_1:
+sizedone_2:
 	MOVQ R8, BX
 	ADDQ R8, DI
 	ADDQ R8, SI
@@ -2896,8 +3098,8 @@ pdone_1:
 	MOVQ n+32(FP), DX
 
 	// phase: tag
-	VPXORD        Y8, Y8, Y8
-	VMOVDQU64     (SP), X8
+	VPXORD        Y12, Y12, Y12
+	VMOVDQU64     (SP), X12
 	SHLQ          $0x03, CX
 	SHLQ          $0x03, DX
 	VMOVQ         DX, X0
@@ -2907,14 +3109,14 @@ pdone_1:
 	JZ            fin1_1
 	VMOVDQU64     64(SP), X1
 	VPSHUFB       bswapMask<>+0(SB), X1, X1
-	VPXORD        X8, X1, X1
-	VPXORD        Y9, Y9, Y9
-	VMOVDQA64     X1, X9
-	VINSERTI32X4  $0x01, X0, Y9, Y9
-	VPCLMULQDQ    $0x00, 464(AX), Y9, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y9, Y2
-	VPSHUFD       $0x4e, Y9, Y1
-	VPXORD        Y9, Y1, Y1
+	VPXORD        X12, X1, X1
+	VPXORD        Y13, Y13, Y13
+	VMOVDQA64     X1, X13
+	VINSERTI32X4  $0x01, X0, Y13, Y13
+	VPCLMULQDQ    $0x00, 464(AX), Y13, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y13, Y2
+	VPSHUFD       $0x4e, Y13, Y1
+	VPXORD        Y13, Y1, Y1
 	VPCLMULQDQ    $0x00, 720(AX), Y1, Y1
 	VPTERNLOGD    $0x96, Y0, Y2, Y1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y3
@@ -2924,32 +3126,32 @@ pdone_1:
 	VPSHUFD       $0x4e, Y1, Y1
 	VPTERNLOGD    $0x96, Y1, Y0, Y2
 	VEXTRACTI32X4 $0x01, Y2, X0
-	VPXORD        X0, X2, X8
+	VPXORD        X0, X2, X12
 	JMP           findone_1
 
 fin1_1:
-	VPXORD          Y9, Y9, Y9
-	VPXORD          X0, X8, X9
+	VPXORD          Y13, Y13, Y13
+	VPXORD          X0, X12, X13
 	VBROADCASTI32X4 480(AX), Y1
 	VBROADCASTI32X4 736(AX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y0
-	VPCLMULQDQ      $0x11, Y1, Y9, Y8
-	VPSHUFD         $0x4e, Y9, Y1
-	VPXORD          Y9, Y1, Y1
+	VPCLMULQDQ      $0x00, Y1, Y13, Y0
+	VPCLMULQDQ      $0x11, Y1, Y13, Y12
+	VPSHUFD         $0x4e, Y13, Y1
+	VPXORD          Y13, Y1, Y1
 	VPCLMULQDQ      $0x00, Y2, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y8, Y1
+	VPTERNLOGD      $0x96, Y0, Y12, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
 	VPSHUFD         $0x4e, Y0, Y0
 	VPTERNLOGD      $0x96, Y0, Y2, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y8
+	VPTERNLOGD      $0x96, Y1, Y0, Y12
 
 findone_1:
-	VPSHUFB   bswapMask<>+0(SB), X8, X8
-	VPXORD    32(SP), X8, X8
+	VPSHUFB   bswapMask<>+0(SB), X12, X12
+	VPXORD    32(SP), X12, X12
 	MOVQ      tag+64(FP), AX
-	VMOVDQU64 X8, (AX)
+	VMOVDQU64 X12, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -2993,19 +3195,19 @@ wide_1:
 	VBROADCASTI32X4 (AX), Z1
 	VPXORD          Z1, Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 64(AX), Z1
 	VAESENC         Z1, Z0, Z0
 
-aesmid_7:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(DX), Z1
@@ -3031,11 +3233,11 @@ aesmid_7:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     SI, SI
-	JZ        aaddone_3
+	JZ        aaddone_2
 	CMPQ      SI, $0x10
-	JAE       aadlong_3
+	JAE       aadlong_2
 	CMPQ      SI, $0x08
-	JB        ld4_9
+	JB        ld4_11
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -3048,11 +3250,11 @@ aesmid_7:
 	VMOVDQU64 24(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_9
+	JMP       lddone_11
 
-ld4_9:
+ld4_11:
 	CMPQ      SI, $0x04
-	JB        ld2_9
+	JB        ld2_11
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -3065,11 +3267,11 @@ ld4_9:
 	VMOVDQU64 20(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_9
+	JMP       lddone_11
 
-ld2_9:
+ld2_11:
 	CMPQ      SI, $0x02
-	JB        ld1_9
+	JB        ld1_11
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -3082,13 +3284,13 @@ ld2_9:
 	VMOVDQU64 18(BX), X10
 	VPSHUFB   X10, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_9
+	JMP       lddone_11
 
-ld1_9:
+ld1_11:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_9:
+lddone_11:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -3106,12 +3308,12 @@ lddone_9:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_3
+	JMP             aaddone_2
 
-aadlong_3:
-gh8_3:
+aadlong_2:
+gh8_2:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_3
+	JB            ghrest_2
 	VMOVDQU64     (BX), Z14
 	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
 	VPXORD        Z2, Z14, Z14
@@ -3163,11 +3365,11 @@ gh8_3:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_3
+	JMP           gh8_2
 
-ghrest_3:
+ghrest_2:
 	TESTQ  SI, SI
-	JZ     ghdone_3
+	JZ     ghdone_2
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
@@ -3178,9 +3380,9 @@ ghrest_3:
 	VPXORD Z11, Z11, Z11
 	VPXORD Z12, Z12, Z12
 
-ghregs_3:
+ghregs_2:
 	CMPQ       SI, $0x40
-	JB         ghpart_3
+	JB         ghpart_2
 	VMOVDQU64  (BX), Z12
 	VPSHUFB    bswapMask<>+0(SB), Z12, Z12
 	VPXORD     Z2, Z12, Z12
@@ -3196,11 +3398,11 @@ ghregs_3:
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
-	JMP        ghregs_3
+	JMP        ghregs_2
 
-ghpart_3:
+ghpart_2:
 	TESTQ      SI, SI
-	JZ         ghred_3
+	JZ         ghred_2
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
@@ -3224,7 +3426,7 @@ ghpart_3:
 	VPCLMULQDQ $0x00, Z12, Z13, Z13
 	VPXORD     Z13, Z10, Z10
 
-ghred_3:
+ghred_2:
 	VPTERNLOGD    $0x96, Z3, Z11, Z10
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -3237,8 +3439,8 @@ ghred_3:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_3:
-aaddone_3:
+ghdone_2:
+aaddone_2:
 	VMOVDQU64       X2, (SP)
 	XORQ            BX, BX
 	MOVQ            out+16(FP), SI
@@ -3268,7 +3470,7 @@ aaddone_3:
 	VPXORD          Z11, Z10, Z10
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -3280,7 +3482,7 @@ aaddone_3:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 	CMPQ            CX, $0x0c
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -3292,7 +3494,7 @@ aaddone_3:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 
-aesmid_8:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -3372,7 +3574,7 @@ loop8_1:
 	VPXORD          Z1, Z13, Z13
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_9
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -3384,7 +3586,7 @@ loop8_1:
 	VAESENC         Z1, Z12, Z12
 	VAESENC         Z1, Z13, Z13
 	CMPQ            CX, $0x0c
-	JE              aesmid_9
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -3396,7 +3598,7 @@ loop8_1:
 	VAESENC         Z1, Z12, Z12
 	VAESENC         Z1, Z13, Z13
 
-aesmid_9:
+aesmid_10:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z10, Z10
 	VAESENC         Z1, Z11, Z11
@@ -3566,24 +3768,24 @@ prem_2:
 
 	// phase: remainder
 	CMPQ            R8, $0x40
-	JA              sizenext_4
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_10
+	JE              aesmid_11
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_10
+	JE              aesmid_11
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_10:
+aesmid_11:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -3704,11 +3906,11 @@ rred_5:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_4:
+sizenext_5:
 	CMPQ            R8, $0x80
-	JA              sizenext_5
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -3716,7 +3918,7 @@ sizenext_4:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_11
+	JE              aesmid_12
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -3724,7 +3926,7 @@ sizenext_4:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_11
+	JE              aesmid_12
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -3732,7 +3934,7 @@ sizenext_4:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_11:
+aesmid_12:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -3878,11 +4080,11 @@ rred_6:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_5:
+sizenext_6:
 	CMPQ            R8, $0xc0
-	JA              sizenext_6
+	JA              sizenext_7
 	VBROADCASTI32X4 (AX), Z10
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z10, Z1, Z1
@@ -3893,7 +4095,7 @@ sizenext_5:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z10, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_12
+	JE              aesmid_13
 	VBROADCASTI32X4 16(AX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -3903,7 +4105,7 @@ sizenext_5:
 	VAESENC         Z10, Z2, Z2
 	VAESENC         Z10, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_12
+	JE              aesmid_13
 	VBROADCASTI32X4 48(AX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -3913,7 +4115,7 @@ sizenext_5:
 	VAESENC         Z10, Z2, Z2
 	VAESENC         Z10, Z3, Z3
 
-aesmid_12:
+aesmid_13:
 	VBROADCASTI32X4 16(DX), Z10
 	VAESENC         Z10, Z1, Z1
 	VAESENC         Z10, Z2, Z2
@@ -4084,9 +4286,9 @@ rred_7:
 	VPXORD        Y7, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_6:
+sizenext_7:
 	VBROADCASTI32X4 (AX), Z11
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z11, Z1, Z1
@@ -4100,7 +4302,7 @@ sizenext_6:
 	VPSHUFB         bswapMask<>+0(SB), Z10, Z10
 	VPXORD          Z11, Z10, Z10
 	CMPQ            CX, $0x0a
-	JE              aesmid_13
+	JE              aesmid_14
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -4112,7 +4314,7 @@ sizenext_6:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 	CMPQ            CX, $0x0c
-	JE              aesmid_13
+	JE              aesmid_14
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -4124,7 +4326,7 @@ sizenext_6:
 	VAESENC         Z11, Z3, Z3
 	VAESENC         Z11, Z10, Z10
 
-aesmid_13:
+aesmid_14:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -4301,7 +4503,7 @@ rred_8:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X4
 
-sizedone_2:
+sizedone_3:
 	MOVQ R8, BX
 	ADDQ R8, DI
 	ADDQ R8, SI
@@ -4405,7 +4607,7 @@ findone_2:
 	RET
 
 // func gcmSealGatherVAESAVX512(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES, VPCLMULQDQ
+// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -4417,7 +4619,9 @@ TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ textLen+64(FP), SI
 	MOVQ aadLen+48(FP), DI
 	CMPQ SI, $0x20
-	JAE  long_1
+	JA   long_1
+	CMPQ DI, $0x10
+	JA   long_1
 	MOVQ out+16(FP), SI
 	MOVQ textLen+64(FP), DI
 	MOVQ aad+40(FP), R8
@@ -4425,655 +4629,971 @@ TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ j0+56(FP), R10
 
 	// phase: short message
-	VMOVQ           (R10), X0
-	VMOVQ           8(R10), X1
-	VPUNPCKLQDQ     X1, X0, X0
-	VINSERTI32X4    $0x01, X0, Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
-	VBROADCASTI32X4 (AX), Y12
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y12, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y12, Y0, Y0
-	CMPQ            CX, $0x0a
-	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 32(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	CMPQ            CX, $0x0c
-	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 64(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
+	CMPQ        DI, $0x10
+	JA          sizenext_1
+	VMOVQ       (R10), X0
+	VMOVQ       8(R10), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X1
+	VPADDD      tinyCtrIncs<>+16(SB), X1, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	CMPQ        CX, $0x0a
+	JE          aesmid_1
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	CMPQ        CX, $0x0c
+	JE          aesmid_1
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 32(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 48(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 64(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 80(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 96(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 112(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 128(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 144(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y0, Y0
-	VBROADCASTI32X4 160(DX), Y12
-	VAESENCLAST     Y12, Y1, Y1
-	VAESENCLAST     Y12, Y0, Y0
-	MOVQ            R9, CX
-
-	// phase: AAD
-	VPXORD    Y2, Y2, Y2
-	TESTQ     CX, CX
-	JZ        aaddone_1
-	CMPQ      CX, $0x10
-	JAE       aadlong_1
-	CMPQ      CX, $0x08
-	JB        ld4_1
-	MOVQ      (R8), DX
-	VMOVQ     DX, X12
-	LEAQ      -8(R8)(CX*1), DX
-	MOVQ      (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
-	JMP       lddone_1
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        R9, CX
+	SHLQ        $0x03, CX
+	MOVQ        DI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 480(AX), X5, X2
+	VPCLMULQDQ  $0x11, 480(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXORD      X5, X3, X3
+	VPCLMULQDQ  $0x00, 736(AX), X3, X3
+	LEAQ        15(DI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R9, R9
+	JZ          snoaad_1
+	CMPQ        R9, $0x10
+	JE          sfullaad_1
+	CMPQ        R9, $0x08
+	JB          ld4_1
+	MOVQ        (R8), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(R8)(R9*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X6
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R9, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPORD       X6, X5, X5
+	JMP         lddone_1
 
 ld4_1:
-	CMPQ      CX, $0x04
+	CMPQ      R9, $0x04
 	JB        ld2_1
-	MOVL      (R8), DX
-	VMOVQ     DX, X12
-	LEAQ      -4(R8)(CX*1), DX
-	MOVL      (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
+	MOVL      (R8), AX
+	VMOVQ     AX, X5
+	LEAQ      -4(R8)(R9*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R9, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      CX, $0x02
+	CMPQ      R9, $0x02
 	JB        ld1_1
-	MOVWQZX   (R8), DX
-	VMOVQ     DX, X12
-	LEAQ      -2(R8)(CX*1), DX
-	MOVWQZX   (DX), DX
-	VMOVQ     DX, X13
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X14
-	VPSHUFB   X14, X13, X13
-	VPORD     X13, X12, X12
+	MOVWQZX   (R8), AX
+	VMOVQ     AX, X5
+	LEAQ      -2(R8)(R9*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R9, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (R8), DX
-	VMOVQ   DX, X12
+	MOVBQZX (R8), AX
+	VMOVQ   AX, X5
 
 lddone_1:
-	VPSHUFB         bswapMask<>+0(SB), X12, X12
-	VPXORD          Y3, Y3, Y3
-	VPXORD          X12, X2, X3
-	VBROADCASTI32X4 480(AX), Y2
-	VBROADCASTI32X4 736(AX), Y14
-	VPCLMULQDQ      $0x00, Y2, Y3, Y12
-	VPCLMULQDQ      $0x11, Y2, Y3, Y2
-	VPSHUFD         $0x4e, Y3, Y13
-	VPXORD          Y3, Y13, Y13
-	VPCLMULQDQ      $0x00, Y14, Y13, Y13
-	VPTERNLOGD      $0x96, Y12, Y2, Y13
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y12, Y3
-	VPSHUFD         $0x4e, Y12, Y12
-	VPTERNLOGD      $0x96, Y12, Y3, Y13
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
-	VPSHUFD         $0x4e, Y13, Y13
-	VPTERNLOGD      $0x96, Y13, Y3, Y2
-	JMP             aaddone_1
+	JMP saad_1
 
-aadlong_1:
-gh8_1:
-	CMPQ          CX, $0x00000100
-	JB            ghrest_1
-	VMOVDQU64     (R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPXORD        Y2, Y18, Y18
-	VPCLMULQDQ    $0x00, 240(AX), Y18, Y12
-	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
-	VPSHUFD       $0x4e, Y18, Y16
-	VPXORD        Y18, Y16, Y16
-	VPCLMULQDQ    $0x00, 496(AX), Y16, Y16
-	VMOVDQU64     32(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     64(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     96(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     128(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     160(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     192(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VMOVDQU64     224(R8), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
-	VPXORD        Y19, Y12, Y12
-	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
-	VPXORD        Y19, Y16, Y16
-	VPTERNLOGD    $0x96, Y12, Y17, Y16
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y12, Y18
-	VPSHUFD       $0x4e, Y12, Y12
-	VPTERNLOGD    $0x96, Y12, Y18, Y16
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y16, Y12
-	VPSHUFD       $0x4e, Y16, Y16
-	VPTERNLOGD    $0x96, Y16, Y12, Y17
-	VEXTRACTI32X4 $0x01, Y17, X2
-	VPXORD        X2, X17, X2
-	ADDQ          $0x00000100, R8
-	SUBQ          $0x00000100, CX
-	JMP           gh8_1
+sfullaad_1:
+	VMOVDQU64 (R8), X5
 
-ghrest_1:
-	TESTQ  CX, CX
-	JZ     ghdone_1
-	LEAQ   15(CX), DX
-	SHRQ   $0x04, DX
-	SHLQ   $0x04, DX
-	NEGQ   DX
-	ADDQ   AX, DX
-	VPXORD Y3, Y3, Y3
-	VPXORD Y13, Y13, Y13
-	VPXORD Y14, Y14, Y14
-	VPXORD Y15, Y15, Y15
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 464(CX), X5, X6
+	VPXORD     X6, X2, X2
+	VPCLMULQDQ $0x11, 464(CX), X5, X6
+	VPXORD     X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXORD     X5, X6, X6
+	VPCLMULQDQ $0x00, 720(CX), X6, X6
+	VPXORD     X6, X3, X3
 
-ghregs_1:
-	CMPQ       CX, $0x20
-	JB         ghpart_1
-	VMOVDQU64  (R8), Y15
-	VPSHUFB    bswapMask<>+0(SB), Y15, Y15
-	VPXORD     Y2, Y15, Y15
-	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DX), Y15, Y12
-	VPXORD     Y12, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DX), Y15, Y12
-	VPXORD     Y12, Y14, Y14
-	VPSHUFD    $0x4e, Y15, Y12
-	VPXORD     Y15, Y12, Y12
-	VPCLMULQDQ $0x00, 752(DX), Y12, Y12
-	VPXORD     Y12, Y13, Y13
-	ADDQ       $0x20, R8
-	ADDQ       $0x20, DX
-	SUBQ       $0x20, CX
-	JMP        ghregs_1
-
-ghpart_1:
-	CMPQ            CX, $0x10
-	JB              ghpart1_1
-	VMOVDQU64       (R8), X15
-	VPSHUFB         bswapMask<>+0(SB), X15, X15
-	VPXORD          Y2, Y15, Y15
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y12
-	VBROADCASTI32X4 752(DX), Y16
-	VPCLMULQDQ      $0x00, Y12, Y15, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y12, Y15, Y17
-	VPXORD          Y17, Y14, Y14
-	VPSHUFD         $0x4e, Y15, Y17
-	VPXORD          Y15, Y17, Y17
-	VPCLMULQDQ      $0x00, Y16, Y17, Y17
-	VPXORD          Y17, Y13, Y13
-	ADDQ            $0x10, R8
-	ADDQ            $0x10, DX
-	SUBQ            $0x10, CX
-
-ghpart1_1:
-	TESTQ     CX, CX
-	JZ        ghred_1
-	CMPQ      CX, $0x08
-	JB        ld4_2
-	MOVQ      (R8), R10
-	VMOVQ     R10, X15
-	LEAQ      -8(R8)(CX*1), R8
-	MOVQ      (R8), R10
-	VMOVQ     R10, X12
-	LEAQ      slideShuf<>+0(SB), R8
-	NEGQ      R8
-	ADDQ      CX, R8
-	NEGQ      R8
-	VMOVDQU64 24(R8), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
-	JMP       lddone_2
-
-ld4_2:
-	CMPQ      CX, $0x04
-	JB        ld2_2
-	MOVL      (R8), R10
-	VMOVQ     R10, X15
-	LEAQ      -4(R8)(CX*1), R8
-	MOVL      (R8), R10
-	VMOVQ     R10, X12
-	LEAQ      slideShuf<>+0(SB), R8
-	NEGQ      R8
-	ADDQ      CX, R8
-	NEGQ      R8
-	VMOVDQU64 20(R8), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
-	JMP       lddone_2
-
-ld2_2:
-	CMPQ      CX, $0x02
-	JB        ld1_2
-	MOVWQZX   (R8), R10
-	VMOVQ     R10, X15
-	LEAQ      -2(R8)(CX*1), R8
-	MOVWQZX   (R8), R10
-	VMOVQ     R10, X12
-	LEAQ      slideShuf<>+0(SB), R8
-	NEGQ      R8
-	ADDQ      CX, R8
-	NEGQ      R8
-	VMOVDQU64 18(R8), X16
-	VPSHUFB   X16, X12, X12
-	VPORD     X12, X15, X15
-	JMP       lddone_2
-
-ld1_2:
-	MOVBQZX (R8), R10
-	VMOVQ   R10, X15
-
-lddone_2:
-	VPSHUFB         bswapMask<>+0(SB), X15, X15
-	VPXORD          Y2, Y15, Y15
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y12
-	VBROADCASTI32X4 752(DX), Y16
-	VPCLMULQDQ      $0x00, Y12, Y15, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y12, Y15, Y17
-	VPXORD          Y17, Y14, Y14
-	VPSHUFD         $0x4e, Y15, Y17
-	VPXORD          Y15, Y17, Y17
-	VPCLMULQDQ      $0x00, Y16, Y17, Y17
-	VPXORD          Y17, Y13, Y13
-
-ghred_1:
-	VPTERNLOGD    $0x96, Y3, Y14, Y13
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y12
-	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y12, Y13
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y3
-	VPSHUFD       $0x4e, Y13, Y13
-	VPTERNLOGD    $0x96, Y13, Y3, Y14
-	VEXTRACTI32X4 $0x01, Y14, X3
-	VPXORD        X14, X3, X3
-	VPXORD        X3, X2, X2
-
-ghdone_1:
-aaddone_1:
-	LEAQ   31(DI), CX
-	SHRQ   $0x04, CX
-	SHLQ   $0x04, CX
-	NEGQ   CX
-	ADDQ   AX, CX
-	MOVQ   DI, AX
-	VPXORD Y4, Y4, Y4
-	VPXORD Y5, Y5, Y5
-	VPXORD Y6, Y6, Y6
-	MOVQ   pieces+24(FP), DX
-	MOVQ   out+16(FP), R8
-	CMPQ   BX, $0x01
-	JNE    join_1
-	MOVQ   (DX), DX
-	JMP    joined_1
+snoaad_1:
+	CMPQ BX, $0x02
+	JE   sgtwo_1
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_1
+	MOVQ (AX), AX
+	JMP  joined_1
 
 join_1:
-	MOVQ R8, R10
+	MOVQ DX, R8
 	MOVQ BX, BX
 
 slices_1:
 	TESTQ     BX, BX
 	JZ        slicesdone_1
-	MOVQ      (DX), R11
-	MOVQ      8(DX), R12
-	CMPQ      R12, $0x10
+	MOVQ      (AX), R9
+	MOVQ      8(AX), R10
+	CMPQ      R10, $0x10
 	JB        copysmall_1
-	VMOVDQU64 -16(R11)(R12*1), X3
-	VMOVDQU64 X3, -16(R10)(R12*1)
-
-copy16_1:
-	CMPQ      R12, $0x10
-	JBE       copydone_1
-	VMOVDQU64 (R11), X3
-	VMOVDQU64 X3, (R10)
-	ADDQ      $0x10, R11
-	ADDQ      $0x10, R10
-	SUBQ      $0x10, R12
-	JMP       copy16_1
+	VMOVDQU64 -16(R9)(R10*1), X5
+	VMOVDQU64 X5, -16(R8)(R10*1)
+	JMP       copydone_1
 
 copysmall_1:
-	CMPQ  R12, $0x04
+	CMPQ  R10, $0x04
 	JAE   copyge4_1
-	CMPQ  R12, $0x02
+	CMPQ  R10, $0x02
 	JAE   copyge2_1
-	TESTQ R12, R12
+	TESTQ R10, R10
 	JZ    copydone_1
-	MOVB  (R11), R13
-	MOVB  R13, (R10)
+	MOVB  (R9), R11
+	MOVB  R11, (R8)
 	JMP   copydone_1
 
 copyge2_1:
-	MOVW -2(R11)(R12*1), R13
-	MOVW (R11), R14
-	MOVW R13, -2(R10)(R12*1)
-	MOVW R14, (R10)
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
 	JMP  copydone_1
 
 copyge4_1:
-	CMPQ R12, $0x08
+	CMPQ R10, $0x08
 	JAE  copyge8_1
-	MOVL -4(R11)(R12*1), R13
-	MOVL (R11), R14
-	MOVL R13, -4(R10)(R12*1)
-	MOVL R14, (R10)
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
 	JMP  copydone_1
 
 copyge8_1:
-	MOVQ -8(R11)(R12*1), R13
-	MOVQ (R11), R14
-	MOVQ R13, -8(R10)(R12*1)
-	MOVQ R14, (R10)
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
 
 copydone_1:
-	ADDQ R12, R11
-	ADDQ R12, R10
-	XORQ R12, R12
-	ADDQ $0x18, DX
+	ADDQ R10, R9
+	ADDQ R10, R8
+	XORQ R10, R10
+	ADDQ $0x18, AX
 	DECQ BX
 	JMP  slices_1
 
 slicesdone_1:
-	MOVQ R8, DX
+	MOVQ DX, AX
 
 joined_1:
-	CMPQ            AX, $0x10
-	JB              slt16_1
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
-	VEXTRACTI32X4   $0x01, Y1, X3
-	VMOVDQU64       (DX), X7
-	VPXORD          X3, X7, X8
-	VMOVDQU64       X8, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VPXORD          Y2, Y8, Y8
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y3
-	VBROADCASTI32X4 752(CX), Y7
-	VPCLMULQDQ      $0x00, Y3, Y8, Y12
-	VPXORD          Y12, Y4, Y4
-	VPCLMULQDQ      $0x11, Y3, Y8, Y12
-	VPXORD          Y12, Y6, Y6
-	VPSHUFD         $0x4e, Y8, Y12
-	VPXORD          Y8, Y12, Y12
-	VPCLMULQDQ      $0x00, Y7, Y12, Y12
-	VPXORD          Y12, Y5, Y5
-	ADDQ            $0x10, CX
-	VMOVDQA64       X0, X3
-	ADDQ            $0x10, DX
-	ADDQ            $0x10, SI
-	SUBQ            $0x10, AX
-	JMP             spart_1
+	LEAQ 32(AX), DX
+	JMP  sgdone_1
 
-slt16_1:
-	VEXTRACTI32X4 $0x01, Y1, X3
+sgtwo_1:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  R8, R9
+	CMPQ  R11, $0x04
+	JAE   copyge4_2
+	CMPQ  R11, $0x02
+	JAE   copyge2_2
+	TESTQ R11, R11
+	JZ    copydone_2
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
+	JMP   copydone_2
+
+copyge2_2:
+	MOVW -2(R10)(R11*1), R8
+	MOVW (R10), R12
+	MOVW R8, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_2
+
+copyge4_2:
+	CMPQ R11, $0x08
+	JAE  copyge8_2
+	MOVL -4(R10)(R11*1), R8
+	MOVL (R10), R12
+	MOVL R8, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_2
+
+copyge8_2:
+	MOVQ -8(R10)(R11*1), R8
+	MOVQ (R10), R12
+	MOVQ R8, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_2:
+	ADDQ      R11, R10
+	ADDQ      R11, R9
+	XORQ      R11, R11
+	MOVQ      24(BX), R8
+	MOVQ      32(BX), BX
+	CMPQ      BX, $0x10
+	JB        copysmall_3
+	VMOVDQU64 -16(R8)(BX*1), X5
+	VMOVDQU64 X5, -16(R9)(BX*1)
+	JMP       copydone_3
+
+copysmall_3:
+	CMPQ  BX, $0x04
+	JAE   copyge4_3
+	CMPQ  BX, $0x02
+	JAE   copyge2_3
+	TESTQ BX, BX
+	JZ    copydone_3
+	MOVB  (R8), R10
+	MOVB  R10, (R9)
+	JMP   copydone_3
+
+copyge2_3:
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_3
+
+copyge4_3:
+	CMPQ BX, $0x08
+	JAE  copyge8_3
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_3
+
+copyge8_3:
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_3:
+	ADDQ BX, R8
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_1:
+	CMPQ       DI, $0x10
+	JB         spart_1
+	CMPQ       AX, DX
+	CMOVQCC    SI, AX
+	VMOVDQU64  (AX), X5
+	VPXORD     X1, X5, X1
+	VMOVDQU64  X1, (SI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXORD     X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXORD     X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXORD     X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXORD     X5, X3, X3
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	JMP        sred_1
 
 spart_1:
-	TESTQ     AX, AX
-	JZ        slens_1
-	VPXORD    Y9, Y9, Y9
-	VPXORD    Y10, Y10, Y10
-	CMPQ      AX, $0x08
-	JB        ld4_3
-	MOVQ      (DX), BX
-	VMOVQ     BX, X9
-	LEAQ      -8(DX)(AX*1), DX
-	MOVQ      (DX), BX
-	VMOVQ     BX, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
+	VMOVDQA64 X1, X1
+	LEAQ      (CX), CX
+	TESTQ     DI, DI
+	JZ        sred_1
+	CMPQ      AX, DX
+	CMOVQCC   SI, AX
+	CMPQ      DI, $0x08
+	JB        ld4_2
+	MOVQ      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -8(AX)(DI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
+	JMP       lddone_2
 
-ld4_3:
-	CMPQ      AX, $0x04
-	JB        ld2_3
-	MOVL      (DX), BX
-	VMOVQ     BX, X9
-	LEAQ      -4(DX)(AX*1), DX
-	MOVL      (DX), BX
-	VMOVQ     BX, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
+ld4_2:
+	CMPQ      DI, $0x04
+	JB        ld2_2
+	MOVL      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -4(AX)(DI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
+	JMP       lddone_2
 
-ld2_3:
-	CMPQ      AX, $0x02
-	JB        ld1_3
-	MOVWQZX   (DX), BX
-	VMOVQ     BX, X9
-	LEAQ      -2(DX)(AX*1), DX
-	MOVWQZX   (DX), BX
-	VMOVQ     BX, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
+ld2_2:
+	CMPQ      DI, $0x02
+	JB        ld1_2
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -2(AX)(DI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
+	JMP       lddone_2
 
-ld1_3:
-	MOVBQZX (DX), BX
-	VMOVQ   BX, X9
+ld1_2:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
 
-lddone_3:
-	VPXORD    X3, X9, X10
-	LEAQ      onesMask<>+0(SB), DX
-	SUBQ      AX, DX
-	VPANDD    16(DX), X10, X10
-	VMOVQ     X10, DX
-	CMPQ      AX, $0x08
+lddone_2:
+	VPXORD    X1, X5, X1
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      DI, AX
+	VPANDD    16(AX), X1, X1
+	VMOVQ     X1, AX
+	CMPQ      DI, $0x08
 	JB        st4_1
-	MOVQ      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -8(SI)(AX*1), AX
-	MOVQ      DX, (AX)
+	MOVQ      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 8(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      AX, (DX)
 	JMP       stdone_1
 
 st4_1:
-	CMPQ      AX, $0x04
+	CMPQ      DI, $0x04
 	JB        st2_1
-	MOVL      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -4(SI)(AX*1), AX
-	MOVL      DX, (AX)
+	MOVL      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 12(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      AX, (DX)
 	JMP       stdone_1
 
 st2_1:
-	CMPQ      AX, $0x02
+	CMPQ      DI, $0x02
 	JB        st1_1
-	MOVW      DX, (SI)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -2(SI)(AX*1), AX
-	MOVW      DX, (AX)
+	MOVW      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 14(AX), X5
+	VPSHUFB   X5, X1, X5
+	VMOVQ     X5, AX
+	LEAQ      -2(SI)(DI*1), DX
+	MOVW      AX, (DX)
 	JMP       stdone_1
 
 st1_1:
-	MOVB DL, (SI)
+	MOVB AL, (SI)
 
 stdone_1:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y2, Y10, Y10
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y3
-	VPCLMULQDQ      $0x00, Y0, Y10, Y7
-	VPXORD          Y7, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y10, Y7
-	VPXORD          Y7, Y6, Y6
-	VPSHUFD         $0x4e, Y10, Y7
-	VPXORD          Y10, Y7, Y7
-	VPCLMULQDQ      $0x00, Y3, Y7, Y7
-	VPXORD          Y7, Y5, Y5
-	ADDQ            $0x10, CX
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X5
+	VPXORD     X5, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X1, X5
+	VPXORD     X5, X4, X4
+	VPSHUFD    $0x4e, X1, X5
+	VPXORD     X1, X5, X5
+	VPCLMULQDQ $0x00, 736(CX), X5, X5
+	VPXORD     X5, X3, X3
 
-slens_1:
-	MOVQ            R9, AX
-	SHLQ            $0x03, AX
-	MOVQ            DI, DX
-	SHLQ            $0x03, DX
-	VMOVQ           DX, X0
-	VMOVQ           AX, X3
-	VPUNPCKLQDQ     X3, X0, X0
-	VPXORD          Y11, Y11, Y11
-	VPXORD          X0, X2, X11
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y2
-	VPCLMULQDQ      $0x00, Y0, Y11, Y3
-	VPXORD          Y3, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y11, Y3
-	VPXORD          Y3, Y6, Y6
-	VPSHUFD         $0x4e, Y11, Y3
-	VPXORD          Y11, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y5, Y5
-	VPTERNLOGD      $0x96, Y4, Y6, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
-	VPSHUFD         $0x4e, Y4, Y4
-	VPTERNLOGD      $0x96, Y4, Y0, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD         $0x4e, Y5, Y5
-	VPTERNLOGD      $0x96, Y5, Y0, Y6
-	VEXTRACTI32X4   $0x01, Y6, X0
-	VPXORD          X0, X6, X2
-	VPSHUFB         bswapMask<>+0(SB), X2, X2
-	VPXORD          X1, X2, X2
-	MOVQ            tag+72(FP), AX
-	VMOVDQU64       X2, (AX)
+sred_1:
+	VPTERNLOGD $0x96, X2, X4, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPTERNLOGD $0x96, X2, X1, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXORD     X0, X4, X4
+	MOVQ       tag+72(FP), AX
+	VMOVDQU64  X4, (AX)
+	JMP        sizedone_1
 
+sizenext_1:
+	VMOVQ       (R10), X0
+	VMOVQ       8(R10), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X2
+	VPADDD      tinyCtrIncs<>+16(SB), X2, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPADDD      tinyCtrIncs<>+32(SB), X2, X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	VPXORD      (AX), X2, X2
+	CMPQ        CX, $0x0a
+	JE          aesmid_2
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     16(AX), X2, X2
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	VAESENC     32(AX), X2, X2
+	CMPQ        CX, $0x0c
+	JE          aesmid_2
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     48(AX), X2, X2
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
+	VAESENC     64(AX), X2, X2
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	MOVQ        R9, CX
+	SHLQ        $0x03, CX
+	MOVQ        DI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X6
+	VMOVQ       CX, X3
+	VPUNPCKLQDQ X3, X6, X6
+	VPCLMULQDQ  $0x00, 480(AX), X6, X3
+	VPCLMULQDQ  $0x11, 480(AX), X6, X5
+	VPSHUFD     $0x4e, X6, X4
+	VPXORD      X6, X4, X4
+	VPCLMULQDQ  $0x00, 736(AX), X4, X4
+	LEAQ        15(DI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R9, R9
+	JZ          snoaad_2
+	CMPQ        R9, $0x10
+	JE          sfullaad_2
+	CMPQ        R9, $0x08
+	JB          ld4_3
+	MOVQ        (R8), AX
+	VMOVQ       AX, X6
+	LEAQ        -8(R8)(R9*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X7
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R9, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X8
+	VPSHUFB     X8, X7, X7
+	VPORD       X7, X6, X6
+	JMP         lddone_3
+
+ld4_3:
+	CMPQ      R9, $0x04
+	JB        ld2_3
+	MOVL      (R8), AX
+	VMOVQ     AX, X6
+	LEAQ      -4(R8)(R9*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R9, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_3
+
+ld2_3:
+	CMPQ      R9, $0x02
+	JB        ld1_3
+	MOVWQZX   (R8), AX
+	VMOVQ     AX, X6
+	LEAQ      -2(R8)(R9*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R9, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_3
+
+ld1_3:
+	MOVBQZX (R8), AX
+	VMOVQ   AX, X6
+
+lddone_3:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU64 (R8), X6
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X6, X6
+	VPCLMULQDQ $0x00, 464(CX), X6, X7
+	VPXORD     X7, X3, X3
+	VPCLMULQDQ $0x11, 464(CX), X6, X7
+	VPXORD     X7, X5, X5
+	VPSHUFD    $0x4e, X6, X7
+	VPXORD     X6, X7, X7
+	VPCLMULQDQ $0x00, 720(CX), X7, X7
+	VPXORD     X7, X4, X4
+
+snoaad_2:
+	CMPQ BX, $0x02
+	JE   sgtwo_2
+	MOVQ pieces+24(FP), AX
+	MOVQ out+16(FP), DX
+	CMPQ BX, $0x01
+	JNE  join_2
+	MOVQ (AX), AX
+	JMP  joined_2
+
+join_2:
+	MOVQ DX, R8
+	MOVQ BX, BX
+
+slices_2:
+	TESTQ     BX, BX
+	JZ        slicesdone_2
+	MOVQ      (AX), R9
+	MOVQ      8(AX), R10
+	CMPQ      R10, $0x10
+	JB        copysmall_4
+	VMOVDQU64 -16(R9)(R10*1), X6
+	VMOVDQU64 X6, -16(R8)(R10*1)
+
+copy16_4:
+	CMPQ      R10, $0x10
+	JBE       copydone_4
+	VMOVDQU64 (R9), X6
+	VMOVDQU64 X6, (R8)
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R8
+	SUBQ      $0x10, R10
+	JMP       copy16_4
+
+copysmall_4:
+	CMPQ  R10, $0x04
+	JAE   copyge4_4
+	CMPQ  R10, $0x02
+	JAE   copyge2_4
+	TESTQ R10, R10
+	JZ    copydone_4
+	MOVB  (R9), R11
+	MOVB  R11, (R8)
+	JMP   copydone_4
+
+copyge2_4:
+	MOVW -2(R9)(R10*1), R11
+	MOVW (R9), R12
+	MOVW R11, -2(R8)(R10*1)
+	MOVW R12, (R8)
+	JMP  copydone_4
+
+copyge4_4:
+	CMPQ R10, $0x08
+	JAE  copyge8_4
+	MOVL -4(R9)(R10*1), R11
+	MOVL (R9), R12
+	MOVL R11, -4(R8)(R10*1)
+	MOVL R12, (R8)
+	JMP  copydone_4
+
+copyge8_4:
+	MOVQ -8(R9)(R10*1), R11
+	MOVQ (R9), R12
+	MOVQ R11, -8(R8)(R10*1)
+	MOVQ R12, (R8)
+
+copydone_4:
+	ADDQ R10, R9
+	ADDQ R10, R8
+	XORQ R10, R10
+	ADDQ $0x18, AX
+	DECQ BX
+	JMP  slices_2
+
+slicesdone_2:
+	MOVQ DX, AX
+
+joined_2:
+	LEAQ 32(AX), DX
+	JMP  sgdone_2
+
+sgtwo_2:
+	MOVQ  pieces+24(FP), BX
+	MOVQ  (BX), AX
+	MOVQ  8(BX), R8
+	MOVQ  R8, R11
+	ANDQ  $0x0f, R11
+	SUBQ  R11, R8
+	LEAQ  (AX)(R8*1), DX
+	MOVQ  DX, R10
+	MOVQ  out+16(FP), R9
+	ADDQ  R8, R9
+	CMPQ  R11, $0x04
+	JAE   copyge4_5
+	CMPQ  R11, $0x02
+	JAE   copyge2_5
+	TESTQ R11, R11
+	JZ    copydone_5
+	MOVB  (R10), R8
+	MOVB  R8, (R9)
+	JMP   copydone_5
+
+copyge2_5:
+	MOVW -2(R10)(R11*1), R8
+	MOVW (R10), R12
+	MOVW R8, -2(R9)(R11*1)
+	MOVW R12, (R9)
+	JMP  copydone_5
+
+copyge4_5:
+	CMPQ R11, $0x08
+	JAE  copyge8_5
+	MOVL -4(R10)(R11*1), R8
+	MOVL (R10), R12
+	MOVL R8, -4(R9)(R11*1)
+	MOVL R12, (R9)
+	JMP  copydone_5
+
+copyge8_5:
+	MOVQ -8(R10)(R11*1), R8
+	MOVQ (R10), R12
+	MOVQ R8, -8(R9)(R11*1)
+	MOVQ R12, (R9)
+
+copydone_5:
+	ADDQ      R11, R10
+	ADDQ      R11, R9
+	XORQ      R11, R11
+	MOVQ      24(BX), R8
+	MOVQ      32(BX), BX
+	CMPQ      BX, $0x10
+	JB        copysmall_6
+	VMOVDQU64 -16(R8)(BX*1), X6
+	VMOVDQU64 X6, -16(R9)(BX*1)
+
+copy16_6:
+	CMPQ      BX, $0x10
+	JBE       copydone_6
+	VMOVDQU64 (R8), X6
+	VMOVDQU64 X6, (R9)
+	ADDQ      $0x10, R8
+	ADDQ      $0x10, R9
+	SUBQ      $0x10, BX
+	JMP       copy16_6
+
+copysmall_6:
+	CMPQ  BX, $0x04
+	JAE   copyge4_6
+	CMPQ  BX, $0x02
+	JAE   copyge2_6
+	TESTQ BX, BX
+	JZ    copydone_6
+	MOVB  (R8), R10
+	MOVB  R10, (R9)
+	JMP   copydone_6
+
+copyge2_6:
+	MOVW -2(R8)(BX*1), R10
+	MOVW (R8), R11
+	MOVW R10, -2(R9)(BX*1)
+	MOVW R11, (R9)
+	JMP  copydone_6
+
+copyge4_6:
+	CMPQ BX, $0x08
+	JAE  copyge8_6
+	MOVL -4(R8)(BX*1), R10
+	MOVL (R8), R11
+	MOVL R10, -4(R9)(BX*1)
+	MOVL R11, (R9)
+	JMP  copydone_6
+
+copyge8_6:
+	MOVQ -8(R8)(BX*1), R10
+	MOVQ (R8), R11
+	MOVQ R10, -8(R9)(BX*1)
+	MOVQ R11, (R9)
+
+copydone_6:
+	ADDQ BX, R8
+	ADDQ BX, R9
+	XORQ BX, BX
+
+sgdone_2:
+	CMPQ       AX, DX
+	CMOVQCC    SI, AX
+	VMOVDQU64  (AX), X6
+	VPXORD     X1, X6, X1
+	VMOVDQU64  X1, (SI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X6
+	VPXORD     X6, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X1, X6
+	VPXORD     X6, X5, X5
+	VPSHUFD    $0x4e, X1, X6
+	VPXORD     X1, X6, X6
+	VPCLMULQDQ $0x00, 736(CX), X6, X6
+	VPXORD     X6, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	CMPQ       DI, $0x10
+	JB         spart_3
+	CMPQ       AX, DX
+	CMOVQCC    SI, AX
+	VMOVDQU64  (AX), X1
+	VPXORD     X2, X1, X1
+	VMOVDQU64  X1, (SI)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXORD     X2, X3, X3
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXORD     X2, X5, X5
+	VPSHUFD    $0x4e, X1, X2
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXORD     X2, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, SI
+	SUBQ       $0x10, DI
+	JMP        sred_2
+
+spart_3:
+	VMOVDQA64 X2, X1
+	LEAQ      16(CX), CX
+	TESTQ     DI, DI
+	JZ        sred_2
+	CMPQ      AX, DX
+	CMOVQCC   SI, AX
+	CMPQ      DI, $0x08
+	JB        ld4_4
+	MOVQ      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -8(AX)(DI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld4_4:
+	CMPQ      DI, $0x04
+	JB        ld2_4
+	MOVL      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -4(AX)(DI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld2_4:
+	CMPQ      DI, $0x02
+	JB        ld1_4
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -2(AX)(DI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      DI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_4
+
+ld1_4:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_4:
+	VPXORD    X1, X2, X1
+	LEAQ      onesMask<>+0(SB), AX
+	SUBQ      DI, AX
+	VPANDD    16(AX), X1, X1
+	VMOVQ     X1, AX
+	CMPQ      DI, $0x08
+	JB        st4_2
+	MOVQ      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 8(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      AX, (DX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      DI, $0x04
+	JB        st2_2
+	MOVL      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 12(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      AX, (DX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      DI, $0x02
+	JB        st1_2
+	MOVW      AX, (SI)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      DI, AX
+	VMOVDQU64 14(AX), X2
+	VPSHUFB   X2, X1, X2
+	VMOVQ     X2, AX
+	LEAQ      -2(SI)(DI*1), DX
+	MOVW      AX, (DX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB AL, (SI)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 480(CX), X1, X2
+	VPXORD     X2, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X1, X2
+	VPXORD     X2, X5, X5
+	VPSHUFD    $0x4e, X1, X2
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x00, 736(CX), X2, X2
+	VPXORD     X2, X4, X4
+
+sred_2:
+	VPTERNLOGD $0x96, X3, X5, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD    $0x4e, X4, X4
+	VPTERNLOGD $0x96, X4, X1, X5
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPXORD     X0, X5, X5
+	MOVQ       tag+72(FP), AX
+	VMOVDQU64  X5, (AX)
+
+sizedone_1:
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
 	VPXOR     X1, X1, X1
@@ -5125,19 +5645,19 @@ long_1:
 	VBROADCASTI32X4 (AX), Z1
 	VPXORD          Z1, Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 64(AX), Z1
 	VAESENC         Z1, Z0, Z0
 
-aesmid_2:
+aesmid_3:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(DX), Z1
@@ -5163,11 +5683,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     DI, DI
-	JZ        aaddone_2
+	JZ        aaddone_1
 	CMPQ      DI, $0x10
-	JAE       aadlong_2
+	JAE       aadlong_1
 	CMPQ      DI, $0x08
-	JB        ld4_4
+	JB        ld4_5
 	MOVQ      (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -8(SI)(DI*1), SI
@@ -5180,11 +5700,11 @@ aesmid_2:
 	VMOVDQU64 24(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld4_4:
+ld4_5:
 	CMPQ      DI, $0x04
-	JB        ld2_4
+	JB        ld2_5
 	MOVL      (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -4(SI)(DI*1), SI
@@ -5197,11 +5717,11 @@ ld4_4:
 	VMOVDQU64 20(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld2_4:
+ld2_5:
 	CMPQ      DI, $0x02
-	JB        ld1_4
+	JB        ld1_5
 	MOVWQZX   (SI), R8
 	VMOVQ     R8, X0
 	LEAQ      -2(SI)(DI*1), SI
@@ -5214,13 +5734,13 @@ ld2_4:
 	VMOVDQU64 18(SI), X22
 	VPSHUFB   X22, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_4
+	JMP       lddone_5
 
-ld1_4:
+ld1_5:
 	MOVBQZX (SI), R8
 	VMOVQ   R8, X0
 
-lddone_4:
+lddone_5:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -5238,12 +5758,12 @@ lddone_4:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_2
+	JMP             aaddone_1
 
-aadlong_2:
-gh8_2:
+aadlong_1:
+gh8_1:
 	CMPQ          DI, $0x00000100
-	JB            ghrest_2
+	JB            ghrest_1
 	VMOVDQU64     (SI), Z26
 	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
 	VPXORD        Z2, Z26, Z26
@@ -5295,11 +5815,11 @@ gh8_2:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, SI
 	SUBQ          $0x00000100, DI
-	JMP           gh8_2
+	JMP           gh8_1
 
-ghrest_2:
+ghrest_1:
 	TESTQ  DI, DI
-	JZ     ghdone_2
+	JZ     ghdone_1
 	LEAQ   15(DI), R8
 	SHRQ   $0x04, R8
 	SHLQ   $0x04, R8
@@ -5310,9 +5830,9 @@ ghrest_2:
 	VPXORD Z23, Z23, Z23
 	VPXORD Z24, Z24, Z24
 
-ghregs_2:
+ghregs_1:
 	CMPQ       DI, $0x40
-	JB         ghpart_2
+	JB         ghpart_1
 	VMOVDQU64  (SI), Z24
 	VPSHUFB    bswapMask<>+0(SB), Z24, Z24
 	VPXORD     Z2, Z24, Z24
@@ -5328,11 +5848,11 @@ ghregs_2:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R8
 	SUBQ       $0x40, DI
-	JMP        ghregs_2
+	JMP        ghregs_1
 
-ghpart_2:
+ghpart_1:
 	TESTQ      DI, DI
-	JZ         ghred_2
+	JZ         ghred_1
 	MOVQ       $-1, R9
 	BZHIQ      DI, R9, R9
 	KMOVQ      R9, K1
@@ -5356,7 +5876,7 @@ ghpart_2:
 	VPCLMULQDQ $0x00, Z24, Z25, Z25
 	VPXORD     Z25, Z22, Z22
 
-ghred_2:
+ghred_1:
 	VPTERNLOGD    $0x96, Z3, Z23, Z22
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -5369,8 +5889,8 @@ ghred_2:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_2:
-aaddone_2:
+ghdone_1:
+aaddone_1:
 	VMOVDQU64 X2, (SP)
 	MOVQ      out+16(FP), SI
 	MOVQ      pieces+24(FP), DI
@@ -5378,9 +5898,9 @@ aaddone_2:
 	VPXORD    X4, X4, X4
 	VMOVDQU64 X4, 64(SP)
 
-slices_2:
+slices_3:
 	TESTQ BX, BX
-	JZ    slicesdone_2
+	JZ    slicesdone_3
 	MOVQ  (DI), R9
 	MOVQ  8(DI), R10
 	TESTQ R10, R10
@@ -5394,7 +5914,7 @@ slices_2:
 	CMPQ      R10, R11
 	CMOVQLT   R10, R11
 	CMPQ      R11, $0x08
-	JB        ld4_5
+	JB        ld4_6
 	MOVQ      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -8(R9)(R11*1), R12
@@ -5407,11 +5927,11 @@ slices_2:
 	VMOVDQU64 24(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_6
 
-ld4_5:
+ld4_6:
 	CMPQ      R11, $0x04
-	JB        ld2_5
+	JB        ld2_6
 	MOVL      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -4(R9)(R11*1), R12
@@ -5424,11 +5944,11 @@ ld4_5:
 	VMOVDQU64 20(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_6
 
-ld2_5:
+ld2_6:
 	CMPQ      R11, $0x02
-	JB        ld1_5
+	JB        ld1_6
 	MOVWQZX   (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -2(R9)(R11*1), R12
@@ -5441,13 +5961,13 @@ ld2_5:
 	VMOVDQU64 18(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_6
 
-ld1_5:
+ld1_6:
 	MOVBQZX (R9), R12
 	VMOVQ   R12, X0
 
-lddone_5:
+lddone_6:
 	VMOVDQU64 48(SP), X1
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R8, R12
@@ -5459,7 +5979,7 @@ lddone_5:
 	VPANDD    16(R12), X0, X0
 	VMOVQ     X0, R13
 	CMPQ      R11, $0x08
-	JB        st4_2
+	JB        st4_3
 	MOVQ      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -5468,11 +5988,11 @@ lddone_5:
 	VMOVQ     X1, R13
 	LEAQ      -8(SI)(R11*1), R12
 	MOVQ      R13, (R12)
-	JMP       stdone_2
+	JMP       stdone_3
 
-st4_2:
+st4_3:
 	CMPQ      R11, $0x04
-	JB        st2_2
+	JB        st2_3
 	MOVL      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -5481,11 +6001,11 @@ st4_2:
 	VMOVQ     X1, R13
 	LEAQ      -4(SI)(R11*1), R12
 	MOVL      R13, (R12)
-	JMP       stdone_2
+	JMP       stdone_3
 
-st2_2:
+st2_3:
 	CMPQ      R11, $0x02
-	JB        st1_2
+	JB        st1_3
 	MOVW      R13, (SI)
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R11, R12
@@ -5494,12 +6014,12 @@ st2_2:
 	VMOVQ     X1, R13
 	LEAQ      -2(SI)(R11*1), R12
 	MOVW      R13, (R12)
-	JMP       stdone_2
+	JMP       stdone_3
 
-st1_2:
+st1_3:
 	MOVB R13, (SI)
 
-stdone_2:
+stdone_3:
 	LEAQ      slideShuf<>+0(SB), R12
 	NEGQ      R12
 	ADDQ      R8, R12
@@ -5567,7 +6087,7 @@ pbulk_1:
 	VPXORD          Z22, Z4, Z4
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 16(AX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -5579,7 +6099,7 @@ pbulk_1:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 48(AX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -5591,7 +6111,7 @@ pbulk_1:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 
-aesmid_3:
+aesmid_4:
 	VBROADCASTI32X4 16(DX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -5671,7 +6191,7 @@ loop8_1:
 	VPXORD          Z1, Z24, Z24
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z22, Z22
@@ -5683,7 +6203,7 @@ loop8_1:
 	VAESENC         Z1, Z23, Z23
 	VAESENC         Z1, Z24, Z24
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z22, Z22
@@ -5695,7 +6215,7 @@ loop8_1:
 	VAESENC         Z1, Z23, Z23
 	VAESENC         Z1, Z24, Z24
 
-aesmid_4:
+aesmid_5:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z4, Z4
 	VAESENC         Z1, Z22, Z22
@@ -5865,24 +6385,24 @@ prem_1:
 
 	// phase: remainder
 	CMPQ            R10, $0x40
-	JA              sizenext_1
+	JA              sizenext_2
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
+	JE              aesmid_6
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
+	JE              aesmid_6
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_5:
+aesmid_6:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -6003,11 +6523,11 @@ rred_1:
 	VPXORD        Y10, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X7
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_1:
+sizenext_2:
 	CMPQ            R10, $0x80
-	JA              sizenext_2
+	JA              sizenext_3
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -6015,7 +6535,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
+	JE              aesmid_7
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6023,7 +6543,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
+	JE              aesmid_7
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6031,7 +6551,7 @@ sizenext_1:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_6:
+aesmid_7:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -6177,11 +6697,11 @@ rred_2:
 	VPXORD        Y13, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X7
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_2:
+sizenext_3:
 	CMPQ            R10, $0xc0
-	JA              sizenext_3
+	JA              sizenext_4
 	VBROADCASTI32X4 (AX), Z4
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z4, Z1, Z1
@@ -6192,7 +6712,7 @@ sizenext_2:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6202,7 +6722,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6212,7 +6732,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 
-aesmid_7:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z4
 	VAESENC         Z4, Z1, Z1
 	VAESENC         Z4, Z2, Z2
@@ -6383,9 +6903,9 @@ rred_3:
 	VPXORD        Y16, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X7
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_3:
+sizenext_4:
 	VBROADCASTI32X4 (AX), Z22
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z22, Z1, Z1
@@ -6399,7 +6919,7 @@ sizenext_3:
 	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
 	VPXORD          Z22, Z4, Z4
 	CMPQ            CX, $0x0a
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -6411,7 +6931,7 @@ sizenext_3:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            CX, $0x0c
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -6423,7 +6943,7 @@ sizenext_3:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 
-aesmid_8:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z22
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
@@ -6600,7 +7120,7 @@ rred_4:
 	VEXTRACTI32X4 $0x01, Y1, X2
 	VPTERNLOGD    $0x96, X1, X2, X7
 
-sizedone_1:
+sizedone_2:
 	MOVQ R10, R8
 	ADDQ R10, R9
 	ADDQ R10, SI
@@ -6612,9 +7132,9 @@ psave_1:
 pdone_1:
 	ADDQ $0x18, DI
 	DECQ BX
-	JMP  slices_2
+	JMP  slices_3
 
-slicesdone_2:
+slicesdone_3:
 	MOVQ aadLen+48(FP), CX
 	MOVQ textLen+64(FP), DX
 
@@ -6717,7 +7237,7 @@ findone_1:
 	RET
 
 // func gcmOpenVAESAVX512(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byte, aadLen int, j0 *[16]byte, tag *byte, tagLen int) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, VAES, VPCLMULQDQ
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -6731,7 +7251,9 @@ TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	MOVQ n+32(FP), BX
 	MOVQ aadLen+48(FP), SI
 	CMPQ BX, $0x20
-	JAE  long_1
+	JA   long_1
+	CMPQ SI, $0x10
+	JA   long_1
 	MOVQ out+16(FP), BX
 	MOVQ n+32(FP), SI
 	MOVQ aad+40(FP), DI
@@ -6739,608 +7261,669 @@ TEXT ·gcmOpenVAESAVX512(SB), NOSPLIT, $80-88
 	MOVQ j0+56(FP), R9
 
 	// phase: short message
-	VMOVQ           (R9), X0
-	VMOVQ           8(R9), X1
-	VPUNPCKLQDQ     X1, X0, X0
-	VINSERTI32X4    $0x01, X0, Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
-	VBROADCASTI32X4 (AX), Y13
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y13, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y0
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y13, Y0, Y0
-	CMPQ            CX, $0x0a
-	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 32(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	CMPQ            CX, $0x0c
-	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 64(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
+	CMPQ        SI, $0x10
+	JA          sizenext_1
+	VMOVQ       (R9), X0
+	VMOVQ       8(R9), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X1
+	VPADDD      tinyCtrIncs<>+16(SB), X1, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	CMPQ        CX, $0x0a
+	JE          aesmid_1
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	CMPQ        CX, $0x0c
+	JE          aesmid_1
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 32(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 48(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 64(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 80(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 96(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 112(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 128(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 144(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y0, Y0
-	VBROADCASTI32X4 160(DX), Y13
-	VAESENCLAST     Y13, Y1, Y1
-	VAESENCLAST     Y13, Y0, Y0
-	MOVQ            R8, CX
-
-	// phase: AAD
-	VPXORD    Y2, Y2, Y2
-	TESTQ     CX, CX
-	JZ        aaddone_1
-	CMPQ      CX, $0x10
-	JAE       aadlong_1
-	CMPQ      CX, $0x08
-	JB        ld4_1
-	MOVQ      (DI), DX
-	VMOVQ     DX, X13
-	LEAQ      -8(DI)(CX*1), DX
-	MOVQ      (DX), DX
-	VMOVQ     DX, X14
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X15
-	VPSHUFB   X15, X14, X14
-	VPORD     X14, X13, X13
-	JMP       lddone_1
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X5
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X5, X5
+	VPCLMULQDQ  $0x00, 480(AX), X5, X2
+	VPCLMULQDQ  $0x11, 480(AX), X5, X4
+	VPSHUFD     $0x4e, X5, X3
+	VPXORD      X5, X3, X3
+	VPCLMULQDQ  $0x00, 736(AX), X3, X3
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_1
+	CMPQ        R8, $0x10
+	JE          sfullaad_1
+	CMPQ        R8, $0x08
+	JB          ld4_1
+	MOVQ        (DI), AX
+	VMOVQ       AX, X5
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X7
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X8
+	VPSHUFB     X8, X7, X7
+	VPORD       X7, X5, X5
+	JMP         lddone_1
 
 ld4_1:
-	CMPQ      CX, $0x04
+	CMPQ      R8, $0x04
 	JB        ld2_1
-	MOVL      (DI), DX
-	VMOVQ     DX, X13
-	LEAQ      -4(DI)(CX*1), DX
-	MOVL      (DX), DX
-	VMOVQ     DX, X14
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X15
-	VPSHUFB   X15, X14, X14
-	VPORD     X14, X13, X13
+	MOVL      (DI), AX
+	VMOVQ     AX, X5
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X5, X5
 	JMP       lddone_1
 
 ld2_1:
-	CMPQ      CX, $0x02
+	CMPQ      R8, $0x02
 	JB        ld1_1
-	MOVWQZX   (DI), DX
-	VMOVQ     DX, X13
-	LEAQ      -2(DI)(CX*1), DX
-	MOVWQZX   (DX), DX
-	VMOVQ     DX, X14
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      CX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X15
-	VPSHUFB   X15, X14, X14
-	VPORD     X14, X13, X13
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X5
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X5, X5
 	JMP       lddone_1
 
 ld1_1:
-	MOVBQZX (DI), DX
-	VMOVQ   DX, X13
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X5
 
 lddone_1:
-	VPSHUFB         bswapMask<>+0(SB), X13, X13
-	VPXORD          Y3, Y3, Y3
-	VPXORD          X13, X2, X3
-	VBROADCASTI32X4 480(AX), Y2
-	VBROADCASTI32X4 736(AX), Y15
-	VPCLMULQDQ      $0x00, Y2, Y3, Y13
-	VPCLMULQDQ      $0x11, Y2, Y3, Y2
-	VPSHUFD         $0x4e, Y3, Y14
-	VPXORD          Y3, Y14, Y14
-	VPCLMULQDQ      $0x00, Y15, Y14, Y14
-	VPTERNLOGD      $0x96, Y13, Y2, Y14
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y13, Y3
-	VPSHUFD         $0x4e, Y13, Y13
-	VPTERNLOGD      $0x96, Y13, Y3, Y14
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y14, Y3
-	VPSHUFD         $0x4e, Y14, Y14
-	VPTERNLOGD      $0x96, Y14, Y3, Y2
-	JMP             aaddone_1
+	JMP saad_1
 
-aadlong_1:
-gh8_1:
-	CMPQ          CX, $0x00000100
-	JB            ghrest_1
-	VMOVDQU64     (DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPXORD        Y2, Y19, Y19
-	VPCLMULQDQ    $0x00, 240(AX), Y19, Y13
-	VPCLMULQDQ    $0x11, 240(AX), Y19, Y18
-	VPSHUFD       $0x4e, Y19, Y17
-	VPXORD        Y19, Y17, Y17
-	VPCLMULQDQ    $0x00, 496(AX), Y17, Y17
-	VMOVDQU64     32(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 272(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 272(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 528(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     64(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 304(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 304(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 560(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     96(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 336(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 336(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 592(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     128(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 368(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 368(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 624(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     160(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 400(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 400(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 656(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     192(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 432(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 432(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 688(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VMOVDQU64     224(DI), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 464(AX), Y19, Y20
-	VPXORD        Y20, Y13, Y13
-	VPCLMULQDQ    $0x11, 464(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 720(AX), Y20, Y20
-	VPXORD        Y20, Y17, Y17
-	VPTERNLOGD    $0x96, Y13, Y18, Y17
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y13, Y19
-	VPSHUFD       $0x4e, Y13, Y13
-	VPTERNLOGD    $0x96, Y13, Y19, Y17
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y17, Y13
-	VPSHUFD       $0x4e, Y17, Y17
-	VPTERNLOGD    $0x96, Y17, Y13, Y18
-	VEXTRACTI32X4 $0x01, Y18, X2
-	VPXORD        X2, X18, X2
-	ADDQ          $0x00000100, DI
-	SUBQ          $0x00000100, CX
-	JMP           gh8_1
+sfullaad_1:
+	VMOVDQU64 (DI), X5
 
-ghrest_1:
-	TESTQ  CX, CX
-	JZ     ghdone_1
-	LEAQ   15(CX), DX
-	SHRQ   $0x04, DX
-	SHLQ   $0x04, DX
-	NEGQ   DX
-	ADDQ   AX, DX
-	VPXORD Y3, Y3, Y3
-	VPXORD Y14, Y14, Y14
-	VPXORD Y15, Y15, Y15
-	VPXORD Y16, Y16, Y16
+saad_1:
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 464(CX), X5, X7
+	VPXORD     X7, X2, X2
+	VPCLMULQDQ $0x11, 464(CX), X5, X7
+	VPXORD     X7, X4, X4
+	VPSHUFD    $0x4e, X5, X7
+	VPXORD     X5, X7, X7
+	VPCLMULQDQ $0x00, 720(CX), X7, X7
+	VPXORD     X7, X3, X3
 
-ghregs_1:
-	CMPQ       CX, $0x20
-	JB         ghpart_1
-	VMOVDQU64  (DI), Y16
-	VPSHUFB    bswapMask<>+0(SB), Y16, Y16
-	VPXORD     Y2, Y16, Y16
-	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DX), Y16, Y13
-	VPXORD     Y13, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DX), Y16, Y13
-	VPXORD     Y13, Y15, Y15
-	VPSHUFD    $0x4e, Y16, Y13
-	VPXORD     Y16, Y13, Y13
-	VPCLMULQDQ $0x00, 752(DX), Y13, Y13
-	VPXORD     Y13, Y14, Y14
-	ADDQ       $0x20, DI
-	ADDQ       $0x20, DX
-	SUBQ       $0x20, CX
-	JMP        ghregs_1
+snoaad_1:
+	MOVQ       in+24(FP), AX
+	CMPQ       SI, $0x10
+	JB         spart_1
+	VMOVDQU64  (AX), X5
+	VPXORD     X1, X5, X1
+	VMOVDQU64  X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 480(CX), X5, X1
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X5, X1
+	VPXORD     X1, X4, X4
+	VPSHUFD    $0x4e, X5, X1
+	VPXORD     X5, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXORD     X1, X3, X3
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_1
 
-ghpart_1:
-	CMPQ            CX, $0x10
-	JB              ghpart1_1
-	VMOVDQU64       (DI), X16
-	VPSHUFB         bswapMask<>+0(SB), X16, X16
-	VPXORD          Y2, Y16, Y16
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y13
-	VBROADCASTI32X4 752(DX), Y17
-	VPCLMULQDQ      $0x00, Y13, Y16, Y18
-	VPXORD          Y18, Y3, Y3
-	VPCLMULQDQ      $0x11, Y13, Y16, Y18
-	VPXORD          Y18, Y15, Y15
-	VPSHUFD         $0x4e, Y16, Y18
-	VPXORD          Y16, Y18, Y18
-	VPCLMULQDQ      $0x00, Y17, Y18, Y18
-	VPXORD          Y18, Y14, Y14
-	ADDQ            $0x10, DI
-	ADDQ            $0x10, DX
-	SUBQ            $0x10, CX
-
-ghpart1_1:
-	TESTQ     CX, CX
-	JZ        ghred_1
-	CMPQ      CX, $0x08
+spart_1:
+	VMOVDQA64 X1, X1
+	LEAQ      (CX), CX
+	TESTQ     SI, SI
+	JZ        sred_1
+	CMPQ      SI, $0x08
 	JB        ld4_2
-	MOVQ      (DI), R9
-	VMOVQ     R9, X16
-	LEAQ      -8(DI)(CX*1), DI
-	MOVQ      (DI), R9
-	VMOVQ     R9, X13
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 24(DI), X17
-	VPSHUFB   X17, X13, X13
-	VPORD     X13, X16, X16
+	MOVQ      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -8(AX)(SI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X5, X5
 	JMP       lddone_2
 
 ld4_2:
-	CMPQ      CX, $0x04
+	CMPQ      SI, $0x04
 	JB        ld2_2
-	MOVL      (DI), R9
-	VMOVQ     R9, X16
-	LEAQ      -4(DI)(CX*1), DI
-	MOVL      (DI), R9
-	VMOVQ     R9, X13
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 20(DI), X17
-	VPSHUFB   X17, X13, X13
-	VPORD     X13, X16, X16
+	MOVL      (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -4(AX)(SI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X5, X5
 	JMP       lddone_2
 
 ld2_2:
-	CMPQ      CX, $0x02
+	CMPQ      SI, $0x02
 	JB        ld1_2
-	MOVWQZX   (DI), R9
-	VMOVQ     R9, X16
-	LEAQ      -2(DI)(CX*1), DI
-	MOVWQZX   (DI), R9
-	VMOVQ     R9, X13
-	LEAQ      slideShuf<>+0(SB), DI
-	NEGQ      DI
-	ADDQ      CX, DI
-	NEGQ      DI
-	VMOVDQU64 18(DI), X17
-	VPSHUFB   X17, X13, X13
-	VPORD     X13, X16, X16
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X5
+	LEAQ      -2(AX)(SI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X7
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X5, X5
 	JMP       lddone_2
 
 ld1_2:
-	MOVBQZX (DI), R9
-	VMOVQ   R9, X16
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X5
 
 lddone_2:
-	VPSHUFB         bswapMask<>+0(SB), X16, X16
-	VPXORD          Y2, Y16, Y16
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DX), Y13
-	VBROADCASTI32X4 752(DX), Y17
-	VPCLMULQDQ      $0x00, Y13, Y16, Y18
-	VPXORD          Y18, Y3, Y3
-	VPCLMULQDQ      $0x11, Y13, Y16, Y18
-	VPXORD          Y18, Y15, Y15
-	VPSHUFD         $0x4e, Y16, Y18
-	VPXORD          Y16, Y18, Y18
-	VPCLMULQDQ      $0x00, Y17, Y18, Y18
-	VPXORD          Y18, Y14, Y14
-
-ghred_1:
-	VPTERNLOGD    $0x96, Y3, Y15, Y14
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y13
-	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y13, Y14
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y14, Y3
-	VPSHUFD       $0x4e, Y14, Y14
-	VPTERNLOGD    $0x96, Y14, Y3, Y15
-	VEXTRACTI32X4 $0x01, Y15, X3
-	VPXORD        X15, X3, X3
-	VPXORD        X3, X2, X2
-
-ghdone_1:
-aaddone_1:
-	LEAQ            31(SI), CX
-	SHRQ            $0x04, CX
-	SHLQ            $0x04, CX
-	NEGQ            CX
-	ADDQ            AX, CX
-	MOVQ            SI, AX
-	VPXORD          Y4, Y4, Y4
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	MOVQ            in+24(FP), DX
-	CMPQ            AX, $0x10
-	JB              slt16_1
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
-	VEXTRACTI32X4   $0x01, Y1, X3
-	VMOVDQU64       (DX), X7
-	VPXORD          X3, X7, X8
-	VMOVDQU64       X8, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X7, X7
-	VPXORD          Y2, Y7, Y7
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y3
-	VBROADCASTI32X4 752(CX), Y8
-	VPCLMULQDQ      $0x00, Y3, Y7, Y13
-	VPXORD          Y13, Y4, Y4
-	VPCLMULQDQ      $0x11, Y3, Y7, Y13
-	VPXORD          Y13, Y6, Y6
-	VPSHUFD         $0x4e, Y7, Y13
-	VPXORD          Y7, Y13, Y13
-	VPCLMULQDQ      $0x00, Y8, Y13, Y13
-	VPXORD          Y13, Y5, Y5
-	ADDQ            $0x10, CX
-	VMOVDQA64       X0, X3
-	ADDQ            $0x10, DX
-	ADDQ            $0x10, BX
-	SUBQ            $0x10, AX
-	JMP             spart_1
-
-slt16_1:
-	VEXTRACTI32X4 $0x01, Y1, X3
-
-spart_1:
-	TESTQ     AX, AX
-	JZ        slens_1
-	VPXORD    Y9, Y9, Y9
-	VPXORD    Y10, Y10, Y10
-	CMPQ      AX, $0x08
-	JB        ld4_3
-	MOVQ      (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -8(DX)(AX*1), DX
-	MOVQ      (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 24(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld4_3:
-	CMPQ      AX, $0x04
-	JB        ld2_3
-	MOVL      (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -4(DX)(AX*1), DX
-	MOVL      (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 20(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld2_3:
-	CMPQ      AX, $0x02
-	JB        ld1_3
-	MOVWQZX   (DX), DI
-	VMOVQ     DI, X9
-	LEAQ      -2(DX)(AX*1), DX
-	MOVWQZX   (DX), DI
-	VMOVQ     DI, X0
-	LEAQ      slideShuf<>+0(SB), DX
-	NEGQ      DX
-	ADDQ      AX, DX
-	NEGQ      DX
-	VMOVDQU64 18(DX), X7
-	VPSHUFB   X7, X0, X0
-	VPORD     X0, X9, X9
-	JMP       lddone_3
-
-ld1_3:
-	MOVBQZX (DX), DI
-	VMOVQ   DI, X9
-
-lddone_3:
-	VPXORD    X3, X9, X10
-	VMOVQ     X10, DX
-	CMPQ      AX, $0x08
+	VPXORD    X1, X5, X1
+	VMOVQ     X1, AX
+	CMPQ      SI, $0x08
 	JB        st4_1
-	MOVQ      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -8(BX)(AX*1), AX
-	MOVQ      DX, (AX)
+	MOVQ      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 8(AX), X7
+	VPSHUFB   X7, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -8(BX)(SI*1), DX
+	MOVQ      AX, (DX)
 	JMP       stdone_1
 
 st4_1:
-	CMPQ      AX, $0x04
+	CMPQ      SI, $0x04
 	JB        st2_1
-	MOVL      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -4(BX)(AX*1), AX
-	MOVL      DX, (AX)
+	MOVL      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 12(AX), X7
+	VPSHUFB   X7, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -4(BX)(SI*1), DX
+	MOVL      AX, (DX)
 	JMP       stdone_1
 
 st2_1:
-	CMPQ      AX, $0x02
+	CMPQ      SI, $0x02
 	JB        st1_1
-	MOVW      DX, (BX)
-	LEAQ      slideShuf<>+0(SB), DX
-	ADDQ      AX, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X10, X0
-	VMOVQ     X0, DX
-	LEAQ      -2(BX)(AX*1), AX
-	MOVW      DX, (AX)
+	MOVW      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 14(AX), X7
+	VPSHUFB   X7, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -2(BX)(SI*1), DX
+	MOVW      AX, (DX)
 	JMP       stdone_1
 
 st1_1:
-	MOVB DL, (BX)
+	MOVB AL, (BX)
 
 stdone_1:
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VPXORD          Y2, Y9, Y9
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y3
-	VPCLMULQDQ      $0x00, Y0, Y9, Y7
-	VPXORD          Y7, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y9, Y7
-	VPXORD          Y7, Y6, Y6
-	VPSHUFD         $0x4e, Y9, Y7
-	VPXORD          Y9, Y7, Y7
-	VPCLMULQDQ      $0x00, Y3, Y7, Y7
-	VPXORD          Y7, Y5, Y5
-	ADDQ            $0x10, CX
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPCLMULQDQ $0x00, 480(CX), X5, X1
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x11, 480(CX), X5, X1
+	VPXORD     X1, X4, X4
+	VPSHUFD    $0x4e, X5, X1
+	VPXORD     X5, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXORD     X1, X3, X3
 
-slens_1:
-	MOVQ            R8, AX
-	SHLQ            $0x03, AX
-	MOVQ            SI, DX
-	SHLQ            $0x03, DX
-	VMOVQ           DX, X0
-	VMOVQ           AX, X3
-	VPUNPCKLQDQ     X3, X0, X0
-	VPXORD          Y11, Y11, Y11
-	VPXORD          X0, X2, X11
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y2
-	VPCLMULQDQ      $0x00, Y0, Y11, Y3
-	VPXORD          Y3, Y4, Y4
-	VPCLMULQDQ      $0x11, Y0, Y11, Y3
-	VPXORD          Y3, Y6, Y6
-	VPSHUFD         $0x4e, Y11, Y3
-	VPXORD          Y11, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y5, Y5
-	VPTERNLOGD      $0x96, Y4, Y6, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y4, Y0
-	VPSHUFD         $0x4e, Y4, Y4
-	VPTERNLOGD      $0x96, Y4, Y0, Y5
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD         $0x4e, Y5, Y5
-	VPTERNLOGD      $0x96, Y5, Y0, Y6
-	VEXTRACTI32X4   $0x01, Y6, X0
-	VPXORD          X0, X6, X2
-	VPSHUFB         bswapMask<>+0(SB), X2, X2
-	VPXORD          X1, X2, X2
-	MOVQ            tag+64(FP), AX
-	MOVQ            tagLen+72(FP), CX
-	CMPQ            CX, $0x10
-	JE              tagfull_1
-	MOVQ            (AX), DX
-	VMOVQ           DX, X0
-	LEAQ            -8(AX)(CX*1), AX
-	MOVQ            (AX), DX
-	VMOVQ           DX, X1
-	LEAQ            slideShuf<>+0(SB), AX
-	NEGQ            AX
-	ADDQ            CX, AX
-	NEGQ            AX
-	VMOVDQU64       24(AX), X3
-	VPSHUFB         X3, X1, X1
-	VPORD           X1, X0, X0
-	LEAQ            onesMask<>+0(SB), AX
-	SUBQ            CX, AX
-	VPANDD          16(AX), X2, X2
-	JMP             tagloaded_1
+sred_1:
+	VPTERNLOGD $0x96, X2, X4, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X2, X1
+	VPSHUFD    $0x4e, X2, X2
+	VPTERNLOGD $0x96, X2, X1, X3
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPSHUFB    bswapMask<>+0(SB), X4, X4
+	VPXORD     X0, X4, X4
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_1
+	MOVQ       (AX), DX
+	VMOVQ      DX, X0
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU64  24(AX), X2
+	VPSHUFB    X2, X1, X1
+	VPORD      X1, X0, X0
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	VPANDD     16(AX), X4, X4
+	JMP        tagloaded_1
 
 tagfull_1:
 	VMOVDQU64 (AX), X0
 
 tagloaded_1:
-	VPXORD   X0, X2, X2
-	VPXORD   X12, X12, X12
-	VPCMPEQB X12, X2, K1
+	VPXORD   X0, X4, X4
+	VPXORD   X6, X6, X6
+	VPCMPEQB X6, X4, K1
+	KMOVW    K1, AX
+	XORQ     CX, CX
+	CMPL     AX, $0x0000ffff
+	SETEQ    CL
+	MOVQ     CX, ret+80(FP)
+	JMP      sizedone_1
+
+sizenext_1:
+	VMOVQ       (R9), X0
+	VMOVQ       8(R9), X1
+	VPUNPCKLQDQ X1, X0, X0
+	VPSHUFB     bswapMask<>+0(SB), X0, X2
+	VPADDD      tinyCtrIncs<>+16(SB), X2, X1
+	VPSHUFB     bswapMask<>+0(SB), X1, X1
+	VPADDD      tinyCtrIncs<>+32(SB), X2, X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPXORD      (AX), X0, X0
+	VPXORD      (AX), X1, X1
+	VPXORD      (AX), X2, X2
+	CMPQ        CX, $0x0a
+	JE          aesmid_2
+	VAESENC     16(AX), X0, X0
+	VAESENC     16(AX), X1, X1
+	VAESENC     16(AX), X2, X2
+	VAESENC     32(AX), X0, X0
+	VAESENC     32(AX), X1, X1
+	VAESENC     32(AX), X2, X2
+	CMPQ        CX, $0x0c
+	JE          aesmid_2
+	VAESENC     48(AX), X0, X0
+	VAESENC     48(AX), X1, X1
+	VAESENC     48(AX), X2, X2
+	VAESENC     64(AX), X0, X0
+	VAESENC     64(AX), X1, X1
+	VAESENC     64(AX), X2, X2
+
+aesmid_2:
+	VAESENC     16(DX), X0, X0
+	VAESENC     16(DX), X1, X1
+	VAESENC     16(DX), X2, X2
+	VAESENC     32(DX), X0, X0
+	VAESENC     32(DX), X1, X1
+	VAESENC     32(DX), X2, X2
+	VAESENC     48(DX), X0, X0
+	VAESENC     48(DX), X1, X1
+	VAESENC     48(DX), X2, X2
+	VAESENC     64(DX), X0, X0
+	VAESENC     64(DX), X1, X1
+	VAESENC     64(DX), X2, X2
+	VAESENC     80(DX), X0, X0
+	VAESENC     80(DX), X1, X1
+	VAESENC     80(DX), X2, X2
+	VAESENC     96(DX), X0, X0
+	VAESENC     96(DX), X1, X1
+	VAESENC     96(DX), X2, X2
+	VAESENC     112(DX), X0, X0
+	VAESENC     112(DX), X1, X1
+	VAESENC     112(DX), X2, X2
+	VAESENC     128(DX), X0, X0
+	VAESENC     128(DX), X1, X1
+	VAESENC     128(DX), X2, X2
+	VAESENC     144(DX), X0, X0
+	VAESENC     144(DX), X1, X1
+	VAESENC     144(DX), X2, X2
+	VAESENCLAST 160(DX), X0, X0
+	VAESENCLAST 160(DX), X1, X1
+	VAESENCLAST 160(DX), X2, X2
+	MOVQ        R8, CX
+	SHLQ        $0x03, CX
+	MOVQ        SI, DX
+	SHLQ        $0x03, DX
+	VMOVQ       DX, X6
+	VMOVQ       CX, X3
+	VPUNPCKLQDQ X3, X6, X6
+	VPCLMULQDQ  $0x00, 480(AX), X6, X3
+	VPCLMULQDQ  $0x11, 480(AX), X6, X5
+	VPSHUFD     $0x4e, X6, X4
+	VPXORD      X6, X4, X4
+	VPCLMULQDQ  $0x00, 736(AX), X4, X4
+	LEAQ        15(SI), CX
+	SHRQ        $0x04, CX
+	SHLQ        $0x04, CX
+	NEGQ        CX
+	ADDQ        AX, CX
+	TESTQ       R8, R8
+	JZ          snoaad_2
+	CMPQ        R8, $0x10
+	JE          sfullaad_2
+	CMPQ        R8, $0x08
+	JB          ld4_3
+	MOVQ        (DI), AX
+	VMOVQ       AX, X6
+	LEAQ        -8(DI)(R8*1), AX
+	MOVQ        (AX), AX
+	VMOVQ       AX, X8
+	LEAQ        slideShuf<>+0(SB), AX
+	NEGQ        AX
+	ADDQ        R8, AX
+	NEGQ        AX
+	VMOVDQU64   24(AX), X9
+	VPSHUFB     X9, X8, X8
+	VPORD       X8, X6, X6
+	JMP         lddone_4
+
+ld4_3:
+	CMPQ      R8, $0x04
+	JB        ld2_3
+	MOVL      (DI), AX
+	VMOVQ     AX, X6
+	LEAQ      -4(DI)(R8*1), AX
+	MOVL      (AX), AX
+	VMOVQ     AX, X8
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X9
+	VPSHUFB   X9, X8, X8
+	VPORD     X8, X6, X6
+	JMP       lddone_4
+
+ld2_3:
+	CMPQ      R8, $0x02
+	JB        ld1_3
+	MOVWQZX   (DI), AX
+	VMOVQ     AX, X6
+	LEAQ      -2(DI)(R8*1), AX
+	MOVWQZX   (AX), AX
+	VMOVQ     AX, X8
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      R8, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X9
+	VPSHUFB   X9, X8, X8
+	VPORD     X8, X6, X6
+	JMP       lddone_4
+
+ld1_3:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X6
+
+lddone_4:
+	JMP saad_2
+
+sfullaad_2:
+	VMOVDQU64 (DI), X6
+
+saad_2:
+	VPSHUFB    bswapMask<>+0(SB), X6, X6
+	VPCLMULQDQ $0x00, 464(CX), X6, X8
+	VPXORD     X8, X3, X3
+	VPCLMULQDQ $0x11, 464(CX), X6, X8
+	VPXORD     X8, X5, X5
+	VPSHUFD    $0x4e, X6, X8
+	VPXORD     X6, X8, X8
+	VPCLMULQDQ $0x00, 720(CX), X8, X8
+	VPXORD     X8, X4, X4
+
+snoaad_2:
+	MOVQ       in+24(FP), AX
+	VMOVDQU64  (AX), X6
+	VPXORD     X1, X6, X1
+	VMOVDQU64  X1, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X6, X6
+	VPCLMULQDQ $0x00, 480(CX), X6, X1
+	VPXORD     X1, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X6, X1
+	VPXORD     X1, X5, X5
+	VPSHUFD    $0x4e, X6, X1
+	VPXORD     X6, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXORD     X1, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	CMPQ       SI, $0x10
+	JB         spart_3
+	VMOVDQU64  (AX), X1
+	VPXORD     X2, X1, X2
+	VMOVDQU64  X2, (BX)
+	VPSHUFB    bswapMask<>+0(SB), X1, X1
+	VPCLMULQDQ $0x00, 496(CX), X1, X2
+	VPXORD     X2, X3, X3
+	VPCLMULQDQ $0x11, 496(CX), X1, X2
+	VPXORD     X2, X5, X5
+	VPSHUFD    $0x4e, X1, X2
+	VPXORD     X1, X2, X2
+	VPCLMULQDQ $0x00, 752(CX), X2, X2
+	VPXORD     X2, X4, X4
+	ADDQ       $0x10, AX
+	ADDQ       $0x10, BX
+	SUBQ       $0x10, SI
+	JMP        sred_2
+
+spart_3:
+	VMOVDQA64 X2, X1
+	LEAQ      16(CX), CX
+	TESTQ     SI, SI
+	JZ        sred_2
+	CMPQ      SI, $0x08
+	JB        ld4_4
+	MOVQ      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -8(AX)(SI*1), AX
+	MOVQ      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 24(AX), X8
+	VPSHUFB   X8, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_5
+
+ld4_4:
+	CMPQ      SI, $0x04
+	JB        ld2_4
+	MOVL      (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -4(AX)(SI*1), AX
+	MOVL      (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_5
+
+ld2_4:
+	CMPQ      SI, $0x02
+	JB        ld1_4
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X2
+	LEAQ      -2(AX)(SI*1), AX
+	MOVWQZX   (AX), DX
+	VMOVQ     DX, X6
+	LEAQ      slideShuf<>+0(SB), AX
+	NEGQ      AX
+	ADDQ      SI, AX
+	NEGQ      AX
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X6, X6
+	VPORD     X6, X2, X2
+	JMP       lddone_5
+
+ld1_4:
+	MOVBQZX (AX), DX
+	VMOVQ   DX, X2
+
+lddone_5:
+	VPXORD    X1, X2, X1
+	VMOVQ     X1, AX
+	CMPQ      SI, $0x08
+	JB        st4_2
+	MOVQ      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 8(AX), X6
+	VPSHUFB   X6, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -8(BX)(SI*1), DX
+	MOVQ      AX, (DX)
+	JMP       stdone_2
+
+st4_2:
+	CMPQ      SI, $0x04
+	JB        st2_2
+	MOVL      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 12(AX), X6
+	VPSHUFB   X6, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -4(BX)(SI*1), DX
+	MOVL      AX, (DX)
+	JMP       stdone_2
+
+st2_2:
+	CMPQ      SI, $0x02
+	JB        st1_2
+	MOVW      AX, (BX)
+	LEAQ      slideShuf<>+0(SB), AX
+	ADDQ      SI, AX
+	VMOVDQU64 14(AX), X6
+	VPSHUFB   X6, X1, X1
+	VMOVQ     X1, AX
+	LEAQ      -2(BX)(SI*1), DX
+	MOVW      AX, (DX)
+	JMP       stdone_2
+
+st1_2:
+	MOVB AL, (BX)
+
+stdone_2:
+	VPSHUFB    bswapMask<>+0(SB), X2, X2
+	VPCLMULQDQ $0x00, 480(CX), X2, X1
+	VPXORD     X1, X3, X3
+	VPCLMULQDQ $0x11, 480(CX), X2, X1
+	VPXORD     X1, X5, X5
+	VPSHUFD    $0x4e, X2, X1
+	VPXORD     X2, X1, X1
+	VPCLMULQDQ $0x00, 736(CX), X1, X1
+	VPXORD     X1, X4, X4
+
+sred_2:
+	VPTERNLOGD $0x96, X3, X5, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X3, X1
+	VPSHUFD    $0x4e, X3, X3
+	VPTERNLOGD $0x96, X3, X1, X4
+	VPCLMULQDQ $0x10, gfPoly<>+0(SB), X4, X1
+	VPSHUFD    $0x4e, X4, X4
+	VPTERNLOGD $0x96, X4, X1, X5
+	VPSHUFB    bswapMask<>+0(SB), X5, X5
+	VPXORD     X0, X5, X5
+	MOVQ       tag+64(FP), AX
+	MOVQ       tagLen+72(FP), CX
+	CMPQ       CX, $0x10
+	JE         tagfull_2
+	MOVQ       (AX), DX
+	VMOVQ      DX, X0
+	LEAQ       -8(AX)(CX*1), AX
+	MOVQ       (AX), DX
+	VMOVQ      DX, X1
+	LEAQ       slideShuf<>+0(SB), AX
+	NEGQ       AX
+	ADDQ       CX, AX
+	NEGQ       AX
+	VMOVDQU64  24(AX), X2
+	VPSHUFB    X2, X1, X1
+	VPORD      X1, X0, X0
+	LEAQ       onesMask<>+0(SB), AX
+	SUBQ       CX, AX
+	VPANDD     16(AX), X5, X5
+	JMP        tagloaded_2
+
+tagfull_2:
+	VMOVDQU64 (AX), X0
+
+tagloaded_2:
+	VPXORD   X0, X5, X5
+	VPXORD   X7, X7, X7
+	VPCMPEQB X7, X5, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
 	SETEQ    CL
 	MOVQ     CX, ret+80(FP)
 
+sizedone_1:
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
 	VPXOR     X1, X1, X1
@@ -7383,19 +7966,19 @@ long_1:
 	VBROADCASTI32X4 (AX), Y1
 	VPXORD          Y1, Y0, Y0
 	CMPQ            CX, $0x0a
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 16(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 32(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	CMPQ            CX, $0x0c
-	JE              aesmid_2
+	JE              aesmid_3
 	VBROADCASTI32X4 48(AX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 64(AX), Y1
 	VAESENC         Y1, Y0, Y0
 
-aesmid_2:
+aesmid_3:
 	VBROADCASTI32X4 16(DX), Y1
 	VAESENC         Y1, Y0, Y0
 	VBROADCASTI32X4 32(DX), Y1
@@ -7421,11 +8004,11 @@ aesmid_2:
 	// phase: AAD
 	VPXORD    Y2, Y2, Y2
 	TESTQ     SI, SI
-	JZ        aaddone_2
+	JZ        aaddone_1
 	CMPQ      SI, $0x10
-	JAE       aadlong_2
+	JAE       aadlong_1
 	CMPQ      SI, $0x08
-	JB        ld4_4
+	JB        ld4_5
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -7435,14 +8018,14 @@ aesmid_2:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X11
-	VPSHUFB   X11, X1, X1
+	VMOVDQU64 24(BX), X15
+	VPSHUFB   X15, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_7
 
-ld4_4:
+ld4_5:
 	CMPQ      SI, $0x04
-	JB        ld2_4
+	JB        ld2_5
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -7452,14 +8035,14 @@ ld4_4:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X11
-	VPSHUFB   X11, X1, X1
+	VMOVDQU64 20(BX), X15
+	VPSHUFB   X15, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_7
 
-ld2_4:
+ld2_5:
 	CMPQ      SI, $0x02
-	JB        ld1_4
+	JB        ld1_5
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -7469,26 +8052,26 @@ ld2_4:
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X11
-	VPSHUFB   X11, X1, X1
+	VMOVDQU64 18(BX), X15
+	VPSHUFB   X15, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_5
+	JMP       lddone_7
 
-ld1_4:
+ld1_5:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_5:
+lddone_7:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Y3, Y3, Y3
 	VPXORD          X0, X2, X3
 	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y11
+	VBROADCASTI32X4 736(AX), Y15
 	VPCLMULQDQ      $0x00, Y1, Y3, Y0
 	VPCLMULQDQ      $0x11, Y1, Y3, Y2
 	VPSHUFD         $0x4e, Y3, Y1
 	VPXORD          Y3, Y1, Y1
-	VPCLMULQDQ      $0x00, Y11, Y1, Y1
+	VPCLMULQDQ      $0x00, Y15, Y1, Y1
 	VPTERNLOGD      $0x96, Y0, Y2, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
 	VPSHUFD         $0x4e, Y0, Y0
@@ -7496,164 +8079,164 @@ lddone_5:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD         $0x4e, Y1, Y1
 	VPTERNLOGD      $0x96, Y1, Y0, Y2
-	JMP             aaddone_2
+	JMP             aaddone_1
 
-aadlong_2:
-gh8_2:
+aadlong_1:
+gh8_1:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_2
-	VMOVDQU64     (BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPXORD        Y2, Y15, Y15
-	VPCLMULQDQ    $0x00, 240(AX), Y15, Y0
-	VPCLMULQDQ    $0x11, 240(AX), Y15, Y14
-	VPSHUFD       $0x4e, Y15, Y1
-	VPXORD        Y15, Y1, Y1
+	JB            ghrest_1
+	VMOVDQU64     (BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPXORD        Y2, Y19, Y19
+	VPCLMULQDQ    $0x00, 240(AX), Y19, Y0
+	VPCLMULQDQ    $0x11, 240(AX), Y19, Y18
+	VPSHUFD       $0x4e, Y19, Y1
+	VPXORD        Y19, Y1, Y1
 	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
-	VMOVDQU64     32(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 272(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 272(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 528(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     64(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 304(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 304(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 560(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     96(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 336(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 336(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 592(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     128(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 368(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 368(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 624(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     160(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 400(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 400(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 656(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     192(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 432(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 432(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 688(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VMOVDQU64     224(BX), Y15
-	VPSHUFB       bswapMask<>+0(SB), Y15, Y15
-	VPCLMULQDQ    $0x00, 464(AX), Y15, Y16
-	VPXORD        Y16, Y0, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y15, Y16
-	VPXORD        Y16, Y14, Y14
-	VPSHUFD       $0x4e, Y15, Y16
-	VPXORD        Y15, Y16, Y16
-	VPCLMULQDQ    $0x00, 720(AX), Y16, Y16
-	VPXORD        Y16, Y1, Y1
-	VPTERNLOGD    $0x96, Y0, Y14, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y15
+	VMOVDQU64     32(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 272(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 272(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 528(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     64(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 304(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 304(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 560(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     96(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 336(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 336(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 592(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     128(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 368(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 368(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 624(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     160(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 400(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 400(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 656(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     192(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 432(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 432(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 688(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VMOVDQU64     224(BX), Y19
+	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
+	VPCLMULQDQ    $0x00, 464(AX), Y19, Y20
+	VPXORD        Y20, Y0, Y0
+	VPCLMULQDQ    $0x11, 464(AX), Y19, Y20
+	VPXORD        Y20, Y18, Y18
+	VPSHUFD       $0x4e, Y19, Y20
+	VPXORD        Y19, Y20, Y20
+	VPCLMULQDQ    $0x00, 720(AX), Y20, Y20
+	VPXORD        Y20, Y1, Y1
+	VPTERNLOGD    $0x96, Y0, Y18, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y19
 	VPSHUFD       $0x4e, Y0, Y0
-	VPTERNLOGD    $0x96, Y0, Y15, Y1
+	VPTERNLOGD    $0x96, Y0, Y19, Y1
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD       $0x4e, Y1, Y1
-	VPTERNLOGD    $0x96, Y1, Y0, Y14
-	VEXTRACTI32X4 $0x01, Y14, X0
-	VPXORD        X0, X14, X2
+	VPTERNLOGD    $0x96, Y1, Y0, Y18
+	VEXTRACTI32X4 $0x01, Y18, X0
+	VPXORD        X0, X18, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_2
+	JMP           gh8_1
 
-ghrest_2:
+ghrest_1:
 	TESTQ  SI, SI
-	JZ     ghdone_2
+	JZ     ghdone_1
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
 	VPXORD Y3, Y3, Y3
-	VPXORD Y11, Y11, Y11
-	VPXORD Y12, Y12, Y12
-	VPXORD Y13, Y13, Y13
+	VPXORD Y15, Y15, Y15
+	VPXORD Y16, Y16, Y16
+	VPXORD Y17, Y17, Y17
 
-ghregs_2:
+ghregs_1:
 	CMPQ       SI, $0x20
-	JB         ghpart_2
-	VMOVDQU64  (BX), Y13
-	VPSHUFB    bswapMask<>+0(SB), Y13, Y13
-	VPXORD     Y2, Y13, Y13
+	JB         ghpart_1
+	VMOVDQU64  (BX), Y17
+	VPSHUFB    bswapMask<>+0(SB), Y17, Y17
+	VPXORD     Y2, Y17, Y17
 	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DI), Y13, Y0
+	VPCLMULQDQ $0x00, 496(DI), Y17, Y0
 	VPXORD     Y0, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DI), Y13, Y0
-	VPXORD     Y0, Y12, Y12
-	VPSHUFD    $0x4e, Y13, Y0
-	VPXORD     Y13, Y0, Y0
+	VPCLMULQDQ $0x11, 496(DI), Y17, Y0
+	VPXORD     Y0, Y16, Y16
+	VPSHUFD    $0x4e, Y17, Y0
+	VPXORD     Y17, Y0, Y0
 	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
-	VPXORD     Y0, Y11, Y11
+	VPXORD     Y0, Y15, Y15
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
 	SUBQ       $0x20, SI
-	JMP        ghregs_2
+	JMP        ghregs_1
 
-ghpart_2:
+ghpart_1:
 	CMPQ            SI, $0x10
-	JB              ghpart1_2
-	VMOVDQU64       (BX), X13
-	VPSHUFB         bswapMask<>+0(SB), X13, X13
-	VPXORD          Y2, Y13, Y13
+	JB              ghpart1_1
+	VMOVDQU64       (BX), X17
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y2, Y17, Y17
 	VPXORD          Y2, Y2, Y2
 	VBROADCASTI32X4 496(DI), Y0
 	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y13, Y14
-	VPXORD          Y14, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y13, Y14
-	VPXORD          Y14, Y12, Y12
-	VPSHUFD         $0x4e, Y13, Y14
-	VPXORD          Y13, Y14, Y14
-	VPCLMULQDQ      $0x00, Y1, Y14, Y14
-	VPXORD          Y14, Y11, Y11
+	VPCLMULQDQ      $0x00, Y0, Y17, Y18
+	VPXORD          Y18, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y17, Y18
+	VPXORD          Y18, Y16, Y16
+	VPSHUFD         $0x4e, Y17, Y18
+	VPXORD          Y17, Y18, Y18
+	VPCLMULQDQ      $0x00, Y1, Y18, Y18
+	VPXORD          Y18, Y15, Y15
 	ADDQ            $0x10, BX
 	ADDQ            $0x10, DI
 	SUBQ            $0x10, SI
 
-ghpart1_2:
+ghpart1_1:
 	TESTQ     SI, SI
-	JZ        ghred_2
+	JZ        ghred_1
 	CMPQ      SI, $0x08
-	JB        ld4_5
+	JB        ld4_6
 	MOVQ      (BX), R8
-	VMOVQ     R8, X13
+	VMOVQ     R8, X17
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), R8
 	VMOVQ     R8, X0
@@ -7663,14 +8246,14 @@ ghpart1_2:
 	NEGQ      BX
 	VMOVDQU64 24(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X13, X13
-	JMP       lddone_6
+	VPORD     X0, X17, X17
+	JMP       lddone_8
 
-ld4_5:
+ld4_6:
 	CMPQ      SI, $0x04
-	JB        ld2_5
+	JB        ld2_6
 	MOVL      (BX), R8
-	VMOVQ     R8, X13
+	VMOVQ     R8, X17
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), R8
 	VMOVQ     R8, X0
@@ -7680,14 +8263,14 @@ ld4_5:
 	NEGQ      BX
 	VMOVDQU64 20(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X13, X13
-	JMP       lddone_6
+	VPORD     X0, X17, X17
+	JMP       lddone_8
 
-ld2_5:
+ld2_6:
 	CMPQ      SI, $0x02
-	JB        ld1_5
+	JB        ld1_6
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X13
+	VMOVQ     R8, X17
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), R8
 	VMOVQ     R8, X0
@@ -7697,42 +8280,42 @@ ld2_5:
 	NEGQ      BX
 	VMOVDQU64 18(BX), X1
 	VPSHUFB   X1, X0, X0
-	VPORD     X0, X13, X13
-	JMP       lddone_6
+	VPORD     X0, X17, X17
+	JMP       lddone_8
 
-ld1_5:
+ld1_6:
 	MOVBQZX (BX), R8
-	VMOVQ   R8, X13
+	VMOVQ   R8, X17
 
-lddone_6:
-	VPSHUFB         bswapMask<>+0(SB), X13, X13
-	VPXORD          Y2, Y13, Y13
+lddone_8:
+	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y2, Y17, Y17
 	VPXORD          Y2, Y2, Y2
 	VBROADCASTI32X4 496(DI), Y0
 	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y13, Y14
-	VPXORD          Y14, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y13, Y14
-	VPXORD          Y14, Y12, Y12
-	VPSHUFD         $0x4e, Y13, Y14
-	VPXORD          Y13, Y14, Y14
-	VPCLMULQDQ      $0x00, Y1, Y14, Y14
-	VPXORD          Y14, Y11, Y11
+	VPCLMULQDQ      $0x00, Y0, Y17, Y18
+	VPXORD          Y18, Y3, Y3
+	VPCLMULQDQ      $0x11, Y0, Y17, Y18
+	VPXORD          Y18, Y16, Y16
+	VPSHUFD         $0x4e, Y17, Y18
+	VPXORD          Y17, Y18, Y18
+	VPCLMULQDQ      $0x00, Y1, Y18, Y18
+	VPXORD          Y18, Y15, Y15
 
-ghred_2:
-	VPTERNLOGD    $0x96, Y3, Y12, Y11
+ghred_1:
+	VPTERNLOGD    $0x96, Y3, Y16, Y15
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
 	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y0, Y11
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y11, Y0
-	VPSHUFD       $0x4e, Y11, Y11
-	VPTERNLOGD    $0x96, Y11, Y0, Y12
-	VEXTRACTI32X4 $0x01, Y12, X0
-	VPXORD        X12, X0, X0
+	VPTERNLOGD    $0x96, Y3, Y0, Y15
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y15, Y0
+	VPSHUFD       $0x4e, Y15, Y15
+	VPTERNLOGD    $0x96, Y15, Y0, Y16
+	VEXTRACTI32X4 $0x01, Y16, X0
+	VPXORD        X16, X0, X0
 	VPXORD        X0, X2, X2
 
-ghdone_2:
-aaddone_2:
+ghdone_1:
+aaddone_1:
 	VMOVDQU64       X2, (SP)
 	MOVQ            out+16(FP), BX
 	MOVQ            in+24(FP), SI
@@ -7746,24 +8329,24 @@ aaddone_2:
 
 	// phase: remainder
 	CMPQ            DI, $0x20
-	JA              sizenext_1
+	JA              sizenext_2
 	VBROADCASTI32X4 (AX), Y2
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
 	VPXORD          Y2, Y1, Y1
 	CMPQ            CX, $0x0a
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 16(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 32(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	CMPQ            CX, $0x0c
-	JE              aesmid_3
+	JE              aesmid_4
 	VBROADCASTI32X4 48(AX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 64(AX), Y2
 	VAESENC         Y2, Y1, Y1
 
-aesmid_3:
+aesmid_4:
 	VBROADCASTI32X4 16(DX), Y2
 	VAESENC         Y2, Y1, Y1
 	VBROADCASTI32X4 32(DX), Y2
@@ -7794,6 +8377,8 @@ aesmid_3:
 	VPXORD          Y5, Y5, Y5
 	VPXORD          Y6, Y6, Y6
 	VPXORD          Y7, Y7, Y7
+	CMPQ            DI, $0x20
+	JB              rsingle_1
 	VMOVDQU64       (SI), Y0
 	VPXORD          Y1, Y0, Y1
 	VMOVDQU64       Y1, (BX)
@@ -7811,21 +8396,174 @@ aesmid_3:
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
-	VPTERNLOGD      $0x96, Y5, Y7, Y6
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD         $0x4e, Y5, Y5
-	VPTERNLOGD      $0x96, Y5, Y0, Y6
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y6, Y0
-	VPSHUFD         $0x4e, Y6, Y6
-	VPTERNLOGD      $0x96, Y6, Y0, Y7
-	VEXTRACTI32X4   $0x01, Y7, X0
-	VPXORD          X7, X0, X0
-	VPXORD          X0, X4, X4
-	JMP             sizedone_1
+	JMP             rred_1
 
-sizenext_1:
+rsingle_1:
+	CMPQ            DI, $0x10
+	JB              rpart_1
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X1, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
+	VPXORD          Y4, Y8, Y8
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y3
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y8, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y8, Y3
+	VPXORD          Y8, Y3, Y3
+	VPCLMULQDQ      $0x00, Y2, Y3, Y3
+	VPXORD          Y3, Y6, Y6
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, BX
+	SUBQ            $0x10, DI
+	VEXTRACTI32X4   $0x01, Y1, X0
+	LEAQ            16(CX), CX
+	JMP             rcommon_1
+
+rpart_1:
+	VMOVDQA64 X1, X0
+	LEAQ      (CX), CX
+
+rcommon_1:
+	TESTQ     DI, DI
+	JZ        rred_1
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
+	CMPQ      DI, $0x08
+	JB        ld4_7
+	MOVQ      (SI), DX
+	VMOVQ     DX, X10
+	LEAQ      -8(SI)(DI*1), DX
+	MOVQ      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 24(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X10, X10
+	JMP       lddone_9
+
+ld4_7:
+	CMPQ      DI, $0x04
+	JB        ld2_7
+	MOVL      (SI), DX
+	VMOVQ     DX, X10
+	LEAQ      -4(SI)(DI*1), DX
+	MOVL      (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 20(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X10, X10
+	JMP       lddone_9
+
+ld2_7:
+	CMPQ      DI, $0x02
+	JB        ld1_7
+	MOVWQZX   (SI), DX
+	VMOVQ     DX, X10
+	LEAQ      -2(SI)(DI*1), DX
+	MOVWQZX   (DX), DX
+	VMOVQ     DX, X1
+	LEAQ      slideShuf<>+0(SB), DX
+	NEGQ      DX
+	ADDQ      DI, DX
+	NEGQ      DX
+	VMOVDQU64 18(DX), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X10, X10
+	JMP       lddone_9
+
+ld1_7:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X10
+
+lddone_9:
+	VPXORD    X0, X10, X11
+	VMOVQ     X11, DX
+	CMPQ      DI, $0x08
+	JB        st4_3
+	MOVQ      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 8(DX), X0
+	VPSHUFB   X0, X11, X0
+	VMOVQ     X0, DX
+	LEAQ      -8(BX)(DI*1), BX
+	MOVQ      DX, (BX)
+	JMP       stdone_3
+
+st4_3:
+	CMPQ      DI, $0x04
+	JB        st2_3
+	MOVL      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 12(DX), X0
+	VPSHUFB   X0, X11, X0
+	VMOVQ     X0, DX
+	LEAQ      -4(BX)(DI*1), BX
+	MOVL      DX, (BX)
+	JMP       stdone_3
+
+st2_3:
+	CMPQ      DI, $0x02
+	JB        st1_3
+	MOVW      DX, (BX)
+	LEAQ      slideShuf<>+0(SB), DX
+	ADDQ      DI, DX
+	VMOVDQU64 14(DX), X0
+	VPSHUFB   X0, X11, X0
+	VMOVQ     X0, DX
+	LEAQ      -2(BX)(DI*1), BX
+	MOVW      DX, (BX)
+	JMP       stdone_3
+
+st1_3:
+	MOVB DL, (BX)
+
+stdone_3:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y4, Y10, Y10
+	VPXORD          Y4, Y4, Y4
+	VBROADCASTI32X4 496(CX), Y0
+	VBROADCASTI32X4 752(CX), Y1
+	VPCLMULQDQ      $0x00, Y0, Y10, Y2
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x11, Y0, Y10, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y10, Y2
+	VPXORD          Y10, Y2, Y2
+	VPCLMULQDQ      $0x00, Y1, Y2, Y2
+	VPXORD          Y2, Y6, Y6
+
+rred_1:
+	VPTERNLOGD    $0x96, Y5, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y0, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y0, Y7
+	VEXTRACTI32X4 $0x01, Y7, X0
+	VPXORD        X7, X0, X0
+	VPXORD        X0, X4, X4
+	JMP           sizedone_2
+
+sizenext_2:
 	CMPQ            DI, $0x40
-	JA              sizenext_2
+	JA              sizenext_3
 	VBROADCASTI32X4 (AX), Y3
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
 	VPXORD          Y3, Y1, Y1
@@ -7833,7 +8571,7 @@ sizenext_1:
 	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
 	VPXORD          Y3, Y2, Y2
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 16(AX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -7841,7 +8579,7 @@ sizenext_1:
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_5
 	VBROADCASTI32X4 48(AX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -7849,7 +8587,7 @@ sizenext_1:
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
 
-aesmid_4:
+aesmid_5:
 	VBROADCASTI32X4 16(DX), Y3
 	VAESENC         Y3, Y1, Y1
 	VAESENC         Y3, Y2, Y2
@@ -7929,20 +8667,20 @@ aesmid_4:
 rsingle_3:
 	CMPQ            DI, $0x10
 	JB              rpart_3
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X2, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X2, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 528(CX), Y0
 	VBROADCASTI32X4 784(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y3
+	VPCLMULQDQ      $0x00, Y0, Y8, Y3
 	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y3
+	VPCLMULQDQ      $0x11, Y0, Y8, Y3
 	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y3
-	VPXORD          Y17, Y3, Y3
+	VPSHUFD         $0x4e, Y8, Y3
+	VPXORD          Y8, Y3, Y3
 	VPCLMULQDQ      $0x00, Y1, Y3, Y3
 	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, SI
@@ -7959,12 +8697,12 @@ rpart_3:
 rcommon_2:
 	TESTQ     DI, DI
 	JZ        rred_2
-	VPXORD    Y19, Y19, Y19
-	VPXORD    Y20, Y20, Y20
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
 	CMPQ      DI, $0x08
-	JB        ld4_6
+	JB        ld4_8
 	MOVQ      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
 	VMOVQ     DX, X1
@@ -7974,14 +8712,14 @@ rcommon_2:
 	NEGQ      DX
 	VMOVDQU64 24(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_7
+	VPORD     X1, X10, X10
+	JMP       lddone_10
 
-ld4_6:
+ld4_8:
 	CMPQ      DI, $0x04
-	JB        ld2_6
+	JB        ld2_8
 	MOVL      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
 	VMOVQ     DX, X1
@@ -7991,14 +8729,14 @@ ld4_6:
 	NEGQ      DX
 	VMOVDQU64 20(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_7
+	VPORD     X1, X10, X10
+	JMP       lddone_10
 
-ld2_6:
+ld2_8:
 	CMPQ      DI, $0x02
-	JB        ld1_6
+	JB        ld1_8
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
 	VMOVQ     DX, X1
@@ -8008,69 +8746,69 @@ ld2_6:
 	NEGQ      DX
 	VMOVDQU64 18(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_7
+	VPORD     X1, X10, X10
+	JMP       lddone_10
 
-ld1_6:
+ld1_8:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X19
+	VMOVQ   DX, X10
 
-lddone_7:
-	VPXORD    X0, X19, X20
-	VMOVQ     X20, DX
+lddone_10:
+	VPXORD    X0, X10, X11
+	VMOVQ     X11, DX
 	CMPQ      DI, $0x08
-	JB        st4_2
+	JB        st4_4
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st4_2:
+st4_4:
 	CMPQ      DI, $0x04
-	JB        st2_2
+	JB        st2_4
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st2_2:
+st2_4:
 	CMPQ      DI, $0x02
-	JB        st1_2
+	JB        st1_4
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
-	JMP       stdone_2
+	JMP       stdone_4
 
-st1_2:
+st1_4:
 	MOVB DL, (BX)
 
-stdone_2:
-	VPSHUFB         bswapMask<>+0(SB), X19, X19
-	VPXORD          Y4, Y19, Y19
+stdone_4:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y4, Y10, Y10
 	VPXORD          Y4, Y4, Y4
 	VBROADCASTI32X4 496(CX), Y0
 	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPCLMULQDQ      $0x00, Y0, Y10, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPCLMULQDQ      $0x11, Y0, Y10, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y19, Y2
-	VPXORD          Y19, Y2, Y2
+	VPSHUFD         $0x4e, Y10, Y2
+	VPXORD          Y10, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 
@@ -8085,103 +8823,103 @@ rred_2:
 	VEXTRACTI32X4 $0x01, Y7, X0
 	VPXORD        X7, X0, X0
 	VPXORD        X0, X4, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_2:
+sizenext_3:
 	CMPQ            DI, $0x80
-	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Y12
+	JA              sizenext_4
+	VBROADCASTI32X4 (AX), Y16
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y12, Y1, Y1
+	VPXORD          Y16, Y1, Y1
 	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
 	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y12, Y2, Y2
+	VPXORD          Y16, Y2, Y2
 	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y12, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y11
-	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
-	VPXORD          Y12, Y11, Y11
+	VPXORD          Y16, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y15
+	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
+	VPXORD          Y16, Y15, Y15
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 32(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
+	JE              aesmid_6
+	VBROADCASTI32X4 16(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 32(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 64(AX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
+	JE              aesmid_6
+	VBROADCASTI32X4 48(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 64(AX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
 
-aesmid_5:
-	VBROADCASTI32X4 16(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 32(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 48(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 64(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 80(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 96(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 112(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 128(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 144(DX), Y12
-	VAESENC         Y12, Y1, Y1
-	VAESENC         Y12, Y2, Y2
-	VAESENC         Y12, Y3, Y3
-	VAESENC         Y12, Y11, Y11
-	VBROADCASTI32X4 160(DX), Y12
-	VAESENCLAST     Y12, Y1, Y1
-	VAESENCLAST     Y12, Y2, Y2
-	VAESENCLAST     Y12, Y3, Y3
-	VAESENCLAST     Y12, Y11, Y11
+aesmid_6:
+	VBROADCASTI32X4 16(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 32(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 48(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 64(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 80(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 96(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 112(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 128(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 144(DX), Y16
+	VAESENC         Y16, Y1, Y1
+	VAESENC         Y16, Y2, Y2
+	VAESENC         Y16, Y3, Y3
+	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 160(DX), Y16
+	VAESENCLAST     Y16, Y1, Y1
+	VAESENCLAST     Y16, Y2, Y2
+	VAESENCLAST     Y16, Y3, Y3
+	VAESENCLAST     Y16, Y15, Y15
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X12
-	VPADDD          X12, X0, X0
+	VMOVQ           CX, X16
+	VPADDD          X16, X0, X0
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
@@ -8240,7 +8978,7 @@ aesmid_5:
 	CMPQ            DI, $0x20
 	JB              rsingle_7
 	VMOVDQU64       (SI), Y0
-	VPXORD          Y11, Y0, Y1
+	VPXORD          Y15, Y0, Y1
 	VMOVDQU64       Y1, (BX)
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
 	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
@@ -8259,51 +8997,51 @@ aesmid_5:
 rsingle_7:
 	CMPQ            DI, $0x10
 	JB              rpart_7
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X11, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X15, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 592(CX), Y0
 	VBROADCASTI32X4 848(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y11, X0
+	VEXTRACTI32X4   $0x01, Y15, X0
 	LEAQ            112(CX), CX
 	JMP             rcommon_3
 
 rpart_7:
-	VMOVDQA64 X11, X0
+	VMOVDQA64 X15, X0
 	LEAQ      96(CX), CX
 	JMP       rcommon_3
 
 rsingle_6:
 	CMPQ            DI, $0x10
 	JB              rpart_6
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X3, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X3, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 560(CX), Y0
 	VBROADCASTI32X4 816(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
@@ -8320,12 +9058,12 @@ rpart_6:
 rcommon_3:
 	TESTQ     DI, DI
 	JZ        rred_3
-	VPXORD    Y19, Y19, Y19
-	VPXORD    Y20, Y20, Y20
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
 	CMPQ      DI, $0x08
-	JB        ld4_7
+	JB        ld4_9
 	MOVQ      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
 	VMOVQ     DX, X1
@@ -8335,14 +9073,14 @@ rcommon_3:
 	NEGQ      DX
 	VMOVDQU64 24(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_8
+	VPORD     X1, X10, X10
+	JMP       lddone_11
 
-ld4_7:
+ld4_9:
 	CMPQ      DI, $0x04
-	JB        ld2_7
+	JB        ld2_9
 	MOVL      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
 	VMOVQ     DX, X1
@@ -8352,14 +9090,14 @@ ld4_7:
 	NEGQ      DX
 	VMOVDQU64 20(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_8
+	VPORD     X1, X10, X10
+	JMP       lddone_11
 
-ld2_7:
+ld2_9:
 	CMPQ      DI, $0x02
-	JB        ld1_7
+	JB        ld1_9
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
 	VMOVQ     DX, X1
@@ -8369,69 +9107,69 @@ ld2_7:
 	NEGQ      DX
 	VMOVDQU64 18(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_8
+	VPORD     X1, X10, X10
+	JMP       lddone_11
 
-ld1_7:
+ld1_9:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X19
+	VMOVQ   DX, X10
 
-lddone_8:
-	VPXORD    X0, X19, X20
-	VMOVQ     X20, DX
+lddone_11:
+	VPXORD    X0, X10, X11
+	VMOVQ     X11, DX
 	CMPQ      DI, $0x08
-	JB        st4_3
+	JB        st4_5
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
-	JMP       stdone_3
+	JMP       stdone_5
 
-st4_3:
+st4_5:
 	CMPQ      DI, $0x04
-	JB        st2_3
+	JB        st2_5
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
-	JMP       stdone_3
+	JMP       stdone_5
 
-st2_3:
+st2_5:
 	CMPQ      DI, $0x02
-	JB        st1_3
+	JB        st1_5
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
-	JMP       stdone_3
+	JMP       stdone_5
 
-st1_3:
+st1_5:
 	MOVB DL, (BX)
 
-stdone_3:
-	VPSHUFB         bswapMask<>+0(SB), X19, X19
-	VPXORD          Y4, Y19, Y19
+stdone_5:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y4, Y10, Y10
 	VPXORD          Y4, Y4, Y4
 	VBROADCASTI32X4 496(CX), Y0
 	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPCLMULQDQ      $0x00, Y0, Y10, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPCLMULQDQ      $0x11, Y0, Y10, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y19, Y2
-	VPXORD          Y19, Y2, Y2
+	VPSHUFD         $0x4e, Y10, Y2
+	VPXORD          Y10, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 
@@ -8446,169 +9184,169 @@ rred_3:
 	VEXTRACTI32X4 $0x01, Y7, X0
 	VPXORD        X7, X0, X0
 	VPXORD        X0, X4, X4
-	JMP           sizedone_1
+	JMP           sizedone_2
 
-sizenext_3:
-	VBROADCASTI32X4 (AX), Y16
+sizenext_4:
+	VBROADCASTI32X4 (AX), Y20
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y16, Y1, Y1
+	VPXORD          Y20, Y1, Y1
 	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
 	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y16, Y2, Y2
+	VPXORD          Y20, Y2, Y2
 	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y16, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y11
-	VPSHUFB         bswapMask<>+0(SB), Y11, Y11
-	VPXORD          Y16, Y11, Y11
-	VPADDD          smallCtrIncs<>+128(SB), Y0, Y12
-	VPSHUFB         bswapMask<>+0(SB), Y12, Y12
-	VPXORD          Y16, Y12, Y12
-	VPADDD          smallCtrIncs<>+160(SB), Y0, Y13
-	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
-	VPXORD          Y16, Y13, Y13
-	VPADDD          smallCtrIncs<>+192(SB), Y0, Y14
-	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
-	VPXORD          Y16, Y14, Y14
-	VPADDD          smallCtrIncs<>+224(SB), Y0, Y15
+	VPXORD          Y20, Y3, Y3
+	VPADDD          smallCtrIncs<>+96(SB), Y0, Y15
 	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
-	VPXORD          Y16, Y15, Y15
+	VPXORD          Y20, Y15, Y15
+	VPADDD          smallCtrIncs<>+128(SB), Y0, Y16
+	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
+	VPXORD          Y20, Y16, Y16
+	VPADDD          smallCtrIncs<>+160(SB), Y0, Y17
+	VPSHUFB         bswapMask<>+0(SB), Y17, Y17
+	VPXORD          Y20, Y17, Y17
+	VPADDD          smallCtrIncs<>+192(SB), Y0, Y18
+	VPSHUFB         bswapMask<>+0(SB), Y18, Y18
+	VPXORD          Y20, Y18, Y18
+	VPADDD          smallCtrIncs<>+224(SB), Y0, Y19
+	VPSHUFB         bswapMask<>+0(SB), Y19, Y19
+	VPXORD          Y20, Y19, Y19
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
-	VBROADCASTI32X4 16(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 32(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
+	JE              aesmid_7
+	VBROADCASTI32X4 16(AX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 32(AX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
-	VBROADCASTI32X4 48(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 64(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
+	JE              aesmid_7
+	VBROADCASTI32X4 48(AX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 64(AX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
 
-aesmid_6:
-	VBROADCASTI32X4 16(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 32(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 48(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 64(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 80(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 96(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 112(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 128(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 144(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y11, Y11
-	VAESENC         Y16, Y12, Y12
-	VAESENC         Y16, Y13, Y13
-	VAESENC         Y16, Y14, Y14
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 160(DX), Y16
-	VAESENCLAST     Y16, Y1, Y1
-	VAESENCLAST     Y16, Y2, Y2
-	VAESENCLAST     Y16, Y3, Y3
-	VAESENCLAST     Y16, Y11, Y11
-	VAESENCLAST     Y16, Y12, Y12
-	VAESENCLAST     Y16, Y13, Y13
-	VAESENCLAST     Y16, Y14, Y14
-	VAESENCLAST     Y16, Y15, Y15
+aesmid_7:
+	VBROADCASTI32X4 16(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 32(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 48(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 64(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 80(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 96(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 112(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 128(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 144(DX), Y20
+	VAESENC         Y20, Y1, Y1
+	VAESENC         Y20, Y2, Y2
+	VAESENC         Y20, Y3, Y3
+	VAESENC         Y20, Y15, Y15
+	VAESENC         Y20, Y16, Y16
+	VAESENC         Y20, Y17, Y17
+	VAESENC         Y20, Y18, Y18
+	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 160(DX), Y20
+	VAESENCLAST     Y20, Y1, Y1
+	VAESENCLAST     Y20, Y2, Y2
+	VAESENCLAST     Y20, Y3, Y3
+	VAESENCLAST     Y20, Y15, Y15
+	VAESENCLAST     Y20, Y16, Y16
+	VAESENCLAST     Y20, Y17, Y17
+	VAESENCLAST     Y20, Y18, Y18
+	VAESENCLAST     Y20, Y19, Y19
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X16
-	VPADDD          X16, X0, X0
+	VMOVQ           CX, X20
+	VPADDD          X20, X0, X0
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
@@ -8663,7 +9401,7 @@ aesmid_6:
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	VMOVDQU64       (SI), Y0
-	VPXORD          Y11, Y0, Y1
+	VPXORD          Y15, Y0, Y1
 	VMOVDQU64       Y1, (BX)
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
 	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
@@ -8680,7 +9418,7 @@ aesmid_6:
 	CMPQ            DI, $0x20
 	JB              rsingle_12
 	VMOVDQU64       (SI), Y0
-	VPXORD          Y12, Y0, Y1
+	VPXORD          Y16, Y0, Y1
 	VMOVDQU64       Y1, (BX)
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
 	VPCLMULQDQ      $0x00, 624(CX), Y0, Y1
@@ -8697,7 +9435,7 @@ aesmid_6:
 	CMPQ            DI, $0x20
 	JB              rsingle_13
 	VMOVDQU64       (SI), Y0
-	VPXORD          Y13, Y0, Y1
+	VPXORD          Y17, Y0, Y1
 	VMOVDQU64       Y1, (BX)
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
 	VPCLMULQDQ      $0x00, 656(CX), Y0, Y1
@@ -8714,7 +9452,7 @@ aesmid_6:
 	CMPQ            DI, $0x20
 	JB              rsingle_14
 	VMOVDQU64       (SI), Y0
-	VPXORD          Y14, Y0, Y1
+	VPXORD          Y18, Y0, Y1
 	VMOVDQU64       Y1, (BX)
 	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
 	VPCLMULQDQ      $0x00, 688(CX), Y0, Y1
@@ -8730,135 +9468,135 @@ aesmid_6:
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x10
 	JB              rpart_15
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X15, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X19, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 720(CX), Y0
 	VBROADCASTI32X4 976(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y15, X0
+	VEXTRACTI32X4   $0x01, Y19, X0
 	LEAQ            240(CX), CX
 	JMP             rcommon_4
 
 rpart_15:
-	VMOVDQA64 X15, X0
+	VMOVDQA64 X19, X0
 	LEAQ      224(CX), CX
 	JMP       rcommon_4
 
 rsingle_14:
 	CMPQ            DI, $0x10
 	JB              rpart_14
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X14, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X18, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 688(CX), Y0
 	VBROADCASTI32X4 944(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y14, X0
+	VEXTRACTI32X4   $0x01, Y18, X0
 	LEAQ            208(CX), CX
 	JMP             rcommon_4
 
 rpart_14:
-	VMOVDQA64 X14, X0
+	VMOVDQA64 X18, X0
 	LEAQ      192(CX), CX
 	JMP       rcommon_4
 
 rsingle_13:
 	CMPQ            DI, $0x10
 	JB              rpart_13
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X13, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X17, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 656(CX), Y0
 	VBROADCASTI32X4 912(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y13, X0
+	VEXTRACTI32X4   $0x01, Y17, X0
 	LEAQ            176(CX), CX
 	JMP             rcommon_4
 
 rpart_13:
-	VMOVDQA64 X13, X0
+	VMOVDQA64 X17, X0
 	LEAQ      160(CX), CX
 	JMP       rcommon_4
 
 rsingle_12:
 	CMPQ            DI, $0x10
 	JB              rpart_12
-	VPXORD          Y17, Y17, Y17
-	VPXORD          Y18, Y18, Y18
-	VMOVDQU64       (SI), X17
-	VPXORD          X12, X17, X18
-	VMOVDQU64       X18, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
+	VPXORD          Y8, Y8, Y8
+	VPXORD          Y9, Y9, Y9
+	VMOVDQU64       (SI), X8
+	VPXORD          X16, X8, X9
+	VMOVDQU64       X9, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X8, X8
 	VBROADCASTI32X4 624(CX), Y0
 	VBROADCASTI32X4 880(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y2
+	VPCLMULQDQ      $0x00, Y0, Y8, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y17, Y2
+	VPCLMULQDQ      $0x11, Y0, Y8, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y17, Y2
-	VPXORD          Y17, Y2, Y2
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y12, X0
+	VEXTRACTI32X4   $0x01, Y16, X0
 	LEAQ            144(CX), CX
 	JMP             rcommon_4
 
 rpart_12:
-	VMOVDQA64 X12, X0
+	VMOVDQA64 X16, X0
 	LEAQ      128(CX), CX
 
 rcommon_4:
 	TESTQ     DI, DI
 	JZ        rred_4
-	VPXORD    Y19, Y19, Y19
-	VPXORD    Y20, Y20, Y20
+	VPXORD    Y10, Y10, Y10
+	VPXORD    Y11, Y11, Y11
 	CMPQ      DI, $0x08
-	JB        ld4_8
+	JB        ld4_10
 	MOVQ      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
 	VMOVQ     DX, X1
@@ -8868,14 +9606,14 @@ rcommon_4:
 	NEGQ      DX
 	VMOVDQU64 24(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_9
+	VPORD     X1, X10, X10
+	JMP       lddone_12
 
-ld4_8:
+ld4_10:
 	CMPQ      DI, $0x04
-	JB        ld2_8
+	JB        ld2_10
 	MOVL      (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
 	VMOVQ     DX, X1
@@ -8885,14 +9623,14 @@ ld4_8:
 	NEGQ      DX
 	VMOVDQU64 20(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_9
+	VPORD     X1, X10, X10
+	JMP       lddone_12
 
-ld2_8:
+ld2_10:
 	CMPQ      DI, $0x02
-	JB        ld1_8
+	JB        ld1_10
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X19
+	VMOVQ     DX, X10
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
 	VMOVQ     DX, X1
@@ -8902,69 +9640,69 @@ ld2_8:
 	NEGQ      DX
 	VMOVDQU64 18(DX), X2
 	VPSHUFB   X2, X1, X1
-	VPORD     X1, X19, X19
-	JMP       lddone_9
+	VPORD     X1, X10, X10
+	JMP       lddone_12
 
-ld1_8:
+ld1_10:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X19
+	VMOVQ   DX, X10
 
-lddone_9:
-	VPXORD    X0, X19, X20
-	VMOVQ     X20, DX
+lddone_12:
+	VPXORD    X0, X10, X11
+	VMOVQ     X11, DX
 	CMPQ      DI, $0x08
-	JB        st4_4
+	JB        st4_6
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st4_4:
+st4_6:
 	CMPQ      DI, $0x04
-	JB        st2_4
+	JB        st2_6
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st2_4:
+st2_6:
 	CMPQ      DI, $0x02
-	JB        st1_4
+	JB        st1_6
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
 	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X20, X0
+	VPSHUFB   X0, X11, X0
 	VMOVQ     X0, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
-	JMP       stdone_4
+	JMP       stdone_6
 
-st1_4:
+st1_6:
 	MOVB DL, (BX)
 
-stdone_4:
-	VPSHUFB         bswapMask<>+0(SB), X19, X19
-	VPXORD          Y4, Y19, Y19
+stdone_6:
+	VPSHUFB         bswapMask<>+0(SB), X10, X10
+	VPXORD          Y4, Y10, Y10
 	VPXORD          Y4, Y4, Y4
 	VBROADCASTI32X4 496(CX), Y0
 	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y19, Y2
+	VPCLMULQDQ      $0x00, Y0, Y10, Y2
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y19, Y2
+	VPCLMULQDQ      $0x11, Y0, Y10, Y2
 	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y19, Y2
-	VPXORD          Y19, Y2, Y2
+	VPSHUFD         $0x4e, Y10, Y2
+	VPXORD          Y10, Y2, Y2
 	VPCLMULQDQ      $0x00, Y1, Y2, Y2
 	VPXORD          Y2, Y6, Y6
 
@@ -8980,42 +9718,42 @@ rred_4:
 	VPXORD        X7, X0, X0
 	VPXORD        X0, X4, X4
 
-sizedone_1:
+sizedone_2:
 ofin_1:
 	VMOVDQU64 X4, (SP)
 	MOVQ      aadLen+48(FP), CX
 	MOVQ      n+32(FP), DX
 
 	// phase: tag
-	VPXORD          Y8, Y8, Y8
-	VMOVDQU64       (SP), X8
+	VPXORD          Y12, Y12, Y12
+	VMOVDQU64       (SP), X12
 	SHLQ            $0x03, CX
 	SHLQ            $0x03, DX
 	VMOVQ           DX, X0
 	VMOVQ           CX, X1
 	VPUNPCKLQDQ     X1, X0, X0
-	VPXORD          Y9, Y9, Y9
-	VPXORD          X0, X8, X9
+	VPXORD          Y13, Y13, Y13
+	VPXORD          X0, X12, X13
 	VBROADCASTI32X4 480(AX), Y1
 	VBROADCASTI32X4 736(AX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y0
-	VPCLMULQDQ      $0x11, Y1, Y9, Y8
-	VPSHUFD         $0x4e, Y9, Y1
-	VPXORD          Y9, Y1, Y1
+	VPCLMULQDQ      $0x00, Y1, Y13, Y0
+	VPCLMULQDQ      $0x11, Y1, Y13, Y12
+	VPSHUFD         $0x4e, Y13, Y1
+	VPXORD          Y13, Y1, Y1
 	VPCLMULQDQ      $0x00, Y2, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y8, Y1
+	VPTERNLOGD      $0x96, Y0, Y12, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
 	VPSHUFD         $0x4e, Y0, Y0
 	VPTERNLOGD      $0x96, Y0, Y2, Y1
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y8
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VPXORD          32(SP), X8, X8
+	VPTERNLOGD      $0x96, Y1, Y0, Y12
+	VPSHUFB         bswapMask<>+0(SB), X12, X12
+	VPXORD          32(SP), X12, X12
 	MOVQ            tag+64(FP), AX
 	MOVQ            tagLen+72(FP), CX
 	CMPQ            CX, $0x10
-	JE              tagfull_2
+	JE              tagfull_3
 	MOVQ            (AX), DX
 	VMOVQ           DX, X0
 	LEAQ            -8(AX)(CX*1), AX
@@ -9030,16 +9768,16 @@ ofin_1:
 	VPORD           X1, X0, X0
 	LEAQ            onesMask<>+0(SB), AX
 	SUBQ            CX, AX
-	VPANDD          16(AX), X8, X8
-	JMP             tagloaded_2
+	VPANDD          16(AX), X12, X12
+	JMP             tagloaded_3
 
-tagfull_2:
+tagfull_3:
 	VMOVDQU64 (AX), X0
 
-tagloaded_2:
-	VPXORD   X0, X8, X8
-	VPXORD   X10, X10, X10
-	VPCMPEQB X10, X8, K1
+tagloaded_3:
+	VPXORD   X0, X12, X12
+	VPXORD   X14, X14, X14
+	VPCMPEQB X14, X12, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -9088,19 +9826,19 @@ wide_1:
 	VBROADCASTI32X4 (AX), Z1
 	VPXORD          Z1, Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_8
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 64(AX), Z1
 	VAESENC         Z1, Z0, Z0
 
-aesmid_7:
+aesmid_8:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z0, Z0
 	VBROADCASTI32X4 32(DX), Z1
@@ -9126,11 +9864,11 @@ aesmid_7:
 	// phase: AAD
 	VPXORD    Z2, Z2, Z2
 	TESTQ     SI, SI
-	JZ        aaddone_3
+	JZ        aaddone_2
 	CMPQ      SI, $0x10
-	JAE       aadlong_3
+	JAE       aadlong_2
 	CMPQ      SI, $0x08
-	JB        ld4_9
+	JB        ld4_11
 	MOVQ      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -8(BX)(SI*1), BX
@@ -9143,11 +9881,11 @@ aesmid_7:
 	VMOVDQU64 24(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_11
+	JMP       lddone_14
 
-ld4_9:
+ld4_11:
 	CMPQ      SI, $0x04
-	JB        ld2_9
+	JB        ld2_11
 	MOVL      (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -4(BX)(SI*1), BX
@@ -9160,11 +9898,11 @@ ld4_9:
 	VMOVDQU64 20(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_11
+	JMP       lddone_14
 
-ld2_9:
+ld2_11:
 	CMPQ      SI, $0x02
-	JB        ld1_9
+	JB        ld1_11
 	MOVWQZX   (BX), DI
 	VMOVQ     DI, X0
 	LEAQ      -2(BX)(SI*1), BX
@@ -9177,13 +9915,13 @@ ld2_9:
 	VMOVDQU64 18(BX), X11
 	VPSHUFB   X11, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_11
+	JMP       lddone_14
 
-ld1_9:
+ld1_11:
 	MOVBQZX (BX), DI
 	VMOVQ   DI, X0
 
-lddone_11:
+lddone_14:
 	VPSHUFB         bswapMask<>+0(SB), X0, X0
 	VPXORD          Z3, Z3, Z3
 	VPXORD          X0, X2, X3
@@ -9201,12 +9939,12 @@ lddone_11:
 	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD         $0x4e, Z1, Z1
 	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	JMP             aaddone_3
+	JMP             aaddone_2
 
-aadlong_3:
-gh8_3:
+aadlong_2:
+gh8_2:
 	CMPQ          SI, $0x00000100
-	JB            ghrest_3
+	JB            ghrest_2
 	VMOVDQU64     (BX), Z15
 	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
 	VPXORD        Z2, Z15, Z15
@@ -9258,11 +9996,11 @@ gh8_3:
 	VPXORD        X1, X0, X2
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
-	JMP           gh8_3
+	JMP           gh8_2
 
-ghrest_3:
+ghrest_2:
 	TESTQ  SI, SI
-	JZ     ghdone_3
+	JZ     ghdone_2
 	LEAQ   15(SI), DI
 	SHRQ   $0x04, DI
 	SHLQ   $0x04, DI
@@ -9273,9 +10011,9 @@ ghrest_3:
 	VPXORD Z12, Z12, Z12
 	VPXORD Z13, Z13, Z13
 
-ghregs_3:
+ghregs_2:
 	CMPQ       SI, $0x40
-	JB         ghpart_3
+	JB         ghpart_2
 	VMOVDQU64  (BX), Z13
 	VPSHUFB    bswapMask<>+0(SB), Z13, Z13
 	VPXORD     Z2, Z13, Z13
@@ -9291,11 +10029,11 @@ ghregs_3:
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
-	JMP        ghregs_3
+	JMP        ghregs_2
 
-ghpart_3:
+ghpart_2:
 	TESTQ      SI, SI
-	JZ         ghred_3
+	JZ         ghred_2
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
@@ -9319,7 +10057,7 @@ ghpart_3:
 	VPCLMULQDQ $0x00, Z13, Z14, Z14
 	VPXORD     Z14, Z11, Z11
 
-ghred_3:
+ghred_2:
 	VPTERNLOGD    $0x96, Z3, Z12, Z11
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
 	VPSHUFD       $0x4e, Z3, Z3
@@ -9332,8 +10070,8 @@ ghred_3:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X2
 
-ghdone_3:
-aaddone_3:
+ghdone_2:
+aaddone_2:
 	VMOVDQU64       X2, (SP)
 	MOVQ            out+16(FP), BX
 	MOVQ            in+24(FP), SI
@@ -9363,7 +10101,7 @@ loop8_1:
 	VPXORD          Z1, Z14, Z14
 	VPADDD          ctrIncs<>+256(SB), Z0, Z0
 	CMPQ            CX, $0x0a
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -9375,7 +10113,7 @@ loop8_1:
 	VAESENC         Z1, Z13, Z13
 	VAESENC         Z1, Z14, Z14
 	CMPQ            CX, $0x0c
-	JE              aesmid_8
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -9387,7 +10125,7 @@ loop8_1:
 	VAESENC         Z1, Z13, Z13
 	VAESENC         Z1, Z14, Z14
 
-aesmid_8:
+aesmid_9:
 	VBROADCASTI32X4 16(DX), Z1
 	VAESENC         Z1, Z11, Z11
 	VAESENC         Z1, Z12, Z12
@@ -9507,24 +10245,24 @@ orem_2:
 
 	// phase: remainder
 	CMPQ            DI, $0x40
-	JA              sizenext_4
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z2
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z2, Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_9
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	CMPQ            CX, $0x0c
-	JE              aesmid_9
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 64(AX), Z2
 	VAESENC         Z2, Z1, Z1
 
-aesmid_9:
+aesmid_10:
 	VBROADCASTI32X4 16(DX), Z2
 	VAESENC         Z2, Z1, Z1
 	VBROADCASTI32X4 32(DX), Z2
@@ -9623,11 +10361,11 @@ rred_5:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_4:
+sizenext_5:
 	CMPQ            DI, $0x80
-	JA              sizenext_5
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z3, Z1, Z1
@@ -9635,7 +10373,7 @@ sizenext_4:
 	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_10
+	JE              aesmid_11
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -9643,7 +10381,7 @@ sizenext_4:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_10
+	JE              aesmid_11
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -9651,7 +10389,7 @@ sizenext_4:
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
 
-aesmid_10:
+aesmid_11:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z1, Z1
 	VAESENC         Z3, Z2, Z2
@@ -9775,11 +10513,11 @@ rred_6:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_5:
+sizenext_6:
 	CMPQ            DI, $0xc0
-	JA              sizenext_6
+	JA              sizenext_7
 	VBROADCASTI32X4 (AX), Z11
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z11, Z1, Z1
@@ -9790,7 +10528,7 @@ sizenext_5:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z11, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_11
+	JE              aesmid_12
 	VBROADCASTI32X4 16(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -9800,7 +10538,7 @@ sizenext_5:
 	VAESENC         Z11, Z2, Z2
 	VAESENC         Z11, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_11
+	JE              aesmid_12
 	VBROADCASTI32X4 48(AX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -9810,7 +10548,7 @@ sizenext_5:
 	VAESENC         Z11, Z2, Z2
 	VAESENC         Z11, Z3, Z3
 
-aesmid_11:
+aesmid_12:
 	VBROADCASTI32X4 16(DX), Z11
 	VAESENC         Z11, Z1, Z1
 	VAESENC         Z11, Z2, Z2
@@ -9959,9 +10697,9 @@ rred_7:
 	VPXORD        Y7, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_6:
+sizenext_7:
 	VBROADCASTI32X4 (AX), Z12
 	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
 	VPXORD          Z12, Z1, Z1
@@ -9975,7 +10713,7 @@ sizenext_6:
 	VPSHUFB         bswapMask<>+0(SB), Z11, Z11
 	VPXORD          Z12, Z11, Z11
 	CMPQ            CX, $0x0a
-	JE              aesmid_12
+	JE              aesmid_13
 	VBROADCASTI32X4 16(AX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -9987,7 +10725,7 @@ sizenext_6:
 	VAESENC         Z12, Z3, Z3
 	VAESENC         Z12, Z11, Z11
 	CMPQ            CX, $0x0c
-	JE              aesmid_12
+	JE              aesmid_13
 	VBROADCASTI32X4 48(AX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -9999,7 +10737,7 @@ sizenext_6:
 	VAESENC         Z12, Z3, Z3
 	VAESENC         Z12, Z11, Z11
 
-aesmid_12:
+aesmid_13:
 	VBROADCASTI32X4 16(DX), Z12
 	VAESENC         Z12, Z1, Z1
 	VAESENC         Z12, Z2, Z2
@@ -10154,7 +10892,7 @@ rred_8:
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPTERNLOGD    $0x96, X0, X1, X4
 
-sizedone_2:
+sizedone_3:
 ofin_2:
 	VMOVDQU64 X4, (SP)
 	MOVQ      aadLen+48(FP), CX
@@ -10189,7 +10927,7 @@ ofin_2:
 	MOVQ            tag+64(FP), AX
 	MOVQ            tagLen+72(FP), CX
 	CMPQ            CX, $0x10
-	JE              tagfull_3
+	JE              tagfull_4
 	MOVQ            (AX), DX
 	VMOVQ           DX, X0
 	LEAQ            -8(AX)(CX*1), AX
@@ -10205,12 +10943,12 @@ ofin_2:
 	LEAQ            onesMask<>+0(SB), AX
 	SUBQ            CX, AX
 	VPANDD          16(AX), X8, X8
-	JMP             tagloaded_3
+	JMP             tagloaded_4
 
-tagfull_3:
+tagfull_4:
 	VMOVDQU64 (AX), X0
 
-tagloaded_3:
+tagloaded_4:
 	VPXORD   X0, X8, X8
 	VPXORD   X10, X10, X10
 	VPCMPEQB X10, X8, K1

@@ -306,7 +306,7 @@ const GenericBackend = "generic"
 // backends is the one declaration of every backend's requirements, best first
 // within each algorithm.
 var backends = []Backend{
-	{AESGCM, "vaes-avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2), true},
+	{AESGCM, "vaes-avx512", Of(AES, PCLMULQDQ, AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2), true},
 	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ), false},
 	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX), false},
 	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false},

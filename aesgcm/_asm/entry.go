@@ -67,14 +67,16 @@ func (e *gcm) sealGatherFunc(name string) {
 	// at the full width: two copies of the piece walk do not fit the
 	// general registers.
 	src := func(count reg.GPVirtual) shortSource {
-		if e.lanes == 1 {
-			return e.shortGather(count)
+		return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+			if e.lanes == 1 {
+				return e.shortGather(count)(max)
+			}
+			return e.joinGather(count)(max)
 		}
-		return e.joinGather(count)
 	}
 	if small := e.width.small(); small != nil {
 		e.narrow(*small, e.shortMax(), func() { e.shortOrOn(k, src(e.gp("count")), "textLen", e.tagStore(), false) })
-		e.minLen = e.shortMax()
+		e.skipShort = true
 	}
 	func() {
 		count := e.gp("count")
@@ -94,7 +96,7 @@ func (e *gcm) sealGatherFunc(name string) {
 		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
 		e.fn.Ret()
 	}()
-	e.minLen = 0
+	e.skipShort = false
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
@@ -257,8 +259,8 @@ func (e *gcm) streamFinishFunc(name string) {
 // from src, its length in the parameter textLen) ending in a return, then
 // the start of the general path for the messages it does not take.
 func (e *gcm) shortThenStart(k keyRegs, st operand.Mem, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
-	if e.minLen >= e.shortMax() {
-		// No length of this code takes the short path.
+	if e.skipShort || e.minLen >= e.shortMax() {
+		// No message of this code takes the short path.
 		e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
 		return
 	}
@@ -270,7 +272,7 @@ func (e *gcm) shortThenStart(k keyRegs, st operand.Mem, src shortSource, textLen
 // the remainder has the whole text, which the short path left at least
 // shortMax long.
 func (e *gcm) oneShotRestMin() int {
-	if e.batches() || e.minLen >= e.shortMax() {
+	if e.batches() || e.skipShort || !e.shortAnyAAD() {
 		return 0
 	}
 	return e.shortMax()
@@ -280,6 +282,10 @@ func (e *gcm) oneShotRestMin() int {
 // parameter textLen) ending in a return, for the messages it takes; the
 // others go on after it.
 func (e *gcm) shortOrOn(k keyRegs, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
+	if e.shortAt != nil {
+		e.narrow(*e.shortAt, e.shortMax(), func() { e.shortOrOn(k, src, textLen, tagOut, dec) })
+		return
+	}
 	long := e.label("long")
 	e.shortFits(e.gp(textLen), e.gp("aadLen"), long)
 	e.short(k, e.gp("out"), src, e.gp(textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), tagOut, dec)

@@ -38,6 +38,9 @@ type gcm struct {
 	restMin int
 	// pieceMin is the least length of a stream piece (0: any).
 	pieceMin int
+	// skipShort leaves the short path out: an earlier one took its
+	// messages.
+	skipShort bool
 }
 
 // width is the shape of one backend's registers and the choices that go
@@ -56,6 +59,11 @@ type width struct {
 	// remRegs[i] registers of keystream for n <= remUpTo[i], the last for
 	// the rest.
 	remUpTo, remRegs []int
+	// shortAt is the width of the short path when it is not this one.
+	shortAt *width
+	// shortUpTo and shortRegs are the size classes of an xmm short path
+	// other than the 80-byte one (see short).
+	shortUpTo, shortRegs []int
 	// gatherMax is the longest gathered text the general path joins into
 	// the output first (asmgen.Func.ForEachSliceGathered); 0: every piece is
 	// read where it is.
@@ -78,7 +86,11 @@ var (
 	// Zen 4, whose vector units are 256 bits wide, a 512-bit instruction
 	// costs two and short messages are a chain of dependent steps: at 64
 	// bytes the zmm path measured 0.81-0.86x of vaes-avx2.
-	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8}}
+	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8}, shortAt: &zmmTiny}
+	// zmmTiny is the width of zmmSmall's short path: xmm, which has the
+	// shortest chain for a block or two (VEX.128 AESENC needs AES, which
+	// vaes-avx512 requires for it).
+	zmmTiny = width{lanes: 1, blocks: 8, npow: 16, shortUpTo: []int{16}, shortRegs: []int{1, 2}}
 )
 
 // small returns the width of the messages under a batch (nil: the same).
@@ -115,10 +127,14 @@ func (e *gcm) batches() bool { return e.maxLen == 0 || e.maxLen > e.bb() }
 // narrow emits body at width w (the table layout kept) for lengths under
 // maxLen.
 func (e *gcm) narrow(w width, maxLen int, body func()) {
-	saved, incs := e.width, e.c.incs
-	e.width, e.c.incs, e.maxLen = w, e.c.smallIncs, maxLen
+	saved, incs, savedMax := e.width, e.c.incs, e.maxLen
+	e.width, e.maxLen = w, maxLen
+	e.c.incs = e.c.smallIncs
+	if w.lanes == 1 {
+		e.c.incs = e.c.tinyIncs
+	}
 	body()
-	e.width, e.c.incs, e.maxLen = saved, incs, 0
+	e.width, e.c.incs, e.maxLen = saved, incs, savedMax
 }
 
 // bb is the size of a bulk batch in bytes.
@@ -177,8 +193,9 @@ type consts struct {
 	// laneSel (zmm): for each lane q, the VPERMQ index vector moving lane
 	// q to lane 0.
 	laneSel operand.Mem
-	// smallIncs (zmm): incs of the small width's layout.
-	smallIncs operand.Mem
+	// smallIncs and tinyIncs (zmm): incs of the small width's layout and of
+	// its short path's (xmm).
+	smallIncs, tinyIncs operand.Mem
 }
 
 func (e *gcm) declareConsts() {
@@ -234,6 +251,7 @@ func (e *gcm) declareConsts() {
 		e.c.laneSel = e.Table("laneSel", sel)
 		s := e.small()
 		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
+		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(s.shortAt.lanes, s.shortAt.blocks))
 	}
 }
 

@@ -39,10 +39,37 @@ type shortSource func(max int) (in, end reg.GPVirtual)
 
 // shortMax is the longest text of the short path, plus one.
 func (e *gcm) shortMax() int {
-	if e.lanes > 1 {
+	if e.shortAt != nil {
+		return e.shortAt.shortMaxAt()
+	}
+	return e.width.shortMaxAt()
+}
+
+// shortAnyAAD reports whether the short path takes any AAD length (ymm's)
+// rather than at most a block (xmm's).
+func (e *gcm) shortAnyAAD() bool {
+	w := e.width
+	if w.shortAt != nil {
+		w = *w.shortAt
+	}
+	return w.lanes > 1
+}
+
+func (w width) shortMaxAt() int {
+	if w.lanes > 1 {
 		return 32
 	}
-	return shortMaxText + 1
+	return w.shortText() + 1
+}
+
+// shortText is the longest text of the xmm short path at width w: 80
+// bytes, or 32 for zmm's (shortUpTo set), whose ymm code is faster from
+// there on the Zen 4 this was measured on.
+func (w width) shortText() int {
+	if w.shortUpTo != nil {
+		return 32
+	}
+	return shortMaxText
 }
 
 // shortFits branches to long unless the message of n bytes of text and
@@ -53,7 +80,7 @@ func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
 		e.JAE(ref(long))
 		return
 	}
-	e.CMPQ(n, operand.U8(shortMaxText))
+	e.CMPQ(n, operand.U8(e.shortText()))
 	e.JA(ref(long))
 	e.CMPQ(aadLen, operand.U8(shortMaxAAD))
 	e.JA(ref(long))
@@ -69,8 +96,12 @@ func (e *gcm) short(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLe
 		return
 	}
 	// One keystream batch of 2, 5 or 6 blocks for up to 16, 64 or 80
-	// bytes.
-	e.bySize(n, 0, []int{16, 64}, []int{1, 4, 5}, shortMaxText, func(nks, least, _ int) {
+	// bytes (2 or 3 for up to 16 or 32 at zmm's xmm width).
+	upTo, regs := []int{16, 64}, []int{1, 4, 5}
+	if e.shortUpTo != nil {
+		upTo, regs = e.shortUpTo, e.shortRegs
+	}
+	e.bySize(n, 0, upTo, regs, e.shortText(), func(nks, least, _ int) {
 		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, least)
 	})
 }
@@ -306,7 +337,7 @@ func (e *gcm) shortGather(count reg.GPVirtual) shortSource {
 		e.CMPQ(count, operand.U8(2))
 		e.JE(ref(two))
 		e.MOVQ(e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), in)
-		e.LEAQ(mem(in, shortMaxText), end)
+		e.LEAQ(mem(in, e.shortText()), end)
 		e.JMP(ref(done))
 		e.Label(two)
 		descs := e.gp("pieces")

@@ -2464,37 +2464,37 @@ func p490_VAESENCLAST(in *byte, out *byte)
 //go:noescape
 func p491_VAESENCLAST(in *byte, out *byte)
 
-// p492_VALIGNQ runs VALIGNQ $0x02, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
+// p492_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p492_VALIGNQ(in *byte, out *byte)
+func p492_VBROADCASTI128(in *byte, out *byte)
 
-// p493_VALIGNQ runs VALIGNQ $0x02, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
+// p493_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p493_VALIGNQ(in *byte, out *byte)
+func p493_VBROADCASTI128(in *byte, out *byte)
 
-// p494_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p494_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p494_VBROADCASTI128(in *byte, out *byte)
+func p494_VBROADCASTI32X4(in *byte, out *byte)
 
-// p495_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p495_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p495_VBROADCASTI128(in *byte, out *byte)
+func p495_VBROADCASTI32X4(in *byte, out *byte)
 
-// p496_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
+// p496_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p496_VBROADCASTI32X4(in *byte, out *byte)
+func p496_VEXTRACTI128(in *byte, out *byte)
 
 // p497_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p497_VEXTRACTI128(in *byte, out *byte)
 
-// p498_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p498_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p498_VEXTRACTI128(in *byte, out *byte)
@@ -2504,7 +2504,7 @@ func p498_VEXTRACTI128(in *byte, out *byte)
 //go:noescape
 func p499_VEXTRACTI128(in *byte, out *byte)
 
-// p500_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p500_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p500_VEXTRACTI128(in *byte, out *byte)
@@ -2514,37 +2514,37 @@ func p500_VEXTRACTI128(in *byte, out *byte)
 //go:noescape
 func p501_VEXTRACTI128(in *byte, out *byte)
 
-// p502_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p502_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p502_VEXTRACTI128(in *byte, out *byte)
+func p502_VEXTRACTI32X4(in *byte, out *byte)
 
-// p503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
 func p503_VEXTRACTI32X4(in *byte, out *byte)
 
-// p504_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p504_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p504_VEXTRACTI32X4(in *byte, out *byte)
+func p504_VEXTRACTI64X4(in *byte, out *byte)
 
-// p505_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p505_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
 func p505_VEXTRACTI64X4(in *byte, out *byte)
 
-// p506_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p506_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p506_VEXTRACTI64X4(in *byte, out *byte)
+func p506_VINSERTI128(in *byte, out *byte)
 
 // p507_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p507_VINSERTI128(in *byte, out *byte)
 
-// p508_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p508_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p508_VINSERTI128(in *byte, out *byte)
@@ -2554,7 +2554,7 @@ func p508_VINSERTI128(in *byte, out *byte)
 //go:noescape
 func p509_VINSERTI128(in *byte, out *byte)
 
-// p510_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p510_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p510_VINSERTI128(in *byte, out *byte)
@@ -2564,32 +2564,32 @@ func p510_VINSERTI128(in *byte, out *byte)
 //go:noescape
 func p511_VINSERTI128(in *byte, out *byte)
 
-// p512_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p512_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p512_VINSERTI128(in *byte, out *byte)
+func p512_VINSERTI32X4(in *byte, out *byte)
 
-// p513_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p513_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
 func p513_VINSERTI32X4(in *byte, out *byte)
 
-// p514_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p514_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
 func p514_VINSERTI32X4(in *byte, out *byte)
 
-// p515_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p515_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p515_VMOVDQA(in *byte, out *byte)
+func p515_VINSERTI32X4(in *byte, out *byte)
 
 // p516_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p516_VMOVDQA(in *byte, out *byte)
 
-// p517_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p517_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p517_VMOVDQA(in *byte, out *byte)
@@ -2599,7 +2599,7 @@ func p517_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p518_VMOVDQA(in *byte, out *byte)
 
-// p519_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p519_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p519_VMOVDQA(in *byte, out *byte)
@@ -2609,7 +2609,7 @@ func p519_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p520_VMOVDQA(in *byte, out *byte)
 
-// p521_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p521_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
 func p521_VMOVDQA(in *byte, out *byte)
@@ -2619,4852 +2619,4877 @@ func p521_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p522_VMOVDQA(in *byte, out *byte)
 
-// p523_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p523_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p523_VMOVDQA64(in *byte, out *byte)
+func p523_VMOVDQA(in *byte, out *byte)
 
-// p524_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p524_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p524_VMOVDQA64(in *byte, out *byte)
 
-// p525_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p525_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p525_VMOVDQA64(in *byte, out *byte)
 
-// p526_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p526_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
 func p526_VMOVDQA64(in *byte, out *byte)
 
-// p527_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p527_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p527_VMOVDQU(in *byte, out *byte)
+func p527_VMOVDQA64(in *byte, out *byte)
 
-// p528_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p528_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p528_VMOVDQU(in *byte, out *byte)
 
-// p529_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p529_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p529_VMOVDQU(in *byte, out *byte)
 
-// p530_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p530_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p530_VMOVDQU(in *byte, out *byte)
 
-// p531_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p531_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p531_VMOVDQU(in *byte, out *byte)
 
-// p532_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p532_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
 func p532_VMOVDQU(in *byte, out *byte)
 
-// p533_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p533_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
 func p533_VMOVDQU(in *byte, out *byte)
 
-// p534_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p534_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
 func p534_VMOVDQU(in *byte, out *byte)
 
-// p535_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p535_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p535_VMOVDQU64(in *byte, out *byte)
+func p535_VMOVDQU(in *byte, out *byte)
 
-// p536_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p536_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
 func p536_VMOVDQU64(in *byte, out *byte)
 
-// p537_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p537_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
 func p537_VMOVDQU64(in *byte, out *byte)
 
-// p538_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p538_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
 func p538_VMOVDQU64(in *byte, out *byte)
 
-// p539_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p539_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
-func p539_VMOVDQU8(in *byte, out *byte)
+func p539_VMOVDQU64(in *byte, out *byte)
 
-// p540_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p540_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
-func p540_VMOVDQU8_Z(in *byte, out *byte)
+func p540_VMOVDQU64(in *byte, out *byte)
 
-// p541_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p541_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p541_VMOVDQU8_Z(in *byte, out *byte)
+func p541_VMOVDQU64(in *byte, out *byte)
 
-// p542_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p542_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p542_VMOVDQU8_Z(in *byte, out *byte)
+func p542_VMOVDQU8(in *byte, out *byte)
 
-// p543_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p543_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p543_VMOVQ(in *byte, out *byte)
+func p543_VMOVDQU8_Z(in *byte, out *byte)
 
-// p544_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p544_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p544_VMOVQ(in *byte, out *byte)
+func p544_VMOVDQU8_Z(in *byte, out *byte)
 
-// p545_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p545_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p545_VMOVQ(in *byte, out *byte)
+func p545_VMOVDQU8_Z(in *byte, out *byte)
 
-// p546_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p546_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p546_VMOVQ(in *byte, out *byte)
 
-// p547_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p547_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p547_VMOVQ(in *byte, out *byte)
 
-// p548_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p548_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
 func p548_VMOVQ(in *byte, out *byte)
 
-// p549_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p549_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p549_VPADDD(in *byte, out *byte)
+func p549_VMOVQ(in *byte, out *byte)
 
-// p550_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p550_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p550_VPADDD(in *byte, out *byte)
+func p550_VMOVQ(in *byte, out *byte)
 
-// p551_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p551_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p551_VPADDD(in *byte, out *byte)
+func p551_VMOVQ(in *byte, out *byte)
 
-// p552_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p552_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p552_VPADDD(in *byte, out *byte)
 
-// p553_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p553_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p553_VPADDD(in *byte, out *byte)
 
-// p554_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p554_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p554_VPADDD(in *byte, out *byte)
 
-// p555_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p555_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p555_VPADDD(in *byte, out *byte)
 
-// p556_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p556_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p556_VPADDD(in *byte, out *byte)
 
-// p557_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p557_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p557_VPADDD(in *byte, out *byte)
 
-// p558_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p558_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p558_VPADDD(in *byte, out *byte)
 
-// p559_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p559_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p559_VPADDD(in *byte, out *byte)
 
-// p560_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p560_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p560_VPADDD(in *byte, out *byte)
 
-// p561_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p561_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p561_VPADDD(in *byte, out *byte)
 
-// p562_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p562_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p562_VPADDD(in *byte, out *byte)
 
-// p563_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p563_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p563_VPADDD(in *byte, out *byte)
 
-// p564_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p564_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p564_VPADDD(in *byte, out *byte)
 
-// p565_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p565_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p565_VPADDD(in *byte, out *byte)
 
-// p566_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p566_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p566_VPADDD(in *byte, out *byte)
 
-// p567_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p567_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p567_VPADDQ(in *byte, out *byte)
+func p567_VPADDD(in *byte, out *byte)
 
-// p568_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p568_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p568_VPADDQ(in *byte, out *byte)
+func p568_VPADDD(in *byte, out *byte)
 
-// p569_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p569_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p569_VPADDQ(in *byte, out *byte)
+func p569_VPADDD(in *byte, out *byte)
 
-// p570_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p570_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p570_VPADDQ(in *byte, out *byte)
 
-// p571_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p571_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p571_VPAND(in *byte, out *byte)
+func p571_VPADDQ(in *byte, out *byte)
 
-// p572_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p572_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p572_VPAND(in *byte, out *byte)
+func p572_VPADDQ(in *byte, out *byte)
 
-// p573_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p573_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p573_VPAND(in *byte, out *byte)
+func p573_VPADDQ(in *byte, out *byte)
 
-// p574_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p574_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p574_VPAND(in *byte, out *byte)
 
-// p575_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p575_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p575_VPANDD(in *byte, out *byte)
+func p575_VPAND(in *byte, out *byte)
 
-// p576_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p576_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p576_VPANDD(in *byte, out *byte)
+func p576_VPAND(in *byte, out *byte)
 
-// p577_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p577_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p577_VPBROADCASTD(in *byte, out *byte)
+func p577_VPAND(in *byte, out *byte)
 
-// p578_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p578_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p578_VPBROADCASTD(in *byte, out *byte)
+func p578_VPANDD(in *byte, out *byte)
 
-// p579_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p579_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p579_VPCLMULQDQ(in *byte, out *byte)
+func p579_VPANDD(in *byte, out *byte)
 
-// p580_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p580_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p580_VPCLMULQDQ(in *byte, out *byte)
+func p580_VPBROADCASTD(in *byte, out *byte)
 
-// p581_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p581_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p581_VPCLMULQDQ(in *byte, out *byte)
+func p581_VPBROADCASTD(in *byte, out *byte)
 
-// p582_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p582_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p582_VPCLMULQDQ(in *byte, out *byte)
 
-// p583_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p583_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p583_VPCLMULQDQ(in *byte, out *byte)
 
-// p584_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p584_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p584_VPCLMULQDQ(in *byte, out *byte)
 
-// p585_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p585_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p585_VPCLMULQDQ(in *byte, out *byte)
 
-// p586_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p586_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p586_VPCLMULQDQ(in *byte, out *byte)
 
-// p587_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p587_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p587_VPCLMULQDQ(in *byte, out *byte)
 
-// p588_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p588_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p588_VPCLMULQDQ(in *byte, out *byte)
 
-// p589_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p589_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p589_VPCLMULQDQ(in *byte, out *byte)
 
-// p590_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p590_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p590_VPCLMULQDQ(in *byte, out *byte)
 
-// p591_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p591_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p591_VPCLMULQDQ(in *byte, out *byte)
 
-// p592_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p592_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p592_VPCLMULQDQ(in *byte, out *byte)
 
-// p593_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p593_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p593_VPCLMULQDQ(in *byte, out *byte)
 
-// p594_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p594_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p594_VPCLMULQDQ(in *byte, out *byte)
 
-// p595_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p595_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p595_VPCLMULQDQ(in *byte, out *byte)
 
-// p596_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p596_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p596_VPCLMULQDQ(in *byte, out *byte)
 
-// p597_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p597_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p597_VPCLMULQDQ(in *byte, out *byte)
 
-// p598_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p598_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p598_VPCLMULQDQ(in *byte, out *byte)
 
-// p599_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p599_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p599_VPCLMULQDQ(in *byte, out *byte)
 
-// p600_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p600_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p600_VPCLMULQDQ(in *byte, out *byte)
 
-// p601_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p601_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p601_VPCLMULQDQ(in *byte, out *byte)
 
-// p602_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p602_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p602_VPCLMULQDQ(in *byte, out *byte)
 
-// p603_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p603_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p603_VPCLMULQDQ(in *byte, out *byte)
 
-// p604_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p604_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p604_VPCLMULQDQ(in *byte, out *byte)
 
-// p605_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p605_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p605_VPCLMULQDQ(in *byte, out *byte)
 
-// p606_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p606_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p606_VPCLMULQDQ(in *byte, out *byte)
 
-// p607_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p607_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p607_VPCLMULQDQ(in *byte, out *byte)
 
-// p608_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p608_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p608_VPCLMULQDQ(in *byte, out *byte)
 
-// p609_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p609_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p609_VPCLMULQDQ(in *byte, out *byte)
 
-// p610_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p610_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p610_VPCLMULQDQ(in *byte, out *byte)
 
-// p611_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p611_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p611_VPCLMULQDQ(in *byte, out *byte)
 
-// p612_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p612_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p612_VPCLMULQDQ(in *byte, out *byte)
 
-// p613_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p613_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p613_VPCLMULQDQ(in *byte, out *byte)
 
-// p614_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p614_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p614_VPCLMULQDQ(in *byte, out *byte)
 
-// p615_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p615_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p615_VPCLMULQDQ(in *byte, out *byte)
 
-// p616_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p616_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p616_VPCLMULQDQ(in *byte, out *byte)
 
-// p617_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p617_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p617_VPCLMULQDQ(in *byte, out *byte)
 
-// p618_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p618_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p618_VPCLMULQDQ(in *byte, out *byte)
 
-// p619_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p619_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p619_VPCLMULQDQ(in *byte, out *byte)
 
-// p620_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p620_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p620_VPCLMULQDQ(in *byte, out *byte)
 
-// p621_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p621_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p621_VPCLMULQDQ(in *byte, out *byte)
 
-// p622_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p622_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p622_VPCLMULQDQ(in *byte, out *byte)
 
-// p623_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p623_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p623_VPCLMULQDQ(in *byte, out *byte)
 
-// p624_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p624_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p624_VPCLMULQDQ(in *byte, out *byte)
 
-// p625_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p625_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p625_VPCLMULQDQ(in *byte, out *byte)
 
-// p626_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p626_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p626_VPCLMULQDQ(in *byte, out *byte)
 
-// p627_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p627_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p627_VPCLMULQDQ(in *byte, out *byte)
 
-// p628_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p628_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p628_VPCLMULQDQ(in *byte, out *byte)
 
-// p629_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p629_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p629_VPCMPEQB(in *byte, out *byte)
+func p629_VPCLMULQDQ(in *byte, out *byte)
 
-// p630_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p630_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p630_VPCMPEQB(in *byte, out *byte)
+func p630_VPCLMULQDQ(in *byte, out *byte)
 
-// p631_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p631_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p631_VPCMPEQB(in *byte, out *byte)
+func p631_VPCLMULQDQ(in *byte, out *byte)
 
-// p632_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p632_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p632_VPCMPEQB(in *byte, out *byte)
 
-// p633_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p633_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p633_VPCMPEQB(in *byte, out *byte)
 
-// p634_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p634_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
 func p634_VPCMPEQB(in *byte, out *byte)
 
-// p635_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p635_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p635_VPERM2I128(in *byte, out *byte)
+func p635_VPCMPEQB(in *byte, out *byte)
 
-// p636_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p636_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p636_VPERM2I128(in *byte, out *byte)
+func p636_VPCMPEQB(in *byte, out *byte)
 
-// p637_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p637_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p637_VPERM2I128(in *byte, out *byte)
+func p637_VPCMPEQB(in *byte, out *byte)
 
-// p638_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p638_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p638_VPERM2I128(in *byte, out *byte)
 
-// p639_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p639_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p639_VPERM2I128(in *byte, out *byte)
 
-// p640_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p640_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p640_VPERM2I128(in *byte, out *byte)
 
-// p641_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p641_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p641_VPERM2I128(in *byte, out *byte)
 
-// p642_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p642_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p642_VPERM2I128(in *byte, out *byte)
 
-// p643_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p643_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p643_VPERM2I128(in *byte, out *byte)
 
-// p644_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p644_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p644_VPERM2I128(in *byte, out *byte)
 
-// p645_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p645_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p645_VPERM2I128(in *byte, out *byte)
 
-// p646_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p646_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p646_VPERM2I128(in *byte, out *byte)
 
-// p647_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p647_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p647_VPERM2I128(in *byte, out *byte)
 
-// p648_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p648_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p648_VPERM2I128(in *byte, out *byte)
 
-// p649_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p649_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p649_VPERM2I128(in *byte, out *byte)
 
-// p650_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p650_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p650_VPERM2I128(in *byte, out *byte)
 
-// p651_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p651_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p651_VPERMQ(in *byte, out *byte)
+func p651_VPERM2I128(in *byte, out *byte)
 
-// p652_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p652_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p652_VPERMQ(in *byte, out *byte)
+func p652_VPERM2I128(in *byte, out *byte)
 
-// p653_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p653_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p653_VPEXTRQ(in *byte, out *byte)
+func p653_VPERM2I128(in *byte, out *byte)
 
-// p654_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p654_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p654_VPEXTRQ(in *byte, out *byte)
+func p654_VPERMQ(in *byte, out *byte)
 
-// p655_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p655_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p655_VPEXTRQ(in *byte, out *byte)
+func p655_VPERMQ(in *byte, out *byte)
 
-// p656_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p656_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
 func p656_VPEXTRQ(in *byte, out *byte)
 
-// p657_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p657_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p657_VPINSRQ(in *byte, out *byte)
+func p657_VPEXTRQ(in *byte, out *byte)
 
-// p658_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p658_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p658_VPINSRQ(in *byte, out *byte)
+func p658_VPEXTRQ(in *byte, out *byte)
 
-// p659_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p659_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p659_VPINSRQ(in *byte, out *byte)
+func p659_VPEXTRQ(in *byte, out *byte)
 
-// p660_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p660_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p660_VPINSRQ(in *byte, out *byte)
 
-// p661_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p661_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p661_VPINSRQ(in *byte, out *byte)
 
-// p662_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p662_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p662_VPINSRQ(in *byte, out *byte)
 
-// p663_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p663_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p663_VPINSRQ(in *byte, out *byte)
 
-// p664_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p664_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p664_VPINSRQ(in *byte, out *byte)
 
-// p665_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p665_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p665_VPINSRQ(in *byte, out *byte)
 
-// p666_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p666_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p666_VPINSRQ(in *byte, out *byte)
 
-// p667_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p667_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p667_VPINSRQ(in *byte, out *byte)
 
-// p668_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p668_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p668_VPINSRQ(in *byte, out *byte)
 
-// p669_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p669_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p669_VPMOVMSKB(in *byte, out *byte)
+func p669_VPINSRQ(in *byte, out *byte)
 
-// p670_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p670_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p670_VPMOVMSKB(in *byte, out *byte)
+func p670_VPINSRQ(in *byte, out *byte)
 
-// p671_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p671_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p671_VPOR(in *byte, out *byte)
+func p671_VPINSRQ(in *byte, out *byte)
 
-// p672_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p672_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p672_VPOR(in *byte, out *byte)
+func p672_VPMOVMSKB(in *byte, out *byte)
 
-// p673_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p673_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p673_VPOR(in *byte, out *byte)
+func p673_VPMOVMSKB(in *byte, out *byte)
 
-// p674_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p674_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p674_VPOR(in *byte, out *byte)
 
-// p675_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p675_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p675_VPOR(in *byte, out *byte)
 
-// p676_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p676_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p676_VPOR(in *byte, out *byte)
 
-// p677_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p677_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p677_VPOR(in *byte, out *byte)
 
-// p678_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p678_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p678_VPOR(in *byte, out *byte)
 
-// p679_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p679_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p679_VPORD(in *byte, out *byte)
+func p679_VPOR(in *byte, out *byte)
 
-// p680_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p680_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p680_VPORD(in *byte, out *byte)
+func p680_VPOR(in *byte, out *byte)
 
-// p681_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p681_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p681_VPSHUFB(in *byte, out *byte)
+func p681_VPOR(in *byte, out *byte)
 
-// p682_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p682_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p682_VPSHUFB(in *byte, out *byte)
+func p682_VPORD(in *byte, out *byte)
 
-// p683_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p683_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p683_VPSHUFB(in *byte, out *byte)
+func p683_VPORD(in *byte, out *byte)
 
-// p684_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p684_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p684_VPSHUFB(in *byte, out *byte)
 
-// p685_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p685_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p685_VPSHUFB(in *byte, out *byte)
 
-// p686_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p686_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p686_VPSHUFB(in *byte, out *byte)
 
-// p687_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p687_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p687_VPSHUFB(in *byte, out *byte)
 
-// p688_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p688_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p688_VPSHUFB(in *byte, out *byte)
 
-// p689_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p689_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p689_VPSHUFB(in *byte, out *byte)
 
-// p690_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p690_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p690_VPSHUFB(in *byte, out *byte)
 
-// p691_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p691_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p691_VPSHUFB(in *byte, out *byte)
 
-// p692_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p692_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p692_VPSHUFB(in *byte, out *byte)
 
-// p693_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p693_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p693_VPSHUFB(in *byte, out *byte)
 
-// p694_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p694_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p694_VPSHUFB(in *byte, out *byte)
 
-// p695_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p695_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p695_VPSHUFD(in *byte, out *byte)
+func p695_VPSHUFB(in *byte, out *byte)
 
-// p696_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p696_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p696_VPSHUFD(in *byte, out *byte)
+func p696_VPSHUFB(in *byte, out *byte)
 
-// p697_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p697_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p697_VPSHUFD(in *byte, out *byte)
+func p697_VPSHUFB(in *byte, out *byte)
 
-// p698_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p698_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p698_VPSHUFD(in *byte, out *byte)
 
-// p699_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p699_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p699_VPSHUFD(in *byte, out *byte)
 
-// p700_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p700_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p700_VPSHUFD(in *byte, out *byte)
 
-// p701_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p701_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p701_VPSHUFD(in *byte, out *byte)
 
-// p702_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p702_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p702_VPSHUFD(in *byte, out *byte)
 
-// p703_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p703_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p703_VPSHUFD(in *byte, out *byte)
 
-// p704_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p704_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p704_VPSHUFD(in *byte, out *byte)
 
-// p705_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p705_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p705_VPSHUFD(in *byte, out *byte)
 
-// p706_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p706_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p706_VPSHUFD(in *byte, out *byte)
 
-// p707_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p707_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p707_VPSHUFD(in *byte, out *byte)
 
-// p708_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p708_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p708_VPSHUFD(in *byte, out *byte)
 
-// p709_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p709_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p709_VPSHUFD(in *byte, out *byte)
 
-// p710_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p710_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p710_VPSHUFD(in *byte, out *byte)
 
-// p711_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p711_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p711_VPSHUFD(in *byte, out *byte)
 
-// p712_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p712_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p712_VPSHUFD(in *byte, out *byte)
 
-// p713_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p713_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p713_VPSHUFD(in *byte, out *byte)
 
-// p714_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p714_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p714_VPSHUFD(in *byte, out *byte)
 
-// p715_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p715_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p715_VPSHUFD(in *byte, out *byte)
 
-// p716_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p716_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p716_VPSHUFD(in *byte, out *byte)
 
-// p717_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p717_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p717_VPSHUFD(in *byte, out *byte)
 
-// p718_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p718_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p718_VPSHUFD(in *byte, out *byte)
 
-// p719_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p719_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p719_VPSHUFD(in *byte, out *byte)
 
-// p720_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p720_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p720_VPSHUFD(in *byte, out *byte)
 
-// p721_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p721_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p721_VPSHUFD(in *byte, out *byte)
 
-// p722_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p722_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p722_VPSHUFD(in *byte, out *byte)
 
-// p723_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p723_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p723_VPSHUFD(in *byte, out *byte)
 
-// p724_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p724_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p724_VPSHUFD(in *byte, out *byte)
 
-// p725_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p725_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p725_VPSHUFD(in *byte, out *byte)
 
-// p726_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p726_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p726_VPSLLD(in *byte, out *byte)
+func p726_VPSHUFD(in *byte, out *byte)
 
-// p727_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p727_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p727_VPSLLD(in *byte, out *byte)
+func p727_VPSHUFD(in *byte, out *byte)
 
-// p728_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p728_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p728_VPSLLD(in *byte, out *byte)
+func p728_VPSHUFD(in *byte, out *byte)
 
-// p729_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p729_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p729_VPSLLD(in *byte, out *byte)
 
-// p730_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p730_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p730_VPSLLD(in *byte, out *byte)
 
-// p731_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p731_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p731_VPSLLD(in *byte, out *byte)
 
-// p732_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p732_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p732_VPSLLD(in *byte, out *byte)
 
-// p733_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p733_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p733_VPSLLD(in *byte, out *byte)
 
-// p734_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p734_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p734_VPSLLD(in *byte, out *byte)
 
-// p735_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p735_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p735_VPSLLD(in *byte, out *byte)
 
-// p736_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p736_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p736_VPSLLD(in *byte, out *byte)
 
-// p737_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p737_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p737_VPSLLD(in *byte, out *byte)
 
-// p738_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p738_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p738_VPSLLD(in *byte, out *byte)
 
-// p739_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p739_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p739_VPSLLD(in *byte, out *byte)
 
-// p740_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p740_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p740_VPSLLD(in *byte, out *byte)
 
-// p741_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p741_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p741_VPSLLD(in *byte, out *byte)
 
-// p742_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p742_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p742_VPSLLD(in *byte, out *byte)
 
-// p743_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p743_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p743_VPSLLD(in *byte, out *byte)
 
-// p744_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p744_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p744_VPSLLD(in *byte, out *byte)
 
-// p745_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p745_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p745_VPSLLD(in *byte, out *byte)
 
-// p746_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p746_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p746_VPSLLDQ(in *byte, out *byte)
+func p746_VPSLLD(in *byte, out *byte)
 
-// p747_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p747_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p747_VPSLLDQ(in *byte, out *byte)
+func p747_VPSLLD(in *byte, out *byte)
 
-// p748_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p748_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p748_VPSLLDQ(in *byte, out *byte)
+func p748_VPSLLD(in *byte, out *byte)
 
-// p749_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p749_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p749_VPSLLDQ(in *byte, out *byte)
 
-// p750_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p750_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p750_VPSLLDQ(in *byte, out *byte)
 
-// p751_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p751_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p751_VPSLLDQ(in *byte, out *byte)
 
-// p752_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p752_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p752_VPSLLDQ(in *byte, out *byte)
 
-// p753_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p753_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p753_VPSLLDQ(in *byte, out *byte)
 
-// p754_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p754_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p754_VPSLLDQ(in *byte, out *byte)
 
-// p755_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p755_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p755_VPSLLDQ(in *byte, out *byte)
 
-// p756_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p756_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p756_VPSLLDQ(in *byte, out *byte)
 
-// p757_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p757_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p757_VPSLLDQ(in *byte, out *byte)
 
-// p758_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p758_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p758_VPSLLDQ(in *byte, out *byte)
 
-// p759_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p759_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p759_VPSLLDQ(in *byte, out *byte)
 
-// p760_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p760_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p760_VPSRAD(in *byte, out *byte)
+func p760_VPSLLDQ(in *byte, out *byte)
 
-// p761_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p761_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p761_VPSRAD(in *byte, out *byte)
+func p761_VPSLLDQ(in *byte, out *byte)
 
-// p762_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p762_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p762_VPSRAD(in *byte, out *byte)
+func p762_VPSLLDQ(in *byte, out *byte)
 
-// p763_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p763_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p763_VPSRAD(in *byte, out *byte)
 
-// p764_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p764_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p764_VPSRAD(in *byte, out *byte)
 
-// p765_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p765_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p765_VPSRAD(in *byte, out *byte)
 
-// p766_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p766_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p766_VPSRAD(in *byte, out *byte)
 
-// p767_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p767_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p767_VPSRAD(in *byte, out *byte)
 
-// p768_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p768_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p768_VPSRAD(in *byte, out *byte)
 
-// p769_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p769_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p769_VPSRAD(in *byte, out *byte)
 
-// p770_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p770_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p770_VPSRAD(in *byte, out *byte)
 
-// p771_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p771_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p771_VPSRAD(in *byte, out *byte)
 
-// p772_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p772_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p772_VPSRAD(in *byte, out *byte)
 
-// p773_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p773_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p773_VPSRAD(in *byte, out *byte)
 
-// p774_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p774_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p774_VPSRAD(in *byte, out *byte)
 
-// p775_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p775_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p775_VPSRAD(in *byte, out *byte)
 
-// p776_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p776_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p776_VPSRLD(in *byte, out *byte)
+func p776_VPSRAD(in *byte, out *byte)
 
-// p777_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p777_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p777_VPSRLD(in *byte, out *byte)
+func p777_VPSRAD(in *byte, out *byte)
 
-// p778_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p778_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p778_VPSRLD(in *byte, out *byte)
+func p778_VPSRAD(in *byte, out *byte)
 
-// p779_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p779_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p779_VPSRLD(in *byte, out *byte)
 
-// p780_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p780_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p780_VPSRLD(in *byte, out *byte)
 
-// p781_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p781_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p781_VPSRLD(in *byte, out *byte)
 
-// p782_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p782_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p782_VPSRLD(in *byte, out *byte)
 
-// p783_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p783_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p783_VPSRLD(in *byte, out *byte)
 
-// p784_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p784_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p784_VPSRLD(in *byte, out *byte)
 
-// p785_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p785_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p785_VPSRLD(in *byte, out *byte)
 
-// p786_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p786_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p786_VPSRLD(in *byte, out *byte)
 
-// p787_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p787_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p787_VPSRLD(in *byte, out *byte)
 
-// p788_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p788_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p788_VPSRLD(in *byte, out *byte)
 
-// p789_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p789_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p789_VPSRLD(in *byte, out *byte)
 
-// p790_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p790_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p790_VPSRLD(in *byte, out *byte)
 
-// p791_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p791_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p791_VPSRLD(in *byte, out *byte)
 
-// p792_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p792_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p792_VPSRLD(in *byte, out *byte)
 
-// p793_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p793_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p793_VPSRLD(in *byte, out *byte)
 
-// p794_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p794_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p794_VPSRLD(in *byte, out *byte)
 
-// p795_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p795_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p795_VPSRLD(in *byte, out *byte)
 
-// p796_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p796_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p796_VPSRLDQ(in *byte, out *byte)
+func p796_VPSRLD(in *byte, out *byte)
 
-// p797_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p797_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p797_VPSRLDQ(in *byte, out *byte)
+func p797_VPSRLD(in *byte, out *byte)
 
-// p798_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p798_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p798_VPSRLDQ(in *byte, out *byte)
+func p798_VPSRLD(in *byte, out *byte)
 
-// p799_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p799_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p799_VPSRLDQ(in *byte, out *byte)
 
-// p800_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p800_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p800_VPSRLDQ(in *byte, out *byte)
 
-// p801_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p801_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p801_VPSRLDQ(in *byte, out *byte)
 
-// p802_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p802_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p802_VPSRLDQ(in *byte, out *byte)
 
-// p803_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p803_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p803_VPSRLDQ(in *byte, out *byte)
 
-// p804_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p804_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p804_VPSRLDQ(in *byte, out *byte)
 
-// p805_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p805_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p805_VPSRLDQ(in *byte, out *byte)
 
-// p806_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p806_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p806_VPSRLDQ(in *byte, out *byte)
 
-// p807_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p807_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p807_VPSRLDQ(in *byte, out *byte)
 
-// p808_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p808_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p808_VPSRLDQ(in *byte, out *byte)
 
-// p809_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p809_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p809_VPSRLDQ(in *byte, out *byte)
 
-// p810_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p810_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p810_VPTERNLOGD(in *byte, out *byte)
+func p810_VPSRLDQ(in *byte, out *byte)
 
-// p811_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p811_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p811_VPTERNLOGD(in *byte, out *byte)
+func p811_VPSRLDQ(in *byte, out *byte)
 
-// p812_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p812_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p812_VPUNPCKHDQ(in *byte, out *byte)
+func p812_VPSRLDQ(in *byte, out *byte)
 
-// p813_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p813_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p813_VPUNPCKHDQ(in *byte, out *byte)
+func p813_VPTERNLOGD(in *byte, out *byte)
 
-// p814_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p814_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p814_VPUNPCKHDQ(in *byte, out *byte)
+func p814_VPTERNLOGD(in *byte, out *byte)
 
-// p815_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p815_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p815_VPUNPCKHDQ(in *byte, out *byte)
+func p815_VPTERNLOGD(in *byte, out *byte)
 
-// p816_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p816_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p816_VPUNPCKHQDQ(in *byte, out *byte)
+func p816_VPTERNLOGD(in *byte, out *byte)
 
-// p817_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p817_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p817_VPUNPCKHQDQ(in *byte, out *byte)
+func p817_VPTERNLOGD(in *byte, out *byte)
 
-// p818_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p818_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p818_VPUNPCKHQDQ(in *byte, out *byte)
+func p818_VPTERNLOGD(in *byte, out *byte)
 
-// p819_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p819_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p819_VPUNPCKHQDQ(in *byte, out *byte)
+func p819_VPUNPCKHDQ(in *byte, out *byte)
 
-// p820_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p820_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p820_VPUNPCKLDQ(in *byte, out *byte)
+func p820_VPUNPCKHDQ(in *byte, out *byte)
 
-// p821_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p821_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p821_VPUNPCKLDQ(in *byte, out *byte)
+func p821_VPUNPCKHDQ(in *byte, out *byte)
 
-// p822_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p822_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p822_VPUNPCKLDQ(in *byte, out *byte)
+func p822_VPUNPCKHDQ(in *byte, out *byte)
 
-// p823_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p823_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p823_VPUNPCKLDQ(in *byte, out *byte)
+func p823_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p824_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p824_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p824_VPUNPCKLQDQ(in *byte, out *byte)
+func p824_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p825_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p825_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p825_VPUNPCKLQDQ(in *byte, out *byte)
+func p825_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p826_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p826_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p826_VPUNPCKLQDQ(in *byte, out *byte)
+func p826_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p827_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p827_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p827_VPUNPCKLQDQ(in *byte, out *byte)
+func p827_VPUNPCKLDQ(in *byte, out *byte)
 
-// p828_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p828_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p828_VPUNPCKLQDQ(in *byte, out *byte)
+func p828_VPUNPCKLDQ(in *byte, out *byte)
 
-// p829_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p829_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p829_VPUNPCKLQDQ(in *byte, out *byte)
+func p829_VPUNPCKLDQ(in *byte, out *byte)
 
-// p830_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p830_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p830_VPUNPCKLQDQ(in *byte, out *byte)
+func p830_VPUNPCKLDQ(in *byte, out *byte)
 
-// p831_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p831_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p831_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p832_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p832_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p832_VPXOR(in *byte, out *byte)
+func p832_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p833_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p833_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p833_VPXOR(in *byte, out *byte)
+func p833_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p834_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p834_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p834_VPXOR(in *byte, out *byte)
+func p834_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p835_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p835_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p835_VPXOR(in *byte, out *byte)
+func p835_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p836_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p836_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p836_VPXOR(in *byte, out *byte)
+func p836_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p837_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p837_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p837_VPXOR(in *byte, out *byte)
+func p837_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p838_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p838_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p838_VPXOR(in *byte, out *byte)
+func p838_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p839_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p839_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p839_VPXOR(in *byte, out *byte)
 
-// p840_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p840_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p840_VPXOR(in *byte, out *byte)
 
-// p841_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p841_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p841_VPXOR(in *byte, out *byte)
 
-// p842_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p842_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p842_VPXOR(in *byte, out *byte)
 
-// p843_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p843_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p843_VPXOR(in *byte, out *byte)
 
-// p844_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p844_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p844_VPXOR(in *byte, out *byte)
 
-// p845_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p845_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p845_VPXOR(in *byte, out *byte)
 
-// p846_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p846_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p846_VPXOR(in *byte, out *byte)
 
-// p847_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p847_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p847_VPXOR(in *byte, out *byte)
 
-// p848_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p848_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p848_VPXORD(in *byte, out *byte)
+func p848_VPXOR(in *byte, out *byte)
 
-// p849_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p849_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p849_VPXORD(in *byte, out *byte)
+func p849_VPXOR(in *byte, out *byte)
 
-// p850_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p850_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p850_VPXORD(in *byte, out *byte)
+func p850_VPXOR(in *byte, out *byte)
 
-// p851_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p851_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p851_VPXORD(in *byte, out *byte)
+func p851_VPXOR(in *byte, out *byte)
 
-// p852_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p852_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p852_VPXORD(in *byte, out *byte)
+func p852_VPXOR(in *byte, out *byte)
 
-// p853_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p853_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p853_VPXORD(in *byte, out *byte)
+func p853_VPXOR(in *byte, out *byte)
 
-// p854_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p854_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p854_VPXORD(in *byte, out *byte)
+func p854_VPXOR(in *byte, out *byte)
 
-// p855_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p855_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p855_VPXORD(in *byte, out *byte)
 
-// p856_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p856_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p856_VPXORD(in *byte, out *byte)
 
-// p857_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p857_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p857_VPXORD(in *byte, out *byte)
 
-// p858_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p858_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p858_VPXORQ(in *byte, out *byte)
+func p858_VPXORD(in *byte, out *byte)
 
-// p859_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p859_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p859_VPXORQ(in *byte, out *byte)
+func p859_VPXORD(in *byte, out *byte)
 
-// p860_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z3, Z9, Z14 (committed form VSHUFI64X2 imm, z, z, z).
+// p860_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p860_VSHUFI64X2(in *byte, out *byte)
+func p860_VPXORD(in *byte, out *byte)
 
-// p861_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z14, Z14, Z14 (committed form VSHUFI64X2 imm, z, z, z).
+// p861_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p861_VSHUFI64X2(in *byte, out *byte)
+func p861_VPXORD(in *byte, out *byte)
 
-// p862_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p862_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p862_VZEROUPPER(in *byte, out *byte)
+func p862_VPXORD(in *byte, out *byte)
 
-// p863_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p863_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p863_VZEROUPPER(in *byte, out *byte)
+func p863_VPXORD(in *byte, out *byte)
 
-// p864_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p864_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p864_VZEROUPPER(in *byte, out *byte)
+func p864_VPXORD(in *byte, out *byte)
 
-// p865_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p865_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p865_XORB(in *byte, out *byte)
+func p865_VPXORQ(in *byte, out *byte)
 
-// p866_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p866_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p866_XORL(in *byte, out *byte)
+func p866_VPXORQ(in *byte, out *byte)
 
-// p867_XORL runs XORL SI, DI (committed form XORL r, r).
+// p867_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p867_XORL(in *byte, out *byte)
+func p867_VZEROUPPER(in *byte, out *byte)
 
-// p868_XORL runs XORL DI, DI (committed form XORL r, r).
+// p868_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p868_XORL(in *byte, out *byte)
+func p868_VZEROUPPER(in *byte, out *byte)
 
-// p869_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p869_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p869_XORQ(in *byte, out *byte)
+func p869_VZEROUPPER(in *byte, out *byte)
 
-// p870_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p870_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p870_XORQ(in *byte, out *byte)
+func p870_XORB(in *byte, out *byte)
 
-// p871_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p871_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p871_XORQ(in *byte, out *byte)
+func p871_XORL(in *byte, out *byte)
 
-// p872_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p872_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p872_XORW(in *byte, out *byte)
+func p872_XORL(in *byte, out *byte)
 
-// p873_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p873_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p873_VAESENC(in *byte, out *byte)
+func p873_XORL(in *byte, out *byte)
 
-// p874_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p874_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p874_VAESENC(in *byte, out *byte)
+func p874_XORQ(in *byte, out *byte)
 
-// p875_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p875_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p875_VAESENC(in *byte, out *byte)
+func p875_XORQ(in *byte, out *byte)
 
-// p876_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p876_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p876_VAESENC(in *byte, out *byte)
+func p876_XORQ(in *byte, out *byte)
 
-// p877_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p877_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p877_VAESENC(in *byte, out *byte)
+func p877_XORW(in *byte, out *byte)
 
-// p878_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p878_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p878_VAESENCLAST(in *byte, out *byte)
+func p878_VAESENC(in *byte, out *byte)
 
-// p879_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p879_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p879_VAESENCLAST(in *byte, out *byte)
+func p879_VAESENC(in *byte, out *byte)
 
-// p880_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p880_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p880_VAESENCLAST(in *byte, out *byte)
+func p880_VAESENC(in *byte, out *byte)
 
-// p881_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p881_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p881_VAESENCLAST(in *byte, out *byte)
+func p881_VAESENC(in *byte, out *byte)
 
-// p882_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p882_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p882_VAESENCLAST(in *byte, out *byte)
+func p882_VAESENC(in *byte, out *byte)
 
-// p883_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p883_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p883_VPCLMULQDQ(in *byte, out *byte)
+func p883_VAESENCLAST(in *byte, out *byte)
 
-// p884_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p884_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p884_VPCLMULQDQ(in *byte, out *byte)
+func p884_VAESENCLAST(in *byte, out *byte)
 
-// p885_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p885_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p885_VPCLMULQDQ(in *byte, out *byte)
+func p885_VAESENCLAST(in *byte, out *byte)
 
-// p886_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p886_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p886_VPCLMULQDQ(in *byte, out *byte)
+func p886_VAESENCLAST(in *byte, out *byte)
 
-// p887_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p887_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p887_VPCLMULQDQ(in *byte, out *byte)
+func p887_VAESENCLAST(in *byte, out *byte)
 
-// p888_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p888_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p888_VPCLMULQDQ(in *byte, out *byte)
 
-// p889_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p889_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p889_VPCLMULQDQ(in *byte, out *byte)
 
-// p890_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p890_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p890_VPCLMULQDQ(in *byte, out *byte)
 
-// p891_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p891_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p891_VPTERNLOGD(in *byte, out *byte)
+func p891_VPCLMULQDQ(in *byte, out *byte)
 
-// p892_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p892_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p892_VPTERNLOGD(in *byte, out *byte)
+func p892_VPCLMULQDQ(in *byte, out *byte)
 
-// p893_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p893_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p893_VPTERNLOGD(in *byte, out *byte)
+func p893_VPCLMULQDQ(in *byte, out *byte)
 
-// p894_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p894_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p894_VPTERNLOGD(in *byte, out *byte)
+func p894_VPCLMULQDQ(in *byte, out *byte)
 
-// p895_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p895_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p895_VPTERNLOGD(in *byte, out *byte)
+func p895_VPCLMULQDQ(in *byte, out *byte)
 
-// p896_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p896_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p896_VPTERNLOGD(in *byte, out *byte)
 
-// p897_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p897_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p897_VPTERNLOGD(in *byte, out *byte)
 
-// p898_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p898_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p898_VPTERNLOGD(in *byte, out *byte)
 
-// p899_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p899_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p899_VPTERNLOGD(in *byte, out *byte)
 
-// p900_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p900_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p900_VPTERNLOGD_Z(in *byte, out *byte)
+func p900_VPTERNLOGD(in *byte, out *byte)
 
-// p901_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p901_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p901_VPTERNLOGD(in *byte, out *byte)
 
-// p902_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p902_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p902_VPTERNLOGD_BCST(in *byte, out *byte)
+func p902_VPTERNLOGD(in *byte, out *byte)
 
-// p903_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p903_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p903_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p903_VPTERNLOGD(in *byte, out *byte)
 
-// p904_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p904_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
 func p904_VPTERNLOGD(in *byte, out *byte)
 
-// p905_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p905_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p905_VPTERNLOGD(in *byte, out *byte)
+func p905_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p906_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p906_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
 func p906_VPTERNLOGD(in *byte, out *byte)
 
-// p907_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p907_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p907_VPTERNLOGD_Z(in *byte, out *byte)
+func p907_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p908_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p908_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p908_VPTERNLOGD(in *byte, out *byte)
+func p908_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p909_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p909_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p909_VPTERNLOGQ(in *byte, out *byte)
+func p909_VPTERNLOGD(in *byte, out *byte)
 
-// p910_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p910_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p910_VPTERNLOGQ(in *byte, out *byte)
+func p910_VPTERNLOGD(in *byte, out *byte)
 
-// p911_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p911_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p911_VPTERNLOGQ(in *byte, out *byte)
+func p911_VPTERNLOGD(in *byte, out *byte)
 
-// p912_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p912_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p912_VPTERNLOGQ(in *byte, out *byte)
+func p912_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p913_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p913_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p913_VPTERNLOGQ(in *byte, out *byte)
+func p913_VPTERNLOGD(in *byte, out *byte)
 
-// p914_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p914_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p914_VPTERNLOGQ(in *byte, out *byte)
 
-// p915_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p915_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p915_VPTERNLOGQ(in *byte, out *byte)
 
-// p916_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p916_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p916_VPTERNLOGQ_Z(in *byte, out *byte)
+func p916_VPTERNLOGQ(in *byte, out *byte)
 
-// p917_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p917_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p917_VPTERNLOGQ(in *byte, out *byte)
 
-// p918_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p918_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p918_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p918_VPTERNLOGQ(in *byte, out *byte)
 
-// p919_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p919_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p919_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p919_VPTERNLOGQ(in *byte, out *byte)
 
-// p920_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p920_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
 func p920_VPTERNLOGQ(in *byte, out *byte)
 
-// p921_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p921_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p921_VPTERNLOGQ(in *byte, out *byte)
+func p921_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p922_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p922_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
 func p922_VPTERNLOGQ(in *byte, out *byte)
 
-// p923_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p923_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p923_VPTERNLOGQ_Z(in *byte, out *byte)
+func p923_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p924_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p924_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p924_VPTERNLOGQ(in *byte, out *byte)
+func p924_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p925_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p925_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p925_VPROLD(in *byte, out *byte)
+func p925_VPTERNLOGQ(in *byte, out *byte)
 
-// p926_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p926_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p926_VPROLD(in *byte, out *byte)
+func p926_VPTERNLOGQ(in *byte, out *byte)
 
-// p927_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p927_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p927_VPROLD(in *byte, out *byte)
+func p927_VPTERNLOGQ(in *byte, out *byte)
 
-// p928_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p928_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p928_VPROLD(in *byte, out *byte)
+func p928_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p929_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p929_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p929_VPROLD(in *byte, out *byte)
+func p929_VPTERNLOGQ(in *byte, out *byte)
 
-// p930_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p930_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p930_VPROLD(in *byte, out *byte)
 
-// p931_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p931_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p931_VPROLD(in *byte, out *byte)
 
-// p932_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p932_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p932_VPROLD(in *byte, out *byte)
 
-// p933_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p933_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p933_VPROLD(in *byte, out *byte)
 
-// p934_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p934_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p934_VPROLD_Z(in *byte, out *byte)
+func p934_VPROLD(in *byte, out *byte)
 
-// p935_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p935_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p935_VPROLD(in *byte, out *byte)
 
-// p936_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p936_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p936_VPROLD_BCST(in *byte, out *byte)
+func p936_VPROLD(in *byte, out *byte)
 
-// p937_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p937_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p937_VPROLD_BCST_Z(in *byte, out *byte)
+func p937_VPROLD(in *byte, out *byte)
 
-// p938_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p938_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
 func p938_VPROLD(in *byte, out *byte)
 
-// p939_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p939_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p939_VPROLD(in *byte, out *byte)
+func p939_VPROLD_Z(in *byte, out *byte)
 
-// p940_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p940_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
 func p940_VPROLD(in *byte, out *byte)
 
-// p941_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p941_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p941_VPROLD_Z(in *byte, out *byte)
+func p941_VPROLD_BCST(in *byte, out *byte)
 
-// p942_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p942_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p942_VPROLD(in *byte, out *byte)
+func p942_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p943_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p943_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p943_VPROLQ(in *byte, out *byte)
+func p943_VPROLD(in *byte, out *byte)
 
-// p944_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p944_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p944_VPROLQ(in *byte, out *byte)
+func p944_VPROLD(in *byte, out *byte)
 
-// p945_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p945_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p945_VPROLQ(in *byte, out *byte)
+func p945_VPROLD(in *byte, out *byte)
 
-// p946_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p946_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p946_VPROLQ(in *byte, out *byte)
+func p946_VPROLD_Z(in *byte, out *byte)
 
-// p947_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p947_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p947_VPROLQ(in *byte, out *byte)
+func p947_VPROLD(in *byte, out *byte)
 
-// p948_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p948_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p948_VPROLQ(in *byte, out *byte)
 
-// p949_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p949_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p949_VPROLQ(in *byte, out *byte)
 
-// p950_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p950_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p950_VPROLQ_Z(in *byte, out *byte)
+func p950_VPROLQ(in *byte, out *byte)
 
-// p951_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p951_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p951_VPROLQ(in *byte, out *byte)
 
-// p952_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p952_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p952_VPROLQ_BCST(in *byte, out *byte)
+func p952_VPROLQ(in *byte, out *byte)
 
-// p953_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p953_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p953_VPROLQ_BCST_Z(in *byte, out *byte)
+func p953_VPROLQ(in *byte, out *byte)
 
-// p954_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p954_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
 func p954_VPROLQ(in *byte, out *byte)
 
-// p955_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p955_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p955_VPROLQ(in *byte, out *byte)
+func p955_VPROLQ_Z(in *byte, out *byte)
 
-// p956_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p956_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
 func p956_VPROLQ(in *byte, out *byte)
 
-// p957_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p957_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p957_VPROLQ_Z(in *byte, out *byte)
+func p957_VPROLQ_BCST(in *byte, out *byte)
 
-// p958_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p958_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p958_VPROLQ(in *byte, out *byte)
+func p958_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p959_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p959_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p959_VPRORD(in *byte, out *byte)
+func p959_VPROLQ(in *byte, out *byte)
 
-// p960_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p960_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p960_VPRORD(in *byte, out *byte)
+func p960_VPROLQ(in *byte, out *byte)
 
-// p961_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p961_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p961_VPRORD(in *byte, out *byte)
+func p961_VPROLQ(in *byte, out *byte)
 
-// p962_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p962_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p962_VPRORD(in *byte, out *byte)
+func p962_VPROLQ_Z(in *byte, out *byte)
 
-// p963_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p963_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p963_VPRORD(in *byte, out *byte)
+func p963_VPROLQ(in *byte, out *byte)
 
-// p964_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p964_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p964_VPRORD(in *byte, out *byte)
 
-// p965_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p965_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p965_VPRORD(in *byte, out *byte)
 
-// p966_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p966_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p966_VPRORD(in *byte, out *byte)
 
-// p967_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p967_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p967_VPRORD_Z(in *byte, out *byte)
+func p967_VPRORD(in *byte, out *byte)
 
-// p968_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p968_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p968_VPRORD(in *byte, out *byte)
 
-// p969_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p969_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p969_VPRORD_BCST(in *byte, out *byte)
+func p969_VPRORD(in *byte, out *byte)
 
-// p970_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p970_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p970_VPRORD_BCST_Z(in *byte, out *byte)
+func p970_VPRORD(in *byte, out *byte)
 
-// p971_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p971_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
 func p971_VPRORD(in *byte, out *byte)
 
-// p972_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p972_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p972_VPRORD(in *byte, out *byte)
+func p972_VPRORD_Z(in *byte, out *byte)
 
-// p973_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p973_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
 func p973_VPRORD(in *byte, out *byte)
 
-// p974_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p974_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p974_VPRORD_Z(in *byte, out *byte)
+func p974_VPRORD_BCST(in *byte, out *byte)
 
-// p975_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p975_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p975_VPRORD(in *byte, out *byte)
+func p975_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p976_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p976_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p976_VPRORQ(in *byte, out *byte)
+func p976_VPRORD(in *byte, out *byte)
 
-// p977_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p977_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p977_VPRORQ(in *byte, out *byte)
+func p977_VPRORD(in *byte, out *byte)
 
-// p978_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p978_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p978_VPRORQ(in *byte, out *byte)
+func p978_VPRORD(in *byte, out *byte)
 
-// p979_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p979_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p979_VPRORQ(in *byte, out *byte)
+func p979_VPRORD_Z(in *byte, out *byte)
 
-// p980_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p980_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p980_VPRORQ(in *byte, out *byte)
+func p980_VPRORD(in *byte, out *byte)
 
-// p981_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p981_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p981_VPRORQ(in *byte, out *byte)
 
-// p982_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p982_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p982_VPRORQ(in *byte, out *byte)
 
-// p983_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p983_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p983_VPRORQ_Z(in *byte, out *byte)
+func p983_VPRORQ(in *byte, out *byte)
 
-// p984_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p984_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p984_VPRORQ(in *byte, out *byte)
 
-// p985_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p985_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p985_VPRORQ_BCST(in *byte, out *byte)
+func p985_VPRORQ(in *byte, out *byte)
 
-// p986_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p986_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p986_VPRORQ_BCST_Z(in *byte, out *byte)
+func p986_VPRORQ(in *byte, out *byte)
 
-// p987_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p987_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
 func p987_VPRORQ(in *byte, out *byte)
 
-// p988_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p988_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p988_VPRORQ(in *byte, out *byte)
+func p988_VPRORQ_Z(in *byte, out *byte)
 
-// p989_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p989_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
 func p989_VPRORQ(in *byte, out *byte)
 
-// p990_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p990_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p990_VPRORQ_Z(in *byte, out *byte)
+func p990_VPRORQ_BCST(in *byte, out *byte)
 
-// p991_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p991_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p991_VPRORQ(in *byte, out *byte)
+func p991_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p992_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p992_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p992_VPSHUFB(in *byte, out *byte)
+func p992_VPRORQ(in *byte, out *byte)
 
-// p993_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p993_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p993_VPSHUFB(in *byte, out *byte)
+func p993_VPRORQ(in *byte, out *byte)
 
-// p994_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p994_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p994_VPSHUFB_Z(in *byte, out *byte)
+func p994_VPRORQ(in *byte, out *byte)
 
-// p995_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p995_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p995_VPSHUFB(in *byte, out *byte)
+func p995_VPRORQ_Z(in *byte, out *byte)
 
-// p996_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p996_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p996_VPSHUFB(in *byte, out *byte)
+func p996_VPRORQ(in *byte, out *byte)
 
-// p997_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p997_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
 func p997_VPSHUFB(in *byte, out *byte)
 
-// p998_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p998_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
 func p998_VPSHUFB(in *byte, out *byte)
 
-// p999_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p999_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
 func p999_VPSHUFB_Z(in *byte, out *byte)
 
-// p1000_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1000_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
 func p1000_VPSHUFB(in *byte, out *byte)
 
-// p1001_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1001_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1001_VPSHUFD(in *byte, out *byte)
+func p1001_VPSHUFB(in *byte, out *byte)
 
-// p1002_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1002_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1002_VPSHUFD(in *byte, out *byte)
+func p1002_VPSHUFB(in *byte, out *byte)
 
-// p1003_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1003_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1003_VPSHUFD(in *byte, out *byte)
+func p1003_VPSHUFB(in *byte, out *byte)
 
-// p1004_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1004_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1004_VPSHUFD(in *byte, out *byte)
+func p1004_VPSHUFB_Z(in *byte, out *byte)
 
-// p1005_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1005_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1005_VPSHUFD(in *byte, out *byte)
+func p1005_VPSHUFB(in *byte, out *byte)
 
-// p1006_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1006_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1006_VPSHUFD(in *byte, out *byte)
 
-// p1007_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1007_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1007_VPSHUFD(in *byte, out *byte)
 
-// p1008_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1008_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1008_VPSHUFD_Z(in *byte, out *byte)
+func p1008_VPSHUFD(in *byte, out *byte)
 
-// p1009_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1009_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1009_VPSHUFD(in *byte, out *byte)
 
-// p1010_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1010_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1010_VPSHUFD_BCST(in *byte, out *byte)
+func p1010_VPSHUFD(in *byte, out *byte)
 
-// p1011_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1011_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1011_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1011_VPSHUFD(in *byte, out *byte)
 
-// p1012_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1012_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
 func p1012_VPSHUFD(in *byte, out *byte)
 
-// p1013_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1013_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1013_VPSHUFD(in *byte, out *byte)
+func p1013_VPSHUFD_Z(in *byte, out *byte)
 
-// p1014_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1014_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
 func p1014_VPSHUFD(in *byte, out *byte)
 
-// p1015_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1015_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1015_VPSHUFD_Z(in *byte, out *byte)
+func p1015_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1016_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1016_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1016_VPSHUFD(in *byte, out *byte)
+func p1016_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1017_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1017_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1017_VPADDD(in *byte, out *byte)
+func p1017_VPSHUFD(in *byte, out *byte)
 
-// p1018_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1018_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1018_VPADDD(in *byte, out *byte)
+func p1018_VPSHUFD(in *byte, out *byte)
 
-// p1019_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1019_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1019_VPADDD_Z(in *byte, out *byte)
+func p1019_VPSHUFD(in *byte, out *byte)
 
-// p1020_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1020_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1020_VPADDD(in *byte, out *byte)
+func p1020_VPSHUFD_Z(in *byte, out *byte)
 
-// p1021_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1021_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1021_VPADDD_BCST(in *byte, out *byte)
+func p1021_VPSHUFD(in *byte, out *byte)
 
-// p1022_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1022_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1022_VPADDD_BCST_Z(in *byte, out *byte)
+func p1022_VPADDD(in *byte, out *byte)
 
-// p1023_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1023_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
 func p1023_VPADDD(in *byte, out *byte)
 
-// p1024_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1024_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1024_VPADDD(in *byte, out *byte)
+func p1024_VPADDD_Z(in *byte, out *byte)
 
-// p1025_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1025_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
 func p1025_VPADDD(in *byte, out *byte)
 
-// p1026_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1026_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1026_VPADDD_Z(in *byte, out *byte)
+func p1026_VPADDD_BCST(in *byte, out *byte)
 
-// p1027_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1027_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1027_VPADDD(in *byte, out *byte)
+func p1027_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1028_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1028_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1028_VPADDQ(in *byte, out *byte)
+func p1028_VPADDD(in *byte, out *byte)
 
-// p1029_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1029_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1029_VPADDQ(in *byte, out *byte)
+func p1029_VPADDD(in *byte, out *byte)
 
-// p1030_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1030_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1030_VPADDQ_Z(in *byte, out *byte)
+func p1030_VPADDD(in *byte, out *byte)
 
-// p1031_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1031_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1031_VPADDQ(in *byte, out *byte)
+func p1031_VPADDD_Z(in *byte, out *byte)
 
-// p1032_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1032_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1032_VPADDQ_BCST(in *byte, out *byte)
+func p1032_VPADDD(in *byte, out *byte)
 
-// p1033_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1033_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1033_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1033_VPADDQ(in *byte, out *byte)
 
-// p1034_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1034_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p1034_VPADDQ(in *byte, out *byte)
 
-// p1035_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1035_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1035_VPADDQ(in *byte, out *byte)
+func p1035_VPADDQ_Z(in *byte, out *byte)
 
-// p1036_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1036_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
 func p1036_VPADDQ(in *byte, out *byte)
 
-// p1037_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1037_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1037_VPADDQ_Z(in *byte, out *byte)
+func p1037_VPADDQ_BCST(in *byte, out *byte)
 
-// p1038_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1038_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1038_VPADDQ(in *byte, out *byte)
+func p1038_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1039_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1039_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1039_VPSUBQ(in *byte, out *byte)
+func p1039_VPADDQ(in *byte, out *byte)
 
-// p1040_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1040_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1040_VPSUBQ(in *byte, out *byte)
+func p1040_VPADDQ(in *byte, out *byte)
 
-// p1041_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1041_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1041_VPSUBQ_Z(in *byte, out *byte)
+func p1041_VPADDQ(in *byte, out *byte)
 
-// p1042_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1042_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1042_VPSUBQ(in *byte, out *byte)
+func p1042_VPADDQ_Z(in *byte, out *byte)
 
-// p1043_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1043_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1043_VPSUBQ_BCST(in *byte, out *byte)
+func p1043_VPADDQ(in *byte, out *byte)
 
-// p1044_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1044_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1044_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1044_VPSUBQ(in *byte, out *byte)
 
-// p1045_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1045_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
 func p1045_VPSUBQ(in *byte, out *byte)
 
-// p1046_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1046_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1046_VPSUBQ(in *byte, out *byte)
+func p1046_VPSUBQ_Z(in *byte, out *byte)
 
-// p1047_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1047_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
 func p1047_VPSUBQ(in *byte, out *byte)
 
-// p1048_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1048_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1048_VPSUBQ_Z(in *byte, out *byte)
+func p1048_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1049_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1049_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1049_VPSUBQ(in *byte, out *byte)
+func p1049_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1050_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1050_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1050_VPMULUDQ(in *byte, out *byte)
+func p1050_VPSUBQ(in *byte, out *byte)
 
-// p1051_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1051_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1051_VPMULUDQ(in *byte, out *byte)
+func p1051_VPSUBQ(in *byte, out *byte)
 
-// p1052_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1052_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1052_VPMULUDQ_Z(in *byte, out *byte)
+func p1052_VPSUBQ(in *byte, out *byte)
 
-// p1053_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1053_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1053_VPMULUDQ(in *byte, out *byte)
+func p1053_VPSUBQ_Z(in *byte, out *byte)
 
-// p1054_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1054_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1054_VPMULUDQ_BCST(in *byte, out *byte)
+func p1054_VPSUBQ(in *byte, out *byte)
 
-// p1055_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1055_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1055_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1055_VPMULUDQ(in *byte, out *byte)
 
-// p1056_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1056_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
 func p1056_VPMULUDQ(in *byte, out *byte)
 
-// p1057_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1057_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1057_VPMULUDQ(in *byte, out *byte)
+func p1057_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1058_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1058_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
 func p1058_VPMULUDQ(in *byte, out *byte)
 
-// p1059_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1059_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1059_VPMULUDQ_Z(in *byte, out *byte)
+func p1059_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1060_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1060_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1060_VPMULUDQ(in *byte, out *byte)
+func p1060_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1061_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1061_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1061_VPMADD52LUQ(in *byte, out *byte)
+func p1061_VPMULUDQ(in *byte, out *byte)
 
-// p1062_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1062_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1062_VPMADD52LUQ(in *byte, out *byte)
+func p1062_VPMULUDQ(in *byte, out *byte)
 
-// p1063_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1063_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1063_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1063_VPMULUDQ(in *byte, out *byte)
 
-// p1064_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1064_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1064_VPMADD52LUQ(in *byte, out *byte)
+func p1064_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1065_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1065_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1065_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1065_VPMULUDQ(in *byte, out *byte)
 
-// p1066_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1066_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1066_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1066_VPMADD52LUQ(in *byte, out *byte)
 
-// p1067_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1067_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
 func p1067_VPMADD52LUQ(in *byte, out *byte)
 
-// p1068_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1068_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1068_VPMADD52LUQ(in *byte, out *byte)
+func p1068_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1069_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1069_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
 func p1069_VPMADD52LUQ(in *byte, out *byte)
 
-// p1070_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1070_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1070_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1070_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1071_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1071_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1071_VPMADD52LUQ(in *byte, out *byte)
+func p1071_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1072_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1072_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1072_VPMADD52HUQ(in *byte, out *byte)
+func p1072_VPMADD52LUQ(in *byte, out *byte)
 
-// p1073_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1073_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1073_VPMADD52HUQ(in *byte, out *byte)
+func p1073_VPMADD52LUQ(in *byte, out *byte)
 
-// p1074_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1074_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1074_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1074_VPMADD52LUQ(in *byte, out *byte)
 
-// p1075_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1075_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1075_VPMADD52HUQ(in *byte, out *byte)
+func p1075_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1076_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1076_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1076_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1076_VPMADD52LUQ(in *byte, out *byte)
 
-// p1077_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1077_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1077_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1077_VPMADD52HUQ(in *byte, out *byte)
 
-// p1078_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1078_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
 func p1078_VPMADD52HUQ(in *byte, out *byte)
 
-// p1079_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1079_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1079_VPMADD52HUQ(in *byte, out *byte)
+func p1079_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1080_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1080_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
 func p1080_VPMADD52HUQ(in *byte, out *byte)
 
-// p1081_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1081_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1081_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1081_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1082_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1082_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1082_VPMADD52HUQ(in *byte, out *byte)
+func p1082_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1083_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1083_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1083_VPSRLQ(in *byte, out *byte)
+func p1083_VPMADD52HUQ(in *byte, out *byte)
 
-// p1084_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1084_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1084_VPSRLQ(in *byte, out *byte)
+func p1084_VPMADD52HUQ(in *byte, out *byte)
 
-// p1085_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1085_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1085_VPSRLQ(in *byte, out *byte)
+func p1085_VPMADD52HUQ(in *byte, out *byte)
 
-// p1086_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1086_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1086_VPSRLQ(in *byte, out *byte)
+func p1086_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1087_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1087_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1087_VPSRLQ(in *byte, out *byte)
+func p1087_VPMADD52HUQ(in *byte, out *byte)
 
-// p1088_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1088_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1088_VPSRLQ(in *byte, out *byte)
 
-// p1089_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1089_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1089_VPSRLQ(in *byte, out *byte)
 
-// p1090_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1090_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1090_VPSRLQ(in *byte, out *byte)
 
-// p1091_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1091_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1091_VPSRLQ(in *byte, out *byte)
 
-// p1092_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1092_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1092_VPSRLQ_Z(in *byte, out *byte)
+func p1092_VPSRLQ(in *byte, out *byte)
 
-// p1093_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1093_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1093_VPSRLQ(in *byte, out *byte)
 
-// p1094_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1094_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1094_VPSRLQ_BCST(in *byte, out *byte)
+func p1094_VPSRLQ(in *byte, out *byte)
 
-// p1095_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1095_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1095_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1095_VPSRLQ(in *byte, out *byte)
 
-// p1096_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1096_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
 func p1096_VPSRLQ(in *byte, out *byte)
 
-// p1097_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1097_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1097_VPSRLQ(in *byte, out *byte)
+func p1097_VPSRLQ_Z(in *byte, out *byte)
 
-// p1098_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1098_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
 func p1098_VPSRLQ(in *byte, out *byte)
 
-// p1099_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1099_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1099_VPSRLQ_Z(in *byte, out *byte)
+func p1099_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1100_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1100_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1100_VPSRLQ(in *byte, out *byte)
+func p1100_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1101_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1101_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1101_VPSLLQ(in *byte, out *byte)
+func p1101_VPSRLQ(in *byte, out *byte)
 
-// p1102_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1102_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1102_VPSLLQ(in *byte, out *byte)
+func p1102_VPSRLQ(in *byte, out *byte)
 
-// p1103_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1103_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1103_VPSLLQ(in *byte, out *byte)
+func p1103_VPSRLQ(in *byte, out *byte)
 
-// p1104_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1104_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1104_VPSLLQ(in *byte, out *byte)
+func p1104_VPSRLQ_Z(in *byte, out *byte)
 
-// p1105_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1105_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1105_VPSLLQ(in *byte, out *byte)
+func p1105_VPSRLQ(in *byte, out *byte)
 
-// p1106_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1106_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1106_VPSLLQ(in *byte, out *byte)
 
-// p1107_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1107_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1107_VPSLLQ(in *byte, out *byte)
 
-// p1108_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1108_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1108_VPSLLQ_Z(in *byte, out *byte)
+func p1108_VPSLLQ(in *byte, out *byte)
 
-// p1109_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1109_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1109_VPSLLQ(in *byte, out *byte)
 
-// p1110_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1110_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1110_VPSLLQ_BCST(in *byte, out *byte)
+func p1110_VPSLLQ(in *byte, out *byte)
 
-// p1111_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1111_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1111_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1111_VPSLLQ(in *byte, out *byte)
 
-// p1112_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1112_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
 func p1112_VPSLLQ(in *byte, out *byte)
 
-// p1113_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1113_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1113_VPSLLQ(in *byte, out *byte)
+func p1113_VPSLLQ_Z(in *byte, out *byte)
 
-// p1114_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1114_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
 func p1114_VPSLLQ(in *byte, out *byte)
 
-// p1115_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1115_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1115_VPSLLQ_Z(in *byte, out *byte)
+func p1115_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1116_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1116_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1116_VPSLLQ(in *byte, out *byte)
+func p1116_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1117_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1117_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1117_VPSRAQ(in *byte, out *byte)
+func p1117_VPSLLQ(in *byte, out *byte)
 
-// p1118_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1118_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1118_VPSRAQ(in *byte, out *byte)
+func p1118_VPSLLQ(in *byte, out *byte)
 
-// p1119_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1119_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1119_VPSRAQ(in *byte, out *byte)
+func p1119_VPSLLQ(in *byte, out *byte)
 
-// p1120_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1120_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1120_VPSRAQ(in *byte, out *byte)
+func p1120_VPSLLQ_Z(in *byte, out *byte)
 
-// p1121_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1121_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1121_VPSRAQ(in *byte, out *byte)
+func p1121_VPSLLQ(in *byte, out *byte)
 
-// p1122_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1122_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1122_VPSRAQ(in *byte, out *byte)
 
-// p1123_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1123_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1123_VPSRAQ(in *byte, out *byte)
 
-// p1124_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1124_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1124_VPSRAQ_Z(in *byte, out *byte)
+func p1124_VPSRAQ(in *byte, out *byte)
 
-// p1125_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1125_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1125_VPSRAQ(in *byte, out *byte)
 
-// p1126_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1126_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1126_VPSRAQ_BCST(in *byte, out *byte)
+func p1126_VPSRAQ(in *byte, out *byte)
 
-// p1127_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1127_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1127_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1127_VPSRAQ(in *byte, out *byte)
 
-// p1128_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1128_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
 func p1128_VPSRAQ(in *byte, out *byte)
 
-// p1129_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1129_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1129_VPSRAQ(in *byte, out *byte)
+func p1129_VPSRAQ_Z(in *byte, out *byte)
 
-// p1130_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1130_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
 func p1130_VPSRAQ(in *byte, out *byte)
 
-// p1131_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1131_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1131_VPSRAQ_Z(in *byte, out *byte)
+func p1131_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1132_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1132_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1132_VPSRAQ(in *byte, out *byte)
+func p1132_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1133_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1133_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1133_VPSRLVQ(in *byte, out *byte)
+func p1133_VPSRAQ(in *byte, out *byte)
 
-// p1134_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1134_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1134_VPSRLVQ(in *byte, out *byte)
+func p1134_VPSRAQ(in *byte, out *byte)
 
-// p1135_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1135_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1135_VPSRLVQ_Z(in *byte, out *byte)
+func p1135_VPSRAQ(in *byte, out *byte)
 
-// p1136_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1136_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1136_VPSRLVQ(in *byte, out *byte)
+func p1136_VPSRAQ_Z(in *byte, out *byte)
 
-// p1137_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1137_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1137_VPSRLVQ_BCST(in *byte, out *byte)
+func p1137_VPSRAQ(in *byte, out *byte)
 
-// p1138_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1138_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1138_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1138_VPSRLVQ(in *byte, out *byte)
 
-// p1139_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1139_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
 func p1139_VPSRLVQ(in *byte, out *byte)
 
-// p1140_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1140_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1140_VPSRLVQ(in *byte, out *byte)
+func p1140_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1141_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1141_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
 func p1141_VPSRLVQ(in *byte, out *byte)
 
-// p1142_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1142_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1142_VPSRLVQ_Z(in *byte, out *byte)
+func p1142_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1143_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1143_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1143_VPSRLVQ(in *byte, out *byte)
+func p1143_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1144_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1144_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1144_VPSLLVQ(in *byte, out *byte)
+func p1144_VPSRLVQ(in *byte, out *byte)
 
-// p1145_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1145_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1145_VPSLLVQ(in *byte, out *byte)
+func p1145_VPSRLVQ(in *byte, out *byte)
 
-// p1146_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1146_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1146_VPSLLVQ_Z(in *byte, out *byte)
+func p1146_VPSRLVQ(in *byte, out *byte)
 
-// p1147_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1147_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1147_VPSLLVQ(in *byte, out *byte)
+func p1147_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1148_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1148_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1148_VPSLLVQ_BCST(in *byte, out *byte)
+func p1148_VPSRLVQ(in *byte, out *byte)
 
-// p1149_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1149_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1149_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1149_VPSLLVQ(in *byte, out *byte)
 
-// p1150_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1150_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
 func p1150_VPSLLVQ(in *byte, out *byte)
 
-// p1151_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1151_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1151_VPSLLVQ(in *byte, out *byte)
+func p1151_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1152_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1152_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
 func p1152_VPSLLVQ(in *byte, out *byte)
 
-// p1153_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1153_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1153_VPSLLVQ_Z(in *byte, out *byte)
+func p1153_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1154_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1154_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1154_VPSLLVQ(in *byte, out *byte)
+func p1154_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1155_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1155_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1155_VPSRLDQ(in *byte, out *byte)
+func p1155_VPSLLVQ(in *byte, out *byte)
 
-// p1156_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1156_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1156_VPSRLDQ(in *byte, out *byte)
+func p1156_VPSLLVQ(in *byte, out *byte)
 
-// p1157_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1157_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1157_VPSRLDQ(in *byte, out *byte)
+func p1157_VPSLLVQ(in *byte, out *byte)
 
-// p1158_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1158_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1158_VPSRLDQ(in *byte, out *byte)
+func p1158_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1159_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1159_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1159_VPSRLDQ(in *byte, out *byte)
+func p1159_VPSLLVQ(in *byte, out *byte)
 
-// p1160_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1160_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1160_VPSRLDQ(in *byte, out *byte)
 
-// p1161_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1161_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1161_VPSRLDQ(in *byte, out *byte)
 
-// p1162_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1162_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1162_VPSRLDQ(in *byte, out *byte)
 
-// p1163_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1163_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1163_VPSRLDQ(in *byte, out *byte)
 
-// p1164_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1164_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1164_VPSRLDQ(in *byte, out *byte)
 
-// p1165_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1165_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1165_VPSRLDQ(in *byte, out *byte)
 
-// p1166_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1166_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1166_VPSLLDQ(in *byte, out *byte)
+func p1166_VPSRLDQ(in *byte, out *byte)
 
-// p1167_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1167_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1167_VPSLLDQ(in *byte, out *byte)
+func p1167_VPSRLDQ(in *byte, out *byte)
 
-// p1168_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1168_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1168_VPSLLDQ(in *byte, out *byte)
+func p1168_VPSRLDQ(in *byte, out *byte)
 
-// p1169_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1169_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1169_VPSLLDQ(in *byte, out *byte)
+func p1169_VPSRLDQ(in *byte, out *byte)
 
-// p1170_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1170_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1170_VPSLLDQ(in *byte, out *byte)
+func p1170_VPSRLDQ(in *byte, out *byte)
 
-// p1171_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1171_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1171_VPSLLDQ(in *byte, out *byte)
 
-// p1172_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1172_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1172_VPSLLDQ(in *byte, out *byte)
 
-// p1173_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1173_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1173_VPSLLDQ(in *byte, out *byte)
 
-// p1174_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1174_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1174_VPSLLDQ(in *byte, out *byte)
 
-// p1175_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1175_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1175_VPSLLDQ(in *byte, out *byte)
 
-// p1176_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1176_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1176_VPSLLDQ(in *byte, out *byte)
 
-// p1177_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1177_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1177_VPALIGNR(in *byte, out *byte)
+func p1177_VPSLLDQ(in *byte, out *byte)
 
-// p1178_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1178_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1178_VPALIGNR(in *byte, out *byte)
+func p1178_VPSLLDQ(in *byte, out *byte)
 
-// p1179_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1179_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1179_VPALIGNR(in *byte, out *byte)
+func p1179_VPSLLDQ(in *byte, out *byte)
 
-// p1180_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1180_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1180_VPALIGNR(in *byte, out *byte)
+func p1180_VPSLLDQ(in *byte, out *byte)
 
-// p1181_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1181_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1181_VPALIGNR(in *byte, out *byte)
+func p1181_VPSLLDQ(in *byte, out *byte)
 
-// p1182_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1182_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1182_VPALIGNR(in *byte, out *byte)
 
-// p1183_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1183_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1183_VPALIGNR(in *byte, out *byte)
 
-// p1184_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1184_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1184_VPALIGNR(in *byte, out *byte)
 
-// p1185_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1185_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1185_VPALIGNR(in *byte, out *byte)
 
-// p1186_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1186_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1186_VPALIGNR_Z(in *byte, out *byte)
+func p1186_VPALIGNR(in *byte, out *byte)
 
-// p1187_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1187_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1187_VPALIGNR(in *byte, out *byte)
 
-// p1188_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1188_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1188_VPALIGNR(in *byte, out *byte)
 
-// p1189_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1189_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1189_VPALIGNR(in *byte, out *byte)
 
-// p1190_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1190_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
 func p1190_VPALIGNR(in *byte, out *byte)
 
-// p1191_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1191_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
 func p1191_VPALIGNR_Z(in *byte, out *byte)
 
-// p1192_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1192_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
 func p1192_VPALIGNR(in *byte, out *byte)
 
-// p1193_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1193_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1193_VPUNPCKLQDQ(in *byte, out *byte)
+func p1193_VPALIGNR(in *byte, out *byte)
 
-// p1194_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1194_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1194_VPUNPCKLQDQ(in *byte, out *byte)
+func p1194_VPALIGNR(in *byte, out *byte)
 
-// p1195_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1195_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1195_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1195_VPALIGNR(in *byte, out *byte)
 
-// p1196_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1196_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1196_VPUNPCKLQDQ(in *byte, out *byte)
+func p1196_VPALIGNR_Z(in *byte, out *byte)
 
-// p1197_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1197_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1197_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1197_VPALIGNR(in *byte, out *byte)
 
-// p1198_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1198_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1198_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1198_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1199_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1199_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
 func p1199_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1200_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1200_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1200_VPUNPCKLQDQ(in *byte, out *byte)
+func p1200_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1201_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1201_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
 func p1201_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1202_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1202_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1202_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1202_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1203_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1203_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1203_VPUNPCKLQDQ(in *byte, out *byte)
+func p1203_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1204_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1204_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1204_VPUNPCKHQDQ(in *byte, out *byte)
+func p1204_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1205_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1205_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1205_VPUNPCKHQDQ(in *byte, out *byte)
+func p1205_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1206_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1206_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1206_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1206_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1207_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1207_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1207_VPUNPCKHQDQ(in *byte, out *byte)
+func p1207_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1208_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1208_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1208_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1208_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1209_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1209_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1209_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1209_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1210_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1210_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
 func p1210_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1211_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1211_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1211_VPUNPCKHQDQ(in *byte, out *byte)
+func p1211_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1212_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1212_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
 func p1212_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1213_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1213_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1213_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1213_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1214_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1214_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1214_VPUNPCKHQDQ(in *byte, out *byte)
+func p1214_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1215_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1215_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1215_VSHUFI64X2(in *byte, out *byte)
+func p1215_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1216_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1216_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1216_VSHUFI64X2(in *byte, out *byte)
+func p1216_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1217_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1217_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1217_VSHUFI64X2(in *byte, out *byte)
+func p1217_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1218_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1218_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1218_VSHUFI64X2(in *byte, out *byte)
+func p1218_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1219_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1219_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1219_VSHUFI64X2(in *byte, out *byte)
+func p1219_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1220_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1220_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1220_VSHUFI64X2(in *byte, out *byte)
 
-// p1221_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1221_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1221_VSHUFI64X2(in *byte, out *byte)
 
-// p1222_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1222_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1222_VSHUFI64X2_Z(in *byte, out *byte)
+func p1222_VSHUFI64X2(in *byte, out *byte)
 
-// p1223_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1223_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1223_VSHUFI64X2(in *byte, out *byte)
 
-// p1224_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1224_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1224_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1224_VSHUFI64X2(in *byte, out *byte)
 
-// p1225_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1225_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1225_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1225_VSHUFI64X2(in *byte, out *byte)
 
-// p1226_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1226_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
 func p1226_VSHUFI64X2(in *byte, out *byte)
 
-// p1227_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1227_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1227_VSHUFI64X2(in *byte, out *byte)
+func p1227_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1228_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1228_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
 func p1228_VSHUFI64X2(in *byte, out *byte)
 
-// p1229_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1229_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1229_VPERMQ(in *byte, out *byte)
+func p1229_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1230_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1230_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1230_VPERMQ(in *byte, out *byte)
+func p1230_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1231_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1231_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1231_VPERMQ(in *byte, out *byte)
+func p1231_VSHUFI64X2(in *byte, out *byte)
 
-// p1232_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1232_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1232_VPERMQ(in *byte, out *byte)
+func p1232_VSHUFI64X2(in *byte, out *byte)
 
-// p1233_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1233_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1233_VPERMQ(in *byte, out *byte)
+func p1233_VSHUFI64X2(in *byte, out *byte)
 
-// p1234_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1234_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1234_VPERMQ_Z(in *byte, out *byte)
+func p1234_VPERMQ(in *byte, out *byte)
 
-// p1235_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1235_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1235_VPERMQ(in *byte, out *byte)
 
-// p1236_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1236_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1236_VPERMQ_BCST(in *byte, out *byte)
+func p1236_VPERMQ(in *byte, out *byte)
 
-// p1237_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1237_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1237_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1237_VPERMQ(in *byte, out *byte)
 
-// p1238_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1238_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
 func p1238_VPERMQ(in *byte, out *byte)
 
-// p1239_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1239_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1239_VPERMQ(in *byte, out *byte)
+func p1239_VPERMQ_Z(in *byte, out *byte)
 
-// p1240_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1240_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
 func p1240_VPERMQ(in *byte, out *byte)
 
-// p1241_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1241_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1241_VPERMQ(in *byte, out *byte)
+func p1241_VPERMQ_BCST(in *byte, out *byte)
 
-// p1242_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1242_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1242_VPERMQ(in *byte, out *byte)
+func p1242_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1243_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1243_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1243_VPERMQ_Z(in *byte, out *byte)
+func p1243_VPERMQ(in *byte, out *byte)
 
-// p1244_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1244_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
 func p1244_VPERMQ(in *byte, out *byte)
 
-// p1245_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1245_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1245_VPERMQ_BCST(in *byte, out *byte)
+func p1245_VPERMQ(in *byte, out *byte)
 
-// p1246_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1246_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1246_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1246_VPERMQ(in *byte, out *byte)
 
-// p1247_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1247_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
 func p1247_VPERMQ(in *byte, out *byte)
 
-// p1248_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1248_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1248_VPERMQ(in *byte, out *byte)
+func p1248_VPERMQ_Z(in *byte, out *byte)
 
-// p1249_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1249_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
 func p1249_VPERMQ(in *byte, out *byte)
 
-// p1250_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1250_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1250_VPERMD(in *byte, out *byte)
+func p1250_VPERMQ_BCST(in *byte, out *byte)
 
-// p1251_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1251_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1251_VPERMD(in *byte, out *byte)
+func p1251_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1252_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1252_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1252_VPERMD_Z(in *byte, out *byte)
+func p1252_VPERMQ(in *byte, out *byte)
 
-// p1253_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1253_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1253_VPERMD(in *byte, out *byte)
+func p1253_VPERMQ(in *byte, out *byte)
 
-// p1254_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1254_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1254_VPERMD_BCST(in *byte, out *byte)
+func p1254_VPERMQ(in *byte, out *byte)
 
-// p1255_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1255_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1255_VPERMD_BCST_Z(in *byte, out *byte)
+func p1255_VPERMD(in *byte, out *byte)
 
-// p1256_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1256_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
 func p1256_VPERMD(in *byte, out *byte)
 
-// p1257_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1257_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1257_VPERMD(in *byte, out *byte)
+func p1257_VPERMD_Z(in *byte, out *byte)
 
-// p1258_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1258_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
 func p1258_VPERMD(in *byte, out *byte)
 
-// p1259_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1259_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1259_VPERMI2Q(in *byte, out *byte)
+func p1259_VPERMD_BCST(in *byte, out *byte)
 
-// p1260_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1260_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1260_VPERMI2Q(in *byte, out *byte)
+func p1260_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1261_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1261_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1261_VPERMI2Q_Z(in *byte, out *byte)
+func p1261_VPERMD(in *byte, out *byte)
 
-// p1262_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1262_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1262_VPERMI2Q(in *byte, out *byte)
+func p1262_VPERMD(in *byte, out *byte)
 
-// p1263_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1263_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1263_VPERMI2Q_BCST(in *byte, out *byte)
+func p1263_VPERMD(in *byte, out *byte)
 
-// p1264_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1264_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1264_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1264_VPERMI2Q(in *byte, out *byte)
 
-// p1265_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1265_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
 func p1265_VPERMI2Q(in *byte, out *byte)
 
-// p1266_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1266_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1266_VPERMI2Q(in *byte, out *byte)
+func p1266_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1267_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1267_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
 func p1267_VPERMI2Q(in *byte, out *byte)
 
-// p1268_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1268_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1268_VPERMI2Q_Z(in *byte, out *byte)
+func p1268_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1269_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1269_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1269_VPERMI2Q(in *byte, out *byte)
+func p1269_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1270_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1270_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1270_VPERMB(in *byte, out *byte)
+func p1270_VPERMI2Q(in *byte, out *byte)
 
-// p1271_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1271_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1271_VPERMB(in *byte, out *byte)
+func p1271_VPERMI2Q(in *byte, out *byte)
 
-// p1272_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1272_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1272_VPERMB_Z(in *byte, out *byte)
+func p1272_VPERMI2Q(in *byte, out *byte)
 
-// p1273_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1273_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1273_VPERMB(in *byte, out *byte)
+func p1273_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1274_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1274_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1274_VPERMB(in *byte, out *byte)
+func p1274_VPERMI2Q(in *byte, out *byte)
 
-// p1275_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1275_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
 func p1275_VPERMB(in *byte, out *byte)
 
-// p1276_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1276_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
 func p1276_VPERMB(in *byte, out *byte)
 
-// p1277_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1277_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
 func p1277_VPERMB_Z(in *byte, out *byte)
 
-// p1278_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1278_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
 func p1278_VPERMB(in *byte, out *byte)
 
-// p1279_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1279_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1279_VALIGNQ(in *byte, out *byte)
+func p1279_VPERMB(in *byte, out *byte)
 
-// p1280_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1280_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1280_VALIGNQ(in *byte, out *byte)
+func p1280_VPERMB(in *byte, out *byte)
 
-// p1281_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1281_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1281_VALIGNQ(in *byte, out *byte)
+func p1281_VPERMB(in *byte, out *byte)
 
-// p1282_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1282_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1282_VALIGNQ(in *byte, out *byte)
+func p1282_VPERMB_Z(in *byte, out *byte)
 
-// p1283_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1283_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1283_VALIGNQ(in *byte, out *byte)
+func p1283_VPERMB(in *byte, out *byte)
 
-// p1284_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1284_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1284_VALIGNQ(in *byte, out *byte)
 
-// p1285_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1285_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1285_VALIGNQ_Z(in *byte, out *byte)
+func p1285_VALIGNQ(in *byte, out *byte)
 
-// p1286_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1286_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1286_VALIGNQ(in *byte, out *byte)
 
-// p1287_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1287_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1287_VALIGNQ_BCST(in *byte, out *byte)
+func p1287_VALIGNQ(in *byte, out *byte)
 
-// p1288_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1288_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1288_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1288_VALIGNQ(in *byte, out *byte)
 
-// p1289_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1289_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
 func p1289_VALIGNQ(in *byte, out *byte)
 
-// p1290_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1290_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1290_VALIGNQ(in *byte, out *byte)
+func p1290_VALIGNQ_Z(in *byte, out *byte)
 
-// p1291_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1291_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
 func p1291_VALIGNQ(in *byte, out *byte)
 
-// p1292_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1292_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1292_VALIGNQ_Z(in *byte, out *byte)
+func p1292_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1293_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1293_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1293_VALIGNQ(in *byte, out *byte)
+func p1293_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1294_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1294_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1294_VPBLENDMQ(in *byte, out *byte)
+func p1294_VALIGNQ(in *byte, out *byte)
 
-// p1295_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1295_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1295_VPBLENDMQ(in *byte, out *byte)
+func p1295_VALIGNQ(in *byte, out *byte)
 
-// p1296_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1296_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1296_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1296_VALIGNQ(in *byte, out *byte)
 
-// p1297_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1297_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1297_VPBLENDMQ(in *byte, out *byte)
+func p1297_VALIGNQ_Z(in *byte, out *byte)
 
-// p1298_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1298_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1298_VPBLENDMQ(in *byte, out *byte)
+func p1298_VALIGNQ(in *byte, out *byte)
 
-// p1299_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1299_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
 func p1299_VPBLENDMQ(in *byte, out *byte)
 
-// p1300_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1300_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1300_VBROADCASTI32X4(in *byte, out *byte)
+func p1300_VPBLENDMQ(in *byte, out *byte)
 
-// p1301_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1301_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1301_VBROADCASTI32X4(in *byte, out *byte)
+func p1301_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1302_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1302_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1302_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1302_VPBLENDMQ(in *byte, out *byte)
 
-// p1303_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1303_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1303_VBROADCASTI32X4(in *byte, out *byte)
+func p1303_VPBLENDMQ(in *byte, out *byte)
 
-// p1304_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1304_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1304_VPBROADCASTQ(in *byte, out *byte)
+func p1304_VPBLENDMQ(in *byte, out *byte)
 
-// p1305_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1305_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1305_VPBROADCASTQ(in *byte, out *byte)
+func p1305_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1306_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1306_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1306_VPBROADCASTQ(in *byte, out *byte)
+func p1306_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1307_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1307_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1307_VPBROADCASTQ(in *byte, out *byte)
+func p1307_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1308_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1308_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1308_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1308_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1309_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1309_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
 func p1309_VPBROADCASTQ(in *byte, out *byte)
 
-// p1310_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1310_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
 func p1310_VPBROADCASTQ(in *byte, out *byte)
 
-// p1311_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1311_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
 func p1311_VPBROADCASTQ(in *byte, out *byte)
 
-// p1312_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1312_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1312_VPBROADCASTD(in *byte, out *byte)
+func p1312_VPBROADCASTQ(in *byte, out *byte)
 
-// p1313_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1313_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1313_VPBROADCASTD(in *byte, out *byte)
+func p1313_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1314_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1314_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1314_VPBROADCASTD(in *byte, out *byte)
+func p1314_VPBROADCASTQ(in *byte, out *byte)
 
-// p1315_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1315_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1315_VPBROADCASTD(in *byte, out *byte)
+func p1315_VPBROADCASTQ(in *byte, out *byte)
 
-// p1316_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1316_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1316_VPBROADCASTD_Z(in *byte, out *byte)
+func p1316_VPBROADCASTQ(in *byte, out *byte)
 
-// p1317_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1317_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
 func p1317_VPBROADCASTD(in *byte, out *byte)
 
-// p1318_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1318_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
 func p1318_VPBROADCASTD(in *byte, out *byte)
 
-// p1319_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1319_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1319_VINSERTI64X4(in *byte, out *byte)
+func p1319_VPBROADCASTD(in *byte, out *byte)
 
-// p1320_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1320_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1320_VINSERTI64X4(in *byte, out *byte)
+func p1320_VPBROADCASTD(in *byte, out *byte)
 
-// p1321_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1321_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1321_VINSERTI64X4(in *byte, out *byte)
+func p1321_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1322_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1322_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1322_VEXTRACTI32X4(in *byte, out *byte)
+func p1322_VPBROADCASTD(in *byte, out *byte)
 
-// p1323_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1323_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1323_VEXTRACTI32X4(in *byte, out *byte)
+func p1323_VPBROADCASTD(in *byte, out *byte)
 
-// p1324_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1324_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1324_VEXTRACTI32X4(in *byte, out *byte)
+func p1324_VINSERTI64X4(in *byte, out *byte)
 
-// p1325_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1325_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1325_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1325_VINSERTI64X4(in *byte, out *byte)
 
-// p1326_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1326_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1326_VEXTRACTI32X4(in *byte, out *byte)
+func p1326_VINSERTI64X4(in *byte, out *byte)
 
-// p1327_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1327_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p1327_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1328_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1328_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1328_VMOVDQU8(in *byte, out *byte)
+func p1328_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1329_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1329_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1329_VMOVDQU8_Z(in *byte, out *byte)
+func p1329_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1330_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1330_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1330_VMOVDQU8(in *byte, out *byte)
+func p1330_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1331_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1331_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1331_VMOVDQU8(in *byte, out *byte)
+func p1331_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1332_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1332_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1332_VMOVDQU8_Z(in *byte, out *byte)
+func p1332_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1333_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1333_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
 func p1333_VMOVDQU8(in *byte, out *byte)
 
-// p1334_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1334_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1334_VMOVDQU8(in *byte, out *byte)
+func p1334_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1335_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1335_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
 func p1335_VMOVDQU8(in *byte, out *byte)
 
-// p1336_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1336_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
 func p1336_VMOVDQU8(in *byte, out *byte)
 
-// p1337_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1337_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1337_VMOVDQU64(in *byte, out *byte)
+func p1337_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1338_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1338_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1338_VMOVDQU64_Z(in *byte, out *byte)
+func p1338_VMOVDQU8(in *byte, out *byte)
 
-// p1339_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1339_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1339_VMOVDQU64(in *byte, out *byte)
+func p1339_VMOVDQU8(in *byte, out *byte)
 
-// p1340_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1340_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1340_VMOVDQU64(in *byte, out *byte)
+func p1340_VMOVDQU8(in *byte, out *byte)
 
-// p1341_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1341_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1341_VMOVDQU64_Z(in *byte, out *byte)
+func p1341_VMOVDQU8(in *byte, out *byte)
 
-// p1342_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1342_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
 func p1342_VMOVDQU64(in *byte, out *byte)
 
-// p1343_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1343_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1343_VMOVDQU64(in *byte, out *byte)
+func p1343_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1344_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1344_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
 func p1344_VMOVDQU64(in *byte, out *byte)
 
-// p1345_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1345_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
 func p1345_VMOVDQU64(in *byte, out *byte)
 
-// p1346_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1346_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1346_VMOVDQU64(in *byte, out *byte)
+func p1346_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1347_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1347_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1347_VPCMPEQB(in *byte, out *byte)
+func p1347_VMOVDQU64(in *byte, out *byte)
 
-// p1348_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1348_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1348_VPCMPEQB(in *byte, out *byte)
+func p1348_VMOVDQU64(in *byte, out *byte)
 
-// p1349_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1349_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1349_VPCMPEQB(in *byte, out *byte)
+func p1349_VMOVDQU64(in *byte, out *byte)
 
-// p1350_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1350_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1350_VPCMPEQB(in *byte, out *byte)
+func p1350_VMOVDQU64(in *byte, out *byte)
 
-// p1351_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1351_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1351_VPCMPEQB(in *byte, out *byte)
+func p1351_VMOVDQU64(in *byte, out *byte)
 
-// p1352_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1352_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1352_KMOVQ(in *byte, out *byte)
+func p1352_VPCMPEQB(in *byte, out *byte)
 
-// p1353_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1353_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1353_KMOVQ(in *byte, out *byte)
+func p1353_VPCMPEQB(in *byte, out *byte)
 
-// p1354_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1354_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1354_KMOVQ(in *byte, out *byte)
+func p1354_VPCMPEQB(in *byte, out *byte)
 
-// p1355_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1355_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1355_KMOVQ(in *byte, out *byte)
+func p1355_VPCMPEQB(in *byte, out *byte)
 
-// p1356_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
+// p1356_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1356_KMOVW(in *byte, out *byte)
+func p1356_VPCMPEQB(in *byte, out *byte)
 
-// p1357_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1357_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1357_KORTESTQ(in *byte, out *byte)
+func p1357_KMOVQ(in *byte, out *byte)
 
-// p1358_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1358_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1358_BZHIQ(in *byte, out *byte)
+func p1358_KMOVQ(in *byte, out *byte)
 
-// p1359_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1359_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1359_SHLXQ(in *byte, out *byte)
+func p1359_KMOVQ(in *byte, out *byte)
 
-// p1360_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1360_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1360_SHLXQ(in *byte, out *byte)
+func p1360_KMOVQ(in *byte, out *byte)
 
-// p1361_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1361_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
 //
 //go:noescape
-func p1361_SHRXQ(in *byte, out *byte)
+func p1361_KMOVW(in *byte, out *byte)
 
-// p1362_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1362_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1362_SHRXQ(in *byte, out *byte)
+func p1362_KORTESTQ(in *byte, out *byte)
 
-// p1363_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1363_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1363_ANDNQ(in *byte, out *byte)
+func p1363_BZHIQ(in *byte, out *byte)
 
-// p1364_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1364_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1364_ANDNQ(in *byte, out *byte)
+func p1364_SHLXQ(in *byte, out *byte)
 
-// p1365_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1365_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1365_ROLL(in *byte, out *byte)
+func p1365_SHLXQ(in *byte, out *byte)
 
-// p1366_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1366_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1366_RORL(in *byte, out *byte)
+func p1366_SHRXQ(in *byte, out *byte)
 
-// p1367_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1367_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1367_VINSERTI64X4(in *byte, out *byte)
+func p1367_SHRXQ(in *byte, out *byte)
 
-// p1368_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1368_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1368_VINSERTI64X4(in *byte, out *byte)
+func p1368_ANDNQ(in *byte, out *byte)
 
-// p1369_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1369_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1369_VEXTRACTI32X4(in *byte, out *byte)
+func p1369_ANDNQ(in *byte, out *byte)
 
-// p1370_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1370_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1370_VEXTRACTI32X4(in *byte, out *byte)
+func p1370_ROLL(in *byte, out *byte)
 
-// p1371_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1371_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1371_VEXTRACTI32X4(in *byte, out *byte)
+func p1371_RORL(in *byte, out *byte)
 
-// p1372_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1372_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1372_VEXTRACTI32X4(in *byte, out *byte)
+func p1372_VINSERTI64X4(in *byte, out *byte)
 
-// p1373_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1373_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1373_VPBROADCASTQ(in *byte, out *byte)
+func p1373_VINSERTI64X4(in *byte, out *byte)
 
-// p1374_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1374_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1374_VMOVDQU64(in *byte, out *byte)
+func p1374_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1375_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1375_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1375_VPCMPEQB(in *byte, out *byte)
+func p1375_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1376_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1376_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1376_KORTESTQ(in *byte, out *byte)
+func p1376_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1377_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1377_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1377_KMOVQ(in *byte, out *byte)
+func p1377_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1378_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1378_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1378_VPCMPUQ(in *byte, out *byte)
+func p1378_VPBROADCASTQ(in *byte, out *byte)
 
-// p1379_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1379_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1379_VPCMPUQ(in *byte, out *byte)
+func p1379_VMOVDQU64(in *byte, out *byte)
 
-// p1380_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1380_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1380_VPCMPUQ(in *byte, out *byte)
+func p1380_VPCMPEQB(in *byte, out *byte)
 
-// p1381_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1381_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1381_VPCMPUQ(in *byte, out *byte)
+func p1381_KORTESTQ(in *byte, out *byte)
 
-// p1382_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1382_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1382_VPCMPUQ(in *byte, out *byte)
+func p1382_KMOVQ(in *byte, out *byte)
 
-// p1383_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1383_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1383_VPCMPUQ(in *byte, out *byte)
 
-// p1384_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1384_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1384_VPCMPUQ(in *byte, out *byte)
 
-// p1385_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1385_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1385_VPCMPUQ(in *byte, out *byte)
 
-// p1386_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1386_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1386_VPCMPUQ(in *byte, out *byte)
 
-// p1387_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1387_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1387_VPCMPUQ(in *byte, out *byte)
 
-// p1388_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1388_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1388_VPCMPUQ_BCST(in *byte, out *byte)
+func p1388_VPCMPUQ(in *byte, out *byte)
 
-// p1389_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1389_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1389_VPCMPUQ(in *byte, out *byte)
 
-// p1390_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1390_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1390_VPCMPUQ(in *byte, out *byte)
 
-// p1391_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1391_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
 func p1391_VPCMPUQ(in *byte, out *byte)
 
-// p1392_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1392_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1392_SHLXQ(in *byte, out *byte)
+func p1392_VPCMPUQ(in *byte, out *byte)
 
-// p1393_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1393_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1393_SHRXQ(in *byte, out *byte)
+func p1393_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1394_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1394_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1394_ANDNQ(in *byte, out *byte)
+func p1394_VPCMPUQ(in *byte, out *byte)
 
-// p1395_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1395_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1395_ROLL(in *byte, out *byte)
+func p1395_VPCMPUQ(in *byte, out *byte)
 
-// p1396_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1396_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1396_RORL(in *byte, out *byte)
+func p1396_VPCMPUQ(in *byte, out *byte)
 
-// p1397_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1397_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1397_RORXQ(in *byte, out *byte)
+func p1397_SHLXQ(in *byte, out *byte)
 
-// p1398_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1398_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1398_RORXQ(in *byte, out *byte)
+func p1398_SHRXQ(in *byte, out *byte)
 
-// p1399_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1399_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1399_RORXQ(in *byte, out *byte)
+func p1399_ANDNQ(in *byte, out *byte)
 
-// p1400_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1400_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1400_RORXQ(in *byte, out *byte)
+func p1400_ROLL(in *byte, out *byte)
 
-// p1401_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1401_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1401_RORXQ(in *byte, out *byte)
+func p1401_RORL(in *byte, out *byte)
 
-// p1402_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1402_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1402_RORXQ(in *byte, out *byte)
 
-// p1403_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1403_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1403_RORXQ(in *byte, out *byte)
 
-// p1404_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1404_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1404_RORXQ(in *byte, out *byte)
 
-// p1405_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1405_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1405_ROLL(in *byte, out *byte)
+func p1405_RORXQ(in *byte, out *byte)
 
-// p1406_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1406_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1406_ROLL(in *byte, out *byte)
+func p1406_RORXQ(in *byte, out *byte)
 
-// p1407_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1407_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1407_ROLL(in *byte, out *byte)
+func p1407_RORXQ(in *byte, out *byte)
 
-// p1408_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1408_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1408_ROLL(in *byte, out *byte)
+func p1408_RORXQ(in *byte, out *byte)
 
-// p1409_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1409_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1409_ROLL(in *byte, out *byte)
+func p1409_RORXQ(in *byte, out *byte)
 
-// p1410_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1410_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1410_ROLL(in *byte, out *byte)
 
-// p1411_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1411_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1411_RORL(in *byte, out *byte)
+func p1411_ROLL(in *byte, out *byte)
 
-// p1412_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1412_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1412_RORL(in *byte, out *byte)
+func p1412_ROLL(in *byte, out *byte)
 
-// p1413_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1413_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1413_RORL(in *byte, out *byte)
+func p1413_ROLL(in *byte, out *byte)
 
-// p1414_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1414_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1414_RORL(in *byte, out *byte)
+func p1414_ROLL(in *byte, out *byte)
 
-// p1415_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1415_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1415_RORL(in *byte, out *byte)
+func p1415_ROLL(in *byte, out *byte)
 
-// p1416_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1416_RORL runs RORL $0x00, SI (added form RORL imm, r).
 //
 //go:noescape
 func p1416_RORL(in *byte, out *byte)
 
-// p1417_SETCC runs SETCC BL (added form SETCC r8).
+// p1417_RORL runs RORL $0x01, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1417_SETCC(in *byte, out *byte)
+func p1417_RORL(in *byte, out *byte)
 
-// p1418_JCC runs JCC taken (added form JCC label).
+// p1418_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1418_JCC(in *byte, out *byte)
+func p1418_RORL(in *byte, out *byte)
 
-// p1419_SETCS runs SETCS BL (added form SETCS r8).
+// p1419_RORL runs RORL $0x10, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1419_SETCS(in *byte, out *byte)
+func p1419_RORL(in *byte, out *byte)
 
-// p1420_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1420_RORL runs RORL $0x1f, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1420_CMOVQCS(in *byte, out *byte)
+func p1420_RORL(in *byte, out *byte)
 
-// p1421_JCS runs JCS taken (added form JCS label).
+// p1421_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1421_JCS(in *byte, out *byte)
+func p1421_RORL(in *byte, out *byte)
 
-// p1422_JEQ runs JEQ taken (added form JEQ label).
+// p1422_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1422_JEQ(in *byte, out *byte)
+func p1422_SETCC(in *byte, out *byte)
 
-// p1423_SETNE runs SETNE BL (added form SETNE r8).
+// p1423_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1423_SETNE(in *byte, out *byte)
+func p1423_JCC(in *byte, out *byte)
 
-// p1424_SETHI runs SETHI BL (added form SETHI r8).
+// p1424_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1424_SETHI(in *byte, out *byte)
+func p1424_SETCS(in *byte, out *byte)
 
-// p1425_JHI runs JHI taken (added form JHI label).
+// p1425_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1425_JHI(in *byte, out *byte)
+func p1425_CMOVQCS(in *byte, out *byte)
 
-// p1426_SETLS runs SETLS BL (added form SETLS r8).
+// p1426_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1426_SETLS(in *byte, out *byte)
+func p1426_JCS(in *byte, out *byte)
 
-// p1427_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1427_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1427_CMOVQLS(in *byte, out *byte)
+func p1427_JEQ(in *byte, out *byte)
 
-// p1428_JLS runs JLS taken (added form JLS label).
+// p1428_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1428_JLS(in *byte, out *byte)
+func p1428_SETNE(in *byte, out *byte)
 
-// p1429_SETLT runs SETLT BL (added form SETLT r8).
+// p1429_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1429_SETLT(in *byte, out *byte)
+func p1429_SETHI(in *byte, out *byte)
 
-// p1430_JLT runs JLT taken (added form JLT label).
+// p1430_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1430_JLT(in *byte, out *byte)
+func p1430_JHI(in *byte, out *byte)
 
-// p1431_SETGE runs SETGE BL (added form SETGE r8).
+// p1431_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1431_SETGE(in *byte, out *byte)
+func p1431_SETLS(in *byte, out *byte)
 
-// p1432_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1432_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1432_CMOVQGE(in *byte, out *byte)
+func p1432_CMOVQLS(in *byte, out *byte)
 
-// p1433_JGE runs JGE taken (added form JGE label).
+// p1433_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1433_JGE(in *byte, out *byte)
+func p1433_JLS(in *byte, out *byte)
 
-// p1434_SETGT runs SETGT BL (added form SETGT r8).
+// p1434_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1434_SETGT(in *byte, out *byte)
+func p1434_SETLT(in *byte, out *byte)
 
-// p1435_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1435_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1435_CMOVQGT(in *byte, out *byte)
+func p1435_JLT(in *byte, out *byte)
 
-// p1436_JGT runs JGT taken (added form JGT label).
+// p1436_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1436_JGT(in *byte, out *byte)
+func p1436_SETGE(in *byte, out *byte)
 
-// p1437_SETLE runs SETLE BL (added form SETLE r8).
+// p1437_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1437_SETLE(in *byte, out *byte)
+func p1437_CMOVQGE(in *byte, out *byte)
 
-// p1438_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1438_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1438_CMOVQLE(in *byte, out *byte)
+func p1438_JGE(in *byte, out *byte)
 
-// p1439_JLE runs JLE taken (added form JLE label).
+// p1439_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1439_JLE(in *byte, out *byte)
+func p1439_SETGT(in *byte, out *byte)
 
-// p1440_SETMI runs SETMI BL (added form SETMI r8).
+// p1440_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1440_SETMI(in *byte, out *byte)
+func p1440_CMOVQGT(in *byte, out *byte)
 
-// p1441_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1441_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1441_CMOVQMI(in *byte, out *byte)
+func p1441_JGT(in *byte, out *byte)
 
-// p1442_JMI runs JMI taken (added form JMI label).
+// p1442_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1442_JMI(in *byte, out *byte)
+func p1442_SETLE(in *byte, out *byte)
 
-// p1443_SETPL runs SETPL BL (added form SETPL r8).
+// p1443_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1443_SETPL(in *byte, out *byte)
+func p1443_CMOVQLE(in *byte, out *byte)
 
-// p1444_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1444_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1444_CMOVQPL(in *byte, out *byte)
+func p1444_JLE(in *byte, out *byte)
 
-// p1445_JPL runs JPL taken (added form JPL label).
+// p1445_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1445_JPL(in *byte, out *byte)
+func p1445_SETMI(in *byte, out *byte)
 
-// p1446_SETOS runs SETOS BL (added form SETOS r8).
+// p1446_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1446_SETOS(in *byte, out *byte)
+func p1446_CMOVQMI(in *byte, out *byte)
 
-// p1447_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1447_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1447_CMOVQOS(in *byte, out *byte)
+func p1447_JMI(in *byte, out *byte)
 
-// p1448_JOS runs JOS taken (added form JOS label).
+// p1448_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1448_JOS(in *byte, out *byte)
+func p1448_SETPL(in *byte, out *byte)
 
-// p1449_SETOC runs SETOC BL (added form SETOC r8).
+// p1449_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1449_SETOC(in *byte, out *byte)
+func p1449_CMOVQPL(in *byte, out *byte)
 
-// p1450_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1450_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1450_CMOVQOC(in *byte, out *byte)
+func p1450_JPL(in *byte, out *byte)
 
-// p1451_JOC runs JOC taken (added form JOC label).
+// p1451_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1451_JOC(in *byte, out *byte)
+func p1451_SETOS(in *byte, out *byte)
 
-// p1452_SETPS runs SETPS BL (added form SETPS r8).
+// p1452_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1452_SETPS(in *byte, out *byte)
+func p1452_CMOVQOS(in *byte, out *byte)
 
-// p1453_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1453_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1453_CMOVQPS(in *byte, out *byte)
+func p1453_JOS(in *byte, out *byte)
 
-// p1454_JPS runs JPS taken (added form JPS label).
+// p1454_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1454_JPS(in *byte, out *byte)
+func p1454_SETOC(in *byte, out *byte)
 
-// p1455_SETPC runs SETPC BL (added form SETPC r8).
+// p1455_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1455_SETPC(in *byte, out *byte)
+func p1455_CMOVQOC(in *byte, out *byte)
 
-// p1456_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1456_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1456_CMOVQPC(in *byte, out *byte)
+func p1456_JOC(in *byte, out *byte)
 
-// p1457_JPC runs JPC taken (added form JPC label).
+// p1457_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1457_JPC(in *byte, out *byte)
+func p1457_SETPS(in *byte, out *byte)
 
-// p1458_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1458_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1458_SHLQ(in *byte, out *byte)
+func p1458_CMOVQPS(in *byte, out *byte)
 
-// p1459_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1459_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1459_SHRQ(in *byte, out *byte)
+func p1459_JPS(in *byte, out *byte)
 
-// p1460_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1460_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1460_SARQ(in *byte, out *byte)
+func p1460_SETPC(in *byte, out *byte)
 
-// p1461_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1461_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1461_SHLL(in *byte, out *byte)
+func p1461_CMOVQPC(in *byte, out *byte)
 
-// p1462_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1462_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1462_SARL(in *byte, out *byte)
+func p1462_JPC(in *byte, out *byte)
 
-// p1463_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1463_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1463_SHRW(in *byte, out *byte)
+func p1463_SHLQ(in *byte, out *byte)
 
-// p1464_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1464_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1464_SHLB(in *byte, out *byte)
+func p1464_SHRQ(in *byte, out *byte)
 
-// p1465_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1465_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1465_MULQ(in *byte, out *byte)
+func p1465_SARQ(in *byte, out *byte)
 
-// p1466_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1466_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1466_NEGQ(in *byte, out *byte)
+func p1466_SHLL(in *byte, out *byte)
 
-// p1467_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1467_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1467_NOTQ(in *byte, out *byte)
+func p1467_SARL(in *byte, out *byte)
 
-// p1468_INCQ runs INCQ SI (added form INCQ r).
+// p1468_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1468_INCQ(in *byte, out *byte)
+func p1468_SHRW(in *byte, out *byte)
 
-// p1469_DECL runs DECL SI (added form DECL r).
+// p1469_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1469_DECL(in *byte, out *byte)
+func p1469_SHLB(in *byte, out *byte)
 
-// p1470_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1470_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1470_ADCL(in *byte, out *byte)
+func p1470_MULQ(in *byte, out *byte)
 
-// p1471_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1471_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1471_SBBL(in *byte, out *byte)
+func p1471_NEGQ(in *byte, out *byte)
 
-// p1472_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1472_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1472_MOVBLZX(in *byte, out *byte)
+func p1472_NOTQ(in *byte, out *byte)
 
-// p1473_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1473_INCQ runs INCQ SI (added form INCQ r).
 //
 //go:noescape
-func p1473_MOVWLZX(in *byte, out *byte)
+func p1473_INCQ(in *byte, out *byte)
 
-// p1474_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1474_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1474_MOVLQZX(in *byte, out *byte)
+func p1474_DECL(in *byte, out *byte)
 
-// p1475_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1475_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1475_SARQ(in *byte, out *byte)
+func p1475_ADCL(in *byte, out *byte)
 
-// p1476_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1476_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1476_SARQ(in *byte, out *byte)
+func p1476_SBBL(in *byte, out *byte)
 
-// p1477_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1477_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1477_SARQ(in *byte, out *byte)
+func p1477_MOVBLZX(in *byte, out *byte)
 
-// p1478_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1478_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1478_SHLL(in *byte, out *byte)
+func p1478_MOVWLZX(in *byte, out *byte)
 
-// p1479_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1479_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1479_SHLL(in *byte, out *byte)
+func p1479_MOVLQZX(in *byte, out *byte)
 
-// p1480_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1480_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1480_SHLL(in *byte, out *byte)
+func p1480_SARQ(in *byte, out *byte)
 
-// p1481_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1481_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1481_SHRB(in *byte, out *byte)
+func p1481_SARQ(in *byte, out *byte)
 
-// p1482_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1482_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1482_SHRB(in *byte, out *byte)
+func p1482_SARQ(in *byte, out *byte)
 
-// p1483_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1483_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1483_SHRB(in *byte, out *byte)
+func p1483_SHLL(in *byte, out *byte)
 
-// p1484_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1484_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1484_SHRB(in *byte, out *byte)
+func p1484_SHLL(in *byte, out *byte)
 
-// p1485_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1485_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1485_SHLQ(in *byte, out *byte)
+func p1485_SHLL(in *byte, out *byte)
 
-// p1486_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1486_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1486_VMOVDQU8(in *byte, out *byte)
+func p1486_SHRB(in *byte, out *byte)
 
-// p1487_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1487_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1487_VMOVDQU8_Z(in *byte, out *byte)
+func p1487_SHRB(in *byte, out *byte)
 
-// p1488_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1488_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1488_VMOVDQU8(in *byte, out *byte)
+func p1488_SHRB(in *byte, out *byte)
 
-// p1489_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1489_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1489_VMOVDQU8(in *byte, out *byte)
+func p1489_SHRB(in *byte, out *byte)
 
-// p1490_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1490_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1490_VMOVDQU64(in *byte, out *byte)
+func p1490_SHLQ(in *byte, out *byte)
 
-// p1491_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1491_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1491_VMOVDQU64(in *byte, out *byte)
+func p1491_VMOVDQU8(in *byte, out *byte)
 
-// p1492_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1492_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1492_VMOVDQU64_Z(in *byte, out *byte)
+func p1492_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1493_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1493_VMOVDQU8(in *byte, out *byte)
+
+// p1494_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1494_VMOVDQU8(in *byte, out *byte)
+
+// p1495_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1495_VMOVDQU64(in *byte, out *byte)
+
+// p1496_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1496_VMOVDQU64(in *byte, out *byte)
+
+// p1497_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1497_VMOVDQU64_Z(in *byte, out *byte)
