@@ -3851,20 +3851,15 @@ rsingle_16:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
+	TESTQ      DX, DX
+	JZ         mnone_1
 	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_1
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z4, Z3, Z3
 	VPXORD     Z4, Z4, Z4
-	MOVQ       R8, DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
 	VMOVDQU8.Z 496(CX), K2, Z10
 	VMOVDQU8.Z 752(CX), K2, Z11
 	VPCLMULQDQ $0x00, Z10, Z3, Z12
@@ -3877,21 +3872,18 @@ rsingle_16:
 	VPXORD     Z12, Z6, Z6
 
 mnone_1:
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
+	MOVQ       DX, CX
 	SHLQ       $0x02, CX
-	LEAQ       laneSel<>+0(SB), DX
-	ADDQ       CX, DX
-	VMOVDQU64  (DX), Z3
+	LEAQ       laneSel<>+0(SB), BX
+	ADDQ       BX, CX
+	VMOVDQU64  (CX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, DI
-	ADDQ       CX, SI
+	ADDQ       DX, DI
+	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_5:
@@ -4025,20 +4017,15 @@ rsingle_18:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
+	TESTQ      DX, DX
+	JZ         mnone_2
 	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_2
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z4, Z3, Z3
 	VPXORD     Z4, Z4, Z4
-	MOVQ       R8, DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
 	VMOVDQU8.Z 496(CX), K2, Z10
 	VMOVDQU8.Z 752(CX), K2, Z11
 	VPCLMULQDQ $0x00, Z10, Z3, Z12
@@ -4051,21 +4038,18 @@ rsingle_18:
 	VPXORD     Z12, Z6, Z6
 
 mnone_2:
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
+	MOVQ       DX, CX
 	SHLQ       $0x02, CX
-	LEAQ       laneSel<>+0(SB), DX
-	ADDQ       CX, DX
-	VMOVDQU64  (DX), Z3
+	LEAQ       laneSel<>+0(SB), BX
+	ADDQ       BX, CX
+	VMOVDQU64  (CX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, DI
-	ADDQ       CX, SI
+	ADDQ       DX, DI
+	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_6:
@@ -4231,20 +4215,15 @@ rsingle_21:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
+	TESTQ      DX, DX
+	JZ         mnone_3
 	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_3
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z4, Z3, Z3
 	VPXORD     Z4, Z4, Z4
-	MOVQ       R8, DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, BX
-	BZHIQ      DX, BX, DX
-	KMOVQ      DX, K2
 	VMOVDQU8.Z 496(CX), K2, Z10
 	VMOVDQU8.Z 752(CX), K2, Z11
 	VPCLMULQDQ $0x00, Z10, Z3, Z12
@@ -4257,21 +4236,18 @@ rsingle_21:
 	VPXORD     Z12, Z6, Z6
 
 mnone_3:
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
+	MOVQ       DX, CX
 	SHLQ       $0x02, CX
-	LEAQ       laneSel<>+0(SB), DX
-	ADDQ       CX, DX
-	VMOVDQU64  (DX), Z3
+	LEAQ       laneSel<>+0(SB), BX
+	ADDQ       BX, CX
+	VMOVDQU64  (CX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, DI
-	ADDQ       CX, SI
+	ADDQ       DX, DI
+	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_7:
@@ -4447,20 +4423,15 @@ aesmid_14:
 	VMOVDQU8        Z2, K1, (SI)
 	MOVQ            R8, DX
 	ANDQ            $-16, DX
+	TESTQ           DX, DX
+	JZ              mnone_4
 	MOVQ            $-1, BX
-	BZHIQ           DX, BX, DX
-	KMOVQ           DX, K2
+	BZHIQ           DX, BX, BX
+	KMOVQ           BX, K2
 	VMOVDQU8.Z      Z2, K2, Z3
-	CMPQ            R8, $0x10
-	JB              mnone_4
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z4, Z3, Z3
 	VPXORD          Z4, Z4, Z4
-	MOVQ            R8, DX
-	ANDQ            $-16, DX
-	MOVQ            $-1, BX
-	BZHIQ           DX, BX, DX
-	KMOVQ           DX, K2
 	VMOVDQU8.Z      496(CX), K2, Z10
 	VMOVDQU8.Z      752(CX), K2, Z11
 	VPCLMULQDQ      $0x00, Z10, Z3, Z12
@@ -4473,21 +4444,18 @@ aesmid_14:
 	VPXORD          Z12, Z6, Z6
 
 mnone_4:
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
+	MOVQ       DX, CX
 	SHLQ       $0x02, CX
-	LEAQ       laneSel<>+0(SB), DX
-	ADDQ       CX, DX
-	VMOVDQU64  (DX), Z3
+	LEAQ       laneSel<>+0(SB), BX
+	ADDQ       BX, CX
+	VMOVDQU64  (CX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, DI
-	ADDQ       CX, SI
+	ADDQ       DX, DI
+	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_8:
@@ -6468,20 +6436,15 @@ rsingle_1:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
+	TESTQ      R11, R11
+	JZ         mnone_1
 	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
+	BZHIQ      R11, R12, R12
+	KMOVQ      R12, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R10, $0x10
-	JB         mnone_1
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z7, Z3, Z3
 	VPXORD     Z7, Z7, Z7
-	MOVQ       R10, R11
-	ANDQ       $-16, R11
-	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
 	VMOVDQU8.Z 496(R8), K2, Z4
 	VMOVDQU8.Z 752(R8), K2, Z22
 	VPCLMULQDQ $0x00, Z4, Z3, Z23
@@ -6494,21 +6457,18 @@ rsingle_1:
 	VPXORD     Z23, Z9, Z9
 
 mnone_1:
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
+	MOVQ       R11, R8
 	SHLQ       $0x02, R8
-	LEAQ       laneSel<>+0(SB), R11
-	ADDQ       R8, R11
-	VMOVDQU64  (R11), Z3
+	LEAQ       laneSel<>+0(SB), R12
+	ADDQ       R12, R8
+	VMOVDQU64  (R8), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
-	ADDQ       R8, R9
-	ADDQ       R8, SI
+	ADDQ       R11, R9
+	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_1:
@@ -6642,20 +6602,15 @@ rsingle_3:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
+	TESTQ      R11, R11
+	JZ         mnone_2
 	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
+	BZHIQ      R11, R12, R12
+	KMOVQ      R12, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R10, $0x10
-	JB         mnone_2
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z7, Z3, Z3
 	VPXORD     Z7, Z7, Z7
-	MOVQ       R10, R11
-	ANDQ       $-16, R11
-	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
 	VMOVDQU8.Z 496(R8), K2, Z4
 	VMOVDQU8.Z 752(R8), K2, Z22
 	VPCLMULQDQ $0x00, Z4, Z3, Z23
@@ -6668,21 +6623,18 @@ rsingle_3:
 	VPXORD     Z23, Z12, Z12
 
 mnone_2:
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
+	MOVQ       R11, R8
 	SHLQ       $0x02, R8
-	LEAQ       laneSel<>+0(SB), R11
-	ADDQ       R8, R11
-	VMOVDQU64  (R11), Z3
+	LEAQ       laneSel<>+0(SB), R12
+	ADDQ       R12, R8
+	VMOVDQU64  (R8), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
-	ADDQ       R8, R9
-	ADDQ       R8, SI
+	ADDQ       R11, R9
+	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_2:
@@ -6848,20 +6800,15 @@ rsingle_6:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
+	TESTQ      R11, R11
+	JZ         mnone_3
 	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
+	BZHIQ      R11, R12, R12
+	KMOVQ      R12, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R10, $0x10
-	JB         mnone_3
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z7, Z3, Z3
 	VPXORD     Z7, Z7, Z7
-	MOVQ       R10, R11
-	ANDQ       $-16, R11
-	MOVQ       $-1, R12
-	BZHIQ      R11, R12, R11
-	KMOVQ      R11, K2
 	VMOVDQU8.Z 496(R8), K2, Z4
 	VMOVDQU8.Z 752(R8), K2, Z22
 	VPCLMULQDQ $0x00, Z4, Z3, Z23
@@ -6874,21 +6821,18 @@ rsingle_6:
 	VPXORD     Z23, Z15, Z15
 
 mnone_3:
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
+	MOVQ       R11, R8
 	SHLQ       $0x02, R8
-	LEAQ       laneSel<>+0(SB), R11
-	ADDQ       R8, R11
-	VMOVDQU64  (R11), Z3
+	LEAQ       laneSel<>+0(SB), R12
+	ADDQ       R12, R8
+	VMOVDQU64  (R8), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
-	ADDQ       R8, R9
-	ADDQ       R8, SI
+	ADDQ       R11, R9
+	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_3:
@@ -7064,20 +7008,15 @@ aesmid_9:
 	VMOVDQU8        Z2, K1, (SI)
 	MOVQ            R10, R11
 	ANDQ            $-16, R11
+	TESTQ           R11, R11
+	JZ              mnone_4
 	MOVQ            $-1, R12
-	BZHIQ           R11, R12, R11
-	KMOVQ           R11, K2
+	BZHIQ           R11, R12, R12
+	KMOVQ           R12, K2
 	VMOVDQU8.Z      Z2, K2, Z3
-	CMPQ            R10, $0x10
-	JB              mnone_4
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z7, Z3, Z3
 	VPXORD          Z7, Z7, Z7
-	MOVQ            R10, R11
-	ANDQ            $-16, R11
-	MOVQ            $-1, R12
-	BZHIQ           R11, R12, R11
-	KMOVQ           R11, K2
 	VMOVDQU8.Z      496(R8), K2, Z4
 	VMOVDQU8.Z      752(R8), K2, Z22
 	VPCLMULQDQ      $0x00, Z4, Z3, Z23
@@ -7090,21 +7029,18 @@ aesmid_9:
 	VPXORD          Z23, Z18, Z18
 
 mnone_4:
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
+	MOVQ       R11, R8
 	SHLQ       $0x02, R8
-	LEAQ       laneSel<>+0(SB), R11
-	ADDQ       R8, R11
-	VMOVDQU64  (R11), Z3
+	LEAQ       laneSel<>+0(SB), R12
+	ADDQ       R12, R8
+	VMOVDQU64  (R8), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(SP)
 	VMOVDQU64  X1, 48(SP)
-	MOVQ       R10, R8
-	ANDQ       $-16, R8
-	ADDQ       R8, R9
-	ADDQ       R8, SI
+	ADDQ       R11, R9
+	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_4:
@@ -10325,14 +10261,16 @@ rsingle_16:
 	VMOVDQU8.Z (SI), K1, Z1
 	VPXORD     Z0, Z1, Z0
 	VMOVDQU8   Z0, K1, (BX)
+	MOVQ       DI, DX
+	ANDQ       $-16, DX
 	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
 	VPXORD     Z4, Z1, Z1
 	VPXORD     Z4, Z4, Z4
-	LEAQ       15(DI), DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, R8
-	BZHIQ      DX, R8, DX
-	KMOVQ      DX, K1
+	LEAQ       15(DI), R8
+	ANDQ       $-16, R8
+	MOVQ       $-1, R9
+	BZHIQ      R8, R9, R8
+	KMOVQ      R8, K1
 	VMOVDQU8.Z 496(CX), K1, Z0
 	VMOVDQU8.Z 752(CX), K1, Z2
 	VPCLMULQDQ $0x00, Z0, Z1, Z3
@@ -10343,10 +10281,8 @@ rsingle_16:
 	VPXORD     Z1, Z3, Z3
 	VPCLMULQDQ $0x00, Z2, Z3, Z3
 	VPXORD     Z3, Z6, Z6
-	MOVQ       DI, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, SI
-	ADDQ       CX, BX
+	ADDQ       DX, SI
+	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_5:
@@ -10477,14 +10413,16 @@ rsingle_18:
 	VMOVDQU8.Z (SI), K1, Z1
 	VPXORD     Z0, Z1, Z0
 	VMOVDQU8   Z0, K1, (BX)
+	MOVQ       DI, DX
+	ANDQ       $-16, DX
 	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
 	VPXORD     Z4, Z1, Z1
 	VPXORD     Z4, Z4, Z4
-	LEAQ       15(DI), DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, R8
-	BZHIQ      DX, R8, DX
-	KMOVQ      DX, K1
+	LEAQ       15(DI), R8
+	ANDQ       $-16, R8
+	MOVQ       $-1, R9
+	BZHIQ      R8, R9, R8
+	KMOVQ      R8, K1
 	VMOVDQU8.Z 496(CX), K1, Z0
 	VMOVDQU8.Z 752(CX), K1, Z2
 	VPCLMULQDQ $0x00, Z0, Z1, Z3
@@ -10495,10 +10433,8 @@ rsingle_18:
 	VPXORD     Z1, Z3, Z3
 	VPCLMULQDQ $0x00, Z2, Z3, Z3
 	VPXORD     Z3, Z6, Z6
-	MOVQ       DI, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, SI
-	ADDQ       CX, BX
+	ADDQ       DX, SI
+	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_6:
@@ -10661,14 +10597,16 @@ rsingle_21:
 	VMOVDQU8.Z (SI), K1, Z1
 	VPXORD     Z0, Z1, Z0
 	VMOVDQU8   Z0, K1, (BX)
+	MOVQ       DI, DX
+	ANDQ       $-16, DX
 	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
 	VPXORD     Z4, Z1, Z1
 	VPXORD     Z4, Z4, Z4
-	LEAQ       15(DI), DX
-	ANDQ       $-16, DX
-	MOVQ       $-1, R8
-	BZHIQ      DX, R8, DX
-	KMOVQ      DX, K1
+	LEAQ       15(DI), R8
+	ANDQ       $-16, R8
+	MOVQ       $-1, R9
+	BZHIQ      R8, R9, R8
+	KMOVQ      R8, K1
 	VMOVDQU8.Z 496(CX), K1, Z0
 	VMOVDQU8.Z 752(CX), K1, Z2
 	VPCLMULQDQ $0x00, Z0, Z1, Z3
@@ -10679,10 +10617,8 @@ rsingle_21:
 	VPXORD     Z1, Z3, Z3
 	VPCLMULQDQ $0x00, Z2, Z3, Z3
 	VPXORD     Z3, Z6, Z6
-	MOVQ       DI, CX
-	ANDQ       $-16, CX
-	ADDQ       CX, SI
-	ADDQ       CX, BX
+	ADDQ       DX, SI
+	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_7:
@@ -10855,14 +10791,16 @@ aesmid_13:
 	VMOVDQU8.Z      (SI), K1, Z1
 	VPXORD          Z0, Z1, Z0
 	VMOVDQU8        Z0, K1, (BX)
+	MOVQ            DI, DX
+	ANDQ            $-16, DX
 	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
 	VPXORD          Z4, Z1, Z1
 	VPXORD          Z4, Z4, Z4
-	LEAQ            15(DI), DX
-	ANDQ            $-16, DX
-	MOVQ            $-1, R8
-	BZHIQ           DX, R8, DX
-	KMOVQ           DX, K1
+	LEAQ            15(DI), R8
+	ANDQ            $-16, R8
+	MOVQ            $-1, R9
+	BZHIQ           R8, R9, R8
+	KMOVQ           R8, K1
 	VMOVDQU8.Z      496(CX), K1, Z0
 	VMOVDQU8.Z      752(CX), K1, Z2
 	VPCLMULQDQ      $0x00, Z0, Z1, Z3
@@ -10873,10 +10811,8 @@ aesmid_13:
 	VPXORD          Z1, Z3, Z3
 	VPCLMULQDQ      $0x00, Z2, Z3, Z3
 	VPXORD          Z3, Z6, Z6
-	MOVQ            DI, CX
-	ANDQ            $-16, CX
-	ADDQ            CX, SI
-	ADDQ            CX, BX
+	ADDQ            DX, SI
+	ADDQ            DX, BX
 	ANDQ            $0x0f, DI
 
 rred_8:
@@ -13423,20 +13359,15 @@ rsingle_16:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
+	TESTQ      CX, CX
+	JZ         mnone_1
 	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_1
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z5, Z3, Z3
 	VPXORD     Z5, Z5, Z5
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
 	VMOVDQU8.Z 496(AX), K2, Z4
 	VMOVDQU8.Z 752(AX), K2, Z9
 	VPCLMULQDQ $0x00, Z4, Z3, Z10
@@ -13449,21 +13380,18 @@ rsingle_16:
 	VPXORD     Z10, Z7, Z7
 
 mnone_1:
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
+	MOVQ       CX, AX
 	SHLQ       $0x02, AX
-	LEAQ       laneSel<>+0(SB), CX
-	ADDQ       AX, CX
-	VMOVDQU64  (CX), Z3
+	LEAQ       laneSel<>+0(SB), DX
+	ADDQ       DX, AX
+	VMOVDQU64  (AX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(BX)
 	VMOVDQU64  X1, 48(BX)
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
-	ADDQ       AX, DI
-	ADDQ       AX, SI
+	ADDQ       CX, DI
+	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_5:
@@ -13597,20 +13525,15 @@ rsingle_18:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
+	TESTQ      CX, CX
+	JZ         mnone_2
 	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_2
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z5, Z3, Z3
 	VPXORD     Z5, Z5, Z5
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
 	VMOVDQU8.Z 496(AX), K2, Z4
 	VMOVDQU8.Z 752(AX), K2, Z9
 	VPCLMULQDQ $0x00, Z4, Z3, Z10
@@ -13623,21 +13546,18 @@ rsingle_18:
 	VPXORD     Z10, Z7, Z7
 
 mnone_2:
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
+	MOVQ       CX, AX
 	SHLQ       $0x02, AX
-	LEAQ       laneSel<>+0(SB), CX
-	ADDQ       AX, CX
-	VMOVDQU64  (CX), Z3
+	LEAQ       laneSel<>+0(SB), DX
+	ADDQ       DX, AX
+	VMOVDQU64  (AX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(BX)
 	VMOVDQU64  X1, 48(BX)
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
-	ADDQ       AX, DI
-	ADDQ       AX, SI
+	ADDQ       CX, DI
+	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_6:
@@ -13803,20 +13723,15 @@ rsingle_21:
 	VMOVDQU8   Z2, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
+	TESTQ      CX, CX
+	JZ         mnone_3
 	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K2
 	VMOVDQU8.Z Z2, K2, Z3
-	CMPQ       R8, $0x10
-	JB         mnone_3
 	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
 	VPXORD     Z5, Z3, Z3
 	VPXORD     Z5, Z5, Z5
-	MOVQ       R8, CX
-	ANDQ       $-16, CX
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, CX
-	KMOVQ      CX, K2
 	VMOVDQU8.Z 496(AX), K2, Z4
 	VMOVDQU8.Z 752(AX), K2, Z9
 	VPCLMULQDQ $0x00, Z4, Z3, Z10
@@ -13829,21 +13744,18 @@ rsingle_21:
 	VPXORD     Z10, Z7, Z7
 
 mnone_3:
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
+	MOVQ       CX, AX
 	SHLQ       $0x02, AX
-	LEAQ       laneSel<>+0(SB), CX
-	ADDQ       AX, CX
-	VMOVDQU64  (CX), Z3
+	LEAQ       laneSel<>+0(SB), DX
+	ADDQ       DX, AX
+	VMOVDQU64  (AX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(BX)
 	VMOVDQU64  X1, 48(BX)
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
-	ADDQ       AX, DI
-	ADDQ       AX, SI
+	ADDQ       CX, DI
+	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_7:
@@ -14019,20 +13931,15 @@ aesmid_10:
 	VMOVDQU8        Z2, K1, (SI)
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
+	TESTQ           CX, CX
+	JZ              mnone_4
 	MOVQ            $-1, DX
-	BZHIQ           CX, DX, CX
-	KMOVQ           CX, K2
+	BZHIQ           CX, DX, DX
+	KMOVQ           DX, K2
 	VMOVDQU8.Z      Z2, K2, Z3
-	CMPQ            R8, $0x10
-	JB              mnone_4
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z5, Z3, Z3
 	VPXORD          Z5, Z5, Z5
-	MOVQ            R8, CX
-	ANDQ            $-16, CX
-	MOVQ            $-1, DX
-	BZHIQ           CX, DX, CX
-	KMOVQ           CX, K2
 	VMOVDQU8.Z      496(AX), K2, Z4
 	VMOVDQU8.Z      752(AX), K2, Z9
 	VPCLMULQDQ      $0x00, Z4, Z3, Z10
@@ -14045,21 +13952,18 @@ aesmid_10:
 	VPXORD          Z10, Z7, Z7
 
 mnone_4:
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
+	MOVQ       CX, AX
 	SHLQ       $0x02, AX
-	LEAQ       laneSel<>+0(SB), CX
-	ADDQ       AX, CX
-	VMOVDQU64  (CX), Z3
+	LEAQ       laneSel<>+0(SB), DX
+	ADDQ       DX, AX
+	VMOVDQU64  (AX), Z3
 	VMOVDQU8.Z Z2, K1, Z2
 	VPERMQ     Z2, Z3, Z2
 	VPERMQ     Z1, Z3, Z1
 	VMOVDQU64  X2, 64(BX)
 	VMOVDQU64  X1, 48(BX)
-	MOVQ       R8, AX
-	ANDQ       $-16, AX
-	ADDQ       AX, DI
-	ADDQ       AX, SI
+	ADDQ       CX, DI
+	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_8:

@@ -26,10 +26,7 @@ func (e *gcm) byteMask(n reg.Register) reg.OpmaskVirtual {
 // constMask returns an opmask of the first n bytes (0 <= n <= 64).
 func (e *gcm) constMask(n int) reg.OpmaskVirtual {
 	m := e.GP64()
-	e.MOVQ(operand.U64(uint64(1)<<n-1), m)
-	if n == 64 {
-		e.MOVQ(operand.I32(-1), m)
-	}
+	e.MOVQ(operand.U64(^uint64(0)>>(64-n)), m)
 	k := e.K()
 	e.KMOVQ(m, k)
 	return k
@@ -75,32 +72,36 @@ func (e *gcm) maskedTail(s sum, ks reg.VecVirtual, acc reg.VecVirtual, in, out, 
 	y := e.vreg()
 	e.Xor(ks, x, y)
 	e.VMOVDQU8(y, km, mem(out, 0))
-	h := x
-	if !dec {
-		h = e.vreg()
-		e.VMOVDQU8_Z(y, e.blockMask(n, false), h)
-	}
-	// Encrypting under a block, nothing is hashed: acc stays as it is.
-	hashed := e.label("mnone")
-	if !dec {
-		e.CMPQ(n, operand.U8(16))
-		e.JB(ref(hashed))
-	}
-	e.ShufB(e.c.bswap, h, h)
-	e.Xor(acc, h, h)
-	e.Zero(acc)
-	e.maskedMulAcc(s, h, hp, e.blockMask(n, dec))
-	e.Label(hashed)
-	if !dec {
+	whole := e.GP64() // the bytes of the whole blocks
+	e.MOVQ(n, whole)
+	e.ANDQ(operand.I8(-16), whole)
+	if dec {
+		e.ShufB(e.c.bswap, x, x)
+		e.Xor(acc, x, x)
+		e.Zero(acc)
+		e.maskedMulAcc(s, x, hp, e.blockMask(n, true))
+	} else {
+		// Only the whole blocks are hashed; under a block nothing is,
+		// and acc stays as it is.
+		none := e.label("mnone")
+		e.TESTQ(whole, whole)
+		e.JZ(ref(none))
+		kw := e.byteMask(whole)
+		h := e.vreg()
+		e.VMOVDQU8_Z(y, kw, h)
+		e.ShufB(e.c.bswap, h, h)
+		e.Xor(acc, h, h)
+		e.Zero(acc)
+		e.maskedMulAcc(s, h, hp, kw)
+		e.Label(none)
 		// The open block: lane n/16 of the keystream and of the
 		// ciphertext zeroed past n, moved to lane 0 by VPERMQ with the
 		// lane's index vector (n is public).
-		sel := e.GP64()
-		e.MOVQ(n, sel)
-		e.ANDQ(operand.I8(-16), sel)
-		e.SHLQ(operand.U8(2), sel)
 		p := e.GP64()
-		e.LEAQ(e.c.laneSel, p)
+		e.MOVQ(whole, p)
+		e.SHLQ(operand.U8(2), p)
+		sel := e.GP64()
+		e.LEAQ(e.c.laneSel, sel)
 		e.ADDQ(sel, p)
 		idx := e.vreg()
 		e.Mov(mem(p, 0), idx)
@@ -112,9 +113,6 @@ func (e *gcm) maskedTail(s sum, ks reg.VecVirtual, acc reg.VecVirtual, in, out, 
 		e.Mov(lo(o), st.Offset(stOpen))
 		e.Mov(lo(k), st.Offset(stKS))
 	}
-	whole := e.GP64()
-	e.MOVQ(n, whole)
-	e.ANDQ(operand.I8(-16), whole)
 	e.ADDQ(whole, in)
 	e.ADDQ(whole, out)
 	e.ANDQ(operand.U8(15), n)
