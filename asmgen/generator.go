@@ -202,13 +202,13 @@ func (g *Generator) Generate(asmPath, stubsPath string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeIfChanged(asmPath, asm); err != nil {
+	if err := WriteIfChanged(asmPath, asm); err != nil {
 		return err
 	}
-	if err := writeIfChanged(stubsPath, stubs); err != nil {
+	if err := WriteIfChanged(stubsPath, stubs); err != nil {
 		return err
 	}
-	return writeIfChanged(SimPath(stubsPath), sim)
+	return WriteIfChanged(SimPath(stubsPath), sim)
 }
 
 // Target is one backend's output in a generator program: the backend, the
@@ -347,7 +347,10 @@ func runTargets(backends []cpufeat.Backend, targets []Target, only, out, stubs, 
 	return errors.Join(errs...)
 }
 
-func writeIfChanged(path string, b []byte) error {
+// WriteIfChanged writes b to path unless the file already holds exactly b,
+// so that regenerating leaves unchanged files untouched. Generators use it
+// for files of their own beside asmgen's.
+func WriteIfChanged(path string, b []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
 		return nil
 	}

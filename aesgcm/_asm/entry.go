@@ -78,24 +78,22 @@ func (e *gcm) sealGatherFunc(name string) {
 		e.narrow(*small, e.shortMax(), func() { e.shortOrOn(k, src(e.gp("count")), "textLen", e.tagStore(), false) })
 		e.skipShort = true
 	}
-	func() {
-		count := e.gp("count")
-		e.shortThenStart(k, st, src(count), "textLen", e.tagStore(), false)
-		out, descs := e.gp("out"), e.gp("pieces")
-		nopen := e.GP64()
-		e.XORQ(nopen, nopen)
-		zero := e.xmm()
-		e.Zero(zero)
-		e.Mov(zero, st.Offset(stOpen))
-		piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
-		if e.gatherMax > 0 {
-			e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
-		} else {
-			e.fn.ForEachSlice(descs, count, piece)
-		}
-		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
-		e.fn.Ret()
-	}()
+	count := e.gp("count")
+	e.shortThenStart(k, st, src(count), "textLen", e.tagStore(), false)
+	out, descs := e.gp("out"), e.gp("pieces")
+	nopen := e.GP64()
+	e.XORQ(nopen, nopen)
+	zero := e.xmm()
+	e.Zero(zero)
+	e.Mov(zero, st.Offset(stOpen))
+	piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
+	if e.gatherMax > 0 {
+		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
+	} else {
+		e.fn.ForEachSlice(descs, count, piece)
+	}
+	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
+	e.fn.Ret()
 	e.skipShort = false
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"os"
 	"text/template"
 
 	"github.com/vgcrypto/vg/asmgen"
@@ -95,8 +94,5 @@ func writeGlue(path string) error {
 	if err != nil {
 		return fmt.Errorf("glue: %w", err)
 	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, src) {
-		return nil
-	}
-	return os.WriteFile(path, src, 0o644)
+	return asmgen.WriteIfChanged(path, src)
 }
