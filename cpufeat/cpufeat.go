@@ -357,6 +357,12 @@ func MustLookup(alg Algorithm, name string) Backend {
 // Available reports whether b can run with the features in s.
 func (b Backend) Available(s Set) bool { return s.HasAll(b.Requires) }
 
+// defaultFor reports whether b may be a default choice with the features
+// in s: available, and not a ZMM backend where preferYMM holds.
+func (b Backend) defaultFor(s Set, preferYMM bool) bool {
+	return b.Available(s) && !(b.ZMM && preferYMM)
+}
+
 // slowZMMModel reports whether the Intel family 6 model m lowers its clock
 // for 512-bit work (see PreferYMM).
 func slowZMMModel(m uint32) bool {
@@ -374,7 +380,7 @@ func slowZMMModel(m uint32) bool {
 // fits.
 func Select(alg Algorithm, implemented []string, s Set) Backend {
 	for _, b := range Backends(alg) {
-		if b.Available(s) && contains(implemented, b.Name) && !(b.ZMM && preferYMM) {
+		if b.defaultFor(s, preferYMM) && contains(implemented, b.Name) {
 			return b
 		}
 	}

@@ -124,7 +124,7 @@ func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
 	}
 	if name == "" {
 		for i, d := range r.decls {
-			if d.Available(e.enabled) && !(d.ZMM && e.preferYMM) {
+			if d.defaultFor(e.enabled, e.preferYMM) {
 				return r.impls[i], nil
 			}
 		}
