@@ -102,22 +102,12 @@ func TestTLSHandshake(t *testing.T) {
 				cfg := c.config.Clone()
 				cfg.RootCAs = roots
 				cfg.ServerName = "127.0.0.1"
-				d := net.Dialer{Timeout: 10 * time.Second}
-				conn, err := tls.DialWithDialer(&d, "tcp", addr, cfg)
-				require.NoError(t, err)
-				defer conn.Close()
-				conn.SetDeadline(time.Now().Add(20 * time.Second))
-				st := conn.ConnectionState()
+				st := dialEcho(t, addr, cfg)
 				if c.config.MinVersion == tls.VersionTLS13 {
 					require.Equal(t, uint16(tls.VersionTLS13), st.Version)
 				} else {
 					require.Equal(t, uint16(tls.VersionTLS12), st.Version)
 				}
-				_, err = io.WriteString(conn, "hello vg\n")
-				require.NoError(t, err)
-				line, err := bufio.NewReader(conn).ReadString('\n')
-				require.NoError(t, err)
-				require.Equal(t, "HELLO VG\n", line)
 				require.NoError(t, <-errs)
 			})
 		}
@@ -184,4 +174,21 @@ func listen(t *testing.T, der []byte, priv *rsa.PrivateKey, scheme tls.Signature
 	errs := make(chan error, 4)
 	go serveEcho(ln, config, errs)
 	return ln.Addr().String(), errs
+}
+
+// dialEcho connects to the echo server at addr with cfg, checks that a
+// line comes back upper-cased, and returns the connection's state.
+func dialEcho(t *testing.T, addr string, cfg *tls.Config) tls.ConnectionState {
+	t.Helper()
+	d := net.Dialer{Timeout: 10 * time.Second}
+	conn, err := tls.DialWithDialer(&d, "tcp", addr, cfg)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
+	_, err = io.WriteString(conn, "hello vg\n")
+	require.NoError(t, err)
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "HELLO VG\n", line)
+	return conn.ConnectionState()
 }
