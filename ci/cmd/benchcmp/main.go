@@ -134,6 +134,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -475,6 +476,7 @@ func runCompare(ctx context.Context, cfg *config, dir string, stdout, stderr io.
 		defer raw.Close()
 		rawW = raw
 		fmt.Fprintf(raw, "# benchcmp base: %s\n# benchcmp head: %s\n", base.desc, head.desc)
+		writeProvenance(raw, cfg, time.Now())
 	}
 	meta := make(benchfmt.UnitMetadataMap)
 	if err := runRounds(ctx, cfg.run, targets, rawW, stderr, meta); err != nil {
@@ -534,6 +536,7 @@ func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Wri
 		defer raw.Close()
 		rawW = raw
 		fmt.Fprintf(raw, "# benchcmp head: %s\n", head.desc)
+		writeProvenance(raw, cfg, time.Now())
 	}
 	meta := make(benchfmt.UnitMetadataMap)
 	if err := runRounds(ctx, cfg.run, targets, rawW, stderr, meta); err != nil {
