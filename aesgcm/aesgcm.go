@@ -157,6 +157,9 @@ type newKeyFunc = func(key []byte) backend
 // aesgcm_amd64.go or aesgcm_noasm.go) and chooses one at New.
 var registry = cpufeat.NewRegistry(cpufeat.AESGCM, implementations)
 
+// genericDoc describes the generic backend (the Doc of its registration).
+const genericDoc = "bitsliced AES (4 blocks per pass, Boyar–Peralta S-box circuit), GHASH by integer multiplies with holes; no tables"
+
 // Backend describes one backend implemented in this build: its Name (as
 // in cpufeat and WithBackend), the CPU features it Requires, and whether it
 // is Available, that is whether Requires is within cpufeat.Enabled() so

@@ -87,6 +87,9 @@ type backend interface {
 // New and NewX.
 var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, implementations)
 
+// genericDoc describes the generic backend (the Doc of its registration).
+const genericDoc = "portable Go, Poly1305 with 64-bit limbs"
+
 // Backend describes one backend implemented in this build: its Name
 // ("generic", "ssse3", "avx2", ...), the value [WithBackend] takes; the CPU
 // features it Requires; and whether it is Available, that is whether those

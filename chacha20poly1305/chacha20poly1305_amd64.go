@@ -10,7 +10,9 @@ import "github.com/vgcrypto/vg/cpufeat"
 // (chacha20poly1305.go), which orders them as cpufeat declares them and
 // chooses one at New. The assembly backends' glue is in asm_amd64.go.
 var implementations = []cpufeat.Impl[backend]{
-	{Name: "avx2", Value: avx2Backend{}},
-	{Name: "ssse3", Value: ssse3Backend{}},
-	{Name: cpufeat.GenericBackend, Value: genericBackend{}},
+	{Name: "avx2", Value: avx2Backend{},
+		Doc: "whole-message short path; 8-block lane passes with 32 scalar Poly1305 blocks fused into the rounds, keystream XORed from registers"},
+	{Name: "ssse3", Value: ssse3Backend{},
+		Doc: "1-block row layout for short texts, 4-block lane layout, scalar Poly1305"},
+	{Name: cpufeat.GenericBackend, Value: genericBackend{}, Doc: genericDoc},
 }

@@ -14,6 +14,9 @@ type Impl[T any] struct {
 	Name string
 	// Value is what the module calls to use the backend.
 	Value T
+	// Doc says in one line how the backend works, for reports such as the
+	// backends table of vg's README (generated from it).
+	Doc string
 }
 
 // BackendInfo describes one backend a module compiled into this build, as
@@ -28,6 +31,8 @@ type BackendInfo struct {
 	// Available reports whether Requires is within [Enabled]: whether the
 	// module's constructors can use the backend here and now.
 	Available bool
+	// Doc is the module's one-line description of the backend.
+	Doc string
 }
 
 // Registry holds the backends one algorithm module compiled into this
@@ -92,7 +97,7 @@ func (r *Registry[T]) Backends() []BackendInfo { return r.backends(Enabled()) }
 func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 	infos := make([]BackendInfo, len(r.impls))
 	for i, d := range r.decls {
-		infos[i] = BackendInfo{Name: d.Name, Requires: d.Requires, Available: d.Available(enabled)}
+		infos[i] = BackendInfo{Name: d.Name, Requires: d.Requires, Available: d.Available(enabled), Doc: r.impls[i].Doc}
 	}
 	return infos
 }

@@ -14,7 +14,7 @@ func testRegistry() *Registry[string] {
 	return NewRegistry(ChaCha20Poly1305, []Impl[string]{
 		{Name: GenericBackend, Value: "g"},
 		{Name: "ssse3", Value: "s"},
-		{Name: "avx2", Value: "a"},
+		{Name: "avx2", Value: "a", Doc: "the avx2 one"},
 	})
 }
 
@@ -29,7 +29,7 @@ func TestRegistryOrder(t *testing.T) {
 
 	infos := r.backends(Of(SSE2, SSSE3))
 	require.Len(t, infos, 3)
-	assert.Equal(t, BackendInfo{Name: "avx2", Requires: Of(AVX, AVX2), Available: false}, infos[0])
+	assert.Equal(t, BackendInfo{Name: "avx2", Requires: Of(AVX, AVX2), Available: false, Doc: "the avx2 one"}, infos[0])
 	assert.Equal(t, BackendInfo{Name: "ssse3", Requires: Of(SSSE3), Available: true}, infos[1])
 	assert.Equal(t, BackendInfo{Name: GenericBackend, Requires: 0, Available: true}, infos[2])
 

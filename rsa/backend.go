@@ -59,6 +59,9 @@ type publicExp interface {
 // NewPublicKey.
 var registry = cpufeat.NewRegistry(cpufeat.RSA, implementations)
 
+// genericDoc describes the generic backend (the Doc of its registration).
+const genericDoc = "fixed-width 64-bit limbs, Montgomery multiply and dedicated squaring, fixed 5-bit window, masked full-table lookups, CRT with the sᵉ = m check"
+
 // Backend describes one backend implemented in this build: its Name
 // ("generic", "adx", "ifma"), the CPU features it Requires, and whether it
 // is Available, that is whether Requires is within cpufeat.Enabled() so that
