@@ -25,19 +25,42 @@ func writeProvenance(w io.Writer, cfg *config, now time.Time) {
 	fmt.Fprintf(w, "# benchcmp %s: %s\n", provDate, now.UTC().Format(time.DateOnly))
 	fmt.Fprintf(w, "# benchcmp %s: %s\n", provCPU, cpuDescription())
 	fmt.Fprintf(w, "# benchcmp %s: %s\n", provGo, runtime.Version())
-	fmt.Fprintf(w, "# benchcmp %s: %s\n", provRuns, strings.TrimPrefix(runHeader(cfg), "runs: "))
+	runs := strings.TrimPrefix(runHeader(cfg), "runs: ")
+	if cfg.run.taskset == "" && runtime.NumCPU() < machineCPUs() {
+		// benchcmp itself was pinned (taskset -c 1 go run ...): its runs
+		// inherit that affinity.
+		runs += fmt.Sprintf(", pinned by the caller's affinity (%d of %d CPUs)", runtime.NumCPU(), machineCPUs())
+	}
+	fmt.Fprintf(w, "# benchcmp %s: %s\n", provRuns, runs)
+}
+
+// machineCPUs returns the number of processors /proc/cpuinfo lists (the
+// machine's, whatever this process's affinity), or runtime.NumCPU.
+func machineCPUs() int {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.NumCPU()
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, _, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "processor" {
+			n++
+		}
+	}
+	return max(n, runtime.NumCPU())
 }
 
 // cpuDescription names this machine's CPU as /proc/cpuinfo does, with the
 // family and model numbers (which tell Zen 3 from Zen 4 when the model name
-// is just "AMD EPYC"), and the number of CPUs. Elsewhere it gives GOARCH.
+// is just "AMD EPYC"), and the number of CPUs of the machine. Elsewhere it
+// gives GOARCH.
 func cpuDescription() string {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {
 		return fmt.Sprintf("%s, %d CPUs", runtime.GOARCH, runtime.NumCPU())
 	}
 	defer f.Close()
-	return parseCPUInfo(f, runtime.NumCPU())
+	return parseCPUInfo(f, machineCPUs())
 }
 
 // parseCPUInfo reads the first processor's model name, family and model from
