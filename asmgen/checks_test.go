@@ -54,7 +54,7 @@ func loadSecretWord(g *Generator) reg.GPVirtual {
 
 const keyOutSig = "func(key *uint64, out *uint64)"
 
-var keyOutOpts = []Option{Secret("key"), Public("out"), Len("key", "1"), Len("out", "1")}
+var keyOutOpts = []Option{Secret("key"), Output("out"), Len("key", "1"), Len("out", "1")}
 
 func storeOut(g *Generator, v reg.Register) {
 	o := g.GP64()
@@ -98,7 +98,7 @@ func TestSelectOnSecretPasses(t *testing.T) {
 func TestLoopOnPublicCountPasses(t *testing.T) {
 	// Flags written from secrets by XOR and then by DECQ of a public
 	// counter: the branch reads only the counter's flags.
-	mustBuild(t, ssse3Backend, "loopOnPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Public("out", "n"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "loopOnPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Output("out"), Public("n"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		n, acc := g.GP64(), g.GP64()
 		g.Load(g.Param("n"), n)
@@ -130,7 +130,7 @@ func TestCarryBranchAfterSecretAddFails(t *testing.T) {
 }
 
 func TestSecretIndexFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "secretIndex", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "secretIndex", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table"), Output("out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		tab, v := g.GP64(), g.GP64()
 		g.Load(g.Param("table"), tab)
@@ -147,7 +147,7 @@ func TestSecretIndexFails(t *testing.T) {
 func TestFullTableScanPasses(t *testing.T) {
 	// The constant-time lookup: read every entry at a public index and keep
 	// the wanted one with a mask.
-	mustBuild(t, ssse3Backend, "tableScan", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table", "out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "tableScan", "func(key *uint64, table *[256]byte, out *uint64)", []Option{Secret("key"), Public("table"), Output("out"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		tab, i, v, acc, m := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 		g.Load(g.Param("table"), tab)
@@ -169,7 +169,7 @@ func TestFullTableScanPasses(t *testing.T) {
 }
 
 func TestDivideSecretFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "divideSecret", "func(key *uint64, out *uint64, d uint64)", []Option{Secret("key"), Public("out", "d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "divideSecret", "func(key *uint64, out *uint64, d uint64)", []Option{Secret("key"), Output("out"), Public("d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		d := g.GP64()
 		g.Load(g.Param("d"), d)
@@ -185,7 +185,7 @@ func TestDivideSecretFails(t *testing.T) {
 }
 
 func TestDividePublicPasses(t *testing.T) {
-	mustBuild(t, ssse3Backend, "dividePublic", "func(key *uint64, out *uint64, n uint64, d uint64)", []Option{Secret("key"), Public("out", "n", "d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	mustBuild(t, ssse3Backend, "dividePublic", "func(key *uint64, out *uint64, n uint64, d uint64)", []Option{Secret("key"), Output("out"), Public("n", "d"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := loadSecretWord(g)
 		d := g.GP64()
 		g.Load(g.Param("d"), d)
@@ -200,7 +200,7 @@ func TestDividePublicPasses(t *testing.T) {
 
 func TestSecretScalarArgument(t *testing.T) {
 	// A scalar declared Secret is secret itself.
-	_, err := gen(t, ssse3Backend, "scalarSecret", "func(k uint64, out *uint64)", []Option{Secret("k"), Public("out"), Len("out", "1")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "scalarSecret", "func(k uint64, out *uint64)", []Option{Secret("k"), Output("out"), Len("out", "1")}, func(g *Generator, fn *Func) {
 		k := g.GP64()
 		g.Load(g.Param("k"), k)
 		g.TESTQ(k, k)
@@ -278,7 +278,7 @@ func TestSecretSlicesDescriptors(t *testing.T) {
 }
 
 func TestAVX512RegisterInAVX2BackendFails(t *testing.T) {
-	_, err := gen(t, avx2Backend, "highRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, avx2Backend, "highRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Output("out")}, func(g *Generator, fn *Func) {
 		p, o := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
@@ -291,7 +291,7 @@ func TestAVX512RegisterInAVX2BackendFails(t *testing.T) {
 	assert.Contains(t, err.Error(), `highRegisterVAESAVX2: instruction 3 "VAESENC Y1, Y1, Y16" uses register Y16, which needs AVX512F+AVX512VL, not in backend aesgcm/vaes-avx2`)
 
 	// The same with Y2 passes.
-	mustBuild(t, avx2Backend, "lowRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+	mustBuild(t, avx2Backend, "lowRegister", "func(key *[32]byte, out *[32]byte)", []Option{Secret("key"), Output("out")}, func(g *Generator, fn *Func) {
 		p, o := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
@@ -303,7 +303,7 @@ func TestAVX512RegisterInAVX2BackendFails(t *testing.T) {
 }
 
 func TestISAOutsideBackendFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "avxInSSSE3", "func(key *[16]byte, out *[16]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "avxInSSSE3", "func(key *[16]byte, out *[16]byte)", []Option{Secret("key"), Output("out")}, func(g *Generator, fn *Func) {
 		p, o := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
@@ -334,7 +334,7 @@ func TestISAOutsideBackendFails(t *testing.T) {
 }
 
 func TestReturnWithoutWipeFails(t *testing.T) {
-	_, err := gen(t, ssse3Backend, "noWipe", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n"), Scratch(16)}, func(g *Generator, fn *Func) {
+	_, err := gen(t, ssse3Backend, "noWipe", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Output("out"), Public("n"), Scratch(16)}, func(g *Generator, fn *Func) {
 		p, o, n := g.GP64(), g.GP64(), g.GP64()
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
@@ -380,7 +380,7 @@ func TestWipeEmitted(t *testing.T) {
 	assert.Contains(t, asm, "VMOVDQU64 Z0, (SP)\n\tVMOVDQU   Y0, 64(SP)\n")
 
 	// On AVX-512: zmm16-31 and the opmask registers written are zeroed too.
-	asm = mustBuild(t, avx512Backend, "wipeHigh", "func(key *[64]byte, out *[64]byte)", []Option{Secret("key"), Public("out")}, func(g *Generator, fn *Func) {
+	asm = mustBuild(t, avx512Backend, "wipeHigh", "func(key *[64]byte, out *[64]byte)", []Option{Secret("key"), Output("out")}, func(g *Generator, fn *Func) {
 		p, o := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), p)
 		g.Load(g.Param("out"), o)
@@ -530,7 +530,7 @@ func TestWipeCheckSeesStoresThroughRegisters(t *testing.T) {
 func TestEveryPathWipedPasses(t *testing.T) {
 	// TestReturnWithoutWipeFails's function, with Func.Ret on both paths,
 	// and phase landmarks, each wipe one of them.
-	asm := mustBuild(t, ssse3Backend, "wipedTwice", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Public("out", "n"), Scratch(16)}, func(g *Generator, fn *Func) {
+	asm := mustBuild(t, ssse3Backend, "wipedTwice", "func(key *[16]byte, out *[16]byte, n int)", []Option{Secret("key"), Output("out"), Public("n"), Scratch(16)}, func(g *Generator, fn *Func) {
 		p, o, n := g.GP64(), g.GP64(), g.GP64()
 		fn.Phase("key setup")
 		g.Load(g.Param("key"), p)
@@ -722,4 +722,245 @@ func TestScratchPointerStaysInScratch(t *testing.T) {
 	})
 	require.ErrorContains(t, err, `loads stack 40(SP)`)
 	require.ErrorContains(t, err, `"MOVQ AX, 8(CX)" (instruction 5) stores it to 8(CX)`)
+}
+
+// The flows below are the blind spots a mutation campaign found in the
+// checks (issue 19): each is a failing-on-purpose test beside the version
+// that must pass.
+
+func TestBelowSPTaint(t *testing.T) {
+	// A secret stored 16 bytes below SP, loaded back and branched on.
+	_, err := gen(t, ssse3Backend, "belowSP", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k, v := loadSecretWord(g), g.GP64()
+		g.MOVQ(k, operand.Mem{Base: reg.StackPointer, Disp: -16})
+		g.MOVQ(operand.Mem{Base: reg.StackPointer, Disp: -16}, v)
+		g.MOVQ(operand.U32(0), operand.Mem{Base: reg.StackPointer, Disp: -16})
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"JZ skip": conditional branch on secret flags; secret because:`)
+	require.ErrorContains(t, err, `loads stack -16(SP)`)
+	require.ErrorContains(t, err, `"MOVQ AX, -16(SP)" (instruction 2) stores it to -16(SP)`)
+
+	// The same round trip of a public count, zeroed after use, passes.
+	mustBuild(t, ssse3Backend, "belowSPPublic", "func(key *uint64, out *uint64, n int)", []Option{Secret("key"), Output("out"), Public("n"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+		n, v := g.GP64(), g.GP64()
+		g.Load(g.Param("n"), n)
+		g.MOVQ(n, operand.Mem{Base: reg.StackPointer, Disp: -16})
+		g.MOVQ(operand.Mem{Base: reg.StackPointer, Disp: -16}, v)
+		g.MOVQ(operand.U32(0), operand.Mem{Base: reg.StackPointer, Disp: -16})
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+
+	// A secret left below SP is not wiped by Func.Ret: the wipe check
+	// sees it.
+	_, err = gen(t, ssse3Backend, "belowSPLeft", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		g.MOVQ(loadSecretWord(g), operand.Mem{Base: reg.StackPointer, Disp: -16})
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `returns without wiping: stack bytes -16..-9(SP) not wiped`)
+}
+
+func TestSPCopyTaint(t *testing.T) {
+	// Through a general-register copy of SP: stored at 8(R), loaded back
+	// from 8(SP), branched on.
+	_, err := gen(t, ssse3Backend, "spCopy", keyOutSig, append([]Option{Scratch(16)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k, p, v := loadSecretWord(g), g.GP64(), g.GP64()
+		g.MOVQ(reg.RSP, p)
+		g.MOVQ(k, operand.Mem{Base: p, Disp: 8})
+		g.MOVQ(fn.Scratch().Offset(8), v)
+		g.CMPQ(v, operand.U8(7))
+		g.JB(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"JB skip": conditional branch on secret flags (carry)`)
+	require.ErrorContains(t, err, `"MOVQ 8(SP), AX" (instruction 4) loads stack 8(SP)`)
+	require.ErrorContains(t, err, `"MOVQ AX, 8(CX)" (instruction 3) stores it to 8(CX), which points anywhere on the stack (a copy of SP, or an address outside the frame)`)
+	// The copy may reach anywhere on the stack: the argument slots too.
+	require.ErrorContains(t, err, `instruction 3 "MOVQ AX, 8(CX)": stores a secret into the argument slot of out (8-15(FP)), which is public input`)
+
+	// Left there, the wipe check sees the bytes the copy may reach: the
+	// frame and below SP.
+	_, err = gen(t, ssse3Backend, "spCopyLeft", keyOutSig, append([]Option{Scratch(16)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		k, p := loadSecretWord(g), g.GP64()
+		g.MOVQ(reg.RSP, p)
+		g.MOVQ(k, operand.Mem{Base: p, Disp: -8})
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `returns without wiping: stack bytes -256..-1(SP) not wiped`)
+	// LEAQ below SP is such a copy too.
+	_, err = gen(t, ssse3Backend, "leaBelowSP", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		k, p, v := loadSecretWord(g), g.GP64(), g.GP64()
+		g.LEAQ(operand.Mem{Base: reg.StackPointer, Disp: -32}, p)
+		g.MOVQ(k, operand.Mem{Base: p})
+		g.MOVQ(operand.Mem{Base: reg.StackPointer, Disp: -32}, v)
+		g.MOVQ(operand.U32(0), operand.Mem{Base: reg.StackPointer, Disp: -32})
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"MOVQ AX, (CX)" (instruction 3) stores it to (CX), which points anywhere on the stack`)
+	require.ErrorContains(t, err, `"JZ skip": conditional branch on secret flags`)
+
+	// Zeros stored through the copy leave nothing to wipe, and what is
+	// loaded back is public.
+	mustBuild(t, ssse3Backend, "spCopyZero", keyOutSig, append([]Option{Scratch(16)}, keyOutOpts...), func(g *Generator, fn *Func) {
+		p, z, v := g.GP64(), g.GP64(), g.GP64()
+		g.MOVQ(reg.RSP, p)
+		g.XORQ(z, z)
+		g.MOVQ(z, operand.Mem{Base: p, Disp: 8})
+		g.MOVQ(fn.Scratch().Offset(8), v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+
+	// Moving SP itself is refused.
+	_, err = gen(t, ssse3Backend, "moveSP", keyOutSig, keyOutOpts, func(g *Generator, fn *Func) {
+		g.SUBQ(operand.U8(16), reg.RSP)
+		g.ADDQ(operand.U8(16), reg.RSP)
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `instruction 0 "SUBQ $0x10, SP": writes SP: the checks address the stack from a fixed SP`)
+}
+
+func TestArgumentSlotTaint(t *testing.T) {
+	sig := "func(key *uint64, n int) (r uint64)"
+	opts := []Option{Secret("key"), Public("n"), Len("key", "1")}
+	// A secret parked in the slot of the public argument n is refused
+	// (the slots are public input), and what is loaded back is secret.
+	_, err := gen(t, ssse3Backend, "argSlot", sig, opts, func(g *Generator, fn *Func) {
+		k, v := loadSecretWord(g), g.GP64()
+		g.MOVQ(k, operand.Mem{Base: reg.FramePointer, Disp: 8})
+		g.MOVQ(operand.Mem{Base: reg.FramePointer, Disp: 8}, v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `instruction 2 "MOVQ AX, 8(FP)": stores a secret into the argument slot of n (8-15(FP)), which is public input; secret because:`)
+	require.ErrorContains(t, err, `"JZ skip": conditional branch on secret flags; secret because:`)
+	require.ErrorContains(t, err, `loads stack 8(FP)`)
+
+	// A result slot may receive a value computed from secrets...
+	mustBuild(t, ssse3Backend, "resultSlot", sig, opts, func(g *Generator, fn *Func) {
+		g.Store(loadSecretWord(g), g.ReturnIndex(0))
+		fn.Ret()
+	})
+	// ...and stays secret when loaded back.
+	_, err = gen(t, ssse3Backend, "resultSlotBack", sig, opts, func(g *Generator, fn *Func) {
+		v := g.GP64()
+		g.Store(loadSecretWord(g), g.ReturnIndex(0))
+		g.Load(g.ReturnIndex(0), v)
+		g.TESTQ(v, v)
+		g.JZ(operand.LabelRef("skip"))
+		g.Label("skip")
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `"JZ skip": conditional branch on secret flags`)
+	require.ErrorContains(t, err, `"MOVQ AX, r+16(FP)" (instruction 2) stores it to r+16(FP)`)
+
+	// A secret scalar's own slot may hold secrets.
+	mustBuild(t, ssse3Backend, "secretScalarSlot", "func(k uint64, out *uint64)", []Option{Secret("k"), Output("out"), Len("out", "1")}, func(g *Generator, fn *Func) {
+		v := g.GP64()
+		g.Load(g.Param("k"), v)
+		g.NOTQ(v)
+		g.Store(v, g.Param("k"))
+		fn.Ret()
+	})
+}
+
+func TestSecretIntoPublicMemoryFails(t *testing.T) {
+	sig := "func(key *uint64, out *uint64)"
+	body := func(g *Generator, fn *Func) {
+		k, o := loadSecretWord(g), g.GP64()
+		g.Load(g.Param("out"), o)
+		g.MOVQ(k, operand.Mem{Base: o, Disp: 8})
+		fn.Ret()
+	}
+	_, err := gen(t, ssse3Backend, "secretIntoPublic", sig, []Option{Secret("key"), Public("out"), Len("key", "1"), Len("out", "2")}, body)
+	require.Error(t, err)
+	assert.Equal(t, `asmgen: secretIntoPublicSSSE3: instruction 3 "MOVQ AX, 8(CX)": stores a secret through CX, which points to public input memory (declare the argument Output if it receives results); secret because:
+	"MOVQ AX, 8(CX)" (instruction 3) reads AX
+	"MOVQ (AX), AX" (instruction 1) loads through AX, which points to secret memory
+	"MOVQ key+0(FP), AX" (instruction 0) loads argument key, which points to secret memory (declared Secret); the pointer because:
+	"MOVQ out+8(FP), CX" (instruction 2) loads argument out, which points to public input memory (declared Public)`, err.Error())
+	// Declared Output, it passes.
+	mustBuild(t, ssse3Backend, "secretIntoOutput", sig, []Option{Secret("key"), Output("out"), Len("key", "1"), Len("out", "2")}, body)
+
+	// Through a pointer computed from the public one, and into the slice
+	// headers of a SecretSlices argument.
+	_, err = gen(t, ssse3Backend, "secretIntoPublicOffset", "func(key *uint64, out []uint64)", []Option{Secret("key"), Public("out"), Len("key", "1")}, func(g *Generator, fn *Func) {
+		k, o := loadSecretWord(g), g.GP64()
+		g.Load(g.Param("out").Base(), o)
+		g.ADDQ(operand.U8(16), o)
+		g.MOVQ(k, operand.Mem{Base: o})
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `stores a secret through CX, which points to public input memory`)
+	_, err = gen(t, ssse3Backend, "secretIntoHeaders", "func(key *uint64, srcs [][]byte)", []Option{Secret("key"), SecretSlices("srcs"), Len("key", "1")}, func(g *Generator, fn *Func) {
+		k, d := loadSecretWord(g), g.GP64()
+		g.Load(g.Param("srcs").Base(), d)
+		g.MOVQ(k, operand.Mem{Base: d, Disp: 8})
+		fn.Ret()
+	})
+	require.ErrorContains(t, err, `stores a secret through CX, which points to public slice headers (declared SecretSlices)`)
+	// Public data stored into public memory passes.
+	mustBuild(t, ssse3Backend, "publicIntoPublic", "func(key *uint64, out *uint64, n uint64)", []Option{Secret("key"), Public("out", "n"), Len("key", "1"), Len("out", "1")}, func(g *Generator, fn *Func) {
+		o, n := g.GP64(), g.GP64()
+		g.Load(g.Param("out"), o)
+		g.Load(g.Param("n"), n)
+		g.MOVQ(n, operand.Mem{Base: o})
+		fn.Ret()
+	})
+}
+
+func TestBitTestOffsetIsAddress(t *testing.T) {
+	sig := "func(key *uint64, table *[32]byte, out *uint64)"
+	opts := []Option{Secret("key"), Public("table"), Output("out"), Len("key", "1"), Len("out", "1")}
+	// BTQ reg, mem with a secret bit offset selects a secret byte of
+	// memory; so do BTS, BTR and BTC.
+	for _, op := range []string{"BTQ", "BTSQ", "BTRQ", "BTCQ"} {
+		_, err := gen(t, ssse3Backend, "bitOffset"+op, sig, opts, func(g *Generator, fn *Func) {
+			k, tab, c := loadSecretWord(g), g.GP64(), g.GP64()
+			g.Load(g.Param("table"), tab)
+			g.ANDQ(operand.U8(255), k)
+			m := operand.Mem{Base: tab}
+			switch op {
+			case "BTQ":
+				g.BTQ(k, m)
+			case "BTSQ":
+				g.BTSQ(k, m)
+			case "BTRQ":
+				g.BTRQ(k, m)
+			case "BTCQ":
+				g.BTCQ(k, m)
+			}
+			g.SETCS(c.As8())
+			storeOut(g, c)
+			fn.Ret()
+		})
+		require.ErrorContains(t, err, `instruction 4 "`+op+` AX, (DX)": bit offset AX, which selects the byte of (DX) accessed, is secret; secret because:`, op)
+	}
+	// The same bit test on a register, and a public offset into memory,
+	// pass.
+	mustBuild(t, ssse3Backend, "bitOffsetReg", sig, opts, func(g *Generator, fn *Func) {
+		k, tab, w, c := loadSecretWord(g), g.GP64(), g.GP64(), g.GP64()
+		g.Load(g.Param("table"), tab)
+		g.MOVQ(operand.Mem{Base: tab}, w)
+		g.BTQ(k, w)
+		g.SETCS(c.As8())
+		g.XORQ(k, k)
+		g.BTSQ(k, operand.Mem{Base: tab})
+		storeOut(g, c)
+		fn.Ret()
+	})
 }

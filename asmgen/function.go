@@ -48,9 +48,11 @@ func SecretSlices(names ...string) Option {
 
 // Public declares arguments as public: descriptors, lengths, counters,
 // destinations that are only written with public data, tables of public
-// constants. Loads through a public pointer are public. On the model (build
-// tag vgsim) the memory behind a public pointer is public input: storing a
-// byte derived from a secret into it is an error.
+// constants. Loads through a public pointer are public. The memory behind a
+// public pointer is public input: storing a value derived from a secret
+// through the pointer (or one computed from it) fails generation, and on
+// the model (build tag vgsim) storing such a byte into it is an error;
+// memory that receives results is [Output].
 func Public(names ...string) Option {
 	return func(c *funcConfig) { c.public = append(c.public, names...) }
 }
@@ -444,7 +446,12 @@ func (fn *Func) classify(sig string) error {
 			if ok {
 				fn.publicArg = append(fn.publicArg, name)
 			}
-			fn.slots = append(fn.slots, argSlot{name, off, off + size, 0, ""})
+			if ok && ptrLike {
+				fn.slots = append(fn.slots, argSlot{name, off, off + 8, tPublicPtr, "points to public input memory (declared Public)"})
+				fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
+			} else {
+				fn.slots = append(fn.slots, argSlot{name, off, off + size, 0, ""})
+			}
 		}
 	}
 	for i := 0; i < s.Results().Len(); i++ {
@@ -557,14 +564,4 @@ func isPointerLike(t types.Type) bool {
 		return u.Kind() == types.UnsafePointer || u.Kind() == types.Uintptr || u.Kind() == types.String
 	}
 	return false
-}
-
-// argSlotAt returns the argument slot holding byte off of the argument frame.
-func (fn *Func) argSlotAt(off int) (argSlot, bool) {
-	for _, s := range fn.slots {
-		if off >= s.off && off < s.end {
-			return s, true
-		}
-	}
-	return argSlot{}, false
 }

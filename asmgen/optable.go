@@ -27,6 +27,10 @@ type opInfo struct {
 	varTime bool
 	// addrOnly marks LEA: its memory operand is arithmetic, not an access.
 	addrOnly bool
+	// bitOffset marks BT, BTS, BTR and BTC: with a register bit offset and
+	// a memory operand the offset selects the byte accessed, so it is part of
+	// the address.
+	bitOffset bool
 	// width is the size in bytes of the instruction's memory access when it
 	// differs from its widest register operand (MOVQ X0, m64 moves 8 bytes).
 	width int
@@ -82,7 +86,7 @@ func init() {
 	addOps(opInfo{rd: fAll, wr: fAll}, sizes("ROL", "ROR", "RCL", "RCR")...)
 	addOps(opInfo{rd: fCF, wr: fCF}, lq("ADCX")...)
 	addOps(opInfo{rd: fOther, wr: fOther}, lq("ADOX")...)
-	addOps(opInfo{rd: fAll, wr: fAll}, "BTW", "BTL", "BTQ")
+	addOps(opInfo{rd: fAll, wr: fAll, bitOffset: true}, "BTW", "BTL", "BTQ", "BTSW", "BTSL", "BTSQ", "BTRW", "BTRL", "BTRQ", "BTCW", "BTCL", "BTCQ")
 	addOps(opInfo{wr: fAll, varTime: true}, sizes("DIV", "IDIV")...)
 	addOps(opInfo{}, sizes("NOT")...)
 	addOps(opInfo{}, lq("BSWAP", "MULX", "SHLX", "SHRX", "SARX", "RORX")...)

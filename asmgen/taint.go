@@ -33,7 +33,17 @@ const (
 	// stores through it may write, any byte of the Scratch area, but not
 	// the spill slots beyond it.
 	tScratchPtr
-	nTaintBits = 5
+	// tAnyStackPtr: the value is a copy of SP (MOVQ SP, r), an address
+	// LEAQ computed outside the frame (below SP, or in the argument frame),
+	// or one computed from those. Loads through it read, and stores through
+	// it may write, any byte the analysis tracks: below SP, the frame, the
+	// argument and result slots.
+	tAnyStackPtr
+	// tPublicPtr: the value is a pointer to public input memory (an
+	// argument declared Public, or a slice-header array of SecretSlices),
+	// or was computed from one: storing a secret through it is an error.
+	tPublicPtr
+	nTaintBits = 7
 )
 
 // Bit indexes of the taints, for val.why.
@@ -43,7 +53,58 @@ const (
 	bitDescPtr
 	bitStackPtr
 	bitScratchPtr
+	bitAnyStackPtr
+	bitPublicPtr
 )
+
+// stackBelowSP is how many bytes below SP the analysis tracks at least (the
+// model, x86sim, checks as many at every return): a function may use them as
+// scratch, and they must be wiped like the frame.
+const stackBelowSP = 256
+
+// isSP reports whether r is the hardware stack pointer (avo's SP pseudo
+// register as a memory base, or RSP as a general register).
+func isSP(r reg.Register) bool {
+	if r == nil {
+		return false
+	}
+	if r == reg.StackPointer {
+		return true
+	}
+	p := reg.ToPhysical(r)
+	return p != nil && p.Kind() == reg.KindGP && p.PhysicalIndex() == reg.RSP.PhysicalIndex()
+}
+
+// stackLayout is the part of the stack a function sees, as byte offsets from
+// SP: lo (at most -stackBelowSP, lower when the function addresses lower)
+// below SP, the frame [0, frame), the saved BP and the return address, and
+// the argument frame [argAt, top), whose first results bytes are the
+// arguments and the rest the results.
+type stackLayout struct {
+	lo, frame, argAt, results, top int
+}
+
+func layoutOf(fn *Func) stackLayout {
+	l := stackLayout{lo: -stackBelowSP, frame: fn.ir.LocalSize}
+	bp := 0
+	if l.frame > 0 {
+		bp = 8 // the Go assembler saves BP at the top of a non-empty frame
+	}
+	l.argAt = l.frame + bp + 8
+	l.results = fn.ir.Signature.Params().Bytes()
+	l.top = l.argAt + fn.ir.ArgumentBytes()
+	for _, i := range fn.ir.Instructions() {
+		for _, op := range i.Operands {
+			if m, ok := op.(operand.Mem); ok && isSP(m.Base) && m.Disp < l.lo {
+				l.lo = m.Disp
+			}
+		}
+	}
+	return l
+}
+
+// size is the number of bytes the layout tracks.
+func (l stackLayout) size() int { return l.top - l.lo }
 
 // origin explains why a value carries one taint bit: the instruction that
 // produced it, how, and the origin of the input it came from.
@@ -101,7 +162,7 @@ func source(t taint, idx int, text, why string) val {
 }
 
 // tstate is the taint of every register, the flags, and each byte of the
-// stack frame.
+// stack the function sees (stackLayout, indexed from its lo).
 type tstate struct {
 	gp    [16]val
 	vec   [32]val
@@ -230,9 +291,62 @@ type taintAnalysis struct {
 	fn       *Func
 	avx      bool // upper vector lanes exist: legacy SSE writes keep them
 	is       []*ir.Instruction
-	frame    int
+	l        stackLayout
 	findings map[string]taintFinding
 	report   bool
+}
+
+// entryOrigin marks the taint an argument slot holds on entry: loading it
+// reports "loads argument <text>, which <why>".
+const entryOrigin = -1
+
+// entryStack returns the stack on entry: nothing tainted but the argument
+// slots, with what their declarations say.
+func (a *taintAnalysis) entryStack() []val {
+	st := make([]val, a.l.size())
+	for _, slot := range a.fn.slots {
+		if slot.taint == 0 {
+			continue
+		}
+		v := source(slot.taint, entryOrigin, slot.name, slot.what)
+		for b := slot.off; b < slot.end; b++ {
+			if k := a.l.argAt + b - a.l.lo; k >= 0 && k < len(st) {
+				st[k] = v
+			}
+		}
+	}
+	return st
+}
+
+// fromStack returns the taint a load at instruction idx gets from a stack
+// byte holding v: each origin wrapped in one saying why, except the entry
+// taint of an argument slot, which the load is the source of.
+func fromStack(v val, idx int, text, why string) val {
+	var out val
+	out.t = v.t
+	for b := 0; b < nTaintBits; b++ {
+		if v.t&(1<<b) == 0 {
+			continue
+		}
+		if o := v.why[b]; o != nil && o.idx == entryOrigin {
+			out.why[b] = &origin{idx: idx, text: text, why: fmt.Sprintf("loads argument %s, which %s", o.text, o.why)}
+		} else {
+			out.why[b] = &origin{idx: idx, text: text, why: why, from: o}
+		}
+	}
+	return out
+}
+
+// readStack returns the taint of the stack bytes [lo, hi) (offsets from SP,
+// clipped to what is tracked) as a load at instruction idx gets it.
+func (a *taintAnalysis) readStack(s *tstate, idx int, text, why string, lo, hi int) val {
+	var out val
+	for b := max(lo, a.l.lo); b < hi && b < a.l.top; b++ {
+		if v := s.stack[b-a.l.lo]; v.t&^out.t != 0 {
+			out.add(fromStack(v, idx, text, why))
+		}
+	}
+	return out
 }
 
 // checkTaint is the constant-time check: a taint analysis over the function's
@@ -249,13 +363,13 @@ func (g *Generator) checkTaint(fn *Func) []error {
 		return []error{fmt.Errorf("asmgen: %s: opcode not in asmgen's constant-time table (add it to optable.go with its flags and timing): %s",
 			fn.name, strings.Join(unknown, "; "))}
 	}
-	a := &taintAnalysis{fn: fn, avx: g.backend.Requires.Has(cpufeat.AVX), is: is, frame: fn.ir.LocalSize, findings: map[string]taintFinding{}}
+	a := &taintAnalysis{fn: fn, avx: g.backend.Requires.Has(cpufeat.AVX), is: is, l: layoutOf(fn), findings: map[string]taintFinding{}}
 	bs := basicBlocks(is)
 	if len(bs) == 0 {
 		return nil
 	}
 	in := make([]*tstate, len(bs))
-	in[0] = &tstate{stack: make([]val, a.frame)}
+	in[0] = &tstate{stack: a.entryStack()}
 	for changed := true; changed; {
 		changed = false
 		for b := range bs {
@@ -304,6 +418,12 @@ func (g *Generator) checkTaint(fn *Func) []error {
 }
 
 func (a *taintAnalysis) find(idx int, kind, problem string, why *origin) {
+	a.findWith(idx, kind, problem, "secret because", why)
+}
+
+// findWith records a finding whose origin chain why is introduced by label
+// (none when label is empty).
+func (a *taintAnalysis) findWith(idx int, kind, problem, label string, why *origin) {
 	if !a.report {
 		return
 	}
@@ -312,14 +432,15 @@ func (a *taintAnalysis) find(idx int, kind, problem string, why *origin) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "asmgen: %s: instruction %d %q: %s; secret because:", a.fn.name, idx, instText(a.is[idx]), problem)
-	for o, depth := why, 0; o != nil && depth < 32; o, depth = o.from, depth+1 {
-		fmt.Fprintf(&b, "\n\t%q (instruction %d) %s", o.text, o.idx, o.why)
+	fmt.Fprintf(&b, "asmgen: %s: instruction %d %q: %s", a.fn.name, idx, instText(a.is[idx]), problem)
+	if label != "" {
+		fmt.Fprintf(&b, "; %s:%s", label, chain(why))
 	}
 	a.findings[key] = taintFinding{idx: idx, kind: kind, msg: b.String()}
 }
 
-// checkAddr reports a memory operand whose base or index is secret.
+// checkAddr reports a memory operand whose base or index is secret, and the
+// bit offset of BT, BTS, BTR or BTC on memory (it selects the byte accessed).
 func (a *taintAnalysis) checkAddr(s *tstate, idx int, m operand.Mem) {
 	for _, r := range []reg.Register{m.Base, m.Index} {
 		if r == nil {
@@ -329,6 +450,25 @@ func (a *taintAnalysis) checkAddr(s *tstate, idx int, m operand.Mem) {
 			a.find(idx, "addr", fmt.Sprintf("memory address %s uses secret %s", m.Asm(), r.Asm()), v.why[bitSecret])
 		}
 	}
+	if r := bitOffsetReg(a.is[idx]); r != nil {
+		if v := s.get(r); v.t&tSecret != 0 {
+			a.find(idx, "addr", fmt.Sprintf("bit offset %s, which selects the byte of %s accessed, is secret", r.Asm(), m.Asm()), v.why[bitSecret])
+		}
+	}
+}
+
+// bitOffsetReg returns the bit-offset register of BT, BTS, BTR or BTC with a
+// memory operand (the offset, signed, selects the byte: any byte of memory
+// from the operand's address on, or before it), or nil.
+func bitOffsetReg(i *ir.Instruction) reg.Register {
+	if !opTable[i.Opcode].bitOffset || len(i.Operands) != 2 {
+		return nil
+	}
+	if _, isMem := i.Operands[1].(operand.Mem); !isMem {
+		return nil
+	}
+	r, _ := i.Operands[0].(reg.Register)
+	return r
 }
 
 // accessWidth returns the number of bytes the instruction accesses in memory
@@ -359,29 +499,45 @@ func accessWidth(i *ir.Instruction, info opInfo) (int, bool) {
 	return 64, false
 }
 
+// stackRange returns the stack bytes (offsets from SP) a memory operand
+// addressed from SP or FP may access, and whether that is exactly them.
+func (a *taintAnalysis) stackRange(m operand.Mem, width int, exact bool) (lo, hi int, exactly bool) {
+	base := m.Disp
+	if m.Base == reg.FramePointer {
+		base += a.l.argAt
+	}
+	if m.Index != nil || !exact {
+		return a.l.lo, a.l.top, false
+	}
+	return base, base + width, true
+}
+
+// pointsTo returns the stack bytes a register with taint t may point to, and
+// a phrase saying where that is; ok is false when t holds no stack address.
+func (a *taintAnalysis) pointsTo(t taint) (lo, hi int, where string, ok bool) {
+	switch {
+	case t&tAnyStackPtr != 0:
+		return a.l.lo, a.l.top, "anywhere on the stack (a copy of SP, or an address outside the frame)", true
+	case t&tStackPtr != 0:
+		return 0, a.l.frame, "into the stack frame", true
+	case t&tScratchPtr != 0:
+		return 0, a.fn.cfg.scratch, "into the stack scratch", true
+	}
+	return 0, 0, "", false
+}
+
 // load returns the taint of the value an instruction reads from memory m.
 func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, width int, exact bool) val {
 	var out val
-	switch m.Base {
-	case reg.FramePointer:
-		if slot, ok := a.fn.argSlotAt(m.Disp); ok && slot.taint != 0 {
-			out.add(source(slot.taint, idx, text, fmt.Sprintf("loads argument %s, which %s", slot.name, slot.what)))
-		}
+	if bitOffsetReg(a.is[idx]) != nil {
+		exact = false
+	}
+	switch {
+	case m.Base == reg.StaticBase:
 		return out
-	case reg.StaticBase:
-		return out
-	case reg.StackPointer:
-		lo, hi := m.Disp, m.Disp+width
-		if m.Index != nil || !exact {
-			lo, hi = 0, len(s.stack)
-		}
-		why := "loads stack " + m.Asm()
-		for b := max(lo, 0); b < hi && b < len(s.stack); b++ {
-			if s.stack[b].t&^out.t != 0 {
-				out.add(derive(s.stack[b], idx, text, why))
-			}
-		}
-		return out
+	case m.Base == reg.FramePointer || isSP(m.Base):
+		lo, hi, _ := a.stackRange(m, width, exact)
+		return a.readStack(s, idx, text, "loads stack "+m.Asm(), lo, hi)
 	}
 	for _, r := range []reg.Register{m.Base, m.Index} {
 		if r == nil {
@@ -403,57 +559,96 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 		if v.t&tSecret != 0 {
 			out.add(derive(val{t: tSecret, why: v.why}, idx, text, fmt.Sprintf("loads through secret address %s", r.Asm())))
 		}
-		if v.t&(tStackPtr|tScratchPtr) != 0 {
-			why, end := fmt.Sprintf("loads through %s, which points into the stack frame", r.Asm()), len(s.stack)
-			if v.t&tStackPtr == 0 {
-				why, end = fmt.Sprintf("loads through %s, which points into the stack scratch", r.Asm()), a.fn.cfg.scratch
-			}
-			for b := range min(end, len(s.stack)) {
-				if s.stack[b].t&^out.t != 0 {
-					out.add(derive(s.stack[b], idx, text, why))
-				}
-			}
+		if lo, hi, where, ok := a.pointsTo(v.t); ok {
+			out.add(a.readStack(s, idx, text, fmt.Sprintf("loads through %s, which points %s", r.Asm(), where), lo, hi))
 		}
 	}
 	return out
 }
 
-// store records that the instruction writes v to memory m.
+// store records that the instruction writes v to memory m, and reports a
+// secret stored where a secret may not go: public input memory (an
+// argument declared Public, a SecretSlices header array, a table), an
+// argument slot other than a secret scalar's, a spill slot.
 func (a *taintAnalysis) store(s *tstate, idx int, text string, m operand.Mem, width int, exact bool, v val) {
-	var via taint
-	for _, r := range []reg.Register{m.Base, m.Index} {
-		if r != nil {
-			via |= s.get(r).t & (tStackPtr | tScratchPtr)
+	if bitOffsetReg(a.is[idx]) != nil {
+		exact = false
+	}
+	secret := v.t&tSecret != 0
+	lo, hi, exactly := 0, 0, false
+	stack, via := false, ""
+	switch {
+	case m.Base == reg.StaticBase:
+		if secret {
+			a.find(idx, "public", fmt.Sprintf("stores a secret into %s, a table of public constants", m.Asm()), v.why[bitSecret])
+		}
+		return
+	case m.Base == reg.FramePointer || isSP(m.Base):
+		lo, hi, exactly = a.stackRange(m, width, exact)
+		stack = true
+	default:
+		lo, hi = 0, 0
+		for _, r := range []reg.Register{m.Base, m.Index} {
+			if r == nil {
+				continue
+			}
+			rv := s.get(r)
+			if l, h, where, ok := a.pointsTo(rv.t); ok {
+				if !stack || h-l > hi-lo {
+					via = ", which points " + where
+				}
+				if !stack {
+					lo, hi = l, h
+				}
+				lo, hi, stack = min(lo, l), max(hi, h), true
+			}
+			if secret && rv.t&(tPublicPtr|tDescPtr) != 0 {
+				why := rv.why[bitPublicPtr]
+				what := "public input memory"
+				if rv.t&tPublicPtr == 0 {
+					why, what = rv.why[bitDescPtr], "public slice headers (declared SecretSlices)"
+				}
+				a.findWith(idx, "public", fmt.Sprintf("stores a secret through %s, which points to %s (declare the argument Output if it receives results); secret because:%s",
+					r.Asm(), what, chain(v.why[bitSecret])), "the pointer because", why)
+			}
 		}
 	}
-	if m.Base != reg.StackPointer && via == 0 {
-		return // argument results and heap memory are not tracked
+	if !stack {
+		return // heap memory: loads back through Secret and Output pointers are secret anyway
 	}
-	stored := derive(v, idx, text, fmt.Sprintf("stores it to %s", m.Asm()))
-	// The bytes the store may write: exactly those addressed from SP, the
-	// Scratch area through a pointer into it, else any byte of the frame.
-	exactSP := m.Base == reg.StackPointer && m.Index == nil && exact
-	lo, hi := 0, len(s.stack)
-	switch {
-	case exactSP:
-		lo, hi = max(m.Disp, 0), min(m.Disp+width, len(s.stack))
-	case m.Base != reg.StackPointer && via == tScratchPtr:
-		hi = min(a.fn.cfg.scratch, hi)
-	}
-	if v.t&tSecret != 0 {
+	lo, hi = max(lo, a.l.lo), min(hi, a.l.top)
+	stored := derive(v, idx, text, fmt.Sprintf("stores it to %s%s", m.Asm(), via))
+	if secret {
 		for _, sp := range a.fn.spills {
 			if sp.mem.Disp < hi && lo < sp.mem.Disp+8 {
 				a.find(idx, "spill "+sp.name, fmt.Sprintf("stores a secret into spill slot %s (%s), which is not wiped", sp.name, sp.mem.Asm()), v.why[bitSecret])
 			}
 		}
-	}
-	for b := lo; b < hi; b++ {
-		if exactSP {
-			s.stack[b] = stored
-		} else {
-			s.stack[b].add(stored)
+		for _, slot := range a.fn.slots {
+			sl, sh := a.l.argAt+slot.off, a.l.argAt+slot.end
+			if slot.taint == tSecret || slot.off >= a.l.results || sh <= lo || hi <= sl {
+				continue
+			}
+			a.find(idx, "arg "+slot.name, fmt.Sprintf("stores a secret into the argument slot of %s (%d-%d(FP)), which is public input", slot.name, slot.off, slot.end-1), v.why[bitSecret])
 		}
 	}
+	for b := lo; b < hi; b++ {
+		if exactly {
+			s.stack[b-a.l.lo] = stored
+		} else {
+			s.stack[b-a.l.lo].add(stored)
+		}
+	}
+}
+
+// chain formats an origin chain as find does, for a message that explains
+// two values.
+func chain(o *origin) string {
+	var b strings.Builder
+	for depth := 0; o != nil && depth < 32; o, depth = o.from, depth+1 {
+		fmt.Fprintf(&b, "\n\t%q (instruction %d) %s", o.text, o.idx, o.why)
+	}
+	return b.String()
 }
 
 func sameRegister(a, b operand.Op) bool {
@@ -515,18 +710,26 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 			if cancel {
 				continue
 			}
+			if isSP(op) {
+				in.add(source(tAnyStackPtr, n, text, "copies SP"))
+				continue
+			}
 			in.add(derive(s.get(op), n, text, "reads "+op.Asm()))
 		case operand.Mem:
 			if info.addrOnly {
-				if op.Base == reg.StackPointer {
-					if op.Index == nil && op.Disp >= 0 && op.Disp < a.fn.cfg.scratch {
-						in.add(source(tScratchPtr, n, text, "takes the address of "+op.Asm()+", in the stack scratch"))
-					} else {
-						in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
-					}
+				switch {
+				case op.Base == reg.FramePointer:
+					in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", in the argument frame"))
+				case !isSP(op.Base):
+				case op.Index == nil && op.Disp >= 0 && op.Disp < a.fn.cfg.scratch:
+					in.add(source(tScratchPtr, n, text, "takes the address of "+op.Asm()+", in the stack scratch"))
+				case op.Index == nil && op.Disp >= 0 && op.Disp < a.l.frame:
+					in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
+				default:
+					in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", outside the frame"))
 				}
 				for _, r := range []reg.Register{op.Base, op.Index} {
-					if r != nil {
+					if r != nil && !isSP(r) {
 						in.add(derive(s.get(r), n, text, "computes an address from "+r.Asm()))
 					}
 				}
@@ -563,6 +766,10 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 	for _, op := range i.Outputs {
 		switch op := op.(type) {
 		case reg.Register:
+			if isSP(op) {
+				a.findWith(n, "sp", "writes SP: the checks address the stack from a fixed SP (use Scratch and Spills)", "", nil)
+				continue
+			}
 			p := s.slot(op)
 			if p == nil {
 				continue

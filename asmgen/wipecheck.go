@@ -25,8 +25,15 @@ type wstate struct {
 	vec    [32]regState
 	k      [8]regState
 	gpZero uint16 // general-purpose registers known to hold zero
-	gpStk  uint16 // general-purpose registers that may hold a stack address
-	stack  []bool // dirty stack bytes
+	gpStk  uint16 // general-purpose registers that may hold an address in the frame
+	// gpAny: general-purpose registers that may hold a copy of SP or an
+	// address LEAQ computed outside the frame: stores through them may
+	// write any byte below SP or in the frame.
+	gpAny uint16
+	// stack holds the dirty bytes of [lo, frame) of the stackLayout,
+	// indexed from lo: below SP and the frame.
+	stack []bool
+	lo    int
 }
 
 func (s *wstate) clone() *wstate {
@@ -52,6 +59,9 @@ func (s *wstate) join(o *wstate) bool {
 	}
 	if z := s.gpStk | o.gpStk; z != s.gpStk {
 		s.gpStk, changed = z, true
+	}
+	if z := s.gpAny | o.gpAny; z != s.gpAny {
+		s.gpAny, changed = z, true
 	}
 	for i := range s.stack {
 		if o.stack[i] && !s.stack[i] {
@@ -99,11 +109,21 @@ func (s *wstate) knownZero(op operand.Op) bool {
 
 // holdsStackAddr reports whether r may hold an address in the stack frame.
 func (s *wstate) holdsStackAddr(r reg.Register) bool {
+	return s.gpBit(s.gpStk, r) || s.holdsAnyStackAddr(r)
+}
+
+// holdsAnyStackAddr reports whether r may hold a copy of SP or an address
+// outside the frame.
+func (s *wstate) holdsAnyStackAddr(r reg.Register) bool {
+	return isSP(r) || s.gpBit(s.gpAny, r)
+}
+
+func (s *wstate) gpBit(set uint16, r reg.Register) bool {
 	if r == nil {
 		return false
 	}
 	p := reg.ToPhysical(r)
-	return p != nil && p.Kind() == reg.KindGP && s.gpStk&(1<<p.PhysicalIndex()) != 0
+	return p != nil && p.Kind() == reg.KindGP && set&(1<<p.PhysicalIndex()) != 0
 }
 
 func isZeroConst(c operand.Constant) bool {
@@ -128,7 +148,7 @@ func isZeroConst(c operand.Constant) bool {
 	return false
 }
 
-func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
+func (g *Generator) wipeStep(s *wstate, i *ir.Instruction, frame int) {
 	avx := g.backend.Requires.Has(cpufeat.AVX)
 	if i.Opcode == "VZEROALL" {
 		for r := 0; r < 16; r++ {
@@ -140,15 +160,27 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 	isMove := strings.HasPrefix(i.Opcode, "MOV") || strings.HasPrefix(i.Opcode, "VMOV")
 	// Does the instruction compute a stack address (LEAQ x(SP), or
 	// arithmetic on a register holding one)?
-	stackAddr := false
+	// An address inside the frame (LEAQ x(SP), 0 <= x < frame) is taken
+	// to stay there; a copy of SP or an address outside the frame may
+	// reach below SP.
+	stackAddr, anyAddr := false, false
 	for _, in := range i.Inputs {
 		switch in := in.(type) {
 		case operand.Mem:
-			if opTable[i.Opcode].addrOnly && (in.Base == reg.StackPointer || s.holdsStackAddr(in.Base) || s.holdsStackAddr(in.Index)) {
+			if !opTable[i.Opcode].addrOnly {
+				continue
+			}
+			if isSP(in.Base) && in.Index == nil && in.Disp >= 0 && in.Disp < frame {
+				stackAddr = true
+			} else if isSP(in.Base) || in.Base == reg.FramePointer || s.holdsAnyStackAddr(in.Base) || s.holdsAnyStackAddr(in.Index) {
+				anyAddr = true
+			} else if s.holdsStackAddr(in.Base) || s.holdsStackAddr(in.Index) {
 				stackAddr = true
 			}
 		case reg.Register:
-			if s.holdsStackAddr(in) {
+			if s.holdsAnyStackAddr(in) {
+				anyAddr = true
+			} else if s.holdsStackAddr(in) {
 				stackAddr = true
 			}
 		}
@@ -169,10 +201,14 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 				} else {
 					s.gpZero &^= 1 << idx
 				}
-				if stackAddr && !zeroIdiom {
+				s.gpStk &^= 1 << idx
+				s.gpAny &^= 1 << idx
+				switch {
+				case zeroIdiom:
+				case anyAddr:
+					s.gpAny |= 1 << idx
+				case stackAddr:
 					s.gpStk |= 1 << idx
-				} else {
-					s.gpStk &^= 1 << idx
 				}
 			case reg.KindVector:
 				switch {
@@ -193,8 +229,8 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 			}
 		case operand.Mem:
 			viaReg := s.holdsStackAddr(op.Base) || s.holdsStackAddr(op.Index)
-			if op.Base != reg.StackPointer && !viaReg {
-				continue
+			if !isSP(op.Base) && !viaReg {
+				continue // the heap, the argument frame
 			}
 			zero := isMove
 			for _, in := range i.Inputs {
@@ -203,16 +239,24 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction) {
 				}
 			}
 			width, exact := accessWidth(i, opTable[i.Opcode])
-			if op.Base != reg.StackPointer || op.Index != nil || !exact {
-				if !zero {
-					for b := range s.stack {
-						s.stack[b] = true
-					}
+			if bitOffsetReg(i) != nil {
+				exact = false
+			}
+			if !isSP(op.Base) || op.Index != nil || !exact {
+				if zero {
+					continue
+				}
+				lo := 0 // through a pointer into the frame
+				if isSP(op.Base) || s.holdsAnyStackAddr(op.Base) || s.holdsAnyStackAddr(op.Index) {
+					lo = s.lo
+				}
+				for b := lo - s.lo; b < len(s.stack); b++ {
+					s.stack[b] = true
 				}
 				continue
 			}
-			for b := max(op.Disp, 0); b < op.Disp+width && b < len(s.stack); b++ {
-				s.stack[b] = !zero
+			for b := max(op.Disp, s.lo); b < op.Disp+width && b-s.lo < len(s.stack); b++ {
+				s.stack[b-s.lo] = !zero
 			}
 		}
 	}
@@ -231,7 +275,8 @@ func (g *Generator) checkWipe(fn *Func) []error {
 	if len(bs) == 0 {
 		return nil
 	}
-	entry := &wstate{gpZero: 0, stack: make([]bool, fn.ir.LocalSize)}
+	l := layoutOf(fn)
+	entry := &wstate{gpZero: 0, stack: make([]bool, l.frame-l.lo), lo: l.lo}
 	for r := range entry.vec {
 		entry.vec[r] = rsUntouched
 	}
@@ -248,7 +293,7 @@ func (g *Generator) checkWipe(fn *Func) []error {
 			}
 			s := in[b].clone()
 			for n := bs[b].start; n < bs[b].end; n++ {
-				g.wipeStep(s, is[n])
+				g.wipeStep(s, is[n], l.frame)
 			}
 			for _, succ := range bs[b].succ {
 				if in[succ] == nil {
@@ -272,8 +317,8 @@ func (g *Generator) checkWipe(fn *Func) []error {
 				// The spill slots hold no secret (the taint check
 				// sees to it) and are not wiped.
 				for _, sp := range fn.spills {
-					for b := sp.mem.Disp; b < sp.mem.Disp+8 && b < len(s.stack); b++ {
-						s.stack[b] = false
+					for b := sp.mem.Disp; b < sp.mem.Disp+8 && b-s.lo < len(s.stack); b++ {
+						s.stack[b-s.lo] = false
 					}
 				}
 				if msg := s.dirtyReport(); msg != "" {
@@ -281,7 +326,7 @@ func (g *Generator) checkWipe(fn *Func) []error {
 						fn.name, n, instText(i), msg))
 				}
 			}
-			g.wipeStep(s, i)
+			g.wipeStep(s, i, l.frame)
 		}
 	}
 	return errs
@@ -313,7 +358,11 @@ func (s *wstate) dirtyReport() string {
 		for e < len(s.stack) && s.stack[e] {
 			e++
 		}
-		ranges = append(ranges, fmt.Sprintf("%d-%d(SP)", b, e-1))
+		if b+s.lo < 0 {
+			ranges = append(ranges, fmt.Sprintf("%d..%d(SP)", b+s.lo, e-1+s.lo))
+		} else {
+			ranges = append(ranges, fmt.Sprintf("%d-%d(SP)", b+s.lo, e-1+s.lo))
+		}
 		b = e
 	}
 	if len(ranges) > 0 {
