@@ -4,13 +4,30 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/aesgcm v0.0.0
+	github.com/vgcrypto/vg/chacha20poly1305 v0.0.0
+	github.com/vgcrypto/vg/cpufeat v0.0.0
+	github.com/vgcrypto/vg/rsa v0.0.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+)
+
+require (
+	github.com/vgcrypto/vg/stackscratch v0.0.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 )
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
 replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
+
+replace (
+	github.com/vgcrypto/vg/aesgcm => ../aesgcm
+	github.com/vgcrypto/vg/chacha20poly1305 => ../chacha20poly1305
+	github.com/vgcrypto/vg/cpufeat => ../cpufeat
+	github.com/vgcrypto/vg/rsa => ../rsa
+	github.com/vgcrypto/vg/stackscratch => ../stackscratch
+)
