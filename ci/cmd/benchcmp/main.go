@@ -93,6 +93,27 @@
 //	go test -run '^$' -bench Seal -count 6 ./aesgcm > /tmp/s.txt
 //	go run ./ci/cmd/benchcmp -load /tmp/s.txt -pair stdlib
 //
+// A file written by -o starts with provenance lines (# benchcmp date, cpu
+// with its family and model numbers, go, runs), so that a committed results
+// file (ci/results/) says when, where and how it was measured.
+//
+// # Tables and charts for a README
+//
+// With -load, -bench REGEXP keeps only the results whose names match, and
+// two outputs replace the report. -md FILE (- for standard output) writes,
+// for -pair's pairs, one markdown table per reference: a row per benchmark
+// parent (its next-to-last name element under the -md-row header, "bytes" by
+// default; the elements before it label the row), the reference's median
+// time, and per candidate its median per-round speed-up with the quartiles,
+// after a caption line with the provenance. -svg FILE draws the throughput
+// (B/s, from b.SetBytes) of one benchmark group against the message size,
+// both axes logarithmic, one line per last name element, the -pair
+// references dashed. The README's speed tables and charts are these outputs,
+// regenerated and checked by ci/cmd/readme:
+//
+//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -md -
+//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -svg /tmp/seal.svg
+//
 // # Flags
 //
 //	-base REV       revision to compare the working tree against (default HEAD)
@@ -115,6 +136,9 @@
 //	-o FILE         also write the raw outputs to FILE
 //	-pair CAND=REF  pair mode (see above), repeatable or comma-separated
 //	-load FILE      analyze FILE instead of building and running
+//	-md FILE        with -load and -pair: markdown speed tables (- for stdout)
+//	-svg FILE       with -load: SVG chart of throughput by message size
+//	-md-row NAME    header of the -md tables' row column (default "bytes")
 //
 // GOWORK is removed from the environment of the builds and runs, so each
 // side uses the go.work of its own tree. Progress goes to standard error,
@@ -131,6 +155,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -191,6 +216,10 @@ type config struct {
 	tags     string
 	env      []string // KEY=VAL from -env
 	run      runOptions
+	benchSet bool   // -bench was given explicitly (-load filters by it)
+	md       string // -md: markdown speed tables of -load's pairs
+	svg      string // -svg: throughput chart of -load's results
+	mdRow    string // -md-row: header of the tables' row column
 }
 
 // defaultTaskset returns the CPU to pin runs to by default: "1" when the
@@ -234,12 +263,18 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "o", "", "also write the raw outputs to `file`")
 	fs.Var(pairs, "pair", "compare sibling sub-benchmarks `CAND=REF` within one build (repeatable)")
 	fs.StringVar(&cfg.load, "load", "", "analyze results `file` (from -o, or go test -bench output) instead of running")
+	fs.StringVar(&cfg.md, "md", "", "with -load and -pair: write markdown speed tables to `file` (- for stdout) instead of the report")
+	fs.StringVar(&cfg.svg, "svg", "", "with -load: write an SVG chart of throughput by message size to `file` instead of the report")
+	fs.StringVar(&cfg.mdRow, "md-row", "bytes", "header of the row column of -md tables (the next-to-last name element)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "base" {
+		switch f.Name {
+		case "base":
 			cfg.baseSet = true
+		case "bench":
+			cfg.benchSet = true
 		}
 	})
 	cfg.patterns = append(pkgs.values, fs.Args()...)
@@ -275,6 +310,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	case len(cfg.patterns) == 0:
 		return nil, errors.New("no packages: give package patterns, e.g. -pkg ./aesgcm or ./aesgcm ./rsa")
+	}
+	if (cfg.md != "" || cfg.svg != "") && cfg.load == "" {
+		return nil, errors.New("-md and -svg write the tables and chart of a results file: use them with -load FILE (written by -o)")
+	}
+	if cfg.md != "" && len(cfg.pairs) == 0 {
+		return nil, errors.New("-md writes speed-up tables: give -pair CAND=REF")
+	}
+	if cfg.md == "-" && cfg.svg == "-" {
+		return nil, errors.New("-md and -svg cannot both write to standard output")
 	}
 	if len(cfg.pairs) > 0 && cfg.baseSet {
 		return nil, errors.New("-pair compares sub-benchmarks within one build of the working tree; it cannot be combined with -base")
@@ -321,6 +365,26 @@ func runLoad(cfg *config, stdout, stderr io.Writer) error {
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "benchcmp: warning: %s\n", w)
+	}
+	if cfg.benchSet {
+		re, err := regexp.Compile(cfg.run.bench)
+		if err != nil {
+			return fmt.Errorf("-bench: %v", err)
+		}
+		base, head = filterSet(base, re), filterSet(head, re)
+	}
+	if cfg.md != "" || cfg.svg != "" {
+		set := head
+		if len(set.benches) == 0 {
+			set = base
+		}
+		if len(set.benches) == 0 {
+			return fmt.Errorf("%s: no benchmark results (after -bench %q)", cfg.load, cfg.run.bench)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		return writeFigures(cfg, set, readProvenance(f), stdout)
 	}
 	header := []string{"results: " + cfg.load}
 	if len(cfg.pairs) > 0 {
