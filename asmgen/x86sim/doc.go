@@ -42,7 +42,9 @@
 //   - an access outside every region, by even one byte, or a write to
 //     read-only data; masked loads and stores touch only enabled elements;
 //   - a return with a secret byte left in any vector or opmask register or
-//     anywhere in the model's stack (the TEXT frame and the bytes below SP).
+//     anywhere in the model's stack (the TEXT frame and the bytes below SP);
+//   - before it runs, a Public region overlapping memory a test named secret
+//     ([NameSecret]): the annotations are cross-checked, not trusted.
 //
 // General registers are not checked at return: Go's ABI0 treats them as
 // clobbered by an assembly call, the compiler reuses them at once, and asmgen

@@ -321,6 +321,9 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	if fn == nil {
 		return fmt.Errorf("x86sim: no function %s", name)
 	}
+	if f := checkAnnotations(name, regions); f != nil {
+		return f
+	}
 	args := f.Ptr
 	if uintptr(fn.Args) != f.Size || f.Results > f.Size {
 		return fmt.Errorf("x86sim: %s: argument frame is %d bytes (results at %d), TEXT says %d", name, f.Size, f.Results, fn.Args)

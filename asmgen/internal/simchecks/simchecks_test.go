@@ -252,3 +252,27 @@ func TestKeyLeftInVectorRegister(t *testing.T) {
 	requireFault(t, run("keyLeftOnOnePath", x86sim.Secret, 0), "returns with secrets in Z0")
 	require.NoError(t, run("keyLeftOnOnePath", x86sim.Public, 0))
 }
+
+// A secret re-declared Public: the model trusts the annotation for taint,
+// but a test that names its secret buffer has the call refused before it
+// runs (issue 19, item 3).
+func TestSecretDeclaredPublic(t *testing.T) {
+	key := new([64]byte)
+	for i := range key {
+		key[i] = byte(i*7 + 1)
+	}
+	call := func(kind x86sim.Kind) error {
+		a := &args{p: key, n: 3}
+		return prog.Run("publicIndex", x86sim.Frame{Ptr: unsafe.Pointer(a), Size: unsafe.Sizeof(*a), Results: unsafe.Sizeof(*a)},
+			x86sim.Region{Name: "p", Ptr: unsafe.Pointer(key), Len: 64, Kind: kind})
+	}
+	// Before the test names it, a Public key passes.
+	require.NoError(t, call(x86sim.Public))
+	forget := x86sim.NameSecretBytes("the key schedule", key[16:48])
+	requireFault(t, call(x86sim.Public), "argument p is declared Public, but bytes 16..47 of its 64 hold bytes 0..31 of the key schedule, which the test named secret")
+	// Declared Secret (or Output) it passes.
+	require.NoError(t, call(x86sim.Secret))
+	require.NoError(t, call(x86sim.Output))
+	forget()
+	require.NoError(t, call(x86sim.Public))
+}
