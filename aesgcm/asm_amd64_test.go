@@ -383,9 +383,13 @@ func TestAsmCounterWrap(t *testing.T) {
 	})
 }
 
-// TestAsmStack proves with stackscratch that Seal, Open, SealGather and the
-// Encryptor of every assembly backend leave no round key, key power,
-// plaintext, keystream or E(J0) on the stack they used.
+// TestAsmStack proves with stackscratch that Seal, Open, SealGather, the
+// Encryptor and the Decryptor of every assembly backend leave no round key,
+// key power, plaintext, keystream or E(J0) on the stack they used, for every
+// key size, both nonce paths (12 bytes, and 16 through GHASH), and lengths of
+// every size class: empty, one partial block, the 32-byte xmm short path of
+// vaes-avx512, below, at and above a batch (128 and 256 bytes) and several
+// batches, with short and long additional data.
 func TestAsmStack(t *testing.T) {
 	if stackscratch.Instrumented {
 		t.Skip("the stack proof needs a build without -race, whose instrumentation spills every live value")
@@ -394,21 +398,25 @@ func TestAsmStack(t *testing.T) {
 		t.Skip("vgsim: the assembly runs on the model, not on this stack; the model's own stack, register and taint checks replace the scan there")
 	}
 	forEachAsm(t, func(t *testing.T, name string) {
-		for _, size := range []int{16, 32} {
+		for _, c := range []struct{ size, nonceSize int }{{16, 12}, {24, 12}, {32, 12}, {16, 16}, {24, 16}, {32, 16}} {
+			size := c.size
 			key := make([]byte, size)
 			for i := range key {
 				key[i] = byte(0x41 + 3*i)
 			}
-			g, err := New(key, WithBackend(name))
+			g, err := New(key, WithBackend(name), WithNonceSize(c.nonceSize))
 			require.NoError(t, err)
 			table, rounds := asmKeyTable(t, g)
-			nonce := []byte("nonce-12byte")
-			for _, n := range []int{5, 16, 40, 77, 200, 1000} {
+			nonce := []byte("nonce-16byte-gcm")[:c.nonceSize]
+			for i, n := range []int{0, 5, 16, 32, 40, 77, 127, 200, 255, 256, 257, 1000} {
 				pt := make([]byte, n)
 				for i := range pt {
 					pt[i] = byte(0x80 + 7*i)
 				}
 				aad := []byte("header-13-by")
+				if i%3 == 2 {
+					aad = make([]byte, 77)
+				}
 				sealed := g.Seal(nil, nonce, pt, aad)
 				keystream := make([]byte, n)
 				for i := range keystream {
@@ -417,8 +425,14 @@ func TestAsmStack(t *testing.T) {
 				blk, err := aes.NewCipher(key)
 				require.NoError(t, err)
 				var j0 [16]byte
-				copy(j0[:], nonce)
-				j0[15] = 1
+				if c.nonceSize == 12 {
+					copy(j0[:], nonce)
+					j0[15] = 1
+				} else {
+					c := g.b.ghashNonce(nonce)
+					binary.LittleEndian.PutUint64(j0[:8], c.lo)
+					binary.LittleEndian.PutUint64(j0[8:], c.hi)
+				}
 				blk.Encrypt(j0[:], j0[:])
 				patterns := stackscratch.Windows(8, table[:16*(rounds+1)], table[240:], pt, keystream, j0[:])
 				dst := make([]byte, 0, n+16)
@@ -440,6 +454,15 @@ func TestAsmStack(t *testing.T) {
 					e := g.NewEncryptor(nonce, aad)
 					out := e.Encrypt(dst, pt[:n/3])
 					e.Finish(e.Encrypt(out, pt[n/3:]))
+				})
+				scan("Decryptor", func() {
+					d := g.NewDecryptor(nonce, aad)
+					if _, err := d.Write(sealed); err != nil {
+						panic(err)
+					}
+					if _, err := d.Open(dst); err != nil {
+						panic(err)
+					}
 				})
 			}
 		}

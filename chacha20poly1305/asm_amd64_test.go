@@ -139,7 +139,10 @@ func TestNoSecretOnStack(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(25, 26))
 	for _, b := range asmBackends(t) {
 		for _, x := range []bool{false, true} {
-			for _, n := range []int{16, 100, 300, 700, 1350, 2500} {
+			// Every size class: empty, the short paths up to and past
+			// their limits (128 on ssse3, 320 on avx2), the lane passes
+			// (256, 512) and the long passes (448 + 512k).
+			for _, n := range []int{0, 16, 100, 128, 129, 300, 320, 321, 513, 700, 1350, 2500} {
 				t.Run(fmt.Sprintf("%s/x=%v/%d", b, x, n), func(t *testing.T) {
 					key := randBytes(rng, KeySize)
 					a := mustNew(t, key, x, b.String())
@@ -169,6 +172,11 @@ func TestNoSecretOnStack(t *testing.T) {
 							e := a.NewEncryptor(nonce, ad)
 							o := e.Encrypt(out, parts[0])
 							e.Finish(e.Encrypt(o, parts[1]))
+						},
+						"Decryptor": func() {
+							d := a.NewDecryptor(nonce, ad)
+							_, _ = d.Write(ct)
+							_, _ = d.Open(out)
 						},
 					} {
 						r, err := stackscratch.Scan(f, patterns)

@@ -237,7 +237,10 @@ func TestADXExp(t *testing.T) {
 
 // TestADXNoSecretOnStack runs Sign and Decrypt on the adx backend under the
 // stackscratch harness and looks for any 8-byte limb of the CRT exponents,
-// the primes, q^-1 and the Montgomery constants of the primes.
+// the primes, q^-1 and the Montgomery constants of the primes, for every key
+// size of testdata: 1024 to 8192 bits run the private kernels at 8, 16, 24,
+// 32 and 64 limbs and Sign's s^e check the public ones at 16, 32, 48, 64 and
+// 128, every size class of every kernel (montSqr stops at 32).
 func TestADXNoSecretOnStack(t *testing.T) {
 	if stackscratch.Instrumented {
 		t.Skip("the stack proof needs a build without -race, whose instrumentation spills every live value")
@@ -246,7 +249,13 @@ func TestADXNoSecretOnStack(t *testing.T) {
 		t.Skip("vgsim: the kernels run on the model, not on this stack; the model's own stack, register and taint checks replace the scan there")
 	}
 	requireADX(t)
-	priv, err := NewPrivateKey(loadKey(t, "2048"), WithBackend("adx"))
+	for _, bits := range []string{"1024", "2048", "3072", "4096", "8192"} {
+		t.Run(bits, func(t *testing.T) { adxStackScan(t, bits) })
+	}
+}
+
+func adxStackScan(t *testing.T, bits string) {
+	priv, err := NewPrivateKey(loadKey(t, bits), WithBackend("adx"))
 	require.NoError(t, err)
 	c := priv.crt.(*adxCRT)
 	var patterns [][]byte

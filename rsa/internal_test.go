@@ -206,12 +206,19 @@ func limbBytes(x []uint64) []byte {
 
 // TestNoSecretOnStack runs Sign and Decrypt under the stackscratch harness
 // and looks for any limb-aligned 8-byte piece of the CRT exponents, the
-// primes and the CRT halves' inputs in the stack they used.
+// primes and the CRT halves' inputs in the stack they used, for key sizes
+// 1024 to 4096 bits.
 func TestNoSecretOnStack(t *testing.T) {
 	if stackscratch.Instrumented {
 		t.Skip("the stack proof needs a build without -race, whose instrumentation spills every live value")
 	}
-	k := loadKey(t, "2048")
+	for _, bits := range []string{"1024", "2048", "3072", "4096"} {
+		t.Run(bits, func(t *testing.T) { genericStackScan(t, bits) })
+	}
+}
+
+func genericStackScan(t *testing.T, bits string) {
+	k := loadKey(t, bits)
 	priv, err := NewPrivateKey(k, WithBackend("generic")) // adx: TestADXNoSecretOnStack
 	require.NoError(t, err)
 	g := priv.crt.(*genericCRT)
