@@ -1,0 +1,5 @@
+package ctgrind
+
+import "unsafe"
+
+func unsafePointer(p *int) unsafe.Pointer { return unsafe.Pointer(p) }
