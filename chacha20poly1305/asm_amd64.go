@@ -7,7 +7,8 @@ import (
 )
 
 // The glue of the assembly backends, over the functions generated into
-// asm_ssse3_amd64.s and asm_avx2_amd64.s (declared in asm_<backend>_amd64.go,
+// asm_ssse3_amd64.s, asm_avx2_amd64.s and asm_avx512_amd64.s (declared in
+// asm_<backend>_amd64.go,
 // or asm_<backend>_vgsim_amd64.go under the build tag vgsim). Each method
 // meets the contract at [backend]. The whole-message functions read the
 // text through slice headers (the gather seal's form): seal passes one
@@ -17,6 +18,7 @@ import (
 const (
 	ssse3Kernels kernels = genericKernels + 1 + iota
 	avx2Kernels
+	avx512Kernels
 )
 
 // xorBlocks is the ChaCha20 block kernel k.
@@ -25,6 +27,8 @@ func (k kernels) xorBlocks(s *[16]uint32, dst, src []byte) {
 		return
 	}
 	switch k {
+	case avx512Kernels:
+		xorBlocksAVX512(s, unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
 	case avx2Kernels:
 		xorBlocksAVX2(s, unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
 	case ssse3Kernels:
@@ -40,6 +44,8 @@ func (k kernels) polyBlocks(p *polyState, msg []byte) {
 		return
 	}
 	switch k {
+	case avx512Kernels:
+		polyBlocksAVX512((*[7]uint64)(unsafe.Pointer(p)), unsafe.SliceData(msg), len(msg))
 	case avx2Kernels:
 		polyBlocksAVX2((*[7]uint64)(unsafe.Pointer(p)), unsafe.SliceData(msg), len(msg))
 	case ssse3Kernels:
@@ -95,46 +101,58 @@ func (ssse3Backend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs [
 	wipeSubkey(&subkey, nonce)
 }
 
-// avx2Backend is the avx2 backend: whole-message functions for every
-// length, the short ones up to shortMaxAVX2 bytes, the long ones beyond.
-// Its block kernels serve the Encryptor (stream.go), the tests and the
-// benchmarks.
-type avx2Backend struct{}
+// wholeBackend is an assembly backend with whole-message functions for
+// every length (avx2, avx512: the one whose kernels are k): the short ones
+// up to its shortMax bytes, the long ones beyond. Its block kernels serve
+// the Encryptor (stream.go), the tests and the benchmarks. The functions
+// are chosen by a switch on k, so that every call is direct (see
+// kernels).
+type wholeBackend struct{ k kernels }
 
-func (avx2Backend) kernels() kernels { return avx2Kernels }
+func (b wholeBackend) kernels() kernels { return b.k }
 
-func (b avx2Backend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte) {
+func (b wholeBackend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte) {
 	srcs := [1][]byte{plaintext}
 	b.sealAsm(out, key, nonce, srcs[:], len(plaintext), ad)
 }
 
-func (avx2Backend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
+func (b wholeBackend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
 	var subkey [KeySize]byte
 	mk, mn := messageKey(&subkey, key, nonce)
 	o, c, a, n := unsafe.SliceData(out), unsafe.SliceData(ciphertext), unsafe.SliceData(ad), len(ciphertext)
 	var ok int
-	if n <= shortMaxAVX2 {
+	switch {
+	case b.k == avx512Kernels && n <= shortMaxAVX512:
+		ok = openShortAVX512(o, mk, &mn, c, n, a, len(ad), tag)
+	case b.k == avx512Kernels:
+		ok = openLongAVX512(o, mk, &mn, c, n, a, len(ad), tag)
+	case n <= shortMaxAVX2:
 		ok = openShortAVX2(o, mk, &mn, c, n, a, len(ad), tag)
-	} else {
+	default:
 		ok = openLongAVX2(o, mk, &mn, c, n, a, len(ad), tag)
 	}
 	wipeSubkey(&subkey, nonce)
 	return ok == 1
 }
 
-func (b avx2Backend) sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
+func (b wholeBackend) sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
 	b.sealAsm(out, key, nonce, plaintext, len(out)-TagSize, ad)
 }
 
-// sealAsm seals the first n bytes of the slices of srcs with sealShortAVX2
-// or sealLongAVX2.
-func (avx2Backend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs [][]byte, n int, ad []byte) {
+// sealAsm seals the first n bytes of the slices of srcs with the backend's
+// short or long seal.
+func (b wholeBackend) sealAsm(out []byte, key *[KeySize]byte, nonce []byte, srcs [][]byte, n int, ad []byte) {
 	var subkey [KeySize]byte
 	mk, mn := messageKey(&subkey, key, nonce)
 	o, a := unsafe.SliceData(out), unsafe.SliceData(ad)
-	if n <= shortMaxAVX2 {
+	switch {
+	case b.k == avx512Kernels && n <= shortMaxAVX512:
+		sealShortAVX512(o, mk, &mn, srcs, n, a, len(ad))
+	case b.k == avx512Kernels:
+		sealLongAVX512(o, mk, &mn, srcs, n, a, len(ad))
+	case n <= shortMaxAVX2:
 		sealShortAVX2(o, mk, &mn, srcs, n, a, len(ad))
-	} else {
+	default:
 		sealLongAVX2(o, mk, &mn, srcs, n, a, len(ad))
 	}
 	wipeSubkey(&subkey, nonce)

@@ -10,7 +10,9 @@ import "github.com/vgcrypto/vg/cpufeat"
 // (chacha20poly1305.go), which orders them as cpufeat declares them and
 // chooses one at New. The assembly backends' glue is in asm_amd64.go.
 var implementations = []cpufeat.Impl[backend]{
-	{Name: "avx2", Value: avx2Backend{},
+	{Name: "avx512", Value: wholeBackend{avx512Kernels},
+		Doc: "whole-message functions: up to 512 bytes the row layout, 4 blocks per zmm; above, 16-block lane passes with the state in registers and every rotation one VPROLD, then Poly1305 on zmm (8 lanes, 26-bit limbs) in a pass of its own; tails under opmasks"},
+	{Name: "avx2", Value: wholeBackend{avx2Kernels},
 		Doc: "whole-message short path; 8-block lane passes with 32 scalar Poly1305 blocks fused into the rounds, keystream XORed from registers"},
 	{Name: "ssse3", Value: ssse3Backend{},
 		Doc: "1-block row layout for short texts, 4-block lane layout, scalar Poly1305"},

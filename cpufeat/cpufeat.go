@@ -312,7 +312,7 @@ var backends = []Backend{
 	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false},
 	{AESGCM, GenericBackend, 0, false},
 
-	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL), true},
+	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, BMI2), true},
 	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2), false},
 	{ChaCha20Poly1305, "ssse3", Of(SSSE3), false},
 	{ChaCha20Poly1305, GenericBackend, 0, false},

@@ -25,7 +25,7 @@ func ExampleBackends() {
 		fmt.Printf("%-8s %s\n", b.Name, b.Requires)
 	}
 	// Output:
-	// avx512   avx,avx2,avx512f,avx512bw,avx512vl
+	// avx512   avx,avx2,bmi2,avx512f,avx512bw,avx512vl
 	// avx2     avx,avx2
 	// ssse3    ssse3
 	// generic  none

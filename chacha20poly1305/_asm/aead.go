@@ -11,8 +11,12 @@ import (
 // shortMax is the longest text the whole-message short functions take: the
 // keystream of every block (block 0 for Poly1305's key, then the text's) is
 // computed at once in the row layout, in up to three register sets: 2 blocks
-// of text on xmm (3 blocks), 5 on ymm (6 blocks, two per set).
+// of text on xmm (3 blocks), 5 on ymm (6 blocks, two per set), 8 on zmm (9
+// of the 12 blocks of three sets of four, where the lane layout takes over).
 func (v *vec) shortMax() int {
+	if v.zmm {
+		return 8 * 64
+	}
 	if v.ymm {
 		return 5 * 64
 	}
@@ -28,8 +32,8 @@ func (v *vec) shortLen() int  { return v.shortMax() + 48 }
 func (v *vec) shortSize() int { return v.shortMax() + 64 + v.size }
 
 // nonceRow loads the ChaCha20 input row 3 for block 0: the counter 0 and the
-// three nonce words, reading exactly the 12 bytes of the nonce. On ymm the
-// row is in both lanes.
+// three nonce words, reading exactly the 12 bytes of the nonce. On ymm and
+// zmm the row is in every 128-bit lane.
 func (v *vec) nonceRow(nonce reg.Register) reg.VecVirtual {
 	g := v.g
 	d := v.reg()
@@ -41,6 +45,9 @@ func (v *vec) nonceRow(nonce reg.Register) reg.VecVirtual {
 	v.SllB(4, x, x)                     // 0 n0 n1 n2
 	if v.ymm {
 		v.Insert128(1, x, d, d)
+	}
+	if v.zmm {
+		g.VSHUFI32X4(operand.U8(0), d, d, d)
 	}
 	return d
 }
@@ -67,7 +74,7 @@ func (v *vec) sigmaRow() reg.VecVirtual {
 func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, nonce reg.Register) {
 	g := v.g
 	d0 := v.nonceRow(nonce)
-	if v.ymm {
+	if v.size > 16 {
 		v.AddD(v.rowInc, d0, d0)
 	}
 	ss := make([][4]reg.VecVirtual, sets)
@@ -109,10 +116,23 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 
 	// The text's keystream.
 	ks := sc.Offset(v.shortKS())
-	if !v.ymm {
+	if v.size == 16 {
 		for k := 1; k < sets; k++ {
 			for row := range 4 {
 				v.Mov(ss[k][row], ks.Offset(64*(k-1)+16*row))
+			}
+		}
+		return
+	}
+	if v.zmm {
+		// Set k's rows hold blocks 4k..4k+3, one per 128-bit lane; the
+		// blocks past shortMax's are not stored.
+		for k, s := range ss {
+			for j, o := range v.laneTranspose(s) {
+				blk := 4*k + j
+				if blk > 0 && blk <= v.shortMax()/64 {
+					v.Mov(o, ks.Offset(64*(blk-1)))
+				}
 			}
 		}
 		return
@@ -136,7 +156,7 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 // rowStepOp is what advances row 3 of a register set to the next set: one
 // block on xmm, two on ymm.
 func (v *vec) rowStepOp() operand.Mem {
-	if v.ymm {
+	if v.size > 16 {
 		return v.rowStep
 	}
 	return v.rowInc
@@ -145,8 +165,8 @@ func (v *vec) rowStepOp() operand.Mem {
 // sigmaRows is the constant row in every lane of a register: a table of
 // the register's width.
 func (v *vec) sigmaRows() operand.Mem {
-	if v.ymm {
-		return v.sigma2
+	if v.size > 16 {
+		return v.sigmaW
 	}
 	return v.sigma
 }
@@ -158,13 +178,13 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 	join := fn.Label("ksdone")
 	perSet := 64 * (v.size / 16) // text bytes one more set covers
 	first := perSet - 64         // text bytes of set 0 (block 0 takes the rest)
-	if !v.ymm {
+	if v.size == 16 {
 		first = 0
 	}
 	maxSets := 3
 	for sets := 1; sets <= maxSets; sets++ {
 		covered := first + (sets-1)*perSet
-		if !v.ymm && sets == 1 {
+		if v.size == 16 && sets == 1 {
 			continue // block 0 alone covers no text
 		}
 		next := fn.Label("sets")

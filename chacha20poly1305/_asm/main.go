@@ -1,11 +1,13 @@
 // Command _asm generates the assembly backends of chacha20poly1305 (RFC 8439
-// ChaCha20-Poly1305): ssse3 (xmm, legacy SSE) and avx2 (ymm, VEX), one
-// generator file per backend (ssse3.go, avx2.go) over shared emitters on
-// asmgen's vector-op layer: vec.go (the register width, tables, rotations
-// and row-layout rounds), chacha.go (the lane layout and the block
-// kernels), poly.go (Poly1305), aead.go (the short whole-message
-// functions), long.go (the fused long functions of avx2) and xor.go (the
-// keystream XOR through the gather cursor). Run it with
+// ChaCha20-Poly1305): ssse3 (xmm, legacy SSE), avx2 (ymm, VEX) and avx512
+// (zmm, EVEX), one generator file per backend (ssse3.go, avx2.go,
+// avx512.go) over shared emitters on asmgen's vector-op layer: vec.go (the
+// register width, tables, rotations and row-layout rounds), chacha.go (the
+// lane layout and the block kernels of xmm and ymm), zmm.go (the 16-block
+// lane layout and kernel of zmm), poly.go (scalar Poly1305), vpoly.go
+// (Poly1305 on zmm), aead.go (the short whole-message functions), long.go
+// (the fused long functions of avx2), zlong.go (the long functions of
+// avx512) and xor.go (the keystream XOR through the gather cursor). Run it with
 //
 //	cd chacha20poly1305/_asm && GOWORK=off go run .
 //
@@ -25,6 +27,7 @@ func main() {
 	asmgen.Main(cpufeat.ChaCha20Poly1305,
 		asmgen.Target{Backend: "ssse3", Declare: ssse3},
 		asmgen.Target{Backend: "avx2", Declare: avx2},
+		asmgen.Target{Backend: "avx512", Declare: avx512},
 	)
 }
 

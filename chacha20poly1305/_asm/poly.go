@@ -78,6 +78,13 @@ func (p *poly) block(lo, hi operand.Op) {
 	g.ADDQ(lo, p.h0)
 	g.ADCQ(hi, p.h1)
 	g.ADCQ(operand.U8(1), p.h2)
+	p.mul()
+}
+
+// mul sets h = h·r mod 2¹³⁰-5, partially reduced (h2 ≤ 4 after; h2 ≤ 7
+// before), as block does after adding its block.
+func (p *poly) mul() {
+	g := p.g
 	d2, d3, t0 := g.GP64(), g.GP64(), g.GP64()
 	ax, dx := reg.RAX, reg.RDX
 	// mul sets (lo, hi) to, or with add adds to it, the product a·b.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/mmcloughlin/avo/operand"
@@ -10,28 +11,33 @@ import (
 )
 
 // vec emits the ChaCha20 code of one backend on asmgen's vector-op layer
-// (the embedded asmgen.Vec, which picks SSE or VEX): xmm for ssse3, ymm
-// for avx2. What is ChaCha20's own is here: the register width and the
+// (the embedded asmgen.Vec, which picks SSE, VEX or EVEX): xmm for ssse3,
+// ymm for avx2, zmm for avx512. What is ChaCha20's own is here: the register width and the
 // layouts that depend on it, the constant tables, the rotations by 16 and
 // 8 bits as byte shuffles, and the round structure.
 type vec struct {
 	*asmgen.Vec
 	g *asmgen.Generator
 	// ymm: 256-bit registers (avx2), two blocks per row-layout register
-	// set and eight lane-layout blocks; else xmm.
-	ymm bool
-	// size is the register width in bytes (16 or 32).
+	// set and eight lane-layout blocks; zmm: 512-bit registers (avx512),
+	// four blocks per row-layout set and sixteen lane-layout blocks; else
+	// xmm.
+	ymm, zmm bool
+	// size is the register width in bytes (16, 32 or 64).
 	size int
 	// The constant tables (see declareTables).
-	rot16, rot8, sigma, sigma2, laneInc, laneStep, rowInc, rowStep operand.Mem
+	rot16, rot8, sigma, sigmaW, laneInc, laneStep, rowInc, rowStep operand.Mem
 }
 
 // newVec returns the vector emitter for g's backend and declares its
 // constant tables.
 func newVec(g *asmgen.Generator) *vec {
-	v := &vec{Vec: g.Vec(), g: g, ymm: g.Has(cpufeat.AVX2), size: 16}
-	if v.ymm {
-		v.size = 32
+	v := &vec{Vec: g.Vec(), g: g, size: 16}
+	switch {
+	case g.Has(cpufeat.AVX512F):
+		v.zmm, v.size = true, 64
+	case g.Has(cpufeat.AVX2):
+		v.ymm, v.size = true, 32
 	}
 	v.declareTables()
 	return v
@@ -47,11 +53,27 @@ func words(w ...uint32) []byte {
 }
 
 // declareTables declares the public constants: the PSHUFB masks rotating
-// every 32-bit word left by 16 and by 8 bits, the ChaCha20 constant row
-// (once, and on ymm twice), the per-lane block offsets of the lane layout
-// and their step, and the counter offsets of the row layout (per block on
-// xmm; per lane, and the step of a register set, on ymm).
+// every 32-bit word left by 16 and by 8 bits (not on zmm, which rotates with
+// VPROLD), the ChaCha20 constant row (once, and in every 128-bit lane of a
+// register), the per-lane block offsets of the lane layout and their step,
+// and the counter offsets of the row layout (per block on xmm; per lane,
+// and the step of a register set, on ymm and zmm).
 func (v *vec) declareTables() {
+	sigma := words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574)
+	if v.zmm {
+		v.sigma = v.g.Table("sigma", sigma)
+		v.sigmaW = v.g.Table("sigmaw", bytes.Repeat(sigma, 4))
+		var inc, step []uint32
+		for i := range uint32(16) {
+			inc = append(inc, i)
+			step = append(step, 16)
+		}
+		v.laneInc = v.g.Table("laneinc", words(inc...))
+		v.laneStep = v.g.Table("lanestep", words(step...))
+		v.rowInc = v.g.Table("rowinc", words(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0))
+		v.rowStep = v.g.Table("rowstep", words(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0))
+		return
+	}
 	var r16, r8 []byte
 	for i := 0; i < 32; i += 4 {
 		b := byte(i)
@@ -60,9 +82,9 @@ func (v *vec) declareTables() {
 	}
 	v.rot16 = v.g.Table("rot16", r16)
 	v.rot8 = v.g.Table("rot8", r8)
-	v.sigma = v.g.Table("sigma", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
+	v.sigma = v.g.Table("sigma", sigma)
 	if v.ymm {
-		v.sigma2 = v.g.Table("sigma2", words(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574))
+		v.sigmaW = v.g.Table("sigma2", bytes.Repeat(sigma, 2))
 	}
 	v.laneInc = v.g.Table("laneinc", words(0, 1, 2, 3, 4, 5, 6, 7))
 	n := uint32(v.size / 4)
@@ -77,6 +99,9 @@ func (v *vec) declareTables() {
 
 // reg returns a new vector register of the backend's width.
 func (v *vec) reg() reg.VecVirtual {
+	if v.zmm {
+		return v.g.ZMM()
+	}
 	if v.ymm {
 		return v.g.YMM()
 	}

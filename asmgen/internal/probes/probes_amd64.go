@@ -104,7392 +104,7882 @@ func p018_ADDL(in *byte, out *byte)
 //go:noescape
 func p019_ADDL(in *byte, out *byte)
 
-// p020_ADDL runs ADDL $0x7fffffff, 104(R15) (committed form ADDL imm, m).
+// p020_ADDL runs ADDL $0x10, 104(R15) (committed form ADDL imm, m).
 //
 //go:noescape
 func p020_ADDL(in *byte, out *byte)
 
-// p021_ADDL runs ADDL $-2147483648, SI (committed form ADDL imm, r).
+// p021_ADDL runs ADDL $0x7fffffff, 104(R15) (committed form ADDL imm, m).
 //
 //go:noescape
 func p021_ADDL(in *byte, out *byte)
 
-// p022_ADDL runs ADDL $-1, SI (committed form ADDL imm, r).
+// p022_ADDL runs ADDL $-2147483648, SI (committed form ADDL imm, r).
 //
 //go:noescape
 func p022_ADDL(in *byte, out *byte)
 
-// p023_ADDL runs ADDL $0x00, SI (committed form ADDL imm, r).
+// p023_ADDL runs ADDL $-1, SI (committed form ADDL imm, r).
 //
 //go:noescape
 func p023_ADDL(in *byte, out *byte)
 
-// p024_ADDL runs ADDL $0x01, SI (committed form ADDL imm, r).
+// p024_ADDL runs ADDL $0x00, SI (committed form ADDL imm, r).
 //
 //go:noescape
 func p024_ADDL(in *byte, out *byte)
 
-// p025_ADDL runs ADDL $0x08, SI (committed form ADDL imm, r).
+// p025_ADDL runs ADDL $0x01, SI (committed form ADDL imm, r).
 //
 //go:noescape
 func p025_ADDL(in *byte, out *byte)
 
-// p026_ADDL runs ADDL $0x7fffffff, SI (committed form ADDL imm, r).
+// p026_ADDL runs ADDL $0x08, SI (committed form ADDL imm, r).
 //
 //go:noescape
 func p026_ADDL(in *byte, out *byte)
 
-// p027_ADDQ runs ADDQ $-2147483648, SI (committed form ADDQ imm, r).
+// p027_ADDL runs ADDL $0x7fffffff, SI (committed form ADDL imm, r).
 //
 //go:noescape
-func p027_ADDQ(in *byte, out *byte)
+func p027_ADDL(in *byte, out *byte)
 
-// p028_ADDQ runs ADDQ $-128, SI (committed form ADDQ imm, r).
+// p028_ADDL runs ADDL SI, 104(R15) (committed form ADDL r, m).
 //
 //go:noescape
-func p028_ADDQ(in *byte, out *byte)
+func p028_ADDL(in *byte, out *byte)
 
-// p029_ADDQ runs ADDQ $-1, SI (committed form ADDQ imm, r).
+// p029_ADDQ runs ADDQ $-2147483648, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p029_ADDQ(in *byte, out *byte)
 
-// p030_ADDQ runs ADDQ $0x00, SI (committed form ADDQ imm, r).
+// p030_ADDQ runs ADDQ $-128, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p030_ADDQ(in *byte, out *byte)
 
-// p031_ADDQ runs ADDQ $0x01, SI (committed form ADDQ imm, r).
+// p031_ADDQ runs ADDQ $-1, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p031_ADDQ(in *byte, out *byte)
 
-// p032_ADDQ runs ADDQ $0x02, SI (committed form ADDQ imm, r).
+// p032_ADDQ runs ADDQ $0x00, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p032_ADDQ(in *byte, out *byte)
 
-// p033_ADDQ runs ADDQ $0x04, SI (committed form ADDQ imm, r).
+// p033_ADDQ runs ADDQ $0x01, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p033_ADDQ(in *byte, out *byte)
 
-// p034_ADDQ runs ADDQ $0x05, SI (committed form ADDQ imm, r).
+// p034_ADDQ runs ADDQ $0x02, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p034_ADDQ(in *byte, out *byte)
 
-// p035_ADDQ runs ADDQ $0x08, SI (committed form ADDQ imm, r).
+// p035_ADDQ runs ADDQ $0x04, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p035_ADDQ(in *byte, out *byte)
 
-// p036_ADDQ runs ADDQ $0x0f, SI (committed form ADDQ imm, r).
+// p036_ADDQ runs ADDQ $0x05, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p036_ADDQ(in *byte, out *byte)
 
-// p037_ADDQ runs ADDQ $0x10, SI (committed form ADDQ imm, r).
+// p037_ADDQ runs ADDQ $0x08, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p037_ADDQ(in *byte, out *byte)
 
-// p038_ADDQ runs ADDQ $0x18, SI (committed form ADDQ imm, r).
+// p038_ADDQ runs ADDQ $0x0f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p038_ADDQ(in *byte, out *byte)
 
-// p039_ADDQ runs ADDQ $0x1f, SI (committed form ADDQ imm, r).
+// p039_ADDQ runs ADDQ $0x10, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p039_ADDQ(in *byte, out *byte)
 
-// p040_ADDQ runs ADDQ $0x20, SI (committed form ADDQ imm, r).
+// p040_ADDQ runs ADDQ $0x18, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p040_ADDQ(in *byte, out *byte)
 
-// p041_ADDQ runs ADDQ $0x30, SI (committed form ADDQ imm, r).
+// p041_ADDQ runs ADDQ $0x1f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p041_ADDQ(in *byte, out *byte)
 
-// p042_ADDQ runs ADDQ $0x40, SI (committed form ADDQ imm, r).
+// p042_ADDQ runs ADDQ $0x20, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p042_ADDQ(in *byte, out *byte)
 
-// p043_ADDQ runs ADDQ $0x7f, SI (committed form ADDQ imm, r).
+// p043_ADDQ runs ADDQ $0x30, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p043_ADDQ(in *byte, out *byte)
 
-// p044_ADDQ runs ADDQ $0x80, SI (committed form ADDQ imm, r).
+// p044_ADDQ runs ADDQ $0x3f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p044_ADDQ(in *byte, out *byte)
 
-// p045_ADDQ runs ADDQ $0x00000100, SI (committed form ADDQ imm, r).
+// p045_ADDQ runs ADDQ $0x40, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p045_ADDQ(in *byte, out *byte)
 
-// p046_ADDQ runs ADDQ $0x00000200, SI (committed form ADDQ imm, r).
+// p046_ADDQ runs ADDQ $0x7f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p046_ADDQ(in *byte, out *byte)
 
-// p047_ADDQ runs ADDQ $0x7fffffff, SI (committed form ADDQ imm, r).
+// p047_ADDQ runs ADDQ $0x80, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p047_ADDQ(in *byte, out *byte)
 
-// p048_ADDQ runs ADDQ 128(R14), SI (committed form ADDQ m, r).
+// p048_ADDQ runs ADDQ $0x00000100, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p048_ADDQ(in *byte, out *byte)
 
-// p049_ADDQ runs ADDQ SI, DI (committed form ADDQ r, r).
+// p049_ADDQ runs ADDQ $0x00000200, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p049_ADDQ(in *byte, out *byte)
 
-// p050_ADDQ runs ADDQ DI, DI (committed form ADDQ r, r).
+// p050_ADDQ runs ADDQ $0x00000400, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p050_ADDQ(in *byte, out *byte)
 
-// p051_ADOXQ runs ADOXQ 128(R14), SI (committed form ADOXQ m, r).
+// p051_ADDQ runs ADDQ $0x7fffffff, SI (committed form ADDQ imm, r).
 //
 //go:noescape
-func p051_ADOXQ(in *byte, out *byte)
+func p051_ADDQ(in *byte, out *byte)
 
-// p052_ADOXQ runs ADOXQ SI, DI (committed form ADOXQ r, r).
+// p052_ADDQ runs ADDQ 128(R14), SI (committed form ADDQ m, r).
 //
 //go:noescape
-func p052_ADOXQ(in *byte, out *byte)
+func p052_ADDQ(in *byte, out *byte)
 
-// p053_ADOXQ runs ADOXQ DI, DI (committed form ADOXQ r, r).
+// p053_ADDQ runs ADDQ SI, DI (committed form ADDQ r, r).
 //
 //go:noescape
-func p053_ADOXQ(in *byte, out *byte)
+func p053_ADDQ(in *byte, out *byte)
 
-// p054_AESENC runs AESENC 192(R14), X3 (committed form AESENC m, x).
+// p054_ADDQ runs ADDQ DI, DI (committed form ADDQ r, r).
 //
 //go:noescape
-func p054_AESENC(in *byte, out *byte)
+func p054_ADDQ(in *byte, out *byte)
 
-// p055_AESENC runs AESENC 160(R14), X3 (committed form AESENC m, x).
+// p055_ADOXQ runs ADOXQ 128(R14), SI (committed form ADOXQ m, r).
 //
 //go:noescape
-func p055_AESENC(in *byte, out *byte)
+func p055_ADOXQ(in *byte, out *byte)
 
-// p056_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
+// p056_ADOXQ runs ADOXQ SI, DI (committed form ADOXQ r, r).
 //
 //go:noescape
-func p056_AESENC(in *byte, out *byte)
+func p056_ADOXQ(in *byte, out *byte)
 
-// p057_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
+// p057_ADOXQ runs ADOXQ DI, DI (committed form ADOXQ r, r).
 //
 //go:noescape
-func p057_AESENC(in *byte, out *byte)
+func p057_ADOXQ(in *byte, out *byte)
 
-// p058_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
+// p058_AESENC runs AESENC 192(R14), X3 (committed form AESENC m, x).
 //
 //go:noescape
 func p058_AESENC(in *byte, out *byte)
 
-// p059_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
+// p059_AESENC runs AESENC 160(R14), X3 (committed form AESENC m, x).
 //
 //go:noescape
 func p059_AESENC(in *byte, out *byte)
 
-// p060_AESENCLAST runs AESENCLAST 192(R14), X3 (committed form AESENCLAST m, x).
+// p060_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
 //
 //go:noescape
-func p060_AESENCLAST(in *byte, out *byte)
+func p060_AESENC(in *byte, out *byte)
 
-// p061_AESENCLAST runs AESENCLAST 160(R14), X3 (committed form AESENCLAST m, x).
+// p061_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
 //
 //go:noescape
-func p061_AESENCLAST(in *byte, out *byte)
+func p061_AESENC(in *byte, out *byte)
 
-// p062_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
+// p062_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
 //
 //go:noescape
-func p062_AESENCLAST(in *byte, out *byte)
+func p062_AESENC(in *byte, out *byte)
 
-// p063_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
+// p063_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
 //
 //go:noescape
-func p063_AESENCLAST(in *byte, out *byte)
+func p063_AESENC(in *byte, out *byte)
 
-// p064_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
+// p064_AESENCLAST runs AESENCLAST 192(R14), X3 (committed form AESENCLAST m, x).
 //
 //go:noescape
 func p064_AESENCLAST(in *byte, out *byte)
 
-// p065_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
+// p065_AESENCLAST runs AESENCLAST 160(R14), X3 (committed form AESENCLAST m, x).
 //
 //go:noescape
 func p065_AESENCLAST(in *byte, out *byte)
 
-// p066_ANDQ runs ANDQ $-2147483648, SI (committed form ANDQ imm, r).
+// p066_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
-func p066_ANDQ(in *byte, out *byte)
+func p066_AESENCLAST(in *byte, out *byte)
 
-// p067_ANDQ runs ANDQ $-128, SI (committed form ANDQ imm, r).
+// p067_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
-func p067_ANDQ(in *byte, out *byte)
+func p067_AESENCLAST(in *byte, out *byte)
 
-// p068_ANDQ runs ANDQ $-32, SI (committed form ANDQ imm, r).
+// p068_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
-func p068_ANDQ(in *byte, out *byte)
+func p068_AESENCLAST(in *byte, out *byte)
 
-// p069_ANDQ runs ANDQ $-16, SI (committed form ANDQ imm, r).
+// p069_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
-func p069_ANDQ(in *byte, out *byte)
+func p069_AESENCLAST(in *byte, out *byte)
 
-// p070_ANDQ runs ANDQ $-1, SI (committed form ANDQ imm, r).
+// p070_ANDQ runs ANDQ $-2147483648, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p070_ANDQ(in *byte, out *byte)
 
-// p071_ANDQ runs ANDQ $0x00, SI (committed form ANDQ imm, r).
+// p071_ANDQ runs ANDQ $-128, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p071_ANDQ(in *byte, out *byte)
 
-// p072_ANDQ runs ANDQ $0x01, SI (committed form ANDQ imm, r).
+// p072_ANDQ runs ANDQ $-64, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p072_ANDQ(in *byte, out *byte)
 
-// p073_ANDQ runs ANDQ $0x03, SI (committed form ANDQ imm, r).
+// p073_ANDQ runs ANDQ $-32, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p073_ANDQ(in *byte, out *byte)
 
-// p074_ANDQ runs ANDQ $0x04, SI (committed form ANDQ imm, r).
+// p074_ANDQ runs ANDQ $-16, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p074_ANDQ(in *byte, out *byte)
 
-// p075_ANDQ runs ANDQ $0x0f, SI (committed form ANDQ imm, r).
+// p075_ANDQ runs ANDQ $-1, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p075_ANDQ(in *byte, out *byte)
 
-// p076_ANDQ runs ANDQ $0x7f, SI (committed form ANDQ imm, r).
+// p076_ANDQ runs ANDQ $0x00, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p076_ANDQ(in *byte, out *byte)
 
-// p077_ANDQ runs ANDQ $0x7fffffff, SI (committed form ANDQ imm, r).
+// p077_ANDQ runs ANDQ $0x01, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p077_ANDQ(in *byte, out *byte)
 
-// p078_ANDQ runs ANDQ SI, DI (committed form ANDQ r, r).
+// p078_ANDQ runs ANDQ $0x03, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p078_ANDQ(in *byte, out *byte)
 
-// p079_ANDQ runs ANDQ DI, DI (committed form ANDQ r, r).
+// p079_ANDQ runs ANDQ $0x04, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p079_ANDQ(in *byte, out *byte)
 
-// p080_BSWAPL runs BSWAPL SI (committed form BSWAPL r).
+// p080_ANDQ runs ANDQ $0x0f, SI (committed form ANDQ imm, r).
 //
 //go:noescape
-func p080_BSWAPL(in *byte, out *byte)
+func p080_ANDQ(in *byte, out *byte)
 
-// p081_BSWAPQ runs BSWAPQ SI (committed form BSWAPQ r).
+// p081_ANDQ runs ANDQ $0x7f, SI (committed form ANDQ imm, r).
 //
 //go:noescape
-func p081_BSWAPQ(in *byte, out *byte)
+func p081_ANDQ(in *byte, out *byte)
 
-// p082_BZHIQ runs BZHIQ SI, DI, BX (committed form BZHIQ r, r, r).
+// p082_ANDQ runs ANDQ $0x03ffffff, SI (committed form ANDQ imm, r).
 //
 //go:noescape
-func p082_BZHIQ(in *byte, out *byte)
+func p082_ANDQ(in *byte, out *byte)
 
-// p083_BZHIQ runs BZHIQ BX, BX, BX (committed form BZHIQ r, r, r).
+// p083_ANDQ runs ANDQ $0x7fffffff, SI (committed form ANDQ imm, r).
 //
 //go:noescape
-func p083_BZHIQ(in *byte, out *byte)
+func p083_ANDQ(in *byte, out *byte)
 
-// p084_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
+// p084_ANDQ runs ANDQ SI, DI (committed form ANDQ r, r).
 //
 //go:noescape
-func p084_CMOVQCC(in *byte, out *byte)
+func p084_ANDQ(in *byte, out *byte)
 
-// p085_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
+// p085_ANDQ runs ANDQ DI, DI (committed form ANDQ r, r).
 //
 //go:noescape
-func p085_CMOVQCC(in *byte, out *byte)
+func p085_ANDQ(in *byte, out *byte)
 
-// p086_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
+// p086_BSWAPL runs BSWAPL SI (committed form BSWAPL r).
 //
 //go:noescape
-func p086_CMOVQEQ(in *byte, out *byte)
+func p086_BSWAPL(in *byte, out *byte)
 
-// p087_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
+// p087_BSWAPQ runs BSWAPQ SI (committed form BSWAPQ r).
 //
 //go:noescape
-func p087_CMOVQEQ(in *byte, out *byte)
+func p087_BSWAPQ(in *byte, out *byte)
 
-// p088_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
+// p088_BZHIQ runs BZHIQ SI, DI, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
-func p088_CMOVQHI(in *byte, out *byte)
+func p088_BZHIQ(in *byte, out *byte)
 
-// p089_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
+// p089_BZHIQ runs BZHIQ BX, BX, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
-func p089_CMOVQHI(in *byte, out *byte)
+func p089_BZHIQ(in *byte, out *byte)
 
-// p090_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
+// p090_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
-func p090_CMOVQLT(in *byte, out *byte)
+func p090_CMOVQCC(in *byte, out *byte)
 
-// p091_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
+// p091_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
-func p091_CMOVQLT(in *byte, out *byte)
+func p091_CMOVQCC(in *byte, out *byte)
 
-// p092_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
+// p092_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
-func p092_CMOVQNE(in *byte, out *byte)
+func p092_CMOVQEQ(in *byte, out *byte)
 
-// p093_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
+// p093_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
-func p093_CMOVQNE(in *byte, out *byte)
+func p093_CMOVQEQ(in *byte, out *byte)
 
-// p094_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
+// p094_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
-func p094_CMPL(in *byte, out *byte)
+func p094_CMOVQHI(in *byte, out *byte)
 
-// p095_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
+// p095_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
-func p095_CMPL(in *byte, out *byte)
+func p095_CMOVQHI(in *byte, out *byte)
 
-// p096_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
+// p096_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
-func p096_CMPL(in *byte, out *byte)
+func p096_CMOVQLT(in *byte, out *byte)
 
-// p097_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
+// p097_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
-func p097_CMPL(in *byte, out *byte)
+func p097_CMOVQLT(in *byte, out *byte)
 
-// p098_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
+// p098_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
-func p098_CMPL(in *byte, out *byte)
+func p098_CMOVQNE(in *byte, out *byte)
 
-// p099_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
+// p099_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
-func p099_CMPL(in *byte, out *byte)
+func p099_CMOVQNE(in *byte, out *byte)
 
-// p100_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
+// p100_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
 //
 //go:noescape
-func p100_CMPQ(in *byte, out *byte)
+func p100_CMPL(in *byte, out *byte)
 
-// p101_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
+// p101_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
 //
 //go:noescape
-func p101_CMPQ(in *byte, out *byte)
+func p101_CMPL(in *byte, out *byte)
 
-// p102_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
+// p102_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
 //
 //go:noescape
-func p102_CMPQ(in *byte, out *byte)
+func p102_CMPL(in *byte, out *byte)
 
-// p103_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
+// p103_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
 //
 //go:noescape
-func p103_CMPQ(in *byte, out *byte)
+func p103_CMPL(in *byte, out *byte)
 
-// p104_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
+// p104_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p104_CMPQ(in *byte, out *byte)
+func p104_CMPL(in *byte, out *byte)
 
-// p105_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
+// p105_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p105_CMPQ(in *byte, out *byte)
+func p105_CMPL(in *byte, out *byte)
 
-// p106_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
+// p106_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p106_CMPQ(in *byte, out *byte)
 
-// p107_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
+// p107_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p107_CMPQ(in *byte, out *byte)
 
-// p108_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
+// p108_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p108_CMPQ(in *byte, out *byte)
 
-// p109_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
+// p109_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p109_CMPQ(in *byte, out *byte)
 
-// p110_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
+// p110_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p110_CMPQ(in *byte, out *byte)
 
-// p111_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
+// p111_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
 //
 //go:noescape
 func p111_CMPQ(in *byte, out *byte)
 
-// p112_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
+// p112_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p112_CMPQ(in *byte, out *byte)
 
-// p113_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
+// p113_CMPQ runs CMPQ 128(R14), $0x00000400 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p113_CMPQ(in *byte, out *byte)
 
-// p114_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
+// p114_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
 //
 //go:noescape
 func p114_CMPQ(in *byte, out *byte)
 
-// p115_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
+// p115_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p115_CMPQ(in *byte, out *byte)
 
-// p116_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
+// p116_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p116_CMPQ(in *byte, out *byte)
 
-// p117_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
+// p117_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p117_CMPQ(in *byte, out *byte)
 
-// p118_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
+// p118_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p118_CMPQ(in *byte, out *byte)
 
-// p119_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
+// p119_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p119_CMPQ(in *byte, out *byte)
 
-// p120_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
+// p120_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p120_CMPQ(in *byte, out *byte)
 
-// p121_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
+// p121_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p121_CMPQ(in *byte, out *byte)
 
-// p122_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
+// p122_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p122_CMPQ(in *byte, out *byte)
 
-// p123_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
+// p123_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
 //
 //go:noescape
 func p123_CMPQ(in *byte, out *byte)
 
-// p124_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
+// p124_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
 //
 //go:noescape
 func p124_CMPQ(in *byte, out *byte)
 
-// p125_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
+// p125_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p125_CMPQ(in *byte, out *byte)
 
-// p126_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
+// p126_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p126_CMPQ(in *byte, out *byte)
 
-// p127_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
+// p127_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p127_CMPQ(in *byte, out *byte)
 
-// p128_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
+// p128_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p128_CMPQ(in *byte, out *byte)
 
-// p129_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
+// p129_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p129_CMPQ(in *byte, out *byte)
 
-// p130_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
+// p130_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p130_CMPQ(in *byte, out *byte)
 
-// p131_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
+// p131_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p131_CMPQ(in *byte, out *byte)
 
-// p132_DECQ runs DECQ SI (committed form DECQ r).
+// p132_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p132_DECQ(in *byte, out *byte)
+func p132_CMPQ(in *byte, out *byte)
 
-// p133_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
+// p133_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p133_IMULQ(in *byte, out *byte)
+func p133_CMPQ(in *byte, out *byte)
 
-// p134_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
+// p134_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p134_IMULQ(in *byte, out *byte)
+func p134_CMPQ(in *byte, out *byte)
 
-// p135_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
+// p135_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p135_IMULQ(in *byte, out *byte)
+func p135_CMPQ(in *byte, out *byte)
 
-// p136_JA runs JA taken (committed form JA label).
+// p136_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p136_JA(in *byte, out *byte)
+func p136_CMPQ(in *byte, out *byte)
 
-// p137_JAE runs JAE taken (committed form JAE label).
+// p137_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p137_JAE(in *byte, out *byte)
+func p137_CMPQ(in *byte, out *byte)
 
-// p138_JB runs JB taken (committed form JB label).
+// p138_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p138_JB(in *byte, out *byte)
+func p138_CMPQ(in *byte, out *byte)
 
-// p139_JBE runs JBE taken (committed form JBE label).
+// p139_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p139_JBE(in *byte, out *byte)
+func p139_CMPQ(in *byte, out *byte)
 
-// p140_JE runs JE taken (committed form JE label).
+// p140_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p140_JE(in *byte, out *byte)
+func p140_CMPQ(in *byte, out *byte)
 
-// p141_JMP runs JMP skip (committed form JMP label).
+// p141_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p141_JMP(in *byte, out *byte)
+func p141_CMPQ(in *byte, out *byte)
 
-// p142_JNE runs JNE taken (committed form JNE label).
+// p142_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p142_JNE(in *byte, out *byte)
+func p142_CMPQ(in *byte, out *byte)
 
-// p143_JNZ runs JNZ taken (committed form JNZ label).
+// p143_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p143_JNZ(in *byte, out *byte)
+func p143_CMPQ(in *byte, out *byte)
 
-// p144_JZ runs JZ taken (committed form JZ label).
+// p144_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
 //
 //go:noescape
-func p144_JZ(in *byte, out *byte)
+func p144_CMPQ(in *byte, out *byte)
 
-// p145_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
+// p145_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
 //
 //go:noescape
-func p145_KMOVQ(in *byte, out *byte)
+func p145_CMPQ(in *byte, out *byte)
 
-// p146_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
+// p146_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p146_KMOVW(in *byte, out *byte)
+func p146_CMPQ(in *byte, out *byte)
 
-// p147_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
+// p147_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p147_KXORW(in *byte, out *byte)
+func p147_CMPQ(in *byte, out *byte)
 
-// p148_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
+// p148_DECQ runs DECQ SI (committed form DECQ r).
 //
 //go:noescape
-func p148_KXORW(in *byte, out *byte)
+func p148_DECQ(in *byte, out *byte)
 
-// p149_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
+// p149_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
 //
 //go:noescape
-func p149_LEAL(in *byte, out *byte)
+func p149_IMULQ(in *byte, out *byte)
 
-// p150_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
+// p150_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p150_LEAL(in *byte, out *byte)
+func p150_IMULQ(in *byte, out *byte)
 
-// p151_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
+// p151_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p151_LEAL(in *byte, out *byte)
+func p151_IMULQ(in *byte, out *byte)
 
-// p152_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
+// p152_JA runs JA taken (committed form JA label).
 //
 //go:noescape
-func p152_LEAL(in *byte, out *byte)
+func p152_JA(in *byte, out *byte)
 
-// p153_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
+// p153_JAE runs JAE taken (committed form JAE label).
 //
 //go:noescape
-func p153_LEAL(in *byte, out *byte)
+func p153_JAE(in *byte, out *byte)
 
-// p154_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
+// p154_JB runs JB taken (committed form JB label).
 //
 //go:noescape
-func p154_LEAL(in *byte, out *byte)
+func p154_JB(in *byte, out *byte)
 
-// p155_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
+// p155_JBE runs JBE taken (committed form JBE label).
 //
 //go:noescape
-func p155_LEAQ(in *byte, out *byte)
+func p155_JBE(in *byte, out *byte)
 
-// p156_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
+// p156_JE runs JE taken (committed form JE label).
 //
 //go:noescape
-func p156_LEAQ(in *byte, out *byte)
+func p156_JE(in *byte, out *byte)
 
-// p157_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
+// p157_JMP runs JMP skip (committed form JMP label).
 //
 //go:noescape
-func p157_LEAQ(in *byte, out *byte)
+func p157_JMP(in *byte, out *byte)
 
-// p158_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
+// p158_JNE runs JNE taken (committed form JNE label).
 //
 //go:noescape
-func p158_LEAQ(in *byte, out *byte)
+func p158_JNE(in *byte, out *byte)
 
-// p159_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
+// p159_JNZ runs JNZ taken (committed form JNZ label).
 //
 //go:noescape
-func p159_LEAQ(in *byte, out *byte)
+func p159_JNZ(in *byte, out *byte)
 
-// p160_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
+// p160_JZ runs JZ taken (committed form JZ label).
 //
 //go:noescape
-func p160_LEAQ(in *byte, out *byte)
+func p160_JZ(in *byte, out *byte)
 
-// p161_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
+// p161_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
 //
 //go:noescape
-func p161_MOVB(in *byte, out *byte)
+func p161_KMOVQ(in *byte, out *byte)
 
-// p162_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
+// p162_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
 //
 //go:noescape
-func p162_MOVB(in *byte, out *byte)
+func p162_KMOVW(in *byte, out *byte)
 
-// p163_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
+// p163_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p163_MOVB(in *byte, out *byte)
+func p163_KXORW(in *byte, out *byte)
 
-// p164_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
+// p164_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p164_MOVBQZX(in *byte, out *byte)
+func p164_KXORW(in *byte, out *byte)
 
-// p165_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
+// p165_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p165_MOVHPS(in *byte, out *byte)
+func p165_LEAL(in *byte, out *byte)
 
-// p166_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
+// p166_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p166_MOVHPS(in *byte, out *byte)
+func p166_LEAL(in *byte, out *byte)
 
-// p167_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
+// p167_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p167_MOVL(in *byte, out *byte)
+func p167_LEAL(in *byte, out *byte)
 
-// p168_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
+// p168_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p168_MOVL(in *byte, out *byte)
+func p168_LEAL(in *byte, out *byte)
 
-// p169_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
+// p169_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p169_MOVOU(in *byte, out *byte)
+func p169_LEAL(in *byte, out *byte)
 
-// p170_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
+// p170_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p170_MOVOU(in *byte, out *byte)
+func p170_LEAL(in *byte, out *byte)
 
-// p171_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
+// p171_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p171_MOVOU(in *byte, out *byte)
+func p171_LEAQ(in *byte, out *byte)
 
-// p172_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
+// p172_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p172_MOVOU(in *byte, out *byte)
+func p172_LEAQ(in *byte, out *byte)
 
-// p173_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p173_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p173_MOVOU(in *byte, out *byte)
+func p173_LEAQ(in *byte, out *byte)
 
-// p174_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p174_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p174_MOVOU(in *byte, out *byte)
+func p174_LEAQ(in *byte, out *byte)
 
-// p175_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p175_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p175_MOVOU(in *byte, out *byte)
+func p175_LEAQ(in *byte, out *byte)
 
-// p176_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p176_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p176_MOVOU(in *byte, out *byte)
+func p176_LEAQ(in *byte, out *byte)
 
-// p177_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
+// p177_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
 //
 //go:noescape
-func p177_MOVQ(in *byte, out *byte)
+func p177_MOVB(in *byte, out *byte)
 
-// p178_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
+// p178_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
 //
 //go:noescape
-func p178_MOVQ(in *byte, out *byte)
+func p178_MOVB(in *byte, out *byte)
 
-// p179_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
+// p179_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
 //
 //go:noescape
-func p179_MOVQ(in *byte, out *byte)
+func p179_MOVB(in *byte, out *byte)
 
-// p180_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
+// p180_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
 //
 //go:noescape
-func p180_MOVQ(in *byte, out *byte)
+func p180_MOVBQZX(in *byte, out *byte)
 
-// p181_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
+// p181_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p181_MOVQ(in *byte, out *byte)
+func p181_MOVHPS(in *byte, out *byte)
 
-// p182_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
+// p182_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p182_MOVQ(in *byte, out *byte)
+func p182_MOVHPS(in *byte, out *byte)
 
-// p183_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
+// p183_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
 //
 //go:noescape
-func p183_MOVQ(in *byte, out *byte)
+func p183_MOVL(in *byte, out *byte)
 
-// p184_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
+// p184_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
 //
 //go:noescape
-func p184_MOVQ(in *byte, out *byte)
+func p184_MOVL(in *byte, out *byte)
 
-// p185_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
+// p185_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
-func p185_MOVQ(in *byte, out *byte)
+func p185_MOVOU(in *byte, out *byte)
 
-// p186_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
+// p186_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
-func p186_MOVQ(in *byte, out *byte)
+func p186_MOVOU(in *byte, out *byte)
 
-// p187_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
+// p187_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p187_MOVQ(in *byte, out *byte)
+func p187_MOVOU(in *byte, out *byte)
 
-// p188_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
+// p188_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p188_MOVQ(in *byte, out *byte)
+func p188_MOVOU(in *byte, out *byte)
 
-// p189_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
+// p189_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p189_MOVQ(in *byte, out *byte)
+func p189_MOVOU(in *byte, out *byte)
 
-// p190_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
+// p190_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p190_MOVQ(in *byte, out *byte)
+func p190_MOVOU(in *byte, out *byte)
 
-// p191_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
+// p191_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p191_MOVQ(in *byte, out *byte)
+func p191_MOVOU(in *byte, out *byte)
 
-// p192_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
+// p192_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p192_MOVQ(in *byte, out *byte)
+func p192_MOVOU(in *byte, out *byte)
 
-// p193_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
+// p193_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p193_MOVQ(in *byte, out *byte)
 
-// p194_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
+// p194_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p194_MOVQ(in *byte, out *byte)
 
-// p195_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
+// p195_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p195_MOVQ(in *byte, out *byte)
 
-// p196_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
+// p196_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p196_MOVQ(in *byte, out *byte)
 
-// p197_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
+// p197_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p197_MOVQ(in *byte, out *byte)
 
-// p198_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
+// p198_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p198_MOVQ(in *byte, out *byte)
 
-// p199_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
+// p199_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p199_MOVQ(in *byte, out *byte)
 
-// p200_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
+// p200_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p200_MOVQ(in *byte, out *byte)
 
-// p201_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
+// p201_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p201_MOVQ(in *byte, out *byte)
 
-// p202_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
+// p202_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p202_MOVQ(in *byte, out *byte)
 
-// p203_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
+// p203_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p203_MOVQ(in *byte, out *byte)
 
-// p204_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
+// p204_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p204_MOVQ(in *byte, out *byte)
 
-// p205_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
+// p205_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p205_MOVQ(in *byte, out *byte)
 
-// p206_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
+// p206_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p206_MOVQ(in *byte, out *byte)
 
-// p207_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
+// p207_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p207_MOVQ(in *byte, out *byte)
 
-// p208_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
+// p208_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p208_MOVQ(in *byte, out *byte)
 
-// p209_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
+// p209_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p209_MOVQ(in *byte, out *byte)
 
-// p210_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
+// p210_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p210_MOVQ(in *byte, out *byte)
 
-// p211_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
+// p211_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p211_MOVQ(in *byte, out *byte)
 
-// p212_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p212_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p212_MOVQ(in *byte, out *byte)
 
-// p213_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p213_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p213_MOVQ(in *byte, out *byte)
 
-// p214_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
+// p214_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p214_MOVQ(in *byte, out *byte)
 
-// p215_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
+// p215_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p215_MOVQ(in *byte, out *byte)
 
-// p216_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p216_MOVQ runs MOVQ $0x000003c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p216_MOVQ(in *byte, out *byte)
 
-// p217_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p217_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p217_MOVQ(in *byte, out *byte)
 
-// p218_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
+// p218_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p218_MOVW(in *byte, out *byte)
+func p218_MOVQ(in *byte, out *byte)
 
-// p219_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
+// p219_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p219_MOVW(in *byte, out *byte)
+func p219_MOVQ(in *byte, out *byte)
 
-// p220_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
+// p220_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p220_MOVWQZX(in *byte, out *byte)
+func p220_MOVQ(in *byte, out *byte)
 
-// p221_MULQ runs MULQ SI (committed form MULQ r).
+// p221_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p221_MULQ(in *byte, out *byte)
+func p221_MOVQ(in *byte, out *byte)
 
-// p222_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
+// p222_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p222_MULXQ(in *byte, out *byte)
+func p222_MOVQ(in *byte, out *byte)
 
-// p223_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
+// p223_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
-func p223_MULXQ(in *byte, out *byte)
+func p223_MOVQ(in *byte, out *byte)
 
-// p224_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
+// p224_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
 //
 //go:noescape
-func p224_MULXQ(in *byte, out *byte)
+func p224_MOVQ(in *byte, out *byte)
 
-// p225_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
+// p225_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
-func p225_MULXQ(in *byte, out *byte)
+func p225_MOVQ(in *byte, out *byte)
 
-// p226_NEGQ runs NEGQ SI (committed form NEGQ r).
+// p226_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
-func p226_NEGQ(in *byte, out *byte)
+func p226_MOVQ(in *byte, out *byte)
 
-// p227_ORQ runs ORQ SI, DI (committed form ORQ r, r).
+// p227_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
 //
 //go:noescape
-func p227_ORQ(in *byte, out *byte)
+func p227_MOVQ(in *byte, out *byte)
 
-// p228_ORQ runs ORQ DI, DI (committed form ORQ r, r).
+// p228_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
 //
 //go:noescape
-func p228_ORQ(in *byte, out *byte)
+func p228_MOVQ(in *byte, out *byte)
 
-// p229_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
+// p229_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
 //
 //go:noescape
-func p229_PADDL(in *byte, out *byte)
+func p229_MOVQ(in *byte, out *byte)
 
-// p230_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
+// p230_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p230_PADDL(in *byte, out *byte)
+func p230_MOVQ(in *byte, out *byte)
 
-// p231_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p231_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p231_PADDL(in *byte, out *byte)
+func p231_MOVQ(in *byte, out *byte)
 
-// p232_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p232_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p232_PADDL(in *byte, out *byte)
+func p232_MOVQ(in *byte, out *byte)
 
-// p233_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p233_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p233_PADDL(in *byte, out *byte)
+func p233_MOVQ(in *byte, out *byte)
 
-// p234_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p234_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p234_PADDL(in *byte, out *byte)
+func p234_MOVQ(in *byte, out *byte)
 
-// p235_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p235_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p235_PADDQ(in *byte, out *byte)
+func p235_MOVQ(in *byte, out *byte)
 
-// p236_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p236_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
 //
 //go:noescape
-func p236_PADDQ(in *byte, out *byte)
+func p236_MOVW(in *byte, out *byte)
 
-// p237_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p237_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
 //
 //go:noescape
-func p237_PADDQ(in *byte, out *byte)
+func p237_MOVW(in *byte, out *byte)
 
-// p238_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p238_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
 //
 //go:noescape
-func p238_PADDQ(in *byte, out *byte)
+func p238_MOVWQZX(in *byte, out *byte)
 
-// p239_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
+// p239_MULQ runs MULQ SI (committed form MULQ r).
 //
 //go:noescape
-func p239_PAND(in *byte, out *byte)
+func p239_MULQ(in *byte, out *byte)
 
-// p240_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
+// p240_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p240_PAND(in *byte, out *byte)
+func p240_MULXQ(in *byte, out *byte)
 
-// p241_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p241_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p241_PAND(in *byte, out *byte)
+func p241_MULXQ(in *byte, out *byte)
 
-// p242_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p242_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p242_PAND(in *byte, out *byte)
+func p242_MULXQ(in *byte, out *byte)
 
-// p243_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p243_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p243_PAND(in *byte, out *byte)
+func p243_MULXQ(in *byte, out *byte)
 
-// p244_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p244_NEGQ runs NEGQ SI (committed form NEGQ r).
 //
 //go:noescape
-func p244_PAND(in *byte, out *byte)
+func p244_NEGQ(in *byte, out *byte)
 
-// p245_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p245_ORQ runs ORQ SI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p245_PCLMULQDQ(in *byte, out *byte)
+func p245_ORQ(in *byte, out *byte)
 
-// p246_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p246_ORQ runs ORQ DI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p246_PCLMULQDQ(in *byte, out *byte)
+func p246_ORQ(in *byte, out *byte)
 
-// p247_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p247_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p247_PCLMULQDQ(in *byte, out *byte)
+func p247_PADDL(in *byte, out *byte)
 
-// p248_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p248_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p248_PCLMULQDQ(in *byte, out *byte)
+func p248_PADDL(in *byte, out *byte)
 
-// p249_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p249_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p249_PCLMULQDQ(in *byte, out *byte)
+func p249_PADDL(in *byte, out *byte)
 
-// p250_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p250_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p250_PCLMULQDQ(in *byte, out *byte)
+func p250_PADDL(in *byte, out *byte)
 
-// p251_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p251_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p251_PCLMULQDQ(in *byte, out *byte)
+func p251_PADDL(in *byte, out *byte)
 
-// p252_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p252_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p252_PCLMULQDQ(in *byte, out *byte)
+func p252_PADDL(in *byte, out *byte)
 
-// p253_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p253_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p253_PCLMULQDQ(in *byte, out *byte)
+func p253_PADDQ(in *byte, out *byte)
 
-// p254_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p254_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p254_PCLMULQDQ(in *byte, out *byte)
+func p254_PADDQ(in *byte, out *byte)
 
-// p255_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p255_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p255_PCLMULQDQ(in *byte, out *byte)
+func p255_PADDQ(in *byte, out *byte)
 
-// p256_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p256_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p256_PCLMULQDQ(in *byte, out *byte)
+func p256_PADDQ(in *byte, out *byte)
 
-// p257_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p257_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p257_PCLMULQDQ(in *byte, out *byte)
+func p257_PAND(in *byte, out *byte)
 
-// p258_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p258_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p258_PCLMULQDQ(in *byte, out *byte)
+func p258_PAND(in *byte, out *byte)
 
-// p259_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p259_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p259_PCLMULQDQ(in *byte, out *byte)
+func p259_PAND(in *byte, out *byte)
 
-// p260_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p260_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p260_PCLMULQDQ(in *byte, out *byte)
+func p260_PAND(in *byte, out *byte)
 
-// p261_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p261_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p261_PCLMULQDQ(in *byte, out *byte)
+func p261_PAND(in *byte, out *byte)
 
-// p262_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p262_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p262_PCLMULQDQ(in *byte, out *byte)
+func p262_PAND(in *byte, out *byte)
 
-// p263_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p263_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p263_PCMPEQB(in *byte, out *byte)
+func p263_PCLMULQDQ(in *byte, out *byte)
 
-// p264_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p264_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p264_PCMPEQB(in *byte, out *byte)
+func p264_PCLMULQDQ(in *byte, out *byte)
 
-// p265_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p265_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p265_PCMPEQB(in *byte, out *byte)
+func p265_PCLMULQDQ(in *byte, out *byte)
 
-// p266_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p266_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p266_PCMPEQB(in *byte, out *byte)
+func p266_PCLMULQDQ(in *byte, out *byte)
 
-// p267_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p267_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p267_PCMPEQL(in *byte, out *byte)
+func p267_PCLMULQDQ(in *byte, out *byte)
 
-// p268_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p268_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p268_PCMPEQL(in *byte, out *byte)
+func p268_PCLMULQDQ(in *byte, out *byte)
 
-// p269_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p269_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p269_PCMPEQL(in *byte, out *byte)
+func p269_PCLMULQDQ(in *byte, out *byte)
 
-// p270_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p270_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p270_PCMPEQL(in *byte, out *byte)
+func p270_PCLMULQDQ(in *byte, out *byte)
 
-// p271_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p271_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p271_PMOVMSKB(in *byte, out *byte)
+func p271_PCLMULQDQ(in *byte, out *byte)
 
-// p272_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p272_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p272_PMOVMSKB(in *byte, out *byte)
+func p272_PCLMULQDQ(in *byte, out *byte)
 
-// p273_POR runs POR X3, X9 (committed form POR x, x).
+// p273_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p273_POR(in *byte, out *byte)
+func p273_PCLMULQDQ(in *byte, out *byte)
 
-// p274_POR runs POR X3, X9 (committed form POR x, x).
+// p274_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p274_POR(in *byte, out *byte)
+func p274_PCLMULQDQ(in *byte, out *byte)
 
-// p275_POR runs POR X9, X9 (committed form POR x, x).
+// p275_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p275_POR(in *byte, out *byte)
+func p275_PCLMULQDQ(in *byte, out *byte)
 
-// p276_POR runs POR X9, X9 (committed form POR x, x).
+// p276_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p276_POR(in *byte, out *byte)
+func p276_PCLMULQDQ(in *byte, out *byte)
 
-// p277_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
+// p277_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p277_PSHUFB(in *byte, out *byte)
+func p277_PCLMULQDQ(in *byte, out *byte)
 
-// p278_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
+// p278_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p278_PSHUFB(in *byte, out *byte)
+func p278_PCLMULQDQ(in *byte, out *byte)
 
-// p279_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p279_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p279_PSHUFB(in *byte, out *byte)
+func p279_PCLMULQDQ(in *byte, out *byte)
 
-// p280_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p280_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p280_PSHUFB(in *byte, out *byte)
+func p280_PCLMULQDQ(in *byte, out *byte)
 
-// p281_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p281_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p281_PSHUFB(in *byte, out *byte)
+func p281_PCMPEQB(in *byte, out *byte)
 
-// p282_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p282_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p282_PSHUFB(in *byte, out *byte)
+func p282_PCMPEQB(in *byte, out *byte)
 
-// p283_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p283_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p283_PSHUFD(in *byte, out *byte)
+func p283_PCMPEQB(in *byte, out *byte)
 
-// p284_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p284_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p284_PSHUFD(in *byte, out *byte)
+func p284_PCMPEQB(in *byte, out *byte)
 
-// p285_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p285_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p285_PSHUFD(in *byte, out *byte)
+func p285_PCMPEQL(in *byte, out *byte)
 
-// p286_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p286_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p286_PSHUFD(in *byte, out *byte)
+func p286_PCMPEQL(in *byte, out *byte)
 
-// p287_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p287_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p287_PSHUFD(in *byte, out *byte)
+func p287_PCMPEQL(in *byte, out *byte)
 
-// p288_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p288_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p288_PSHUFD(in *byte, out *byte)
+func p288_PCMPEQL(in *byte, out *byte)
 
-// p289_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p289_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p289_PSHUFD(in *byte, out *byte)
+func p289_PMOVMSKB(in *byte, out *byte)
 
-// p290_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p290_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p290_PSHUFD(in *byte, out *byte)
+func p290_PMOVMSKB(in *byte, out *byte)
 
-// p291_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p291_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p291_PSHUFD(in *byte, out *byte)
+func p291_POR(in *byte, out *byte)
 
-// p292_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p292_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p292_PSHUFD(in *byte, out *byte)
+func p292_POR(in *byte, out *byte)
 
-// p293_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p293_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p293_PSHUFD(in *byte, out *byte)
+func p293_POR(in *byte, out *byte)
 
-// p294_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p294_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p294_PSHUFD(in *byte, out *byte)
+func p294_POR(in *byte, out *byte)
 
-// p295_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p295_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p295_PSHUFD(in *byte, out *byte)
+func p295_PSHUFB(in *byte, out *byte)
 
-// p296_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p296_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p296_PSHUFD(in *byte, out *byte)
+func p296_PSHUFB(in *byte, out *byte)
 
-// p297_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p297_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p297_PSHUFD(in *byte, out *byte)
+func p297_PSHUFB(in *byte, out *byte)
 
-// p298_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p298_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p298_PSHUFD(in *byte, out *byte)
+func p298_PSHUFB(in *byte, out *byte)
 
-// p299_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p299_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p299_PSHUFD(in *byte, out *byte)
+func p299_PSHUFB(in *byte, out *byte)
 
-// p300_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p300_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p300_PSHUFD(in *byte, out *byte)
+func p300_PSHUFB(in *byte, out *byte)
 
-// p301_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p301_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p301_PSHUFD(in *byte, out *byte)
 
-// p302_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p302_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p302_PSHUFD(in *byte, out *byte)
 
-// p303_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p303_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p303_PSHUFD(in *byte, out *byte)
 
-// p304_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p304_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p304_PSHUFD(in *byte, out *byte)
 
-// p305_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p305_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p305_PSHUFD(in *byte, out *byte)
 
-// p306_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p306_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p306_PSHUFD(in *byte, out *byte)
 
-// p307_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p307_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p307_PSHUFD(in *byte, out *byte)
 
-// p308_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p308_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p308_PSHUFD(in *byte, out *byte)
 
-// p309_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p309_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p309_PSLLDQ(in *byte, out *byte)
+func p309_PSHUFD(in *byte, out *byte)
 
-// p310_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p310_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p310_PSLLDQ(in *byte, out *byte)
+func p310_PSHUFD(in *byte, out *byte)
 
-// p311_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p311_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p311_PSLLDQ(in *byte, out *byte)
+func p311_PSHUFD(in *byte, out *byte)
 
-// p312_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p312_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p312_PSLLDQ(in *byte, out *byte)
+func p312_PSHUFD(in *byte, out *byte)
 
-// p313_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p313_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p313_PSLLDQ(in *byte, out *byte)
+func p313_PSHUFD(in *byte, out *byte)
 
-// p314_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p314_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p314_PSLLDQ(in *byte, out *byte)
+func p314_PSHUFD(in *byte, out *byte)
 
-// p315_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p315_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p315_PSLLDQ(in *byte, out *byte)
+func p315_PSHUFD(in *byte, out *byte)
 
-// p316_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p316_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p316_PSLLDQ(in *byte, out *byte)
+func p316_PSHUFD(in *byte, out *byte)
 
-// p317_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p317_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p317_PSLLDQ(in *byte, out *byte)
+func p317_PSHUFD(in *byte, out *byte)
 
-// p318_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p318_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p318_PSLLDQ(in *byte, out *byte)
+func p318_PSHUFD(in *byte, out *byte)
 
-// p319_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p319_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p319_PSLLDQ(in *byte, out *byte)
+func p319_PSHUFD(in *byte, out *byte)
 
-// p320_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p320_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p320_PSLLDQ(in *byte, out *byte)
+func p320_PSHUFD(in *byte, out *byte)
 
-// p321_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p321_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p321_PSLLL(in *byte, out *byte)
+func p321_PSHUFD(in *byte, out *byte)
 
-// p322_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p322_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p322_PSLLL(in *byte, out *byte)
+func p322_PSHUFD(in *byte, out *byte)
 
-// p323_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p323_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p323_PSLLL(in *byte, out *byte)
+func p323_PSHUFD(in *byte, out *byte)
 
-// p324_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p324_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p324_PSLLL(in *byte, out *byte)
+func p324_PSHUFD(in *byte, out *byte)
 
-// p325_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p325_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p325_PSLLL(in *byte, out *byte)
+func p325_PSHUFD(in *byte, out *byte)
 
-// p326_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p326_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p326_PSLLL(in *byte, out *byte)
+func p326_PSHUFD(in *byte, out *byte)
 
-// p327_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p327_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p327_PSLLL(in *byte, out *byte)
+func p327_PSLLDQ(in *byte, out *byte)
 
-// p328_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p328_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p328_PSLLL(in *byte, out *byte)
+func p328_PSLLDQ(in *byte, out *byte)
 
-// p329_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p329_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p329_PSLLL(in *byte, out *byte)
+func p329_PSLLDQ(in *byte, out *byte)
 
-// p330_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p330_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p330_PSLLL(in *byte, out *byte)
+func p330_PSLLDQ(in *byte, out *byte)
 
-// p331_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p331_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p331_PSLLL(in *byte, out *byte)
+func p331_PSLLDQ(in *byte, out *byte)
 
-// p332_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p332_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p332_PSLLL(in *byte, out *byte)
+func p332_PSLLDQ(in *byte, out *byte)
 
-// p333_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p333_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p333_PSLLL(in *byte, out *byte)
+func p333_PSLLDQ(in *byte, out *byte)
 
-// p334_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p334_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p334_PSLLL(in *byte, out *byte)
+func p334_PSLLDQ(in *byte, out *byte)
 
-// p335_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p335_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p335_PSLLL(in *byte, out *byte)
+func p335_PSLLDQ(in *byte, out *byte)
 
-// p336_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p336_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p336_PSLLL(in *byte, out *byte)
+func p336_PSLLDQ(in *byte, out *byte)
 
-// p337_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p337_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p337_PSLLL(in *byte, out *byte)
+func p337_PSLLDQ(in *byte, out *byte)
 
-// p338_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p338_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p338_PSLLL(in *byte, out *byte)
+func p338_PSLLDQ(in *byte, out *byte)
 
-// p339_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p339_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p339_PSRAL(in *byte, out *byte)
+func p339_PSLLL(in *byte, out *byte)
 
-// p340_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p340_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p340_PSRAL(in *byte, out *byte)
+func p340_PSLLL(in *byte, out *byte)
 
-// p341_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p341_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p341_PSRAL(in *byte, out *byte)
+func p341_PSLLL(in *byte, out *byte)
 
-// p342_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p342_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p342_PSRAL(in *byte, out *byte)
+func p342_PSLLL(in *byte, out *byte)
 
-// p343_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p343_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p343_PSRAL(in *byte, out *byte)
+func p343_PSLLL(in *byte, out *byte)
 
-// p344_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p344_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p344_PSRAL(in *byte, out *byte)
+func p344_PSLLL(in *byte, out *byte)
 
-// p345_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p345_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p345_PSRAL(in *byte, out *byte)
+func p345_PSLLL(in *byte, out *byte)
 
-// p346_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p346_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p346_PSRAL(in *byte, out *byte)
+func p346_PSLLL(in *byte, out *byte)
 
-// p347_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p347_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p347_PSRAL(in *byte, out *byte)
+func p347_PSLLL(in *byte, out *byte)
 
-// p348_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p348_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p348_PSRAL(in *byte, out *byte)
+func p348_PSLLL(in *byte, out *byte)
 
-// p349_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p349_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p349_PSRAL(in *byte, out *byte)
+func p349_PSLLL(in *byte, out *byte)
 
-// p350_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p350_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p350_PSRAL(in *byte, out *byte)
+func p350_PSLLL(in *byte, out *byte)
 
-// p351_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p351_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p351_PSRAL(in *byte, out *byte)
+func p351_PSLLL(in *byte, out *byte)
 
-// p352_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p352_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p352_PSRAL(in *byte, out *byte)
+func p352_PSLLL(in *byte, out *byte)
 
-// p353_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p353_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p353_PSRLDQ(in *byte, out *byte)
+func p353_PSLLL(in *byte, out *byte)
 
-// p354_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p354_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p354_PSRLDQ(in *byte, out *byte)
+func p354_PSLLL(in *byte, out *byte)
 
-// p355_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p355_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p355_PSRLDQ(in *byte, out *byte)
+func p355_PSLLL(in *byte, out *byte)
 
-// p356_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p356_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p356_PSRLDQ(in *byte, out *byte)
+func p356_PSLLL(in *byte, out *byte)
 
-// p357_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p357_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p357_PSRLDQ(in *byte, out *byte)
+func p357_PSRAL(in *byte, out *byte)
 
-// p358_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p358_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p358_PSRLDQ(in *byte, out *byte)
+func p358_PSRAL(in *byte, out *byte)
 
-// p359_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p359_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p359_PSRLDQ(in *byte, out *byte)
+func p359_PSRAL(in *byte, out *byte)
 
-// p360_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p360_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p360_PSRLDQ(in *byte, out *byte)
+func p360_PSRAL(in *byte, out *byte)
 
-// p361_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p361_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p361_PSRLDQ(in *byte, out *byte)
+func p361_PSRAL(in *byte, out *byte)
 
-// p362_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p362_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p362_PSRLDQ(in *byte, out *byte)
+func p362_PSRAL(in *byte, out *byte)
 
-// p363_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p363_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p363_PSRLDQ(in *byte, out *byte)
+func p363_PSRAL(in *byte, out *byte)
 
-// p364_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p364_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p364_PSRLDQ(in *byte, out *byte)
+func p364_PSRAL(in *byte, out *byte)
 
-// p365_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p365_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p365_PSRLL(in *byte, out *byte)
+func p365_PSRAL(in *byte, out *byte)
 
-// p366_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p366_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p366_PSRLL(in *byte, out *byte)
+func p366_PSRAL(in *byte, out *byte)
 
-// p367_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p367_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p367_PSRLL(in *byte, out *byte)
+func p367_PSRAL(in *byte, out *byte)
 
-// p368_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p368_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p368_PSRLL(in *byte, out *byte)
+func p368_PSRAL(in *byte, out *byte)
 
-// p369_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p369_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p369_PSRLL(in *byte, out *byte)
+func p369_PSRAL(in *byte, out *byte)
 
-// p370_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p370_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p370_PSRLL(in *byte, out *byte)
+func p370_PSRAL(in *byte, out *byte)
 
-// p371_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p371_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p371_PSRLL(in *byte, out *byte)
+func p371_PSRLDQ(in *byte, out *byte)
 
-// p372_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p372_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p372_PSRLL(in *byte, out *byte)
+func p372_PSRLDQ(in *byte, out *byte)
 
-// p373_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p373_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p373_PSRLL(in *byte, out *byte)
+func p373_PSRLDQ(in *byte, out *byte)
 
-// p374_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p374_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p374_PSRLL(in *byte, out *byte)
+func p374_PSRLDQ(in *byte, out *byte)
 
-// p375_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p375_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p375_PSRLL(in *byte, out *byte)
+func p375_PSRLDQ(in *byte, out *byte)
 
-// p376_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p376_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p376_PSRLL(in *byte, out *byte)
+func p376_PSRLDQ(in *byte, out *byte)
 
-// p377_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p377_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p377_PSRLL(in *byte, out *byte)
+func p377_PSRLDQ(in *byte, out *byte)
 
-// p378_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p378_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p378_PSRLL(in *byte, out *byte)
+func p378_PSRLDQ(in *byte, out *byte)
 
-// p379_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p379_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p379_PSRLL(in *byte, out *byte)
+func p379_PSRLDQ(in *byte, out *byte)
 
-// p380_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p380_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p380_PSRLL(in *byte, out *byte)
+func p380_PSRLDQ(in *byte, out *byte)
 
-// p381_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p381_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p381_PSRLL(in *byte, out *byte)
+func p381_PSRLDQ(in *byte, out *byte)
 
-// p382_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p382_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p382_PSRLL(in *byte, out *byte)
+func p382_PSRLDQ(in *byte, out *byte)
 
-// p383_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p383_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p383_PUNPCKHLQ(in *byte, out *byte)
+func p383_PSRLL(in *byte, out *byte)
 
-// p384_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p384_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p384_PUNPCKHLQ(in *byte, out *byte)
+func p384_PSRLL(in *byte, out *byte)
 
-// p385_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p385_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p385_PUNPCKHLQ(in *byte, out *byte)
+func p385_PSRLL(in *byte, out *byte)
 
-// p386_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p386_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p386_PUNPCKHLQ(in *byte, out *byte)
+func p386_PSRLL(in *byte, out *byte)
 
-// p387_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p387_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p387_PUNPCKHQDQ(in *byte, out *byte)
+func p387_PSRLL(in *byte, out *byte)
 
-// p388_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p388_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p388_PUNPCKHQDQ(in *byte, out *byte)
+func p388_PSRLL(in *byte, out *byte)
 
-// p389_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p389_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p389_PUNPCKHQDQ(in *byte, out *byte)
+func p389_PSRLL(in *byte, out *byte)
 
-// p390_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p390_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p390_PUNPCKHQDQ(in *byte, out *byte)
+func p390_PSRLL(in *byte, out *byte)
 
-// p391_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p391_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p391_PUNPCKLLQ(in *byte, out *byte)
+func p391_PSRLL(in *byte, out *byte)
 
-// p392_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p392_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p392_PUNPCKLLQ(in *byte, out *byte)
+func p392_PSRLL(in *byte, out *byte)
 
-// p393_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p393_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p393_PUNPCKLLQ(in *byte, out *byte)
+func p393_PSRLL(in *byte, out *byte)
 
-// p394_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p394_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p394_PUNPCKLLQ(in *byte, out *byte)
+func p394_PSRLL(in *byte, out *byte)
 
-// p395_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p395_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p395_PUNPCKLQDQ(in *byte, out *byte)
+func p395_PSRLL(in *byte, out *byte)
 
-// p396_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p396_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p396_PUNPCKLQDQ(in *byte, out *byte)
+func p396_PSRLL(in *byte, out *byte)
 
-// p397_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p397_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p397_PUNPCKLQDQ(in *byte, out *byte)
+func p397_PSRLL(in *byte, out *byte)
 
-// p398_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p398_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p398_PUNPCKLQDQ(in *byte, out *byte)
+func p398_PSRLL(in *byte, out *byte)
 
-// p399_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
+// p399_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p399_PXOR(in *byte, out *byte)
+func p399_PSRLL(in *byte, out *byte)
 
-// p400_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
+// p400_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p400_PXOR(in *byte, out *byte)
+func p400_PSRLL(in *byte, out *byte)
 
-// p401_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p401_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p401_PXOR(in *byte, out *byte)
+func p401_PUNPCKHLQ(in *byte, out *byte)
 
-// p402_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p402_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p402_PXOR(in *byte, out *byte)
+func p402_PUNPCKHLQ(in *byte, out *byte)
 
-// p403_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p403_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p403_PXOR(in *byte, out *byte)
+func p403_PUNPCKHLQ(in *byte, out *byte)
 
-// p404_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p404_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p404_PXOR(in *byte, out *byte)
+func p404_PUNPCKHLQ(in *byte, out *byte)
 
-// p405_RET runs RET (committed form RET).
+// p405_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p405_RET(in *byte, out *byte)
+func p405_PUNPCKHQDQ(in *byte, out *byte)
 
-// p406_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
+// p406_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p406_SBBQ(in *byte, out *byte)
+func p406_PUNPCKHQDQ(in *byte, out *byte)
 
-// p407_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
+// p407_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p407_SBBQ(in *byte, out *byte)
+func p407_PUNPCKHQDQ(in *byte, out *byte)
 
-// p408_SETEQ runs SETEQ BL (committed form SETEQ r8).
+// p408_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p408_SETEQ(in *byte, out *byte)
+func p408_PUNPCKHQDQ(in *byte, out *byte)
 
-// p409_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
+// p409_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p409_SHLQ(in *byte, out *byte)
+func p409_PUNPCKLLQ(in *byte, out *byte)
 
-// p410_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
+// p410_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p410_SHLQ(in *byte, out *byte)
+func p410_PUNPCKLLQ(in *byte, out *byte)
 
-// p411_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
+// p411_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p411_SHLQ(in *byte, out *byte)
+func p411_PUNPCKLLQ(in *byte, out *byte)
 
-// p412_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
+// p412_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p412_SHLQ(in *byte, out *byte)
+func p412_PUNPCKLLQ(in *byte, out *byte)
 
-// p413_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
+// p413_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p413_SHLQ(in *byte, out *byte)
+func p413_PUNPCKLQDQ(in *byte, out *byte)
 
-// p414_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
+// p414_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p414_SHLQ(in *byte, out *byte)
+func p414_PUNPCKLQDQ(in *byte, out *byte)
 
-// p415_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
+// p415_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p415_SHLQ(in *byte, out *byte)
+func p415_PUNPCKLQDQ(in *byte, out *byte)
 
-// p416_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
+// p416_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p416_SHLQ(in *byte, out *byte)
+func p416_PUNPCKLQDQ(in *byte, out *byte)
 
-// p417_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
+// p417_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p417_SHLQ(in *byte, out *byte)
+func p417_PXOR(in *byte, out *byte)
 
-// p418_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
+// p418_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p418_SHRQ(in *byte, out *byte)
+func p418_PXOR(in *byte, out *byte)
 
-// p419_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
+// p419_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p419_SHRQ(in *byte, out *byte)
+func p419_PXOR(in *byte, out *byte)
 
-// p420_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
+// p420_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p420_SHRQ(in *byte, out *byte)
+func p420_PXOR(in *byte, out *byte)
 
-// p421_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
+// p421_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p421_SHRQ(in *byte, out *byte)
+func p421_PXOR(in *byte, out *byte)
 
-// p422_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
+// p422_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p422_SHRQ(in *byte, out *byte)
+func p422_PXOR(in *byte, out *byte)
 
-// p423_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
+// p423_RET runs RET (committed form RET).
 //
 //go:noescape
-func p423_SHRQ(in *byte, out *byte)
+func p423_RET(in *byte, out *byte)
 
-// p424_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
+// p424_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p424_SHRQ(in *byte, out *byte)
+func p424_SBBQ(in *byte, out *byte)
 
-// p425_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
+// p425_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p425_SUBQ(in *byte, out *byte)
+func p425_SBBQ(in *byte, out *byte)
 
-// p426_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
+// p426_SETEQ runs SETEQ BL (committed form SETEQ r8).
 //
 //go:noescape
-func p426_SUBQ(in *byte, out *byte)
+func p426_SETEQ(in *byte, out *byte)
 
-// p427_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
+// p427_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p427_SUBQ(in *byte, out *byte)
+func p427_SHLQ(in *byte, out *byte)
 
-// p428_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
+// p428_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p428_SUBQ(in *byte, out *byte)
+func p428_SHLQ(in *byte, out *byte)
 
-// p429_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
+// p429_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p429_SUBQ(in *byte, out *byte)
+func p429_SHLQ(in *byte, out *byte)
 
-// p430_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
+// p430_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p430_SUBQ(in *byte, out *byte)
+func p430_SHLQ(in *byte, out *byte)
 
-// p431_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
+// p431_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p431_SUBQ(in *byte, out *byte)
+func p431_SHLQ(in *byte, out *byte)
 
-// p432_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
+// p432_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p432_SUBQ(in *byte, out *byte)
+func p432_SHLQ(in *byte, out *byte)
 
-// p433_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
+// p433_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p433_SUBQ(in *byte, out *byte)
+func p433_SHLQ(in *byte, out *byte)
 
-// p434_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
+// p434_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p434_SUBQ(in *byte, out *byte)
+func p434_SHLQ(in *byte, out *byte)
 
-// p435_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
+// p435_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p435_SUBQ(in *byte, out *byte)
+func p435_SHLQ(in *byte, out *byte)
 
-// p436_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
+// p436_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p436_SUBQ(in *byte, out *byte)
+func p436_SHLQ(in *byte, out *byte)
 
-// p437_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
+// p437_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p437_SUBQ(in *byte, out *byte)
+func p437_SHLQ(in *byte, out *byte)
 
-// p438_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
+// p438_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p438_SUBQ(in *byte, out *byte)
+func p438_SHLQ(in *byte, out *byte)
 
-// p439_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
+// p439_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p439_SUBQ(in *byte, out *byte)
+func p439_SHLQ(in *byte, out *byte)
 
-// p440_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
+// p440_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p440_SUBQ(in *byte, out *byte)
+func p440_SHLQ(in *byte, out *byte)
 
-// p441_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
+// p441_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p441_SUBQ(in *byte, out *byte)
+func p441_SHLQ(in *byte, out *byte)
 
-// p442_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
+// p442_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p442_SUBQ(in *byte, out *byte)
+func p442_SHRQ(in *byte, out *byte)
 
-// p443_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
+// p443_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p443_SUBQ(in *byte, out *byte)
+func p443_SHRQ(in *byte, out *byte)
 
-// p444_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
+// p444_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p444_SUBQ(in *byte, out *byte)
+func p444_SHRQ(in *byte, out *byte)
 
-// p445_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
+// p445_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p445_SUBQ(in *byte, out *byte)
+func p445_SHRQ(in *byte, out *byte)
 
-// p446_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
+// p446_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p446_SUBQ(in *byte, out *byte)
+func p446_SHRQ(in *byte, out *byte)
 
-// p447_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
+// p447_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p447_SUBQ(in *byte, out *byte)
+func p447_SHRQ(in *byte, out *byte)
 
-// p448_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
+// p448_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p448_SUBQ(in *byte, out *byte)
+func p448_SHRQ(in *byte, out *byte)
 
-// p449_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
+// p449_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p449_SUBQ(in *byte, out *byte)
+func p449_SHRQ(in *byte, out *byte)
 
-// p450_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
+// p450_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p450_SUBQ(in *byte, out *byte)
+func p450_SHRQ(in *byte, out *byte)
 
-// p451_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
+// p451_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p451_SUBQ(in *byte, out *byte)
+func p451_SHRQ(in *byte, out *byte)
 
-// p452_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
+// p452_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p452_TESTQ(in *byte, out *byte)
+func p452_SHRQ(in *byte, out *byte)
 
-// p453_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
+// p453_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p453_TESTQ(in *byte, out *byte)
+func p453_SHRQ(in *byte, out *byte)
 
-// p454_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
+// p454_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p454_TESTQ(in *byte, out *byte)
+func p454_SHRQ(in *byte, out *byte)
 
-// p455_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
+// p455_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p455_TESTQ(in *byte, out *byte)
+func p455_SHRQ(in *byte, out *byte)
 
-// p456_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
+// p456_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p456_TESTQ(in *byte, out *byte)
+func p456_SUBQ(in *byte, out *byte)
 
-// p457_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
+// p457_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p457_TESTQ(in *byte, out *byte)
+func p457_SUBQ(in *byte, out *byte)
 
-// p458_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
+// p458_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p458_TESTQ(in *byte, out *byte)
+func p458_SUBQ(in *byte, out *byte)
 
-// p459_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
+// p459_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p459_TESTQ(in *byte, out *byte)
+func p459_SUBQ(in *byte, out *byte)
 
-// p460_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
+// p460_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p460_TESTQ(in *byte, out *byte)
+func p460_SUBQ(in *byte, out *byte)
 
-// p461_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
+// p461_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p461_TESTQ(in *byte, out *byte)
+func p461_SUBQ(in *byte, out *byte)
 
-// p462_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
+// p462_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p462_TESTQ(in *byte, out *byte)
+func p462_SUBQ(in *byte, out *byte)
 
-// p463_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
+// p463_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p463_TESTQ(in *byte, out *byte)
+func p463_SUBQ(in *byte, out *byte)
 
-// p464_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
+// p464_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p464_VAESENC(in *byte, out *byte)
+func p464_SUBQ(in *byte, out *byte)
 
-// p465_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
+// p465_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p465_VAESENC(in *byte, out *byte)
+func p465_SUBQ(in *byte, out *byte)
 
-// p466_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
+// p466_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p466_VAESENC(in *byte, out *byte)
+func p466_SUBQ(in *byte, out *byte)
 
-// p467_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
+// p467_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p467_VAESENC(in *byte, out *byte)
+func p467_SUBQ(in *byte, out *byte)
 
-// p468_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p468_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p468_VAESENC(in *byte, out *byte)
+func p468_SUBQ(in *byte, out *byte)
 
-// p469_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p469_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p469_VAESENC(in *byte, out *byte)
+func p469_SUBQ(in *byte, out *byte)
 
-// p470_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p470_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p470_VAESENC(in *byte, out *byte)
+func p470_SUBQ(in *byte, out *byte)
 
-// p471_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p471_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p471_VAESENC(in *byte, out *byte)
+func p471_SUBQ(in *byte, out *byte)
 
-// p472_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p472_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p472_VAESENC(in *byte, out *byte)
+func p472_SUBQ(in *byte, out *byte)
 
-// p473_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p473_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p473_VAESENC(in *byte, out *byte)
+func p473_SUBQ(in *byte, out *byte)
 
-// p474_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p474_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p474_VAESENC(in *byte, out *byte)
+func p474_SUBQ(in *byte, out *byte)
 
-// p475_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p475_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p475_VAESENC(in *byte, out *byte)
+func p475_SUBQ(in *byte, out *byte)
 
-// p476_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
+// p476_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p476_VAESENC(in *byte, out *byte)
+func p476_SUBQ(in *byte, out *byte)
 
-// p477_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
+// p477_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p477_VAESENC(in *byte, out *byte)
+func p477_SUBQ(in *byte, out *byte)
 
-// p478_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p478_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p478_VAESENCLAST(in *byte, out *byte)
+func p478_SUBQ(in *byte, out *byte)
 
-// p479_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p479_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p479_VAESENCLAST(in *byte, out *byte)
+func p479_SUBQ(in *byte, out *byte)
 
-// p480_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p480_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p480_VAESENCLAST(in *byte, out *byte)
+func p480_SUBQ(in *byte, out *byte)
 
-// p481_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p481_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
 //
 //go:noescape
-func p481_VAESENCLAST(in *byte, out *byte)
+func p481_SUBQ(in *byte, out *byte)
 
-// p482_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p482_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
 //
 //go:noescape
-func p482_VAESENCLAST(in *byte, out *byte)
+func p482_SUBQ(in *byte, out *byte)
 
-// p483_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p483_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p483_VAESENCLAST(in *byte, out *byte)
+func p483_SUBQ(in *byte, out *byte)
 
-// p484_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p484_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p484_VAESENCLAST(in *byte, out *byte)
+func p484_SUBQ(in *byte, out *byte)
 
-// p485_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p485_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p485_VAESENCLAST(in *byte, out *byte)
+func p485_TESTQ(in *byte, out *byte)
 
-// p486_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p486_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p486_VAESENCLAST(in *byte, out *byte)
+func p486_TESTQ(in *byte, out *byte)
 
-// p487_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p487_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p487_VAESENCLAST(in *byte, out *byte)
+func p487_TESTQ(in *byte, out *byte)
 
-// p488_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p488_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p488_VAESENCLAST(in *byte, out *byte)
+func p488_TESTQ(in *byte, out *byte)
 
-// p489_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p489_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p489_VAESENCLAST(in *byte, out *byte)
+func p489_TESTQ(in *byte, out *byte)
 
-// p490_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
+// p490_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p490_VAESENCLAST(in *byte, out *byte)
+func p490_TESTQ(in *byte, out *byte)
 
-// p491_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
+// p491_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p491_VAESENCLAST(in *byte, out *byte)
+func p491_TESTQ(in *byte, out *byte)
 
-// p492_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p492_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p492_VBROADCASTI128(in *byte, out *byte)
+func p492_TESTQ(in *byte, out *byte)
 
-// p493_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p493_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p493_VBROADCASTI128(in *byte, out *byte)
+func p493_TESTQ(in *byte, out *byte)
 
-// p494_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
+// p494_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p494_VBROADCASTI32X4(in *byte, out *byte)
+func p494_TESTQ(in *byte, out *byte)
 
-// p495_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
+// p495_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p495_VBROADCASTI32X4(in *byte, out *byte)
+func p495_TESTQ(in *byte, out *byte)
 
-// p496_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p496_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p496_VEXTRACTI128(in *byte, out *byte)
+func p496_TESTQ(in *byte, out *byte)
 
-// p497_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p497_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p497_VEXTRACTI128(in *byte, out *byte)
+func p497_VAESENC(in *byte, out *byte)
 
-// p498_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p498_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p498_VEXTRACTI128(in *byte, out *byte)
+func p498_VAESENC(in *byte, out *byte)
 
-// p499_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p499_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p499_VEXTRACTI128(in *byte, out *byte)
+func p499_VAESENC(in *byte, out *byte)
 
-// p500_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p500_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p500_VEXTRACTI128(in *byte, out *byte)
+func p500_VAESENC(in *byte, out *byte)
 
-// p501_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p501_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p501_VEXTRACTI128(in *byte, out *byte)
+func p501_VAESENC(in *byte, out *byte)
 
-// p502_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p502_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p502_VEXTRACTI32X4(in *byte, out *byte)
+func p502_VAESENC(in *byte, out *byte)
 
-// p503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p503_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p503_VEXTRACTI32X4(in *byte, out *byte)
+func p503_VAESENC(in *byte, out *byte)
 
-// p504_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p504_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p504_VEXTRACTI64X4(in *byte, out *byte)
+func p504_VAESENC(in *byte, out *byte)
 
-// p505_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p505_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p505_VEXTRACTI64X4(in *byte, out *byte)
+func p505_VAESENC(in *byte, out *byte)
 
-// p506_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p506_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p506_VINSERTI128(in *byte, out *byte)
+func p506_VAESENC(in *byte, out *byte)
 
-// p507_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p507_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p507_VINSERTI128(in *byte, out *byte)
+func p507_VAESENC(in *byte, out *byte)
 
-// p508_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p508_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p508_VINSERTI128(in *byte, out *byte)
+func p508_VAESENC(in *byte, out *byte)
 
-// p509_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p509_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p509_VINSERTI128(in *byte, out *byte)
+func p509_VAESENC(in *byte, out *byte)
 
-// p510_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p510_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p510_VINSERTI128(in *byte, out *byte)
+func p510_VAESENC(in *byte, out *byte)
 
-// p511_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p511_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p511_VINSERTI128(in *byte, out *byte)
+func p511_VAESENCLAST(in *byte, out *byte)
 
-// p512_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p512_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p512_VINSERTI32X4(in *byte, out *byte)
+func p512_VAESENCLAST(in *byte, out *byte)
 
-// p513_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p513_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p513_VINSERTI32X4(in *byte, out *byte)
+func p513_VAESENCLAST(in *byte, out *byte)
 
-// p514_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p514_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p514_VINSERTI32X4(in *byte, out *byte)
+func p514_VAESENCLAST(in *byte, out *byte)
 
-// p515_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p515_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p515_VINSERTI32X4(in *byte, out *byte)
+func p515_VAESENCLAST(in *byte, out *byte)
 
-// p516_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p516_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p516_VMOVDQA(in *byte, out *byte)
+func p516_VAESENCLAST(in *byte, out *byte)
 
-// p517_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p517_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p517_VMOVDQA(in *byte, out *byte)
+func p517_VAESENCLAST(in *byte, out *byte)
 
-// p518_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p518_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p518_VMOVDQA(in *byte, out *byte)
+func p518_VAESENCLAST(in *byte, out *byte)
 
-// p519_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p519_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p519_VMOVDQA(in *byte, out *byte)
+func p519_VAESENCLAST(in *byte, out *byte)
 
-// p520_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p520_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p520_VMOVDQA(in *byte, out *byte)
+func p520_VAESENCLAST(in *byte, out *byte)
 
-// p521_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p521_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p521_VMOVDQA(in *byte, out *byte)
+func p521_VAESENCLAST(in *byte, out *byte)
 
-// p522_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p522_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p522_VMOVDQA(in *byte, out *byte)
+func p522_VAESENCLAST(in *byte, out *byte)
 
-// p523_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p523_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p523_VMOVDQA(in *byte, out *byte)
+func p523_VAESENCLAST(in *byte, out *byte)
 
-// p524_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p524_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p524_VMOVDQA64(in *byte, out *byte)
+func p524_VAESENCLAST(in *byte, out *byte)
 
-// p525_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p525_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p525_VMOVDQA64(in *byte, out *byte)
+func p525_VBROADCASTI128(in *byte, out *byte)
 
-// p526_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p526_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p526_VMOVDQA64(in *byte, out *byte)
+func p526_VBROADCASTI128(in *byte, out *byte)
 
-// p527_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p527_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p527_VMOVDQA64(in *byte, out *byte)
+func p527_VBROADCASTI32X4(in *byte, out *byte)
 
-// p528_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p528_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p528_VMOVDQU(in *byte, out *byte)
+func p528_VBROADCASTI32X4(in *byte, out *byte)
 
-// p529_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p529_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p529_VMOVDQU(in *byte, out *byte)
+func p529_VEXTRACTI128(in *byte, out *byte)
 
-// p530_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p530_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p530_VMOVDQU(in *byte, out *byte)
+func p530_VEXTRACTI128(in *byte, out *byte)
 
-// p531_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p531_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p531_VMOVDQU(in *byte, out *byte)
+func p531_VEXTRACTI128(in *byte, out *byte)
 
-// p532_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p532_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p532_VMOVDQU(in *byte, out *byte)
+func p532_VEXTRACTI128(in *byte, out *byte)
 
-// p533_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p533_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p533_VMOVDQU(in *byte, out *byte)
+func p533_VEXTRACTI128(in *byte, out *byte)
 
-// p534_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p534_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p534_VMOVDQU(in *byte, out *byte)
+func p534_VEXTRACTI128(in *byte, out *byte)
 
-// p535_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p535_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p535_VMOVDQU(in *byte, out *byte)
+func p535_VEXTRACTI32X4(in *byte, out *byte)
 
-// p536_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p536_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p536_VMOVDQU64(in *byte, out *byte)
+func p536_VEXTRACTI32X4(in *byte, out *byte)
 
-// p537_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
+// p537_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p537_VMOVDQU64(in *byte, out *byte)
+func p537_VEXTRACTI64X4(in *byte, out *byte)
 
-// p538_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p538_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p538_VMOVDQU64(in *byte, out *byte)
+func p538_VEXTRACTI64X4(in *byte, out *byte)
 
-// p539_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p539_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p539_VMOVDQU64(in *byte, out *byte)
+func p539_VINSERTI128(in *byte, out *byte)
 
-// p540_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
+// p540_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p540_VMOVDQU64(in *byte, out *byte)
+func p540_VINSERTI128(in *byte, out *byte)
 
-// p541_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p541_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p541_VMOVDQU64(in *byte, out *byte)
+func p541_VINSERTI128(in *byte, out *byte)
 
-// p542_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p542_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p542_VMOVDQU8(in *byte, out *byte)
+func p542_VINSERTI128(in *byte, out *byte)
 
-// p543_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p543_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p543_VMOVDQU8_Z(in *byte, out *byte)
+func p543_VINSERTI128(in *byte, out *byte)
 
-// p544_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p544_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p544_VMOVDQU8_Z(in *byte, out *byte)
+func p544_VINSERTI128(in *byte, out *byte)
 
-// p545_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p545_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p545_VMOVDQU8_Z(in *byte, out *byte)
+func p545_VINSERTI32X4(in *byte, out *byte)
 
-// p546_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p546_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p546_VMOVQ(in *byte, out *byte)
+func p546_VINSERTI32X4(in *byte, out *byte)
 
-// p547_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p547_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p547_VMOVQ(in *byte, out *byte)
+func p547_VINSERTI32X4(in *byte, out *byte)
 
-// p548_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p548_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p548_VMOVQ(in *byte, out *byte)
+func p548_VINSERTI32X4(in *byte, out *byte)
 
-// p549_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p549_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p549_VMOVQ(in *byte, out *byte)
+func p549_VMOVDQA(in *byte, out *byte)
 
-// p550_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p550_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p550_VMOVQ(in *byte, out *byte)
+func p550_VMOVDQA(in *byte, out *byte)
 
-// p551_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p551_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p551_VMOVQ(in *byte, out *byte)
+func p551_VMOVDQA(in *byte, out *byte)
 
-// p552_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p552_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p552_VPADDD(in *byte, out *byte)
+func p552_VMOVDQA(in *byte, out *byte)
 
-// p553_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p553_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p553_VPADDD(in *byte, out *byte)
+func p553_VMOVDQA(in *byte, out *byte)
 
-// p554_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p554_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p554_VPADDD(in *byte, out *byte)
+func p554_VMOVDQA(in *byte, out *byte)
 
-// p555_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p555_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p555_VPADDD(in *byte, out *byte)
+func p555_VMOVDQA(in *byte, out *byte)
 
-// p556_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p556_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p556_VPADDD(in *byte, out *byte)
+func p556_VMOVDQA(in *byte, out *byte)
 
-// p557_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p557_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p557_VPADDD(in *byte, out *byte)
+func p557_VMOVDQA64(in *byte, out *byte)
 
-// p558_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p558_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p558_VPADDD(in *byte, out *byte)
+func p558_VMOVDQA64(in *byte, out *byte)
 
-// p559_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p559_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p559_VPADDD(in *byte, out *byte)
+func p559_VMOVDQA64(in *byte, out *byte)
 
-// p560_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p560_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p560_VPADDD(in *byte, out *byte)
+func p560_VMOVDQA64(in *byte, out *byte)
 
-// p561_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p561_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p561_VPADDD(in *byte, out *byte)
+func p561_VMOVDQU(in *byte, out *byte)
 
-// p562_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p562_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p562_VPADDD(in *byte, out *byte)
+func p562_VMOVDQU(in *byte, out *byte)
 
-// p563_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p563_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p563_VPADDD(in *byte, out *byte)
+func p563_VMOVDQU(in *byte, out *byte)
 
-// p564_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p564_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p564_VPADDD(in *byte, out *byte)
+func p564_VMOVDQU(in *byte, out *byte)
 
-// p565_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p565_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p565_VPADDD(in *byte, out *byte)
+func p565_VMOVDQU(in *byte, out *byte)
 
-// p566_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p566_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p566_VPADDD(in *byte, out *byte)
+func p566_VMOVDQU(in *byte, out *byte)
 
-// p567_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p567_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p567_VPADDD(in *byte, out *byte)
+func p567_VMOVDQU(in *byte, out *byte)
 
-// p568_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p568_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p568_VPADDD(in *byte, out *byte)
+func p568_VMOVDQU(in *byte, out *byte)
 
-// p569_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p569_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
-func p569_VPADDD(in *byte, out *byte)
+func p569_VMOVDQU64(in *byte, out *byte)
 
-// p570_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p570_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
-func p570_VPADDQ(in *byte, out *byte)
+func p570_VMOVDQU64(in *byte, out *byte)
 
-// p571_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p571_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
-func p571_VPADDQ(in *byte, out *byte)
+func p571_VMOVDQU64(in *byte, out *byte)
 
-// p572_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p572_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
-func p572_VPADDQ(in *byte, out *byte)
+func p572_VMOVDQU64(in *byte, out *byte)
 
-// p573_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p573_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
-func p573_VPADDQ(in *byte, out *byte)
+func p573_VMOVDQU64(in *byte, out *byte)
 
-// p574_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p574_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p574_VPAND(in *byte, out *byte)
+func p574_VMOVDQU64(in *byte, out *byte)
 
-// p575_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p575_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p575_VPAND(in *byte, out *byte)
+func p575_VMOVDQU8(in *byte, out *byte)
 
-// p576_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p576_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p576_VPAND(in *byte, out *byte)
+func p576_VMOVDQU8_Z(in *byte, out *byte)
 
-// p577_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p577_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p577_VPAND(in *byte, out *byte)
+func p577_VMOVDQU8_Z(in *byte, out *byte)
 
-// p578_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p578_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p578_VPANDD(in *byte, out *byte)
+func p578_VMOVDQU8_Z(in *byte, out *byte)
 
-// p579_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p579_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p579_VPANDD(in *byte, out *byte)
+func p579_VMOVQ(in *byte, out *byte)
 
-// p580_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p580_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p580_VPBROADCASTD(in *byte, out *byte)
+func p580_VMOVQ(in *byte, out *byte)
 
-// p581_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p581_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p581_VPBROADCASTD(in *byte, out *byte)
+func p581_VMOVQ(in *byte, out *byte)
 
-// p582_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p582_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p582_VPCLMULQDQ(in *byte, out *byte)
+func p582_VMOVQ(in *byte, out *byte)
 
-// p583_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p583_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p583_VPCLMULQDQ(in *byte, out *byte)
+func p583_VMOVQ(in *byte, out *byte)
 
-// p584_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p584_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p584_VPCLMULQDQ(in *byte, out *byte)
+func p584_VMOVQ(in *byte, out *byte)
 
-// p585_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p585_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p585_VPCLMULQDQ(in *byte, out *byte)
+func p585_VPADDD(in *byte, out *byte)
 
-// p586_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p586_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p586_VPCLMULQDQ(in *byte, out *byte)
+func p586_VPADDD(in *byte, out *byte)
 
-// p587_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p587_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p587_VPCLMULQDQ(in *byte, out *byte)
+func p587_VPADDD(in *byte, out *byte)
 
-// p588_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p588_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p588_VPCLMULQDQ(in *byte, out *byte)
+func p588_VPADDD(in *byte, out *byte)
 
-// p589_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p589_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p589_VPCLMULQDQ(in *byte, out *byte)
+func p589_VPADDD(in *byte, out *byte)
 
-// p590_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p590_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p590_VPCLMULQDQ(in *byte, out *byte)
+func p590_VPADDD(in *byte, out *byte)
 
-// p591_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p591_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p591_VPCLMULQDQ(in *byte, out *byte)
+func p591_VPADDD(in *byte, out *byte)
 
-// p592_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p592_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p592_VPCLMULQDQ(in *byte, out *byte)
+func p592_VPADDD(in *byte, out *byte)
 
-// p593_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p593_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p593_VPCLMULQDQ(in *byte, out *byte)
+func p593_VPADDD(in *byte, out *byte)
 
-// p594_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p594_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p594_VPCLMULQDQ(in *byte, out *byte)
+func p594_VPADDD(in *byte, out *byte)
 
-// p595_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p595_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p595_VPCLMULQDQ(in *byte, out *byte)
+func p595_VPADDD(in *byte, out *byte)
 
-// p596_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p596_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p596_VPCLMULQDQ(in *byte, out *byte)
+func p596_VPADDD(in *byte, out *byte)
 
-// p597_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p597_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p597_VPCLMULQDQ(in *byte, out *byte)
+func p597_VPADDD(in *byte, out *byte)
 
-// p598_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p598_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p598_VPCLMULQDQ(in *byte, out *byte)
+func p598_VPADDD(in *byte, out *byte)
 
-// p599_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p599_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p599_VPCLMULQDQ(in *byte, out *byte)
+func p599_VPADDD(in *byte, out *byte)
 
-// p600_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p600_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p600_VPCLMULQDQ(in *byte, out *byte)
+func p600_VPADDD(in *byte, out *byte)
 
-// p601_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p601_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p601_VPCLMULQDQ(in *byte, out *byte)
+func p601_VPADDD(in *byte, out *byte)
 
-// p602_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p602_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p602_VPCLMULQDQ(in *byte, out *byte)
+func p602_VPADDD(in *byte, out *byte)
 
-// p603_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p603_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p603_VPCLMULQDQ(in *byte, out *byte)
+func p603_VPADDD(in *byte, out *byte)
 
-// p604_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p604_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p604_VPCLMULQDQ(in *byte, out *byte)
+func p604_VPADDD(in *byte, out *byte)
 
-// p605_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p605_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p605_VPCLMULQDQ(in *byte, out *byte)
+func p605_VPADDD_BCST(in *byte, out *byte)
 
-// p606_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p606_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p606_VPCLMULQDQ(in *byte, out *byte)
+func p606_VPADDD_BCST(in *byte, out *byte)
 
-// p607_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p607_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p607_VPCLMULQDQ(in *byte, out *byte)
+func p607_VPADDQ(in *byte, out *byte)
 
-// p608_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p608_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p608_VPCLMULQDQ(in *byte, out *byte)
+func p608_VPADDQ(in *byte, out *byte)
 
-// p609_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p609_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p609_VPCLMULQDQ(in *byte, out *byte)
+func p609_VPADDQ(in *byte, out *byte)
 
-// p610_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p610_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p610_VPCLMULQDQ(in *byte, out *byte)
+func p610_VPADDQ(in *byte, out *byte)
 
-// p611_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p611_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p611_VPCLMULQDQ(in *byte, out *byte)
+func p611_VPADDQ(in *byte, out *byte)
 
-// p612_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p612_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p612_VPCLMULQDQ(in *byte, out *byte)
+func p612_VPADDQ(in *byte, out *byte)
 
-// p613_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p613_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p613_VPCLMULQDQ(in *byte, out *byte)
+func p613_VPADDQ(in *byte, out *byte)
 
-// p614_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p614_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p614_VPCLMULQDQ(in *byte, out *byte)
+func p614_VPADDQ(in *byte, out *byte)
 
-// p615_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p615_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p615_VPCLMULQDQ(in *byte, out *byte)
+func p615_VPADDQ(in *byte, out *byte)
 
-// p616_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p616_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p616_VPCLMULQDQ(in *byte, out *byte)
+func p616_VPADDQ(in *byte, out *byte)
 
-// p617_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p617_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p617_VPCLMULQDQ(in *byte, out *byte)
+func p617_VPAND(in *byte, out *byte)
 
-// p618_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p618_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p618_VPCLMULQDQ(in *byte, out *byte)
+func p618_VPAND(in *byte, out *byte)
 
-// p619_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p619_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p619_VPCLMULQDQ(in *byte, out *byte)
+func p619_VPAND(in *byte, out *byte)
 
-// p620_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p620_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p620_VPCLMULQDQ(in *byte, out *byte)
+func p620_VPAND(in *byte, out *byte)
 
-// p621_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p621_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p621_VPCLMULQDQ(in *byte, out *byte)
+func p621_VPANDD(in *byte, out *byte)
 
-// p622_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p622_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p622_VPCLMULQDQ(in *byte, out *byte)
+func p622_VPANDD(in *byte, out *byte)
 
-// p623_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p623_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p623_VPCLMULQDQ(in *byte, out *byte)
+func p623_VPANDD(in *byte, out *byte)
 
-// p624_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p624_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p624_VPCLMULQDQ(in *byte, out *byte)
+func p624_VPANDD(in *byte, out *byte)
 
-// p625_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p625_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p625_VPCLMULQDQ(in *byte, out *byte)
+func p625_VPBROADCASTD(in *byte, out *byte)
 
-// p626_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p626_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p626_VPCLMULQDQ(in *byte, out *byte)
+func p626_VPBROADCASTD(in *byte, out *byte)
 
-// p627_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p627_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p627_VPCLMULQDQ(in *byte, out *byte)
+func p627_VPBROADCASTD(in *byte, out *byte)
 
-// p628_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p628_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p628_VPCLMULQDQ(in *byte, out *byte)
+func p628_VPBROADCASTQ(in *byte, out *byte)
 
-// p629_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p629_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p629_VPCLMULQDQ(in *byte, out *byte)
 
-// p630_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p630_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p630_VPCLMULQDQ(in *byte, out *byte)
 
-// p631_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p631_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p631_VPCLMULQDQ(in *byte, out *byte)
 
-// p632_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p632_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p632_VPCMPEQB(in *byte, out *byte)
+func p632_VPCLMULQDQ(in *byte, out *byte)
 
-// p633_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p633_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p633_VPCMPEQB(in *byte, out *byte)
+func p633_VPCLMULQDQ(in *byte, out *byte)
 
-// p634_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p634_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p634_VPCMPEQB(in *byte, out *byte)
+func p634_VPCLMULQDQ(in *byte, out *byte)
 
-// p635_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p635_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p635_VPCMPEQB(in *byte, out *byte)
+func p635_VPCLMULQDQ(in *byte, out *byte)
 
-// p636_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p636_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p636_VPCMPEQB(in *byte, out *byte)
+func p636_VPCLMULQDQ(in *byte, out *byte)
 
-// p637_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p637_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p637_VPCMPEQB(in *byte, out *byte)
+func p637_VPCLMULQDQ(in *byte, out *byte)
 
-// p638_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p638_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
-func p638_VPERM2I128(in *byte, out *byte)
+func p638_VPCLMULQDQ(in *byte, out *byte)
 
-// p639_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p639_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p639_VPERM2I128(in *byte, out *byte)
+func p639_VPCLMULQDQ(in *byte, out *byte)
 
-// p640_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p640_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p640_VPERM2I128(in *byte, out *byte)
+func p640_VPCLMULQDQ(in *byte, out *byte)
 
-// p641_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p641_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p641_VPERM2I128(in *byte, out *byte)
+func p641_VPCLMULQDQ(in *byte, out *byte)
 
-// p642_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p642_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p642_VPERM2I128(in *byte, out *byte)
+func p642_VPCLMULQDQ(in *byte, out *byte)
 
-// p643_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p643_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p643_VPERM2I128(in *byte, out *byte)
+func p643_VPCLMULQDQ(in *byte, out *byte)
 
-// p644_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p644_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p644_VPERM2I128(in *byte, out *byte)
+func p644_VPCLMULQDQ(in *byte, out *byte)
 
-// p645_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p645_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p645_VPERM2I128(in *byte, out *byte)
+func p645_VPCLMULQDQ(in *byte, out *byte)
 
-// p646_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p646_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p646_VPERM2I128(in *byte, out *byte)
+func p646_VPCLMULQDQ(in *byte, out *byte)
 
-// p647_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p647_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p647_VPERM2I128(in *byte, out *byte)
+func p647_VPCLMULQDQ(in *byte, out *byte)
 
-// p648_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p648_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p648_VPERM2I128(in *byte, out *byte)
+func p648_VPCLMULQDQ(in *byte, out *byte)
 
-// p649_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p649_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p649_VPERM2I128(in *byte, out *byte)
+func p649_VPCLMULQDQ(in *byte, out *byte)
 
-// p650_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p650_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p650_VPERM2I128(in *byte, out *byte)
+func p650_VPCLMULQDQ(in *byte, out *byte)
 
-// p651_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p651_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p651_VPERM2I128(in *byte, out *byte)
+func p651_VPCLMULQDQ(in *byte, out *byte)
 
-// p652_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p652_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p652_VPERM2I128(in *byte, out *byte)
+func p652_VPCLMULQDQ(in *byte, out *byte)
 
-// p653_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p653_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p653_VPERM2I128(in *byte, out *byte)
+func p653_VPCLMULQDQ(in *byte, out *byte)
 
-// p654_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p654_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p654_VPERMQ(in *byte, out *byte)
+func p654_VPCLMULQDQ(in *byte, out *byte)
 
-// p655_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p655_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p655_VPERMQ(in *byte, out *byte)
+func p655_VPCLMULQDQ(in *byte, out *byte)
 
-// p656_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p656_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p656_VPEXTRQ(in *byte, out *byte)
+func p656_VPCLMULQDQ(in *byte, out *byte)
 
-// p657_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p657_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p657_VPEXTRQ(in *byte, out *byte)
+func p657_VPCLMULQDQ(in *byte, out *byte)
 
-// p658_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p658_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p658_VPEXTRQ(in *byte, out *byte)
+func p658_VPCLMULQDQ(in *byte, out *byte)
 
-// p659_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p659_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p659_VPEXTRQ(in *byte, out *byte)
+func p659_VPCLMULQDQ(in *byte, out *byte)
 
-// p660_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p660_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p660_VPINSRQ(in *byte, out *byte)
+func p660_VPCLMULQDQ(in *byte, out *byte)
 
-// p661_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p661_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p661_VPINSRQ(in *byte, out *byte)
+func p661_VPCLMULQDQ(in *byte, out *byte)
 
-// p662_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p662_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p662_VPINSRQ(in *byte, out *byte)
+func p662_VPCLMULQDQ(in *byte, out *byte)
 
-// p663_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p663_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p663_VPINSRQ(in *byte, out *byte)
+func p663_VPCLMULQDQ(in *byte, out *byte)
 
-// p664_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p664_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p664_VPINSRQ(in *byte, out *byte)
+func p664_VPCLMULQDQ(in *byte, out *byte)
 
-// p665_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p665_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p665_VPINSRQ(in *byte, out *byte)
+func p665_VPCLMULQDQ(in *byte, out *byte)
 
-// p666_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p666_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p666_VPINSRQ(in *byte, out *byte)
+func p666_VPCLMULQDQ(in *byte, out *byte)
 
-// p667_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p667_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p667_VPINSRQ(in *byte, out *byte)
+func p667_VPCLMULQDQ(in *byte, out *byte)
 
-// p668_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p668_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p668_VPINSRQ(in *byte, out *byte)
+func p668_VPCLMULQDQ(in *byte, out *byte)
 
-// p669_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p669_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p669_VPINSRQ(in *byte, out *byte)
+func p669_VPCLMULQDQ(in *byte, out *byte)
 
-// p670_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p670_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p670_VPINSRQ(in *byte, out *byte)
+func p670_VPCLMULQDQ(in *byte, out *byte)
 
-// p671_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p671_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p671_VPINSRQ(in *byte, out *byte)
+func p671_VPCLMULQDQ(in *byte, out *byte)
 
-// p672_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p672_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p672_VPMOVMSKB(in *byte, out *byte)
+func p672_VPCLMULQDQ(in *byte, out *byte)
 
-// p673_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p673_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p673_VPMOVMSKB(in *byte, out *byte)
+func p673_VPCLMULQDQ(in *byte, out *byte)
 
-// p674_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p674_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p674_VPOR(in *byte, out *byte)
+func p674_VPCLMULQDQ(in *byte, out *byte)
 
-// p675_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p675_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p675_VPOR(in *byte, out *byte)
+func p675_VPCLMULQDQ(in *byte, out *byte)
 
-// p676_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p676_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p676_VPOR(in *byte, out *byte)
+func p676_VPCLMULQDQ(in *byte, out *byte)
 
-// p677_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p677_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p677_VPOR(in *byte, out *byte)
+func p677_VPCLMULQDQ(in *byte, out *byte)
 
-// p678_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p678_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p678_VPOR(in *byte, out *byte)
+func p678_VPCLMULQDQ(in *byte, out *byte)
 
-// p679_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p679_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p679_VPOR(in *byte, out *byte)
+func p679_VPCMPEQB(in *byte, out *byte)
 
-// p680_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p680_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p680_VPOR(in *byte, out *byte)
+func p680_VPCMPEQB(in *byte, out *byte)
 
-// p681_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p681_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p681_VPOR(in *byte, out *byte)
+func p681_VPCMPEQB(in *byte, out *byte)
 
-// p682_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p682_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p682_VPORD(in *byte, out *byte)
+func p682_VPCMPEQB(in *byte, out *byte)
 
-// p683_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p683_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p683_VPORD(in *byte, out *byte)
+func p683_VPCMPEQB(in *byte, out *byte)
 
-// p684_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p684_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p684_VPSHUFB(in *byte, out *byte)
+func p684_VPCMPEQB(in *byte, out *byte)
 
-// p685_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p685_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p685_VPSHUFB(in *byte, out *byte)
+func p685_VPERM2I128(in *byte, out *byte)
 
-// p686_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p686_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p686_VPSHUFB(in *byte, out *byte)
+func p686_VPERM2I128(in *byte, out *byte)
 
-// p687_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p687_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p687_VPSHUFB(in *byte, out *byte)
+func p687_VPERM2I128(in *byte, out *byte)
 
-// p688_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p688_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p688_VPSHUFB(in *byte, out *byte)
+func p688_VPERM2I128(in *byte, out *byte)
 
-// p689_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p689_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p689_VPSHUFB(in *byte, out *byte)
+func p689_VPERM2I128(in *byte, out *byte)
 
-// p690_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p690_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p690_VPSHUFB(in *byte, out *byte)
+func p690_VPERM2I128(in *byte, out *byte)
 
-// p691_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p691_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p691_VPSHUFB(in *byte, out *byte)
+func p691_VPERM2I128(in *byte, out *byte)
 
-// p692_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p692_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p692_VPSHUFB(in *byte, out *byte)
+func p692_VPERM2I128(in *byte, out *byte)
 
-// p693_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p693_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p693_VPSHUFB(in *byte, out *byte)
+func p693_VPERM2I128(in *byte, out *byte)
 
-// p694_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p694_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p694_VPSHUFB(in *byte, out *byte)
+func p694_VPERM2I128(in *byte, out *byte)
 
-// p695_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p695_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p695_VPSHUFB(in *byte, out *byte)
+func p695_VPERM2I128(in *byte, out *byte)
 
-// p696_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p696_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p696_VPSHUFB(in *byte, out *byte)
+func p696_VPERM2I128(in *byte, out *byte)
 
-// p697_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p697_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p697_VPSHUFB(in *byte, out *byte)
+func p697_VPERM2I128(in *byte, out *byte)
 
-// p698_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p698_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p698_VPSHUFD(in *byte, out *byte)
+func p698_VPERM2I128(in *byte, out *byte)
 
-// p699_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p699_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p699_VPSHUFD(in *byte, out *byte)
+func p699_VPERM2I128(in *byte, out *byte)
 
-// p700_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p700_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p700_VPSHUFD(in *byte, out *byte)
+func p700_VPERM2I128(in *byte, out *byte)
 
-// p701_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p701_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p701_VPSHUFD(in *byte, out *byte)
+func p701_VPERMQ(in *byte, out *byte)
 
-// p702_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p702_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p702_VPSHUFD(in *byte, out *byte)
+func p702_VPERMQ(in *byte, out *byte)
 
-// p703_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p703_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p703_VPSHUFD(in *byte, out *byte)
+func p703_VPEXTRQ(in *byte, out *byte)
 
-// p704_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p704_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p704_VPSHUFD(in *byte, out *byte)
+func p704_VPEXTRQ(in *byte, out *byte)
 
-// p705_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p705_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p705_VPSHUFD(in *byte, out *byte)
+func p705_VPEXTRQ(in *byte, out *byte)
 
-// p706_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p706_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p706_VPSHUFD(in *byte, out *byte)
+func p706_VPEXTRQ(in *byte, out *byte)
 
-// p707_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p707_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p707_VPSHUFD(in *byte, out *byte)
+func p707_VPINSRQ(in *byte, out *byte)
 
-// p708_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p708_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p708_VPSHUFD(in *byte, out *byte)
+func p708_VPINSRQ(in *byte, out *byte)
 
-// p709_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p709_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p709_VPSHUFD(in *byte, out *byte)
+func p709_VPINSRQ(in *byte, out *byte)
 
-// p710_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p710_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p710_VPSHUFD(in *byte, out *byte)
+func p710_VPINSRQ(in *byte, out *byte)
 
-// p711_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p711_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p711_VPSHUFD(in *byte, out *byte)
+func p711_VPINSRQ(in *byte, out *byte)
 
-// p712_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p712_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p712_VPSHUFD(in *byte, out *byte)
+func p712_VPINSRQ(in *byte, out *byte)
 
-// p713_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p713_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p713_VPSHUFD(in *byte, out *byte)
+func p713_VPINSRQ(in *byte, out *byte)
 
-// p714_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p714_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p714_VPSHUFD(in *byte, out *byte)
+func p714_VPINSRQ(in *byte, out *byte)
 
-// p715_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p715_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p715_VPSHUFD(in *byte, out *byte)
+func p715_VPINSRQ(in *byte, out *byte)
 
-// p716_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p716_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p716_VPSHUFD(in *byte, out *byte)
+func p716_VPINSRQ(in *byte, out *byte)
 
-// p717_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p717_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p717_VPSHUFD(in *byte, out *byte)
+func p717_VPINSRQ(in *byte, out *byte)
 
-// p718_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p718_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p718_VPSHUFD(in *byte, out *byte)
+func p718_VPINSRQ(in *byte, out *byte)
 
-// p719_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p719_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p719_VPSHUFD(in *byte, out *byte)
+func p719_VPMOVMSKB(in *byte, out *byte)
 
-// p720_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p720_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p720_VPSHUFD(in *byte, out *byte)
+func p720_VPMOVMSKB(in *byte, out *byte)
 
-// p721_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p721_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p721_VPSHUFD(in *byte, out *byte)
+func p721_VPMULUDQ(in *byte, out *byte)
 
-// p722_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p722_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p722_VPSHUFD(in *byte, out *byte)
+func p722_VPMULUDQ(in *byte, out *byte)
 
-// p723_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p723_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p723_VPSHUFD(in *byte, out *byte)
+func p723_VPMULUDQ(in *byte, out *byte)
 
-// p724_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p724_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p724_VPSHUFD(in *byte, out *byte)
+func p724_VPMULUDQ(in *byte, out *byte)
 
-// p725_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p725_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p725_VPSHUFD(in *byte, out *byte)
+func p725_VPOR(in *byte, out *byte)
 
-// p726_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p726_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p726_VPSHUFD(in *byte, out *byte)
+func p726_VPOR(in *byte, out *byte)
 
-// p727_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p727_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p727_VPSHUFD(in *byte, out *byte)
+func p727_VPOR(in *byte, out *byte)
 
-// p728_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p728_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p728_VPSHUFD(in *byte, out *byte)
+func p728_VPOR(in *byte, out *byte)
 
-// p729_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p729_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p729_VPSLLD(in *byte, out *byte)
+func p729_VPOR(in *byte, out *byte)
 
-// p730_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p730_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p730_VPSLLD(in *byte, out *byte)
+func p730_VPOR(in *byte, out *byte)
 
-// p731_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p731_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p731_VPSLLD(in *byte, out *byte)
+func p731_VPOR(in *byte, out *byte)
 
-// p732_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p732_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p732_VPSLLD(in *byte, out *byte)
+func p732_VPOR(in *byte, out *byte)
 
-// p733_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p733_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p733_VPSLLD(in *byte, out *byte)
+func p733_VPORD(in *byte, out *byte)
 
-// p734_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p734_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p734_VPSLLD(in *byte, out *byte)
+func p734_VPORD(in *byte, out *byte)
 
-// p735_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p735_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p735_VPSLLD(in *byte, out *byte)
+func p735_VPORD(in *byte, out *byte)
 
-// p736_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p736_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p736_VPSLLD(in *byte, out *byte)
+func p736_VPORD(in *byte, out *byte)
 
-// p737_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p737_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p737_VPSLLD(in *byte, out *byte)
+func p737_VPROLD(in *byte, out *byte)
 
-// p738_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p738_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p738_VPSLLD(in *byte, out *byte)
+func p738_VPROLD(in *byte, out *byte)
 
-// p739_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p739_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p739_VPSLLD(in *byte, out *byte)
+func p739_VPROLD(in *byte, out *byte)
 
-// p740_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p740_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p740_VPSLLD(in *byte, out *byte)
+func p740_VPROLD(in *byte, out *byte)
 
-// p741_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p741_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p741_VPSLLD(in *byte, out *byte)
+func p741_VPROLD(in *byte, out *byte)
 
-// p742_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p742_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p742_VPSLLD(in *byte, out *byte)
+func p742_VPSHUFB(in *byte, out *byte)
 
-// p743_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p743_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p743_VPSLLD(in *byte, out *byte)
+func p743_VPSHUFB(in *byte, out *byte)
 
-// p744_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p744_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p744_VPSLLD(in *byte, out *byte)
+func p744_VPSHUFB(in *byte, out *byte)
 
-// p745_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p745_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p745_VPSLLD(in *byte, out *byte)
+func p745_VPSHUFB(in *byte, out *byte)
 
-// p746_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p746_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p746_VPSLLD(in *byte, out *byte)
+func p746_VPSHUFB(in *byte, out *byte)
 
-// p747_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p747_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p747_VPSLLD(in *byte, out *byte)
+func p747_VPSHUFB(in *byte, out *byte)
 
-// p748_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p748_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p748_VPSLLD(in *byte, out *byte)
+func p748_VPSHUFB(in *byte, out *byte)
 
-// p749_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p749_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p749_VPSLLDQ(in *byte, out *byte)
+func p749_VPSHUFB(in *byte, out *byte)
 
-// p750_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p750_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p750_VPSLLDQ(in *byte, out *byte)
+func p750_VPSHUFB(in *byte, out *byte)
 
-// p751_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p751_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p751_VPSLLDQ(in *byte, out *byte)
+func p751_VPSHUFB(in *byte, out *byte)
 
-// p752_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p752_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p752_VPSLLDQ(in *byte, out *byte)
+func p752_VPSHUFB(in *byte, out *byte)
 
-// p753_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p753_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p753_VPSLLDQ(in *byte, out *byte)
+func p753_VPSHUFB(in *byte, out *byte)
 
-// p754_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p754_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p754_VPSLLDQ(in *byte, out *byte)
+func p754_VPSHUFB(in *byte, out *byte)
 
-// p755_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p755_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p755_VPSLLDQ(in *byte, out *byte)
+func p755_VPSHUFB(in *byte, out *byte)
 
-// p756_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p756_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p756_VPSLLDQ(in *byte, out *byte)
+func p756_VPSHUFD(in *byte, out *byte)
 
-// p757_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p757_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p757_VPSLLDQ(in *byte, out *byte)
+func p757_VPSHUFD(in *byte, out *byte)
 
-// p758_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p758_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p758_VPSLLDQ(in *byte, out *byte)
+func p758_VPSHUFD(in *byte, out *byte)
 
-// p759_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p759_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p759_VPSLLDQ(in *byte, out *byte)
+func p759_VPSHUFD(in *byte, out *byte)
 
-// p760_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p760_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p760_VPSLLDQ(in *byte, out *byte)
+func p760_VPSHUFD(in *byte, out *byte)
 
-// p761_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p761_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p761_VPSLLDQ(in *byte, out *byte)
+func p761_VPSHUFD(in *byte, out *byte)
 
-// p762_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p762_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p762_VPSLLDQ(in *byte, out *byte)
+func p762_VPSHUFD(in *byte, out *byte)
 
-// p763_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p763_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p763_VPSRAD(in *byte, out *byte)
+func p763_VPSHUFD(in *byte, out *byte)
 
-// p764_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p764_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p764_VPSRAD(in *byte, out *byte)
+func p764_VPSHUFD(in *byte, out *byte)
 
-// p765_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p765_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p765_VPSRAD(in *byte, out *byte)
+func p765_VPSHUFD(in *byte, out *byte)
 
-// p766_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p766_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p766_VPSRAD(in *byte, out *byte)
+func p766_VPSHUFD(in *byte, out *byte)
 
-// p767_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p767_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p767_VPSRAD(in *byte, out *byte)
+func p767_VPSHUFD(in *byte, out *byte)
 
-// p768_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p768_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p768_VPSRAD(in *byte, out *byte)
+func p768_VPSHUFD(in *byte, out *byte)
 
-// p769_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p769_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p769_VPSRAD(in *byte, out *byte)
+func p769_VPSHUFD(in *byte, out *byte)
 
-// p770_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p770_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p770_VPSRAD(in *byte, out *byte)
+func p770_VPSHUFD(in *byte, out *byte)
 
-// p771_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p771_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p771_VPSRAD(in *byte, out *byte)
+func p771_VPSHUFD(in *byte, out *byte)
 
-// p772_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p772_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p772_VPSRAD(in *byte, out *byte)
+func p772_VPSHUFD(in *byte, out *byte)
 
-// p773_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p773_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p773_VPSRAD(in *byte, out *byte)
+func p773_VPSHUFD(in *byte, out *byte)
 
-// p774_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p774_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p774_VPSRAD(in *byte, out *byte)
+func p774_VPSHUFD(in *byte, out *byte)
 
-// p775_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p775_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p775_VPSRAD(in *byte, out *byte)
+func p775_VPSHUFD(in *byte, out *byte)
 
-// p776_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p776_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p776_VPSRAD(in *byte, out *byte)
+func p776_VPSHUFD(in *byte, out *byte)
 
-// p777_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p777_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p777_VPSRAD(in *byte, out *byte)
+func p777_VPSHUFD(in *byte, out *byte)
 
-// p778_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p778_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p778_VPSRAD(in *byte, out *byte)
+func p778_VPSHUFD(in *byte, out *byte)
 
-// p779_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p779_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p779_VPSRLD(in *byte, out *byte)
+func p779_VPSHUFD(in *byte, out *byte)
 
-// p780_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p780_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p780_VPSRLD(in *byte, out *byte)
+func p780_VPSHUFD(in *byte, out *byte)
 
-// p781_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p781_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p781_VPSRLD(in *byte, out *byte)
+func p781_VPSHUFD(in *byte, out *byte)
 
-// p782_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p782_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p782_VPSRLD(in *byte, out *byte)
+func p782_VPSHUFD(in *byte, out *byte)
 
-// p783_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p783_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p783_VPSRLD(in *byte, out *byte)
+func p783_VPSHUFD(in *byte, out *byte)
 
-// p784_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p784_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p784_VPSRLD(in *byte, out *byte)
+func p784_VPSHUFD(in *byte, out *byte)
 
-// p785_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p785_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p785_VPSRLD(in *byte, out *byte)
+func p785_VPSHUFD(in *byte, out *byte)
 
-// p786_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p786_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p786_VPSRLD(in *byte, out *byte)
+func p786_VPSHUFD(in *byte, out *byte)
 
-// p787_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p787_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p787_VPSRLD(in *byte, out *byte)
+func p787_VPSHUFD(in *byte, out *byte)
 
-// p788_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p788_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p788_VPSRLD(in *byte, out *byte)
+func p788_VPSHUFD(in *byte, out *byte)
 
-// p789_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p789_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p789_VPSRLD(in *byte, out *byte)
+func p789_VPSHUFD(in *byte, out *byte)
 
-// p790_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p790_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p790_VPSRLD(in *byte, out *byte)
+func p790_VPSHUFD(in *byte, out *byte)
 
-// p791_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p791_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p791_VPSRLD(in *byte, out *byte)
+func p791_VPSLLD(in *byte, out *byte)
 
-// p792_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p792_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p792_VPSRLD(in *byte, out *byte)
+func p792_VPSLLD(in *byte, out *byte)
 
-// p793_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p793_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p793_VPSRLD(in *byte, out *byte)
+func p793_VPSLLD(in *byte, out *byte)
 
-// p794_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p794_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p794_VPSRLD(in *byte, out *byte)
+func p794_VPSLLD(in *byte, out *byte)
 
-// p795_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p795_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p795_VPSRLD(in *byte, out *byte)
+func p795_VPSLLD(in *byte, out *byte)
 
-// p796_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p796_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p796_VPSRLD(in *byte, out *byte)
+func p796_VPSLLD(in *byte, out *byte)
 
-// p797_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p797_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p797_VPSRLD(in *byte, out *byte)
+func p797_VPSLLD(in *byte, out *byte)
 
-// p798_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p798_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p798_VPSRLD(in *byte, out *byte)
+func p798_VPSLLD(in *byte, out *byte)
 
-// p799_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p799_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p799_VPSRLDQ(in *byte, out *byte)
+func p799_VPSLLD(in *byte, out *byte)
 
-// p800_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p800_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p800_VPSRLDQ(in *byte, out *byte)
+func p800_VPSLLD(in *byte, out *byte)
 
-// p801_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p801_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p801_VPSRLDQ(in *byte, out *byte)
+func p801_VPSLLD(in *byte, out *byte)
 
-// p802_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p802_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p802_VPSRLDQ(in *byte, out *byte)
+func p802_VPSLLD(in *byte, out *byte)
 
-// p803_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p803_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p803_VPSRLDQ(in *byte, out *byte)
+func p803_VPSLLD(in *byte, out *byte)
 
-// p804_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p804_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p804_VPSRLDQ(in *byte, out *byte)
+func p804_VPSLLD(in *byte, out *byte)
 
-// p805_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p805_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p805_VPSRLDQ(in *byte, out *byte)
+func p805_VPSLLD(in *byte, out *byte)
 
-// p806_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p806_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p806_VPSRLDQ(in *byte, out *byte)
+func p806_VPSLLD(in *byte, out *byte)
 
-// p807_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p807_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p807_VPSRLDQ(in *byte, out *byte)
+func p807_VPSLLD(in *byte, out *byte)
 
-// p808_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p808_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p808_VPSRLDQ(in *byte, out *byte)
+func p808_VPSLLD(in *byte, out *byte)
 
-// p809_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p809_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p809_VPSRLDQ(in *byte, out *byte)
+func p809_VPSLLD(in *byte, out *byte)
 
-// p810_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p810_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p810_VPSRLDQ(in *byte, out *byte)
+func p810_VPSLLD(in *byte, out *byte)
 
-// p811_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p811_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p811_VPSRLDQ(in *byte, out *byte)
+func p811_VPSLLDQ(in *byte, out *byte)
 
-// p812_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p812_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p812_VPSRLDQ(in *byte, out *byte)
+func p812_VPSLLDQ(in *byte, out *byte)
 
-// p813_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p813_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p813_VPTERNLOGD(in *byte, out *byte)
+func p813_VPSLLDQ(in *byte, out *byte)
 
-// p814_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p814_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p814_VPTERNLOGD(in *byte, out *byte)
+func p814_VPSLLDQ(in *byte, out *byte)
 
-// p815_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p815_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p815_VPTERNLOGD(in *byte, out *byte)
+func p815_VPSLLDQ(in *byte, out *byte)
 
-// p816_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p816_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p816_VPTERNLOGD(in *byte, out *byte)
+func p816_VPSLLDQ(in *byte, out *byte)
 
-// p817_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p817_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p817_VPTERNLOGD(in *byte, out *byte)
+func p817_VPSLLDQ(in *byte, out *byte)
 
-// p818_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p818_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p818_VPTERNLOGD(in *byte, out *byte)
+func p818_VPSLLDQ(in *byte, out *byte)
 
-// p819_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p819_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p819_VPUNPCKHDQ(in *byte, out *byte)
+func p819_VPSLLDQ(in *byte, out *byte)
 
-// p820_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p820_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p820_VPUNPCKHDQ(in *byte, out *byte)
+func p820_VPSLLDQ(in *byte, out *byte)
 
-// p821_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p821_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p821_VPUNPCKHDQ(in *byte, out *byte)
+func p821_VPSLLDQ(in *byte, out *byte)
 
-// p822_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p822_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p822_VPUNPCKHDQ(in *byte, out *byte)
+func p822_VPSLLDQ(in *byte, out *byte)
 
-// p823_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p823_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p823_VPUNPCKHQDQ(in *byte, out *byte)
+func p823_VPSLLDQ(in *byte, out *byte)
 
-// p824_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p824_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p824_VPUNPCKHQDQ(in *byte, out *byte)
+func p824_VPSLLDQ(in *byte, out *byte)
 
-// p825_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p825_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p825_VPUNPCKHQDQ(in *byte, out *byte)
+func p825_VPSLLQ(in *byte, out *byte)
 
-// p826_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p826_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p826_VPUNPCKHQDQ(in *byte, out *byte)
+func p826_VPSLLQ(in *byte, out *byte)
 
-// p827_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p827_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p827_VPUNPCKLDQ(in *byte, out *byte)
+func p827_VPSLLQ(in *byte, out *byte)
 
-// p828_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p828_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p828_VPUNPCKLDQ(in *byte, out *byte)
+func p828_VPSLLQ(in *byte, out *byte)
 
-// p829_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p829_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p829_VPUNPCKLDQ(in *byte, out *byte)
+func p829_VPSLLQ(in *byte, out *byte)
 
-// p830_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p830_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p830_VPUNPCKLDQ(in *byte, out *byte)
+func p830_VPSLLQ(in *byte, out *byte)
 
-// p831_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p831_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p831_VPUNPCKLQDQ(in *byte, out *byte)
+func p831_VPSLLQ(in *byte, out *byte)
 
-// p832_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p832_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p832_VPUNPCKLQDQ(in *byte, out *byte)
+func p832_VPSLLQ(in *byte, out *byte)
 
-// p833_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p833_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p833_VPUNPCKLQDQ(in *byte, out *byte)
+func p833_VPSLLQ(in *byte, out *byte)
 
-// p834_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p834_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p834_VPUNPCKLQDQ(in *byte, out *byte)
+func p834_VPSLLQ(in *byte, out *byte)
 
-// p835_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p835_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p835_VPUNPCKLQDQ(in *byte, out *byte)
+func p835_VPSRAD(in *byte, out *byte)
 
-// p836_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p836_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p836_VPUNPCKLQDQ(in *byte, out *byte)
+func p836_VPSRAD(in *byte, out *byte)
 
-// p837_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p837_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p837_VPUNPCKLQDQ(in *byte, out *byte)
+func p837_VPSRAD(in *byte, out *byte)
 
-// p838_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p838_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p838_VPUNPCKLQDQ(in *byte, out *byte)
+func p838_VPSRAD(in *byte, out *byte)
 
-// p839_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p839_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p839_VPXOR(in *byte, out *byte)
+func p839_VPSRAD(in *byte, out *byte)
 
-// p840_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p840_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p840_VPXOR(in *byte, out *byte)
+func p840_VPSRAD(in *byte, out *byte)
 
-// p841_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p841_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p841_VPXOR(in *byte, out *byte)
+func p841_VPSRAD(in *byte, out *byte)
 
-// p842_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p842_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p842_VPXOR(in *byte, out *byte)
+func p842_VPSRAD(in *byte, out *byte)
 
-// p843_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p843_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p843_VPXOR(in *byte, out *byte)
+func p843_VPSRAD(in *byte, out *byte)
 
-// p844_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p844_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p844_VPXOR(in *byte, out *byte)
+func p844_VPSRAD(in *byte, out *byte)
 
-// p845_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p845_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p845_VPXOR(in *byte, out *byte)
+func p845_VPSRAD(in *byte, out *byte)
 
-// p846_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p846_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p846_VPXOR(in *byte, out *byte)
+func p846_VPSRAD(in *byte, out *byte)
 
-// p847_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p847_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p847_VPXOR(in *byte, out *byte)
+func p847_VPSRAD(in *byte, out *byte)
 
-// p848_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p848_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p848_VPXOR(in *byte, out *byte)
+func p848_VPSRAD(in *byte, out *byte)
 
-// p849_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p849_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p849_VPXOR(in *byte, out *byte)
+func p849_VPSRAD(in *byte, out *byte)
 
-// p850_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p850_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p850_VPXOR(in *byte, out *byte)
+func p850_VPSRAD(in *byte, out *byte)
 
-// p851_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p851_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p851_VPXOR(in *byte, out *byte)
+func p851_VPSRLD(in *byte, out *byte)
 
-// p852_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p852_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p852_VPXOR(in *byte, out *byte)
+func p852_VPSRLD(in *byte, out *byte)
 
-// p853_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p853_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p853_VPXOR(in *byte, out *byte)
+func p853_VPSRLD(in *byte, out *byte)
 
-// p854_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p854_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p854_VPXOR(in *byte, out *byte)
+func p854_VPSRLD(in *byte, out *byte)
 
-// p855_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p855_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p855_VPXORD(in *byte, out *byte)
+func p855_VPSRLD(in *byte, out *byte)
 
-// p856_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p856_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p856_VPXORD(in *byte, out *byte)
+func p856_VPSRLD(in *byte, out *byte)
 
-// p857_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p857_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p857_VPXORD(in *byte, out *byte)
+func p857_VPSRLD(in *byte, out *byte)
 
-// p858_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p858_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p858_VPXORD(in *byte, out *byte)
+func p858_VPSRLD(in *byte, out *byte)
 
-// p859_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p859_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p859_VPXORD(in *byte, out *byte)
+func p859_VPSRLD(in *byte, out *byte)
 
-// p860_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p860_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p860_VPXORD(in *byte, out *byte)
+func p860_VPSRLD(in *byte, out *byte)
 
-// p861_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p861_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p861_VPXORD(in *byte, out *byte)
+func p861_VPSRLD(in *byte, out *byte)
 
-// p862_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p862_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p862_VPXORD(in *byte, out *byte)
+func p862_VPSRLD(in *byte, out *byte)
 
-// p863_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p863_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p863_VPXORD(in *byte, out *byte)
+func p863_VPSRLD(in *byte, out *byte)
 
-// p864_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p864_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p864_VPXORD(in *byte, out *byte)
+func p864_VPSRLD(in *byte, out *byte)
 
-// p865_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p865_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p865_VPXORQ(in *byte, out *byte)
+func p865_VPSRLD(in *byte, out *byte)
 
-// p866_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p866_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p866_VPXORQ(in *byte, out *byte)
+func p866_VPSRLD(in *byte, out *byte)
 
-// p867_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p867_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p867_VZEROUPPER(in *byte, out *byte)
+func p867_VPSRLD(in *byte, out *byte)
 
-// p868_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p868_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p868_VZEROUPPER(in *byte, out *byte)
+func p868_VPSRLD(in *byte, out *byte)
 
-// p869_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p869_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p869_VZEROUPPER(in *byte, out *byte)
+func p869_VPSRLD(in *byte, out *byte)
 
-// p870_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p870_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p870_XORB(in *byte, out *byte)
+func p870_VPSRLD(in *byte, out *byte)
 
-// p871_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p871_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p871_XORL(in *byte, out *byte)
+func p871_VPSRLDQ(in *byte, out *byte)
 
-// p872_XORL runs XORL SI, DI (committed form XORL r, r).
+// p872_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p872_XORL(in *byte, out *byte)
+func p872_VPSRLDQ(in *byte, out *byte)
 
-// p873_XORL runs XORL DI, DI (committed form XORL r, r).
+// p873_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p873_XORL(in *byte, out *byte)
+func p873_VPSRLDQ(in *byte, out *byte)
 
-// p874_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p874_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p874_XORQ(in *byte, out *byte)
+func p874_VPSRLDQ(in *byte, out *byte)
 
-// p875_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p875_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p875_XORQ(in *byte, out *byte)
+func p875_VPSRLDQ(in *byte, out *byte)
 
-// p876_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p876_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p876_XORQ(in *byte, out *byte)
+func p876_VPSRLDQ(in *byte, out *byte)
 
-// p877_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p877_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p877_XORW(in *byte, out *byte)
+func p877_VPSRLDQ(in *byte, out *byte)
 
-// p878_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p878_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p878_VAESENC(in *byte, out *byte)
+func p878_VPSRLDQ(in *byte, out *byte)
 
-// p879_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p879_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p879_VAESENC(in *byte, out *byte)
+func p879_VPSRLDQ(in *byte, out *byte)
 
-// p880_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p880_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p880_VAESENC(in *byte, out *byte)
+func p880_VPSRLDQ(in *byte, out *byte)
 
-// p881_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p881_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p881_VAESENC(in *byte, out *byte)
+func p881_VPSRLDQ(in *byte, out *byte)
 
-// p882_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p882_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p882_VAESENC(in *byte, out *byte)
+func p882_VPSRLDQ(in *byte, out *byte)
 
-// p883_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p883_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p883_VAESENCLAST(in *byte, out *byte)
+func p883_VPSRLDQ(in *byte, out *byte)
 
-// p884_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p884_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p884_VAESENCLAST(in *byte, out *byte)
+func p884_VPSRLDQ(in *byte, out *byte)
 
-// p885_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p885_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p885_VAESENCLAST(in *byte, out *byte)
+func p885_VPSRLQ(in *byte, out *byte)
 
-// p886_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p886_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p886_VAESENCLAST(in *byte, out *byte)
+func p886_VPSRLQ(in *byte, out *byte)
 
-// p887_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p887_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p887_VAESENCLAST(in *byte, out *byte)
+func p887_VPSRLQ(in *byte, out *byte)
 
-// p888_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p888_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p888_VPCLMULQDQ(in *byte, out *byte)
+func p888_VPSRLQ(in *byte, out *byte)
 
-// p889_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p889_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p889_VPCLMULQDQ(in *byte, out *byte)
+func p889_VPSRLQ(in *byte, out *byte)
 
-// p890_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p890_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p890_VPCLMULQDQ(in *byte, out *byte)
+func p890_VPSRLQ(in *byte, out *byte)
 
-// p891_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p891_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p891_VPCLMULQDQ(in *byte, out *byte)
+func p891_VPSRLQ(in *byte, out *byte)
 
-// p892_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p892_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p892_VPCLMULQDQ(in *byte, out *byte)
+func p892_VPSRLQ(in *byte, out *byte)
 
-// p893_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p893_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p893_VPCLMULQDQ(in *byte, out *byte)
+func p893_VPSRLQ(in *byte, out *byte)
 
-// p894_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p894_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p894_VPCLMULQDQ(in *byte, out *byte)
+func p894_VPSRLQ(in *byte, out *byte)
 
-// p895_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p895_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p895_VPCLMULQDQ(in *byte, out *byte)
+func p895_VPSRLQ(in *byte, out *byte)
 
-// p896_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p896_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p896_VPTERNLOGD(in *byte, out *byte)
+func p896_VPSRLQ(in *byte, out *byte)
 
-// p897_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p897_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
 func p897_VPTERNLOGD(in *byte, out *byte)
 
-// p898_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p898_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
 func p898_VPTERNLOGD(in *byte, out *byte)
 
-// p899_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p899_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
 func p899_VPTERNLOGD(in *byte, out *byte)
 
-// p900_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p900_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
 func p900_VPTERNLOGD(in *byte, out *byte)
 
-// p901_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p901_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p901_VPTERNLOGD(in *byte, out *byte)
 
-// p902_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p902_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p902_VPTERNLOGD(in *byte, out *byte)
 
-// p903_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p903_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p903_VPTERNLOGD(in *byte, out *byte)
+func p903_VPUNPCKHDQ(in *byte, out *byte)
 
-// p904_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p904_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p904_VPTERNLOGD(in *byte, out *byte)
+func p904_VPUNPCKHDQ(in *byte, out *byte)
 
-// p905_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p905_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p905_VPTERNLOGD_Z(in *byte, out *byte)
+func p905_VPUNPCKHDQ(in *byte, out *byte)
 
-// p906_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p906_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p906_VPTERNLOGD(in *byte, out *byte)
+func p906_VPUNPCKHDQ(in *byte, out *byte)
 
-// p907_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p907_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p907_VPTERNLOGD_BCST(in *byte, out *byte)
+func p907_VPUNPCKHDQ(in *byte, out *byte)
 
-// p908_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p908_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p908_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p908_VPUNPCKHDQ(in *byte, out *byte)
 
-// p909_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p909_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p909_VPTERNLOGD(in *byte, out *byte)
+func p909_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p910_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p910_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p910_VPTERNLOGD(in *byte, out *byte)
+func p910_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p911_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p911_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p911_VPTERNLOGD(in *byte, out *byte)
+func p911_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p912_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p912_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p912_VPTERNLOGD_Z(in *byte, out *byte)
+func p912_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p913_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p913_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p913_VPTERNLOGD(in *byte, out *byte)
+func p913_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p914_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p914_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p914_VPTERNLOGQ(in *byte, out *byte)
+func p914_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p915_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p915_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p915_VPTERNLOGQ(in *byte, out *byte)
+func p915_VPUNPCKLDQ(in *byte, out *byte)
 
-// p916_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p916_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p916_VPTERNLOGQ(in *byte, out *byte)
+func p916_VPUNPCKLDQ(in *byte, out *byte)
 
-// p917_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p917_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p917_VPTERNLOGQ(in *byte, out *byte)
+func p917_VPUNPCKLDQ(in *byte, out *byte)
 
-// p918_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p918_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p918_VPTERNLOGQ(in *byte, out *byte)
+func p918_VPUNPCKLDQ(in *byte, out *byte)
 
-// p919_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p919_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p919_VPTERNLOGQ(in *byte, out *byte)
+func p919_VPUNPCKLDQ(in *byte, out *byte)
 
-// p920_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p920_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p920_VPTERNLOGQ(in *byte, out *byte)
+func p920_VPUNPCKLDQ(in *byte, out *byte)
 
-// p921_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p921_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p921_VPTERNLOGQ_Z(in *byte, out *byte)
+func p921_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p922_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p922_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p922_VPTERNLOGQ(in *byte, out *byte)
+func p922_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p923_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p923_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p923_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p923_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p924_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p924_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p924_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p924_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p925_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p925_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p925_VPTERNLOGQ(in *byte, out *byte)
+func p925_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p926_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p926_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p926_VPTERNLOGQ(in *byte, out *byte)
+func p926_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p927_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p927_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p927_VPTERNLOGQ(in *byte, out *byte)
+func p927_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p928_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p928_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p928_VPTERNLOGQ_Z(in *byte, out *byte)
+func p928_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p929_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p929_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p929_VPTERNLOGQ(in *byte, out *byte)
+func p929_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p930_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p930_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p930_VPROLD(in *byte, out *byte)
+func p930_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p931_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p931_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p931_VPROLD(in *byte, out *byte)
+func p931_VPXOR(in *byte, out *byte)
 
-// p932_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p932_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p932_VPROLD(in *byte, out *byte)
+func p932_VPXOR(in *byte, out *byte)
 
-// p933_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p933_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p933_VPROLD(in *byte, out *byte)
+func p933_VPXOR(in *byte, out *byte)
 
-// p934_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p934_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p934_VPROLD(in *byte, out *byte)
+func p934_VPXOR(in *byte, out *byte)
 
-// p935_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p935_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p935_VPROLD(in *byte, out *byte)
+func p935_VPXOR(in *byte, out *byte)
 
-// p936_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p936_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p936_VPROLD(in *byte, out *byte)
+func p936_VPXOR(in *byte, out *byte)
 
-// p937_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p937_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p937_VPROLD(in *byte, out *byte)
+func p937_VPXOR(in *byte, out *byte)
 
-// p938_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p938_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p938_VPROLD(in *byte, out *byte)
+func p938_VPXOR(in *byte, out *byte)
 
-// p939_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p939_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p939_VPROLD_Z(in *byte, out *byte)
+func p939_VPXOR(in *byte, out *byte)
 
-// p940_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p940_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p940_VPROLD(in *byte, out *byte)
+func p940_VPXOR(in *byte, out *byte)
 
-// p941_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p941_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p941_VPROLD_BCST(in *byte, out *byte)
+func p941_VPXOR(in *byte, out *byte)
 
-// p942_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p942_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p942_VPROLD_BCST_Z(in *byte, out *byte)
+func p942_VPXOR(in *byte, out *byte)
 
-// p943_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p943_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p943_VPROLD(in *byte, out *byte)
+func p943_VPXOR(in *byte, out *byte)
 
-// p944_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p944_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p944_VPROLD(in *byte, out *byte)
+func p944_VPXOR(in *byte, out *byte)
 
-// p945_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p945_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p945_VPROLD(in *byte, out *byte)
+func p945_VPXOR(in *byte, out *byte)
 
-// p946_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p946_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p946_VPROLD_Z(in *byte, out *byte)
+func p946_VPXOR(in *byte, out *byte)
 
-// p947_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p947_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p947_VPROLD(in *byte, out *byte)
+func p947_VPXORD(in *byte, out *byte)
 
-// p948_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p948_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p948_VPROLQ(in *byte, out *byte)
+func p948_VPXORD(in *byte, out *byte)
 
-// p949_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p949_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p949_VPROLQ(in *byte, out *byte)
+func p949_VPXORD(in *byte, out *byte)
 
-// p950_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p950_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p950_VPROLQ(in *byte, out *byte)
+func p950_VPXORD(in *byte, out *byte)
 
-// p951_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p951_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p951_VPROLQ(in *byte, out *byte)
+func p951_VPXORD(in *byte, out *byte)
 
-// p952_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p952_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p952_VPROLQ(in *byte, out *byte)
+func p952_VPXORD(in *byte, out *byte)
 
-// p953_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p953_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p953_VPROLQ(in *byte, out *byte)
+func p953_VPXORD(in *byte, out *byte)
 
-// p954_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p954_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p954_VPROLQ(in *byte, out *byte)
+func p954_VPXORD(in *byte, out *byte)
 
-// p955_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p955_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p955_VPROLQ_Z(in *byte, out *byte)
+func p955_VPXORD(in *byte, out *byte)
 
-// p956_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p956_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p956_VPROLQ(in *byte, out *byte)
+func p956_VPXORD(in *byte, out *byte)
 
-// p957_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p957_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p957_VPROLQ_BCST(in *byte, out *byte)
+func p957_VPXORQ(in *byte, out *byte)
 
-// p958_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p958_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p958_VPROLQ_BCST_Z(in *byte, out *byte)
+func p958_VPXORQ(in *byte, out *byte)
 
-// p959_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p959_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p959_VPROLQ(in *byte, out *byte)
+func p959_VSHUFI32X4(in *byte, out *byte)
 
-// p960_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p960_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p960_VPROLQ(in *byte, out *byte)
+func p960_VSHUFI32X4(in *byte, out *byte)
 
-// p961_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p961_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p961_VPROLQ(in *byte, out *byte)
+func p961_VSHUFI32X4(in *byte, out *byte)
 
-// p962_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p962_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p962_VPROLQ_Z(in *byte, out *byte)
+func p962_VSHUFI32X4(in *byte, out *byte)
 
-// p963_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p963_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p963_VPROLQ(in *byte, out *byte)
+func p963_VSHUFI32X4(in *byte, out *byte)
 
-// p964_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p964_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p964_VPRORD(in *byte, out *byte)
+func p964_VSHUFI32X4(in *byte, out *byte)
 
-// p965_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p965_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p965_VPRORD(in *byte, out *byte)
+func p965_VZEROUPPER(in *byte, out *byte)
 
-// p966_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p966_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p966_VPRORD(in *byte, out *byte)
+func p966_VZEROUPPER(in *byte, out *byte)
 
-// p967_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p967_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p967_VPRORD(in *byte, out *byte)
+func p967_VZEROUPPER(in *byte, out *byte)
 
-// p968_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p968_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p968_VPRORD(in *byte, out *byte)
+func p968_XORB(in *byte, out *byte)
 
-// p969_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p969_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p969_VPRORD(in *byte, out *byte)
+func p969_XORL(in *byte, out *byte)
 
-// p970_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p970_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p970_VPRORD(in *byte, out *byte)
+func p970_XORL(in *byte, out *byte)
 
-// p971_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p971_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p971_VPRORD(in *byte, out *byte)
+func p971_XORL(in *byte, out *byte)
 
-// p972_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p972_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p972_VPRORD_Z(in *byte, out *byte)
+func p972_XORQ(in *byte, out *byte)
 
-// p973_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p973_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p973_VPRORD(in *byte, out *byte)
+func p973_XORQ(in *byte, out *byte)
 
-// p974_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p974_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p974_VPRORD_BCST(in *byte, out *byte)
+func p974_XORQ(in *byte, out *byte)
 
-// p975_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p975_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p975_VPRORD_BCST_Z(in *byte, out *byte)
+func p975_XORW(in *byte, out *byte)
 
-// p976_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p976_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p976_VPRORD(in *byte, out *byte)
+func p976_VAESENC(in *byte, out *byte)
 
-// p977_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p977_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p977_VPRORD(in *byte, out *byte)
+func p977_VAESENC(in *byte, out *byte)
 
-// p978_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p978_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p978_VPRORD(in *byte, out *byte)
+func p978_VAESENC(in *byte, out *byte)
 
-// p979_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p979_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p979_VPRORD_Z(in *byte, out *byte)
+func p979_VAESENC(in *byte, out *byte)
 
-// p980_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p980_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p980_VPRORD(in *byte, out *byte)
+func p980_VAESENC(in *byte, out *byte)
 
-// p981_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p981_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p981_VPRORQ(in *byte, out *byte)
+func p981_VAESENCLAST(in *byte, out *byte)
 
-// p982_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p982_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p982_VPRORQ(in *byte, out *byte)
+func p982_VAESENCLAST(in *byte, out *byte)
 
-// p983_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p983_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p983_VPRORQ(in *byte, out *byte)
+func p983_VAESENCLAST(in *byte, out *byte)
 
-// p984_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p984_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p984_VPRORQ(in *byte, out *byte)
+func p984_VAESENCLAST(in *byte, out *byte)
 
-// p985_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p985_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p985_VPRORQ(in *byte, out *byte)
+func p985_VAESENCLAST(in *byte, out *byte)
 
-// p986_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p986_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p986_VPRORQ(in *byte, out *byte)
+func p986_VPCLMULQDQ(in *byte, out *byte)
 
-// p987_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p987_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p987_VPRORQ(in *byte, out *byte)
+func p987_VPCLMULQDQ(in *byte, out *byte)
 
-// p988_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p988_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p988_VPRORQ_Z(in *byte, out *byte)
+func p988_VPCLMULQDQ(in *byte, out *byte)
 
-// p989_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p989_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p989_VPRORQ(in *byte, out *byte)
+func p989_VPCLMULQDQ(in *byte, out *byte)
 
-// p990_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p990_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p990_VPRORQ_BCST(in *byte, out *byte)
+func p990_VPCLMULQDQ(in *byte, out *byte)
 
-// p991_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p991_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p991_VPRORQ_BCST_Z(in *byte, out *byte)
+func p991_VPCLMULQDQ(in *byte, out *byte)
 
-// p992_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p992_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p992_VPRORQ(in *byte, out *byte)
+func p992_VPCLMULQDQ(in *byte, out *byte)
 
-// p993_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p993_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p993_VPRORQ(in *byte, out *byte)
+func p993_VPCLMULQDQ(in *byte, out *byte)
 
-// p994_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p994_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p994_VPRORQ(in *byte, out *byte)
+func p994_VPTERNLOGD(in *byte, out *byte)
 
-// p995_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p995_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p995_VPRORQ_Z(in *byte, out *byte)
+func p995_VPTERNLOGD(in *byte, out *byte)
 
-// p996_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p996_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p996_VPRORQ(in *byte, out *byte)
+func p996_VPTERNLOGD(in *byte, out *byte)
 
-// p997_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p997_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p997_VPSHUFB(in *byte, out *byte)
+func p997_VPTERNLOGD(in *byte, out *byte)
 
-// p998_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p998_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p998_VPSHUFB(in *byte, out *byte)
+func p998_VPTERNLOGD(in *byte, out *byte)
 
-// p999_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p999_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p999_VPSHUFB_Z(in *byte, out *byte)
+func p999_VPTERNLOGD(in *byte, out *byte)
 
-// p1000_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1000_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1000_VPSHUFB(in *byte, out *byte)
+func p1000_VPTERNLOGD(in *byte, out *byte)
 
-// p1001_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1001_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1001_VPSHUFB(in *byte, out *byte)
+func p1001_VPTERNLOGD(in *byte, out *byte)
 
-// p1002_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1002_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
-func p1002_VPSHUFB(in *byte, out *byte)
+func p1002_VPTERNLOGD(in *byte, out *byte)
 
-// p1003_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1003_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1003_VPSHUFB(in *byte, out *byte)
+func p1003_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1004_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1004_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1004_VPSHUFB_Z(in *byte, out *byte)
+func p1004_VPTERNLOGD(in *byte, out *byte)
 
-// p1005_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1005_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1005_VPSHUFB(in *byte, out *byte)
+func p1005_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1006_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1006_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1006_VPSHUFD(in *byte, out *byte)
+func p1006_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1007_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1007_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1007_VPSHUFD(in *byte, out *byte)
+func p1007_VPTERNLOGD(in *byte, out *byte)
 
-// p1008_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1008_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p1008_VPSHUFD(in *byte, out *byte)
+func p1008_VPTERNLOGD(in *byte, out *byte)
 
-// p1009_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1009_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1009_VPSHUFD(in *byte, out *byte)
+func p1009_VPTERNLOGD(in *byte, out *byte)
 
-// p1010_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1010_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1010_VPSHUFD(in *byte, out *byte)
+func p1010_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1011_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1011_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1011_VPSHUFD(in *byte, out *byte)
+func p1011_VPTERNLOGD(in *byte, out *byte)
 
-// p1012_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1012_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1012_VPSHUFD(in *byte, out *byte)
+func p1012_VPTERNLOGQ(in *byte, out *byte)
 
-// p1013_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1013_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1013_VPSHUFD_Z(in *byte, out *byte)
+func p1013_VPTERNLOGQ(in *byte, out *byte)
 
-// p1014_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1014_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1014_VPSHUFD(in *byte, out *byte)
+func p1014_VPTERNLOGQ(in *byte, out *byte)
 
-// p1015_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1015_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1015_VPSHUFD_BCST(in *byte, out *byte)
+func p1015_VPTERNLOGQ(in *byte, out *byte)
 
-// p1016_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1016_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1016_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1016_VPTERNLOGQ(in *byte, out *byte)
 
-// p1017_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1017_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1017_VPSHUFD(in *byte, out *byte)
+func p1017_VPTERNLOGQ(in *byte, out *byte)
 
-// p1018_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1018_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
-func p1018_VPSHUFD(in *byte, out *byte)
+func p1018_VPTERNLOGQ(in *byte, out *byte)
 
-// p1019_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1019_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1019_VPSHUFD(in *byte, out *byte)
+func p1019_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1020_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1020_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1020_VPSHUFD_Z(in *byte, out *byte)
+func p1020_VPTERNLOGQ(in *byte, out *byte)
 
-// p1021_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1021_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1021_VPSHUFD(in *byte, out *byte)
+func p1021_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1022_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1022_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1022_VPADDD(in *byte, out *byte)
+func p1022_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1023_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1023_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p1023_VPADDD(in *byte, out *byte)
+func p1023_VPTERNLOGQ(in *byte, out *byte)
 
-// p1024_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1024_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p1024_VPADDD_Z(in *byte, out *byte)
+func p1024_VPTERNLOGQ(in *byte, out *byte)
 
-// p1025_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1025_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1025_VPADDD(in *byte, out *byte)
+func p1025_VPTERNLOGQ(in *byte, out *byte)
 
-// p1026_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1026_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1026_VPADDD_BCST(in *byte, out *byte)
+func p1026_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1027_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1027_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1027_VPADDD_BCST_Z(in *byte, out *byte)
+func p1027_VPTERNLOGQ(in *byte, out *byte)
 
-// p1028_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1028_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1028_VPADDD(in *byte, out *byte)
+func p1028_VPROLD(in *byte, out *byte)
 
-// p1029_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1029_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1029_VPADDD(in *byte, out *byte)
+func p1029_VPROLD(in *byte, out *byte)
 
-// p1030_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1030_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1030_VPADDD(in *byte, out *byte)
+func p1030_VPROLD(in *byte, out *byte)
 
-// p1031_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1031_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1031_VPADDD_Z(in *byte, out *byte)
+func p1031_VPROLD(in *byte, out *byte)
 
-// p1032_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1032_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1032_VPADDD(in *byte, out *byte)
+func p1032_VPROLD(in *byte, out *byte)
 
-// p1033_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1033_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1033_VPADDQ(in *byte, out *byte)
+func p1033_VPROLD(in *byte, out *byte)
 
-// p1034_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1034_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1034_VPADDQ(in *byte, out *byte)
+func p1034_VPROLD(in *byte, out *byte)
 
-// p1035_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1035_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1035_VPADDQ_Z(in *byte, out *byte)
+func p1035_VPROLD(in *byte, out *byte)
 
-// p1036_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1036_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
-func p1036_VPADDQ(in *byte, out *byte)
+func p1036_VPROLD(in *byte, out *byte)
 
-// p1037_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1037_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1037_VPADDQ_BCST(in *byte, out *byte)
+func p1037_VPROLD_Z(in *byte, out *byte)
 
-// p1038_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1038_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1038_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1038_VPROLD(in *byte, out *byte)
 
-// p1039_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1039_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1039_VPADDQ(in *byte, out *byte)
+func p1039_VPROLD_BCST(in *byte, out *byte)
 
-// p1040_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1040_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1040_VPADDQ(in *byte, out *byte)
+func p1040_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1041_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1041_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p1041_VPADDQ(in *byte, out *byte)
+func p1041_VPROLD(in *byte, out *byte)
 
-// p1042_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1042_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p1042_VPADDQ_Z(in *byte, out *byte)
+func p1042_VPROLD(in *byte, out *byte)
 
-// p1043_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1043_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1043_VPADDQ(in *byte, out *byte)
+func p1043_VPROLD(in *byte, out *byte)
 
-// p1044_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1044_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1044_VPSUBQ(in *byte, out *byte)
+func p1044_VPROLD_Z(in *byte, out *byte)
 
-// p1045_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1045_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1045_VPSUBQ(in *byte, out *byte)
+func p1045_VPROLD(in *byte, out *byte)
 
-// p1046_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1046_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1046_VPSUBQ_Z(in *byte, out *byte)
+func p1046_VPROLQ(in *byte, out *byte)
 
-// p1047_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1047_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1047_VPSUBQ(in *byte, out *byte)
+func p1047_VPROLQ(in *byte, out *byte)
 
-// p1048_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1048_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1048_VPSUBQ_BCST(in *byte, out *byte)
+func p1048_VPROLQ(in *byte, out *byte)
 
-// p1049_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1049_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1049_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1049_VPROLQ(in *byte, out *byte)
 
-// p1050_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1050_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1050_VPSUBQ(in *byte, out *byte)
+func p1050_VPROLQ(in *byte, out *byte)
 
-// p1051_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1051_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1051_VPSUBQ(in *byte, out *byte)
+func p1051_VPROLQ(in *byte, out *byte)
 
-// p1052_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1052_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
-func p1052_VPSUBQ(in *byte, out *byte)
+func p1052_VPROLQ(in *byte, out *byte)
 
-// p1053_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1053_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1053_VPSUBQ_Z(in *byte, out *byte)
+func p1053_VPROLQ_Z(in *byte, out *byte)
 
-// p1054_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1054_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1054_VPSUBQ(in *byte, out *byte)
+func p1054_VPROLQ(in *byte, out *byte)
 
-// p1055_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1055_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1055_VPMULUDQ(in *byte, out *byte)
+func p1055_VPROLQ_BCST(in *byte, out *byte)
 
-// p1056_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1056_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1056_VPMULUDQ(in *byte, out *byte)
+func p1056_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1057_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1057_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p1057_VPMULUDQ_Z(in *byte, out *byte)
+func p1057_VPROLQ(in *byte, out *byte)
 
-// p1058_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1058_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p1058_VPMULUDQ(in *byte, out *byte)
+func p1058_VPROLQ(in *byte, out *byte)
 
-// p1059_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1059_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1059_VPMULUDQ_BCST(in *byte, out *byte)
+func p1059_VPROLQ(in *byte, out *byte)
 
-// p1060_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1060_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1060_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1060_VPROLQ_Z(in *byte, out *byte)
 
-// p1061_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1061_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1061_VPMULUDQ(in *byte, out *byte)
+func p1061_VPROLQ(in *byte, out *byte)
 
-// p1062_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1062_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1062_VPMULUDQ(in *byte, out *byte)
+func p1062_VPRORD(in *byte, out *byte)
 
-// p1063_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1063_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1063_VPMULUDQ(in *byte, out *byte)
+func p1063_VPRORD(in *byte, out *byte)
 
-// p1064_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1064_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1064_VPMULUDQ_Z(in *byte, out *byte)
+func p1064_VPRORD(in *byte, out *byte)
 
-// p1065_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1065_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1065_VPMULUDQ(in *byte, out *byte)
+func p1065_VPRORD(in *byte, out *byte)
 
-// p1066_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1066_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1066_VPMADD52LUQ(in *byte, out *byte)
+func p1066_VPRORD(in *byte, out *byte)
 
-// p1067_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1067_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1067_VPMADD52LUQ(in *byte, out *byte)
+func p1067_VPRORD(in *byte, out *byte)
 
-// p1068_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1068_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1068_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1068_VPRORD(in *byte, out *byte)
 
-// p1069_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1069_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
-func p1069_VPMADD52LUQ(in *byte, out *byte)
+func p1069_VPRORD(in *byte, out *byte)
 
-// p1070_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1070_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1070_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1070_VPRORD_Z(in *byte, out *byte)
 
-// p1071_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1071_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1071_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1071_VPRORD(in *byte, out *byte)
 
-// p1072_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1072_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1072_VPMADD52LUQ(in *byte, out *byte)
+func p1072_VPRORD_BCST(in *byte, out *byte)
 
-// p1073_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1073_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1073_VPMADD52LUQ(in *byte, out *byte)
+func p1073_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1074_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1074_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p1074_VPMADD52LUQ(in *byte, out *byte)
+func p1074_VPRORD(in *byte, out *byte)
 
-// p1075_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1075_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p1075_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1075_VPRORD(in *byte, out *byte)
 
-// p1076_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1076_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1076_VPMADD52LUQ(in *byte, out *byte)
+func p1076_VPRORD(in *byte, out *byte)
 
-// p1077_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1077_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1077_VPMADD52HUQ(in *byte, out *byte)
+func p1077_VPRORD_Z(in *byte, out *byte)
 
-// p1078_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1078_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1078_VPMADD52HUQ(in *byte, out *byte)
+func p1078_VPRORD(in *byte, out *byte)
 
-// p1079_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1079_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1079_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1079_VPRORQ(in *byte, out *byte)
 
-// p1080_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1080_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1080_VPMADD52HUQ(in *byte, out *byte)
+func p1080_VPRORQ(in *byte, out *byte)
 
-// p1081_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1081_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1081_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1081_VPRORQ(in *byte, out *byte)
 
-// p1082_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1082_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1082_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1082_VPRORQ(in *byte, out *byte)
 
-// p1083_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1083_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1083_VPMADD52HUQ(in *byte, out *byte)
+func p1083_VPRORQ(in *byte, out *byte)
 
-// p1084_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1084_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1084_VPMADD52HUQ(in *byte, out *byte)
+func p1084_VPRORQ(in *byte, out *byte)
 
-// p1085_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1085_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
-func p1085_VPMADD52HUQ(in *byte, out *byte)
+func p1085_VPRORQ(in *byte, out *byte)
 
-// p1086_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1086_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1086_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1086_VPRORQ_Z(in *byte, out *byte)
 
-// p1087_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1087_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1087_VPMADD52HUQ(in *byte, out *byte)
+func p1087_VPRORQ(in *byte, out *byte)
 
-// p1088_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1088_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1088_VPSRLQ(in *byte, out *byte)
+func p1088_VPRORQ_BCST(in *byte, out *byte)
 
-// p1089_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1089_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1089_VPSRLQ(in *byte, out *byte)
+func p1089_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1090_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1090_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p1090_VPSRLQ(in *byte, out *byte)
+func p1090_VPRORQ(in *byte, out *byte)
 
-// p1091_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1091_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p1091_VPSRLQ(in *byte, out *byte)
+func p1091_VPRORQ(in *byte, out *byte)
 
-// p1092_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1092_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1092_VPSRLQ(in *byte, out *byte)
+func p1092_VPRORQ(in *byte, out *byte)
 
-// p1093_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1093_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1093_VPSRLQ(in *byte, out *byte)
+func p1093_VPRORQ_Z(in *byte, out *byte)
 
-// p1094_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1094_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1094_VPSRLQ(in *byte, out *byte)
+func p1094_VPRORQ(in *byte, out *byte)
 
-// p1095_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1095_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1095_VPSRLQ(in *byte, out *byte)
+func p1095_VPSHUFB(in *byte, out *byte)
 
-// p1096_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1096_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1096_VPSRLQ(in *byte, out *byte)
+func p1096_VPSHUFB(in *byte, out *byte)
 
-// p1097_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1097_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1097_VPSRLQ_Z(in *byte, out *byte)
+func p1097_VPSHUFB_Z(in *byte, out *byte)
 
-// p1098_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1098_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p1098_VPSRLQ(in *byte, out *byte)
+func p1098_VPSHUFB(in *byte, out *byte)
 
-// p1099_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1099_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1099_VPSRLQ_BCST(in *byte, out *byte)
+func p1099_VPSHUFB(in *byte, out *byte)
 
-// p1100_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1100_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1100_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1100_VPSHUFB(in *byte, out *byte)
 
-// p1101_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1101_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1101_VPSRLQ(in *byte, out *byte)
+func p1101_VPSHUFB(in *byte, out *byte)
 
-// p1102_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1102_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1102_VPSRLQ(in *byte, out *byte)
+func p1102_VPSHUFB_Z(in *byte, out *byte)
 
-// p1103_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1103_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1103_VPSRLQ(in *byte, out *byte)
+func p1103_VPSHUFB(in *byte, out *byte)
 
-// p1104_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1104_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1104_VPSRLQ_Z(in *byte, out *byte)
+func p1104_VPSHUFD(in *byte, out *byte)
 
-// p1105_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1105_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1105_VPSRLQ(in *byte, out *byte)
+func p1105_VPSHUFD(in *byte, out *byte)
 
-// p1106_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1106_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1106_VPSLLQ(in *byte, out *byte)
+func p1106_VPSHUFD(in *byte, out *byte)
 
-// p1107_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1107_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1107_VPSLLQ(in *byte, out *byte)
+func p1107_VPSHUFD(in *byte, out *byte)
 
-// p1108_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1108_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1108_VPSLLQ(in *byte, out *byte)
+func p1108_VPSHUFD(in *byte, out *byte)
 
-// p1109_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1109_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1109_VPSLLQ(in *byte, out *byte)
+func p1109_VPSHUFD(in *byte, out *byte)
 
-// p1110_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1110_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
-func p1110_VPSLLQ(in *byte, out *byte)
+func p1110_VPSHUFD(in *byte, out *byte)
 
-// p1111_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1111_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1111_VPSLLQ(in *byte, out *byte)
+func p1111_VPSHUFD_Z(in *byte, out *byte)
 
-// p1112_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1112_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1112_VPSLLQ(in *byte, out *byte)
+func p1112_VPSHUFD(in *byte, out *byte)
 
-// p1113_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1113_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1113_VPSLLQ_Z(in *byte, out *byte)
+func p1113_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1114_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1114_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1114_VPSLLQ(in *byte, out *byte)
+func p1114_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1115_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1115_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1115_VPSLLQ_BCST(in *byte, out *byte)
+func p1115_VPSHUFD(in *byte, out *byte)
 
-// p1116_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1116_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1116_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1116_VPSHUFD(in *byte, out *byte)
 
-// p1117_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1117_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1117_VPSLLQ(in *byte, out *byte)
+func p1117_VPSHUFD(in *byte, out *byte)
 
-// p1118_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1118_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1118_VPSLLQ(in *byte, out *byte)
+func p1118_VPSHUFD_Z(in *byte, out *byte)
 
-// p1119_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1119_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1119_VPSLLQ(in *byte, out *byte)
+func p1119_VPSHUFD(in *byte, out *byte)
 
-// p1120_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1120_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1120_VPSLLQ_Z(in *byte, out *byte)
+func p1120_VPADDD(in *byte, out *byte)
 
-// p1121_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1121_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p1121_VPSLLQ(in *byte, out *byte)
+func p1121_VPADDD(in *byte, out *byte)
 
-// p1122_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1122_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1122_VPSRAQ(in *byte, out *byte)
+func p1122_VPADDD_Z(in *byte, out *byte)
 
-// p1123_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1123_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1123_VPSRAQ(in *byte, out *byte)
+func p1123_VPADDD(in *byte, out *byte)
 
-// p1124_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1124_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1124_VPSRAQ(in *byte, out *byte)
+func p1124_VPADDD_BCST(in *byte, out *byte)
 
-// p1125_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1125_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1125_VPSRAQ(in *byte, out *byte)
+func p1125_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1126_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1126_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1126_VPSRAQ(in *byte, out *byte)
+func p1126_VPADDD(in *byte, out *byte)
 
-// p1127_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1127_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1127_VPSRAQ(in *byte, out *byte)
+func p1127_VPADDD(in *byte, out *byte)
 
-// p1128_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1128_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1128_VPSRAQ(in *byte, out *byte)
+func p1128_VPADDD(in *byte, out *byte)
 
-// p1129_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1129_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1129_VPSRAQ_Z(in *byte, out *byte)
+func p1129_VPADDD_Z(in *byte, out *byte)
 
-// p1130_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1130_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1130_VPSRAQ(in *byte, out *byte)
+func p1130_VPADDD(in *byte, out *byte)
 
-// p1131_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1131_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1131_VPSRAQ_BCST(in *byte, out *byte)
+func p1131_VPADDQ(in *byte, out *byte)
 
-// p1132_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1132_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p1132_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1132_VPADDQ(in *byte, out *byte)
 
-// p1133_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1133_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1133_VPSRAQ(in *byte, out *byte)
+func p1133_VPADDQ_Z(in *byte, out *byte)
 
-// p1134_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1134_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1134_VPSRAQ(in *byte, out *byte)
+func p1134_VPADDQ(in *byte, out *byte)
 
-// p1135_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1135_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1135_VPSRAQ(in *byte, out *byte)
+func p1135_VPADDQ_BCST(in *byte, out *byte)
 
-// p1136_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1136_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1136_VPSRAQ_Z(in *byte, out *byte)
+func p1136_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1137_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1137_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1137_VPSRAQ(in *byte, out *byte)
+func p1137_VPADDQ(in *byte, out *byte)
 
-// p1138_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1138_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1138_VPSRLVQ(in *byte, out *byte)
+func p1138_VPADDQ(in *byte, out *byte)
 
-// p1139_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1139_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1139_VPSRLVQ(in *byte, out *byte)
+func p1139_VPADDQ(in *byte, out *byte)
 
-// p1140_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1140_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1140_VPSRLVQ_Z(in *byte, out *byte)
+func p1140_VPADDQ_Z(in *byte, out *byte)
 
-// p1141_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1141_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1141_VPSRLVQ(in *byte, out *byte)
+func p1141_VPADDQ(in *byte, out *byte)
 
-// p1142_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1142_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1142_VPSRLVQ_BCST(in *byte, out *byte)
+func p1142_VPSUBQ(in *byte, out *byte)
 
-// p1143_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1143_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p1143_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1143_VPSUBQ(in *byte, out *byte)
 
-// p1144_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1144_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1144_VPSRLVQ(in *byte, out *byte)
+func p1144_VPSUBQ_Z(in *byte, out *byte)
 
-// p1145_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1145_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1145_VPSRLVQ(in *byte, out *byte)
+func p1145_VPSUBQ(in *byte, out *byte)
 
-// p1146_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1146_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1146_VPSRLVQ(in *byte, out *byte)
+func p1146_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1147_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1147_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1147_VPSRLVQ_Z(in *byte, out *byte)
+func p1147_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1148_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1148_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1148_VPSRLVQ(in *byte, out *byte)
+func p1148_VPSUBQ(in *byte, out *byte)
 
-// p1149_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1149_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1149_VPSLLVQ(in *byte, out *byte)
+func p1149_VPSUBQ(in *byte, out *byte)
 
-// p1150_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1150_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1150_VPSLLVQ(in *byte, out *byte)
+func p1150_VPSUBQ(in *byte, out *byte)
 
-// p1151_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1151_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1151_VPSLLVQ_Z(in *byte, out *byte)
+func p1151_VPSUBQ_Z(in *byte, out *byte)
 
-// p1152_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1152_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1152_VPSLLVQ(in *byte, out *byte)
+func p1152_VPSUBQ(in *byte, out *byte)
 
-// p1153_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1153_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1153_VPSLLVQ_BCST(in *byte, out *byte)
+func p1153_VPMULUDQ(in *byte, out *byte)
 
-// p1154_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1154_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p1154_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1154_VPMULUDQ(in *byte, out *byte)
 
-// p1155_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1155_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1155_VPSLLVQ(in *byte, out *byte)
+func p1155_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1156_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1156_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1156_VPSLLVQ(in *byte, out *byte)
+func p1156_VPMULUDQ(in *byte, out *byte)
 
-// p1157_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1157_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1157_VPSLLVQ(in *byte, out *byte)
+func p1157_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1158_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1158_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1158_VPSLLVQ_Z(in *byte, out *byte)
+func p1158_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1159_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1159_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1159_VPSLLVQ(in *byte, out *byte)
+func p1159_VPMULUDQ(in *byte, out *byte)
 
-// p1160_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1160_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1160_VPSRLDQ(in *byte, out *byte)
+func p1160_VPMULUDQ(in *byte, out *byte)
 
-// p1161_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1161_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1161_VPSRLDQ(in *byte, out *byte)
+func p1161_VPMULUDQ(in *byte, out *byte)
 
-// p1162_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1162_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1162_VPSRLDQ(in *byte, out *byte)
+func p1162_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1163_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1163_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1163_VPSRLDQ(in *byte, out *byte)
+func p1163_VPMULUDQ(in *byte, out *byte)
 
-// p1164_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1164_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1164_VPSRLDQ(in *byte, out *byte)
+func p1164_VPMADD52LUQ(in *byte, out *byte)
 
-// p1165_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1165_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p1165_VPSRLDQ(in *byte, out *byte)
+func p1165_VPMADD52LUQ(in *byte, out *byte)
 
-// p1166_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1166_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1166_VPSRLDQ(in *byte, out *byte)
+func p1166_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1167_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1167_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1167_VPSRLDQ(in *byte, out *byte)
+func p1167_VPMADD52LUQ(in *byte, out *byte)
 
-// p1168_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1168_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1168_VPSRLDQ(in *byte, out *byte)
+func p1168_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1169_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1169_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1169_VPSRLDQ(in *byte, out *byte)
+func p1169_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1170_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1170_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1170_VPSRLDQ(in *byte, out *byte)
+func p1170_VPMADD52LUQ(in *byte, out *byte)
 
-// p1171_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1171_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1171_VPSLLDQ(in *byte, out *byte)
+func p1171_VPMADD52LUQ(in *byte, out *byte)
 
-// p1172_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1172_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1172_VPSLLDQ(in *byte, out *byte)
+func p1172_VPMADD52LUQ(in *byte, out *byte)
 
-// p1173_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1173_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1173_VPSLLDQ(in *byte, out *byte)
+func p1173_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1174_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1174_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1174_VPSLLDQ(in *byte, out *byte)
+func p1174_VPMADD52LUQ(in *byte, out *byte)
 
-// p1175_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1175_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1175_VPSLLDQ(in *byte, out *byte)
+func p1175_VPMADD52HUQ(in *byte, out *byte)
 
-// p1176_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1176_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p1176_VPSLLDQ(in *byte, out *byte)
+func p1176_VPMADD52HUQ(in *byte, out *byte)
 
-// p1177_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1177_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1177_VPSLLDQ(in *byte, out *byte)
+func p1177_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1178_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1178_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1178_VPSLLDQ(in *byte, out *byte)
+func p1178_VPMADD52HUQ(in *byte, out *byte)
 
-// p1179_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1179_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1179_VPSLLDQ(in *byte, out *byte)
+func p1179_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1180_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1180_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1180_VPSLLDQ(in *byte, out *byte)
+func p1180_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1181_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1181_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1181_VPSLLDQ(in *byte, out *byte)
+func p1181_VPMADD52HUQ(in *byte, out *byte)
 
-// p1182_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1182_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1182_VPALIGNR(in *byte, out *byte)
+func p1182_VPMADD52HUQ(in *byte, out *byte)
 
-// p1183_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1183_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1183_VPALIGNR(in *byte, out *byte)
+func p1183_VPMADD52HUQ(in *byte, out *byte)
 
-// p1184_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1184_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1184_VPALIGNR(in *byte, out *byte)
+func p1184_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1185_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1185_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1185_VPALIGNR(in *byte, out *byte)
+func p1185_VPMADD52HUQ(in *byte, out *byte)
 
-// p1186_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1186_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1186_VPALIGNR(in *byte, out *byte)
+func p1186_VPSRLQ(in *byte, out *byte)
 
-// p1187_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1187_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1187_VPALIGNR(in *byte, out *byte)
+func p1187_VPSRLQ(in *byte, out *byte)
 
-// p1188_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1188_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1188_VPALIGNR(in *byte, out *byte)
+func p1188_VPSRLQ(in *byte, out *byte)
 
-// p1189_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1189_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1189_VPALIGNR(in *byte, out *byte)
+func p1189_VPSRLQ(in *byte, out *byte)
 
-// p1190_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1190_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1190_VPALIGNR(in *byte, out *byte)
+func p1190_VPSRLQ(in *byte, out *byte)
 
-// p1191_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1191_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1191_VPALIGNR_Z(in *byte, out *byte)
+func p1191_VPSRLQ(in *byte, out *byte)
 
-// p1192_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1192_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1192_VPALIGNR(in *byte, out *byte)
+func p1192_VPSRLQ(in *byte, out *byte)
 
-// p1193_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1193_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1193_VPALIGNR(in *byte, out *byte)
+func p1193_VPSRLQ(in *byte, out *byte)
 
-// p1194_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1194_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
-func p1194_VPALIGNR(in *byte, out *byte)
+func p1194_VPSRLQ(in *byte, out *byte)
 
-// p1195_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1195_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1195_VPALIGNR(in *byte, out *byte)
+func p1195_VPSRLQ_Z(in *byte, out *byte)
 
-// p1196_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1196_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1196_VPALIGNR_Z(in *byte, out *byte)
+func p1196_VPSRLQ(in *byte, out *byte)
 
-// p1197_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1197_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1197_VPALIGNR(in *byte, out *byte)
+func p1197_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1198_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1198_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1198_VPUNPCKLQDQ(in *byte, out *byte)
+func p1198_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1199_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1199_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1199_VPUNPCKLQDQ(in *byte, out *byte)
+func p1199_VPSRLQ(in *byte, out *byte)
 
-// p1200_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1200_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1200_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1200_VPSRLQ(in *byte, out *byte)
 
-// p1201_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1201_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1201_VPUNPCKLQDQ(in *byte, out *byte)
+func p1201_VPSRLQ(in *byte, out *byte)
 
-// p1202_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1202_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1202_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1202_VPSRLQ_Z(in *byte, out *byte)
 
-// p1203_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1203_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1203_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1203_VPSRLQ(in *byte, out *byte)
 
-// p1204_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1204_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1204_VPUNPCKLQDQ(in *byte, out *byte)
+func p1204_VPSLLQ(in *byte, out *byte)
 
-// p1205_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1205_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1205_VPUNPCKLQDQ(in *byte, out *byte)
+func p1205_VPSLLQ(in *byte, out *byte)
 
-// p1206_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1206_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1206_VPUNPCKLQDQ(in *byte, out *byte)
+func p1206_VPSLLQ(in *byte, out *byte)
 
-// p1207_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1207_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1207_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1207_VPSLLQ(in *byte, out *byte)
 
-// p1208_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1208_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1208_VPUNPCKLQDQ(in *byte, out *byte)
+func p1208_VPSLLQ(in *byte, out *byte)
 
-// p1209_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1209_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1209_VPUNPCKHQDQ(in *byte, out *byte)
+func p1209_VPSLLQ(in *byte, out *byte)
 
-// p1210_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1210_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
-func p1210_VPUNPCKHQDQ(in *byte, out *byte)
+func p1210_VPSLLQ(in *byte, out *byte)
 
-// p1211_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1211_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1211_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1211_VPSLLQ_Z(in *byte, out *byte)
 
-// p1212_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1212_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1212_VPUNPCKHQDQ(in *byte, out *byte)
+func p1212_VPSLLQ(in *byte, out *byte)
 
-// p1213_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1213_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1213_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1213_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1214_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1214_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1214_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1214_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1215_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1215_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1215_VPUNPCKHQDQ(in *byte, out *byte)
+func p1215_VPSLLQ(in *byte, out *byte)
 
-// p1216_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1216_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1216_VPUNPCKHQDQ(in *byte, out *byte)
+func p1216_VPSLLQ(in *byte, out *byte)
 
-// p1217_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1217_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1217_VPUNPCKHQDQ(in *byte, out *byte)
+func p1217_VPSLLQ(in *byte, out *byte)
 
-// p1218_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1218_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1218_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1218_VPSLLQ_Z(in *byte, out *byte)
 
-// p1219_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1219_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1219_VPUNPCKHQDQ(in *byte, out *byte)
+func p1219_VPSLLQ(in *byte, out *byte)
 
-// p1220_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1220_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1220_VSHUFI64X2(in *byte, out *byte)
+func p1220_VPSRAQ(in *byte, out *byte)
 
-// p1221_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1221_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1221_VSHUFI64X2(in *byte, out *byte)
+func p1221_VPSRAQ(in *byte, out *byte)
 
-// p1222_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1222_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1222_VSHUFI64X2(in *byte, out *byte)
+func p1222_VPSRAQ(in *byte, out *byte)
 
-// p1223_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1223_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1223_VSHUFI64X2(in *byte, out *byte)
+func p1223_VPSRAQ(in *byte, out *byte)
 
-// p1224_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1224_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1224_VSHUFI64X2(in *byte, out *byte)
+func p1224_VPSRAQ(in *byte, out *byte)
 
-// p1225_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1225_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1225_VSHUFI64X2(in *byte, out *byte)
+func p1225_VPSRAQ(in *byte, out *byte)
 
-// p1226_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1226_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
-func p1226_VSHUFI64X2(in *byte, out *byte)
+func p1226_VPSRAQ(in *byte, out *byte)
 
-// p1227_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1227_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1227_VSHUFI64X2_Z(in *byte, out *byte)
+func p1227_VPSRAQ_Z(in *byte, out *byte)
 
-// p1228_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1228_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1228_VSHUFI64X2(in *byte, out *byte)
+func p1228_VPSRAQ(in *byte, out *byte)
 
-// p1229_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1229_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1229_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1229_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1230_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1230_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1230_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1230_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1231_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1231_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1231_VSHUFI64X2(in *byte, out *byte)
+func p1231_VPSRAQ(in *byte, out *byte)
 
-// p1232_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1232_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1232_VSHUFI64X2(in *byte, out *byte)
+func p1232_VPSRAQ(in *byte, out *byte)
 
-// p1233_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1233_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1233_VSHUFI64X2(in *byte, out *byte)
+func p1233_VPSRAQ(in *byte, out *byte)
 
-// p1234_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1234_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1234_VPERMQ(in *byte, out *byte)
+func p1234_VPSRAQ_Z(in *byte, out *byte)
 
-// p1235_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1235_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1235_VPERMQ(in *byte, out *byte)
+func p1235_VPSRAQ(in *byte, out *byte)
 
-// p1236_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1236_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1236_VPERMQ(in *byte, out *byte)
+func p1236_VPSRLVQ(in *byte, out *byte)
 
-// p1237_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1237_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1237_VPERMQ(in *byte, out *byte)
+func p1237_VPSRLVQ(in *byte, out *byte)
 
-// p1238_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1238_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1238_VPERMQ(in *byte, out *byte)
+func p1238_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1239_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1239_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1239_VPERMQ_Z(in *byte, out *byte)
+func p1239_VPSRLVQ(in *byte, out *byte)
 
-// p1240_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1240_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1240_VPERMQ(in *byte, out *byte)
+func p1240_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1241_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1241_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1241_VPERMQ_BCST(in *byte, out *byte)
+func p1241_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1242_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1242_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1242_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1242_VPSRLVQ(in *byte, out *byte)
 
-// p1243_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1243_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1243_VPERMQ(in *byte, out *byte)
+func p1243_VPSRLVQ(in *byte, out *byte)
 
-// p1244_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1244_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1244_VPERMQ(in *byte, out *byte)
+func p1244_VPSRLVQ(in *byte, out *byte)
 
-// p1245_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1245_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1245_VPERMQ(in *byte, out *byte)
+func p1245_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1246_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1246_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1246_VPERMQ(in *byte, out *byte)
+func p1246_VPSRLVQ(in *byte, out *byte)
 
-// p1247_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1247_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1247_VPERMQ(in *byte, out *byte)
+func p1247_VPSLLVQ(in *byte, out *byte)
 
-// p1248_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1248_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1248_VPERMQ_Z(in *byte, out *byte)
+func p1248_VPSLLVQ(in *byte, out *byte)
 
-// p1249_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1249_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1249_VPERMQ(in *byte, out *byte)
+func p1249_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1250_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1250_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1250_VPERMQ_BCST(in *byte, out *byte)
+func p1250_VPSLLVQ(in *byte, out *byte)
 
-// p1251_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1251_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1251_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1251_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1252_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1252_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1252_VPERMQ(in *byte, out *byte)
+func p1252_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1253_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1253_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1253_VPERMQ(in *byte, out *byte)
+func p1253_VPSLLVQ(in *byte, out *byte)
 
-// p1254_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1254_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1254_VPERMQ(in *byte, out *byte)
+func p1254_VPSLLVQ(in *byte, out *byte)
 
-// p1255_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1255_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1255_VPERMD(in *byte, out *byte)
+func p1255_VPSLLVQ(in *byte, out *byte)
 
-// p1256_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1256_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1256_VPERMD(in *byte, out *byte)
+func p1256_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1257_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1257_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1257_VPERMD_Z(in *byte, out *byte)
+func p1257_VPSLLVQ(in *byte, out *byte)
 
-// p1258_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1258_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1258_VPERMD(in *byte, out *byte)
+func p1258_VPSRLDQ(in *byte, out *byte)
 
-// p1259_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1259_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1259_VPERMD_BCST(in *byte, out *byte)
+func p1259_VPSRLDQ(in *byte, out *byte)
 
-// p1260_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1260_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1260_VPERMD_BCST_Z(in *byte, out *byte)
+func p1260_VPSRLDQ(in *byte, out *byte)
 
-// p1261_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1261_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1261_VPERMD(in *byte, out *byte)
+func p1261_VPSRLDQ(in *byte, out *byte)
 
-// p1262_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1262_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1262_VPERMD(in *byte, out *byte)
+func p1262_VPSRLDQ(in *byte, out *byte)
 
-// p1263_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1263_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1263_VPERMD(in *byte, out *byte)
+func p1263_VPSRLDQ(in *byte, out *byte)
 
-// p1264_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1264_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1264_VPERMI2Q(in *byte, out *byte)
+func p1264_VPSRLDQ(in *byte, out *byte)
 
-// p1265_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1265_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1265_VPERMI2Q(in *byte, out *byte)
+func p1265_VPSRLDQ(in *byte, out *byte)
 
-// p1266_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1266_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1266_VPERMI2Q_Z(in *byte, out *byte)
+func p1266_VPSRLDQ(in *byte, out *byte)
 
-// p1267_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1267_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1267_VPERMI2Q(in *byte, out *byte)
+func p1267_VPSRLDQ(in *byte, out *byte)
 
-// p1268_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1268_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1268_VPERMI2Q_BCST(in *byte, out *byte)
+func p1268_VPSRLDQ(in *byte, out *byte)
 
-// p1269_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1269_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1269_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1269_VPSLLDQ(in *byte, out *byte)
 
-// p1270_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1270_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1270_VPERMI2Q(in *byte, out *byte)
+func p1270_VPSLLDQ(in *byte, out *byte)
 
-// p1271_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1271_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1271_VPERMI2Q(in *byte, out *byte)
+func p1271_VPSLLDQ(in *byte, out *byte)
 
-// p1272_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1272_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1272_VPERMI2Q(in *byte, out *byte)
+func p1272_VPSLLDQ(in *byte, out *byte)
 
-// p1273_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1273_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1273_VPERMI2Q_Z(in *byte, out *byte)
+func p1273_VPSLLDQ(in *byte, out *byte)
 
-// p1274_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1274_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1274_VPERMI2Q(in *byte, out *byte)
+func p1274_VPSLLDQ(in *byte, out *byte)
 
-// p1275_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1275_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1275_VPERMB(in *byte, out *byte)
+func p1275_VPSLLDQ(in *byte, out *byte)
 
-// p1276_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1276_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1276_VPERMB(in *byte, out *byte)
+func p1276_VPSLLDQ(in *byte, out *byte)
 
-// p1277_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1277_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1277_VPERMB_Z(in *byte, out *byte)
+func p1277_VPSLLDQ(in *byte, out *byte)
 
-// p1278_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1278_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1278_VPERMB(in *byte, out *byte)
+func p1278_VPSLLDQ(in *byte, out *byte)
 
-// p1279_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1279_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1279_VPERMB(in *byte, out *byte)
+func p1279_VPSLLDQ(in *byte, out *byte)
 
-// p1280_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1280_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1280_VPERMB(in *byte, out *byte)
+func p1280_VPALIGNR(in *byte, out *byte)
 
-// p1281_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1281_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1281_VPERMB(in *byte, out *byte)
+func p1281_VPALIGNR(in *byte, out *byte)
 
-// p1282_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1282_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1282_VPERMB_Z(in *byte, out *byte)
+func p1282_VPALIGNR(in *byte, out *byte)
 
-// p1283_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1283_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1283_VPERMB(in *byte, out *byte)
+func p1283_VPALIGNR(in *byte, out *byte)
 
-// p1284_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1284_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1284_VALIGNQ(in *byte, out *byte)
+func p1284_VPALIGNR(in *byte, out *byte)
 
-// p1285_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1285_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1285_VALIGNQ(in *byte, out *byte)
+func p1285_VPALIGNR(in *byte, out *byte)
 
-// p1286_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1286_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1286_VALIGNQ(in *byte, out *byte)
+func p1286_VPALIGNR(in *byte, out *byte)
 
-// p1287_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1287_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1287_VALIGNQ(in *byte, out *byte)
+func p1287_VPALIGNR(in *byte, out *byte)
 
-// p1288_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1288_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1288_VALIGNQ(in *byte, out *byte)
+func p1288_VPALIGNR(in *byte, out *byte)
 
-// p1289_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1289_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1289_VALIGNQ(in *byte, out *byte)
+func p1289_VPALIGNR_Z(in *byte, out *byte)
 
-// p1290_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1290_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1290_VALIGNQ_Z(in *byte, out *byte)
+func p1290_VPALIGNR(in *byte, out *byte)
 
-// p1291_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1291_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1291_VALIGNQ(in *byte, out *byte)
+func p1291_VPALIGNR(in *byte, out *byte)
 
-// p1292_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1292_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1292_VALIGNQ_BCST(in *byte, out *byte)
+func p1292_VPALIGNR(in *byte, out *byte)
 
-// p1293_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1293_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1293_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1293_VPALIGNR(in *byte, out *byte)
 
-// p1294_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1294_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1294_VALIGNQ(in *byte, out *byte)
+func p1294_VPALIGNR_Z(in *byte, out *byte)
 
-// p1295_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1295_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1295_VALIGNQ(in *byte, out *byte)
+func p1295_VPALIGNR(in *byte, out *byte)
 
-// p1296_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1296_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1296_VALIGNQ(in *byte, out *byte)
+func p1296_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1297_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1297_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1297_VALIGNQ_Z(in *byte, out *byte)
+func p1297_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1298_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1298_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1298_VALIGNQ(in *byte, out *byte)
+func p1298_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1299_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1299_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1299_VPBLENDMQ(in *byte, out *byte)
+func p1299_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1300_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1300_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1300_VPBLENDMQ(in *byte, out *byte)
+func p1300_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1301_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1301_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1301_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1301_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1302_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1302_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1302_VPBLENDMQ(in *byte, out *byte)
+func p1302_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1303_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1303_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1303_VPBLENDMQ(in *byte, out *byte)
+func p1303_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1304_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1304_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1304_VPBLENDMQ(in *byte, out *byte)
+func p1304_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1305_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1305_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1305_VBROADCASTI32X4(in *byte, out *byte)
+func p1305_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1306_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1306_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1306_VBROADCASTI32X4(in *byte, out *byte)
+func p1306_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1307_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1307_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1307_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1307_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1308_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1308_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1308_VBROADCASTI32X4(in *byte, out *byte)
+func p1308_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1309_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1309_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1309_VPBROADCASTQ(in *byte, out *byte)
+func p1309_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1310_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1310_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1310_VPBROADCASTQ(in *byte, out *byte)
+func p1310_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1311_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1311_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1311_VPBROADCASTQ(in *byte, out *byte)
+func p1311_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1312_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1312_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1312_VPBROADCASTQ(in *byte, out *byte)
+func p1312_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1313_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1313_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1313_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1313_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1314_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1314_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1314_VPBROADCASTQ(in *byte, out *byte)
+func p1314_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1315_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1315_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1315_VPBROADCASTQ(in *byte, out *byte)
+func p1315_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1316_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1316_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1316_VPBROADCASTQ(in *byte, out *byte)
+func p1316_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1317_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1317_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1317_VPBROADCASTD(in *byte, out *byte)
+func p1317_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1318_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1318_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1318_VPBROADCASTD(in *byte, out *byte)
+func p1318_VSHUFI64X2(in *byte, out *byte)
 
-// p1319_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1319_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1319_VPBROADCASTD(in *byte, out *byte)
+func p1319_VSHUFI64X2(in *byte, out *byte)
 
-// p1320_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1320_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1320_VPBROADCASTD(in *byte, out *byte)
+func p1320_VSHUFI64X2(in *byte, out *byte)
 
-// p1321_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1321_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1321_VPBROADCASTD_Z(in *byte, out *byte)
+func p1321_VSHUFI64X2(in *byte, out *byte)
 
-// p1322_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1322_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1322_VPBROADCASTD(in *byte, out *byte)
+func p1322_VSHUFI64X2(in *byte, out *byte)
 
-// p1323_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1323_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1323_VPBROADCASTD(in *byte, out *byte)
+func p1323_VSHUFI64X2(in *byte, out *byte)
 
-// p1324_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1324_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
-func p1324_VINSERTI64X4(in *byte, out *byte)
+func p1324_VSHUFI64X2(in *byte, out *byte)
 
-// p1325_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1325_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1325_VINSERTI64X4(in *byte, out *byte)
+func p1325_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1326_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1326_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1326_VINSERTI64X4(in *byte, out *byte)
+func p1326_VSHUFI64X2(in *byte, out *byte)
 
-// p1327_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1327_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1327_VEXTRACTI32X4(in *byte, out *byte)
+func p1327_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1328_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1328_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1328_VEXTRACTI32X4(in *byte, out *byte)
+func p1328_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1329_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1329_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1329_VEXTRACTI32X4(in *byte, out *byte)
+func p1329_VSHUFI64X2(in *byte, out *byte)
 
-// p1330_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1330_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1330_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1330_VSHUFI64X2(in *byte, out *byte)
 
-// p1331_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1331_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1331_VEXTRACTI32X4(in *byte, out *byte)
+func p1331_VSHUFI64X2(in *byte, out *byte)
 
-// p1332_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1332_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1332_VEXTRACTI32X4(in *byte, out *byte)
+func p1332_VPERMQ(in *byte, out *byte)
 
-// p1333_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1333_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1333_VMOVDQU8(in *byte, out *byte)
+func p1333_VPERMQ(in *byte, out *byte)
 
-// p1334_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1334_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1334_VMOVDQU8_Z(in *byte, out *byte)
+func p1334_VPERMQ(in *byte, out *byte)
 
-// p1335_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1335_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1335_VMOVDQU8(in *byte, out *byte)
+func p1335_VPERMQ(in *byte, out *byte)
 
-// p1336_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1336_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
-func p1336_VMOVDQU8(in *byte, out *byte)
+func p1336_VPERMQ(in *byte, out *byte)
 
-// p1337_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1337_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1337_VMOVDQU8_Z(in *byte, out *byte)
+func p1337_VPERMQ_Z(in *byte, out *byte)
 
-// p1338_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1338_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
-func p1338_VMOVDQU8(in *byte, out *byte)
+func p1338_VPERMQ(in *byte, out *byte)
 
-// p1339_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1339_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1339_VMOVDQU8(in *byte, out *byte)
+func p1339_VPERMQ_BCST(in *byte, out *byte)
 
-// p1340_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1340_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1340_VMOVDQU8(in *byte, out *byte)
+func p1340_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1341_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1341_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1341_VMOVDQU8(in *byte, out *byte)
+func p1341_VPERMQ(in *byte, out *byte)
 
-// p1342_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1342_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1342_VMOVDQU64(in *byte, out *byte)
+func p1342_VPERMQ(in *byte, out *byte)
 
-// p1343_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1343_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1343_VMOVDQU64_Z(in *byte, out *byte)
+func p1343_VPERMQ(in *byte, out *byte)
 
-// p1344_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1344_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1344_VMOVDQU64(in *byte, out *byte)
+func p1344_VPERMQ(in *byte, out *byte)
 
-// p1345_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1345_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
-func p1345_VMOVDQU64(in *byte, out *byte)
+func p1345_VPERMQ(in *byte, out *byte)
 
-// p1346_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1346_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1346_VMOVDQU64_Z(in *byte, out *byte)
+func p1346_VPERMQ_Z(in *byte, out *byte)
 
-// p1347_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1347_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1347_VMOVDQU64(in *byte, out *byte)
+func p1347_VPERMQ(in *byte, out *byte)
 
-// p1348_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1348_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1348_VMOVDQU64(in *byte, out *byte)
+func p1348_VPERMQ_BCST(in *byte, out *byte)
 
-// p1349_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1349_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1349_VMOVDQU64(in *byte, out *byte)
+func p1349_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1350_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1350_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1350_VMOVDQU64(in *byte, out *byte)
+func p1350_VPERMQ(in *byte, out *byte)
 
-// p1351_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1351_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1351_VMOVDQU64(in *byte, out *byte)
+func p1351_VPERMQ(in *byte, out *byte)
 
-// p1352_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1352_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1352_VPCMPEQB(in *byte, out *byte)
+func p1352_VPERMQ(in *byte, out *byte)
 
-// p1353_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1353_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1353_VPCMPEQB(in *byte, out *byte)
+func p1353_VPERMD(in *byte, out *byte)
 
-// p1354_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1354_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1354_VPCMPEQB(in *byte, out *byte)
+func p1354_VPERMD(in *byte, out *byte)
 
-// p1355_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1355_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1355_VPCMPEQB(in *byte, out *byte)
+func p1355_VPERMD_Z(in *byte, out *byte)
 
-// p1356_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1356_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1356_VPCMPEQB(in *byte, out *byte)
+func p1356_VPERMD(in *byte, out *byte)
 
-// p1357_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1357_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1357_KMOVQ(in *byte, out *byte)
+func p1357_VPERMD_BCST(in *byte, out *byte)
 
-// p1358_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1358_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1358_KMOVQ(in *byte, out *byte)
+func p1358_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1359_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1359_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1359_KMOVQ(in *byte, out *byte)
+func p1359_VPERMD(in *byte, out *byte)
 
-// p1360_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1360_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1360_KMOVQ(in *byte, out *byte)
+func p1360_VPERMD(in *byte, out *byte)
 
-// p1361_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
+// p1361_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1361_KMOVW(in *byte, out *byte)
+func p1361_VPERMD(in *byte, out *byte)
 
-// p1362_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1362_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1362_KORTESTQ(in *byte, out *byte)
+func p1362_VPERMI2Q(in *byte, out *byte)
 
-// p1363_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1363_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1363_BZHIQ(in *byte, out *byte)
+func p1363_VPERMI2Q(in *byte, out *byte)
 
-// p1364_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1364_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1364_SHLXQ(in *byte, out *byte)
+func p1364_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1365_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1365_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1365_SHLXQ(in *byte, out *byte)
+func p1365_VPERMI2Q(in *byte, out *byte)
 
-// p1366_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1366_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1366_SHRXQ(in *byte, out *byte)
+func p1366_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1367_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1367_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1367_SHRXQ(in *byte, out *byte)
+func p1367_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1368_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1368_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1368_ANDNQ(in *byte, out *byte)
+func p1368_VPERMI2Q(in *byte, out *byte)
 
-// p1369_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1369_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1369_ANDNQ(in *byte, out *byte)
+func p1369_VPERMI2Q(in *byte, out *byte)
 
-// p1370_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1370_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1370_ROLL(in *byte, out *byte)
+func p1370_VPERMI2Q(in *byte, out *byte)
 
-// p1371_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1371_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1371_RORL(in *byte, out *byte)
+func p1371_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1372_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1372_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1372_VINSERTI64X4(in *byte, out *byte)
+func p1372_VPERMI2Q(in *byte, out *byte)
 
-// p1373_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1373_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1373_VINSERTI64X4(in *byte, out *byte)
+func p1373_VPERMB(in *byte, out *byte)
 
-// p1374_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1374_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1374_VEXTRACTI32X4(in *byte, out *byte)
+func p1374_VPERMB(in *byte, out *byte)
 
-// p1375_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1375_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1375_VEXTRACTI32X4(in *byte, out *byte)
+func p1375_VPERMB_Z(in *byte, out *byte)
 
-// p1376_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1376_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1376_VEXTRACTI32X4(in *byte, out *byte)
+func p1376_VPERMB(in *byte, out *byte)
 
-// p1377_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1377_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1377_VEXTRACTI32X4(in *byte, out *byte)
+func p1377_VPERMB(in *byte, out *byte)
 
-// p1378_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1378_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1378_VPBROADCASTQ(in *byte, out *byte)
+func p1378_VPERMB(in *byte, out *byte)
 
-// p1379_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1379_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1379_VMOVDQU64(in *byte, out *byte)
+func p1379_VPERMB(in *byte, out *byte)
 
-// p1380_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1380_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1380_VPCMPEQB(in *byte, out *byte)
+func p1380_VPERMB_Z(in *byte, out *byte)
 
-// p1381_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1381_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1381_KORTESTQ(in *byte, out *byte)
+func p1381_VPERMB(in *byte, out *byte)
 
-// p1382_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1382_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1382_KMOVQ(in *byte, out *byte)
+func p1382_VALIGNQ(in *byte, out *byte)
 
-// p1383_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1383_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1383_VPCMPUQ(in *byte, out *byte)
+func p1383_VALIGNQ(in *byte, out *byte)
 
-// p1384_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1384_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1384_VPCMPUQ(in *byte, out *byte)
+func p1384_VALIGNQ(in *byte, out *byte)
 
-// p1385_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1385_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1385_VPCMPUQ(in *byte, out *byte)
+func p1385_VALIGNQ(in *byte, out *byte)
 
-// p1386_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1386_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1386_VPCMPUQ(in *byte, out *byte)
+func p1386_VALIGNQ(in *byte, out *byte)
 
-// p1387_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1387_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
-func p1387_VPCMPUQ(in *byte, out *byte)
+func p1387_VALIGNQ(in *byte, out *byte)
 
-// p1388_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1388_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1388_VPCMPUQ(in *byte, out *byte)
+func p1388_VALIGNQ_Z(in *byte, out *byte)
 
-// p1389_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1389_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1389_VPCMPUQ(in *byte, out *byte)
+func p1389_VALIGNQ(in *byte, out *byte)
 
-// p1390_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1390_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1390_VPCMPUQ(in *byte, out *byte)
+func p1390_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1391_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1391_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1391_VPCMPUQ(in *byte, out *byte)
+func p1391_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1392_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1392_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1392_VPCMPUQ(in *byte, out *byte)
+func p1392_VALIGNQ(in *byte, out *byte)
 
-// p1393_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1393_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1393_VPCMPUQ_BCST(in *byte, out *byte)
+func p1393_VALIGNQ(in *byte, out *byte)
 
-// p1394_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1394_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1394_VPCMPUQ(in *byte, out *byte)
+func p1394_VALIGNQ(in *byte, out *byte)
 
-// p1395_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1395_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1395_VPCMPUQ(in *byte, out *byte)
+func p1395_VALIGNQ_Z(in *byte, out *byte)
 
-// p1396_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1396_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1396_VPCMPUQ(in *byte, out *byte)
+func p1396_VALIGNQ(in *byte, out *byte)
 
-// p1397_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1397_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1397_SHLXQ(in *byte, out *byte)
+func p1397_VPBLENDMQ(in *byte, out *byte)
 
-// p1398_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1398_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1398_SHRXQ(in *byte, out *byte)
+func p1398_VPBLENDMQ(in *byte, out *byte)
 
-// p1399_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1399_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1399_ANDNQ(in *byte, out *byte)
+func p1399_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1400_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1400_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1400_ROLL(in *byte, out *byte)
+func p1400_VPBLENDMQ(in *byte, out *byte)
 
-// p1401_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1401_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1401_RORL(in *byte, out *byte)
+func p1401_VPBLENDMQ(in *byte, out *byte)
 
-// p1402_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1402_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1402_RORXQ(in *byte, out *byte)
+func p1402_VPBLENDMQ(in *byte, out *byte)
 
-// p1403_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1403_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1403_RORXQ(in *byte, out *byte)
+func p1403_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1404_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1404_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1404_RORXQ(in *byte, out *byte)
+func p1404_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1405_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1405_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1405_RORXQ(in *byte, out *byte)
+func p1405_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1406_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1406_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1406_RORXQ(in *byte, out *byte)
+func p1406_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1407_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1407_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1407_RORXQ(in *byte, out *byte)
+func p1407_VPBROADCASTQ(in *byte, out *byte)
 
-// p1408_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1408_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p1408_RORXQ(in *byte, out *byte)
+func p1408_VPBROADCASTQ(in *byte, out *byte)
 
-// p1409_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1409_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1409_RORXQ(in *byte, out *byte)
+func p1409_VPBROADCASTQ(in *byte, out *byte)
 
-// p1410_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1410_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1410_ROLL(in *byte, out *byte)
+func p1410_VPBROADCASTQ(in *byte, out *byte)
 
-// p1411_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1411_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1411_ROLL(in *byte, out *byte)
+func p1411_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1412_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1412_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1412_ROLL(in *byte, out *byte)
+func p1412_VPBROADCASTQ(in *byte, out *byte)
 
-// p1413_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1413_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1413_ROLL(in *byte, out *byte)
+func p1413_VPBROADCASTQ(in *byte, out *byte)
 
-// p1414_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1414_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1414_ROLL(in *byte, out *byte)
+func p1414_VPBROADCASTQ(in *byte, out *byte)
 
-// p1415_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1415_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
-func p1415_ROLL(in *byte, out *byte)
+func p1415_VPBROADCASTD(in *byte, out *byte)
 
-// p1416_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1416_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1416_RORL(in *byte, out *byte)
+func p1416_VPBROADCASTD(in *byte, out *byte)
 
-// p1417_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1417_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1417_RORL(in *byte, out *byte)
+func p1417_VPBROADCASTD(in *byte, out *byte)
 
-// p1418_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1418_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1418_RORL(in *byte, out *byte)
+func p1418_VPBROADCASTD(in *byte, out *byte)
 
-// p1419_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1419_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1419_RORL(in *byte, out *byte)
+func p1419_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1420_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1420_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1420_RORL(in *byte, out *byte)
+func p1420_VPBROADCASTD(in *byte, out *byte)
 
-// p1421_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1421_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1421_RORL(in *byte, out *byte)
+func p1421_VPBROADCASTD(in *byte, out *byte)
 
-// p1422_SETCC runs SETCC BL (added form SETCC r8).
+// p1422_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1422_SETCC(in *byte, out *byte)
+func p1422_VINSERTI64X4(in *byte, out *byte)
 
-// p1423_JCC runs JCC taken (added form JCC label).
+// p1423_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1423_JCC(in *byte, out *byte)
+func p1423_VINSERTI64X4(in *byte, out *byte)
 
-// p1424_SETCS runs SETCS BL (added form SETCS r8).
+// p1424_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1424_SETCS(in *byte, out *byte)
+func p1424_VINSERTI64X4(in *byte, out *byte)
 
-// p1425_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1425_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1425_CMOVQCS(in *byte, out *byte)
+func p1425_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1426_JCS runs JCS taken (added form JCS label).
+// p1426_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1426_JCS(in *byte, out *byte)
+func p1426_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1427_JEQ runs JEQ taken (added form JEQ label).
+// p1427_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1427_JEQ(in *byte, out *byte)
+func p1427_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1428_SETNE runs SETNE BL (added form SETNE r8).
+// p1428_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1428_SETNE(in *byte, out *byte)
+func p1428_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1429_SETHI runs SETHI BL (added form SETHI r8).
+// p1429_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1429_SETHI(in *byte, out *byte)
+func p1429_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1430_JHI runs JHI taken (added form JHI label).
+// p1430_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1430_JHI(in *byte, out *byte)
+func p1430_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1431_SETLS runs SETLS BL (added form SETLS r8).
+// p1431_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1431_SETLS(in *byte, out *byte)
+func p1431_VMOVDQU8(in *byte, out *byte)
 
-// p1432_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1432_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1432_CMOVQLS(in *byte, out *byte)
+func p1432_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1433_JLS runs JLS taken (added form JLS label).
+// p1433_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1433_JLS(in *byte, out *byte)
+func p1433_VMOVDQU8(in *byte, out *byte)
 
-// p1434_SETLT runs SETLT BL (added form SETLT r8).
+// p1434_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1434_SETLT(in *byte, out *byte)
+func p1434_VMOVDQU8(in *byte, out *byte)
 
-// p1435_JLT runs JLT taken (added form JLT label).
+// p1435_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1435_JLT(in *byte, out *byte)
+func p1435_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1436_SETGE runs SETGE BL (added form SETGE r8).
+// p1436_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1436_SETGE(in *byte, out *byte)
+func p1436_VMOVDQU8(in *byte, out *byte)
 
-// p1437_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1437_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1437_CMOVQGE(in *byte, out *byte)
+func p1437_VMOVDQU8(in *byte, out *byte)
 
-// p1438_JGE runs JGE taken (added form JGE label).
+// p1438_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1438_JGE(in *byte, out *byte)
+func p1438_VMOVDQU8(in *byte, out *byte)
 
-// p1439_SETGT runs SETGT BL (added form SETGT r8).
+// p1439_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1439_SETGT(in *byte, out *byte)
+func p1439_VMOVDQU8(in *byte, out *byte)
 
-// p1440_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1440_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1440_CMOVQGT(in *byte, out *byte)
+func p1440_VMOVDQU64(in *byte, out *byte)
 
-// p1441_JGT runs JGT taken (added form JGT label).
+// p1441_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1441_JGT(in *byte, out *byte)
+func p1441_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1442_SETLE runs SETLE BL (added form SETLE r8).
+// p1442_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1442_SETLE(in *byte, out *byte)
+func p1442_VMOVDQU64(in *byte, out *byte)
 
-// p1443_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1443_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1443_CMOVQLE(in *byte, out *byte)
+func p1443_VMOVDQU64(in *byte, out *byte)
 
-// p1444_JLE runs JLE taken (added form JLE label).
+// p1444_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1444_JLE(in *byte, out *byte)
+func p1444_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1445_SETMI runs SETMI BL (added form SETMI r8).
+// p1445_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1445_SETMI(in *byte, out *byte)
+func p1445_VMOVDQU64(in *byte, out *byte)
 
-// p1446_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1446_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1446_CMOVQMI(in *byte, out *byte)
+func p1446_VMOVDQU64(in *byte, out *byte)
 
-// p1447_JMI runs JMI taken (added form JMI label).
+// p1447_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1447_JMI(in *byte, out *byte)
+func p1447_VMOVDQU64(in *byte, out *byte)
 
-// p1448_SETPL runs SETPL BL (added form SETPL r8).
+// p1448_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1448_SETPL(in *byte, out *byte)
+func p1448_VMOVDQU64(in *byte, out *byte)
 
-// p1449_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1449_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1449_CMOVQPL(in *byte, out *byte)
+func p1449_VMOVDQU64(in *byte, out *byte)
 
-// p1450_JPL runs JPL taken (added form JPL label).
+// p1450_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1450_JPL(in *byte, out *byte)
+func p1450_VPCMPEQB(in *byte, out *byte)
 
-// p1451_SETOS runs SETOS BL (added form SETOS r8).
+// p1451_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1451_SETOS(in *byte, out *byte)
+func p1451_VPCMPEQB(in *byte, out *byte)
 
-// p1452_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1452_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1452_CMOVQOS(in *byte, out *byte)
+func p1452_VPCMPEQB(in *byte, out *byte)
 
-// p1453_JOS runs JOS taken (added form JOS label).
+// p1453_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1453_JOS(in *byte, out *byte)
+func p1453_VPCMPEQB(in *byte, out *byte)
 
-// p1454_SETOC runs SETOC BL (added form SETOC r8).
+// p1454_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1454_SETOC(in *byte, out *byte)
+func p1454_VPCMPEQB(in *byte, out *byte)
 
-// p1455_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1455_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1455_CMOVQOC(in *byte, out *byte)
+func p1455_KMOVQ(in *byte, out *byte)
 
-// p1456_JOC runs JOC taken (added form JOC label).
+// p1456_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1456_JOC(in *byte, out *byte)
+func p1456_KMOVQ(in *byte, out *byte)
 
-// p1457_SETPS runs SETPS BL (added form SETPS r8).
+// p1457_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1457_SETPS(in *byte, out *byte)
+func p1457_KMOVQ(in *byte, out *byte)
 
-// p1458_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1458_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1458_CMOVQPS(in *byte, out *byte)
+func p1458_KMOVQ(in *byte, out *byte)
 
-// p1459_JPS runs JPS taken (added form JPS label).
+// p1459_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
 //
 //go:noescape
-func p1459_JPS(in *byte, out *byte)
+func p1459_KMOVW(in *byte, out *byte)
 
-// p1460_SETPC runs SETPC BL (added form SETPC r8).
+// p1460_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1460_SETPC(in *byte, out *byte)
+func p1460_KORTESTQ(in *byte, out *byte)
 
-// p1461_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1461_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1461_CMOVQPC(in *byte, out *byte)
+func p1461_BZHIQ(in *byte, out *byte)
 
-// p1462_JPC runs JPC taken (added form JPC label).
+// p1462_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1462_JPC(in *byte, out *byte)
+func p1462_SHLXQ(in *byte, out *byte)
 
-// p1463_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1463_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1463_SHLQ(in *byte, out *byte)
+func p1463_SHLXQ(in *byte, out *byte)
 
-// p1464_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1464_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1464_SHRQ(in *byte, out *byte)
+func p1464_SHRXQ(in *byte, out *byte)
 
-// p1465_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1465_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1465_SARQ(in *byte, out *byte)
+func p1465_SHRXQ(in *byte, out *byte)
 
-// p1466_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1466_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1466_SHLL(in *byte, out *byte)
+func p1466_ANDNQ(in *byte, out *byte)
 
-// p1467_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1467_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1467_SARL(in *byte, out *byte)
+func p1467_ANDNQ(in *byte, out *byte)
 
-// p1468_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1468_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1468_SHRW(in *byte, out *byte)
+func p1468_ROLL(in *byte, out *byte)
 
-// p1469_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1469_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1469_SHLB(in *byte, out *byte)
+func p1469_RORL(in *byte, out *byte)
 
-// p1470_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1470_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1470_MULQ(in *byte, out *byte)
+func p1470_VINSERTI64X4(in *byte, out *byte)
 
-// p1471_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1471_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1471_NEGQ(in *byte, out *byte)
+func p1471_VINSERTI64X4(in *byte, out *byte)
 
-// p1472_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1472_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1472_NOTQ(in *byte, out *byte)
+func p1472_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1473_INCQ runs INCQ SI (added form INCQ r).
+// p1473_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1473_INCQ(in *byte, out *byte)
+func p1473_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1474_DECL runs DECL SI (added form DECL r).
+// p1474_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1474_DECL(in *byte, out *byte)
+func p1474_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1475_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1475_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1475_ADCL(in *byte, out *byte)
+func p1475_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1476_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1476_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1476_SBBL(in *byte, out *byte)
+func p1476_VPBROADCASTQ(in *byte, out *byte)
 
-// p1477_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1477_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1477_MOVBLZX(in *byte, out *byte)
+func p1477_VMOVDQU64(in *byte, out *byte)
 
-// p1478_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1478_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1478_MOVWLZX(in *byte, out *byte)
+func p1478_VPCMPEQB(in *byte, out *byte)
 
-// p1479_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1479_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1479_MOVLQZX(in *byte, out *byte)
+func p1479_KORTESTQ(in *byte, out *byte)
 
-// p1480_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1480_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1480_SARQ(in *byte, out *byte)
+func p1480_KMOVQ(in *byte, out *byte)
 
-// p1481_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1481_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1481_SARQ(in *byte, out *byte)
+func p1481_VPCMPUQ(in *byte, out *byte)
 
-// p1482_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1482_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1482_SARQ(in *byte, out *byte)
+func p1482_VPCMPUQ(in *byte, out *byte)
 
-// p1483_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1483_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1483_SHLL(in *byte, out *byte)
+func p1483_VPCMPUQ(in *byte, out *byte)
 
-// p1484_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1484_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1484_SHLL(in *byte, out *byte)
+func p1484_VPCMPUQ(in *byte, out *byte)
 
-// p1485_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1485_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1485_SHLL(in *byte, out *byte)
+func p1485_VPCMPUQ(in *byte, out *byte)
 
-// p1486_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1486_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1486_SHRB(in *byte, out *byte)
+func p1486_VPCMPUQ(in *byte, out *byte)
 
-// p1487_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1487_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1487_SHRB(in *byte, out *byte)
+func p1487_VPCMPUQ(in *byte, out *byte)
 
-// p1488_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1488_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1488_SHRB(in *byte, out *byte)
+func p1488_VPCMPUQ(in *byte, out *byte)
 
-// p1489_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1489_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1489_SHRB(in *byte, out *byte)
+func p1489_VPCMPUQ(in *byte, out *byte)
 
-// p1490_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1490_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1490_SHLQ(in *byte, out *byte)
+func p1490_VPCMPUQ(in *byte, out *byte)
 
-// p1491_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1491_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1491_VMOVDQU8(in *byte, out *byte)
+func p1491_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1492_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1492_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1492_VMOVDQU8_Z(in *byte, out *byte)
+func p1492_VPCMPUQ(in *byte, out *byte)
 
-// p1493_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1493_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1493_VMOVDQU8(in *byte, out *byte)
+func p1493_VPCMPUQ(in *byte, out *byte)
 
-// p1494_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1494_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1494_VMOVDQU8(in *byte, out *byte)
+func p1494_VPCMPUQ(in *byte, out *byte)
 
-// p1495_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1495_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1495_VMOVDQU64(in *byte, out *byte)
+func p1495_SHLXQ(in *byte, out *byte)
 
-// p1496_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1496_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1496_VMOVDQU64(in *byte, out *byte)
+func p1496_SHRXQ(in *byte, out *byte)
 
-// p1497_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1497_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1497_VMOVDQU64_Z(in *byte, out *byte)
+func p1497_ANDNQ(in *byte, out *byte)
+
+// p1498_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+//
+//go:noescape
+func p1498_ROLL(in *byte, out *byte)
+
+// p1499_RORL runs RORL CL, CX (added form RORL r8, r).
+//
+//go:noescape
+func p1499_RORL(in *byte, out *byte)
+
+// p1500_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1500_RORXQ(in *byte, out *byte)
+
+// p1501_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1501_RORXQ(in *byte, out *byte)
+
+// p1502_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1502_RORXQ(in *byte, out *byte)
+
+// p1503_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1503_RORXQ(in *byte, out *byte)
+
+// p1504_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1504_RORXQ(in *byte, out *byte)
+
+// p1505_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1505_RORXQ(in *byte, out *byte)
+
+// p1506_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+//
+//go:noescape
+func p1506_RORXQ(in *byte, out *byte)
+
+// p1507_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+//
+//go:noescape
+func p1507_RORXQ(in *byte, out *byte)
+
+// p1508_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1508_ROLL(in *byte, out *byte)
+
+// p1509_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1509_ROLL(in *byte, out *byte)
+
+// p1510_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1510_ROLL(in *byte, out *byte)
+
+// p1511_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1511_ROLL(in *byte, out *byte)
+
+// p1512_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1512_ROLL(in *byte, out *byte)
+
+// p1513_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+//
+//go:noescape
+func p1513_ROLL(in *byte, out *byte)
+
+// p1514_RORL runs RORL $0x00, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1514_RORL(in *byte, out *byte)
+
+// p1515_RORL runs RORL $0x01, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1515_RORL(in *byte, out *byte)
+
+// p1516_RORL runs RORL $0x07, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1516_RORL(in *byte, out *byte)
+
+// p1517_RORL runs RORL $0x10, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1517_RORL(in *byte, out *byte)
+
+// p1518_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1518_RORL(in *byte, out *byte)
+
+// p1519_RORL runs RORL $0x21, SI (added form RORL imm, r).
+//
+//go:noescape
+func p1519_RORL(in *byte, out *byte)
+
+// p1520_SETCC runs SETCC BL (added form SETCC r8).
+//
+//go:noescape
+func p1520_SETCC(in *byte, out *byte)
+
+// p1521_JCC runs JCC taken (added form JCC label).
+//
+//go:noescape
+func p1521_JCC(in *byte, out *byte)
+
+// p1522_SETCS runs SETCS BL (added form SETCS r8).
+//
+//go:noescape
+func p1522_SETCS(in *byte, out *byte)
+
+// p1523_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+//
+//go:noescape
+func p1523_CMOVQCS(in *byte, out *byte)
+
+// p1524_JCS runs JCS taken (added form JCS label).
+//
+//go:noescape
+func p1524_JCS(in *byte, out *byte)
+
+// p1525_JEQ runs JEQ taken (added form JEQ label).
+//
+//go:noescape
+func p1525_JEQ(in *byte, out *byte)
+
+// p1526_SETNE runs SETNE BL (added form SETNE r8).
+//
+//go:noescape
+func p1526_SETNE(in *byte, out *byte)
+
+// p1527_SETHI runs SETHI BL (added form SETHI r8).
+//
+//go:noescape
+func p1527_SETHI(in *byte, out *byte)
+
+// p1528_JHI runs JHI taken (added form JHI label).
+//
+//go:noescape
+func p1528_JHI(in *byte, out *byte)
+
+// p1529_SETLS runs SETLS BL (added form SETLS r8).
+//
+//go:noescape
+func p1529_SETLS(in *byte, out *byte)
+
+// p1530_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+//
+//go:noescape
+func p1530_CMOVQLS(in *byte, out *byte)
+
+// p1531_JLS runs JLS taken (added form JLS label).
+//
+//go:noescape
+func p1531_JLS(in *byte, out *byte)
+
+// p1532_SETLT runs SETLT BL (added form SETLT r8).
+//
+//go:noescape
+func p1532_SETLT(in *byte, out *byte)
+
+// p1533_JLT runs JLT taken (added form JLT label).
+//
+//go:noescape
+func p1533_JLT(in *byte, out *byte)
+
+// p1534_SETGE runs SETGE BL (added form SETGE r8).
+//
+//go:noescape
+func p1534_SETGE(in *byte, out *byte)
+
+// p1535_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+//
+//go:noescape
+func p1535_CMOVQGE(in *byte, out *byte)
+
+// p1536_JGE runs JGE taken (added form JGE label).
+//
+//go:noescape
+func p1536_JGE(in *byte, out *byte)
+
+// p1537_SETGT runs SETGT BL (added form SETGT r8).
+//
+//go:noescape
+func p1537_SETGT(in *byte, out *byte)
+
+// p1538_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+//
+//go:noescape
+func p1538_CMOVQGT(in *byte, out *byte)
+
+// p1539_JGT runs JGT taken (added form JGT label).
+//
+//go:noescape
+func p1539_JGT(in *byte, out *byte)
+
+// p1540_SETLE runs SETLE BL (added form SETLE r8).
+//
+//go:noescape
+func p1540_SETLE(in *byte, out *byte)
+
+// p1541_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+//
+//go:noescape
+func p1541_CMOVQLE(in *byte, out *byte)
+
+// p1542_JLE runs JLE taken (added form JLE label).
+//
+//go:noescape
+func p1542_JLE(in *byte, out *byte)
+
+// p1543_SETMI runs SETMI BL (added form SETMI r8).
+//
+//go:noescape
+func p1543_SETMI(in *byte, out *byte)
+
+// p1544_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+//
+//go:noescape
+func p1544_CMOVQMI(in *byte, out *byte)
+
+// p1545_JMI runs JMI taken (added form JMI label).
+//
+//go:noescape
+func p1545_JMI(in *byte, out *byte)
+
+// p1546_SETPL runs SETPL BL (added form SETPL r8).
+//
+//go:noescape
+func p1546_SETPL(in *byte, out *byte)
+
+// p1547_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+//
+//go:noescape
+func p1547_CMOVQPL(in *byte, out *byte)
+
+// p1548_JPL runs JPL taken (added form JPL label).
+//
+//go:noescape
+func p1548_JPL(in *byte, out *byte)
+
+// p1549_SETOS runs SETOS BL (added form SETOS r8).
+//
+//go:noescape
+func p1549_SETOS(in *byte, out *byte)
+
+// p1550_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+//
+//go:noescape
+func p1550_CMOVQOS(in *byte, out *byte)
+
+// p1551_JOS runs JOS taken (added form JOS label).
+//
+//go:noescape
+func p1551_JOS(in *byte, out *byte)
+
+// p1552_SETOC runs SETOC BL (added form SETOC r8).
+//
+//go:noescape
+func p1552_SETOC(in *byte, out *byte)
+
+// p1553_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+//
+//go:noescape
+func p1553_CMOVQOC(in *byte, out *byte)
+
+// p1554_JOC runs JOC taken (added form JOC label).
+//
+//go:noescape
+func p1554_JOC(in *byte, out *byte)
+
+// p1555_SETPS runs SETPS BL (added form SETPS r8).
+//
+//go:noescape
+func p1555_SETPS(in *byte, out *byte)
+
+// p1556_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+//
+//go:noescape
+func p1556_CMOVQPS(in *byte, out *byte)
+
+// p1557_JPS runs JPS taken (added form JPS label).
+//
+//go:noescape
+func p1557_JPS(in *byte, out *byte)
+
+// p1558_SETPC runs SETPC BL (added form SETPC r8).
+//
+//go:noescape
+func p1558_SETPC(in *byte, out *byte)
+
+// p1559_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+//
+//go:noescape
+func p1559_CMOVQPC(in *byte, out *byte)
+
+// p1560_JPC runs JPC taken (added form JPC label).
+//
+//go:noescape
+func p1560_JPC(in *byte, out *byte)
+
+// p1561_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+//
+//go:noescape
+func p1561_SHLQ(in *byte, out *byte)
+
+// p1562_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+//
+//go:noescape
+func p1562_SHRQ(in *byte, out *byte)
+
+// p1563_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+//
+//go:noescape
+func p1563_SARQ(in *byte, out *byte)
+
+// p1564_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+//
+//go:noescape
+func p1564_SHLL(in *byte, out *byte)
+
+// p1565_SARL runs SARL CL, SI (added form SARL r8, r).
+//
+//go:noescape
+func p1565_SARL(in *byte, out *byte)
+
+// p1566_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+//
+//go:noescape
+func p1566_SHRW(in *byte, out *byte)
+
+// p1567_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+//
+//go:noescape
+func p1567_SHLB(in *byte, out *byte)
+
+// p1568_MULQ runs MULQ 128(R14) (added form MULQ m).
+//
+//go:noescape
+func p1568_MULQ(in *byte, out *byte)
+
+// p1569_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+//
+//go:noescape
+func p1569_NEGQ(in *byte, out *byte)
+
+// p1570_NOTQ runs NOTQ SI (added form NOTQ r).
+//
+//go:noescape
+func p1570_NOTQ(in *byte, out *byte)
+
+// p1571_INCQ runs INCQ SI (added form INCQ r).
+//
+//go:noescape
+func p1571_INCQ(in *byte, out *byte)
+
+// p1572_DECL runs DECL SI (added form DECL r).
+//
+//go:noescape
+func p1572_DECL(in *byte, out *byte)
+
+// p1573_ADCL runs ADCL SI, DI (added form ADCL r, r).
+//
+//go:noescape
+func p1573_ADCL(in *byte, out *byte)
+
+// p1574_SBBL runs SBBL SI, DI (added form SBBL r, r).
+//
+//go:noescape
+func p1574_SBBL(in *byte, out *byte)
+
+// p1575_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+//
+//go:noescape
+func p1575_MOVBLZX(in *byte, out *byte)
+
+// p1576_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+//
+//go:noescape
+func p1576_MOVWLZX(in *byte, out *byte)
+
+// p1577_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+//
+//go:noescape
+func p1577_MOVLQZX(in *byte, out *byte)
+
+// p1578_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1578_SARQ(in *byte, out *byte)
+
+// p1579_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1579_SARQ(in *byte, out *byte)
+
+// p1580_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1580_SARQ(in *byte, out *byte)
+
+// p1581_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1581_SHLL(in *byte, out *byte)
+
+// p1582_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1582_SHLL(in *byte, out *byte)
+
+// p1583_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1583_SHLL(in *byte, out *byte)
+
+// p1584_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1584_SHRB(in *byte, out *byte)
+
+// p1585_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1585_SHRB(in *byte, out *byte)
+
+// p1586_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1586_SHRB(in *byte, out *byte)
+
+// p1587_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1587_SHRB(in *byte, out *byte)
+
+// p1588_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+//
+//go:noescape
+func p1588_SHLQ(in *byte, out *byte)
+
+// p1589_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+//
+//go:noescape
+func p1589_VMOVDQU8(in *byte, out *byte)
+
+// p1590_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1590_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1591_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1591_VMOVDQU8(in *byte, out *byte)
+
+// p1592_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1592_VMOVDQU8(in *byte, out *byte)
+
+// p1593_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1593_VMOVDQU64(in *byte, out *byte)
+
+// p1594_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1594_VMOVDQU64(in *byte, out *byte)
+
+// p1595_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1595_VMOVDQU64_Z(in *byte, out *byte)

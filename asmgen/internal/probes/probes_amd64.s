@@ -921,7 +921,7 @@ TEXT ·p020_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x7fffffff, 104(R15)
+	ADDL $0x10, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -965,7 +965,7 @@ TEXT ·p021_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $-2147483648, SI
+	ADDL $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1009,7 +1009,7 @@ TEXT ·p022_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $-1, SI
+	ADDL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1053,7 +1053,7 @@ TEXT ·p023_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x00, SI
+	ADDL $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1097,7 +1097,7 @@ TEXT ·p024_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x01, SI
+	ADDL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1141,7 +1141,7 @@ TEXT ·p025_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x08, SI
+	ADDL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1185,6 +1185,50 @@ TEXT ·p026_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ADDL $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p027_ADDL(in *byte, out *byte)
+TEXT ·p027_ADDL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ADDL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -1207,8 +1251,8 @@ TEXT ·p026_ADDL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p027_ADDQ(in *byte, out *byte)
-TEXT ·p027_ADDQ(SB), NOSPLIT, $0-16
+// func p028_ADDL(in *byte, out *byte)
+TEXT ·p028_ADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -1229,51 +1273,7 @@ TEXT ·p027_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p028_ADDQ(in *byte, out *byte)
-TEXT ·p028_ADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ADDQ $-128, SI
+	ADDL SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1317,7 +1317,7 @@ TEXT ·p029_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $-1, SI
+	ADDQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1361,7 +1361,7 @@ TEXT ·p030_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00, SI
+	ADDQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1405,7 +1405,7 @@ TEXT ·p031_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x01, SI
+	ADDQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1449,7 +1449,7 @@ TEXT ·p032_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x02, SI
+	ADDQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1493,7 +1493,7 @@ TEXT ·p033_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x04, SI
+	ADDQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1537,7 +1537,7 @@ TEXT ·p034_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x05, SI
+	ADDQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1581,7 +1581,7 @@ TEXT ·p035_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x08, SI
+	ADDQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1625,7 +1625,7 @@ TEXT ·p036_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x0f, SI
+	ADDQ $0x05, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1669,7 +1669,7 @@ TEXT ·p037_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x10, SI
+	ADDQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1713,7 +1713,7 @@ TEXT ·p038_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x18, SI
+	ADDQ $0x0f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1757,7 +1757,7 @@ TEXT ·p039_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x1f, SI
+	ADDQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1801,7 +1801,7 @@ TEXT ·p040_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x20, SI
+	ADDQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1845,7 +1845,7 @@ TEXT ·p041_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x30, SI
+	ADDQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1889,7 +1889,7 @@ TEXT ·p042_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x40, SI
+	ADDQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1933,7 +1933,7 @@ TEXT ·p043_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7f, SI
+	ADDQ $0x30, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1977,7 +1977,7 @@ TEXT ·p044_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x80, SI
+	ADDQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2021,7 +2021,7 @@ TEXT ·p045_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000100, SI
+	ADDQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2065,7 +2065,7 @@ TEXT ·p046_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000200, SI
+	ADDQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2109,7 +2109,7 @@ TEXT ·p047_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7fffffff, SI
+	ADDQ $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2153,7 +2153,7 @@ TEXT ·p048_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ 128(R14), SI
+	ADDQ $0x00000100, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2197,7 +2197,7 @@ TEXT ·p049_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ SI, DI
+	ADDQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2241,6 +2241,182 @@ TEXT ·p050_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ADDQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p051_ADDQ(in *byte, out *byte)
+TEXT ·p051_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p052_ADDQ(in *byte, out *byte)
+TEXT ·p052_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p053_ADDQ(in *byte, out *byte)
+TEXT ·p053_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p054_ADDQ(in *byte, out *byte)
+TEXT ·p054_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ADDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -2263,9 +2439,9 @@ TEXT ·p050_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p051_ADOXQ(in *byte, out *byte)
+// func p055_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p051_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p055_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2312,9 +2488,9 @@ TEXT ·p051_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p052_ADOXQ(in *byte, out *byte)
+// func p056_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p052_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p056_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2361,9 +2537,9 @@ TEXT ·p052_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p053_ADOXQ(in *byte, out *byte)
+// func p057_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p053_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p057_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2410,9 +2586,9 @@ TEXT ·p053_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p054_AESENC(in *byte, out *byte)
+// func p058_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p054_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p058_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2457,9 +2633,9 @@ TEXT ·p054_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p055_AESENC(in *byte, out *byte)
+// func p059_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p055_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p059_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2504,9 +2680,9 @@ TEXT ·p055_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p056_AESENC(in *byte, out *byte)
+// func p060_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p056_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p060_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2553,9 +2729,9 @@ TEXT ·p056_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p057_AESENC(in *byte, out *byte)
+// func p061_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p057_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p061_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2602,9 +2778,9 @@ TEXT ·p057_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p058_AESENC(in *byte, out *byte)
+// func p062_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p058_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p062_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2649,9 +2825,9 @@ TEXT ·p058_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p059_AESENC(in *byte, out *byte)
+// func p063_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p059_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p063_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2696,9 +2872,9 @@ TEXT ·p059_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p060_AESENCLAST(in *byte, out *byte)
+// func p064_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p060_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p064_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2743,9 +2919,9 @@ TEXT ·p060_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p061_AESENCLAST(in *byte, out *byte)
+// func p065_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p061_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p065_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2790,9 +2966,9 @@ TEXT ·p061_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p062_AESENCLAST(in *byte, out *byte)
+// func p066_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p062_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p066_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2839,9 +3015,9 @@ TEXT ·p062_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p063_AESENCLAST(in *byte, out *byte)
+// func p067_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p063_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p067_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2888,9 +3064,9 @@ TEXT ·p063_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p064_AESENCLAST(in *byte, out *byte)
+// func p068_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p064_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p068_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2935,9 +3111,9 @@ TEXT ·p064_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p065_AESENCLAST(in *byte, out *byte)
+// func p069_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p065_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p069_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2982,182 +3158,6 @@ TEXT ·p065_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p066_ANDQ(in *byte, out *byte)
-TEXT ·p066_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p067_ANDQ(in *byte, out *byte)
-TEXT ·p067_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p068_ANDQ(in *byte, out *byte)
-TEXT ·p068_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-32, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p069_ANDQ(in *byte, out *byte)
-TEXT ·p069_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-16, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p070_ANDQ(in *byte, out *byte)
 TEXT ·p070_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -3180,7 +3180,7 @@ TEXT ·p070_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-1, SI
+	ANDQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3224,7 +3224,7 @@ TEXT ·p071_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x00, SI
+	ANDQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3268,7 +3268,7 @@ TEXT ·p072_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x01, SI
+	ANDQ $-64, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3312,7 +3312,7 @@ TEXT ·p073_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x03, SI
+	ANDQ $-32, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3356,7 +3356,7 @@ TEXT ·p074_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x04, SI
+	ANDQ $-16, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3400,7 +3400,7 @@ TEXT ·p075_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x0f, SI
+	ANDQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3444,7 +3444,7 @@ TEXT ·p076_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7f, SI
+	ANDQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3488,7 +3488,7 @@ TEXT ·p077_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7fffffff, SI
+	ANDQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3532,7 +3532,7 @@ TEXT ·p078_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ SI, DI
+	ANDQ $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3576,6 +3576,270 @@ TEXT ·p079_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ANDQ $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p080_ANDQ(in *byte, out *byte)
+TEXT ·p080_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x0f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p081_ANDQ(in *byte, out *byte)
+TEXT ·p081_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x7f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p082_ANDQ(in *byte, out *byte)
+TEXT ·p082_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x03ffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p083_ANDQ(in *byte, out *byte)
+TEXT ·p083_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p084_ANDQ(in *byte, out *byte)
+TEXT ·p084_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p085_ANDQ(in *byte, out *byte)
+TEXT ·p085_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ANDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -3598,8 +3862,8 @@ TEXT ·p079_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p080_BSWAPL(in *byte, out *byte)
-TEXT ·p080_BSWAPL(SB), NOSPLIT, $0-16
+// func p086_BSWAPL(in *byte, out *byte)
+TEXT ·p086_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3642,8 +3906,8 @@ TEXT ·p080_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p081_BSWAPQ(in *byte, out *byte)
-TEXT ·p081_BSWAPQ(SB), NOSPLIT, $0-16
+// func p087_BSWAPQ(in *byte, out *byte)
+TEXT ·p087_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3686,9 +3950,9 @@ TEXT ·p081_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p082_BZHIQ(in *byte, out *byte)
+// func p088_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p082_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p088_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3731,9 +3995,9 @@ TEXT ·p082_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p083_BZHIQ(in *byte, out *byte)
+// func p089_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p083_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p089_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3776,9 +4040,9 @@ TEXT ·p083_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p084_CMOVQCC(in *byte, out *byte)
+// func p090_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p084_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p090_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3821,9 +4085,9 @@ TEXT ·p084_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p085_CMOVQCC(in *byte, out *byte)
+// func p091_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p085_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p091_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3866,9 +4130,9 @@ TEXT ·p085_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p086_CMOVQEQ(in *byte, out *byte)
+// func p092_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p086_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p092_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3911,9 +4175,9 @@ TEXT ·p086_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p087_CMOVQEQ(in *byte, out *byte)
+// func p093_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p087_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p093_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3956,9 +4220,9 @@ TEXT ·p087_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p088_CMOVQHI(in *byte, out *byte)
+// func p094_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p088_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p094_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4001,9 +4265,9 @@ TEXT ·p088_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p089_CMOVQHI(in *byte, out *byte)
+// func p095_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p089_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p095_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4046,9 +4310,9 @@ TEXT ·p089_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p090_CMOVQLT(in *byte, out *byte)
+// func p096_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p090_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p096_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4091,9 +4355,9 @@ TEXT ·p090_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p091_CMOVQLT(in *byte, out *byte)
+// func p097_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p091_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p097_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4136,9 +4400,9 @@ TEXT ·p091_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p092_CMOVQNE(in *byte, out *byte)
+// func p098_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p092_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p098_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4181,9 +4445,9 @@ TEXT ·p092_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p093_CMOVQNE(in *byte, out *byte)
+// func p099_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p093_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p099_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4226,8 +4490,8 @@ TEXT ·p093_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p094_CMPL(in *byte, out *byte)
-TEXT ·p094_CMPL(SB), NOSPLIT, $0-16
+// func p100_CMPL(in *byte, out *byte)
+TEXT ·p100_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4270,8 +4534,8 @@ TEXT ·p094_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p095_CMPL(in *byte, out *byte)
-TEXT ·p095_CMPL(SB), NOSPLIT, $0-16
+// func p101_CMPL(in *byte, out *byte)
+TEXT ·p101_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4314,8 +4578,8 @@ TEXT ·p095_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p096_CMPL(in *byte, out *byte)
-TEXT ·p096_CMPL(SB), NOSPLIT, $0-16
+// func p102_CMPL(in *byte, out *byte)
+TEXT ·p102_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4358,8 +4622,8 @@ TEXT ·p096_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p097_CMPL(in *byte, out *byte)
-TEXT ·p097_CMPL(SB), NOSPLIT, $0-16
+// func p103_CMPL(in *byte, out *byte)
+TEXT ·p103_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4402,8 +4666,8 @@ TEXT ·p097_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p098_CMPL(in *byte, out *byte)
-TEXT ·p098_CMPL(SB), NOSPLIT, $0-16
+// func p104_CMPL(in *byte, out *byte)
+TEXT ·p104_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4446,8 +4710,8 @@ TEXT ·p098_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p099_CMPL(in *byte, out *byte)
-TEXT ·p099_CMPL(SB), NOSPLIT, $0-16
+// func p105_CMPL(in *byte, out *byte)
+TEXT ·p105_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4469,270 +4733,6 @@ TEXT ·p099_CMPL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	CMPL SI, $0x7fffffff
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p100_CMPQ(in *byte, out *byte)
-TEXT ·p100_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-2147483648
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p101_CMPQ(in *byte, out *byte)
-TEXT ·p101_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-128
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p102_CMPQ(in *byte, out *byte)
-TEXT ·p102_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-1
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p103_CMPQ(in *byte, out *byte)
-TEXT ·p103_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x00
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p104_CMPQ(in *byte, out *byte)
-TEXT ·p104_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x01
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p105_CMPQ(in *byte, out *byte)
-TEXT ·p105_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4776,7 +4776,7 @@ TEXT ·p106_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000200
+	CMPQ 128(R14), $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4820,7 +4820,7 @@ TEXT ·p107_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7fffffff
+	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4864,7 +4864,7 @@ TEXT ·p108_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-2147483648
+	CMPQ 128(R14), $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4908,7 +4908,7 @@ TEXT ·p109_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-128
+	CMPQ 128(R14), $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4952,7 +4952,7 @@ TEXT ·p110_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-1
+	CMPQ 128(R14), $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4996,7 +4996,7 @@ TEXT ·p111_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00
+	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5040,7 +5040,7 @@ TEXT ·p112_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x01
+	CMPQ 128(R14), $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5084,7 +5084,7 @@ TEXT ·p113_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x02
+	CMPQ 128(R14), $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5128,7 +5128,7 @@ TEXT ·p114_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x04
+	CMPQ 128(R14), $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5172,7 +5172,7 @@ TEXT ·p115_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x08
+	CMPQ SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5216,7 +5216,7 @@ TEXT ·p116_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0a
+	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5260,7 +5260,7 @@ TEXT ·p117_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0c
+	CMPQ SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5304,7 +5304,7 @@ TEXT ·p118_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x10
+	CMPQ SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5348,7 +5348,7 @@ TEXT ·p119_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5392,7 +5392,7 @@ TEXT ·p120_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ SI, $0x02
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5436,7 +5436,7 @@ TEXT ·p121_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $0x04
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5480,7 +5480,7 @@ TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $0x08
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5524,7 +5524,7 @@ TEXT ·p123_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $0x0a
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5568,7 +5568,7 @@ TEXT ·p124_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x0c
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5612,7 +5612,7 @@ TEXT ·p125_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x10
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5656,7 +5656,7 @@ TEXT ·p126_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5700,7 +5700,7 @@ TEXT ·p127_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5744,7 +5744,7 @@ TEXT ·p128_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5788,7 +5788,7 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5832,7 +5832,7 @@ TEXT ·p130_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5876,6 +5876,710 @@ TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, $0x80
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p132_CMPQ(in *byte, out *byte)
+TEXT ·p132_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0xc0
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p133_CMPQ(in *byte, out *byte)
+TEXT ·p133_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000100
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p134_CMPQ(in *byte, out *byte)
+TEXT ·p134_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000140
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p135_CMPQ(in *byte, out *byte)
+TEXT ·p135_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000180
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p136_CMPQ(in *byte, out *byte)
+TEXT ·p136_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x000001c0
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p137_CMPQ(in *byte, out *byte)
+TEXT ·p137_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000200
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p138_CMPQ(in *byte, out *byte)
+TEXT ·p138_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000240
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p139_CMPQ(in *byte, out *byte)
+TEXT ·p139_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000280
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p140_CMPQ(in *byte, out *byte)
+TEXT ·p140_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x000002c0
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p141_CMPQ(in *byte, out *byte)
+TEXT ·p141_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000300
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p142_CMPQ(in *byte, out *byte)
+TEXT ·p142_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000340
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p143_CMPQ(in *byte, out *byte)
+TEXT ·p143_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000380
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p144_CMPQ(in *byte, out *byte)
+TEXT ·p144_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000400
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p145_CMPQ(in *byte, out *byte)
+TEXT ·p145_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x7fffffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p146_CMPQ(in *byte, out *byte)
+TEXT ·p146_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p147_CMPQ(in *byte, out *byte)
+TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -5898,8 +6602,8 @@ TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p132_DECQ(in *byte, out *byte)
-TEXT ·p132_DECQ(SB), NOSPLIT, $0-16
+// func p148_DECQ(in *byte, out *byte)
+TEXT ·p148_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5942,8 +6646,8 @@ TEXT ·p132_DECQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p133_IMULQ(in *byte, out *byte)
-TEXT ·p133_IMULQ(SB), NOSPLIT, $0-16
+// func p149_IMULQ(in *byte, out *byte)
+TEXT ·p149_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5986,8 +6690,8 @@ TEXT ·p133_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p134_IMULQ(in *byte, out *byte)
-TEXT ·p134_IMULQ(SB), NOSPLIT, $0-16
+// func p150_IMULQ(in *byte, out *byte)
+TEXT ·p150_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6030,8 +6734,8 @@ TEXT ·p134_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p135_IMULQ(in *byte, out *byte)
-TEXT ·p135_IMULQ(SB), NOSPLIT, $0-16
+// func p151_IMULQ(in *byte, out *byte)
+TEXT ·p151_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6074,8 +6778,8 @@ TEXT ·p135_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p136_JA(in *byte, out *byte)
-TEXT ·p136_JA(SB), NOSPLIT, $0-16
+// func p152_JA(in *byte, out *byte)
+TEXT ·p152_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6124,8 +6828,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p137_JAE(in *byte, out *byte)
-TEXT ·p137_JAE(SB), NOSPLIT, $0-16
+// func p153_JAE(in *byte, out *byte)
+TEXT ·p153_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6174,8 +6878,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p138_JB(in *byte, out *byte)
-TEXT ·p138_JB(SB), NOSPLIT, $0-16
+// func p154_JB(in *byte, out *byte)
+TEXT ·p154_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6224,8 +6928,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p139_JBE(in *byte, out *byte)
-TEXT ·p139_JBE(SB), NOSPLIT, $0-16
+// func p155_JBE(in *byte, out *byte)
+TEXT ·p155_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6274,8 +6978,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p140_JE(in *byte, out *byte)
-TEXT ·p140_JE(SB), NOSPLIT, $0-16
+// func p156_JE(in *byte, out *byte)
+TEXT ·p156_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6324,8 +7028,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p141_JMP(in *byte, out *byte)
-TEXT ·p141_JMP(SB), NOSPLIT, $0-16
+// func p157_JMP(in *byte, out *byte)
+TEXT ·p157_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6370,8 +7074,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p142_JNE(in *byte, out *byte)
-TEXT ·p142_JNE(SB), NOSPLIT, $0-16
+// func p158_JNE(in *byte, out *byte)
+TEXT ·p158_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6420,8 +7124,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p143_JNZ(in *byte, out *byte)
-TEXT ·p143_JNZ(SB), NOSPLIT, $0-16
+// func p159_JNZ(in *byte, out *byte)
+TEXT ·p159_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6470,8 +7174,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p144_JZ(in *byte, out *byte)
-TEXT ·p144_JZ(SB), NOSPLIT, $0-16
+// func p160_JZ(in *byte, out *byte)
+TEXT ·p160_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6520,9 +7224,9 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p145_KMOVQ(in *byte, out *byte)
+// func p161_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p145_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p161_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6567,9 +7271,9 @@ TEXT ·p145_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p146_KMOVW(in *byte, out *byte)
+// func p162_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p146_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p162_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6614,9 +7318,9 @@ TEXT ·p146_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p147_KXORW(in *byte, out *byte)
+// func p163_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p147_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p163_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6665,9 +7369,9 @@ TEXT ·p147_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 120(R15)
 	RET
 
-// func p148_KXORW(in *byte, out *byte)
+// func p164_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p148_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p164_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6712,8 +7416,8 @@ TEXT ·p148_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 104(R15)
 	RET
 
-// func p149_LEAL(in *byte, out *byte)
-TEXT ·p149_LEAL(SB), NOSPLIT, $0-16
+// func p165_LEAL(in *byte, out *byte)
+TEXT ·p165_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6756,8 +7460,8 @@ TEXT ·p149_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p150_LEAL(in *byte, out *byte)
-TEXT ·p150_LEAL(SB), NOSPLIT, $0-16
+// func p166_LEAL(in *byte, out *byte)
+TEXT ·p166_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6800,8 +7504,8 @@ TEXT ·p150_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p151_LEAL(in *byte, out *byte)
-TEXT ·p151_LEAL(SB), NOSPLIT, $0-16
+// func p167_LEAL(in *byte, out *byte)
+TEXT ·p167_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6844,8 +7548,8 @@ TEXT ·p151_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p152_LEAL(in *byte, out *byte)
-TEXT ·p152_LEAL(SB), NOSPLIT, $0-16
+// func p168_LEAL(in *byte, out *byte)
+TEXT ·p168_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6888,8 +7592,8 @@ TEXT ·p152_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p153_LEAL(in *byte, out *byte)
-TEXT ·p153_LEAL(SB), NOSPLIT, $0-16
+// func p169_LEAL(in *byte, out *byte)
+TEXT ·p169_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6932,8 +7636,8 @@ TEXT ·p153_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p154_LEAL(in *byte, out *byte)
-TEXT ·p154_LEAL(SB), NOSPLIT, $0-16
+// func p170_LEAL(in *byte, out *byte)
+TEXT ·p170_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6976,8 +7680,8 @@ TEXT ·p154_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p155_LEAQ(in *byte, out *byte)
-TEXT ·p155_LEAQ(SB), NOSPLIT, $0-16
+// func p171_LEAQ(in *byte, out *byte)
+TEXT ·p171_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7020,8 +7724,8 @@ TEXT ·p155_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p156_LEAQ(in *byte, out *byte)
-TEXT ·p156_LEAQ(SB), NOSPLIT, $0-16
+// func p172_LEAQ(in *byte, out *byte)
+TEXT ·p172_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7064,8 +7768,8 @@ TEXT ·p156_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p157_LEAQ(in *byte, out *byte)
-TEXT ·p157_LEAQ(SB), NOSPLIT, $0-16
+// func p173_LEAQ(in *byte, out *byte)
+TEXT ·p173_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7108,8 +7812,8 @@ TEXT ·p157_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p158_LEAQ(in *byte, out *byte)
-TEXT ·p158_LEAQ(SB), NOSPLIT, $0-16
+// func p174_LEAQ(in *byte, out *byte)
+TEXT ·p174_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7152,8 +7856,8 @@ TEXT ·p158_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p159_LEAQ(in *byte, out *byte)
-TEXT ·p159_LEAQ(SB), NOSPLIT, $0-16
+// func p175_LEAQ(in *byte, out *byte)
+TEXT ·p175_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7196,8 +7900,8 @@ TEXT ·p159_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p160_LEAQ(in *byte, out *byte)
-TEXT ·p160_LEAQ(SB), NOSPLIT, $0-16
+// func p176_LEAQ(in *byte, out *byte)
+TEXT ·p176_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7240,8 +7944,8 @@ TEXT ·p160_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p161_MOVB(in *byte, out *byte)
-TEXT ·p161_MOVB(SB), NOSPLIT, $0-16
+// func p177_MOVB(in *byte, out *byte)
+TEXT ·p177_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7284,8 +7988,8 @@ TEXT ·p161_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p162_MOVB(in *byte, out *byte)
-TEXT ·p162_MOVB(SB), NOSPLIT, $0-16
+// func p178_MOVB(in *byte, out *byte)
+TEXT ·p178_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7328,8 +8032,8 @@ TEXT ·p162_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p163_MOVB(in *byte, out *byte)
-TEXT ·p163_MOVB(SB), NOSPLIT, $0-16
+// func p179_MOVB(in *byte, out *byte)
+TEXT ·p179_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7372,8 +8076,8 @@ TEXT ·p163_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p164_MOVBQZX(in *byte, out *byte)
-TEXT ·p164_MOVBQZX(SB), NOSPLIT, $0-16
+// func p180_MOVBQZX(in *byte, out *byte)
+TEXT ·p180_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7416,9 +8120,9 @@ TEXT ·p164_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p165_MOVHPS(in *byte, out *byte)
+// func p181_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p165_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p181_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7463,9 +8167,9 @@ TEXT ·p165_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p166_MOVHPS(in *byte, out *byte)
+// func p182_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p166_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p182_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7510,8 +8214,8 @@ TEXT ·p166_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p167_MOVL(in *byte, out *byte)
-TEXT ·p167_MOVL(SB), NOSPLIT, $0-16
+// func p183_MOVL(in *byte, out *byte)
+TEXT ·p183_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7554,8 +8258,8 @@ TEXT ·p167_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p168_MOVL(in *byte, out *byte)
-TEXT ·p168_MOVL(SB), NOSPLIT, $0-16
+// func p184_MOVL(in *byte, out *byte)
+TEXT ·p184_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7598,9 +8302,9 @@ TEXT ·p168_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p169_MOVOU(in *byte, out *byte)
+// func p185_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p169_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p185_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7645,9 +8349,9 @@ TEXT ·p169_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p170_MOVOU(in *byte, out *byte)
+// func p186_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p170_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p186_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7692,9 +8396,9 @@ TEXT ·p170_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p171_MOVOU(in *byte, out *byte)
+// func p187_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p171_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p187_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7739,9 +8443,9 @@ TEXT ·p171_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p172_MOVOU(in *byte, out *byte)
+// func p188_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p172_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p188_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7786,9 +8490,9 @@ TEXT ·p172_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p173_MOVOU(in *byte, out *byte)
+// func p189_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p173_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p189_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7835,9 +8539,9 @@ TEXT ·p173_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p174_MOVOU(in *byte, out *byte)
+// func p190_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p174_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p190_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7884,9 +8588,9 @@ TEXT ·p174_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p175_MOVOU(in *byte, out *byte)
+// func p191_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p175_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p191_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7931,9 +8635,9 @@ TEXT ·p175_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p176_MOVOU(in *byte, out *byte)
+// func p192_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p176_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p192_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7978,710 +8682,6 @@ TEXT ·p176_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p177_MOVQ(in *byte, out *byte)
-TEXT ·p177_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p178_MOVQ(in *byte, out *byte)
-TEXT ·p178_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p179_MOVQ(in *byte, out *byte)
-TEXT ·p179_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p180_MOVQ(in *byte, out *byte)
-TEXT ·p180_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p181_MOVQ(in *byte, out *byte)
-TEXT ·p181_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p182_MOVQ(in *byte, out *byte)
-TEXT ·p182_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000007, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p183_MOVQ(in *byte, out *byte)
-TEXT ·p183_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000008, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p184_MOVQ(in *byte, out *byte)
-TEXT ·p184_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000a, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p185_MOVQ(in *byte, out *byte)
-TEXT ·p185_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p186_MOVQ(in *byte, out *byte)
-TEXT ·p186_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p187_MOVQ(in *byte, out *byte)
-TEXT ·p187_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000010, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p188_MOVQ(in *byte, out *byte)
-TEXT ·p188_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000017, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p189_MOVQ(in *byte, out *byte)
-TEXT ·p189_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000018, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p190_MOVQ(in *byte, out *byte)
-TEXT ·p190_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000001f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p191_MOVQ(in *byte, out *byte)
-TEXT ·p191_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000020, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p192_MOVQ(in *byte, out *byte)
-TEXT ·p192_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000002f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p193_MOVQ(in *byte, out *byte)
 TEXT ·p193_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -8704,7 +8704,7 @@ TEXT ·p193_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8748,7 +8748,7 @@ TEXT ·p194_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8792,7 +8792,7 @@ TEXT ·p195_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8836,7 +8836,7 @@ TEXT ·p196_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8880,7 +8880,7 @@ TEXT ·p197_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8924,7 +8924,7 @@ TEXT ·p198_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8968,7 +8968,7 @@ TEXT ·p199_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9012,7 +9012,7 @@ TEXT ·p200_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9056,7 +9056,7 @@ TEXT ·p201_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9100,7 +9100,7 @@ TEXT ·p202_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0xffffffff, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9144,7 +9144,7 @@ TEXT ·p203_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9188,7 +9188,7 @@ TEXT ·p204_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9232,7 +9232,7 @@ TEXT ·p205_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9276,7 +9276,7 @@ TEXT ·p206_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9299,8 +9299,800 @@ TEXT ·p206_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p207_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000020, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p208_MOVQ(in *byte, out *byte)
+TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0000002f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p209_MOVQ(in *byte, out *byte)
+TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000030, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p210_MOVQ(in *byte, out *byte)
+TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0000003f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p211_MOVQ(in *byte, out *byte)
+TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000040, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p212_MOVQ(in *byte, out *byte)
+TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0000007f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p213_MOVQ(in *byte, out *byte)
+TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000080, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p214_MOVQ(in *byte, out *byte)
+TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000001c0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p215_MOVQ(in *byte, out *byte)
+TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p216_MOVQ(in *byte, out *byte)
+TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000003c0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p217_MOVQ(in *byte, out *byte)
+TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p218_MOVQ(in *byte, out *byte)
+TEXT ·p218_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p219_MOVQ(in *byte, out *byte)
+TEXT ·p219_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x80000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p220_MOVQ(in *byte, out *byte)
+TEXT ·p220_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0xffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p221_MOVQ(in *byte, out *byte)
+TEXT ·p221_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0ffffffc, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p222_MOVQ(in *byte, out *byte)
+TEXT ·p222_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p223_MOVQ(in *byte, out *byte)
+TEXT ·p223_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x123456789abcdef0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p224_MOVQ(in *byte, out *byte)
+TEXT ·p224_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p225_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9345,9 +10137,9 @@ TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p208_MOVQ(in *byte, out *byte)
+// func p226_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9392,8 +10184,8 @@ TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p209_MOVQ(in *byte, out *byte)
-TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
+// func p227_MOVQ(in *byte, out *byte)
+TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9436,8 +10228,8 @@ TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p210_MOVQ(in *byte, out *byte)
-TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
+// func p228_MOVQ(in *byte, out *byte)
+TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9480,8 +10272,8 @@ TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p211_MOVQ(in *byte, out *byte)
-TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
+// func p229_MOVQ(in *byte, out *byte)
+TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9524,9 +10316,9 @@ TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p212_MOVQ(in *byte, out *byte)
+// func p230_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9571,9 +10363,9 @@ TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p213_MOVQ(in *byte, out *byte)
+// func p231_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9618,9 +10410,9 @@ TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p214_MOVQ(in *byte, out *byte)
+// func p232_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9665,9 +10457,9 @@ TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p215_MOVQ(in *byte, out *byte)
+// func p233_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9712,9 +10504,9 @@ TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p216_MOVQ(in *byte, out *byte)
+// func p234_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9759,9 +10551,9 @@ TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p217_MOVQ(in *byte, out *byte)
+// func p235_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9806,8 +10598,8 @@ TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p218_MOVW(in *byte, out *byte)
-TEXT ·p218_MOVW(SB), NOSPLIT, $0-16
+// func p236_MOVW(in *byte, out *byte)
+TEXT ·p236_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9850,8 +10642,8 @@ TEXT ·p218_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p219_MOVW(in *byte, out *byte)
-TEXT ·p219_MOVW(SB), NOSPLIT, $0-16
+// func p237_MOVW(in *byte, out *byte)
+TEXT ·p237_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9894,8 +10686,8 @@ TEXT ·p219_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p220_MOVWQZX(in *byte, out *byte)
-TEXT ·p220_MOVWQZX(SB), NOSPLIT, $0-16
+// func p238_MOVWQZX(in *byte, out *byte)
+TEXT ·p238_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9938,8 +10730,8 @@ TEXT ·p220_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p221_MULQ(in *byte, out *byte)
-TEXT ·p221_MULQ(SB), NOSPLIT, $0-16
+// func p239_MULQ(in *byte, out *byte)
+TEXT ·p239_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9982,9 +10774,9 @@ TEXT ·p221_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p222_MULXQ(in *byte, out *byte)
+// func p240_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p222_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p240_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10027,9 +10819,9 @@ TEXT ·p222_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p223_MULXQ(in *byte, out *byte)
+// func p241_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p223_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p241_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10072,9 +10864,9 @@ TEXT ·p223_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p224_MULXQ(in *byte, out *byte)
+// func p242_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p224_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p242_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10117,9 +10909,9 @@ TEXT ·p224_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p225_MULXQ(in *byte, out *byte)
+// func p243_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p225_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p243_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10162,8 +10954,8 @@ TEXT ·p225_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p226_NEGQ(in *byte, out *byte)
-TEXT ·p226_NEGQ(SB), NOSPLIT, $0-16
+// func p244_NEGQ(in *byte, out *byte)
+TEXT ·p244_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10206,8 +10998,8 @@ TEXT ·p226_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p227_ORQ(in *byte, out *byte)
-TEXT ·p227_ORQ(SB), NOSPLIT, $0-16
+// func p245_ORQ(in *byte, out *byte)
+TEXT ·p245_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10250,8 +11042,8 @@ TEXT ·p227_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p228_ORQ(in *byte, out *byte)
-TEXT ·p228_ORQ(SB), NOSPLIT, $0-16
+// func p246_ORQ(in *byte, out *byte)
+TEXT ·p246_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10294,9 +11086,9 @@ TEXT ·p228_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p229_PADDL(in *byte, out *byte)
+// func p247_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p229_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p247_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10341,9 +11133,9 @@ TEXT ·p229_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p230_PADDL(in *byte, out *byte)
+// func p248_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p230_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p248_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10388,9 +11180,9 @@ TEXT ·p230_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p231_PADDL(in *byte, out *byte)
+// func p249_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p231_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p249_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10437,9 +11229,9 @@ TEXT ·p231_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p232_PADDL(in *byte, out *byte)
+// func p250_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p232_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p250_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10486,9 +11278,9 @@ TEXT ·p232_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p233_PADDL(in *byte, out *byte)
+// func p251_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p233_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p251_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10533,9 +11325,9 @@ TEXT ·p233_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p234_PADDL(in *byte, out *byte)
+// func p252_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p234_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p252_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10580,9 +11372,9 @@ TEXT ·p234_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p235_PADDQ(in *byte, out *byte)
+// func p253_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p235_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p253_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10629,9 +11421,9 @@ TEXT ·p235_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p236_PADDQ(in *byte, out *byte)
+// func p254_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p236_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p254_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10678,9 +11470,9 @@ TEXT ·p236_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p237_PADDQ(in *byte, out *byte)
+// func p255_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p237_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p255_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10725,9 +11517,9 @@ TEXT ·p237_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p238_PADDQ(in *byte, out *byte)
+// func p256_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p238_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p256_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10772,9 +11564,9 @@ TEXT ·p238_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p239_PAND(in *byte, out *byte)
+// func p257_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p239_PAND(SB), NOSPLIT, $0-16
+TEXT ·p257_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10819,9 +11611,9 @@ TEXT ·p239_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p240_PAND(in *byte, out *byte)
+// func p258_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p240_PAND(SB), NOSPLIT, $0-16
+TEXT ·p258_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10866,9 +11658,9 @@ TEXT ·p240_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p241_PAND(in *byte, out *byte)
+// func p259_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p241_PAND(SB), NOSPLIT, $0-16
+TEXT ·p259_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10915,9 +11707,9 @@ TEXT ·p241_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p242_PAND(in *byte, out *byte)
+// func p260_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p242_PAND(SB), NOSPLIT, $0-16
+TEXT ·p260_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10964,9 +11756,9 @@ TEXT ·p242_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p243_PAND(in *byte, out *byte)
+// func p261_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p243_PAND(SB), NOSPLIT, $0-16
+TEXT ·p261_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11011,9 +11803,9 @@ TEXT ·p243_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p244_PAND(in *byte, out *byte)
+// func p262_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p244_PAND(SB), NOSPLIT, $0-16
+TEXT ·p262_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11058,9 +11850,9 @@ TEXT ·p244_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p245_PCLMULQDQ(in *byte, out *byte)
+// func p263_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p245_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p263_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11105,9 +11897,9 @@ TEXT ·p245_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p246_PCLMULQDQ(in *byte, out *byte)
+// func p264_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p246_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p264_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11152,9 +11944,9 @@ TEXT ·p246_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p247_PCLMULQDQ(in *byte, out *byte)
+// func p265_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p247_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p265_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11199,9 +11991,9 @@ TEXT ·p247_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p248_PCLMULQDQ(in *byte, out *byte)
+// func p266_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p248_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p266_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11246,9 +12038,9 @@ TEXT ·p248_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p249_PCLMULQDQ(in *byte, out *byte)
+// func p267_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p249_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p267_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11293,9 +12085,9 @@ TEXT ·p249_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p250_PCLMULQDQ(in *byte, out *byte)
+// func p268_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p250_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p268_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11340,9 +12132,9 @@ TEXT ·p250_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p251_PCLMULQDQ(in *byte, out *byte)
+// func p269_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p251_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p269_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11387,9 +12179,9 @@ TEXT ·p251_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p252_PCLMULQDQ(in *byte, out *byte)
+// func p270_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p252_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p270_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11434,9 +12226,9 @@ TEXT ·p252_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p253_PCLMULQDQ(in *byte, out *byte)
+// func p271_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p253_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p271_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11483,9 +12275,9 @@ TEXT ·p253_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p254_PCLMULQDQ(in *byte, out *byte)
+// func p272_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p254_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p272_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11532,9 +12324,9 @@ TEXT ·p254_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p255_PCLMULQDQ(in *byte, out *byte)
+// func p273_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p255_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p273_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11581,9 +12373,9 @@ TEXT ·p255_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p256_PCLMULQDQ(in *byte, out *byte)
+// func p274_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p256_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p274_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11630,9 +12422,9 @@ TEXT ·p256_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p257_PCLMULQDQ(in *byte, out *byte)
+// func p275_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p257_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p275_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11679,9 +12471,9 @@ TEXT ·p257_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p258_PCLMULQDQ(in *byte, out *byte)
+// func p276_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p258_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p276_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11728,9 +12520,9 @@ TEXT ·p258_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p259_PCLMULQDQ(in *byte, out *byte)
+// func p277_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p259_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11777,9 +12569,9 @@ TEXT ·p259_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p260_PCLMULQDQ(in *byte, out *byte)
+// func p278_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p260_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11826,9 +12618,9 @@ TEXT ·p260_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p261_PCLMULQDQ(in *byte, out *byte)
+// func p279_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p261_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11873,9 +12665,9 @@ TEXT ·p261_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p262_PCLMULQDQ(in *byte, out *byte)
+// func p280_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p262_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11920,9 +12712,9 @@ TEXT ·p262_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p263_PCMPEQB(in *byte, out *byte)
+// func p281_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p263_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p281_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11969,9 +12761,9 @@ TEXT ·p263_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p264_PCMPEQB(in *byte, out *byte)
+// func p282_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p264_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p282_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12018,9 +12810,9 @@ TEXT ·p264_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p265_PCMPEQB(in *byte, out *byte)
+// func p283_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p265_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p283_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12065,9 +12857,9 @@ TEXT ·p265_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p266_PCMPEQB(in *byte, out *byte)
+// func p284_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p266_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p284_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12112,9 +12904,9 @@ TEXT ·p266_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p267_PCMPEQL(in *byte, out *byte)
+// func p285_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p267_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p285_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12161,9 +12953,9 @@ TEXT ·p267_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p268_PCMPEQL(in *byte, out *byte)
+// func p286_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p268_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p286_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12210,9 +13002,9 @@ TEXT ·p268_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p269_PCMPEQL(in *byte, out *byte)
+// func p287_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p269_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p287_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12257,9 +13049,9 @@ TEXT ·p269_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p270_PCMPEQL(in *byte, out *byte)
+// func p288_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p270_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p288_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12304,9 +13096,9 @@ TEXT ·p270_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p271_PMOVMSKB(in *byte, out *byte)
+// func p289_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p271_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p289_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12351,9 +13143,9 @@ TEXT ·p271_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p272_PMOVMSKB(in *byte, out *byte)
+// func p290_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p272_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p290_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12398,9 +13190,9 @@ TEXT ·p272_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p273_POR(in *byte, out *byte)
+// func p291_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p273_POR(SB), NOSPLIT, $0-16
+TEXT ·p291_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12447,9 +13239,9 @@ TEXT ·p273_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p274_POR(in *byte, out *byte)
+// func p292_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p274_POR(SB), NOSPLIT, $0-16
+TEXT ·p292_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12496,9 +13288,9 @@ TEXT ·p274_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p275_POR(in *byte, out *byte)
+// func p293_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p275_POR(SB), NOSPLIT, $0-16
+TEXT ·p293_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12543,9 +13335,9 @@ TEXT ·p275_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p276_POR(in *byte, out *byte)
+// func p294_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p276_POR(SB), NOSPLIT, $0-16
+TEXT ·p294_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12590,9 +13382,9 @@ TEXT ·p276_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p277_PSHUFB(in *byte, out *byte)
+// func p295_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p277_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p295_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12637,9 +13429,9 @@ TEXT ·p277_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p278_PSHUFB(in *byte, out *byte)
+// func p296_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p278_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p296_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12684,9 +13476,9 @@ TEXT ·p278_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p279_PSHUFB(in *byte, out *byte)
+// func p297_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p279_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p297_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12733,9 +13525,9 @@ TEXT ·p279_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p280_PSHUFB(in *byte, out *byte)
+// func p298_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p280_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p298_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12782,9 +13574,9 @@ TEXT ·p280_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p281_PSHUFB(in *byte, out *byte)
+// func p299_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p281_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p299_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12829,9 +13621,9 @@ TEXT ·p281_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p282_PSHUFB(in *byte, out *byte)
+// func p300_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p282_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p300_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12876,888 +13668,6 @@ TEXT ·p282_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p283_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p283_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p284_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p284_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p285_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p285_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p286_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p286_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p287_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p287_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p288_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p288_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p289_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p289_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p290_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p290_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p291_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p291_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p292_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p292_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p293_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p293_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p294_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p294_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p295_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p295_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p296_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p296_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p297_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p297_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p298_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p298_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p299_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p299_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p300_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p300_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p301_PSHUFD(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
@@ -13783,7 +13693,7 @@ TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13832,7 +13742,7 @@ TEXT ·p302_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13881,7 +13791,7 @@ TEXT ·p303_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13930,7 +13840,7 @@ TEXT ·p304_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13979,7 +13889,7 @@ TEXT ·p305_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14028,7 +13938,7 @@ TEXT ·p306_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14073,10 +13983,11 @@ TEXT ·p307_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0x00, X9, X9
+	PSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14096,7 +14007,8 @@ TEXT ·p307_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p308_PSHUFD(in *byte, out *byte)
@@ -14120,6 +14032,886 @@ TEXT ·p308_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p309_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p309_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p310_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p310_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p311_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p311_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p312_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p312_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p313_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p313_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p314_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p314_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p315_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p315_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p316_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p316_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p317_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p317_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p318_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p318_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p319_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p319_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p320_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p320_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p321_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p321_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p322_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p322_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p323_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p323_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p324_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p324_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p325_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p325_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p326_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
@@ -14146,9 +14938,9 @@ TEXT ·p308_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p309_PSLLDQ(in *byte, out *byte)
+// func p327_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p309_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p327_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14193,9 +14985,9 @@ TEXT ·p309_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p310_PSLLDQ(in *byte, out *byte)
+// func p328_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p310_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p328_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14240,9 +15032,9 @@ TEXT ·p310_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p311_PSLLDQ(in *byte, out *byte)
+// func p329_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p311_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p329_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14287,9 +15079,9 @@ TEXT ·p311_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p312_PSLLDQ(in *byte, out *byte)
+// func p330_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p312_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p330_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14334,9 +15126,9 @@ TEXT ·p312_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p313_PSLLDQ(in *byte, out *byte)
+// func p331_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p313_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p331_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14381,9 +15173,9 @@ TEXT ·p313_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p314_PSLLDQ(in *byte, out *byte)
+// func p332_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p314_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p332_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14428,9 +15220,9 @@ TEXT ·p314_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p315_PSLLDQ(in *byte, out *byte)
+// func p333_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p315_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p333_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14475,9 +15267,9 @@ TEXT ·p315_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p316_PSLLDQ(in *byte, out *byte)
+// func p334_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p316_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p334_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14522,9 +15314,9 @@ TEXT ·p316_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p317_PSLLDQ(in *byte, out *byte)
+// func p335_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p317_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p335_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14569,9 +15361,9 @@ TEXT ·p317_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p318_PSLLDQ(in *byte, out *byte)
+// func p336_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p318_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p336_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14616,9 +15408,9 @@ TEXT ·p318_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p319_PSLLDQ(in *byte, out *byte)
+// func p337_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p319_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p337_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14663,9 +15455,9 @@ TEXT ·p319_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p320_PSLLDQ(in *byte, out *byte)
+// func p338_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p320_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p338_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14710,9 +15502,9 @@ TEXT ·p320_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p321_PSLLL(in *byte, out *byte)
+// func p339_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p321_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p339_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14757,9 +15549,9 @@ TEXT ·p321_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p322_PSLLL(in *byte, out *byte)
+// func p340_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p322_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p340_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14804,9 +15596,9 @@ TEXT ·p322_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p323_PSLLL(in *byte, out *byte)
+// func p341_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p323_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p341_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14851,9 +15643,9 @@ TEXT ·p323_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p324_PSLLL(in *byte, out *byte)
+// func p342_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p324_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p342_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14898,9 +15690,9 @@ TEXT ·p324_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p325_PSLLL(in *byte, out *byte)
+// func p343_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p325_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p343_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14945,9 +15737,9 @@ TEXT ·p325_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p326_PSLLL(in *byte, out *byte)
+// func p344_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p326_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p344_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14992,9 +15784,9 @@ TEXT ·p326_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p327_PSLLL(in *byte, out *byte)
+// func p345_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p327_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p345_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15039,9 +15831,9 @@ TEXT ·p327_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p328_PSLLL(in *byte, out *byte)
+// func p346_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p328_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p346_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15086,9 +15878,9 @@ TEXT ·p328_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p329_PSLLL(in *byte, out *byte)
+// func p347_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p329_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p347_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15133,9 +15925,9 @@ TEXT ·p329_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p330_PSLLL(in *byte, out *byte)
+// func p348_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p330_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p348_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15180,9 +15972,9 @@ TEXT ·p330_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p331_PSLLL(in *byte, out *byte)
+// func p349_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p331_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p349_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15227,9 +16019,9 @@ TEXT ·p331_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p332_PSLLL(in *byte, out *byte)
+// func p350_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p332_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p350_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15274,9 +16066,9 @@ TEXT ·p332_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p333_PSLLL(in *byte, out *byte)
+// func p351_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p333_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p351_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15321,9 +16113,9 @@ TEXT ·p333_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p334_PSLLL(in *byte, out *byte)
+// func p352_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p334_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p352_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15368,9 +16160,9 @@ TEXT ·p334_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p335_PSLLL(in *byte, out *byte)
+// func p353_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p335_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p353_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15415,9 +16207,9 @@ TEXT ·p335_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p336_PSLLL(in *byte, out *byte)
+// func p354_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p336_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p354_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15462,9 +16254,9 @@ TEXT ·p336_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p337_PSLLL(in *byte, out *byte)
+// func p355_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p337_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p355_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15509,9 +16301,9 @@ TEXT ·p337_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p338_PSLLL(in *byte, out *byte)
+// func p356_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p338_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p356_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15556,9 +16348,9 @@ TEXT ·p338_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p339_PSRAL(in *byte, out *byte)
+// func p357_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p339_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p357_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15603,9 +16395,9 @@ TEXT ·p339_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p340_PSRAL(in *byte, out *byte)
+// func p358_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p340_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p358_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15650,9 +16442,9 @@ TEXT ·p340_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p341_PSRAL(in *byte, out *byte)
+// func p359_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p341_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p359_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15697,9 +16489,9 @@ TEXT ·p341_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p342_PSRAL(in *byte, out *byte)
+// func p360_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p342_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p360_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15744,9 +16536,9 @@ TEXT ·p342_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p343_PSRAL(in *byte, out *byte)
+// func p361_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p343_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p361_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15791,9 +16583,9 @@ TEXT ·p343_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p344_PSRAL(in *byte, out *byte)
+// func p362_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p344_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p362_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15838,9 +16630,9 @@ TEXT ·p344_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p345_PSRAL(in *byte, out *byte)
+// func p363_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p345_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p363_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15885,9 +16677,9 @@ TEXT ·p345_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p346_PSRAL(in *byte, out *byte)
+// func p364_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p346_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p364_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15932,9 +16724,9 @@ TEXT ·p346_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p347_PSRAL(in *byte, out *byte)
+// func p365_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p347_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p365_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15979,9 +16771,9 @@ TEXT ·p347_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p348_PSRAL(in *byte, out *byte)
+// func p366_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p348_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p366_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16026,9 +16818,9 @@ TEXT ·p348_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p349_PSRAL(in *byte, out *byte)
+// func p367_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p349_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p367_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16073,9 +16865,9 @@ TEXT ·p349_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p350_PSRAL(in *byte, out *byte)
+// func p368_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p350_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p368_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16120,9 +16912,9 @@ TEXT ·p350_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p351_PSRAL(in *byte, out *byte)
+// func p369_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p351_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p369_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16167,9 +16959,9 @@ TEXT ·p351_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p352_PSRAL(in *byte, out *byte)
+// func p370_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p352_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p370_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16214,9 +17006,9 @@ TEXT ·p352_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p353_PSRLDQ(in *byte, out *byte)
+// func p371_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p353_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p371_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16261,9 +17053,9 @@ TEXT ·p353_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p354_PSRLDQ(in *byte, out *byte)
+// func p372_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p372_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16308,9 +17100,9 @@ TEXT ·p354_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p355_PSRLDQ(in *byte, out *byte)
+// func p373_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p373_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16355,9 +17147,9 @@ TEXT ·p355_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p356_PSRLDQ(in *byte, out *byte)
+// func p374_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p374_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16402,9 +17194,9 @@ TEXT ·p356_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p357_PSRLDQ(in *byte, out *byte)
+// func p375_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p375_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16449,9 +17241,9 @@ TEXT ·p357_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p358_PSRLDQ(in *byte, out *byte)
+// func p376_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p376_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16496,9 +17288,9 @@ TEXT ·p358_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p359_PSRLDQ(in *byte, out *byte)
+// func p377_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p359_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p377_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16543,9 +17335,9 @@ TEXT ·p359_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p360_PSRLDQ(in *byte, out *byte)
+// func p378_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p360_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p378_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16590,9 +17382,9 @@ TEXT ·p360_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p361_PSRLDQ(in *byte, out *byte)
+// func p379_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p361_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p379_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16637,9 +17429,9 @@ TEXT ·p361_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p362_PSRLDQ(in *byte, out *byte)
+// func p380_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p362_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p380_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16684,9 +17476,9 @@ TEXT ·p362_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p363_PSRLDQ(in *byte, out *byte)
+// func p381_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p363_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p381_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16731,9 +17523,9 @@ TEXT ·p363_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p364_PSRLDQ(in *byte, out *byte)
+// func p382_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p364_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p382_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16778,9 +17570,9 @@ TEXT ·p364_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p365_PSRLL(in *byte, out *byte)
+// func p383_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p365_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p383_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16825,9 +17617,9 @@ TEXT ·p365_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p366_PSRLL(in *byte, out *byte)
+// func p384_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p366_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p384_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16872,9 +17664,9 @@ TEXT ·p366_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p367_PSRLL(in *byte, out *byte)
+// func p385_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p367_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p385_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16919,9 +17711,9 @@ TEXT ·p367_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p368_PSRLL(in *byte, out *byte)
+// func p386_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p368_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p386_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16966,9 +17758,9 @@ TEXT ·p368_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p369_PSRLL(in *byte, out *byte)
+// func p387_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p369_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p387_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17013,9 +17805,9 @@ TEXT ·p369_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p370_PSRLL(in *byte, out *byte)
+// func p388_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p370_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p388_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17060,9 +17852,9 @@ TEXT ·p370_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p371_PSRLL(in *byte, out *byte)
+// func p389_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p371_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p389_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17107,9 +17899,9 @@ TEXT ·p371_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p372_PSRLL(in *byte, out *byte)
+// func p390_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p372_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p390_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17154,9 +17946,9 @@ TEXT ·p372_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p373_PSRLL(in *byte, out *byte)
+// func p391_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p373_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p391_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17201,9 +17993,9 @@ TEXT ·p373_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p374_PSRLL(in *byte, out *byte)
+// func p392_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p392_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17248,9 +18040,9 @@ TEXT ·p374_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p375_PSRLL(in *byte, out *byte)
+// func p393_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p393_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17295,9 +18087,9 @@ TEXT ·p375_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p376_PSRLL(in *byte, out *byte)
+// func p394_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p394_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17342,9 +18134,9 @@ TEXT ·p376_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p377_PSRLL(in *byte, out *byte)
+// func p395_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p395_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17389,9 +18181,9 @@ TEXT ·p377_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p378_PSRLL(in *byte, out *byte)
+// func p396_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p378_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p396_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17436,9 +18228,9 @@ TEXT ·p378_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p379_PSRLL(in *byte, out *byte)
+// func p397_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p379_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p397_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17483,9 +18275,9 @@ TEXT ·p379_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p380_PSRLL(in *byte, out *byte)
+// func p398_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p380_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p398_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17530,9 +18322,9 @@ TEXT ·p380_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p381_PSRLL(in *byte, out *byte)
+// func p399_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p381_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p399_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17577,9 +18369,9 @@ TEXT ·p381_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p382_PSRLL(in *byte, out *byte)
+// func p400_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p382_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p400_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17624,9 +18416,9 @@ TEXT ·p382_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p383_PUNPCKHLQ(in *byte, out *byte)
+// func p401_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p383_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p401_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17673,9 +18465,9 @@ TEXT ·p383_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p384_PUNPCKHLQ(in *byte, out *byte)
+// func p402_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p384_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p402_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17722,9 +18514,9 @@ TEXT ·p384_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p385_PUNPCKHLQ(in *byte, out *byte)
+// func p403_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p385_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p403_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17769,9 +18561,9 @@ TEXT ·p385_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p386_PUNPCKHLQ(in *byte, out *byte)
+// func p404_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p386_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p404_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17816,9 +18608,9 @@ TEXT ·p386_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p387_PUNPCKHQDQ(in *byte, out *byte)
+// func p405_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p387_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p405_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17865,9 +18657,9 @@ TEXT ·p387_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p388_PUNPCKHQDQ(in *byte, out *byte)
+// func p406_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p388_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p406_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17914,9 +18706,9 @@ TEXT ·p388_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p389_PUNPCKHQDQ(in *byte, out *byte)
+// func p407_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p389_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p407_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17961,9 +18753,9 @@ TEXT ·p389_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p390_PUNPCKHQDQ(in *byte, out *byte)
+// func p408_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p390_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p408_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18008,9 +18800,9 @@ TEXT ·p390_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p391_PUNPCKLLQ(in *byte, out *byte)
+// func p409_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p391_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p409_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18057,9 +18849,9 @@ TEXT ·p391_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p392_PUNPCKLLQ(in *byte, out *byte)
+// func p410_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p392_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p410_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18106,9 +18898,9 @@ TEXT ·p392_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p393_PUNPCKLLQ(in *byte, out *byte)
+// func p411_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p393_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p411_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18153,9 +18945,9 @@ TEXT ·p393_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p394_PUNPCKLLQ(in *byte, out *byte)
+// func p412_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p394_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p412_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18200,9 +18992,9 @@ TEXT ·p394_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p395_PUNPCKLQDQ(in *byte, out *byte)
+// func p413_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p395_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p413_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18249,9 +19041,9 @@ TEXT ·p395_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p396_PUNPCKLQDQ(in *byte, out *byte)
+// func p414_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p396_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p414_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18298,9 +19090,9 @@ TEXT ·p396_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p397_PUNPCKLQDQ(in *byte, out *byte)
+// func p415_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p397_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p415_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18345,9 +19137,9 @@ TEXT ·p397_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p398_PUNPCKLQDQ(in *byte, out *byte)
+// func p416_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p398_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p416_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18392,9 +19184,9 @@ TEXT ·p398_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p399_PXOR(in *byte, out *byte)
+// func p417_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p399_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p417_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18439,9 +19231,9 @@ TEXT ·p399_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p400_PXOR(in *byte, out *byte)
+// func p418_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p400_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p418_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18486,9 +19278,9 @@ TEXT ·p400_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p401_PXOR(in *byte, out *byte)
+// func p419_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p401_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p419_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18535,9 +19327,9 @@ TEXT ·p401_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p402_PXOR(in *byte, out *byte)
+// func p420_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p402_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p420_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18584,9 +19376,9 @@ TEXT ·p402_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p403_PXOR(in *byte, out *byte)
+// func p421_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p403_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p421_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18631,9 +19423,9 @@ TEXT ·p403_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p404_PXOR(in *byte, out *byte)
+// func p422_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p404_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p422_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18678,8 +19470,8 @@ TEXT ·p404_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p405_RET(in *byte, out *byte)
-TEXT ·p405_RET(SB), NOSPLIT, $0-16
+// func p423_RET(in *byte, out *byte)
+TEXT ·p423_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18720,8 +19512,8 @@ TEXT ·p405_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p406_SBBQ(in *byte, out *byte)
-TEXT ·p406_SBBQ(SB), NOSPLIT, $0-16
+// func p424_SBBQ(in *byte, out *byte)
+TEXT ·p424_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18764,8 +19556,8 @@ TEXT ·p406_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p407_SBBQ(in *byte, out *byte)
-TEXT ·p407_SBBQ(SB), NOSPLIT, $0-16
+// func p425_SBBQ(in *byte, out *byte)
+TEXT ·p425_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18808,8 +19600,8 @@ TEXT ·p407_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p408_SETEQ(in *byte, out *byte)
-TEXT ·p408_SETEQ(SB), NOSPLIT, $0-16
+// func p426_SETEQ(in *byte, out *byte)
+TEXT ·p426_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18852,8 +19644,8 @@ TEXT ·p408_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p409_SHLQ(in *byte, out *byte)
-TEXT ·p409_SHLQ(SB), NOSPLIT, $0-16
+// func p427_SHLQ(in *byte, out *byte)
+TEXT ·p427_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18896,8 +19688,8 @@ TEXT ·p409_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p410_SHLQ(in *byte, out *byte)
-TEXT ·p410_SHLQ(SB), NOSPLIT, $0-16
+// func p428_SHLQ(in *byte, out *byte)
+TEXT ·p428_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18940,8 +19732,8 @@ TEXT ·p410_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p411_SHLQ(in *byte, out *byte)
-TEXT ·p411_SHLQ(SB), NOSPLIT, $0-16
+// func p429_SHLQ(in *byte, out *byte)
+TEXT ·p429_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18984,8 +19776,8 @@ TEXT ·p411_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p412_SHLQ(in *byte, out *byte)
-TEXT ·p412_SHLQ(SB), NOSPLIT, $0-16
+// func p430_SHLQ(in *byte, out *byte)
+TEXT ·p430_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19028,8 +19820,8 @@ TEXT ·p412_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p413_SHLQ(in *byte, out *byte)
-TEXT ·p413_SHLQ(SB), NOSPLIT, $0-16
+// func p431_SHLQ(in *byte, out *byte)
+TEXT ·p431_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19072,8 +19864,96 @@ TEXT ·p413_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p414_SHLQ(in *byte, out *byte)
-TEXT ·p414_SHLQ(SB), NOSPLIT, $0-16
+// func p432_SHLQ(in *byte, out *byte)
+TEXT ·p432_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p433_SHLQ(in *byte, out *byte)
+TEXT ·p433_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0e, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p434_SHLQ(in *byte, out *byte)
+TEXT ·p434_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19116,8 +19996,96 @@ TEXT ·p414_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p415_SHLQ(in *byte, out *byte)
-TEXT ·p415_SHLQ(SB), NOSPLIT, $0-16
+// func p435_SHLQ(in *byte, out *byte)
+TEXT ·p435_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x18, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p436_SHLQ(in *byte, out *byte)
+TEXT ·p436_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1a, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p437_SHLQ(in *byte, out *byte)
+TEXT ·p437_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19160,8 +20128,8 @@ TEXT ·p415_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p416_SHLQ(in *byte, out *byte)
-TEXT ·p416_SHLQ(SB), NOSPLIT, $0-16
+// func p438_SHLQ(in *byte, out *byte)
+TEXT ·p438_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19204,8 +20172,96 @@ TEXT ·p416_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p417_SHLQ(in *byte, out *byte)
-TEXT ·p417_SHLQ(SB), NOSPLIT, $0-16
+// func p439_SHLQ(in *byte, out *byte)
+TEXT ·p439_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p440_SHLQ(in *byte, out *byte)
+TEXT ·p440_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p441_SHLQ(in *byte, out *byte)
+TEXT ·p441_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19248,8 +20304,8 @@ TEXT ·p417_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p418_SHRQ(in *byte, out *byte)
-TEXT ·p418_SHRQ(SB), NOSPLIT, $0-16
+// func p442_SHRQ(in *byte, out *byte)
+TEXT ·p442_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19292,8 +20348,8 @@ TEXT ·p418_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p419_SHRQ(in *byte, out *byte)
-TEXT ·p419_SHRQ(SB), NOSPLIT, $0-16
+// func p443_SHRQ(in *byte, out *byte)
+TEXT ·p443_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19336,8 +20392,8 @@ TEXT ·p419_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p420_SHRQ(in *byte, out *byte)
-TEXT ·p420_SHRQ(SB), NOSPLIT, $0-16
+// func p444_SHRQ(in *byte, out *byte)
+TEXT ·p444_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19380,8 +20436,8 @@ TEXT ·p420_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p421_SHRQ(in *byte, out *byte)
-TEXT ·p421_SHRQ(SB), NOSPLIT, $0-16
+// func p445_SHRQ(in *byte, out *byte)
+TEXT ·p445_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19424,8 +20480,228 @@ TEXT ·p421_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p422_SHRQ(in *byte, out *byte)
-TEXT ·p422_SHRQ(SB), NOSPLIT, $0-16
+// func p446_SHRQ(in *byte, out *byte)
+TEXT ·p446_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x06, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p447_SHRQ(in *byte, out *byte)
+TEXT ·p447_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x0c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p448_SHRQ(in *byte, out *byte)
+TEXT ·p448_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x0e, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p449_SHRQ(in *byte, out *byte)
+TEXT ·p449_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x18, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p450_SHRQ(in *byte, out *byte)
+TEXT ·p450_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x1a, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p451_SHRQ(in *byte, out *byte)
+TEXT ·p451_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19468,8 +20744,8 @@ TEXT ·p422_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p423_SHRQ(in *byte, out *byte)
-TEXT ·p423_SHRQ(SB), NOSPLIT, $0-16
+// func p452_SHRQ(in *byte, out *byte)
+TEXT ·p452_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19512,8 +20788,96 @@ TEXT ·p423_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p424_SHRQ(in *byte, out *byte)
-TEXT ·p424_SHRQ(SB), NOSPLIT, $0-16
+// func p453_SHRQ(in *byte, out *byte)
+TEXT ·p453_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p454_SHRQ(in *byte, out *byte)
+TEXT ·p454_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p455_SHRQ(in *byte, out *byte)
+TEXT ·p455_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19556,8 +20920,8 @@ TEXT ·p424_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p425_SUBQ(in *byte, out *byte)
-TEXT ·p425_SUBQ(SB), NOSPLIT, $0-16
+// func p456_SUBQ(in *byte, out *byte)
+TEXT ·p456_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19600,8 +20964,8 @@ TEXT ·p425_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p426_SUBQ(in *byte, out *byte)
-TEXT ·p426_SUBQ(SB), NOSPLIT, $0-16
+// func p457_SUBQ(in *byte, out *byte)
+TEXT ·p457_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19644,8 +21008,8 @@ TEXT ·p426_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p427_SUBQ(in *byte, out *byte)
-TEXT ·p427_SUBQ(SB), NOSPLIT, $0-16
+// func p458_SUBQ(in *byte, out *byte)
+TEXT ·p458_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19688,8 +21052,8 @@ TEXT ·p427_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p428_SUBQ(in *byte, out *byte)
-TEXT ·p428_SUBQ(SB), NOSPLIT, $0-16
+// func p459_SUBQ(in *byte, out *byte)
+TEXT ·p459_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19732,8 +21096,8 @@ TEXT ·p428_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p429_SUBQ(in *byte, out *byte)
-TEXT ·p429_SUBQ(SB), NOSPLIT, $0-16
+// func p460_SUBQ(in *byte, out *byte)
+TEXT ·p460_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19776,8 +21140,8 @@ TEXT ·p429_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p430_SUBQ(in *byte, out *byte)
-TEXT ·p430_SUBQ(SB), NOSPLIT, $0-16
+// func p461_SUBQ(in *byte, out *byte)
+TEXT ·p461_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19820,8 +21184,8 @@ TEXT ·p430_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p431_SUBQ(in *byte, out *byte)
-TEXT ·p431_SUBQ(SB), NOSPLIT, $0-16
+// func p462_SUBQ(in *byte, out *byte)
+TEXT ·p462_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19864,8 +21228,52 @@ TEXT ·p431_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p432_SUBQ(in *byte, out *byte)
-TEXT ·p432_SUBQ(SB), NOSPLIT, $0-16
+// func p463_SUBQ(in *byte, out *byte)
+TEXT ·p463_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p464_SUBQ(in *byte, out *byte)
+TEXT ·p464_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19908,8 +21316,8 @@ TEXT ·p432_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p433_SUBQ(in *byte, out *byte)
-TEXT ·p433_SUBQ(SB), NOSPLIT, $0-16
+// func p465_SUBQ(in *byte, out *byte)
+TEXT ·p465_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19952,8 +21360,8 @@ TEXT ·p433_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p434_SUBQ(in *byte, out *byte)
-TEXT ·p434_SUBQ(SB), NOSPLIT, $0-16
+// func p466_SUBQ(in *byte, out *byte)
+TEXT ·p466_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19996,8 +21404,8 @@ TEXT ·p434_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p435_SUBQ(in *byte, out *byte)
-TEXT ·p435_SUBQ(SB), NOSPLIT, $0-16
+// func p467_SUBQ(in *byte, out *byte)
+TEXT ·p467_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20040,8 +21448,8 @@ TEXT ·p435_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p436_SUBQ(in *byte, out *byte)
-TEXT ·p436_SUBQ(SB), NOSPLIT, $0-16
+// func p468_SUBQ(in *byte, out *byte)
+TEXT ·p468_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20084,8 +21492,8 @@ TEXT ·p436_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p437_SUBQ(in *byte, out *byte)
-TEXT ·p437_SUBQ(SB), NOSPLIT, $0-16
+// func p469_SUBQ(in *byte, out *byte)
+TEXT ·p469_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20128,8 +21536,8 @@ TEXT ·p437_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p438_SUBQ(in *byte, out *byte)
-TEXT ·p438_SUBQ(SB), NOSPLIT, $0-16
+// func p470_SUBQ(in *byte, out *byte)
+TEXT ·p470_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20172,8 +21580,8 @@ TEXT ·p438_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p439_SUBQ(in *byte, out *byte)
-TEXT ·p439_SUBQ(SB), NOSPLIT, $0-16
+// func p471_SUBQ(in *byte, out *byte)
+TEXT ·p471_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20216,8 +21624,8 @@ TEXT ·p439_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p440_SUBQ(in *byte, out *byte)
-TEXT ·p440_SUBQ(SB), NOSPLIT, $0-16
+// func p472_SUBQ(in *byte, out *byte)
+TEXT ·p472_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20260,8 +21668,8 @@ TEXT ·p440_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p441_SUBQ(in *byte, out *byte)
-TEXT ·p441_SUBQ(SB), NOSPLIT, $0-16
+// func p473_SUBQ(in *byte, out *byte)
+TEXT ·p473_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20304,8 +21712,8 @@ TEXT ·p441_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p442_SUBQ(in *byte, out *byte)
-TEXT ·p442_SUBQ(SB), NOSPLIT, $0-16
+// func p474_SUBQ(in *byte, out *byte)
+TEXT ·p474_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20348,8 +21756,8 @@ TEXT ·p442_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p443_SUBQ(in *byte, out *byte)
-TEXT ·p443_SUBQ(SB), NOSPLIT, $0-16
+// func p475_SUBQ(in *byte, out *byte)
+TEXT ·p475_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20392,8 +21800,8 @@ TEXT ·p443_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p444_SUBQ(in *byte, out *byte)
-TEXT ·p444_SUBQ(SB), NOSPLIT, $0-16
+// func p476_SUBQ(in *byte, out *byte)
+TEXT ·p476_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20436,8 +21844,8 @@ TEXT ·p444_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p445_SUBQ(in *byte, out *byte)
-TEXT ·p445_SUBQ(SB), NOSPLIT, $0-16
+// func p477_SUBQ(in *byte, out *byte)
+TEXT ·p477_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20480,8 +21888,8 @@ TEXT ·p445_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p446_SUBQ(in *byte, out *byte)
-TEXT ·p446_SUBQ(SB), NOSPLIT, $0-16
+// func p478_SUBQ(in *byte, out *byte)
+TEXT ·p478_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20524,8 +21932,52 @@ TEXT ·p446_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p447_SUBQ(in *byte, out *byte)
-TEXT ·p447_SUBQ(SB), NOSPLIT, $0-16
+// func p479_SUBQ(in *byte, out *byte)
+TEXT ·p479_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p480_SUBQ(in *byte, out *byte)
+TEXT ·p480_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20568,8 +22020,8 @@ TEXT ·p447_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p448_SUBQ(in *byte, out *byte)
-TEXT ·p448_SUBQ(SB), NOSPLIT, $0-16
+// func p481_SUBQ(in *byte, out *byte)
+TEXT ·p481_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20612,8 +22064,8 @@ TEXT ·p448_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p449_SUBQ(in *byte, out *byte)
-TEXT ·p449_SUBQ(SB), NOSPLIT, $0-16
+// func p482_SUBQ(in *byte, out *byte)
+TEXT ·p482_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20656,8 +22108,8 @@ TEXT ·p449_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p450_SUBQ(in *byte, out *byte)
-TEXT ·p450_SUBQ(SB), NOSPLIT, $0-16
+// func p483_SUBQ(in *byte, out *byte)
+TEXT ·p483_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20700,8 +22152,8 @@ TEXT ·p450_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p451_SUBQ(in *byte, out *byte)
-TEXT ·p451_SUBQ(SB), NOSPLIT, $0-16
+// func p484_SUBQ(in *byte, out *byte)
+TEXT ·p484_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20744,8 +22196,8 @@ TEXT ·p451_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p452_TESTQ(in *byte, out *byte)
-TEXT ·p452_TESTQ(SB), NOSPLIT, $0-16
+// func p485_TESTQ(in *byte, out *byte)
+TEXT ·p485_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20788,8 +22240,8 @@ TEXT ·p452_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p453_TESTQ(in *byte, out *byte)
-TEXT ·p453_TESTQ(SB), NOSPLIT, $0-16
+// func p486_TESTQ(in *byte, out *byte)
+TEXT ·p486_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20832,8 +22284,8 @@ TEXT ·p453_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p454_TESTQ(in *byte, out *byte)
-TEXT ·p454_TESTQ(SB), NOSPLIT, $0-16
+// func p487_TESTQ(in *byte, out *byte)
+TEXT ·p487_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20876,8 +22328,8 @@ TEXT ·p454_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p455_TESTQ(in *byte, out *byte)
-TEXT ·p455_TESTQ(SB), NOSPLIT, $0-16
+// func p488_TESTQ(in *byte, out *byte)
+TEXT ·p488_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20920,8 +22372,8 @@ TEXT ·p455_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p456_TESTQ(in *byte, out *byte)
-TEXT ·p456_TESTQ(SB), NOSPLIT, $0-16
+// func p489_TESTQ(in *byte, out *byte)
+TEXT ·p489_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20964,8 +22416,8 @@ TEXT ·p456_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p457_TESTQ(in *byte, out *byte)
-TEXT ·p457_TESTQ(SB), NOSPLIT, $0-16
+// func p490_TESTQ(in *byte, out *byte)
+TEXT ·p490_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21008,8 +22460,8 @@ TEXT ·p457_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p458_TESTQ(in *byte, out *byte)
-TEXT ·p458_TESTQ(SB), NOSPLIT, $0-16
+// func p491_TESTQ(in *byte, out *byte)
+TEXT ·p491_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21052,8 +22504,8 @@ TEXT ·p458_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p459_TESTQ(in *byte, out *byte)
-TEXT ·p459_TESTQ(SB), NOSPLIT, $0-16
+// func p492_TESTQ(in *byte, out *byte)
+TEXT ·p492_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21096,8 +22548,8 @@ TEXT ·p459_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p460_TESTQ(in *byte, out *byte)
-TEXT ·p460_TESTQ(SB), NOSPLIT, $0-16
+// func p493_TESTQ(in *byte, out *byte)
+TEXT ·p493_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21140,8 +22592,8 @@ TEXT ·p460_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p461_TESTQ(in *byte, out *byte)
-TEXT ·p461_TESTQ(SB), NOSPLIT, $0-16
+// func p494_TESTQ(in *byte, out *byte)
+TEXT ·p494_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21184,8 +22636,8 @@ TEXT ·p461_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p462_TESTQ(in *byte, out *byte)
-TEXT ·p462_TESTQ(SB), NOSPLIT, $0-16
+// func p495_TESTQ(in *byte, out *byte)
+TEXT ·p495_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21228,8 +22680,8 @@ TEXT ·p462_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p463_TESTQ(in *byte, out *byte)
-TEXT ·p463_TESTQ(SB), NOSPLIT, $0-16
+// func p496_TESTQ(in *byte, out *byte)
+TEXT ·p496_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21272,9 +22724,9 @@ TEXT ·p463_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p464_VAESENC(in *byte, out *byte)
+// func p497_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p497_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21321,9 +22773,9 @@ TEXT ·p464_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p465_VAESENC(in *byte, out *byte)
+// func p498_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p498_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21370,9 +22822,9 @@ TEXT ·p465_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p466_VAESENC(in *byte, out *byte)
+// func p499_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p499_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21417,9 +22869,9 @@ TEXT ·p466_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p467_VAESENC(in *byte, out *byte)
+// func p500_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p500_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21464,9 +22916,9 @@ TEXT ·p467_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p468_VAESENC(in *byte, out *byte)
+// func p501_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p468_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p501_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21515,9 +22967,9 @@ TEXT ·p468_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p469_VAESENC(in *byte, out *byte)
+// func p502_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p469_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p502_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21566,9 +23018,9 @@ TEXT ·p469_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p470_VAESENC(in *byte, out *byte)
+// func p503_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p470_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p503_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21613,9 +23065,9 @@ TEXT ·p470_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p471_VAESENC(in *byte, out *byte)
+// func p504_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p471_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p504_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21660,9 +23112,9 @@ TEXT ·p471_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p472_VAESENC(in *byte, out *byte)
+// func p505_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p472_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p505_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21711,9 +23163,9 @@ TEXT ·p472_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p473_VAESENC(in *byte, out *byte)
+// func p506_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p473_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p506_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21762,9 +23214,9 @@ TEXT ·p473_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p474_VAESENC(in *byte, out *byte)
+// func p507_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p474_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p507_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21809,9 +23261,9 @@ TEXT ·p474_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p475_VAESENC(in *byte, out *byte)
+// func p508_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p475_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p508_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21856,9 +23308,9 @@ TEXT ·p475_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p476_VAESENC(in *byte, out *byte)
+// func p509_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p476_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p509_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21907,9 +23359,9 @@ TEXT ·p476_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p477_VAESENC(in *byte, out *byte)
+// func p510_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p477_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p510_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21954,9 +23406,9 @@ TEXT ·p477_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p478_VAESENCLAST(in *byte, out *byte)
+// func p511_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p511_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22003,9 +23455,9 @@ TEXT ·p478_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p479_VAESENCLAST(in *byte, out *byte)
+// func p512_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p512_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22052,9 +23504,9 @@ TEXT ·p479_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p480_VAESENCLAST(in *byte, out *byte)
+// func p513_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p480_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p513_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22099,9 +23551,9 @@ TEXT ·p480_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p481_VAESENCLAST(in *byte, out *byte)
+// func p514_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p481_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p514_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22146,9 +23598,9 @@ TEXT ·p481_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p482_VAESENCLAST(in *byte, out *byte)
+// func p515_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p482_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p515_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22197,9 +23649,9 @@ TEXT ·p482_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p483_VAESENCLAST(in *byte, out *byte)
+// func p516_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p483_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p516_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22248,9 +23700,9 @@ TEXT ·p483_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p484_VAESENCLAST(in *byte, out *byte)
+// func p517_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p484_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p517_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22295,9 +23747,9 @@ TEXT ·p484_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p485_VAESENCLAST(in *byte, out *byte)
+// func p518_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p485_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p518_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22342,9 +23794,9 @@ TEXT ·p485_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p486_VAESENCLAST(in *byte, out *byte)
+// func p519_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p486_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p519_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22393,9 +23845,9 @@ TEXT ·p486_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p487_VAESENCLAST(in *byte, out *byte)
+// func p520_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p487_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p520_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22444,9 +23896,9 @@ TEXT ·p487_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p488_VAESENCLAST(in *byte, out *byte)
+// func p521_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p488_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p521_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22491,9 +23943,9 @@ TEXT ·p488_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p489_VAESENCLAST(in *byte, out *byte)
+// func p522_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p489_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p522_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22538,9 +23990,9 @@ TEXT ·p489_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p490_VAESENCLAST(in *byte, out *byte)
+// func p523_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p490_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p523_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22589,9 +24041,9 @@ TEXT ·p490_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p491_VAESENCLAST(in *byte, out *byte)
+// func p524_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p491_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p524_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22636,9 +24088,9 @@ TEXT ·p491_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p492_VBROADCASTI128(in *byte, out *byte)
+// func p525_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p492_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p525_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22683,9 +24135,9 @@ TEXT ·p492_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p493_VBROADCASTI128(in *byte, out *byte)
+// func p526_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p493_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p526_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22730,9 +24182,9 @@ TEXT ·p493_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p494_VBROADCASTI32X4(in *byte, out *byte)
+// func p527_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p494_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p527_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22777,9 +24229,9 @@ TEXT ·p494_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p495_VBROADCASTI32X4(in *byte, out *byte)
+// func p528_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p495_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p528_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22824,9 +24276,9 @@ TEXT ·p495_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p496_VEXTRACTI128(in *byte, out *byte)
+// func p529_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p496_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p529_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22873,9 +24325,9 @@ TEXT ·p496_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p497_VEXTRACTI128(in *byte, out *byte)
+// func p530_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p497_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p530_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22922,9 +24374,9 @@ TEXT ·p497_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p498_VEXTRACTI128(in *byte, out *byte)
+// func p531_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p498_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p531_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22971,9 +24423,9 @@ TEXT ·p498_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p499_VEXTRACTI128(in *byte, out *byte)
+// func p532_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p499_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p532_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23020,9 +24472,9 @@ TEXT ·p499_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p500_VEXTRACTI128(in *byte, out *byte)
+// func p533_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p500_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p533_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23067,9 +24519,9 @@ TEXT ·p500_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p501_VEXTRACTI128(in *byte, out *byte)
+// func p534_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p501_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p534_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23114,9 +24566,9 @@ TEXT ·p501_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p502_VEXTRACTI32X4(in *byte, out *byte)
+// func p535_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p535_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23163,9 +24615,9 @@ TEXT ·p502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p503_VEXTRACTI32X4(in *byte, out *byte)
+// func p536_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p536_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23210,9 +24662,9 @@ TEXT ·p503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p504_VEXTRACTI64X4(in *byte, out *byte)
+// func p537_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p504_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p537_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23259,9 +24711,9 @@ TEXT ·p504_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p505_VEXTRACTI64X4(in *byte, out *byte)
+// func p538_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p505_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p538_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23306,9 +24758,9 @@ TEXT ·p505_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p506_VINSERTI128(in *byte, out *byte)
+// func p539_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p506_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p539_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23357,9 +24809,9 @@ TEXT ·p506_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p507_VINSERTI128(in *byte, out *byte)
+// func p540_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p507_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p540_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23408,9 +24860,9 @@ TEXT ·p507_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p508_VINSERTI128(in *byte, out *byte)
+// func p541_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p508_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p541_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23459,9 +24911,9 @@ TEXT ·p508_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p509_VINSERTI128(in *byte, out *byte)
+// func p542_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p509_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p542_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23510,9 +24962,9 @@ TEXT ·p509_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p510_VINSERTI128(in *byte, out *byte)
+// func p543_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p510_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p543_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23557,9 +25009,9 @@ TEXT ·p510_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p511_VINSERTI128(in *byte, out *byte)
+// func p544_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p511_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p544_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23604,9 +25056,9 @@ TEXT ·p511_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p512_VINSERTI32X4(in *byte, out *byte)
+// func p545_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p512_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p545_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23655,9 +25107,9 @@ TEXT ·p512_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p513_VINSERTI32X4(in *byte, out *byte)
+// func p546_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p513_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p546_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23702,9 +25154,9 @@ TEXT ·p513_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p514_VINSERTI32X4(in *byte, out *byte)
+// func p547_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p514_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p547_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23753,9 +25205,9 @@ TEXT ·p514_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p515_VINSERTI32X4(in *byte, out *byte)
+// func p548_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p515_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p548_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23800,9 +25252,9 @@ TEXT ·p515_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p516_VMOVDQA(in *byte, out *byte)
+// func p549_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p516_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p549_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23849,9 +25301,9 @@ TEXT ·p516_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p517_VMOVDQA(in *byte, out *byte)
+// func p550_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p517_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p550_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23898,9 +25350,9 @@ TEXT ·p517_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p518_VMOVDQA(in *byte, out *byte)
+// func p551_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p518_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p551_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23945,9 +25397,9 @@ TEXT ·p518_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p519_VMOVDQA(in *byte, out *byte)
+// func p552_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p519_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p552_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23992,9 +25444,9 @@ TEXT ·p519_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p520_VMOVDQA(in *byte, out *byte)
+// func p553_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p520_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p553_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24041,9 +25493,9 @@ TEXT ·p520_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p521_VMOVDQA(in *byte, out *byte)
+// func p554_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p521_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p554_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24090,9 +25542,9 @@ TEXT ·p521_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p522_VMOVDQA(in *byte, out *byte)
+// func p555_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p522_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p555_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24137,9 +25589,9 @@ TEXT ·p522_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p523_VMOVDQA(in *byte, out *byte)
+// func p556_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p523_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p556_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24184,9 +25636,9 @@ TEXT ·p523_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p524_VMOVDQA64(in *byte, out *byte)
+// func p557_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p524_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p557_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24233,9 +25685,9 @@ TEXT ·p524_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p525_VMOVDQA64(in *byte, out *byte)
+// func p558_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p525_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p558_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24280,9 +25732,9 @@ TEXT ·p525_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p526_VMOVDQA64(in *byte, out *byte)
+// func p559_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p526_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p559_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24329,9 +25781,9 @@ TEXT ·p526_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p527_VMOVDQA64(in *byte, out *byte)
+// func p560_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p527_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p560_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24376,9 +25828,9 @@ TEXT ·p527_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p528_VMOVDQU(in *byte, out *byte)
+// func p561_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p528_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p561_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24423,9 +25875,9 @@ TEXT ·p528_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p529_VMOVDQU(in *byte, out *byte)
+// func p562_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p529_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p562_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24470,9 +25922,9 @@ TEXT ·p529_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p530_VMOVDQU(in *byte, out *byte)
+// func p563_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p530_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p563_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24517,9 +25969,9 @@ TEXT ·p530_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p531_VMOVDQU(in *byte, out *byte)
+// func p564_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p531_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p564_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24564,9 +26016,9 @@ TEXT ·p531_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p532_VMOVDQU(in *byte, out *byte)
+// func p565_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p532_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p565_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24611,9 +26063,9 @@ TEXT ·p532_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p533_VMOVDQU(in *byte, out *byte)
+// func p566_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p533_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p566_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24658,9 +26110,9 @@ TEXT ·p533_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p534_VMOVDQU(in *byte, out *byte)
+// func p567_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p534_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p567_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24705,9 +26157,9 @@ TEXT ·p534_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p535_VMOVDQU(in *byte, out *byte)
+// func p568_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p535_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p568_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24752,9 +26204,9 @@ TEXT ·p535_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p536_VMOVDQU64(in *byte, out *byte)
+// func p569_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p536_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p569_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24799,9 +26251,9 @@ TEXT ·p536_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p537_VMOVDQU64(in *byte, out *byte)
+// func p570_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p537_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p570_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24846,9 +26298,9 @@ TEXT ·p537_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p538_VMOVDQU64(in *byte, out *byte)
+// func p571_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p538_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p571_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24893,9 +26345,9 @@ TEXT ·p538_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p539_VMOVDQU64(in *byte, out *byte)
+// func p572_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p539_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p572_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24940,9 +26392,9 @@ TEXT ·p539_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p540_VMOVDQU64(in *byte, out *byte)
+// func p573_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p540_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p573_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24987,9 +26439,9 @@ TEXT ·p540_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p541_VMOVDQU64(in *byte, out *byte)
+// func p574_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p541_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p574_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25034,9 +26486,9 @@ TEXT ·p541_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p542_VMOVDQU8(in *byte, out *byte)
+// func p575_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p542_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p575_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25083,9 +26535,9 @@ TEXT ·p542_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p543_VMOVDQU8_Z(in *byte, out *byte)
+// func p576_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p543_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p576_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25132,9 +26584,9 @@ TEXT ·p543_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p544_VMOVDQU8_Z(in *byte, out *byte)
+// func p577_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p544_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p577_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25183,9 +26635,9 @@ TEXT ·p544_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p545_VMOVDQU8_Z(in *byte, out *byte)
+// func p578_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p545_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p578_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25232,9 +26684,9 @@ TEXT ·p545_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p546_VMOVQ(in *byte, out *byte)
+// func p579_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p546_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p579_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25279,9 +26731,9 @@ TEXT ·p546_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p547_VMOVQ(in *byte, out *byte)
+// func p580_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p547_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p580_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25326,9 +26778,9 @@ TEXT ·p547_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p548_VMOVQ(in *byte, out *byte)
+// func p581_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p548_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p581_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25373,9 +26825,9 @@ TEXT ·p548_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p549_VMOVQ(in *byte, out *byte)
+// func p582_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p549_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p582_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25420,9 +26872,9 @@ TEXT ·p549_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p550_VMOVQ(in *byte, out *byte)
+// func p583_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p550_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p583_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25467,9 +26919,9 @@ TEXT ·p550_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p551_VMOVQ(in *byte, out *byte)
+// func p584_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p551_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p584_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25514,9 +26966,9 @@ TEXT ·p551_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p552_VPADDD(in *byte, out *byte)
+// func p585_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p552_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p585_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25563,9 +27015,9 @@ TEXT ·p552_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p553_VPADDD(in *byte, out *byte)
+// func p586_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p553_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p586_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25612,9 +27064,9 @@ TEXT ·p553_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p554_VPADDD(in *byte, out *byte)
+// func p587_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p554_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p587_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25659,9 +27111,9 @@ TEXT ·p554_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p555_VPADDD(in *byte, out *byte)
+// func p588_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p555_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p588_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25706,9 +27158,9 @@ TEXT ·p555_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p556_VPADDD(in *byte, out *byte)
+// func p589_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p556_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p589_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25755,9 +27207,9 @@ TEXT ·p556_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p557_VPADDD(in *byte, out *byte)
+// func p590_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p557_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p590_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25804,9 +27256,9 @@ TEXT ·p557_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p558_VPADDD(in *byte, out *byte)
+// func p591_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p558_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p591_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25851,9 +27303,9 @@ TEXT ·p558_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p559_VPADDD(in *byte, out *byte)
+// func p592_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p559_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p592_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25898,9 +27350,9 @@ TEXT ·p559_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p560_VPADDD(in *byte, out *byte)
+// func p593_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p560_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p593_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25947,9 +27399,9 @@ TEXT ·p560_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p561_VPADDD(in *byte, out *byte)
+// func p594_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p561_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p594_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25994,9 +27446,9 @@ TEXT ·p561_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p562_VPADDD(in *byte, out *byte)
+// func p595_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p562_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p595_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26045,9 +27497,9 @@ TEXT ·p562_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p563_VPADDD(in *byte, out *byte)
+// func p596_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p563_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p596_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26096,9 +27548,9 @@ TEXT ·p563_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p564_VPADDD(in *byte, out *byte)
+// func p597_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p564_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p597_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26143,9 +27595,9 @@ TEXT ·p564_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p565_VPADDD(in *byte, out *byte)
+// func p598_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p565_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p598_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26190,9 +27642,9 @@ TEXT ·p565_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p566_VPADDD(in *byte, out *byte)
+// func p599_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p566_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p599_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26241,9 +27693,9 @@ TEXT ·p566_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p567_VPADDD(in *byte, out *byte)
+// func p600_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p567_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p600_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26292,9 +27744,9 @@ TEXT ·p567_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p568_VPADDD(in *byte, out *byte)
+// func p601_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p568_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p601_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26339,9 +27791,9 @@ TEXT ·p568_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p569_VPADDD(in *byte, out *byte)
+// func p602_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p569_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p602_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26386,9 +27838,203 @@ TEXT ·p569_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p570_VPADDQ(in *byte, out *byte)
+// func p603_VPADDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDD Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p604_VPADDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDD Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p605_VPADDD_BCST(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p605_VPADDD_BCST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPADDD.BCST 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p606_VPADDD_BCST(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p606_VPADDD_BCST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPADDD.BCST 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p607_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p570_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p607_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26437,9 +28083,9 @@ TEXT ·p570_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p571_VPADDQ(in *byte, out *byte)
+// func p608_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p571_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p608_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26488,9 +28134,9 @@ TEXT ·p571_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p572_VPADDQ(in *byte, out *byte)
+// func p609_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p572_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p609_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26535,9 +28181,9 @@ TEXT ·p572_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p573_VPADDQ(in *byte, out *byte)
+// func p610_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p573_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p610_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26582,9 +28228,303 @@ TEXT ·p573_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p574_VPAND(in *byte, out *byte)
+// func p611_VPADDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p611_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p612_VPADDQ(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p612_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPADDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p613_VPADDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p613_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDQ Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p614_VPADDQ(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p614_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPADDQ Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p615_VPADDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p615_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p616_VPADDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p616_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p617_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p574_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p617_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26631,9 +28571,9 @@ TEXT ·p574_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p575_VPAND(in *byte, out *byte)
+// func p618_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p575_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p618_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26680,9 +28620,9 @@ TEXT ·p575_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p576_VPAND(in *byte, out *byte)
+// func p619_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p576_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p619_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26727,9 +28667,9 @@ TEXT ·p576_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p577_VPAND(in *byte, out *byte)
+// func p620_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p577_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p620_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26774,9 +28714,9 @@ TEXT ·p577_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p578_VPANDD(in *byte, out *byte)
+// func p621_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p578_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p621_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26823,9 +28763,9 @@ TEXT ·p578_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p579_VPANDD(in *byte, out *byte)
+// func p622_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p579_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p622_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26870,9 +28810,107 @@ TEXT ·p579_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p580_VPBROADCASTD(in *byte, out *byte)
+// func p623_VPANDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p623_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPANDD Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p624_VPANDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p624_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPANDD Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p625_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p580_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p625_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26917,9 +28955,9 @@ TEXT ·p580_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p581_VPBROADCASTD(in *byte, out *byte)
+// func p626_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p581_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p626_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26964,9 +29002,103 @@ TEXT ·p581_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p582_VPCLMULQDQ(in *byte, out *byte)
+// func p627_VPBROADCASTD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p627_VPBROADCASTD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPBROADCASTD 192(R14), Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p628_VPBROADCASTQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p628_VPBROADCASTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPBROADCASTQ 192(R14), Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p629_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p582_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p629_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27013,9 +29145,9 @@ TEXT ·p582_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p583_VPCLMULQDQ(in *byte, out *byte)
+// func p630_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p583_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p630_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27062,9 +29194,9 @@ TEXT ·p583_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p584_VPCLMULQDQ(in *byte, out *byte)
+// func p631_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p584_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p631_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27111,9 +29243,9 @@ TEXT ·p584_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p585_VPCLMULQDQ(in *byte, out *byte)
+// func p632_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p585_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p632_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27160,9 +29292,9 @@ TEXT ·p585_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p586_VPCLMULQDQ(in *byte, out *byte)
+// func p633_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p586_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p633_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27209,9 +29341,9 @@ TEXT ·p586_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p587_VPCLMULQDQ(in *byte, out *byte)
+// func p634_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p587_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p634_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27258,9 +29390,9 @@ TEXT ·p587_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p588_VPCLMULQDQ(in *byte, out *byte)
+// func p635_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p588_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p635_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27307,9 +29439,9 @@ TEXT ·p588_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p589_VPCLMULQDQ(in *byte, out *byte)
+// func p636_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p589_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p636_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27356,9 +29488,9 @@ TEXT ·p589_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p590_VPCLMULQDQ(in *byte, out *byte)
+// func p637_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p590_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p637_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27403,9 +29535,9 @@ TEXT ·p590_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p591_VPCLMULQDQ(in *byte, out *byte)
+// func p638_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p591_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p638_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27450,9 +29582,9 @@ TEXT ·p591_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p592_VPCLMULQDQ(in *byte, out *byte)
+// func p639_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p592_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p639_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27499,9 +29631,9 @@ TEXT ·p592_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p593_VPCLMULQDQ(in *byte, out *byte)
+// func p640_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p593_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p640_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27548,9 +29680,9 @@ TEXT ·p593_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p594_VPCLMULQDQ(in *byte, out *byte)
+// func p641_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p594_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p641_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27597,9 +29729,9 @@ TEXT ·p594_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p595_VPCLMULQDQ(in *byte, out *byte)
+// func p642_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p595_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p642_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27646,9 +29778,9 @@ TEXT ·p595_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p596_VPCLMULQDQ(in *byte, out *byte)
+// func p643_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p596_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p643_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27695,9 +29827,9 @@ TEXT ·p596_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p597_VPCLMULQDQ(in *byte, out *byte)
+// func p644_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p597_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p644_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27744,9 +29876,9 @@ TEXT ·p597_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p598_VPCLMULQDQ(in *byte, out *byte)
+// func p645_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p598_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p645_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27793,9 +29925,9 @@ TEXT ·p598_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p599_VPCLMULQDQ(in *byte, out *byte)
+// func p646_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p599_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p646_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27842,9 +29974,9 @@ TEXT ·p599_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p600_VPCLMULQDQ(in *byte, out *byte)
+// func p647_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p600_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p647_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27889,9 +30021,9 @@ TEXT ·p600_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p601_VPCLMULQDQ(in *byte, out *byte)
+// func p648_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p601_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p648_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27936,9 +30068,9 @@ TEXT ·p601_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p602_VPCLMULQDQ(in *byte, out *byte)
+// func p649_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p602_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p649_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27985,9 +30117,9 @@ TEXT ·p602_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p603_VPCLMULQDQ(in *byte, out *byte)
+// func p650_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p603_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28034,9 +30166,9 @@ TEXT ·p603_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p604_VPCLMULQDQ(in *byte, out *byte)
+// func p651_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p604_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28083,9 +30215,9 @@ TEXT ·p604_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p605_VPCLMULQDQ(in *byte, out *byte)
+// func p652_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p605_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28132,9 +30264,9 @@ TEXT ·p605_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p606_VPCLMULQDQ(in *byte, out *byte)
+// func p653_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p606_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28179,9 +30311,9 @@ TEXT ·p606_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p607_VPCLMULQDQ(in *byte, out *byte)
+// func p654_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p607_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28230,9 +30362,9 @@ TEXT ·p607_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p608_VPCLMULQDQ(in *byte, out *byte)
+// func p655_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p608_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28281,9 +30413,9 @@ TEXT ·p608_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p609_VPCLMULQDQ(in *byte, out *byte)
+// func p656_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p609_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28332,9 +30464,9 @@ TEXT ·p609_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p610_VPCLMULQDQ(in *byte, out *byte)
+// func p657_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p610_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28383,9 +30515,9 @@ TEXT ·p610_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p611_VPCLMULQDQ(in *byte, out *byte)
+// func p658_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p611_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28434,9 +30566,9 @@ TEXT ·p611_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p612_VPCLMULQDQ(in *byte, out *byte)
+// func p659_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p612_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28485,9 +30617,9 @@ TEXT ·p612_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p613_VPCLMULQDQ(in *byte, out *byte)
+// func p660_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p613_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28536,9 +30668,9 @@ TEXT ·p613_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p614_VPCLMULQDQ(in *byte, out *byte)
+// func p661_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p614_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28587,9 +30719,9 @@ TEXT ·p614_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p615_VPCLMULQDQ(in *byte, out *byte)
+// func p662_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p615_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28634,9 +30766,9 @@ TEXT ·p615_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p616_VPCLMULQDQ(in *byte, out *byte)
+// func p663_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p616_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28681,9 +30813,9 @@ TEXT ·p616_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p617_VPCLMULQDQ(in *byte, out *byte)
+// func p664_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p617_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28732,9 +30864,9 @@ TEXT ·p617_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p618_VPCLMULQDQ(in *byte, out *byte)
+// func p665_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p618_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28783,9 +30915,9 @@ TEXT ·p618_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p619_VPCLMULQDQ(in *byte, out *byte)
+// func p666_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p619_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28834,9 +30966,9 @@ TEXT ·p619_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p620_VPCLMULQDQ(in *byte, out *byte)
+// func p667_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p620_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28885,9 +31017,9 @@ TEXT ·p620_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p621_VPCLMULQDQ(in *byte, out *byte)
+// func p668_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p621_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28936,9 +31068,9 @@ TEXT ·p621_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p622_VPCLMULQDQ(in *byte, out *byte)
+// func p669_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p622_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28987,9 +31119,9 @@ TEXT ·p622_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p623_VPCLMULQDQ(in *byte, out *byte)
+// func p670_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p623_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29038,9 +31170,9 @@ TEXT ·p623_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p624_VPCLMULQDQ(in *byte, out *byte)
+// func p671_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p624_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29089,9 +31221,9 @@ TEXT ·p624_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p625_VPCLMULQDQ(in *byte, out *byte)
+// func p672_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p625_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29136,9 +31268,9 @@ TEXT ·p625_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p626_VPCLMULQDQ(in *byte, out *byte)
+// func p673_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p626_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29183,9 +31315,9 @@ TEXT ·p626_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p627_VPCLMULQDQ(in *byte, out *byte)
+// func p674_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p627_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29234,9 +31366,9 @@ TEXT ·p627_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p628_VPCLMULQDQ(in *byte, out *byte)
+// func p675_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p628_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29285,9 +31417,9 @@ TEXT ·p628_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p629_VPCLMULQDQ(in *byte, out *byte)
+// func p676_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p629_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29336,9 +31468,9 @@ TEXT ·p629_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p630_VPCLMULQDQ(in *byte, out *byte)
+// func p677_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p630_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29387,9 +31519,9 @@ TEXT ·p630_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p631_VPCLMULQDQ(in *byte, out *byte)
+// func p678_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p631_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29434,9 +31566,9 @@ TEXT ·p631_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p632_VPCMPEQB(in *byte, out *byte)
+// func p679_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p632_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p679_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29485,9 +31617,9 @@ TEXT ·p632_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p633_VPCMPEQB(in *byte, out *byte)
+// func p680_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p633_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p680_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29534,9 +31666,9 @@ TEXT ·p633_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p634_VPCMPEQB(in *byte, out *byte)
+// func p681_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p634_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p681_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29585,9 +31717,9 @@ TEXT ·p634_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p635_VPCMPEQB(in *byte, out *byte)
+// func p682_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p635_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p682_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29636,9 +31768,9 @@ TEXT ·p635_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p636_VPCMPEQB(in *byte, out *byte)
+// func p683_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p636_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p683_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29683,9 +31815,9 @@ TEXT ·p636_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p637_VPCMPEQB(in *byte, out *byte)
+// func p684_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p637_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p684_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29730,9 +31862,9 @@ TEXT ·p637_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p638_VPERM2I128(in *byte, out *byte)
+// func p685_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p638_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p685_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29781,9 +31913,9 @@ TEXT ·p638_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p639_VPERM2I128(in *byte, out *byte)
+// func p686_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p639_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p686_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29832,9 +31964,9 @@ TEXT ·p639_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p640_VPERM2I128(in *byte, out *byte)
+// func p687_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p640_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p687_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29883,9 +32015,9 @@ TEXT ·p640_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p641_VPERM2I128(in *byte, out *byte)
+// func p688_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p641_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p688_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29934,9 +32066,9 @@ TEXT ·p641_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p642_VPERM2I128(in *byte, out *byte)
+// func p689_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p642_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p689_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29985,9 +32117,9 @@ TEXT ·p642_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p643_VPERM2I128(in *byte, out *byte)
+// func p690_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p643_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p690_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30036,9 +32168,9 @@ TEXT ·p643_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p644_VPERM2I128(in *byte, out *byte)
+// func p691_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p644_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p691_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30087,9 +32219,9 @@ TEXT ·p644_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p645_VPERM2I128(in *byte, out *byte)
+// func p692_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p645_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p692_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30138,9 +32270,9 @@ TEXT ·p645_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p646_VPERM2I128(in *byte, out *byte)
+// func p693_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p646_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p693_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30189,9 +32321,9 @@ TEXT ·p646_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p647_VPERM2I128(in *byte, out *byte)
+// func p694_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p647_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p694_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30240,9 +32372,9 @@ TEXT ·p647_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p648_VPERM2I128(in *byte, out *byte)
+// func p695_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p648_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p695_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30291,9 +32423,9 @@ TEXT ·p648_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p649_VPERM2I128(in *byte, out *byte)
+// func p696_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p649_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p696_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30342,9 +32474,9 @@ TEXT ·p649_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p650_VPERM2I128(in *byte, out *byte)
+// func p697_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p650_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p697_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30393,9 +32525,9 @@ TEXT ·p650_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p651_VPERM2I128(in *byte, out *byte)
+// func p698_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p651_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p698_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30444,9 +32576,9 @@ TEXT ·p651_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p652_VPERM2I128(in *byte, out *byte)
+// func p699_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p652_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p699_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30491,9 +32623,9 @@ TEXT ·p652_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p653_VPERM2I128(in *byte, out *byte)
+// func p700_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p653_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p700_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30538,9 +32670,9 @@ TEXT ·p653_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p654_VPERMQ(in *byte, out *byte)
+// func p701_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p654_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p701_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30589,9 +32721,9 @@ TEXT ·p654_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p655_VPERMQ(in *byte, out *byte)
+// func p702_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p655_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p702_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30636,9 +32768,9 @@ TEXT ·p655_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p656_VPEXTRQ(in *byte, out *byte)
+// func p703_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p656_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p703_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30683,9 +32815,9 @@ TEXT ·p656_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p657_VPEXTRQ(in *byte, out *byte)
+// func p704_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p657_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p704_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30730,9 +32862,9 @@ TEXT ·p657_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p658_VPEXTRQ(in *byte, out *byte)
+// func p705_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p658_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p705_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30777,9 +32909,9 @@ TEXT ·p658_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p659_VPEXTRQ(in *byte, out *byte)
+// func p706_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p659_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p706_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30824,9 +32956,9 @@ TEXT ·p659_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p660_VPINSRQ(in *byte, out *byte)
+// func p707_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p660_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p707_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30873,9 +33005,9 @@ TEXT ·p660_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p661_VPINSRQ(in *byte, out *byte)
+// func p708_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p661_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p708_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30922,9 +33054,9 @@ TEXT ·p661_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p662_VPINSRQ(in *byte, out *byte)
+// func p709_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p662_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p709_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30971,9 +33103,9 @@ TEXT ·p662_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p663_VPINSRQ(in *byte, out *byte)
+// func p710_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p663_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p710_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31020,9 +33152,9 @@ TEXT ·p663_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p664_VPINSRQ(in *byte, out *byte)
+// func p711_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p664_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p711_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31067,9 +33199,9 @@ TEXT ·p664_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p665_VPINSRQ(in *byte, out *byte)
+// func p712_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p665_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p712_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31114,9 +33246,9 @@ TEXT ·p665_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p666_VPINSRQ(in *byte, out *byte)
+// func p713_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p666_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p713_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31163,9 +33295,9 @@ TEXT ·p666_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p667_VPINSRQ(in *byte, out *byte)
+// func p714_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p667_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p714_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31212,9 +33344,9 @@ TEXT ·p667_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p668_VPINSRQ(in *byte, out *byte)
+// func p715_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p668_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p715_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31261,9 +33393,9 @@ TEXT ·p668_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p669_VPINSRQ(in *byte, out *byte)
+// func p716_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p669_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p716_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31310,9 +33442,9 @@ TEXT ·p669_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p670_VPINSRQ(in *byte, out *byte)
+// func p717_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p670_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p717_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31357,9 +33489,9 @@ TEXT ·p670_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p671_VPINSRQ(in *byte, out *byte)
+// func p718_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p671_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p718_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31404,9 +33536,9 @@ TEXT ·p671_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p672_VPMOVMSKB(in *byte, out *byte)
+// func p719_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p672_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p719_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31451,9 +33583,9 @@ TEXT ·p672_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p673_VPMOVMSKB(in *byte, out *byte)
+// func p720_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p673_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p720_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31498,9 +33630,203 @@ TEXT ·p673_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p674_VPOR(in *byte, out *byte)
+// func p721_VPMULUDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p721_VPMULUDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPMULUDQ 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p722_VPMULUDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p722_VPMULUDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPMULUDQ 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p723_VPMULUDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p723_VPMULUDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPMULUDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p724_VPMULUDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p724_VPMULUDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPMULUDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p725_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p674_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p725_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31549,9 +33875,9 @@ TEXT ·p674_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p675_VPOR(in *byte, out *byte)
+// func p726_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p675_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p726_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31600,9 +33926,9 @@ TEXT ·p675_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p676_VPOR(in *byte, out *byte)
+// func p727_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p676_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p727_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31647,9 +33973,9 @@ TEXT ·p676_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p677_VPOR(in *byte, out *byte)
+// func p728_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p677_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p728_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31694,9 +34020,9 @@ TEXT ·p677_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p678_VPOR(in *byte, out *byte)
+// func p729_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p678_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p729_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31745,9 +34071,9 @@ TEXT ·p678_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p679_VPOR(in *byte, out *byte)
+// func p730_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p679_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p730_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31796,9 +34122,9 @@ TEXT ·p679_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p680_VPOR(in *byte, out *byte)
+// func p731_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p680_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p731_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31843,9 +34169,9 @@ TEXT ·p680_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p681_VPOR(in *byte, out *byte)
+// func p732_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p681_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p732_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31890,9 +34216,9 @@ TEXT ·p681_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p682_VPORD(in *byte, out *byte)
+// func p733_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p682_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p733_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31941,9 +34267,9 @@ TEXT ·p682_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p683_VPORD(in *byte, out *byte)
+// func p734_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p683_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p734_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31988,9 +34314,350 @@ TEXT ·p683_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p684_VPSHUFB(in *byte, out *byte)
+// func p735_VPORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p735_VPORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPORD Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p736_VPORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p736_VPORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPORD Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p737_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p737_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x07, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p738_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p738_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x08, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p739_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p739_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x0c, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p740_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p740_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x10, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p741_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p741_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x07, Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p742_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p684_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p742_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32037,9 +34704,9 @@ TEXT ·p684_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p685_VPSHUFB(in *byte, out *byte)
+// func p743_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p685_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p743_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32086,9 +34753,9 @@ TEXT ·p685_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p686_VPSHUFB(in *byte, out *byte)
+// func p744_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p686_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p744_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32133,9 +34800,9 @@ TEXT ·p686_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p687_VPSHUFB(in *byte, out *byte)
+// func p745_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p687_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p745_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32180,9 +34847,9 @@ TEXT ·p687_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p688_VPSHUFB(in *byte, out *byte)
+// func p746_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p688_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p746_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32229,9 +34896,9 @@ TEXT ·p688_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p689_VPSHUFB(in *byte, out *byte)
+// func p747_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p689_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p747_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32278,9 +34945,9 @@ TEXT ·p689_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p690_VPSHUFB(in *byte, out *byte)
+// func p748_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p690_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p748_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32325,9 +34992,9 @@ TEXT ·p690_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p691_VPSHUFB(in *byte, out *byte)
+// func p749_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p691_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p749_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32372,9 +35039,9 @@ TEXT ·p691_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p692_VPSHUFB(in *byte, out *byte)
+// func p750_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p692_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p750_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32421,9 +35088,9 @@ TEXT ·p692_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p693_VPSHUFB(in *byte, out *byte)
+// func p751_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p693_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p751_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32468,9 +35135,9 @@ TEXT ·p693_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p694_VPSHUFB(in *byte, out *byte)
+// func p752_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p694_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p752_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32519,9 +35186,9 @@ TEXT ·p694_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p695_VPSHUFB(in *byte, out *byte)
+// func p753_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p695_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p753_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32570,9 +35237,9 @@ TEXT ·p695_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p696_VPSHUFB(in *byte, out *byte)
+// func p754_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p696_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p754_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32617,9 +35284,9 @@ TEXT ·p696_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p697_VPSHUFB(in *byte, out *byte)
+// func p755_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p697_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p755_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32664,9 +35331,9 @@ TEXT ·p697_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p698_VPSHUFD(in *byte, out *byte)
+// func p756_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p698_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p756_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32713,9 +35380,9 @@ TEXT ·p698_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p699_VPSHUFD(in *byte, out *byte)
+// func p757_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p699_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p757_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32762,9 +35429,9 @@ TEXT ·p699_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p700_VPSHUFD(in *byte, out *byte)
+// func p758_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p700_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p758_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32811,9 +35478,9 @@ TEXT ·p700_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p701_VPSHUFD(in *byte, out *byte)
+// func p759_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p701_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p759_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32860,9 +35527,9 @@ TEXT ·p701_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p702_VPSHUFD(in *byte, out *byte)
+// func p760_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p702_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p760_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32909,9 +35576,9 @@ TEXT ·p702_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p703_VPSHUFD(in *byte, out *byte)
+// func p761_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p703_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p761_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32958,9 +35625,9 @@ TEXT ·p703_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p704_VPSHUFD(in *byte, out *byte)
+// func p762_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p704_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p762_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33007,9 +35674,9 @@ TEXT ·p704_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p705_VPSHUFD(in *byte, out *byte)
+// func p763_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p705_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p763_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33056,9 +35723,9 @@ TEXT ·p705_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p706_VPSHUFD(in *byte, out *byte)
+// func p764_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p706_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p764_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33105,9 +35772,9 @@ TEXT ·p706_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p707_VPSHUFD(in *byte, out *byte)
+// func p765_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p707_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p765_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33154,9 +35821,9 @@ TEXT ·p707_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p708_VPSHUFD(in *byte, out *byte)
+// func p766_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p708_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p766_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33175,10 +35842,11 @@ TEXT ·p708_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X9, X9
+	VPSHUFD $0xee, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33198,12 +35866,109 @@ TEXT ·p708_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p709_VPSHUFD(in *byte, out *byte)
+// func p767_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p709_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p767_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p768_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p768_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p769_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p769_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33248,9 +36013,9 @@ TEXT ·p709_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p710_VPSHUFD(in *byte, out *byte)
+// func p770_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p710_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p770_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33297,9 +36062,9 @@ TEXT ·p710_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p711_VPSHUFD(in *byte, out *byte)
+// func p771_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p711_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p771_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33346,9 +36111,9 @@ TEXT ·p711_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p712_VPSHUFD(in *byte, out *byte)
+// func p772_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p712_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p772_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33395,9 +36160,9 @@ TEXT ·p712_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p713_VPSHUFD(in *byte, out *byte)
+// func p773_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p713_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p773_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33444,9 +36209,9 @@ TEXT ·p713_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p714_VPSHUFD(in *byte, out *byte)
+// func p774_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p714_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p774_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33493,9 +36258,9 @@ TEXT ·p714_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p715_VPSHUFD(in *byte, out *byte)
+// func p775_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p715_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p775_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33542,9 +36307,9 @@ TEXT ·p715_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p716_VPSHUFD(in *byte, out *byte)
+// func p776_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p716_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p776_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33591,9 +36356,9 @@ TEXT ·p716_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p717_VPSHUFD(in *byte, out *byte)
+// func p777_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p717_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p777_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33640,9 +36405,9 @@ TEXT ·p717_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p718_VPSHUFD(in *byte, out *byte)
+// func p778_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p718_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p778_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33689,9 +36454,9 @@ TEXT ·p718_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p719_VPSHUFD(in *byte, out *byte)
+// func p779_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p719_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p779_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33738,9 +36503,9 @@ TEXT ·p719_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p720_VPSHUFD(in *byte, out *byte)
+// func p780_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p720_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p780_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33787,9 +36552,9 @@ TEXT ·p720_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p721_VPSHUFD(in *byte, out *byte)
+// func p781_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p721_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p781_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33836,9 +36601,9 @@ TEXT ·p721_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p722_VPSHUFD(in *byte, out *byte)
+// func p782_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p722_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33883,9 +36648,9 @@ TEXT ·p722_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p723_VPSHUFD(in *byte, out *byte)
+// func p783_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p723_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33930,9 +36695,9 @@ TEXT ·p723_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p724_VPSHUFD(in *byte, out *byte)
+// func p784_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p724_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33979,9 +36744,58 @@ TEXT ·p724_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p725_VPSHUFD(in *byte, out *byte)
+// func p785_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p725_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p786_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34028,9 +36842,58 @@ TEXT ·p725_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p726_VPSHUFD(in *byte, out *byte)
+// func p787_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p726_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p788_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34077,9 +36940,9 @@ TEXT ·p726_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p727_VPSHUFD(in *byte, out *byte)
+// func p789_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p727_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34126,9 +36989,9 @@ TEXT ·p727_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p728_VPSHUFD(in *byte, out *byte)
+// func p790_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p728_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34173,9 +37036,9 @@ TEXT ·p728_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p729_VPSLLD(in *byte, out *byte)
+// func p791_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p729_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p791_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34222,9 +37085,9 @@ TEXT ·p729_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p730_VPSLLD(in *byte, out *byte)
+// func p792_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p730_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p792_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34271,9 +37134,9 @@ TEXT ·p730_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p731_VPSLLD(in *byte, out *byte)
+// func p793_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p731_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p793_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34320,9 +37183,9 @@ TEXT ·p731_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p732_VPSLLD(in *byte, out *byte)
+// func p794_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p732_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p794_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34369,9 +37232,9 @@ TEXT ·p732_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p733_VPSLLD(in *byte, out *byte)
+// func p795_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p733_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p795_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34418,9 +37281,9 @@ TEXT ·p733_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p734_VPSLLD(in *byte, out *byte)
+// func p796_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p734_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p796_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34467,9 +37330,9 @@ TEXT ·p734_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p735_VPSLLD(in *byte, out *byte)
+// func p797_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p735_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p797_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34516,9 +37379,9 @@ TEXT ·p735_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p736_VPSLLD(in *byte, out *byte)
+// func p798_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p736_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p798_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34565,9 +37428,9 @@ TEXT ·p736_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p737_VPSLLD(in *byte, out *byte)
+// func p799_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p737_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p799_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34614,9 +37477,9 @@ TEXT ·p737_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p738_VPSLLD(in *byte, out *byte)
+// func p800_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p738_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p800_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34663,9 +37526,9 @@ TEXT ·p738_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p739_VPSLLD(in *byte, out *byte)
+// func p801_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p739_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p801_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34712,9 +37575,9 @@ TEXT ·p739_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p740_VPSLLD(in *byte, out *byte)
+// func p802_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p740_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p802_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34761,9 +37624,9 @@ TEXT ·p740_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p741_VPSLLD(in *byte, out *byte)
+// func p803_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p741_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p803_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34810,9 +37673,9 @@ TEXT ·p741_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p742_VPSLLD(in *byte, out *byte)
+// func p804_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p742_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p804_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34859,9 +37722,9 @@ TEXT ·p742_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p743_VPSLLD(in *byte, out *byte)
+// func p805_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p743_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p805_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34908,9 +37771,9 @@ TEXT ·p743_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p744_VPSLLD(in *byte, out *byte)
+// func p806_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p744_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p806_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34957,9 +37820,9 @@ TEXT ·p744_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p745_VPSLLD(in *byte, out *byte)
+// func p807_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p745_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p807_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35006,9 +37869,9 @@ TEXT ·p745_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p746_VPSLLD(in *byte, out *byte)
+// func p808_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p746_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p808_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35055,9 +37918,9 @@ TEXT ·p746_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p747_VPSLLD(in *byte, out *byte)
+// func p809_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p747_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p809_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35102,9 +37965,9 @@ TEXT ·p747_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p748_VPSLLD(in *byte, out *byte)
+// func p810_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p748_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p810_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35149,9 +38012,9 @@ TEXT ·p748_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p749_VPSLLDQ(in *byte, out *byte)
+// func p811_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p749_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p811_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35198,9 +38061,9 @@ TEXT ·p749_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p750_VPSLLDQ(in *byte, out *byte)
+// func p812_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p750_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p812_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35247,9 +38110,9 @@ TEXT ·p750_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p751_VPSLLDQ(in *byte, out *byte)
+// func p813_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p751_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p813_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35296,9 +38159,9 @@ TEXT ·p751_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p752_VPSLLDQ(in *byte, out *byte)
+// func p814_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p752_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p814_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35345,9 +38208,9 @@ TEXT ·p752_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p753_VPSLLDQ(in *byte, out *byte)
+// func p815_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p753_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p815_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35394,9 +38257,9 @@ TEXT ·p753_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p754_VPSLLDQ(in *byte, out *byte)
+// func p816_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p754_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p816_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35443,9 +38306,9 @@ TEXT ·p754_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p755_VPSLLDQ(in *byte, out *byte)
+// func p817_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p755_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p817_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35492,9 +38355,9 @@ TEXT ·p755_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p756_VPSLLDQ(in *byte, out *byte)
+// func p818_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p756_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p818_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35541,9 +38404,9 @@ TEXT ·p756_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p757_VPSLLDQ(in *byte, out *byte)
+// func p819_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p757_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p819_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35590,9 +38453,9 @@ TEXT ·p757_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p758_VPSLLDQ(in *byte, out *byte)
+// func p820_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p758_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p820_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35639,9 +38502,9 @@ TEXT ·p758_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p759_VPSLLDQ(in *byte, out *byte)
+// func p821_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p759_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p821_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35688,9 +38551,9 @@ TEXT ·p759_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p760_VPSLLDQ(in *byte, out *byte)
+// func p822_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p760_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p822_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35737,9 +38600,9 @@ TEXT ·p760_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p761_VPSLLDQ(in *byte, out *byte)
+// func p823_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p761_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p823_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35784,9 +38647,9 @@ TEXT ·p761_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p762_VPSLLDQ(in *byte, out *byte)
+// func p824_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p762_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p824_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35831,9 +38694,497 @@ TEXT ·p762_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p763_VPSRAD(in *byte, out *byte)
+// func p825_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p825_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x00, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p826_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p826_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x01, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p827_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p827_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x02, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p828_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p828_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x0c, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p829_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p829_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x1f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p830_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p830_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x20, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p831_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p831_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x3f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p832_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p832_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x40, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p833_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p833_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p834_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p834_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x00, Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p835_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p763_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p835_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35880,9 +39231,9 @@ TEXT ·p763_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p764_VPSRAD(in *byte, out *byte)
+// func p836_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p764_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p836_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35929,9 +39280,9 @@ TEXT ·p764_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p765_VPSRAD(in *byte, out *byte)
+// func p837_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p765_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p837_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35978,9 +39329,9 @@ TEXT ·p765_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p766_VPSRAD(in *byte, out *byte)
+// func p838_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p766_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p838_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36027,9 +39378,9 @@ TEXT ·p766_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p767_VPSRAD(in *byte, out *byte)
+// func p839_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p767_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36076,9 +39427,9 @@ TEXT ·p767_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p768_VPSRAD(in *byte, out *byte)
+// func p840_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p768_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36125,9 +39476,9 @@ TEXT ·p768_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p769_VPSRAD(in *byte, out *byte)
+// func p841_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p769_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36174,9 +39525,9 @@ TEXT ·p769_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p770_VPSRAD(in *byte, out *byte)
+// func p842_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p770_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36223,9 +39574,9 @@ TEXT ·p770_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p771_VPSRAD(in *byte, out *byte)
+// func p843_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p771_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36272,9 +39623,9 @@ TEXT ·p771_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p772_VPSRAD(in *byte, out *byte)
+// func p844_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p772_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36321,9 +39672,9 @@ TEXT ·p772_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p773_VPSRAD(in *byte, out *byte)
+// func p845_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p773_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36370,9 +39721,9 @@ TEXT ·p773_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p774_VPSRAD(in *byte, out *byte)
+// func p846_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p774_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p846_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36419,9 +39770,9 @@ TEXT ·p774_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p775_VPSRAD(in *byte, out *byte)
+// func p847_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p775_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p847_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36468,9 +39819,9 @@ TEXT ·p775_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p776_VPSRAD(in *byte, out *byte)
+// func p848_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p776_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p848_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36517,9 +39868,9 @@ TEXT ·p776_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p777_VPSRAD(in *byte, out *byte)
+// func p849_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p777_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p849_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36564,9 +39915,9 @@ TEXT ·p777_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p778_VPSRAD(in *byte, out *byte)
+// func p850_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p778_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p850_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36611,9 +39962,9 @@ TEXT ·p778_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p779_VPSRLD(in *byte, out *byte)
+// func p851_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p779_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p851_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36660,9 +40011,9 @@ TEXT ·p779_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p780_VPSRLD(in *byte, out *byte)
+// func p852_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p780_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p852_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36709,9 +40060,9 @@ TEXT ·p780_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p781_VPSRLD(in *byte, out *byte)
+// func p853_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p781_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p853_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36758,9 +40109,9 @@ TEXT ·p781_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p782_VPSRLD(in *byte, out *byte)
+// func p854_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p782_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p854_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36807,9 +40158,9 @@ TEXT ·p782_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p783_VPSRLD(in *byte, out *byte)
+// func p855_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p783_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p855_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36856,9 +40207,9 @@ TEXT ·p783_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p784_VPSRLD(in *byte, out *byte)
+// func p856_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p784_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p856_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36905,9 +40256,9 @@ TEXT ·p784_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p785_VPSRLD(in *byte, out *byte)
+// func p857_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p785_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p857_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36954,9 +40305,9 @@ TEXT ·p785_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p786_VPSRLD(in *byte, out *byte)
+// func p858_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p786_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p858_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37003,9 +40354,9 @@ TEXT ·p786_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p787_VPSRLD(in *byte, out *byte)
+// func p859_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p787_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p859_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37052,9 +40403,9 @@ TEXT ·p787_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p788_VPSRLD(in *byte, out *byte)
+// func p860_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p788_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p860_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37101,9 +40452,9 @@ TEXT ·p788_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p789_VPSRLD(in *byte, out *byte)
+// func p861_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p789_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p861_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37150,9 +40501,9 @@ TEXT ·p789_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p790_VPSRLD(in *byte, out *byte)
+// func p862_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p790_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p862_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37199,9 +40550,9 @@ TEXT ·p790_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p791_VPSRLD(in *byte, out *byte)
+// func p863_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p791_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p863_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37248,9 +40599,9 @@ TEXT ·p791_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p792_VPSRLD(in *byte, out *byte)
+// func p864_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p792_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p864_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37297,9 +40648,9 @@ TEXT ·p792_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p793_VPSRLD(in *byte, out *byte)
+// func p865_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p793_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p865_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37346,9 +40697,9 @@ TEXT ·p793_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p794_VPSRLD(in *byte, out *byte)
+// func p866_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p794_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p866_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37395,9 +40746,9 @@ TEXT ·p794_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p795_VPSRLD(in *byte, out *byte)
+// func p867_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p795_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37444,9 +40795,9 @@ TEXT ·p795_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p796_VPSRLD(in *byte, out *byte)
+// func p868_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p796_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p868_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37493,9 +40844,9 @@ TEXT ·p796_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p797_VPSRLD(in *byte, out *byte)
+// func p869_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p797_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p869_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37540,9 +40891,9 @@ TEXT ·p797_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p798_VPSRLD(in *byte, out *byte)
+// func p870_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p798_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p870_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37587,9 +40938,9 @@ TEXT ·p798_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p799_VPSRLDQ(in *byte, out *byte)
+// func p871_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p799_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p871_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37636,9 +40987,9 @@ TEXT ·p799_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p800_VPSRLDQ(in *byte, out *byte)
+// func p872_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p800_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p872_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37685,9 +41036,9 @@ TEXT ·p800_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p801_VPSRLDQ(in *byte, out *byte)
+// func p873_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p801_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p873_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37734,9 +41085,9 @@ TEXT ·p801_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p802_VPSRLDQ(in *byte, out *byte)
+// func p874_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p802_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p874_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37783,9 +41134,9 @@ TEXT ·p802_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p803_VPSRLDQ(in *byte, out *byte)
+// func p875_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p803_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p875_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37832,9 +41183,9 @@ TEXT ·p803_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p804_VPSRLDQ(in *byte, out *byte)
+// func p876_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p804_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p876_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37881,9 +41232,9 @@ TEXT ·p804_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p805_VPSRLDQ(in *byte, out *byte)
+// func p877_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p805_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p877_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37930,9 +41281,9 @@ TEXT ·p805_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p806_VPSRLDQ(in *byte, out *byte)
+// func p878_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p806_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p878_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37979,9 +41330,9 @@ TEXT ·p806_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p807_VPSRLDQ(in *byte, out *byte)
+// func p879_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p807_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p879_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38028,9 +41379,9 @@ TEXT ·p807_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p808_VPSRLDQ(in *byte, out *byte)
+// func p880_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p808_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p880_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38077,9 +41428,9 @@ TEXT ·p808_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p809_VPSRLDQ(in *byte, out *byte)
+// func p881_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p809_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p881_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38126,9 +41477,9 @@ TEXT ·p809_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p810_VPSRLDQ(in *byte, out *byte)
+// func p882_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p810_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p882_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38175,9 +41526,9 @@ TEXT ·p810_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p811_VPSRLDQ(in *byte, out *byte)
+// func p883_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p811_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38222,9 +41573,9 @@ TEXT ·p811_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p812_VPSRLDQ(in *byte, out *byte)
+// func p884_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p812_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38269,9 +41620,595 @@ TEXT ·p812_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p813_VPTERNLOGD(in *byte, out *byte)
+// func p885_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p885_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x00, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p886_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p886_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x01, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p887_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p887_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x0e, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p888_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p888_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x1a, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p889_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p889_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x1f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p890_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p890_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x20, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p891_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p891_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x28, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p892_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p892_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x34, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p893_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p893_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x3f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p894_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p894_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x40, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p895_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p895_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p896_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p896_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x00, Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p897_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p813_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38320,9 +42257,9 @@ TEXT ·p813_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p814_VPTERNLOGD(in *byte, out *byte)
+// func p898_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p814_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38367,9 +42304,9 @@ TEXT ·p814_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p815_VPTERNLOGD(in *byte, out *byte)
+// func p899_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p815_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38418,9 +42355,9 @@ TEXT ·p815_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p816_VPTERNLOGD(in *byte, out *byte)
+// func p900_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p816_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p900_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38465,9 +42402,9 @@ TEXT ·p816_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p817_VPTERNLOGD(in *byte, out *byte)
+// func p901_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p817_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38516,9 +42453,9 @@ TEXT ·p817_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p818_VPTERNLOGD(in *byte, out *byte)
+// func p902_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p818_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p902_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38563,9 +42500,9 @@ TEXT ·p818_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p819_VPUNPCKHDQ(in *byte, out *byte)
+// func p903_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p819_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p903_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38614,9 +42551,9 @@ TEXT ·p819_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p820_VPUNPCKHDQ(in *byte, out *byte)
+// func p904_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p820_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p904_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38665,9 +42602,9 @@ TEXT ·p820_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p821_VPUNPCKHDQ(in *byte, out *byte)
+// func p905_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p821_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p905_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38712,9 +42649,9 @@ TEXT ·p821_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p822_VPUNPCKHDQ(in *byte, out *byte)
+// func p906_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p822_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p906_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38759,9 +42696,107 @@ TEXT ·p822_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p823_VPUNPCKHQDQ(in *byte, out *byte)
+// func p907_VPUNPCKHDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p907_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKHDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p908_VPUNPCKHDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p908_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKHDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p909_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p823_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p909_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38810,9 +42845,9 @@ TEXT ·p823_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p824_VPUNPCKHQDQ(in *byte, out *byte)
+// func p910_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p824_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p910_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38861,9 +42896,9 @@ TEXT ·p824_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p825_VPUNPCKHQDQ(in *byte, out *byte)
+// func p911_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p825_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p911_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38908,9 +42943,9 @@ TEXT ·p825_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p826_VPUNPCKHQDQ(in *byte, out *byte)
+// func p912_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p826_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p912_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38955,9 +42990,107 @@ TEXT ·p826_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p827_VPUNPCKLDQ(in *byte, out *byte)
+// func p913_VPUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p913_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKHQDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p914_VPUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p914_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKHQDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p915_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p827_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p915_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39006,9 +43139,9 @@ TEXT ·p827_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p828_VPUNPCKLDQ(in *byte, out *byte)
+// func p916_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p828_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p916_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39057,9 +43190,9 @@ TEXT ·p828_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p829_VPUNPCKLDQ(in *byte, out *byte)
+// func p917_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p829_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39104,9 +43237,9 @@ TEXT ·p829_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p830_VPUNPCKLDQ(in *byte, out *byte)
+// func p918_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p830_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p918_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39151,9 +43284,107 @@ TEXT ·p830_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p831_VPUNPCKLQDQ(in *byte, out *byte)
+// func p919_VPUNPCKLDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p919_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p920_VPUNPCKLDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p920_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p921_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p831_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p921_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39202,9 +43433,9 @@ TEXT ·p831_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p832_VPUNPCKLQDQ(in *byte, out *byte)
+// func p922_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p832_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p922_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39253,9 +43484,9 @@ TEXT ·p832_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p833_VPUNPCKLQDQ(in *byte, out *byte)
+// func p923_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p833_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p923_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39300,9 +43531,9 @@ TEXT ·p833_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p834_VPUNPCKLQDQ(in *byte, out *byte)
+// func p924_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p834_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p924_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39347,9 +43578,9 @@ TEXT ·p834_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p835_VPUNPCKLQDQ(in *byte, out *byte)
+// func p925_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p835_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p925_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39398,9 +43629,9 @@ TEXT ·p835_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p836_VPUNPCKLQDQ(in *byte, out *byte)
+// func p926_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p836_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p926_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39449,9 +43680,9 @@ TEXT ·p836_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p837_VPUNPCKLQDQ(in *byte, out *byte)
+// func p927_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p837_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p927_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39496,9 +43727,9 @@ TEXT ·p837_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p838_VPUNPCKLQDQ(in *byte, out *byte)
+// func p928_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p838_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p928_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39543,9 +43774,107 @@ TEXT ·p838_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p839_VPXOR(in *byte, out *byte)
+// func p929_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p929_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p930_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p930_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p931_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p839_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p931_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39592,9 +43921,9 @@ TEXT ·p839_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p840_VPXOR(in *byte, out *byte)
+// func p932_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p840_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p932_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39641,9 +43970,9 @@ TEXT ·p840_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p841_VPXOR(in *byte, out *byte)
+// func p933_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p841_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p933_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39688,9 +44017,9 @@ TEXT ·p841_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p842_VPXOR(in *byte, out *byte)
+// func p934_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p842_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p934_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39735,9 +44064,9 @@ TEXT ·p842_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p843_VPXOR(in *byte, out *byte)
+// func p935_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p843_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p935_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39784,9 +44113,9 @@ TEXT ·p843_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p844_VPXOR(in *byte, out *byte)
+// func p936_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p844_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p936_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39833,9 +44162,9 @@ TEXT ·p844_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p845_VPXOR(in *byte, out *byte)
+// func p937_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p845_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p937_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39880,9 +44209,9 @@ TEXT ·p845_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p846_VPXOR(in *byte, out *byte)
+// func p938_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p846_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p938_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39927,9 +44256,9 @@ TEXT ·p846_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p847_VPXOR(in *byte, out *byte)
+// func p939_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p847_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p939_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39978,9 +44307,9 @@ TEXT ·p847_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p848_VPXOR(in *byte, out *byte)
+// func p940_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p848_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p940_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40029,9 +44358,9 @@ TEXT ·p848_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p849_VPXOR(in *byte, out *byte)
+// func p941_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p849_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p941_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40076,9 +44405,9 @@ TEXT ·p849_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p850_VPXOR(in *byte, out *byte)
+// func p942_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p850_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p942_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40123,9 +44452,9 @@ TEXT ·p850_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p851_VPXOR(in *byte, out *byte)
+// func p943_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p851_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p943_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40174,9 +44503,9 @@ TEXT ·p851_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p852_VPXOR(in *byte, out *byte)
+// func p944_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p852_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p944_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40225,9 +44554,9 @@ TEXT ·p852_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p853_VPXOR(in *byte, out *byte)
+// func p945_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p853_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p945_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40272,9 +44601,9 @@ TEXT ·p853_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p854_VPXOR(in *byte, out *byte)
+// func p946_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p854_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p946_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40319,9 +44648,9 @@ TEXT ·p854_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p855_VPXORD(in *byte, out *byte)
+// func p947_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p855_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p947_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40368,9 +44697,9 @@ TEXT ·p855_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p856_VPXORD(in *byte, out *byte)
+// func p948_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p856_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p948_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40415,9 +44744,9 @@ TEXT ·p856_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p857_VPXORD(in *byte, out *byte)
+// func p949_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p857_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p949_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40464,9 +44793,9 @@ TEXT ·p857_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p858_VPXORD(in *byte, out *byte)
+// func p950_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p858_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p950_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40511,9 +44840,9 @@ TEXT ·p858_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p859_VPXORD(in *byte, out *byte)
+// func p951_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p859_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p951_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40562,9 +44891,9 @@ TEXT ·p859_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p860_VPXORD(in *byte, out *byte)
+// func p952_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p860_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p952_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40609,9 +44938,9 @@ TEXT ·p860_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p861_VPXORD(in *byte, out *byte)
+// func p953_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p861_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p953_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40660,9 +44989,9 @@ TEXT ·p861_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p862_VPXORD(in *byte, out *byte)
+// func p954_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p862_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p954_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40707,9 +45036,9 @@ TEXT ·p862_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p863_VPXORD(in *byte, out *byte)
+// func p955_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p863_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p955_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40758,9 +45087,9 @@ TEXT ·p863_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p864_VPXORD(in *byte, out *byte)
+// func p956_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p864_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p956_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40805,9 +45134,9 @@ TEXT ·p864_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p865_VPXORQ(in *byte, out *byte)
+// func p957_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p865_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p957_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40856,9 +45185,9 @@ TEXT ·p865_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p866_VPXORQ(in *byte, out *byte)
+// func p958_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p866_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p958_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40903,9 +45232,311 @@ TEXT ·p866_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p867_VZEROUPPER(in *byte, out *byte)
+// func p959_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p959_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x00, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p960_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p960_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x44, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p961_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p961_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x88, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p962_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p962_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0xdd, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p963_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p963_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0xee, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p964_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p964_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x00, Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p965_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p867_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p965_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40980,9 +45611,9 @@ TEXT ·p867_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p868_VZEROUPPER(in *byte, out *byte)
+// func p966_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p868_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p966_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41057,9 +45688,9 @@ TEXT ·p868_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p869_VZEROUPPER(in *byte, out *byte)
+// func p967_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p869_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p967_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41112,8 +45743,8 @@ TEXT ·p869_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p870_XORB(in *byte, out *byte)
-TEXT ·p870_XORB(SB), NOSPLIT, $0-16
+// func p968_XORB(in *byte, out *byte)
+TEXT ·p968_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41156,8 +45787,8 @@ TEXT ·p870_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p871_XORL(in *byte, out *byte)
-TEXT ·p871_XORL(SB), NOSPLIT, $0-16
+// func p969_XORL(in *byte, out *byte)
+TEXT ·p969_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41200,8 +45831,8 @@ TEXT ·p871_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p872_XORL(in *byte, out *byte)
-TEXT ·p872_XORL(SB), NOSPLIT, $0-16
+// func p970_XORL(in *byte, out *byte)
+TEXT ·p970_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41244,8 +45875,8 @@ TEXT ·p872_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p873_XORL(in *byte, out *byte)
-TEXT ·p873_XORL(SB), NOSPLIT, $0-16
+// func p971_XORL(in *byte, out *byte)
+TEXT ·p971_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41288,8 +45919,8 @@ TEXT ·p873_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p874_XORQ(in *byte, out *byte)
-TEXT ·p874_XORQ(SB), NOSPLIT, $0-16
+// func p972_XORQ(in *byte, out *byte)
+TEXT ·p972_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41332,8 +45963,8 @@ TEXT ·p874_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p875_XORQ(in *byte, out *byte)
-TEXT ·p875_XORQ(SB), NOSPLIT, $0-16
+// func p973_XORQ(in *byte, out *byte)
+TEXT ·p973_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41376,8 +46007,8 @@ TEXT ·p875_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p876_XORQ(in *byte, out *byte)
-TEXT ·p876_XORQ(SB), NOSPLIT, $0-16
+// func p974_XORQ(in *byte, out *byte)
+TEXT ·p974_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41420,8 +46051,8 @@ TEXT ·p876_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p877_XORW(in *byte, out *byte)
-TEXT ·p877_XORW(SB), NOSPLIT, $0-16
+// func p975_XORW(in *byte, out *byte)
+TEXT ·p975_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41464,9 +46095,9 @@ TEXT ·p877_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p878_VAESENC(in *byte, out *byte)
+// func p976_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p878_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p976_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41515,9 +46146,9 @@ TEXT ·p878_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p879_VAESENC(in *byte, out *byte)
+// func p977_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p879_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p977_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41564,9 +46195,9 @@ TEXT ·p879_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p880_VAESENC(in *byte, out *byte)
+// func p978_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p880_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p978_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41615,9 +46246,9 @@ TEXT ·p880_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p881_VAESENC(in *byte, out *byte)
+// func p979_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p881_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p979_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41666,9 +46297,9 @@ TEXT ·p881_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p882_VAESENC(in *byte, out *byte)
+// func p980_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p882_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p980_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41713,9 +46344,9 @@ TEXT ·p882_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p883_VAESENCLAST(in *byte, out *byte)
+// func p981_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p883_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p981_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41764,9 +46395,9 @@ TEXT ·p883_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p884_VAESENCLAST(in *byte, out *byte)
+// func p982_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p884_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p982_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41813,9 +46444,9 @@ TEXT ·p884_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p885_VAESENCLAST(in *byte, out *byte)
+// func p983_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p885_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p983_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41864,9 +46495,9 @@ TEXT ·p885_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p886_VAESENCLAST(in *byte, out *byte)
+// func p984_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p886_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p984_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41915,9 +46546,9 @@ TEXT ·p886_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p887_VAESENCLAST(in *byte, out *byte)
+// func p985_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p887_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p985_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41962,9 +46593,9 @@ TEXT ·p887_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p888_VPCLMULQDQ(in *byte, out *byte)
+// func p986_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p888_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42013,9 +46644,9 @@ TEXT ·p888_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p889_VPCLMULQDQ(in *byte, out *byte)
+// func p987_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p889_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p987_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42064,9 +46695,9 @@ TEXT ·p889_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p890_VPCLMULQDQ(in *byte, out *byte)
+// func p988_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p890_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p988_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42115,9 +46746,9 @@ TEXT ·p890_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p891_VPCLMULQDQ(in *byte, out *byte)
+// func p989_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p891_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p989_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42166,9 +46797,9 @@ TEXT ·p891_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p892_VPCLMULQDQ(in *byte, out *byte)
+// func p990_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p892_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p990_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42215,9 +46846,9 @@ TEXT ·p892_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p893_VPCLMULQDQ(in *byte, out *byte)
+// func p991_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p893_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p991_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42266,9 +46897,9 @@ TEXT ·p893_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p894_VPCLMULQDQ(in *byte, out *byte)
+// func p992_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p894_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p992_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42317,9 +46948,9 @@ TEXT ·p894_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p895_VPCLMULQDQ(in *byte, out *byte)
+// func p993_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p895_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p993_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42364,9 +46995,9 @@ TEXT ·p895_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p896_VPTERNLOGD(in *byte, out *byte)
+// func p994_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p896_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42415,9 +47046,9 @@ TEXT ·p896_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p897_VPTERNLOGD(in *byte, out *byte)
+// func p995_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42466,9 +47097,9 @@ TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p898_VPTERNLOGD(in *byte, out *byte)
+// func p996_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42517,9 +47148,9 @@ TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p899_VPTERNLOGD(in *byte, out *byte)
+// func p997_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42568,9 +47199,9 @@ TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p900_VPTERNLOGD(in *byte, out *byte)
+// func p998_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p900_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p998_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42619,9 +47250,9 @@ TEXT ·p900_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p901_VPTERNLOGD(in *byte, out *byte)
+// func p999_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42670,9 +47301,9 @@ TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p902_VPTERNLOGD(in *byte, out *byte)
+// func p1000_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p902_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42721,9 +47352,9 @@ TEXT ·p902_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p903_VPTERNLOGD(in *byte, out *byte)
+// func p1001_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p903_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42772,9 +47403,9 @@ TEXT ·p903_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p904_VPTERNLOGD(in *byte, out *byte)
+// func p1002_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p904_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42825,9 +47456,9 @@ TEXT ·p904_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p905_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1003_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p905_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42878,9 +47509,9 @@ TEXT ·p905_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p906_VPTERNLOGD(in *byte, out *byte)
+// func p1004_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p906_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42927,9 +47558,9 @@ TEXT ·p906_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p907_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1005_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p907_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42976,9 +47607,9 @@ TEXT ·p907_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p908_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1006_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p908_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43027,9 +47658,9 @@ TEXT ·p908_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p909_VPTERNLOGD(in *byte, out *byte)
+// func p1007_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p909_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43078,9 +47709,9 @@ TEXT ·p909_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p910_VPTERNLOGD(in *byte, out *byte)
+// func p1008_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p910_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43131,9 +47762,9 @@ TEXT ·p910_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p911_VPTERNLOGD(in *byte, out *byte)
+// func p1009_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p911_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43182,9 +47813,9 @@ TEXT ·p911_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p912_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1010_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p912_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43235,9 +47866,9 @@ TEXT ·p912_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p913_VPTERNLOGD(in *byte, out *byte)
+// func p1011_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p913_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43282,9 +47913,9 @@ TEXT ·p913_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p914_VPTERNLOGQ(in *byte, out *byte)
+// func p1012_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p914_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43333,9 +47964,9 @@ TEXT ·p914_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p915_VPTERNLOGQ(in *byte, out *byte)
+// func p1013_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p915_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43384,9 +48015,9 @@ TEXT ·p915_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p916_VPTERNLOGQ(in *byte, out *byte)
+// func p1014_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p916_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43435,9 +48066,9 @@ TEXT ·p916_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p917_VPTERNLOGQ(in *byte, out *byte)
+// func p1015_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p917_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43486,9 +48117,9 @@ TEXT ·p917_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p918_VPTERNLOGQ(in *byte, out *byte)
+// func p1016_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p918_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43537,9 +48168,9 @@ TEXT ·p918_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p919_VPTERNLOGQ(in *byte, out *byte)
+// func p1017_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p919_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43588,9 +48219,9 @@ TEXT ·p919_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p920_VPTERNLOGQ(in *byte, out *byte)
+// func p1018_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p920_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43641,9 +48272,9 @@ TEXT ·p920_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p921_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1019_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p921_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43694,9 +48325,9 @@ TEXT ·p921_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p922_VPTERNLOGQ(in *byte, out *byte)
+// func p1020_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p922_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43743,9 +48374,9 @@ TEXT ·p922_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p923_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1021_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p923_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43792,9 +48423,9 @@ TEXT ·p923_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p924_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1022_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p924_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43843,9 +48474,9 @@ TEXT ·p924_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p925_VPTERNLOGQ(in *byte, out *byte)
+// func p1023_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p925_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43894,9 +48525,9 @@ TEXT ·p925_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p926_VPTERNLOGQ(in *byte, out *byte)
+// func p1024_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p926_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43947,9 +48578,9 @@ TEXT ·p926_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p927_VPTERNLOGQ(in *byte, out *byte)
+// func p1025_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p927_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43998,9 +48629,9 @@ TEXT ·p927_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p928_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1026_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p928_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44051,9 +48682,9 @@ TEXT ·p928_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p929_VPTERNLOGQ(in *byte, out *byte)
+// func p1027_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p929_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44098,9 +48729,9 @@ TEXT ·p929_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p930_VPROLD(in *byte, out *byte)
+// func p1028_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p930_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44147,9 +48778,9 @@ TEXT ·p930_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p931_VPROLD(in *byte, out *byte)
+// func p1029_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p931_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44196,9 +48827,9 @@ TEXT ·p931_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p932_VPROLD(in *byte, out *byte)
+// func p1030_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p932_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44245,9 +48876,9 @@ TEXT ·p932_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p933_VPROLD(in *byte, out *byte)
+// func p1031_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p933_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44294,9 +48925,9 @@ TEXT ·p933_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p934_VPROLD(in *byte, out *byte)
+// func p1032_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p934_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44343,9 +48974,9 @@ TEXT ·p934_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p935_VPROLD(in *byte, out *byte)
+// func p1033_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p935_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44392,9 +49023,9 @@ TEXT ·p935_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p936_VPROLD(in *byte, out *byte)
+// func p1034_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p936_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44441,9 +49072,9 @@ TEXT ·p936_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p937_VPROLD(in *byte, out *byte)
+// func p1035_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p937_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44490,9 +49121,9 @@ TEXT ·p937_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p938_VPROLD(in *byte, out *byte)
+// func p1036_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p938_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44541,9 +49172,9 @@ TEXT ·p938_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p939_VPROLD_Z(in *byte, out *byte)
+// func p1037_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p939_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44592,9 +49223,9 @@ TEXT ·p939_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p940_VPROLD(in *byte, out *byte)
+// func p1038_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p940_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44639,9 +49270,9 @@ TEXT ·p940_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p941_VPROLD_BCST(in *byte, out *byte)
+// func p1039_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p941_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44686,9 +49317,9 @@ TEXT ·p941_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p942_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1040_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p942_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44735,9 +49366,9 @@ TEXT ·p942_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p943_VPROLD(in *byte, out *byte)
+// func p1041_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p943_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44784,9 +49415,9 @@ TEXT ·p943_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p944_VPROLD(in *byte, out *byte)
+// func p1042_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p944_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44835,9 +49466,9 @@ TEXT ·p944_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p945_VPROLD(in *byte, out *byte)
+// func p1043_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p945_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44884,9 +49515,9 @@ TEXT ·p945_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p946_VPROLD_Z(in *byte, out *byte)
+// func p1044_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p946_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44935,9 +49566,9 @@ TEXT ·p946_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p947_VPROLD(in *byte, out *byte)
+// func p1045_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p947_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44982,9 +49613,9 @@ TEXT ·p947_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p948_VPROLQ(in *byte, out *byte)
+// func p1046_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p948_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45031,9 +49662,9 @@ TEXT ·p948_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p949_VPROLQ(in *byte, out *byte)
+// func p1047_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p949_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45080,9 +49711,9 @@ TEXT ·p949_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p950_VPROLQ(in *byte, out *byte)
+// func p1048_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p950_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45129,9 +49760,9 @@ TEXT ·p950_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p951_VPROLQ(in *byte, out *byte)
+// func p1049_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p951_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45178,9 +49809,9 @@ TEXT ·p951_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p952_VPROLQ(in *byte, out *byte)
+// func p1050_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p952_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45227,9 +49858,9 @@ TEXT ·p952_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p953_VPROLQ(in *byte, out *byte)
+// func p1051_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p953_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45276,9 +49907,9 @@ TEXT ·p953_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p954_VPROLQ(in *byte, out *byte)
+// func p1052_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p954_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45327,9 +49958,9 @@ TEXT ·p954_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p955_VPROLQ_Z(in *byte, out *byte)
+// func p1053_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p955_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45378,9 +50009,9 @@ TEXT ·p955_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p956_VPROLQ(in *byte, out *byte)
+// func p1054_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p956_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45425,9 +50056,9 @@ TEXT ·p956_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p957_VPROLQ_BCST(in *byte, out *byte)
+// func p1055_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p957_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45472,9 +50103,9 @@ TEXT ·p957_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p958_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1056_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p958_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45521,9 +50152,9 @@ TEXT ·p958_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p959_VPROLQ(in *byte, out *byte)
+// func p1057_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p959_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45570,9 +50201,9 @@ TEXT ·p959_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p960_VPROLQ(in *byte, out *byte)
+// func p1058_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p960_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45621,9 +50252,9 @@ TEXT ·p960_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p961_VPROLQ(in *byte, out *byte)
+// func p1059_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p961_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45670,9 +50301,9 @@ TEXT ·p961_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p962_VPROLQ_Z(in *byte, out *byte)
+// func p1060_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p962_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45721,9 +50352,9 @@ TEXT ·p962_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p963_VPROLQ(in *byte, out *byte)
+// func p1061_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p963_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45768,9 +50399,9 @@ TEXT ·p963_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p964_VPRORD(in *byte, out *byte)
+// func p1062_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p964_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45817,9 +50448,9 @@ TEXT ·p964_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p965_VPRORD(in *byte, out *byte)
+// func p1063_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p965_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45866,9 +50497,9 @@ TEXT ·p965_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p966_VPRORD(in *byte, out *byte)
+// func p1064_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p966_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1064_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45915,9 +50546,9 @@ TEXT ·p966_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p967_VPRORD(in *byte, out *byte)
+// func p1065_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p967_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1065_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45964,9 +50595,9 @@ TEXT ·p967_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p968_VPRORD(in *byte, out *byte)
+// func p1066_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p968_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1066_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46013,9 +50644,9 @@ TEXT ·p968_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p969_VPRORD(in *byte, out *byte)
+// func p1067_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p969_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1067_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46062,9 +50693,9 @@ TEXT ·p969_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p970_VPRORD(in *byte, out *byte)
+// func p1068_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p970_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1068_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46111,9 +50742,9 @@ TEXT ·p970_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p971_VPRORD(in *byte, out *byte)
+// func p1069_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p971_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1069_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46162,9 +50793,9 @@ TEXT ·p971_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p972_VPRORD_Z(in *byte, out *byte)
+// func p1070_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p972_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1070_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46213,9 +50844,9 @@ TEXT ·p972_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p973_VPRORD(in *byte, out *byte)
+// func p1071_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p973_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1071_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46260,9 +50891,9 @@ TEXT ·p973_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p974_VPRORD_BCST(in *byte, out *byte)
+// func p1072_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p974_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1072_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46307,9 +50938,9 @@ TEXT ·p974_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p975_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1073_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p975_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1073_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46356,9 +50987,9 @@ TEXT ·p975_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p976_VPRORD(in *byte, out *byte)
+// func p1074_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p976_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1074_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46405,9 +51036,9 @@ TEXT ·p976_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p977_VPRORD(in *byte, out *byte)
+// func p1075_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p977_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1075_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46456,9 +51087,9 @@ TEXT ·p977_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p978_VPRORD(in *byte, out *byte)
+// func p1076_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p978_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1076_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46505,9 +51136,9 @@ TEXT ·p978_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p979_VPRORD_Z(in *byte, out *byte)
+// func p1077_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p979_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1077_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46556,9 +51187,9 @@ TEXT ·p979_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p980_VPRORD(in *byte, out *byte)
+// func p1078_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p980_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1078_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46603,9 +51234,9 @@ TEXT ·p980_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p981_VPRORQ(in *byte, out *byte)
+// func p1079_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p981_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1079_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46652,9 +51283,9 @@ TEXT ·p981_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p982_VPRORQ(in *byte, out *byte)
+// func p1080_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p982_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1080_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46701,9 +51332,9 @@ TEXT ·p982_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p983_VPRORQ(in *byte, out *byte)
+// func p1081_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p983_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1081_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46750,9 +51381,9 @@ TEXT ·p983_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p984_VPRORQ(in *byte, out *byte)
+// func p1082_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p984_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1082_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46799,9 +51430,9 @@ TEXT ·p984_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p985_VPRORQ(in *byte, out *byte)
+// func p1083_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p985_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1083_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46848,9 +51479,9 @@ TEXT ·p985_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p986_VPRORQ(in *byte, out *byte)
+// func p1084_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p986_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1084_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46897,9 +51528,9 @@ TEXT ·p986_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p987_VPRORQ(in *byte, out *byte)
+// func p1085_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p987_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1085_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46948,9 +51579,9 @@ TEXT ·p987_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p988_VPRORQ_Z(in *byte, out *byte)
+// func p1086_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p988_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1086_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46999,9 +51630,9 @@ TEXT ·p988_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p989_VPRORQ(in *byte, out *byte)
+// func p1087_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p989_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1087_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47046,9 +51677,9 @@ TEXT ·p989_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p990_VPRORQ_BCST(in *byte, out *byte)
+// func p1088_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p990_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1088_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47093,9 +51724,9 @@ TEXT ·p990_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p991_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1089_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p991_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1089_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47142,9 +51773,9 @@ TEXT ·p991_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p992_VPRORQ(in *byte, out *byte)
+// func p1090_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p992_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1090_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47191,9 +51822,9 @@ TEXT ·p992_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p993_VPRORQ(in *byte, out *byte)
+// func p1091_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p993_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1091_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47242,9 +51873,9 @@ TEXT ·p993_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p994_VPRORQ(in *byte, out *byte)
+// func p1092_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p994_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1092_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47291,9 +51922,9 @@ TEXT ·p994_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p995_VPRORQ_Z(in *byte, out *byte)
+// func p1093_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p995_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1093_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47342,9 +51973,9 @@ TEXT ·p995_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p996_VPRORQ(in *byte, out *byte)
+// func p1094_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p996_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1094_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47389,9 +52020,9 @@ TEXT ·p996_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p997_VPSHUFB(in *byte, out *byte)
+// func p1095_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p997_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1095_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47440,9 +52071,9 @@ TEXT ·p997_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p998_VPSHUFB(in *byte, out *byte)
+// func p1096_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p998_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1096_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47493,9 +52124,9 @@ TEXT ·p998_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p999_VPSHUFB_Z(in *byte, out *byte)
+// func p1097_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p999_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1097_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47546,9 +52177,9 @@ TEXT ·p999_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1000_VPSHUFB(in *byte, out *byte)
+// func p1098_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1000_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1098_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47595,9 +52226,9 @@ TEXT ·p1000_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1001_VPSHUFB(in *byte, out *byte)
+// func p1099_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1001_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47646,9 +52277,9 @@ TEXT ·p1001_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1002_VPSHUFB(in *byte, out *byte)
+// func p1100_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1002_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47699,9 +52330,9 @@ TEXT ·p1002_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1003_VPSHUFB(in *byte, out *byte)
+// func p1101_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1003_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47750,9 +52381,9 @@ TEXT ·p1003_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1004_VPSHUFB_Z(in *byte, out *byte)
+// func p1102_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1004_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47803,9 +52434,9 @@ TEXT ·p1004_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1005_VPSHUFB(in *byte, out *byte)
+// func p1103_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1005_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47850,9 +52481,9 @@ TEXT ·p1005_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1006_VPSHUFD(in *byte, out *byte)
+// func p1104_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1006_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47899,9 +52530,9 @@ TEXT ·p1006_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1007_VPSHUFD(in *byte, out *byte)
+// func p1105_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1007_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47948,9 +52579,9 @@ TEXT ·p1007_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1008_VPSHUFD(in *byte, out *byte)
+// func p1106_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1008_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47997,9 +52628,9 @@ TEXT ·p1008_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1009_VPSHUFD(in *byte, out *byte)
+// func p1107_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1009_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48046,9 +52677,9 @@ TEXT ·p1009_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1010_VPSHUFD(in *byte, out *byte)
+// func p1108_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1010_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48095,9 +52726,9 @@ TEXT ·p1010_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1011_VPSHUFD(in *byte, out *byte)
+// func p1109_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1011_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48144,9 +52775,9 @@ TEXT ·p1011_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1012_VPSHUFD(in *byte, out *byte)
+// func p1110_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1012_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48195,9 +52826,9 @@ TEXT ·p1012_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1013_VPSHUFD_Z(in *byte, out *byte)
+// func p1111_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1013_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48246,9 +52877,9 @@ TEXT ·p1013_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1014_VPSHUFD(in *byte, out *byte)
+// func p1112_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1014_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48293,9 +52924,9 @@ TEXT ·p1014_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1015_VPSHUFD_BCST(in *byte, out *byte)
+// func p1113_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1015_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48340,9 +52971,9 @@ TEXT ·p1015_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1016_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1114_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1016_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48389,9 +53020,9 @@ TEXT ·p1016_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1017_VPSHUFD(in *byte, out *byte)
+// func p1115_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1017_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48438,9 +53069,9 @@ TEXT ·p1017_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1018_VPSHUFD(in *byte, out *byte)
+// func p1116_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1018_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48489,9 +53120,9 @@ TEXT ·p1018_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1019_VPSHUFD(in *byte, out *byte)
+// func p1117_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1019_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48538,9 +53169,9 @@ TEXT ·p1019_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1020_VPSHUFD_Z(in *byte, out *byte)
+// func p1118_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1020_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48589,9 +53220,9 @@ TEXT ·p1020_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1021_VPSHUFD(in *byte, out *byte)
+// func p1119_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1021_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48636,9 +53267,9 @@ TEXT ·p1021_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1022_VPADDD(in *byte, out *byte)
+// func p1120_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1022_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48687,9 +53318,9 @@ TEXT ·p1022_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1023_VPADDD(in *byte, out *byte)
+// func p1121_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1023_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48740,9 +53371,9 @@ TEXT ·p1023_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1024_VPADDD_Z(in *byte, out *byte)
+// func p1122_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1024_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48793,9 +53424,9 @@ TEXT ·p1024_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1025_VPADDD(in *byte, out *byte)
+// func p1123_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1025_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48842,9 +53473,9 @@ TEXT ·p1025_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1026_VPADDD_BCST(in *byte, out *byte)
+// func p1124_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1026_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48891,9 +53522,9 @@ TEXT ·p1026_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1027_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1125_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1027_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48942,9 +53573,9 @@ TEXT ·p1027_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1028_VPADDD(in *byte, out *byte)
+// func p1126_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1028_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48993,9 +53624,9 @@ TEXT ·p1028_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1029_VPADDD(in *byte, out *byte)
+// func p1127_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1029_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49046,9 +53677,9 @@ TEXT ·p1029_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1030_VPADDD(in *byte, out *byte)
+// func p1128_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1030_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49097,9 +53728,9 @@ TEXT ·p1030_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1031_VPADDD_Z(in *byte, out *byte)
+// func p1129_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1031_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49150,9 +53781,9 @@ TEXT ·p1031_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1032_VPADDD(in *byte, out *byte)
+// func p1130_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1032_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49197,9 +53828,9 @@ TEXT ·p1032_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1033_VPADDQ(in *byte, out *byte)
+// func p1131_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1033_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49248,9 +53879,9 @@ TEXT ·p1033_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1034_VPADDQ(in *byte, out *byte)
+// func p1132_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1034_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49301,9 +53932,9 @@ TEXT ·p1034_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1035_VPADDQ_Z(in *byte, out *byte)
+// func p1133_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1035_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49354,9 +53985,9 @@ TEXT ·p1035_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1036_VPADDQ(in *byte, out *byte)
+// func p1134_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1036_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49403,9 +54034,9 @@ TEXT ·p1036_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1037_VPADDQ_BCST(in *byte, out *byte)
+// func p1135_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1037_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49452,9 +54083,9 @@ TEXT ·p1037_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1038_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1136_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1038_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49503,9 +54134,9 @@ TEXT ·p1038_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1039_VPADDQ(in *byte, out *byte)
+// func p1137_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1039_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49554,9 +54185,9 @@ TEXT ·p1039_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1040_VPADDQ(in *byte, out *byte)
+// func p1138_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1040_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49607,9 +54238,9 @@ TEXT ·p1040_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1041_VPADDQ(in *byte, out *byte)
+// func p1139_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1041_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49658,9 +54289,9 @@ TEXT ·p1041_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1042_VPADDQ_Z(in *byte, out *byte)
+// func p1140_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1042_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49711,9 +54342,9 @@ TEXT ·p1042_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1043_VPADDQ(in *byte, out *byte)
+// func p1141_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1043_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49758,9 +54389,9 @@ TEXT ·p1043_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1044_VPSUBQ(in *byte, out *byte)
+// func p1142_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1044_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49809,9 +54440,9 @@ TEXT ·p1044_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1045_VPSUBQ(in *byte, out *byte)
+// func p1143_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1045_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49862,9 +54493,9 @@ TEXT ·p1045_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1046_VPSUBQ_Z(in *byte, out *byte)
+// func p1144_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1046_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49915,9 +54546,9 @@ TEXT ·p1046_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1047_VPSUBQ(in *byte, out *byte)
+// func p1145_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1047_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49964,9 +54595,9 @@ TEXT ·p1047_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1048_VPSUBQ_BCST(in *byte, out *byte)
+// func p1146_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1048_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50013,9 +54644,9 @@ TEXT ·p1048_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1049_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1147_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1049_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50064,9 +54695,9 @@ TEXT ·p1049_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1050_VPSUBQ(in *byte, out *byte)
+// func p1148_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1050_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50115,9 +54746,9 @@ TEXT ·p1050_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1051_VPSUBQ(in *byte, out *byte)
+// func p1149_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1051_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50168,9 +54799,9 @@ TEXT ·p1051_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1052_VPSUBQ(in *byte, out *byte)
+// func p1150_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1052_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50219,9 +54850,9 @@ TEXT ·p1052_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1053_VPSUBQ_Z(in *byte, out *byte)
+// func p1151_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1053_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50272,9 +54903,9 @@ TEXT ·p1053_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1054_VPSUBQ(in *byte, out *byte)
+// func p1152_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50319,9 +54950,9 @@ TEXT ·p1054_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1055_VPMULUDQ(in *byte, out *byte)
+// func p1153_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1055_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50370,9 +55001,9 @@ TEXT ·p1055_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1056_VPMULUDQ(in *byte, out *byte)
+// func p1154_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1056_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50423,9 +55054,9 @@ TEXT ·p1056_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1057_VPMULUDQ_Z(in *byte, out *byte)
+// func p1155_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1057_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50476,9 +55107,9 @@ TEXT ·p1057_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1058_VPMULUDQ(in *byte, out *byte)
+// func p1156_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1058_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50525,9 +55156,9 @@ TEXT ·p1058_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1059_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1157_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1059_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50574,9 +55205,9 @@ TEXT ·p1059_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1060_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1158_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1060_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50625,9 +55256,9 @@ TEXT ·p1060_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1061_VPMULUDQ(in *byte, out *byte)
+// func p1159_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1061_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50676,9 +55307,9 @@ TEXT ·p1061_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1062_VPMULUDQ(in *byte, out *byte)
+// func p1160_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1062_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50729,9 +55360,9 @@ TEXT ·p1062_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1063_VPMULUDQ(in *byte, out *byte)
+// func p1161_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1063_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50780,9 +55411,9 @@ TEXT ·p1063_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1064_VPMULUDQ_Z(in *byte, out *byte)
+// func p1162_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1064_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50833,9 +55464,9 @@ TEXT ·p1064_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1065_VPMULUDQ(in *byte, out *byte)
+// func p1163_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1065_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50880,9 +55511,9 @@ TEXT ·p1065_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1066_VPMADD52LUQ(in *byte, out *byte)
+// func p1164_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1066_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50931,9 +55562,9 @@ TEXT ·p1066_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1067_VPMADD52LUQ(in *byte, out *byte)
+// func p1165_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1067_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50984,9 +55615,9 @@ TEXT ·p1067_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1068_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1166_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1068_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51037,9 +55668,9 @@ TEXT ·p1068_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1069_VPMADD52LUQ(in *byte, out *byte)
+// func p1167_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1069_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51086,9 +55717,9 @@ TEXT ·p1069_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1070_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1168_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1070_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51135,9 +55766,9 @@ TEXT ·p1070_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1071_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1169_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1071_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51186,9 +55817,9 @@ TEXT ·p1071_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1072_VPMADD52LUQ(in *byte, out *byte)
+// func p1170_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1072_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51237,9 +55868,9 @@ TEXT ·p1072_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1073_VPMADD52LUQ(in *byte, out *byte)
+// func p1171_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1073_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51290,9 +55921,9 @@ TEXT ·p1073_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1074_VPMADD52LUQ(in *byte, out *byte)
+// func p1172_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1074_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51341,9 +55972,9 @@ TEXT ·p1074_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1075_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1173_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1075_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51394,9 +56025,9 @@ TEXT ·p1075_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1076_VPMADD52LUQ(in *byte, out *byte)
+// func p1174_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1076_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51441,9 +56072,9 @@ TEXT ·p1076_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1077_VPMADD52HUQ(in *byte, out *byte)
+// func p1175_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1077_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51492,9 +56123,9 @@ TEXT ·p1077_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1078_VPMADD52HUQ(in *byte, out *byte)
+// func p1176_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1078_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51545,9 +56176,9 @@ TEXT ·p1078_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1079_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1177_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1079_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51598,9 +56229,9 @@ TEXT ·p1079_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1080_VPMADD52HUQ(in *byte, out *byte)
+// func p1178_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1080_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51647,9 +56278,9 @@ TEXT ·p1080_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1081_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1179_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1081_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51696,9 +56327,9 @@ TEXT ·p1081_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1082_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1180_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1082_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51747,9 +56378,9 @@ TEXT ·p1082_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1083_VPMADD52HUQ(in *byte, out *byte)
+// func p1181_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1083_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51798,9 +56429,9 @@ TEXT ·p1083_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1084_VPMADD52HUQ(in *byte, out *byte)
+// func p1182_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1084_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51851,9 +56482,9 @@ TEXT ·p1084_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1085_VPMADD52HUQ(in *byte, out *byte)
+// func p1183_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1085_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51902,9 +56533,9 @@ TEXT ·p1085_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1086_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1184_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1086_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51955,9 +56586,9 @@ TEXT ·p1086_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1087_VPMADD52HUQ(in *byte, out *byte)
+// func p1185_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1087_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52002,9 +56633,9 @@ TEXT ·p1087_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1088_VPSRLQ(in *byte, out *byte)
+// func p1186_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1088_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52051,9 +56682,9 @@ TEXT ·p1088_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1089_VPSRLQ(in *byte, out *byte)
+// func p1187_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1089_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52100,9 +56731,9 @@ TEXT ·p1089_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1090_VPSRLQ(in *byte, out *byte)
+// func p1188_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1090_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52149,9 +56780,9 @@ TEXT ·p1090_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1091_VPSRLQ(in *byte, out *byte)
+// func p1189_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1091_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52198,9 +56829,9 @@ TEXT ·p1091_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1092_VPSRLQ(in *byte, out *byte)
+// func p1190_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1092_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52247,9 +56878,9 @@ TEXT ·p1092_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1093_VPSRLQ(in *byte, out *byte)
+// func p1191_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1093_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52296,9 +56927,9 @@ TEXT ·p1093_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1094_VPSRLQ(in *byte, out *byte)
+// func p1192_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1094_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52345,9 +56976,9 @@ TEXT ·p1094_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1095_VPSRLQ(in *byte, out *byte)
+// func p1193_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1095_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52394,9 +57025,9 @@ TEXT ·p1095_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1096_VPSRLQ(in *byte, out *byte)
+// func p1194_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1096_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52445,9 +57076,9 @@ TEXT ·p1096_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1097_VPSRLQ_Z(in *byte, out *byte)
+// func p1195_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1097_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52496,9 +57127,9 @@ TEXT ·p1097_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1098_VPSRLQ(in *byte, out *byte)
+// func p1196_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1098_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52543,9 +57174,9 @@ TEXT ·p1098_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1099_VPSRLQ_BCST(in *byte, out *byte)
+// func p1197_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1099_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52590,9 +57221,9 @@ TEXT ·p1099_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1100_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1198_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1100_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52639,9 +57270,9 @@ TEXT ·p1100_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1101_VPSRLQ(in *byte, out *byte)
+// func p1199_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1101_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52688,9 +57319,9 @@ TEXT ·p1101_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1102_VPSRLQ(in *byte, out *byte)
+// func p1200_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1102_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52739,9 +57370,9 @@ TEXT ·p1102_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1103_VPSRLQ(in *byte, out *byte)
+// func p1201_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1103_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52788,9 +57419,9 @@ TEXT ·p1103_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1104_VPSRLQ_Z(in *byte, out *byte)
+// func p1202_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1104_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52839,9 +57470,9 @@ TEXT ·p1104_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1105_VPSRLQ(in *byte, out *byte)
+// func p1203_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1105_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52886,9 +57517,9 @@ TEXT ·p1105_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1106_VPSLLQ(in *byte, out *byte)
+// func p1204_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1106_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52935,9 +57566,9 @@ TEXT ·p1106_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1107_VPSLLQ(in *byte, out *byte)
+// func p1205_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1107_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52984,9 +57615,9 @@ TEXT ·p1107_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1108_VPSLLQ(in *byte, out *byte)
+// func p1206_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1108_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53033,9 +57664,9 @@ TEXT ·p1108_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1109_VPSLLQ(in *byte, out *byte)
+// func p1207_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1109_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53082,9 +57713,9 @@ TEXT ·p1109_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1110_VPSLLQ(in *byte, out *byte)
+// func p1208_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1110_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53131,9 +57762,9 @@ TEXT ·p1110_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1111_VPSLLQ(in *byte, out *byte)
+// func p1209_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1111_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53180,9 +57811,9 @@ TEXT ·p1111_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1112_VPSLLQ(in *byte, out *byte)
+// func p1210_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1112_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53231,9 +57862,9 @@ TEXT ·p1112_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1113_VPSLLQ_Z(in *byte, out *byte)
+// func p1211_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1113_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53282,9 +57913,9 @@ TEXT ·p1113_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1114_VPSLLQ(in *byte, out *byte)
+// func p1212_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1114_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53329,9 +57960,9 @@ TEXT ·p1114_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1115_VPSLLQ_BCST(in *byte, out *byte)
+// func p1213_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1115_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53376,9 +58007,9 @@ TEXT ·p1115_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1116_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1214_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1116_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53425,9 +58056,9 @@ TEXT ·p1116_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1117_VPSLLQ(in *byte, out *byte)
+// func p1215_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1117_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53474,9 +58105,9 @@ TEXT ·p1117_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1118_VPSLLQ(in *byte, out *byte)
+// func p1216_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1118_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53525,9 +58156,9 @@ TEXT ·p1118_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1119_VPSLLQ(in *byte, out *byte)
+// func p1217_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1119_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53574,9 +58205,9 @@ TEXT ·p1119_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1120_VPSLLQ_Z(in *byte, out *byte)
+// func p1218_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1120_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53625,9 +58256,9 @@ TEXT ·p1120_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1121_VPSLLQ(in *byte, out *byte)
+// func p1219_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1121_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53672,9 +58303,9 @@ TEXT ·p1121_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1122_VPSRAQ(in *byte, out *byte)
+// func p1220_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1122_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53721,9 +58352,9 @@ TEXT ·p1122_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1123_VPSRAQ(in *byte, out *byte)
+// func p1221_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1123_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53770,9 +58401,9 @@ TEXT ·p1123_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1124_VPSRAQ(in *byte, out *byte)
+// func p1222_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53819,9 +58450,9 @@ TEXT ·p1124_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1125_VPSRAQ(in *byte, out *byte)
+// func p1223_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1125_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53868,9 +58499,9 @@ TEXT ·p1125_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1126_VPSRAQ(in *byte, out *byte)
+// func p1224_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1126_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53917,9 +58548,9 @@ TEXT ·p1126_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1127_VPSRAQ(in *byte, out *byte)
+// func p1225_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1127_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53966,9 +58597,9 @@ TEXT ·p1127_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1128_VPSRAQ(in *byte, out *byte)
+// func p1226_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1128_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54017,9 +58648,9 @@ TEXT ·p1128_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1129_VPSRAQ_Z(in *byte, out *byte)
+// func p1227_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1129_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54068,9 +58699,9 @@ TEXT ·p1129_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1130_VPSRAQ(in *byte, out *byte)
+// func p1228_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1130_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54115,9 +58746,9 @@ TEXT ·p1130_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1131_VPSRAQ_BCST(in *byte, out *byte)
+// func p1229_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54162,9 +58793,9 @@ TEXT ·p1131_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1132_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1230_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1132_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54211,9 +58842,9 @@ TEXT ·p1132_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1133_VPSRAQ(in *byte, out *byte)
+// func p1231_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1133_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54260,9 +58891,9 @@ TEXT ·p1133_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1134_VPSRAQ(in *byte, out *byte)
+// func p1232_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1134_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54311,9 +58942,9 @@ TEXT ·p1134_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1135_VPSRAQ(in *byte, out *byte)
+// func p1233_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1135_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54360,9 +58991,9 @@ TEXT ·p1135_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1136_VPSRAQ_Z(in *byte, out *byte)
+// func p1234_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1136_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54411,9 +59042,9 @@ TEXT ·p1136_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1137_VPSRAQ(in *byte, out *byte)
+// func p1235_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1137_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54458,9 +59089,9 @@ TEXT ·p1137_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1138_VPSRLVQ(in *byte, out *byte)
+// func p1236_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1138_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54509,9 +59140,9 @@ TEXT ·p1138_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1139_VPSRLVQ(in *byte, out *byte)
+// func p1237_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1139_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54562,9 +59193,9 @@ TEXT ·p1139_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1140_VPSRLVQ_Z(in *byte, out *byte)
+// func p1238_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1140_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54615,9 +59246,9 @@ TEXT ·p1140_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1141_VPSRLVQ(in *byte, out *byte)
+// func p1239_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1141_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54664,9 +59295,9 @@ TEXT ·p1141_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1142_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1240_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1142_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54713,9 +59344,9 @@ TEXT ·p1142_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1143_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1241_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1143_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54764,9 +59395,9 @@ TEXT ·p1143_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1144_VPSRLVQ(in *byte, out *byte)
+// func p1242_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1144_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54815,9 +59446,9 @@ TEXT ·p1144_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1145_VPSRLVQ(in *byte, out *byte)
+// func p1243_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1145_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54868,9 +59499,9 @@ TEXT ·p1145_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1146_VPSRLVQ(in *byte, out *byte)
+// func p1244_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1146_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54919,9 +59550,9 @@ TEXT ·p1146_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1147_VPSRLVQ_Z(in *byte, out *byte)
+// func p1245_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1147_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54972,9 +59603,9 @@ TEXT ·p1147_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1148_VPSRLVQ(in *byte, out *byte)
+// func p1246_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1148_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55019,9 +59650,9 @@ TEXT ·p1148_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1149_VPSLLVQ(in *byte, out *byte)
+// func p1247_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1149_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55070,9 +59701,9 @@ TEXT ·p1149_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1150_VPSLLVQ(in *byte, out *byte)
+// func p1248_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1150_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55123,9 +59754,9 @@ TEXT ·p1150_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1151_VPSLLVQ_Z(in *byte, out *byte)
+// func p1249_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1151_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55176,9 +59807,9 @@ TEXT ·p1151_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1152_VPSLLVQ(in *byte, out *byte)
+// func p1250_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55225,9 +59856,9 @@ TEXT ·p1152_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1153_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1251_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1153_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55274,9 +59905,9 @@ TEXT ·p1153_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1154_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1252_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1154_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55325,9 +59956,9 @@ TEXT ·p1154_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1155_VPSLLVQ(in *byte, out *byte)
+// func p1253_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1155_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55376,9 +60007,9 @@ TEXT ·p1155_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1156_VPSLLVQ(in *byte, out *byte)
+// func p1254_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1156_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55429,9 +60060,9 @@ TEXT ·p1156_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1157_VPSLLVQ(in *byte, out *byte)
+// func p1255_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1157_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55480,9 +60111,9 @@ TEXT ·p1157_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1158_VPSLLVQ_Z(in *byte, out *byte)
+// func p1256_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1158_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55533,9 +60164,9 @@ TEXT ·p1158_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1159_VPSLLVQ(in *byte, out *byte)
+// func p1257_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1159_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55580,9 +60211,9 @@ TEXT ·p1159_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1160_VPSRLDQ(in *byte, out *byte)
+// func p1258_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1160_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55629,9 +60260,9 @@ TEXT ·p1160_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1161_VPSRLDQ(in *byte, out *byte)
+// func p1259_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1161_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55678,9 +60309,9 @@ TEXT ·p1161_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1162_VPSRLDQ(in *byte, out *byte)
+// func p1260_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1162_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55727,9 +60358,9 @@ TEXT ·p1162_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1163_VPSRLDQ(in *byte, out *byte)
+// func p1261_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1163_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55776,9 +60407,9 @@ TEXT ·p1163_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1164_VPSRLDQ(in *byte, out *byte)
+// func p1262_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1164_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55825,9 +60456,9 @@ TEXT ·p1164_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1165_VPSRLDQ(in *byte, out *byte)
+// func p1263_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1165_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55874,9 +60505,9 @@ TEXT ·p1165_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1166_VPSRLDQ(in *byte, out *byte)
+// func p1264_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1166_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55923,9 +60554,9 @@ TEXT ·p1166_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1167_VPSRLDQ(in *byte, out *byte)
+// func p1265_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1167_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55970,9 +60601,9 @@ TEXT ·p1167_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1168_VPSRLDQ(in *byte, out *byte)
+// func p1266_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1168_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56019,9 +60650,9 @@ TEXT ·p1168_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1169_VPSRLDQ(in *byte, out *byte)
+// func p1267_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1169_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56068,9 +60699,9 @@ TEXT ·p1169_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1170_VPSRLDQ(in *byte, out *byte)
+// func p1268_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1170_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56115,9 +60746,9 @@ TEXT ·p1170_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1171_VPSLLDQ(in *byte, out *byte)
+// func p1269_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1171_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56164,9 +60795,9 @@ TEXT ·p1171_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1172_VPSLLDQ(in *byte, out *byte)
+// func p1270_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1172_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56213,9 +60844,9 @@ TEXT ·p1172_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1173_VPSLLDQ(in *byte, out *byte)
+// func p1271_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1173_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56262,9 +60893,9 @@ TEXT ·p1173_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1174_VPSLLDQ(in *byte, out *byte)
+// func p1272_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1174_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56311,9 +60942,9 @@ TEXT ·p1174_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1175_VPSLLDQ(in *byte, out *byte)
+// func p1273_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1175_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56360,9 +60991,9 @@ TEXT ·p1175_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1176_VPSLLDQ(in *byte, out *byte)
+// func p1274_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1176_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56409,9 +61040,9 @@ TEXT ·p1176_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1177_VPSLLDQ(in *byte, out *byte)
+// func p1275_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1177_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56458,9 +61089,9 @@ TEXT ·p1177_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1178_VPSLLDQ(in *byte, out *byte)
+// func p1276_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1178_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56505,9 +61136,9 @@ TEXT ·p1178_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1179_VPSLLDQ(in *byte, out *byte)
+// func p1277_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1179_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56554,9 +61185,9 @@ TEXT ·p1179_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1180_VPSLLDQ(in *byte, out *byte)
+// func p1278_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1180_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56603,9 +61234,9 @@ TEXT ·p1180_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1181_VPSLLDQ(in *byte, out *byte)
+// func p1279_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1181_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56650,9 +61281,9 @@ TEXT ·p1181_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1182_VPALIGNR(in *byte, out *byte)
+// func p1280_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1182_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56701,9 +61332,9 @@ TEXT ·p1182_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1183_VPALIGNR(in *byte, out *byte)
+// func p1281_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1183_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56752,9 +61383,9 @@ TEXT ·p1183_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1184_VPALIGNR(in *byte, out *byte)
+// func p1282_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1184_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56803,9 +61434,9 @@ TEXT ·p1184_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1185_VPALIGNR(in *byte, out *byte)
+// func p1283_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1185_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56854,9 +61485,9 @@ TEXT ·p1185_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1186_VPALIGNR(in *byte, out *byte)
+// func p1284_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1186_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56905,9 +61536,9 @@ TEXT ·p1186_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1187_VPALIGNR(in *byte, out *byte)
+// func p1285_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1187_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56956,9 +61587,9 @@ TEXT ·p1187_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1188_VPALIGNR(in *byte, out *byte)
+// func p1286_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1188_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57007,9 +61638,9 @@ TEXT ·p1188_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1189_VPALIGNR(in *byte, out *byte)
+// func p1287_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1189_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57058,9 +61689,9 @@ TEXT ·p1189_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1190_VPALIGNR(in *byte, out *byte)
+// func p1288_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1190_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57111,9 +61742,9 @@ TEXT ·p1190_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1191_VPALIGNR_Z(in *byte, out *byte)
+// func p1289_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1191_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57164,9 +61795,9 @@ TEXT ·p1191_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1192_VPALIGNR(in *byte, out *byte)
+// func p1290_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1192_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57213,9 +61844,9 @@ TEXT ·p1192_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1193_VPALIGNR(in *byte, out *byte)
+// func p1291_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1193_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57264,9 +61895,9 @@ TEXT ·p1193_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1194_VPALIGNR(in *byte, out *byte)
+// func p1292_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1194_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57317,9 +61948,9 @@ TEXT ·p1194_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1195_VPALIGNR(in *byte, out *byte)
+// func p1293_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1195_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57368,9 +61999,9 @@ TEXT ·p1195_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1196_VPALIGNR_Z(in *byte, out *byte)
+// func p1294_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1196_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57421,9 +62052,9 @@ TEXT ·p1196_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1197_VPALIGNR(in *byte, out *byte)
+// func p1295_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1197_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57468,9 +62099,9 @@ TEXT ·p1197_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1198_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1296_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1198_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57519,9 +62150,9 @@ TEXT ·p1198_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1199_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1297_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1199_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57572,9 +62203,9 @@ TEXT ·p1199_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1200_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1298_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1200_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57625,9 +62256,9 @@ TEXT ·p1200_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1201_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1299_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1201_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57674,9 +62305,9 @@ TEXT ·p1201_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1202_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1300_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1202_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57723,9 +62354,9 @@ TEXT ·p1202_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1203_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1301_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1203_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57774,9 +62405,9 @@ TEXT ·p1203_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1204_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1302_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1204_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57825,9 +62456,9 @@ TEXT ·p1204_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1205_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1303_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1205_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57878,9 +62509,9 @@ TEXT ·p1205_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1206_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1304_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1206_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57929,9 +62560,9 @@ TEXT ·p1206_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1207_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1305_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1207_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57982,9 +62613,9 @@ TEXT ·p1207_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1208_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1306_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1208_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58029,9 +62660,9 @@ TEXT ·p1208_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1209_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1307_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1209_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58080,9 +62711,9 @@ TEXT ·p1209_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1210_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1308_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1210_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58133,9 +62764,9 @@ TEXT ·p1210_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1211_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1309_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1211_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58186,9 +62817,9 @@ TEXT ·p1211_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1212_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1310_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1212_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58235,9 +62866,9 @@ TEXT ·p1212_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1213_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1311_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1213_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58284,9 +62915,9 @@ TEXT ·p1213_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1214_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1312_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1214_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58335,9 +62966,9 @@ TEXT ·p1214_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1215_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1313_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1215_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58386,9 +63017,9 @@ TEXT ·p1215_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1216_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1314_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1216_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58439,9 +63070,9 @@ TEXT ·p1216_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1217_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1315_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1217_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58490,9 +63121,9 @@ TEXT ·p1217_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1218_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1316_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1218_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58543,9 +63174,9 @@ TEXT ·p1218_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1219_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1317_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1219_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58590,9 +63221,9 @@ TEXT ·p1219_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1220_VSHUFI64X2(in *byte, out *byte)
+// func p1318_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1220_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1318_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58641,9 +63272,9 @@ TEXT ·p1220_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1221_VSHUFI64X2(in *byte, out *byte)
+// func p1319_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1221_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1319_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58692,9 +63323,9 @@ TEXT ·p1221_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1222_VSHUFI64X2(in *byte, out *byte)
+// func p1320_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1222_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1320_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58743,9 +63374,9 @@ TEXT ·p1222_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1223_VSHUFI64X2(in *byte, out *byte)
+// func p1321_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1223_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1321_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58794,9 +63425,9 @@ TEXT ·p1223_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1224_VSHUFI64X2(in *byte, out *byte)
+// func p1322_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1224_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1322_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58845,9 +63476,9 @@ TEXT ·p1224_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1225_VSHUFI64X2(in *byte, out *byte)
+// func p1323_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1225_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1323_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58896,9 +63527,9 @@ TEXT ·p1225_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1226_VSHUFI64X2(in *byte, out *byte)
+// func p1324_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1226_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1324_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58949,9 +63580,9 @@ TEXT ·p1226_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1227_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1325_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1227_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1325_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59002,9 +63633,9 @@ TEXT ·p1227_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1228_VSHUFI64X2(in *byte, out *byte)
+// func p1326_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1228_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1326_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59051,9 +63682,9 @@ TEXT ·p1228_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1229_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1327_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1229_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1327_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59100,9 +63731,9 @@ TEXT ·p1229_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1230_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1328_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1230_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1328_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59151,9 +63782,9 @@ TEXT ·p1230_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1231_VSHUFI64X2(in *byte, out *byte)
+// func p1329_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1231_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1329_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59202,9 +63833,9 @@ TEXT ·p1231_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1232_VSHUFI64X2(in *byte, out *byte)
+// func p1330_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1232_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1330_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59255,9 +63886,9 @@ TEXT ·p1232_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1233_VSHUFI64X2(in *byte, out *byte)
+// func p1331_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1233_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1331_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59302,9 +63933,9 @@ TEXT ·p1233_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1234_VPERMQ(in *byte, out *byte)
+// func p1332_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1234_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59351,9 +63982,9 @@ TEXT ·p1234_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1235_VPERMQ(in *byte, out *byte)
+// func p1333_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1235_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59400,9 +64031,9 @@ TEXT ·p1235_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1236_VPERMQ(in *byte, out *byte)
+// func p1334_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59449,9 +64080,9 @@ TEXT ·p1236_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1237_VPERMQ(in *byte, out *byte)
+// func p1335_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1237_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59498,9 +64129,9 @@ TEXT ·p1237_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1238_VPERMQ(in *byte, out *byte)
+// func p1336_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1238_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59549,9 +64180,9 @@ TEXT ·p1238_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1239_VPERMQ_Z(in *byte, out *byte)
+// func p1337_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1239_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59600,9 +64231,9 @@ TEXT ·p1239_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1240_VPERMQ(in *byte, out *byte)
+// func p1338_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1240_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59647,9 +64278,9 @@ TEXT ·p1240_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1241_VPERMQ_BCST(in *byte, out *byte)
+// func p1339_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1241_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59694,9 +64325,9 @@ TEXT ·p1241_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1242_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1340_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1242_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59743,9 +64374,9 @@ TEXT ·p1242_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1243_VPERMQ(in *byte, out *byte)
+// func p1341_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1243_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59792,9 +64423,9 @@ TEXT ·p1243_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1244_VPERMQ(in *byte, out *byte)
+// func p1342_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1244_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59843,9 +64474,9 @@ TEXT ·p1244_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1245_VPERMQ(in *byte, out *byte)
+// func p1343_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1245_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59890,9 +64521,9 @@ TEXT ·p1245_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1246_VPERMQ(in *byte, out *byte)
+// func p1344_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1246_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59941,9 +64572,9 @@ TEXT ·p1246_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1247_VPERMQ(in *byte, out *byte)
+// func p1345_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1247_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59994,9 +64625,9 @@ TEXT ·p1247_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1248_VPERMQ_Z(in *byte, out *byte)
+// func p1346_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1248_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60047,9 +64678,9 @@ TEXT ·p1248_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1249_VPERMQ(in *byte, out *byte)
+// func p1347_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1249_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60096,9 +64727,9 @@ TEXT ·p1249_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1250_VPERMQ_BCST(in *byte, out *byte)
+// func p1348_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1250_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60145,9 +64776,9 @@ TEXT ·p1250_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1251_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1349_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1251_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60196,9 +64827,9 @@ TEXT ·p1251_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1252_VPERMQ(in *byte, out *byte)
+// func p1350_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1252_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60247,9 +64878,9 @@ TEXT ·p1252_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1253_VPERMQ(in *byte, out *byte)
+// func p1351_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1253_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60300,9 +64931,9 @@ TEXT ·p1253_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1254_VPERMQ(in *byte, out *byte)
+// func p1352_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60347,9 +64978,9 @@ TEXT ·p1254_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1255_VPERMD(in *byte, out *byte)
+// func p1353_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1255_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60398,9 +65029,9 @@ TEXT ·p1255_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1256_VPERMD(in *byte, out *byte)
+// func p1354_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60451,9 +65082,9 @@ TEXT ·p1256_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1257_VPERMD_Z(in *byte, out *byte)
+// func p1355_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1257_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60504,9 +65135,9 @@ TEXT ·p1257_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1258_VPERMD(in *byte, out *byte)
+// func p1356_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1258_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60553,9 +65184,9 @@ TEXT ·p1258_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1259_VPERMD_BCST(in *byte, out *byte)
+// func p1357_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1259_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60602,9 +65233,9 @@ TEXT ·p1259_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1260_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1358_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60653,9 +65284,9 @@ TEXT ·p1260_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1261_VPERMD(in *byte, out *byte)
+// func p1359_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1261_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60704,9 +65335,9 @@ TEXT ·p1261_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1262_VPERMD(in *byte, out *byte)
+// func p1360_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1262_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60757,9 +65388,9 @@ TEXT ·p1262_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1263_VPERMD(in *byte, out *byte)
+// func p1361_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1263_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60804,9 +65435,9 @@ TEXT ·p1263_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1264_VPERMI2Q(in *byte, out *byte)
+// func p1362_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1264_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60855,9 +65486,9 @@ TEXT ·p1264_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1265_VPERMI2Q(in *byte, out *byte)
+// func p1363_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1265_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60908,9 +65539,9 @@ TEXT ·p1265_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1266_VPERMI2Q_Z(in *byte, out *byte)
+// func p1364_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1266_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60961,9 +65592,9 @@ TEXT ·p1266_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1267_VPERMI2Q(in *byte, out *byte)
+// func p1365_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1267_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61010,9 +65641,9 @@ TEXT ·p1267_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1268_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1366_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1268_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61059,9 +65690,9 @@ TEXT ·p1268_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1269_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1367_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1269_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61110,9 +65741,9 @@ TEXT ·p1269_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1270_VPERMI2Q(in *byte, out *byte)
+// func p1368_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1270_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61161,9 +65792,9 @@ TEXT ·p1270_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1271_VPERMI2Q(in *byte, out *byte)
+// func p1369_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1271_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61214,9 +65845,9 @@ TEXT ·p1271_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1272_VPERMI2Q(in *byte, out *byte)
+// func p1370_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1272_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61265,9 +65896,9 @@ TEXT ·p1272_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1273_VPERMI2Q_Z(in *byte, out *byte)
+// func p1371_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1273_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61318,9 +65949,9 @@ TEXT ·p1273_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1274_VPERMI2Q(in *byte, out *byte)
+// func p1372_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1274_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61365,9 +65996,9 @@ TEXT ·p1274_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1275_VPERMB(in *byte, out *byte)
+// func p1373_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1275_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61416,9 +66047,9 @@ TEXT ·p1275_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1276_VPERMB(in *byte, out *byte)
+// func p1374_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1276_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61469,9 +66100,9 @@ TEXT ·p1276_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1277_VPERMB_Z(in *byte, out *byte)
+// func p1375_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1277_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61522,9 +66153,9 @@ TEXT ·p1277_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1278_VPERMB(in *byte, out *byte)
+// func p1376_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1278_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61571,9 +66202,9 @@ TEXT ·p1278_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1279_VPERMB(in *byte, out *byte)
+// func p1377_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1279_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61622,9 +66253,9 @@ TEXT ·p1279_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1280_VPERMB(in *byte, out *byte)
+// func p1378_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1280_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61675,9 +66306,9 @@ TEXT ·p1280_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1281_VPERMB(in *byte, out *byte)
+// func p1379_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1281_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61726,9 +66357,9 @@ TEXT ·p1281_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1282_VPERMB_Z(in *byte, out *byte)
+// func p1380_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1282_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61779,9 +66410,9 @@ TEXT ·p1282_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1283_VPERMB(in *byte, out *byte)
+// func p1381_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1283_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61826,9 +66457,9 @@ TEXT ·p1283_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1284_VALIGNQ(in *byte, out *byte)
+// func p1382_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1284_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61877,9 +66508,9 @@ TEXT ·p1284_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1285_VALIGNQ(in *byte, out *byte)
+// func p1383_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1285_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1383_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61928,9 +66559,9 @@ TEXT ·p1285_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1286_VALIGNQ(in *byte, out *byte)
+// func p1384_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1286_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1384_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61979,9 +66610,9 @@ TEXT ·p1286_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1287_VALIGNQ(in *byte, out *byte)
+// func p1385_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1287_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1385_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62030,9 +66661,9 @@ TEXT ·p1287_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1288_VALIGNQ(in *byte, out *byte)
+// func p1386_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1288_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1386_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62081,9 +66712,9 @@ TEXT ·p1288_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1289_VALIGNQ(in *byte, out *byte)
+// func p1387_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1289_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62134,9 +66765,9 @@ TEXT ·p1289_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1290_VALIGNQ_Z(in *byte, out *byte)
+// func p1388_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1290_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1388_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62187,9 +66818,9 @@ TEXT ·p1290_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1291_VALIGNQ(in *byte, out *byte)
+// func p1389_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1291_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62236,9 +66867,9 @@ TEXT ·p1291_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1292_VALIGNQ_BCST(in *byte, out *byte)
+// func p1390_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1292_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1390_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62285,9 +66916,9 @@ TEXT ·p1292_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1293_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1391_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1293_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1391_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62336,9 +66967,9 @@ TEXT ·p1293_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1294_VALIGNQ(in *byte, out *byte)
+// func p1392_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1294_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1392_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62387,9 +67018,9 @@ TEXT ·p1294_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1295_VALIGNQ(in *byte, out *byte)
+// func p1393_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1295_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1393_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62440,9 +67071,9 @@ TEXT ·p1295_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1296_VALIGNQ(in *byte, out *byte)
+// func p1394_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1296_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1394_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62491,9 +67122,9 @@ TEXT ·p1296_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1297_VALIGNQ_Z(in *byte, out *byte)
+// func p1395_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1297_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1395_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62544,9 +67175,9 @@ TEXT ·p1297_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1298_VALIGNQ(in *byte, out *byte)
+// func p1396_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1298_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1396_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62591,9 +67222,9 @@ TEXT ·p1298_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1299_VPBLENDMQ(in *byte, out *byte)
+// func p1397_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1299_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1397_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62644,9 +67275,9 @@ TEXT ·p1299_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1300_VPBLENDMQ(in *byte, out *byte)
+// func p1398_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1300_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1398_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62695,9 +67326,9 @@ TEXT ·p1300_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1301_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1399_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1301_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1399_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62746,9 +67377,9 @@ TEXT ·p1301_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1302_VPBLENDMQ(in *byte, out *byte)
+// func p1400_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1302_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1400_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62799,9 +67430,9 @@ TEXT ·p1302_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1303_VPBLENDMQ(in *byte, out *byte)
+// func p1401_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1303_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1401_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62852,9 +67483,9 @@ TEXT ·p1303_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1304_VPBLENDMQ(in *byte, out *byte)
+// func p1402_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1304_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1402_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62901,9 +67532,9 @@ TEXT ·p1304_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1305_VBROADCASTI32X4(in *byte, out *byte)
+// func p1403_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1305_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1403_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62948,9 +67579,9 @@ TEXT ·p1305_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1306_VBROADCASTI32X4(in *byte, out *byte)
+// func p1404_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1306_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1404_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62997,9 +67628,9 @@ TEXT ·p1306_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1307_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1405_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1307_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1405_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63046,9 +67677,9 @@ TEXT ·p1307_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1308_VBROADCASTI32X4(in *byte, out *byte)
+// func p1406_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1308_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1406_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63093,9 +67724,9 @@ TEXT ·p1308_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1309_VPBROADCASTQ(in *byte, out *byte)
+// func p1407_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1309_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63142,9 +67773,9 @@ TEXT ·p1309_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1310_VPBROADCASTQ(in *byte, out *byte)
+// func p1408_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1310_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63189,9 +67820,9 @@ TEXT ·p1310_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1311_VPBROADCASTQ(in *byte, out *byte)
+// func p1409_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1311_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63236,9 +67867,9 @@ TEXT ·p1311_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1312_VPBROADCASTQ(in *byte, out *byte)
+// func p1410_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1312_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63287,9 +67918,9 @@ TEXT ·p1312_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1313_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1411_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1313_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63336,9 +67967,9 @@ TEXT ·p1313_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1314_VPBROADCASTQ(in *byte, out *byte)
+// func p1412_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1314_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63383,9 +68014,9 @@ TEXT ·p1314_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1315_VPBROADCASTQ(in *byte, out *byte)
+// func p1413_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1315_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63432,9 +68063,9 @@ TEXT ·p1315_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1316_VPBROADCASTQ(in *byte, out *byte)
+// func p1414_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1316_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63479,9 +68110,9 @@ TEXT ·p1316_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1317_VPBROADCASTD(in *byte, out *byte)
+// func p1415_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1317_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63528,9 +68159,9 @@ TEXT ·p1317_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1318_VPBROADCASTD(in *byte, out *byte)
+// func p1416_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1318_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63575,9 +68206,9 @@ TEXT ·p1318_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1319_VPBROADCASTD(in *byte, out *byte)
+// func p1417_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1319_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63622,9 +68253,9 @@ TEXT ·p1319_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1320_VPBROADCASTD(in *byte, out *byte)
+// func p1418_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1320_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63673,9 +68304,9 @@ TEXT ·p1320_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1321_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1419_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1321_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63722,9 +68353,9 @@ TEXT ·p1321_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1322_VPBROADCASTD(in *byte, out *byte)
+// func p1420_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1322_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63769,9 +68400,9 @@ TEXT ·p1322_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1323_VPBROADCASTD(in *byte, out *byte)
+// func p1421_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1323_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63816,9 +68447,9 @@ TEXT ·p1323_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1324_VINSERTI64X4(in *byte, out *byte)
+// func p1422_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1324_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1422_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63867,9 +68498,9 @@ TEXT ·p1324_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1325_VINSERTI64X4(in *byte, out *byte)
+// func p1423_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1325_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1423_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63916,9 +68547,9 @@ TEXT ·p1325_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1326_VINSERTI64X4(in *byte, out *byte)
+// func p1424_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1326_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1424_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63969,9 +68600,9 @@ TEXT ·p1326_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1327_VEXTRACTI32X4(in *byte, out *byte)
+// func p1425_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1327_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1425_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64018,9 +68649,9 @@ TEXT ·p1327_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1328_VEXTRACTI32X4(in *byte, out *byte)
+// func p1426_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1328_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1426_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64065,9 +68696,9 @@ TEXT ·p1328_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1329_VEXTRACTI32X4(in *byte, out *byte)
+// func p1427_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1329_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1427_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64116,9 +68747,9 @@ TEXT ·p1329_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1330_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1428_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1330_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1428_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64167,9 +68798,9 @@ TEXT ·p1330_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1331_VEXTRACTI32X4(in *byte, out *byte)
+// func p1429_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1331_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1429_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64216,9 +68847,9 @@ TEXT ·p1331_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1332_VEXTRACTI32X4(in *byte, out *byte)
+// func p1430_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1332_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1430_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64265,9 +68896,9 @@ TEXT ·p1332_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1333_VMOVDQU8(in *byte, out *byte)
+// func p1431_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1333_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1431_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64314,9 +68945,9 @@ TEXT ·p1333_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1334_VMOVDQU8_Z(in *byte, out *byte)
+// func p1432_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1334_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1432_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64363,9 +68994,9 @@ TEXT ·p1334_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1335_VMOVDQU8(in *byte, out *byte)
+// func p1433_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1335_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1433_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64412,9 +69043,9 @@ TEXT ·p1335_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1336_VMOVDQU8(in *byte, out *byte)
+// func p1434_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1336_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1434_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64463,9 +69094,9 @@ TEXT ·p1336_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1337_VMOVDQU8_Z(in *byte, out *byte)
+// func p1435_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1337_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1435_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64514,9 +69145,9 @@ TEXT ·p1337_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1338_VMOVDQU8(in *byte, out *byte)
+// func p1436_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1338_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1436_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64563,9 +69194,9 @@ TEXT ·p1338_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1339_VMOVDQU8(in *byte, out *byte)
+// func p1437_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1339_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1437_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64612,9 +69243,9 @@ TEXT ·p1339_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1340_VMOVDQU8(in *byte, out *byte)
+// func p1438_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1340_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1438_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64659,9 +69290,9 @@ TEXT ·p1340_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1341_VMOVDQU8(in *byte, out *byte)
+// func p1439_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1341_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1439_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64706,9 +69337,9 @@ TEXT ·p1341_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1342_VMOVDQU64(in *byte, out *byte)
+// func p1440_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1342_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1440_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64755,9 +69386,9 @@ TEXT ·p1342_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1343_VMOVDQU64_Z(in *byte, out *byte)
+// func p1441_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1343_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1441_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64804,9 +69435,9 @@ TEXT ·p1343_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1344_VMOVDQU64(in *byte, out *byte)
+// func p1442_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1344_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1442_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64853,9 +69484,9 @@ TEXT ·p1344_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1345_VMOVDQU64(in *byte, out *byte)
+// func p1443_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1345_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1443_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64904,9 +69535,9 @@ TEXT ·p1345_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1346_VMOVDQU64_Z(in *byte, out *byte)
+// func p1444_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1346_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1444_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64955,9 +69586,9 @@ TEXT ·p1346_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1347_VMOVDQU64(in *byte, out *byte)
+// func p1445_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1347_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1445_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65002,9 +69633,9 @@ TEXT ·p1347_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1348_VMOVDQU64(in *byte, out *byte)
+// func p1446_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1446_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65049,9 +69680,9 @@ TEXT ·p1348_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1349_VMOVDQU64(in *byte, out *byte)
+// func p1447_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1349_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1447_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65098,9 +69729,9 @@ TEXT ·p1349_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1350_VMOVDQU64(in *byte, out *byte)
+// func p1448_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1350_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1448_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65147,9 +69778,9 @@ TEXT ·p1350_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1351_VMOVDQU64(in *byte, out *byte)
+// func p1449_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1351_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1449_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65196,9 +69827,9 @@ TEXT ·p1351_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1352_VPCMPEQB(in *byte, out *byte)
+// func p1450_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1352_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65247,9 +69878,9 @@ TEXT ·p1352_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1353_VPCMPEQB(in *byte, out *byte)
+// func p1451_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1353_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65300,9 +69931,9 @@ TEXT ·p1353_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1354_VPCMPEQB(in *byte, out *byte)
+// func p1452_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1354_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1452_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65349,9 +69980,9 @@ TEXT ·p1354_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1355_VPCMPEQB(in *byte, out *byte)
+// func p1453_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1355_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1453_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65400,9 +70031,9 @@ TEXT ·p1355_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1356_VPCMPEQB(in *byte, out *byte)
+// func p1454_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1356_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1454_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65451,9 +70082,9 @@ TEXT ·p1356_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1357_KMOVQ(in *byte, out *byte)
+// func p1455_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1357_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1455_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65498,9 +70129,9 @@ TEXT ·p1357_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1358_KMOVQ(in *byte, out *byte)
+// func p1456_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1358_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1456_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65547,9 +70178,9 @@ TEXT ·p1358_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1359_KMOVQ(in *byte, out *byte)
+// func p1457_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1359_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1457_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65594,9 +70225,9 @@ TEXT ·p1359_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1360_KMOVQ(in *byte, out *byte)
+// func p1458_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1360_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1458_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65641,9 +70272,9 @@ TEXT ·p1360_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1361_KMOVW(in *byte, out *byte)
+// func p1459_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1361_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p1459_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65688,9 +70319,9 @@ TEXT ·p1361_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1362_KORTESTQ(in *byte, out *byte)
+// func p1460_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1362_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1460_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65737,9 +70368,9 @@ TEXT ·p1362_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1363_BZHIQ(in *byte, out *byte)
+// func p1461_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1363_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1461_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65782,9 +70413,9 @@ TEXT ·p1363_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1364_SHLXQ(in *byte, out *byte)
+// func p1462_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1364_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1462_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65827,9 +70458,9 @@ TEXT ·p1364_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1365_SHLXQ(in *byte, out *byte)
+// func p1463_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1365_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1463_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65872,9 +70503,9 @@ TEXT ·p1365_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1366_SHRXQ(in *byte, out *byte)
+// func p1464_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1366_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1464_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65917,9 +70548,9 @@ TEXT ·p1366_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1367_SHRXQ(in *byte, out *byte)
+// func p1465_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1367_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1465_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65962,9 +70593,9 @@ TEXT ·p1367_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1368_ANDNQ(in *byte, out *byte)
+// func p1466_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1368_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1466_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66007,9 +70638,9 @@ TEXT ·p1368_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1369_ANDNQ(in *byte, out *byte)
+// func p1467_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1369_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1467_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66052,8 +70683,8 @@ TEXT ·p1369_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1370_ROLL(in *byte, out *byte)
-TEXT ·p1370_ROLL(SB), NOSPLIT, $0-16
+// func p1468_ROLL(in *byte, out *byte)
+TEXT ·p1468_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66096,8 +70727,8 @@ TEXT ·p1370_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1371_RORL(in *byte, out *byte)
-TEXT ·p1371_RORL(SB), NOSPLIT, $0-16
+// func p1469_RORL(in *byte, out *byte)
+TEXT ·p1469_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66140,9 +70771,9 @@ TEXT ·p1371_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1372_VINSERTI64X4(in *byte, out *byte)
+// func p1470_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1372_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1470_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66191,9 +70822,9 @@ TEXT ·p1372_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1373_VINSERTI64X4(in *byte, out *byte)
+// func p1471_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1373_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1471_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66238,9 +70869,9 @@ TEXT ·p1373_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1374_VEXTRACTI32X4(in *byte, out *byte)
+// func p1472_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1374_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1472_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66287,9 +70918,9 @@ TEXT ·p1374_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1375_VEXTRACTI32X4(in *byte, out *byte)
+// func p1473_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1375_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1473_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66336,9 +70967,9 @@ TEXT ·p1375_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1376_VEXTRACTI32X4(in *byte, out *byte)
+// func p1474_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1376_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1474_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66385,9 +71016,9 @@ TEXT ·p1376_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1377_VEXTRACTI32X4(in *byte, out *byte)
+// func p1475_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1377_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1475_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66432,9 +71063,9 @@ TEXT ·p1377_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1378_VPBROADCASTQ(in *byte, out *byte)
+// func p1476_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1378_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1476_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66479,9 +71110,9 @@ TEXT ·p1378_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1379_VMOVDQU64(in *byte, out *byte)
+// func p1477_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1379_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66526,9 +71157,9 @@ TEXT ·p1379_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1380_VPCMPEQB(in *byte, out *byte)
+// func p1478_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1380_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1478_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66575,9 +71206,9 @@ TEXT ·p1380_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1381_KORTESTQ(in *byte, out *byte)
+// func p1479_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1381_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1479_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66622,9 +71253,9 @@ TEXT ·p1381_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1382_KMOVQ(in *byte, out *byte)
+// func p1480_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1382_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1480_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66669,9 +71300,9 @@ TEXT ·p1382_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1383_VPCMPUQ(in *byte, out *byte)
+// func p1481_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1383_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66720,9 +71351,9 @@ TEXT ·p1383_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1384_VPCMPUQ(in *byte, out *byte)
+// func p1482_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1384_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66771,9 +71402,9 @@ TEXT ·p1384_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1385_VPCMPUQ(in *byte, out *byte)
+// func p1483_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1385_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66822,9 +71453,9 @@ TEXT ·p1385_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1386_VPCMPUQ(in *byte, out *byte)
+// func p1484_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1386_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66873,9 +71504,9 @@ TEXT ·p1386_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1387_VPCMPUQ(in *byte, out *byte)
+// func p1485_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1387_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66924,9 +71555,9 @@ TEXT ·p1387_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1388_VPCMPUQ(in *byte, out *byte)
+// func p1486_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1388_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66975,9 +71606,9 @@ TEXT ·p1388_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1389_VPCMPUQ(in *byte, out *byte)
+// func p1487_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1389_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67026,9 +71657,9 @@ TEXT ·p1389_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1390_VPCMPUQ(in *byte, out *byte)
+// func p1488_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1390_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67077,9 +71708,9 @@ TEXT ·p1390_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1391_VPCMPUQ(in *byte, out *byte)
+// func p1489_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1391_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67130,9 +71761,9 @@ TEXT ·p1391_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1392_VPCMPUQ(in *byte, out *byte)
+// func p1490_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1392_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67179,9 +71810,9 @@ TEXT ·p1392_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1393_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1491_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1393_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67228,9 +71859,9 @@ TEXT ·p1393_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1394_VPCMPUQ(in *byte, out *byte)
+// func p1492_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1394_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67279,9 +71910,9 @@ TEXT ·p1394_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1395_VPCMPUQ(in *byte, out *byte)
+// func p1493_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1395_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67332,9 +71963,9 @@ TEXT ·p1395_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1396_VPCMPUQ(in *byte, out *byte)
+// func p1494_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1396_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1494_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67381,9 +72012,9 @@ TEXT ·p1396_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1397_SHLXQ(in *byte, out *byte)
+// func p1495_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1397_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1495_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67426,9 +72057,9 @@ TEXT ·p1397_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1398_SHRXQ(in *byte, out *byte)
+// func p1496_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1398_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1496_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67471,9 +72102,9 @@ TEXT ·p1398_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1399_ANDNQ(in *byte, out *byte)
+// func p1497_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1399_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67516,8 +72147,8 @@ TEXT ·p1399_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1400_ROLL(in *byte, out *byte)
-TEXT ·p1400_ROLL(SB), NOSPLIT, $0-16
+// func p1498_ROLL(in *byte, out *byte)
+TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67560,8 +72191,8 @@ TEXT ·p1400_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1401_RORL(in *byte, out *byte)
-TEXT ·p1401_RORL(SB), NOSPLIT, $0-16
+// func p1499_RORL(in *byte, out *byte)
+TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67604,9 +72235,9 @@ TEXT ·p1401_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1402_RORXQ(in *byte, out *byte)
+// func p1500_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1402_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1500_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67649,9 +72280,9 @@ TEXT ·p1402_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1403_RORXQ(in *byte, out *byte)
+// func p1501_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1403_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1501_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67694,9 +72325,9 @@ TEXT ·p1403_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1404_RORXQ(in *byte, out *byte)
+// func p1502_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1404_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1502_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67739,9 +72370,9 @@ TEXT ·p1404_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1405_RORXQ(in *byte, out *byte)
+// func p1503_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1405_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1503_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67784,9 +72415,9 @@ TEXT ·p1405_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1406_RORXQ(in *byte, out *byte)
+// func p1504_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1406_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1504_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67829,9 +72460,9 @@ TEXT ·p1406_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1407_RORXQ(in *byte, out *byte)
+// func p1505_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1407_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1505_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67874,9 +72505,9 @@ TEXT ·p1407_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1408_RORXQ(in *byte, out *byte)
+// func p1506_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1408_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1506_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67919,9 +72550,9 @@ TEXT ·p1408_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1409_RORXQ(in *byte, out *byte)
+// func p1507_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1409_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1507_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67964,8 +72595,8 @@ TEXT ·p1409_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1410_ROLL(in *byte, out *byte)
-TEXT ·p1410_ROLL(SB), NOSPLIT, $0-16
+// func p1508_ROLL(in *byte, out *byte)
+TEXT ·p1508_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68008,8 +72639,8 @@ TEXT ·p1410_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1411_ROLL(in *byte, out *byte)
-TEXT ·p1411_ROLL(SB), NOSPLIT, $0-16
+// func p1509_ROLL(in *byte, out *byte)
+TEXT ·p1509_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68052,8 +72683,8 @@ TEXT ·p1411_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1412_ROLL(in *byte, out *byte)
-TEXT ·p1412_ROLL(SB), NOSPLIT, $0-16
+// func p1510_ROLL(in *byte, out *byte)
+TEXT ·p1510_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68096,8 +72727,8 @@ TEXT ·p1412_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1413_ROLL(in *byte, out *byte)
-TEXT ·p1413_ROLL(SB), NOSPLIT, $0-16
+// func p1511_ROLL(in *byte, out *byte)
+TEXT ·p1511_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68140,8 +72771,8 @@ TEXT ·p1413_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1414_ROLL(in *byte, out *byte)
-TEXT ·p1414_ROLL(SB), NOSPLIT, $0-16
+// func p1512_ROLL(in *byte, out *byte)
+TEXT ·p1512_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68184,8 +72815,8 @@ TEXT ·p1414_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1415_ROLL(in *byte, out *byte)
-TEXT ·p1415_ROLL(SB), NOSPLIT, $0-16
+// func p1513_ROLL(in *byte, out *byte)
+TEXT ·p1513_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68228,8 +72859,8 @@ TEXT ·p1415_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1416_RORL(in *byte, out *byte)
-TEXT ·p1416_RORL(SB), NOSPLIT, $0-16
+// func p1514_RORL(in *byte, out *byte)
+TEXT ·p1514_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68272,8 +72903,8 @@ TEXT ·p1416_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1417_RORL(in *byte, out *byte)
-TEXT ·p1417_RORL(SB), NOSPLIT, $0-16
+// func p1515_RORL(in *byte, out *byte)
+TEXT ·p1515_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68316,8 +72947,8 @@ TEXT ·p1417_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1418_RORL(in *byte, out *byte)
-TEXT ·p1418_RORL(SB), NOSPLIT, $0-16
+// func p1516_RORL(in *byte, out *byte)
+TEXT ·p1516_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68360,8 +72991,8 @@ TEXT ·p1418_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1419_RORL(in *byte, out *byte)
-TEXT ·p1419_RORL(SB), NOSPLIT, $0-16
+// func p1517_RORL(in *byte, out *byte)
+TEXT ·p1517_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68404,8 +73035,8 @@ TEXT ·p1419_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1420_RORL(in *byte, out *byte)
-TEXT ·p1420_RORL(SB), NOSPLIT, $0-16
+// func p1518_RORL(in *byte, out *byte)
+TEXT ·p1518_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68448,8 +73079,8 @@ TEXT ·p1420_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1421_RORL(in *byte, out *byte)
-TEXT ·p1421_RORL(SB), NOSPLIT, $0-16
+// func p1519_RORL(in *byte, out *byte)
+TEXT ·p1519_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68492,8 +73123,8 @@ TEXT ·p1421_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1422_SETCC(in *byte, out *byte)
-TEXT ·p1422_SETCC(SB), NOSPLIT, $0-16
+// func p1520_SETCC(in *byte, out *byte)
+TEXT ·p1520_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68536,8 +73167,8 @@ TEXT ·p1422_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1423_JCC(in *byte, out *byte)
-TEXT ·p1423_JCC(SB), NOSPLIT, $0-16
+// func p1521_JCC(in *byte, out *byte)
+TEXT ·p1521_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68586,8 +73217,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1424_SETCS(in *byte, out *byte)
-TEXT ·p1424_SETCS(SB), NOSPLIT, $0-16
+// func p1522_SETCS(in *byte, out *byte)
+TEXT ·p1522_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68630,9 +73261,9 @@ TEXT ·p1424_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1425_CMOVQCS(in *byte, out *byte)
+// func p1523_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1425_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1523_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68675,8 +73306,8 @@ TEXT ·p1425_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1426_JCS(in *byte, out *byte)
-TEXT ·p1426_JCS(SB), NOSPLIT, $0-16
+// func p1524_JCS(in *byte, out *byte)
+TEXT ·p1524_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68725,8 +73356,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1427_JEQ(in *byte, out *byte)
-TEXT ·p1427_JEQ(SB), NOSPLIT, $0-16
+// func p1525_JEQ(in *byte, out *byte)
+TEXT ·p1525_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68775,8 +73406,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1428_SETNE(in *byte, out *byte)
-TEXT ·p1428_SETNE(SB), NOSPLIT, $0-16
+// func p1526_SETNE(in *byte, out *byte)
+TEXT ·p1526_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68819,8 +73450,8 @@ TEXT ·p1428_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1429_SETHI(in *byte, out *byte)
-TEXT ·p1429_SETHI(SB), NOSPLIT, $0-16
+// func p1527_SETHI(in *byte, out *byte)
+TEXT ·p1527_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68863,8 +73494,8 @@ TEXT ·p1429_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1430_JHI(in *byte, out *byte)
-TEXT ·p1430_JHI(SB), NOSPLIT, $0-16
+// func p1528_JHI(in *byte, out *byte)
+TEXT ·p1528_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68913,8 +73544,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1431_SETLS(in *byte, out *byte)
-TEXT ·p1431_SETLS(SB), NOSPLIT, $0-16
+// func p1529_SETLS(in *byte, out *byte)
+TEXT ·p1529_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68957,9 +73588,9 @@ TEXT ·p1431_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1432_CMOVQLS(in *byte, out *byte)
+// func p1530_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1432_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1530_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69002,8 +73633,8 @@ TEXT ·p1432_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1433_JLS(in *byte, out *byte)
-TEXT ·p1433_JLS(SB), NOSPLIT, $0-16
+// func p1531_JLS(in *byte, out *byte)
+TEXT ·p1531_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69052,8 +73683,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1434_SETLT(in *byte, out *byte)
-TEXT ·p1434_SETLT(SB), NOSPLIT, $0-16
+// func p1532_SETLT(in *byte, out *byte)
+TEXT ·p1532_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69096,8 +73727,8 @@ TEXT ·p1434_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1435_JLT(in *byte, out *byte)
-TEXT ·p1435_JLT(SB), NOSPLIT, $0-16
+// func p1533_JLT(in *byte, out *byte)
+TEXT ·p1533_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69146,8 +73777,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1436_SETGE(in *byte, out *byte)
-TEXT ·p1436_SETGE(SB), NOSPLIT, $0-16
+// func p1534_SETGE(in *byte, out *byte)
+TEXT ·p1534_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69190,9 +73821,9 @@ TEXT ·p1436_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1437_CMOVQGE(in *byte, out *byte)
+// func p1535_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1437_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1535_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69235,8 +73866,8 @@ TEXT ·p1437_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1438_JGE(in *byte, out *byte)
-TEXT ·p1438_JGE(SB), NOSPLIT, $0-16
+// func p1536_JGE(in *byte, out *byte)
+TEXT ·p1536_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69285,8 +73916,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1439_SETGT(in *byte, out *byte)
-TEXT ·p1439_SETGT(SB), NOSPLIT, $0-16
+// func p1537_SETGT(in *byte, out *byte)
+TEXT ·p1537_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69329,9 +73960,9 @@ TEXT ·p1439_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1440_CMOVQGT(in *byte, out *byte)
+// func p1538_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1440_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1538_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69374,8 +74005,8 @@ TEXT ·p1440_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1441_JGT(in *byte, out *byte)
-TEXT ·p1441_JGT(SB), NOSPLIT, $0-16
+// func p1539_JGT(in *byte, out *byte)
+TEXT ·p1539_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69424,8 +74055,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1442_SETLE(in *byte, out *byte)
-TEXT ·p1442_SETLE(SB), NOSPLIT, $0-16
+// func p1540_SETLE(in *byte, out *byte)
+TEXT ·p1540_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69468,9 +74099,9 @@ TEXT ·p1442_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1443_CMOVQLE(in *byte, out *byte)
+// func p1541_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1443_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1541_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69513,8 +74144,8 @@ TEXT ·p1443_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1444_JLE(in *byte, out *byte)
-TEXT ·p1444_JLE(SB), NOSPLIT, $0-16
+// func p1542_JLE(in *byte, out *byte)
+TEXT ·p1542_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69563,8 +74194,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1445_SETMI(in *byte, out *byte)
-TEXT ·p1445_SETMI(SB), NOSPLIT, $0-16
+// func p1543_SETMI(in *byte, out *byte)
+TEXT ·p1543_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69607,9 +74238,9 @@ TEXT ·p1445_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1446_CMOVQMI(in *byte, out *byte)
+// func p1544_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1446_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1544_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69652,8 +74283,8 @@ TEXT ·p1446_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1447_JMI(in *byte, out *byte)
-TEXT ·p1447_JMI(SB), NOSPLIT, $0-16
+// func p1545_JMI(in *byte, out *byte)
+TEXT ·p1545_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69702,8 +74333,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1448_SETPL(in *byte, out *byte)
-TEXT ·p1448_SETPL(SB), NOSPLIT, $0-16
+// func p1546_SETPL(in *byte, out *byte)
+TEXT ·p1546_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69746,9 +74377,9 @@ TEXT ·p1448_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1449_CMOVQPL(in *byte, out *byte)
+// func p1547_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1449_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1547_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69791,8 +74422,8 @@ TEXT ·p1449_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1450_JPL(in *byte, out *byte)
-TEXT ·p1450_JPL(SB), NOSPLIT, $0-16
+// func p1548_JPL(in *byte, out *byte)
+TEXT ·p1548_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69841,8 +74472,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1451_SETOS(in *byte, out *byte)
-TEXT ·p1451_SETOS(SB), NOSPLIT, $0-16
+// func p1549_SETOS(in *byte, out *byte)
+TEXT ·p1549_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69885,9 +74516,9 @@ TEXT ·p1451_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1452_CMOVQOS(in *byte, out *byte)
+// func p1550_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1452_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1550_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69930,8 +74561,8 @@ TEXT ·p1452_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1453_JOS(in *byte, out *byte)
-TEXT ·p1453_JOS(SB), NOSPLIT, $0-16
+// func p1551_JOS(in *byte, out *byte)
+TEXT ·p1551_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69980,8 +74611,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1454_SETOC(in *byte, out *byte)
-TEXT ·p1454_SETOC(SB), NOSPLIT, $0-16
+// func p1552_SETOC(in *byte, out *byte)
+TEXT ·p1552_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70024,9 +74655,9 @@ TEXT ·p1454_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1455_CMOVQOC(in *byte, out *byte)
+// func p1553_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1455_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1553_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70069,8 +74700,8 @@ TEXT ·p1455_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1456_JOC(in *byte, out *byte)
-TEXT ·p1456_JOC(SB), NOSPLIT, $0-16
+// func p1554_JOC(in *byte, out *byte)
+TEXT ·p1554_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70119,8 +74750,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1457_SETPS(in *byte, out *byte)
-TEXT ·p1457_SETPS(SB), NOSPLIT, $0-16
+// func p1555_SETPS(in *byte, out *byte)
+TEXT ·p1555_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70163,9 +74794,9 @@ TEXT ·p1457_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1458_CMOVQPS(in *byte, out *byte)
+// func p1556_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1458_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1556_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70208,8 +74839,8 @@ TEXT ·p1458_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1459_JPS(in *byte, out *byte)
-TEXT ·p1459_JPS(SB), NOSPLIT, $0-16
+// func p1557_JPS(in *byte, out *byte)
+TEXT ·p1557_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70258,8 +74889,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1460_SETPC(in *byte, out *byte)
-TEXT ·p1460_SETPC(SB), NOSPLIT, $0-16
+// func p1558_SETPC(in *byte, out *byte)
+TEXT ·p1558_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70302,9 +74933,9 @@ TEXT ·p1460_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1461_CMOVQPC(in *byte, out *byte)
+// func p1559_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1461_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1559_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70347,8 +74978,8 @@ TEXT ·p1461_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1462_JPC(in *byte, out *byte)
-TEXT ·p1462_JPC(SB), NOSPLIT, $0-16
+// func p1560_JPC(in *byte, out *byte)
+TEXT ·p1560_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70397,8 +75028,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1463_SHLQ(in *byte, out *byte)
-TEXT ·p1463_SHLQ(SB), NOSPLIT, $0-16
+// func p1561_SHLQ(in *byte, out *byte)
+TEXT ·p1561_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70441,8 +75072,8 @@ TEXT ·p1463_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1464_SHRQ(in *byte, out *byte)
-TEXT ·p1464_SHRQ(SB), NOSPLIT, $0-16
+// func p1562_SHRQ(in *byte, out *byte)
+TEXT ·p1562_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70485,8 +75116,8 @@ TEXT ·p1464_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1465_SARQ(in *byte, out *byte)
-TEXT ·p1465_SARQ(SB), NOSPLIT, $0-16
+// func p1563_SARQ(in *byte, out *byte)
+TEXT ·p1563_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70529,8 +75160,8 @@ TEXT ·p1465_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1466_SHLL(in *byte, out *byte)
-TEXT ·p1466_SHLL(SB), NOSPLIT, $0-16
+// func p1564_SHLL(in *byte, out *byte)
+TEXT ·p1564_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70573,8 +75204,8 @@ TEXT ·p1466_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1467_SARL(in *byte, out *byte)
-TEXT ·p1467_SARL(SB), NOSPLIT, $0-16
+// func p1565_SARL(in *byte, out *byte)
+TEXT ·p1565_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70617,8 +75248,8 @@ TEXT ·p1467_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1468_SHRW(in *byte, out *byte)
-TEXT ·p1468_SHRW(SB), NOSPLIT, $0-16
+// func p1566_SHRW(in *byte, out *byte)
+TEXT ·p1566_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70661,8 +75292,8 @@ TEXT ·p1468_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1469_SHLB(in *byte, out *byte)
-TEXT ·p1469_SHLB(SB), NOSPLIT, $0-16
+// func p1567_SHLB(in *byte, out *byte)
+TEXT ·p1567_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70705,8 +75336,8 @@ TEXT ·p1469_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1470_MULQ(in *byte, out *byte)
-TEXT ·p1470_MULQ(SB), NOSPLIT, $0-16
+// func p1568_MULQ(in *byte, out *byte)
+TEXT ·p1568_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70749,8 +75380,8 @@ TEXT ·p1470_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1471_NEGQ(in *byte, out *byte)
-TEXT ·p1471_NEGQ(SB), NOSPLIT, $0-16
+// func p1569_NEGQ(in *byte, out *byte)
+TEXT ·p1569_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70793,8 +75424,8 @@ TEXT ·p1471_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1472_NOTQ(in *byte, out *byte)
-TEXT ·p1472_NOTQ(SB), NOSPLIT, $0-16
+// func p1570_NOTQ(in *byte, out *byte)
+TEXT ·p1570_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70837,8 +75468,8 @@ TEXT ·p1472_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1473_INCQ(in *byte, out *byte)
-TEXT ·p1473_INCQ(SB), NOSPLIT, $0-16
+// func p1571_INCQ(in *byte, out *byte)
+TEXT ·p1571_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70881,8 +75512,8 @@ TEXT ·p1473_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1474_DECL(in *byte, out *byte)
-TEXT ·p1474_DECL(SB), NOSPLIT, $0-16
+// func p1572_DECL(in *byte, out *byte)
+TEXT ·p1572_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70925,8 +75556,8 @@ TEXT ·p1474_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1475_ADCL(in *byte, out *byte)
-TEXT ·p1475_ADCL(SB), NOSPLIT, $0-16
+// func p1573_ADCL(in *byte, out *byte)
+TEXT ·p1573_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70969,8 +75600,8 @@ TEXT ·p1475_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1476_SBBL(in *byte, out *byte)
-TEXT ·p1476_SBBL(SB), NOSPLIT, $0-16
+// func p1574_SBBL(in *byte, out *byte)
+TEXT ·p1574_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71013,8 +75644,8 @@ TEXT ·p1476_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1477_MOVBLZX(in *byte, out *byte)
-TEXT ·p1477_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1575_MOVBLZX(in *byte, out *byte)
+TEXT ·p1575_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71057,8 +75688,8 @@ TEXT ·p1477_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1478_MOVWLZX(in *byte, out *byte)
-TEXT ·p1478_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1576_MOVWLZX(in *byte, out *byte)
+TEXT ·p1576_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71101,8 +75732,8 @@ TEXT ·p1478_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1479_MOVLQZX(in *byte, out *byte)
-TEXT ·p1479_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1577_MOVLQZX(in *byte, out *byte)
+TEXT ·p1577_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71145,8 +75776,8 @@ TEXT ·p1479_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1480_SARQ(in *byte, out *byte)
-TEXT ·p1480_SARQ(SB), NOSPLIT, $0-16
+// func p1578_SARQ(in *byte, out *byte)
+TEXT ·p1578_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71189,8 +75820,8 @@ TEXT ·p1480_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1481_SARQ(in *byte, out *byte)
-TEXT ·p1481_SARQ(SB), NOSPLIT, $0-16
+// func p1579_SARQ(in *byte, out *byte)
+TEXT ·p1579_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71233,8 +75864,8 @@ TEXT ·p1481_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1482_SARQ(in *byte, out *byte)
-TEXT ·p1482_SARQ(SB), NOSPLIT, $0-16
+// func p1580_SARQ(in *byte, out *byte)
+TEXT ·p1580_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71277,8 +75908,8 @@ TEXT ·p1482_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1483_SHLL(in *byte, out *byte)
-TEXT ·p1483_SHLL(SB), NOSPLIT, $0-16
+// func p1581_SHLL(in *byte, out *byte)
+TEXT ·p1581_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71321,8 +75952,8 @@ TEXT ·p1483_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1484_SHLL(in *byte, out *byte)
-TEXT ·p1484_SHLL(SB), NOSPLIT, $0-16
+// func p1582_SHLL(in *byte, out *byte)
+TEXT ·p1582_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71365,8 +75996,8 @@ TEXT ·p1484_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1485_SHLL(in *byte, out *byte)
-TEXT ·p1485_SHLL(SB), NOSPLIT, $0-16
+// func p1583_SHLL(in *byte, out *byte)
+TEXT ·p1583_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71409,8 +76040,8 @@ TEXT ·p1485_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1486_SHRB(in *byte, out *byte)
-TEXT ·p1486_SHRB(SB), NOSPLIT, $0-16
+// func p1584_SHRB(in *byte, out *byte)
+TEXT ·p1584_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71453,8 +76084,8 @@ TEXT ·p1486_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1487_SHRB(in *byte, out *byte)
-TEXT ·p1487_SHRB(SB), NOSPLIT, $0-16
+// func p1585_SHRB(in *byte, out *byte)
+TEXT ·p1585_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71497,8 +76128,8 @@ TEXT ·p1487_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1488_SHRB(in *byte, out *byte)
-TEXT ·p1488_SHRB(SB), NOSPLIT, $0-16
+// func p1586_SHRB(in *byte, out *byte)
+TEXT ·p1586_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71541,8 +76172,8 @@ TEXT ·p1488_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1489_SHRB(in *byte, out *byte)
-TEXT ·p1489_SHRB(SB), NOSPLIT, $0-16
+// func p1587_SHRB(in *byte, out *byte)
+TEXT ·p1587_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71585,8 +76216,8 @@ TEXT ·p1489_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1490_SHLQ(in *byte, out *byte)
-TEXT ·p1490_SHLQ(SB), NOSPLIT, $0-16
+// func p1588_SHLQ(in *byte, out *byte)
+TEXT ·p1588_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71629,9 +76260,9 @@ TEXT ·p1490_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1491_VMOVDQU8(in *byte, out *byte)
+// func p1589_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1491_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1589_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71678,9 +76309,9 @@ TEXT ·p1491_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1492_VMOVDQU8_Z(in *byte, out *byte)
+// func p1590_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1492_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1590_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71727,9 +76358,9 @@ TEXT ·p1492_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1493_VMOVDQU8(in *byte, out *byte)
+// func p1591_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1493_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1591_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71776,9 +76407,9 @@ TEXT ·p1493_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1494_VMOVDQU8(in *byte, out *byte)
+// func p1592_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1494_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1592_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71825,9 +76456,9 @@ TEXT ·p1494_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1495_VMOVDQU64(in *byte, out *byte)
+// func p1593_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1495_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1593_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71874,9 +76505,9 @@ TEXT ·p1495_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1496_VMOVDQU64(in *byte, out *byte)
+// func p1594_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1496_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1594_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71923,9 +76554,9 @@ TEXT ·p1496_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1497_VMOVDQU64_Z(in *byte, out *byte)
+// func p1595_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1497_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1595_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
