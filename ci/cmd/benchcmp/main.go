@@ -121,7 +121,8 @@
 //	                after the flags are patterns too. Resolved from the current
 //	                directory (the repository root for ./aesgcm), and from the
 //	                same directory inside the base worktree.
-//	-bench REGEXP   benchmarks to run, as go test -bench (default ".")
+//	-bench REGEXP   benchmarks to run, as go test -bench (default "."); with
+//	                -load, the results to keep (names without "Benchmark")
 //	-count N        rounds (default 6)
 //	-benchtime T    per-run -test.benchtime, e.g. 2s or 10000x
 //	-benchmem       report B/op and allocs/op
@@ -252,7 +253,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	env := &listFlag{}
 	fs.StringVar(&cfg.base, "base", "HEAD", "git revision to compare the working tree against")
 	fs.Var(pkgs, "pkg", "package `pattern`s (repeatable, comma-separated), e.g. ./aesgcm")
-	fs.StringVar(&cfg.run.bench, "bench", ".", "run only benchmarks matching `regexp`")
+	fs.StringVar(&cfg.run.bench, "bench", ".", "run only benchmarks matching `regexp` (with -load: keep only the results whose names match)")
 	fs.IntVar(&cfg.run.count, "count", 6, "number of interleaved `rounds`")
 	fs.StringVar(&cfg.run.benchtime, "benchtime", "", "-test.benchtime of each run (e.g. 1s, 10000x)")
 	fs.BoolVar(&cfg.run.benchmem, "benchmem", false, "report allocations (-test.benchmem)")
