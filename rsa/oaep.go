@@ -105,9 +105,12 @@ func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label
 		looking = subtle.ConstantTimeSelect(eq1, 0, looking)
 		invalid = subtle.ConstantTimeSelect(looking&^eq0&1, 1, invalid)
 	}
-	if first0&lHashOK&^invalid&^looking&1 != 1 {
+	valid := first0 & lHashOK &^ invalid &^ looking & 1
+	declassify(&valid) // the verdict is public
+	if valid != 1 {
 		return nil, ErrDecryption
 	}
+	declassify(&index) // so is the length of a valid message
 	return append([]byte(nil), rest[index+1:]...), nil
 }
 

@@ -238,9 +238,11 @@ func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer wipeBytes(em)
+	declassify(&valid) // the verdict is public
 	if valid == 0 {
 		return nil, ErrDecryption
 	}
+	declassify(&index) // so is the length of a valid message
 	return append([]byte(nil), em[index:]...), nil
 }
 
