@@ -32,15 +32,17 @@ func asmBackends(t testing.TB) []testBackend {
 }
 
 // asmBoundaryLengths are the text lengths around every switch of the
-// assembly paths: the short functions' register sets (64, 128, 192, 320),
-// the long functions' passes (448 after block 0, then 512 each), the block
-// kernels' lane passes (256 and 512), and the partial blocks on each side.
+// assembly paths: the short functions' register sets (64, 128, 192, 320;
+// 192 and 448 on zmm), the long functions' passes (448 after block 0, then
+// 512 each; on zmm 960, then 1024), the switch from the short functions to
+// the long ones (128, 320, 512), the block kernels' lane passes (256, 512,
+// 1024), and the partial blocks on each side.
 func asmBoundaryLengths() []int {
 	var ns []int
 	for n := 0; n <= 34; n++ {
 		ns = append(ns, n)
 	}
-	for _, c := range []int{48, 64, 128, 192, 256, 320, 384, 448, 512, 960, 1024, 1472, 1536, 2496, 4096} {
+	for _, c := range []int{48, 64, 128, 192, 256, 320, 384, 448, 512, 960, 1024, 1472, 1536, 1984, 2496, 3008, 4096} {
 		for d := -17; d <= 17; d++ {
 			if d == -17 || d == -16 || d == -15 || d == -1 || d == 0 || d == 1 || d == 15 || d == 16 || d == 17 {
 				ns = append(ns, c+d)
@@ -189,15 +191,16 @@ func TestNoSecretOnStack(t *testing.T) {
 	}
 }
 
-// TestAsmLongPassEdges covers the switches of the avx2 long functions
-// between the general pass (keystream to the scratch, XOR through the
-// gather cursor, Poly1305 blocks counted) and the full pass (XOR from the
-// registers, 32 Poly1305 blocks at fixed offsets), which is taken when a
-// whole pass of text is left, for seal when 512 bytes of ciphertext wait to
-// be hashed and the current slice holds the whole pass: text lengths at
-// 448 + 512k ± 1 (the pass ends), gather slices ending one byte before, at
-// and after a pass end or 512 bytes into a pass, and seal and open in
-// place, against golang.org/x/crypto.
+// TestAsmLongPassEdges covers the switches of the long functions between
+// the general pass (keystream to the scratch, XOR through the gather
+// cursor; on avx2 Poly1305 blocks counted) and the full pass (XOR from the
+// registers; on avx2 32 Poly1305 blocks at fixed offsets), which is taken
+// when a whole pass of text is left, for seal (avx2) when a pass of
+// ciphertext waits to be hashed, and when the current slice holds the
+// whole pass: text lengths at first + pass·k ± 1 (the pass ends; see
+// longPasses), gather slices ending one byte before, at and after a pass
+// end or a pass's length into the text, and seal and open in place,
+// against golang.org/x/crypto.
 func TestAsmLongPassEdges(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(29, 30))
 	for _, b := range asmBackends(t) {
@@ -205,13 +208,18 @@ func TestAsmLongPassEdges(t *testing.T) {
 		a := mustNew(t, key, false, b.String())
 		ref, err := xchacha.New(key)
 		require.NoError(t, err)
+		first, pass := longPasses(b.String())
 		var ns []int
 		for k := 0; k <= 5; k++ {
 			for d := -1; d <= 1; d++ {
-				ns = append(ns, 448+512*k+d)
+				ns = append(ns, first+pass*k+d)
 			}
 		}
 		ns = append(ns, 16384, 16384+3)
+		var cuts []int
+		for _, c := range []int{first, pass, first + pass, first + 2*pass} {
+			cuts = append(cuts, c-1, c, c+1)
+		}
 		for _, n := range ns {
 			nonce := randBytes(rng, NonceSize)
 			pt := randBytes(rng, n)
@@ -231,7 +239,7 @@ func TestAsmLongPassEdges(t *testing.T) {
 			require.NoError(t, err, "%s open n=%d", b, n)
 			require.True(t, bytes.Equal(pt, back), "%s open n=%d", b, n)
 
-			for _, cut := range []int{447, 448, 449, 511, 512, 513, 959, 960, 961, 1471, 1472, 1473} {
+			for _, cut := range cuts {
 				if cut > n {
 					continue
 				}
@@ -251,6 +259,45 @@ func TestAsmLongPassEdges(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAsmPolyThreshold checks the switch between scalar Poly1305 and
+// Poly1305 on zmm (at polyVecMinAVX512 bytes) where the additional data
+// crosses it, in the short and the long functions, and where a text in
+// Go-driven chunks (the Encryptor) does, against golang.org/x/crypto.
+func TestAsmPolyThreshold(t *testing.T) {
+	rng := mathrand.New(mathrand.NewPCG(31, 32))
+	for _, b := range asmBackends(t) {
+		key := randBytes(rng, KeySize)
+		a := mustNew(t, key, false, b.String())
+		ref, err := xchacha.New(key)
+		require.NoError(t, err)
+		for d := -16; d <= 16; d++ {
+			for _, n := range []int{0, 100, 600, 2000, polyVecMinAVX512 + d} {
+				adLen := polyVecMinAVX512 + d
+				nonce, pt, ad := randBytes(rng, NonceSize), randBytes(rng, n), randBytes(rng, adLen)
+				want := ref.Seal(nil, nonce, pt, ad)
+				require.Equal(t, want, a.Seal(nil, nonce, pt, ad), "%s seal n=%d ad=%d", b, n, adLen)
+				back, err := a.Open(nil, nonce, want, ad)
+				require.NoError(t, err, "%s open n=%d ad=%d", b, n, adLen)
+				require.True(t, bytes.Equal(pt, back), "%s open n=%d ad=%d", b, n, adLen)
+
+				enc := a.NewEncryptor(nonce, ad)
+				got := enc.Encrypt(nil, pt)
+				require.Equal(t, want, enc.Finish(got), "%s encryptor n=%d ad=%d", b, n, adLen)
+			}
+		}
+	}
+}
+
+// longPasses returns the text bytes the first pass of a backend's long
+// functions covers (its block 0 keys Poly1305) and those of every later
+// pass: 448 and 512 for avx2's 8 blocks, 960 and 1024 for avx512's 16.
+func longPasses(backend string) (first, pass int) {
+	if backend == "avx512" {
+		return 960, 1024
+	}
+	return 448, 512
 }
 
 // TestKernelsAgree compares each assembly backend's block kernels with the

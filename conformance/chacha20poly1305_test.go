@@ -5,7 +5,6 @@ import (
 	"crypto/cipher"
 	"fmt"
 	mathrand "math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -271,18 +270,31 @@ func chachaImpls(t testing.TB, withSpec bool) []agree.Impl {
 }
 
 // chachaAgreeConfig is the agreement sweep: both constructions, every
-// plaintext length from 0 to 1100, 4 KiB and 16 KiB + 3 among the large
-// ones, and the additional-data lengths 0..80 in turn.
+// plaintext length from 0 to 2100 (the short functions, the switch to the
+// long ones, their first passes), every multiple of 64 up to 16 KiB and
+// one byte either side (under -short every 1024th), 64 KiB + 5 among the
+// large ones, and the
+// additional-data lengths 0..300 in turn (across the vector Poly1305
+// threshold of 256).
 func chachaAgreeConfig() agree.Config {
-	ad := make([]int, 81)
+	ad := make([]int, 301)
 	for i := range ad {
 		ad[i] = i
+	}
+	// Under -short (the model's runs) every 16th multiple.
+	step := 64
+	if testing.Short() {
+		step = 1024
+	}
+	large := []int{65536 + 5}
+	for n := 2112; n <= 16384; n += step {
+		large = append(large, n-1, n, n+1)
 	}
 	return agree.Config{
 		KeySizes:   []int{chacha20poly1305.KeySize},
 		NonceSizes: []int{chacha20poly1305.NonceSize, chacha20poly1305.NonceSizeX},
-		MaxLen:     1100,
-		LargeLens:  append(slices.Clone(agree.DefaultLargeLens), 16384+3),
+		MaxLen:     2100,
+		LargeLens:  large,
 		ADLens:     ad,
 	}
 }

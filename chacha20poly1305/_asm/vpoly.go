@@ -301,6 +301,8 @@ func (v *vec) hashText(fn *asmgen.Func, p *poly, zp zPoly, msg, n reg.Register, 
 // drivers (polyBlocks in kernels.go, the polyState layout h[3], r[2],
 // s[2]): zmm for polyVecMin bytes and more, the scalar chain for the rest.
 func declarePolyBlocksZ(g *asmgen.Generator, v *vec, zp zPoly, name string) {
+	g.Const("polyVecMin"+g.Suffix(), polyVecMin, "polyVecMin"+g.Suffix()+" is the least text, in bytes, that Poly1305 hashes on zmm ("+
+		name+", and the additional data and text of the long functions); shorter texts take the scalar chain.")
 	fn := g.Func(name, "func(p *[7]uint64, msg *byte, n int)",
 		asmgen.Doc(name+" absorbs the n/16 full blocks at msg into the Poly1305 state p (h, r, s); n is a multiple of 16."),
 		asmgen.Secret("p"), asmgen.Public("msg", "n"), asmgen.Len("msg", "n"), asmgen.Scratch(powTableSize+8+64))
