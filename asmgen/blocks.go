@@ -127,8 +127,8 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 
 // XORBytes emits dst[i] = a[i] ^ b[i] for i < n: where the backend has
 // AVX512BW and BMI2, 256 bytes (four zmm registers) at a time, then 64, then
-// the last bytes in one step under an opmask (BZHI of the count); else where
-// it has AVX2,
+// one 32- and one 16-byte step, then the last bytes in one step under an
+// opmask (BZHI of the count); else where it has AVX2,
 // 128 bytes (four ymm registers) at a time, then 32, then one 16-byte step;
 // otherwise 16 bytes at a time; then the rest in pieces of 8, 4, 2 and 1
 // bytes by the bits of the count, through one general register. It
@@ -158,11 +158,25 @@ func (fn *Func) XORBytes(dst, a, b, n reg.Register) {
 		g.JMP(operand.LabelRef(label))
 	}
 	if fn.g.Has(cpufeat.AVX512BW) && fn.g.Has(cpufeat.BMI2) {
-		l256, l64, done := fn.Label("xor256"), fn.Label("xor64"), fn.Label("xordone")
+		l256, l64, l32, done := fn.Label("xor256"), fn.Label("xor64"), fn.Label("xor32"), fn.Label("xordone")
 		loop(256, l256, l64, g.ZMM())
-		loop(64, l64, tail, g.ZMM())
-		// Below 64 bytes: one step under a byte mask of the first n
-		// bytes; the masked-off bytes are neither read nor written.
+		loop(64, l64, l32, g.ZMM())
+		// Below 64 bytes: a 32- and a 16-byte step, whose plain stores a
+		// later 8-byte load of the output (Poly1305 over a ciphertext)
+		// forwards from, where from a masked store it waits for the cache
+		// (Zen 4); then the last n < 16 bytes in one step under a byte
+		// mask, the masked-off bytes neither read nor written.
+		for _, w := range []struct {
+			n     int
+			label string
+			next  string
+			x     reg.VecVirtual
+		}{{32, l32, l16, g.YMM()}, {16, l16, tail, g.XMM()}} {
+			g.Label(w.label)
+			g.CMPQ(n, operand.U8(w.n))
+			g.JB(operand.LabelRef(w.next))
+			step(w.n, w.x)
+		}
 		g.Label(tail)
 		g.TESTQ(n, n)
 		g.JZ(operand.LabelRef(done))

@@ -306,7 +306,7 @@ func longPasses(backend string) (first, pass int) {
 func TestKernelsAgree(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(27, 28))
 	for _, b := range asmBackends(t) {
-		for blocks := 0; blocks <= 24; blocks++ {
+		for blocks := 0; blocks <= 70; blocks++ {
 			var st, want [16]uint32
 			for i := range st {
 				st[i] = rng.Uint32()

@@ -36,7 +36,7 @@ var vgsimAsmAvx512Call = vgsimAsmAvx512.Call
 
 // xorBlocksAVX512 sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64.
 //
-// Secret: st, dst, src. Public: n. Zeroes the vector registers it wrote before returning.
+// Secret: st, dst, src. Public: n. Wipes its 1216 bytes of stack scratch and the vector registers it wrote before returning.
 func xorBlocksAVX512(st *[16]uint32, dst *byte, src *byte, n int) {
 	vgsimArgs := struct {
 		st  *[16]uint32
@@ -117,7 +117,7 @@ func openShortAVX512(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int
 
 // sealLongAVX512 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly.
 //
-// Secret: key, srcs (slice headers public, their elements secret). Public: nonce, n, ad, adLen. Output: out. Wipes its 1824 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 5 stack slots, which hold no secret and are not wiped.
+// Secret: key, srcs (slice headers public, their elements secret). Public: nonce, n, ad, adLen. Output: out. Wipes its 2912 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 5 stack slots, which hold no secret and are not wiped.
 func sealLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int) {
 	vgsimArgs := struct {
 		out   *byte
@@ -143,7 +143,7 @@ func sealLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n 
 
 // openLongAVX512 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly.
 //
-// Secret: out, key, src. Public: nonce, n, ad, adLen, tag. Wipes its 1824 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 3 stack slots, which hold no secret and are not wiped.
+// Secret: out, key, src. Public: nonce, n, ad, adLen, tag. Wipes its 2912 bytes of stack scratch and the vector registers it wrote before returning. Parks public values in 3 stack slots, which hold no secret and are not wiped.
 func openLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int {
 	vgsimArgs := struct {
 		out     *byte

@@ -14,7 +14,7 @@ import (
 // of text on xmm (3 blocks), 5 on ymm (6 blocks, two per set), 8 on zmm (9
 // of the 12 blocks of three sets of four, where the lane layout takes over).
 func (v *vec) shortMax() int {
-	if v.zmm {
+	if v.zmm || v.half {
 		return 8 * 64
 	}
 	if v.ymm {
@@ -139,18 +139,29 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 	}
 	off := 0
 	for k, s := range ss {
-		for _, imm := range []uint8{0x20, 0x31} {
-			if k == 0 && imm == 0x20 {
+		for _, lane := range []uint8{0, 1} {
+			if k == 0 && lane == 0 {
 				continue // block 0
 			}
 			o := g.YMM()
-			g.VPERM2I128(operand.U8(imm), s[1], s[0], o)
+			v.pairLanes(lane, s[1], s[0], o)
 			v.Mov(o, ks.Offset(off))
-			g.VPERM2I128(operand.U8(imm), s[3], s[2], o)
+			v.pairLanes(lane, s[3], s[2], o)
 			v.Mov(o, ks.Offset(off+32))
 			off += 64
 		}
 	}
+}
+
+// pairLanes sets the ymm register o to 128-bit lane l of a, then lane l
+// of b: VPERM2I128, or on an EVEX backend (where avo may allocate
+// registers 16-31, which VEX cannot encode) VSHUFI32X4.
+func (v *vec) pairLanes(l uint8, b, a, o reg.VecVirtual) {
+	if v.Encoding() == asmgen.EVEX {
+		v.g.VSHUFI32X4(operand.U8(l|l<<1), b, a, o)
+		return
+	}
+	v.g.VPERM2I128(operand.U8(0x20|l|l<<4), b, a, o)
 }
 
 // rowStepOp is what advances row 3 of a register set to the next set: one
@@ -182,6 +193,17 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 		first = 0
 	}
 	maxSets := 3
+	if v.zmm {
+		// Up to one block of text: two blocks, whose chain is shorter on
+		// ymm than on zmm where vector operations take a cycle (Zen 4:
+		// ci/ubench/chacha_variants.c) and as short where they take two.
+		next := fn.Label("sets")
+		g.CMPQ(n, operand.U8(64))
+		g.JA(operand.LabelRef(next))
+		v.halfWidth().shortKeystream(fn, 1, sc, key, nonce)
+		g.JMP(operand.LabelRef(join))
+		g.Label(next)
+	}
 	for sets := 1; sets <= maxSets; sets++ {
 		covered := first + (sets-1)*perSet
 		if v.size == 16 && sets == 1 {

@@ -23,6 +23,9 @@ type vec struct {
 	// four blocks per row-layout set and sixteen lane-layout blocks; else
 	// xmm.
 	ymm, zmm bool
+	// half: the ymm view of the avx512 backend (halfWidth), for the
+	// short functions' smallest texts.
+	half bool
 	// size is the register width in bytes (16, 32 or 64).
 	size int
 	// The constant tables (see declareTables).
@@ -95,6 +98,16 @@ func (v *vec) declareTables() {
 	} else {
 		v.rowInc = v.g.Table("rowinc", words(1, 0, 0, 0))
 	}
+}
+
+// halfWidth returns the ymm emitter of the zmm backend v: its tables are
+// v's, read at 32 bytes (their first two lanes are the ymm ones, but for
+// rowStep, which one set does not use), and its short functions' layout is
+// v's.
+func (v *vec) halfWidth() *vec {
+	h := *v
+	h.zmm, h.ymm, h.half, h.size = false, true, true, 32
+	return &h
 }
 
 // reg returns a new vector register of the backend's width.

@@ -54,12 +54,13 @@ func powRow(pow operand.Mem, i int) operand.Mem { return pow.Offset(64 * i) }
 
 // zPoly holds the constants of the vector Poly1305 code.
 type zPoly struct {
-	mask26, pad24 operand.Mem
+	mask26, pad24, lane0 operand.Mem
 }
 
 func newZPoly(g *asmgen.Generator) zPoly {
 	q := func(x uint64) []byte { return binary.LittleEndian.AppendUint64(nil, x) }
-	return zPoly{mask26: g.Table("mask26", q(1<<26-1)), pad24: g.Table("pad24", q(1<<24))}
+	lane0 := append(q(^uint64(0)), make([]byte, 56)...)
+	return zPoly{mask26: g.Table("mask26", q(1<<26-1)), pad24: g.Table("pad24", q(1<<24)), lane0: g.Table("lane0", lane0)}
 }
 
 // limbs splits h = h0 + h1·2⁶⁴ + h2·2¹²⁸ (h2 ≤ 7) into five 26-bit limbs
@@ -178,11 +179,13 @@ func (v *vec) polyVec(fn *asmgen.Func, p *poly, zp zPoly, msg, n reg.Register, p
 	g.VPBROADCASTQ(zp.pad24, pad)
 	var h [5]reg.VecVirtual
 	for i, l := range limbs(g, p.h0, p.h1, p.h2) {
-		// Zeroed first: a write of the low qword alone would leave the
-		// register live from the function's entry for avo's allocator.
+		// Broadcast, then masked to lane 0: avo's allocator takes a write
+		// of the low qword alone (or a zeroing XOR, which it reads as a
+		// use) for a partial one, and would keep the register live from
+		// the function's entry.
 		h[i] = g.ZMM()
-		v.Zero(h[i])
-		v.MovQ(l, xmm(h[i]))
+		g.VPBROADCASTQ(l, h[i])
+		v.And(zp.lane0, h[i], h[i])
 	}
 	var r8, s8, rt, st [5]operand.Op
 	for i := range 5 {

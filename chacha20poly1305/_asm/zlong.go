@@ -16,28 +16,33 @@ import (
 // 16 state words, the 16 blocks of the transpose; the accumulator, r⁸ and
 // the limbs of a group) and nothing is spilled.
 //
-// Pass 0 starts at block 0, which keys Poly1305; its blocks 1-15 are
-// stored to the scratch, and cover the first 960 bytes of text. Open then
+// Pass 0 starts at block 0, which keys Poly1305; its blocks 1-15 (1-31 in
+// a double pass, for texts over 960 bytes) are stored to the scratch, and
+// cover the first 960 (1984) bytes of text. Open then
 // hashes the additional data and the whole ciphertext before it decrypts a
-// byte (out may be src), seal after it encrypts the last. A pass with 1024
-// bytes of text left, contiguous in the current gather slice for seal,
-// XORs the keystream straight from its registers; any other goes through
-// the scratch and the cursor.
+// byte (out may be src), seal after it encrypts the last. With 2048 bytes
+// of text left, contiguous in the current gather slice for seal, a double
+// pass (zPasses: 32 blocks, two independent sets of rounds) XORs the
+// keystream straight from the registers; with 1024, a single pass does;
+// any other pass goes through the scratch and the cursor.
 
 // zLayout is the scratch of the long functions (after alignment): pass 0's
-// keystream (and any later pass's that goes through the scratch), the
-// power table, the counters of the next pass, r (r0, r1, s1), s, the
+// keystream (2048 bytes when it is a double pass; any later pass's that
+// goes through the scratch, and the second pass's words in a later double
+// pass, in its first 1024), the power table, the counters of
+// the next pass and of the one after, r (r0, r1, s1), s, the
 // lengths block and, for open, the accumulator between the hash and the
 // tag.
 type zLayout struct {
 	sc                                 operand.Mem
-	ks, pow, ctr, r, sv, lens, h, size int
+	ks, pow, ctr, ctr2, r, sv, lens, h, size int
 }
 
 func newZLayout() zLayout {
-	l := zLayout{ks: 0, pow: 1024}
+	l := zLayout{ks: 0, pow: 2048}
 	l.ctr = l.pow + powTableSize
-	l.r = l.ctr + 64
+	l.ctr2 = l.ctr + 64
+	l.r = l.ctr2 + 64
 	l.sv = l.r + 32
 	l.lens = l.sv + 16
 	l.h = l.lens + 16
@@ -71,16 +76,14 @@ func declareLongZ(g *asmgen.Generator, v *vec, zp zPoly, suffix string) {
 	v.longBodyZ(fn, zp, lay, true)
 }
 
-// zPassFromKey emits a lane pass of the message's key and nonce (loaded
-// from the function's arguments for the pass) from the counters at ctr.
-func (v *vec) zPassFromKey(fn *asmgen.Func, ctr operand.Mem) [16]reg.VecVirtual {
+// zPassesFromKey emits len(ctrs) lane passes (see zPasses) of the
+// message's key and nonce, loaded from the function's arguments for them.
+func (v *vec) zPassesFromKey(fn *asmgen.Func, ctrs []operand.Op, spill operand.Mem, out func(k int, blk [16]reg.VecVirtual)) {
 	g := v.g
 	key, nonce := g.GP64(), g.GP64()
 	g.Load(g.Param("key"), key)
 	g.Load(g.Param("nonce"), nonce)
-	c := g.ZMM()
-	v.Mov(ctr, c)
-	return v.zPass(fn, zState{ctr: c, word: func(i int) operand.Mem {
+	v.zPasses(fn, func(i int) operand.Mem {
 		switch {
 		case i < 4:
 			return v.sigma.Offset(4 * i)
@@ -89,7 +92,22 @@ func (v *vec) zPassFromKey(fn *asmgen.Func, ctr operand.Mem) [16]reg.VecVirtual 
 		default:
 			return operand.Mem{Base: nonce, Disp: 4 * (i - 13)}
 		}
-	}})
+	}, ctrs, spill, out)
+}
+
+// zPassFromKey is zPassesFromKey for one pass, whose keystream it returns.
+func (v *vec) zPassFromKey(fn *asmgen.Func, ctr operand.Mem) [16]reg.VecVirtual {
+	var blk [16]reg.VecVirtual
+	v.zPassesFromKey(fn, []operand.Op{ctr}, operand.Mem{}, func(_ int, b [16]reg.VecVirtual) { blk = b })
+	return blk
+}
+
+// nextCounters sets the counters at to those at from plus 16 per lane.
+func (v *vec) nextCounters(from, to operand.Mem) {
+	c := v.g.ZMM()
+	v.Mov(from, c)
+	v.AddD(v.laneStep, c, c)
+	v.Mov(c, to)
 }
 
 // hashADZ starts the hash: h = 0, then the additional data, zero-padded.
@@ -101,6 +119,20 @@ func (v *vec) hashADZ(fn *asmgen.Func, p *poly, zp zPoly, pow operand.Mem) {
 	g.Load(g.Param("ad"), ad)
 	g.Load(g.Param("adLen"), adLen)
 	v.hashText(fn, p, zp, ad, adLen, pow)
+}
+
+// advance moves the running values past n bytes of text XORed straight
+// from the registers: out and the source (srcSlot), the bytes left and,
+// for seal, those of the current gather slice.
+func (v *vec) advance(fn *asmgen.Func, srcSlot string, n int, open bool) {
+	g := v.g
+	for _, slot := range []string{spillOut, srcSlot} {
+		g.ADDQ(operand.U32(n), fn.Spill(slot))
+	}
+	g.SUBQ(operand.U32(n), fn.Spill(spillRem))
+	if !open {
+		g.SUBQ(operand.U32(n), fn.Spill(spillLeft))
+	}
 }
 
 // longBodyZ emits the avx512 sealLong (open false) or openLong.
@@ -134,9 +166,28 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		v.Mov(c, lay.at(lay.ctr))
 	}
 
+	ctr, ctr2 := lay.at(lay.ctr), lay.at(lay.ctr2)
 	fn.Phase("pass 0: block 0 keys Poly1305, blocks 1-15 the text's first 960 bytes")
-	for j, b := range v.zPassFromKey(fn, lay.at(lay.ctr)) {
-		v.Mov(b, lay.at(lay.ks+64*j))
+	{
+		// Above 960 bytes, a double pass: blocks 1-31 cover 1984 bytes
+		// in about the time one pass takes alone (see zPasses).
+		double, done := fn.Label("zdouble0"), fn.Label("zpass0done")
+		g.CMPQ(fn.Spill(spillRem), operand.U32(960))
+		g.JA(operand.LabelRef(double))
+		for j, b := range v.zPassFromKey(fn, ctr) {
+			v.Mov(b, lay.at(lay.ks+64*j))
+		}
+		v.nextCounters(ctr, ctr)
+		g.JMP(operand.LabelRef(done))
+		g.Label(double)
+		v.nextCounters(ctr, ctr2)
+		v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, lay.at(lay.ks+1024), func(k int, blk [16]reg.VecVirtual) {
+			for j, b := range blk {
+				v.Mov(b, lay.at(lay.ks+1024*k+64*j))
+			}
+		})
+		v.nextCounters(ctr2, ctr)
+		g.Label(done)
 	}
 	{
 		r0, r1, m := g.GP64(), g.GP64(), g.GP64()
@@ -166,26 +217,44 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		v.hashText(fn, p, zp, c, cn, pow)
 		p.store(lay.at(lay.h))
 	}
-	fn.Phase("pass 0's text: XOR with blocks 1-15")
-	v.xorRegion(fn, lay.long(), 64, 960, open)
+	fn.Phase("pass 0's text: XOR with blocks 1-15 (1-31)")
+	v.xorRegion(fn, lay.long(), 64, 1984, open)
 
-	fn.Phase("main loop: passes of 16 blocks")
-	loop, done, general := fn.Label("zpasses"), fn.Label("zpassesdone"), fn.Label("zgeneral")
-	g.Label(loop)
-	g.CMPQ(fn.Spill(spillRem), operand.U8(0))
-	g.JE(operand.LabelRef(done))
-	{
-		c := g.ZMM()
-		v.Mov(lay.at(lay.ctr), c)
-		v.AddD(v.laneStep, c, c)
-		v.Mov(c, lay.at(lay.ctr))
-	}
-	blk := v.zPassFromKey(fn, lay.at(lay.ctr))
-	g.CMPQ(fn.Spill(spillRem), operand.U32(1024))
-	g.JB(operand.LabelRef(general))
 	srcSlot := spillSrc
 	if !open {
 		srcSlot = spillSlice
+	}
+	fn.Phase("main loop: double passes of 32 blocks, the keystream XORed from the registers")
+	loop, single, done, general := fn.Label("zpasses"), fn.Label("zsingle"), fn.Label("zpassesdone"), fn.Label("zgeneral")
+	g.Label(loop)
+	g.CMPQ(fn.Spill(spillRem), operand.U8(0))
+	g.JE(operand.LabelRef(done))
+	g.CMPQ(fn.Spill(spillRem), operand.U32(2048))
+	g.JB(operand.LabelRef(single))
+	if !open {
+		g.CMPQ(fn.Spill(spillLeft), operand.U32(2048))
+		g.JB(operand.LabelRef(single))
+	}
+	v.nextCounters(ctr, ctr2)
+	v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, lay.at(lay.ks), func(k int, blk [16]reg.VecVirtual) {
+		dst, src := g.GP64(), g.GP64()
+		g.MOVQ(fn.Spill(spillOut), dst)
+		g.MOVQ(fn.Spill(srcSlot), src)
+		for j, b := range blk {
+			v.zXor(b, dst, src, 1024*k+64*j)
+		}
+	})
+	v.nextCounters(ctr2, ctr)
+	v.advance(fn, srcSlot, 2048, open)
+	g.JMP(operand.LabelRef(loop))
+
+	fn.Phase("single pass of 16 blocks")
+	g.Label(single)
+	blk := v.zPassFromKey(fn, ctr)
+	v.nextCounters(ctr, ctr)
+	g.CMPQ(fn.Spill(spillRem), operand.U32(1024))
+	g.JB(operand.LabelRef(general))
+	if !open {
 		g.CMPQ(fn.Spill(spillLeft), operand.U32(1024))
 		g.JB(operand.LabelRef(general))
 	}
@@ -197,14 +266,7 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		for j, b := range blk {
 			v.zXor(b, dst, src, 64*j)
 		}
-		g.ADDQ(operand.U32(1024), dst)
-		g.ADDQ(operand.U32(1024), src)
-		g.MOVQ(dst, fn.Spill(spillOut))
-		g.MOVQ(src, fn.Spill(srcSlot))
-		g.SUBQ(operand.U32(1024), fn.Spill(spillRem))
-		if !open {
-			g.SUBQ(operand.U32(1024), fn.Spill(spillLeft))
-		}
+		v.advance(fn, srcSlot, 1024, open)
 		g.JMP(operand.LabelRef(loop))
 	}
 	fn.Phase("general pass: the keystream through the scratch and the cursor")

@@ -13,48 +13,91 @@ import (
 // the same in all 16 blocks, so it is broadcast from its 32-bit word in
 // memory, both to start the rounds (VPBROADCASTD) and to add it after them
 // (VPADDD with an embedded broadcast). Only the counter row, one counter
-// per lane, is a register. Nothing is spilled, and the other 15 registers
-// are free for the transpose.
+// per lane, differs; it is read from the scratch. Nothing is spilled, and
+// the other 16 registers are free for the transpose, or for a second pass
+// interleaved with the first (zPasses).
 
 // zState is the input of a lane pass: word i (i ≠ 12) at word(i), the
-// counters in ctr.
+// counters in ctr (a register or memory).
 type zState struct {
 	word func(i int) operand.Mem
-	ctr  reg.VecVirtual
+	ctr  operand.Op
 }
 
 // zPass emits one pass of 16 blocks from st and returns the keystream,
 // block j in the j-th register.
 func (v *vec) zPass(fn *asmgen.Func, st zState) [16]reg.VecVirtual {
+	var blk [16]reg.VecVirtual
+	v.zPasses(fn, st.word, []operand.Op{st.ctr}, operand.Mem{}, func(_ int, b [16]reg.VecVirtual) { blk = b })
+	return blk
+}
+
+// zPasses emits len(ctrs) passes of 16 blocks (one or two), the rounds of
+// all of them interleaved, pass k with the counters ctrs[k] (memory when
+// there are two). Where ChaCha20's vector operations take two cycles (Zen
+// 5), one pass's four independent quarter rounds fill half of four vector
+// pipes; two passes fill them, their 32 words taking every zmm register.
+// Pass 1's keystream words then wait in spill (1024 bytes) while pass 0's
+// are transposed with the registers freed. out(k, blocks) is called with
+// each pass's keystream, block j in the j-th register.
+func (v *vec) zPasses(fn *asmgen.Func, word func(int) operand.Mem, ctrs []operand.Op, spill operand.Mem, out func(k int, blk [16]reg.VecVirtual)) {
 	g := v.g
-	var x [16]reg.VecVirtual
-	for i := range x {
-		x[i] = g.ZMM()
-		if i == 12 {
-			v.Mov(st.ctr, x[i])
-			continue
+	xs := make([][16]reg.VecVirtual, len(ctrs))
+	for k := range xs {
+		for i := range xs[k] {
+			xs[k][i] = g.ZMM()
+			if i == 12 {
+				v.Mov(ctrs[k], xs[k][i])
+				continue
+			}
+			v.BroadcastD(word(i), xs[k][i])
 		}
-		v.BroadcastD(st.word(i), x[i])
 	}
-	q := func(a, b, c, d int) [4]reg.VecVirtual { return [4]reg.VecVirtual{x[a], x[b], x[c], x[d]} }
+	var cols, diags [][4]reg.VecVirtual
+	for _, x := range xs {
+		q := func(a, b, c, d int) [4]reg.VecVirtual { return [4]reg.VecVirtual{x[a], x[b], x[c], x[d]} }
+		cols = append(cols, q(0, 4, 8, 12), q(1, 5, 9, 13), q(2, 6, 10, 14), q(3, 7, 11, 15))
+		diags = append(diags, q(0, 5, 10, 15), q(1, 6, 11, 12), q(2, 7, 8, 13), q(3, 4, 9, 14))
+	}
 	cnt := g.GP64()
 	g.MOVQ(operand.U32(10), cnt)
 	loop := fn.Label("zrounds")
 	g.Label(loop)
-	v.quarterRounds([][4]reg.VecVirtual{q(0, 4, 8, 12), q(1, 5, 9, 13), q(2, 6, 10, 14), q(3, 7, 11, 15)})
-	v.quarterRounds([][4]reg.VecVirtual{q(0, 5, 10, 15), q(1, 6, 11, 12), q(2, 7, 8, 13), q(3, 4, 9, 14)})
+	v.quarterRounds(cols)
+	v.quarterRounds(diags)
 	g.DECQ(cnt)
 	g.JNZ(operand.LabelRef(loop))
-	for i := range x {
-		if i == 12 {
-			v.AddD(st.ctr, x[i], x[i])
-			continue
+	for k, x := range xs {
+		for i := range x {
+			if i == 12 {
+				v.AddD(ctrs[k], x[i], x[i])
+				continue
+			}
+			g.VPADDD_BCST(word(i), x[i], x[i])
 		}
-		g.VPADDD_BCST(st.word(i), x[i], x[i])
 	}
-	// Words 4q..4q+3 of blocks 4L+k in lane L of y[4q+k] (a 4×4 word
-	// transpose in each lane), then for each k the 4×4 transpose of the
-	// lanes of y[k], y[4+k], y[8+k], y[12+k].
+	for i, w := range xs[1:] {
+		for j, r := range w {
+			v.Mov(r, spill.Offset(1024*i+64*j))
+		}
+	}
+	out(0, v.zTranspose(xs[0]))
+	for k := 1; k < len(xs); k++ {
+		var x [16]reg.VecVirtual
+		for j := range x {
+			x[j] = g.ZMM()
+			v.Mov(spill.Offset(1024*(k-1)+64*j), x[j])
+		}
+		out(k, v.zTranspose(x))
+	}
+}
+
+// zTranspose turns the 16 words of 16 blocks (word i of block j in lane j
+// of x[i]) into the blocks (block j in the j-th register returned): words
+// 4q..4q+3 of blocks 4L+k in lane L of y[4q+k] (a 4×4 word transpose in
+// each lane), then for each k the 4×4 transpose of the lanes of y[k],
+// y[4+k], y[8+k], y[12+k].
+func (v *vec) zTranspose(x [16]reg.VecVirtual) [16]reg.VecVirtual {
 	var y, blk [16]reg.VecVirtual
 	for w := 0; w < 16; w += 4 {
 		t := v.transpose4(x[w], x[w+1], x[w+2], x[w+3])
@@ -102,29 +145,58 @@ func (v *vec) zXor(ks reg.VecVirtual, dst, src reg.Register, off int) {
 }
 
 // declareXORBlocksZ declares the avx512 ChaCha20 block kernel of the Go
-// drivers: 16-block passes; the last one, of fewer blocks, writes only
-// those.
+// drivers: double passes (32 blocks) while they fit, then 16-block passes;
+// the last one, of fewer blocks, writes only those.
 func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
 	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
 		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
-		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"))
+		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"),
+		asmgen.Scratch(1024+128+64))
 	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("st"), st)
 	g.Load(g.Param("dst"), dst)
 	g.Load(g.Param("src"), src)
 	g.Load(g.Param("n"), n)
+	sc := v.alignedScratch(fn)
+	spill, ctrA, ctrB := sc, sc.Offset(1024), sc.Offset(1088)
+	word := func(i int) operand.Mem { return operand.Mem{Base: st, Disp: 4 * i} }
 	fn.Phase("lane setup: the counters of the first pass")
-	ctr := g.ZMM()
-	v.BroadcastD(operand.Mem{Base: st, Disp: 48}, ctr)
-	v.AddD(v.laneInc, ctr, ctr)
-	in := zState{word: func(i int) operand.Mem { return operand.Mem{Base: st, Disp: 4 * i} }, ctr: ctr}
+	{
+		c := g.ZMM()
+		v.BroadcastD(operand.Mem{Base: st, Disp: 48}, c)
+		v.AddD(v.laneInc, c, c)
+		v.Mov(c, ctrA)
+	}
+	// next sets the counters at to those at from plus 16 per lane.
+	next := func(from, to operand.Mem) {
+		c := g.ZMM()
+		v.Mov(from, c)
+		v.AddD(v.laneStep, c, c)
+		v.Mov(c, to)
+	}
+	fn.Phase("main loop: double passes of 32 blocks")
+	loop2, loop, last, done := fn.Label("zpasses2"), fn.Label("zpasses"), fn.Label("zlast"), fn.Label("zdone")
+	g.Label(loop2)
+	g.CMPQ(n, operand.U32(2048))
+	g.JB(operand.LabelRef(loop))
+	next(ctrA, ctrB)
+	v.zPasses(fn, word, []operand.Op{ctrA, ctrB}, spill, func(k int, blk [16]reg.VecVirtual) {
+		for j, b := range blk {
+			v.zXor(b, dst, src, 1024*k+64*j)
+		}
+	})
+	next(ctrB, ctrA)
+	g.ADDQ(operand.U32(2048), dst)
+	g.ADDQ(operand.U32(2048), src)
+	g.SUBQ(operand.U32(2048), n)
+	g.ADDL(operand.U8(32), operand.Mem{Base: st, Disp: 48})
+	g.JMP(operand.LabelRef(loop2))
 
-	fn.Phase("main loop: lane-layout passes of 16 blocks")
-	loop, last, done := fn.Label("zpasses"), fn.Label("zlast"), fn.Label("zdone")
+	fn.Phase("passes of 16 blocks")
 	g.Label(loop)
 	g.TESTQ(n, n)
 	g.JZ(operand.LabelRef(done))
-	blk := v.zPass(fn, in)
+	blk := v.zPass(fn, zState{word: word, ctr: ctrA})
 	g.CMPQ(n, operand.U32(1024))
 	g.JB(operand.LabelRef(last))
 	for j, b := range blk {
@@ -134,7 +206,7 @@ func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
 	g.ADDQ(operand.U32(1024), src)
 	g.SUBQ(operand.U32(1024), n)
 	g.ADDL(operand.U8(16), operand.Mem{Base: st, Disp: 48})
-	v.AddD(v.laneStep, ctr, ctr)
+	next(ctrA, ctrA)
 	g.JMP(operand.LabelRef(loop))
 
 	fn.Phase("last pass: the blocks of fewer than 16 left")

@@ -965,7 +965,7 @@ TEXT ·p021_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x7fffffff, 104(R15)
+	ADDL $0x20, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1009,7 +1009,7 @@ TEXT ·p022_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $-2147483648, SI
+	ADDL $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1053,7 +1053,7 @@ TEXT ·p023_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $-1, SI
+	ADDL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1097,7 +1097,7 @@ TEXT ·p024_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x00, SI
+	ADDL $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1141,7 +1141,7 @@ TEXT ·p025_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x01, SI
+	ADDL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1185,7 +1185,7 @@ TEXT ·p026_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x08, SI
+	ADDL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1229,7 +1229,7 @@ TEXT ·p027_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL $0x7fffffff, SI
+	ADDL $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1273,7 +1273,7 @@ TEXT ·p028_ADDL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDL SI, 104(R15)
+	ADDL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1295,8 +1295,8 @@ TEXT ·p028_ADDL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p029_ADDQ(in *byte, out *byte)
-TEXT ·p029_ADDQ(SB), NOSPLIT, $0-16
+// func p029_ADDL(in *byte, out *byte)
+TEXT ·p029_ADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -1317,7 +1317,7 @@ TEXT ·p029_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $-2147483648, SI
+	ADDL SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1361,7 +1361,7 @@ TEXT ·p030_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $-128, SI
+	ADDQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1405,7 +1405,7 @@ TEXT ·p031_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $-1, SI
+	ADDQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1449,7 +1449,7 @@ TEXT ·p032_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00, SI
+	ADDQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1493,7 +1493,7 @@ TEXT ·p033_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x01, SI
+	ADDQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1537,7 +1537,7 @@ TEXT ·p034_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x02, SI
+	ADDQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1581,7 +1581,7 @@ TEXT ·p035_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x04, SI
+	ADDQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1625,7 +1625,7 @@ TEXT ·p036_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x05, SI
+	ADDQ $0x00000400, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1669,7 +1669,7 @@ TEXT ·p037_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x08, SI
+	ADDQ $0x00000800, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1713,7 +1713,7 @@ TEXT ·p038_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x0f, SI
+	ADDQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1757,7 +1757,7 @@ TEXT ·p039_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x10, SI
+	ADDQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1801,7 +1801,7 @@ TEXT ·p040_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x18, SI
+	ADDQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1845,7 +1845,7 @@ TEXT ·p041_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x1f, SI
+	ADDQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1889,7 +1889,7 @@ TEXT ·p042_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x20, SI
+	ADDQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1933,7 +1933,7 @@ TEXT ·p043_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x30, SI
+	ADDQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -1977,7 +1977,7 @@ TEXT ·p044_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x3f, SI
+	ADDQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2021,7 +2021,7 @@ TEXT ·p045_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x40, SI
+	ADDQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2065,7 +2065,7 @@ TEXT ·p046_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7f, SI
+	ADDQ $0x05, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2109,7 +2109,7 @@ TEXT ·p047_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x80, SI
+	ADDQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2153,7 +2153,7 @@ TEXT ·p048_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000100, SI
+	ADDQ $0x0f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2197,7 +2197,7 @@ TEXT ·p049_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000200, SI
+	ADDQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2241,7 +2241,7 @@ TEXT ·p050_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000400, SI
+	ADDQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2285,7 +2285,7 @@ TEXT ·p051_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7fffffff, SI
+	ADDQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2329,7 +2329,7 @@ TEXT ·p052_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ 128(R14), SI
+	ADDQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2373,7 +2373,7 @@ TEXT ·p053_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ SI, DI
+	ADDQ $0x30, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2417,6 +2417,490 @@ TEXT ·p054_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ADDQ $0x3f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p055_ADDQ(in *byte, out *byte)
+TEXT ·p055_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x40, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p056_ADDQ(in *byte, out *byte)
+TEXT ·p056_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x7f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p057_ADDQ(in *byte, out *byte)
+TEXT ·p057_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p058_ADDQ(in *byte, out *byte)
+TEXT ·p058_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x00000100, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p059_ADDQ(in *byte, out *byte)
+TEXT ·p059_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p060_ADDQ(in *byte, out *byte)
+TEXT ·p060_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p061_ADDQ(in *byte, out *byte)
+TEXT ·p061_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x00000800, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p062_ADDQ(in *byte, out *byte)
+TEXT ·p062_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p063_ADDQ(in *byte, out *byte)
+TEXT ·p063_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p064_ADDQ(in *byte, out *byte)
+TEXT ·p064_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ADDQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p065_ADDQ(in *byte, out *byte)
+TEXT ·p065_ADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ADDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -2439,9 +2923,9 @@ TEXT ·p054_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p055_ADOXQ(in *byte, out *byte)
+// func p066_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p055_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p066_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2488,9 +2972,9 @@ TEXT ·p055_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p056_ADOXQ(in *byte, out *byte)
+// func p067_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p056_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p067_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2537,9 +3021,9 @@ TEXT ·p056_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p057_ADOXQ(in *byte, out *byte)
+// func p068_ADOXQ(in *byte, out *byte)
 // Requires: ADX
-TEXT ·p057_ADOXQ(SB), NOSPLIT, $0-16
+TEXT ·p068_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2586,9 +3070,9 @@ TEXT ·p057_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p058_AESENC(in *byte, out *byte)
+// func p069_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p058_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p069_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2633,9 +3117,9 @@ TEXT ·p058_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p059_AESENC(in *byte, out *byte)
+// func p070_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p059_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p070_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2680,9 +3164,9 @@ TEXT ·p059_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p060_AESENC(in *byte, out *byte)
+// func p071_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p060_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p071_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2729,9 +3213,9 @@ TEXT ·p060_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p061_AESENC(in *byte, out *byte)
+// func p072_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p061_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p072_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2778,9 +3262,9 @@ TEXT ·p061_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p062_AESENC(in *byte, out *byte)
+// func p073_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p062_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p073_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2825,9 +3309,9 @@ TEXT ·p062_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p063_AESENC(in *byte, out *byte)
+// func p074_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p063_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p074_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2872,9 +3356,9 @@ TEXT ·p063_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p064_AESENCLAST(in *byte, out *byte)
+// func p075_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p064_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p075_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2919,9 +3403,9 @@ TEXT ·p064_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p065_AESENCLAST(in *byte, out *byte)
+// func p076_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p065_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p076_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -2966,9 +3450,9 @@ TEXT ·p065_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p066_AESENCLAST(in *byte, out *byte)
+// func p077_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p066_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p077_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3015,9 +3499,9 @@ TEXT ·p066_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p067_AESENCLAST(in *byte, out *byte)
+// func p078_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p067_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p078_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3064,9 +3548,9 @@ TEXT ·p067_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p068_AESENCLAST(in *byte, out *byte)
+// func p079_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p068_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p079_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3111,9 +3595,9 @@ TEXT ·p068_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p069_AESENCLAST(in *byte, out *byte)
+// func p080_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p069_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p080_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3158,490 +3642,6 @@ TEXT ·p069_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p070_ANDQ(in *byte, out *byte)
-TEXT ·p070_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p071_ANDQ(in *byte, out *byte)
-TEXT ·p071_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p072_ANDQ(in *byte, out *byte)
-TEXT ·p072_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-64, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p073_ANDQ(in *byte, out *byte)
-TEXT ·p073_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-32, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p074_ANDQ(in *byte, out *byte)
-TEXT ·p074_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-16, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p075_ANDQ(in *byte, out *byte)
-TEXT ·p075_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p076_ANDQ(in *byte, out *byte)
-TEXT ·p076_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p077_ANDQ(in *byte, out *byte)
-TEXT ·p077_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p078_ANDQ(in *byte, out *byte)
-TEXT ·p078_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $0x03, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p079_ANDQ(in *byte, out *byte)
-TEXT ·p079_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p080_ANDQ(in *byte, out *byte)
-TEXT ·p080_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $0x0f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p081_ANDQ(in *byte, out *byte)
 TEXT ·p081_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -3664,7 +3664,7 @@ TEXT ·p081_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7f, SI
+	ANDQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3708,7 +3708,7 @@ TEXT ·p082_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x03ffffff, SI
+	ANDQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3752,7 +3752,7 @@ TEXT ·p083_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7fffffff, SI
+	ANDQ $-64, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3796,7 +3796,7 @@ TEXT ·p084_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ SI, DI
+	ANDQ $-32, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3840,6 +3840,490 @@ TEXT ·p085_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ANDQ $-16, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p086_ANDQ(in *byte, out *byte)
+TEXT ·p086_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $-1, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p087_ANDQ(in *byte, out *byte)
+TEXT ·p087_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p088_ANDQ(in *byte, out *byte)
+TEXT ·p088_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p089_ANDQ(in *byte, out *byte)
+TEXT ·p089_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x03, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p090_ANDQ(in *byte, out *byte)
+TEXT ·p090_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p091_ANDQ(in *byte, out *byte)
+TEXT ·p091_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x0f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p092_ANDQ(in *byte, out *byte)
+TEXT ·p092_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x7f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p093_ANDQ(in *byte, out *byte)
+TEXT ·p093_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x03ffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p094_ANDQ(in *byte, out *byte)
+TEXT ·p094_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p095_ANDQ(in *byte, out *byte)
+TEXT ·p095_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	ANDQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p096_ANDQ(in *byte, out *byte)
+TEXT ·p096_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ANDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -3862,8 +4346,8 @@ TEXT ·p085_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p086_BSWAPL(in *byte, out *byte)
-TEXT ·p086_BSWAPL(SB), NOSPLIT, $0-16
+// func p097_BSWAPL(in *byte, out *byte)
+TEXT ·p097_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3906,8 +4390,8 @@ TEXT ·p086_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p087_BSWAPQ(in *byte, out *byte)
-TEXT ·p087_BSWAPQ(SB), NOSPLIT, $0-16
+// func p098_BSWAPQ(in *byte, out *byte)
+TEXT ·p098_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3950,9 +4434,9 @@ TEXT ·p087_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p088_BZHIQ(in *byte, out *byte)
+// func p099_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p088_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p099_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3995,9 +4479,9 @@ TEXT ·p088_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p089_BZHIQ(in *byte, out *byte)
+// func p100_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p089_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p100_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4040,9 +4524,9 @@ TEXT ·p089_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p090_CMOVQCC(in *byte, out *byte)
+// func p101_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p090_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p101_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4085,9 +4569,9 @@ TEXT ·p090_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p091_CMOVQCC(in *byte, out *byte)
+// func p102_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p091_CMOVQCC(SB), NOSPLIT, $0-16
+TEXT ·p102_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4130,9 +4614,9 @@ TEXT ·p091_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p092_CMOVQEQ(in *byte, out *byte)
+// func p103_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p092_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p103_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4175,9 +4659,9 @@ TEXT ·p092_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p093_CMOVQEQ(in *byte, out *byte)
+// func p104_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p093_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p104_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4220,9 +4704,9 @@ TEXT ·p093_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p094_CMOVQHI(in *byte, out *byte)
+// func p105_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p094_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p105_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4265,9 +4749,9 @@ TEXT ·p094_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p095_CMOVQHI(in *byte, out *byte)
+// func p106_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p095_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p106_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4310,9 +4794,9 @@ TEXT ·p095_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p096_CMOVQLT(in *byte, out *byte)
+// func p107_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p096_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p107_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4355,9 +4839,9 @@ TEXT ·p096_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p097_CMOVQLT(in *byte, out *byte)
+// func p108_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p097_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p108_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4400,9 +4884,9 @@ TEXT ·p097_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p098_CMOVQNE(in *byte, out *byte)
+// func p109_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p098_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p109_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4445,9 +4929,9 @@ TEXT ·p098_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p099_CMOVQNE(in *byte, out *byte)
+// func p110_CMOVQNE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p099_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p110_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4490,8 +4974,8 @@ TEXT ·p099_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p100_CMPL(in *byte, out *byte)
-TEXT ·p100_CMPL(SB), NOSPLIT, $0-16
+// func p111_CMPL(in *byte, out *byte)
+TEXT ·p111_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4534,8 +5018,8 @@ TEXT ·p100_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p101_CMPL(in *byte, out *byte)
-TEXT ·p101_CMPL(SB), NOSPLIT, $0-16
+// func p112_CMPL(in *byte, out *byte)
+TEXT ·p112_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4578,8 +5062,8 @@ TEXT ·p101_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p102_CMPL(in *byte, out *byte)
-TEXT ·p102_CMPL(SB), NOSPLIT, $0-16
+// func p113_CMPL(in *byte, out *byte)
+TEXT ·p113_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4622,8 +5106,8 @@ TEXT ·p102_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p103_CMPL(in *byte, out *byte)
-TEXT ·p103_CMPL(SB), NOSPLIT, $0-16
+// func p114_CMPL(in *byte, out *byte)
+TEXT ·p114_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4666,8 +5150,8 @@ TEXT ·p103_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p104_CMPL(in *byte, out *byte)
-TEXT ·p104_CMPL(SB), NOSPLIT, $0-16
+// func p115_CMPL(in *byte, out *byte)
+TEXT ·p115_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4710,8 +5194,8 @@ TEXT ·p104_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p105_CMPL(in *byte, out *byte)
-TEXT ·p105_CMPL(SB), NOSPLIT, $0-16
+// func p116_CMPL(in *byte, out *byte)
+TEXT ·p116_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4733,490 +5217,6 @@ TEXT ·p105_CMPL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	CMPL SI, $0x7fffffff
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p106_CMPQ(in *byte, out *byte)
-TEXT ·p106_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-2147483648
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p107_CMPQ(in *byte, out *byte)
-TEXT ·p107_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-128
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p108_CMPQ(in *byte, out *byte)
-TEXT ·p108_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $-1
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p109_CMPQ(in *byte, out *byte)
-TEXT ·p109_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x00
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p110_CMPQ(in *byte, out *byte)
-TEXT ·p110_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x01
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p111_CMPQ(in *byte, out *byte)
-TEXT ·p111_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x7f
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p112_CMPQ(in *byte, out *byte)
-TEXT ·p112_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x00000200
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p113_CMPQ(in *byte, out *byte)
-TEXT ·p113_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x00000400
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p114_CMPQ(in *byte, out *byte)
-TEXT ·p114_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ 128(R14), $0x7fffffff
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p115_CMPQ(in *byte, out *byte)
-TEXT ·p115_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ SI, $-2147483648
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p116_CMPQ(in *byte, out *byte)
-TEXT ·p116_CMPQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5260,7 +5260,7 @@ TEXT ·p117_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-1
+	CMPQ 128(R14), $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5304,7 +5304,7 @@ TEXT ·p118_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00
+	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5348,7 +5348,7 @@ TEXT ·p119_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x01
+	CMPQ 128(R14), $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5392,7 +5392,7 @@ TEXT ·p120_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x02
+	CMPQ 128(R14), $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5436,7 +5436,7 @@ TEXT ·p121_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x04
+	CMPQ 128(R14), $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5480,7 +5480,7 @@ TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x08
+	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5524,7 +5524,7 @@ TEXT ·p123_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0a
+	CMPQ 128(R14), $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5568,7 +5568,7 @@ TEXT ·p124_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0c
+	CMPQ 128(R14), $0x000003c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5612,7 +5612,7 @@ TEXT ·p125_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x10
+	CMPQ 128(R14), $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5656,7 +5656,7 @@ TEXT ·p126_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ 128(R14), $0x00000800
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5700,7 +5700,7 @@ TEXT ·p127_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ 128(R14), $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5744,7 +5744,7 @@ TEXT ·p128_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5788,7 +5788,7 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5832,7 +5832,7 @@ TEXT ·p130_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5876,7 +5876,7 @@ TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5920,7 +5920,7 @@ TEXT ·p132_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5964,7 +5964,7 @@ TEXT ·p133_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x02
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6008,7 +6008,7 @@ TEXT ·p134_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000140
+	CMPQ SI, $0x04
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6052,7 +6052,7 @@ TEXT ·p135_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000180
+	CMPQ SI, $0x08
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6096,7 +6096,7 @@ TEXT ·p136_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0x0a
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6140,7 +6140,7 @@ TEXT ·p137_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x0c
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6184,7 +6184,7 @@ TEXT ·p138_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000240
+	CMPQ SI, $0x10
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6228,7 +6228,7 @@ TEXT ·p139_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000280
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6272,7 +6272,7 @@ TEXT ·p140_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000002c0
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6316,7 +6316,7 @@ TEXT ·p141_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000300
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6360,7 +6360,7 @@ TEXT ·p142_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000340
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6404,7 +6404,7 @@ TEXT ·p143_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000380
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6448,7 +6448,7 @@ TEXT ·p144_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000400
+	CMPQ SI, $0x80
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6492,7 +6492,7 @@ TEXT ·p145_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0xc0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6536,7 +6536,7 @@ TEXT ·p146_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x00000100
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6580,6 +6580,622 @@ TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, $0x00000140
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p148_CMPQ(in *byte, out *byte)
+TEXT ·p148_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000180
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p149_CMPQ(in *byte, out *byte)
+TEXT ·p149_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x000001c0
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p150_CMPQ(in *byte, out *byte)
+TEXT ·p150_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000200
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p151_CMPQ(in *byte, out *byte)
+TEXT ·p151_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000240
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p152_CMPQ(in *byte, out *byte)
+TEXT ·p152_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000280
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p153_CMPQ(in *byte, out *byte)
+TEXT ·p153_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x000002c0
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p154_CMPQ(in *byte, out *byte)
+TEXT ·p154_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000300
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p155_CMPQ(in *byte, out *byte)
+TEXT ·p155_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000340
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p156_CMPQ(in *byte, out *byte)
+TEXT ·p156_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000380
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p157_CMPQ(in *byte, out *byte)
+TEXT ·p157_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000400
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p158_CMPQ(in *byte, out *byte)
+TEXT ·p158_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x00000800
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p159_CMPQ(in *byte, out *byte)
+TEXT ·p159_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x7fffffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p160_CMPQ(in *byte, out *byte)
+TEXT ·p160_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p161_CMPQ(in *byte, out *byte)
+TEXT ·p161_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -6602,8 +7218,8 @@ TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p148_DECQ(in *byte, out *byte)
-TEXT ·p148_DECQ(SB), NOSPLIT, $0-16
+// func p162_DECQ(in *byte, out *byte)
+TEXT ·p162_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6646,8 +7262,8 @@ TEXT ·p148_DECQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p149_IMULQ(in *byte, out *byte)
-TEXT ·p149_IMULQ(SB), NOSPLIT, $0-16
+// func p163_IMULQ(in *byte, out *byte)
+TEXT ·p163_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6690,8 +7306,8 @@ TEXT ·p149_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p150_IMULQ(in *byte, out *byte)
-TEXT ·p150_IMULQ(SB), NOSPLIT, $0-16
+// func p164_IMULQ(in *byte, out *byte)
+TEXT ·p164_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6734,8 +7350,8 @@ TEXT ·p150_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p151_IMULQ(in *byte, out *byte)
-TEXT ·p151_IMULQ(SB), NOSPLIT, $0-16
+// func p165_IMULQ(in *byte, out *byte)
+TEXT ·p165_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6778,8 +7394,8 @@ TEXT ·p151_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p152_JA(in *byte, out *byte)
-TEXT ·p152_JA(SB), NOSPLIT, $0-16
+// func p166_JA(in *byte, out *byte)
+TEXT ·p166_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6828,8 +7444,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p153_JAE(in *byte, out *byte)
-TEXT ·p153_JAE(SB), NOSPLIT, $0-16
+// func p167_JAE(in *byte, out *byte)
+TEXT ·p167_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6878,8 +7494,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p154_JB(in *byte, out *byte)
-TEXT ·p154_JB(SB), NOSPLIT, $0-16
+// func p168_JB(in *byte, out *byte)
+TEXT ·p168_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6928,8 +7544,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p155_JBE(in *byte, out *byte)
-TEXT ·p155_JBE(SB), NOSPLIT, $0-16
+// func p169_JBE(in *byte, out *byte)
+TEXT ·p169_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -6978,8 +7594,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p156_JE(in *byte, out *byte)
-TEXT ·p156_JE(SB), NOSPLIT, $0-16
+// func p170_JE(in *byte, out *byte)
+TEXT ·p170_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7028,8 +7644,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p157_JMP(in *byte, out *byte)
-TEXT ·p157_JMP(SB), NOSPLIT, $0-16
+// func p171_JMP(in *byte, out *byte)
+TEXT ·p171_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7074,8 +7690,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p158_JNE(in *byte, out *byte)
-TEXT ·p158_JNE(SB), NOSPLIT, $0-16
+// func p172_JNE(in *byte, out *byte)
+TEXT ·p172_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7124,8 +7740,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p159_JNZ(in *byte, out *byte)
-TEXT ·p159_JNZ(SB), NOSPLIT, $0-16
+// func p173_JNZ(in *byte, out *byte)
+TEXT ·p173_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7174,8 +7790,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p160_JZ(in *byte, out *byte)
-TEXT ·p160_JZ(SB), NOSPLIT, $0-16
+// func p174_JZ(in *byte, out *byte)
+TEXT ·p174_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7224,9 +7840,9 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p161_KMOVQ(in *byte, out *byte)
+// func p175_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p161_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p175_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7271,9 +7887,9 @@ TEXT ·p161_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p162_KMOVW(in *byte, out *byte)
+// func p176_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p162_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p176_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7318,9 +7934,9 @@ TEXT ·p162_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p163_KXORW(in *byte, out *byte)
+// func p177_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p163_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p177_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7369,9 +7985,9 @@ TEXT ·p163_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 120(R15)
 	RET
 
-// func p164_KXORW(in *byte, out *byte)
+// func p178_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p164_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p178_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7416,8 +8032,8 @@ TEXT ·p164_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 104(R15)
 	RET
 
-// func p165_LEAL(in *byte, out *byte)
-TEXT ·p165_LEAL(SB), NOSPLIT, $0-16
+// func p179_LEAL(in *byte, out *byte)
+TEXT ·p179_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7460,8 +8076,8 @@ TEXT ·p165_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p166_LEAL(in *byte, out *byte)
-TEXT ·p166_LEAL(SB), NOSPLIT, $0-16
+// func p180_LEAL(in *byte, out *byte)
+TEXT ·p180_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7504,8 +8120,8 @@ TEXT ·p166_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p167_LEAL(in *byte, out *byte)
-TEXT ·p167_LEAL(SB), NOSPLIT, $0-16
+// func p181_LEAL(in *byte, out *byte)
+TEXT ·p181_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7548,8 +8164,8 @@ TEXT ·p167_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p168_LEAL(in *byte, out *byte)
-TEXT ·p168_LEAL(SB), NOSPLIT, $0-16
+// func p182_LEAL(in *byte, out *byte)
+TEXT ·p182_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7592,8 +8208,8 @@ TEXT ·p168_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p169_LEAL(in *byte, out *byte)
-TEXT ·p169_LEAL(SB), NOSPLIT, $0-16
+// func p183_LEAL(in *byte, out *byte)
+TEXT ·p183_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7636,8 +8252,8 @@ TEXT ·p169_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p170_LEAL(in *byte, out *byte)
-TEXT ·p170_LEAL(SB), NOSPLIT, $0-16
+// func p184_LEAL(in *byte, out *byte)
+TEXT ·p184_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7680,8 +8296,8 @@ TEXT ·p170_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p171_LEAQ(in *byte, out *byte)
-TEXT ·p171_LEAQ(SB), NOSPLIT, $0-16
+// func p185_LEAQ(in *byte, out *byte)
+TEXT ·p185_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7724,8 +8340,8 @@ TEXT ·p171_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p172_LEAQ(in *byte, out *byte)
-TEXT ·p172_LEAQ(SB), NOSPLIT, $0-16
+// func p186_LEAQ(in *byte, out *byte)
+TEXT ·p186_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7768,8 +8384,8 @@ TEXT ·p172_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p173_LEAQ(in *byte, out *byte)
-TEXT ·p173_LEAQ(SB), NOSPLIT, $0-16
+// func p187_LEAQ(in *byte, out *byte)
+TEXT ·p187_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7812,8 +8428,8 @@ TEXT ·p173_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p174_LEAQ(in *byte, out *byte)
-TEXT ·p174_LEAQ(SB), NOSPLIT, $0-16
+// func p188_LEAQ(in *byte, out *byte)
+TEXT ·p188_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7856,8 +8472,8 @@ TEXT ·p174_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p175_LEAQ(in *byte, out *byte)
-TEXT ·p175_LEAQ(SB), NOSPLIT, $0-16
+// func p189_LEAQ(in *byte, out *byte)
+TEXT ·p189_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7900,8 +8516,8 @@ TEXT ·p175_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p176_LEAQ(in *byte, out *byte)
-TEXT ·p176_LEAQ(SB), NOSPLIT, $0-16
+// func p190_LEAQ(in *byte, out *byte)
+TEXT ·p190_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7944,8 +8560,8 @@ TEXT ·p176_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p177_MOVB(in *byte, out *byte)
-TEXT ·p177_MOVB(SB), NOSPLIT, $0-16
+// func p191_MOVB(in *byte, out *byte)
+TEXT ·p191_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7988,8 +8604,8 @@ TEXT ·p177_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p178_MOVB(in *byte, out *byte)
-TEXT ·p178_MOVB(SB), NOSPLIT, $0-16
+// func p192_MOVB(in *byte, out *byte)
+TEXT ·p192_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8032,8 +8648,8 @@ TEXT ·p178_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p179_MOVB(in *byte, out *byte)
-TEXT ·p179_MOVB(SB), NOSPLIT, $0-16
+// func p193_MOVB(in *byte, out *byte)
+TEXT ·p193_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8076,8 +8692,8 @@ TEXT ·p179_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p180_MOVBQZX(in *byte, out *byte)
-TEXT ·p180_MOVBQZX(SB), NOSPLIT, $0-16
+// func p194_MOVBQZX(in *byte, out *byte)
+TEXT ·p194_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8120,9 +8736,9 @@ TEXT ·p180_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p181_MOVHPS(in *byte, out *byte)
+// func p195_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p181_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p195_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8167,9 +8783,9 @@ TEXT ·p181_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p182_MOVHPS(in *byte, out *byte)
+// func p196_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p182_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p196_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8214,8 +8830,8 @@ TEXT ·p182_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p183_MOVL(in *byte, out *byte)
-TEXT ·p183_MOVL(SB), NOSPLIT, $0-16
+// func p197_MOVL(in *byte, out *byte)
+TEXT ·p197_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8258,8 +8874,8 @@ TEXT ·p183_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p184_MOVL(in *byte, out *byte)
-TEXT ·p184_MOVL(SB), NOSPLIT, $0-16
+// func p198_MOVL(in *byte, out *byte)
+TEXT ·p198_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8302,9 +8918,9 @@ TEXT ·p184_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p185_MOVOU(in *byte, out *byte)
+// func p199_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p185_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p199_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8349,9 +8965,9 @@ TEXT ·p185_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p186_MOVOU(in *byte, out *byte)
+// func p200_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p186_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p200_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8396,9 +9012,9 @@ TEXT ·p186_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p187_MOVOU(in *byte, out *byte)
+// func p201_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p187_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p201_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8443,9 +9059,9 @@ TEXT ·p187_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p188_MOVOU(in *byte, out *byte)
+// func p202_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p188_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p202_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8490,9 +9106,9 @@ TEXT ·p188_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p189_MOVOU(in *byte, out *byte)
+// func p203_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p189_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p203_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8539,9 +9155,9 @@ TEXT ·p189_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p190_MOVOU(in *byte, out *byte)
+// func p204_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p190_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p204_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8588,9 +9204,9 @@ TEXT ·p190_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p191_MOVOU(in *byte, out *byte)
+// func p205_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p191_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p205_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8635,9 +9251,9 @@ TEXT ·p191_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p192_MOVOU(in *byte, out *byte)
+// func p206_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p192_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p206_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8682,622 +9298,6 @@ TEXT ·p192_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p193_MOVQ(in *byte, out *byte)
-TEXT ·p193_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p194_MOVQ(in *byte, out *byte)
-TEXT ·p194_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p195_MOVQ(in *byte, out *byte)
-TEXT ·p195_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p196_MOVQ(in *byte, out *byte)
-TEXT ·p196_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p197_MOVQ(in *byte, out *byte)
-TEXT ·p197_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p198_MOVQ(in *byte, out *byte)
-TEXT ·p198_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000007, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p199_MOVQ(in *byte, out *byte)
-TEXT ·p199_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000008, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p200_MOVQ(in *byte, out *byte)
-TEXT ·p200_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000a, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p201_MOVQ(in *byte, out *byte)
-TEXT ·p201_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p202_MOVQ(in *byte, out *byte)
-TEXT ·p202_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p203_MOVQ(in *byte, out *byte)
-TEXT ·p203_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000010, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p204_MOVQ(in *byte, out *byte)
-TEXT ·p204_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000017, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p205_MOVQ(in *byte, out *byte)
-TEXT ·p205_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000018, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p206_MOVQ(in *byte, out *byte)
-TEXT ·p206_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000001f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p207_MOVQ(in *byte, out *byte)
 TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -9320,7 +9320,7 @@ TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000020, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9364,7 +9364,7 @@ TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000002f, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9408,7 +9408,7 @@ TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9452,7 +9452,7 @@ TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9496,7 +9496,7 @@ TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9540,7 +9540,7 @@ TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9584,7 +9584,7 @@ TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9628,7 +9628,7 @@ TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9672,7 +9672,7 @@ TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9716,7 +9716,7 @@ TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000003c0, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9760,7 +9760,7 @@ TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000400, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9804,7 +9804,7 @@ TEXT ·p218_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9848,7 +9848,7 @@ TEXT ·p219_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9892,7 +9892,7 @@ TEXT ·p220_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0xffffffff, SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9936,7 +9936,7 @@ TEXT ·p221_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x00000020, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9980,7 +9980,7 @@ TEXT ·p222_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x0000002f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10024,7 +10024,7 @@ TEXT ·p223_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0x00000030, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10068,7 +10068,7 @@ TEXT ·p224_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x0000003f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10091,8 +10091,624 @@ TEXT ·p224_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p225_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000040, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p226_MOVQ(in *byte, out *byte)
+TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0000007f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p227_MOVQ(in *byte, out *byte)
+TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000080, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p228_MOVQ(in *byte, out *byte)
+TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000001c0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p229_MOVQ(in *byte, out *byte)
+TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p230_MOVQ(in *byte, out *byte)
+TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p231_MOVQ(in *byte, out *byte)
+TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000007c0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p232_MOVQ(in *byte, out *byte)
+TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p233_MOVQ(in *byte, out *byte)
+TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x80000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p234_MOVQ(in *byte, out *byte)
+TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0xffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p235_MOVQ(in *byte, out *byte)
+TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0ffffffc, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p236_MOVQ(in *byte, out *byte)
+TEXT ·p236_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p237_MOVQ(in *byte, out *byte)
+TEXT ·p237_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x123456789abcdef0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p238_MOVQ(in *byte, out *byte)
+TEXT ·p238_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p239_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p239_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10137,9 +10753,9 @@ TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p226_MOVQ(in *byte, out *byte)
+// func p240_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10184,8 +10800,8 @@ TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p227_MOVQ(in *byte, out *byte)
-TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
+// func p241_MOVQ(in *byte, out *byte)
+TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10228,8 +10844,8 @@ TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p228_MOVQ(in *byte, out *byte)
-TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
+// func p242_MOVQ(in *byte, out *byte)
+TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10272,8 +10888,8 @@ TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p229_MOVQ(in *byte, out *byte)
-TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
+// func p243_MOVQ(in *byte, out *byte)
+TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10316,9 +10932,9 @@ TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p230_MOVQ(in *byte, out *byte)
+// func p244_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10363,9 +10979,9 @@ TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p231_MOVQ(in *byte, out *byte)
+// func p245_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10410,9 +11026,9 @@ TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p232_MOVQ(in *byte, out *byte)
+// func p246_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10457,9 +11073,9 @@ TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p233_MOVQ(in *byte, out *byte)
+// func p247_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10504,9 +11120,9 @@ TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p234_MOVQ(in *byte, out *byte)
+// func p248_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10551,9 +11167,9 @@ TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p235_MOVQ(in *byte, out *byte)
+// func p249_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10598,8 +11214,8 @@ TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p236_MOVW(in *byte, out *byte)
-TEXT ·p236_MOVW(SB), NOSPLIT, $0-16
+// func p250_MOVW(in *byte, out *byte)
+TEXT ·p250_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10642,8 +11258,8 @@ TEXT ·p236_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p237_MOVW(in *byte, out *byte)
-TEXT ·p237_MOVW(SB), NOSPLIT, $0-16
+// func p251_MOVW(in *byte, out *byte)
+TEXT ·p251_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10686,8 +11302,8 @@ TEXT ·p237_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p238_MOVWQZX(in *byte, out *byte)
-TEXT ·p238_MOVWQZX(SB), NOSPLIT, $0-16
+// func p252_MOVWQZX(in *byte, out *byte)
+TEXT ·p252_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10730,8 +11346,8 @@ TEXT ·p238_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p239_MULQ(in *byte, out *byte)
-TEXT ·p239_MULQ(SB), NOSPLIT, $0-16
+// func p253_MULQ(in *byte, out *byte)
+TEXT ·p253_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10774,9 +11390,9 @@ TEXT ·p239_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p240_MULXQ(in *byte, out *byte)
+// func p254_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p240_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p254_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10819,9 +11435,9 @@ TEXT ·p240_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p241_MULXQ(in *byte, out *byte)
+// func p255_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p241_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p255_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10864,9 +11480,9 @@ TEXT ·p241_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p242_MULXQ(in *byte, out *byte)
+// func p256_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p242_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p256_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10909,9 +11525,9 @@ TEXT ·p242_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p243_MULXQ(in *byte, out *byte)
+// func p257_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p243_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p257_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10954,8 +11570,8 @@ TEXT ·p243_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p244_NEGQ(in *byte, out *byte)
-TEXT ·p244_NEGQ(SB), NOSPLIT, $0-16
+// func p258_NEGQ(in *byte, out *byte)
+TEXT ·p258_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10998,8 +11614,8 @@ TEXT ·p244_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p245_ORQ(in *byte, out *byte)
-TEXT ·p245_ORQ(SB), NOSPLIT, $0-16
+// func p259_ORQ(in *byte, out *byte)
+TEXT ·p259_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11042,8 +11658,8 @@ TEXT ·p245_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p246_ORQ(in *byte, out *byte)
-TEXT ·p246_ORQ(SB), NOSPLIT, $0-16
+// func p260_ORQ(in *byte, out *byte)
+TEXT ·p260_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11086,9 +11702,9 @@ TEXT ·p246_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p247_PADDL(in *byte, out *byte)
+// func p261_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p247_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p261_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11133,9 +11749,9 @@ TEXT ·p247_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p248_PADDL(in *byte, out *byte)
+// func p262_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p248_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p262_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11180,9 +11796,9 @@ TEXT ·p248_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p249_PADDL(in *byte, out *byte)
+// func p263_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p249_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p263_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11229,9 +11845,9 @@ TEXT ·p249_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p250_PADDL(in *byte, out *byte)
+// func p264_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p250_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p264_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11278,9 +11894,9 @@ TEXT ·p250_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p251_PADDL(in *byte, out *byte)
+// func p265_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p251_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p265_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11325,9 +11941,9 @@ TEXT ·p251_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p252_PADDL(in *byte, out *byte)
+// func p266_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p252_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p266_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11372,9 +11988,9 @@ TEXT ·p252_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p253_PADDQ(in *byte, out *byte)
+// func p267_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p253_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p267_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11421,9 +12037,9 @@ TEXT ·p253_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p254_PADDQ(in *byte, out *byte)
+// func p268_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p254_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p268_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11470,9 +12086,9 @@ TEXT ·p254_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p255_PADDQ(in *byte, out *byte)
+// func p269_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p255_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p269_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11517,9 +12133,9 @@ TEXT ·p255_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p256_PADDQ(in *byte, out *byte)
+// func p270_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p256_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p270_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11564,9 +12180,9 @@ TEXT ·p256_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p257_PAND(in *byte, out *byte)
+// func p271_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p257_PAND(SB), NOSPLIT, $0-16
+TEXT ·p271_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11611,9 +12227,9 @@ TEXT ·p257_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p258_PAND(in *byte, out *byte)
+// func p272_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p258_PAND(SB), NOSPLIT, $0-16
+TEXT ·p272_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11658,9 +12274,9 @@ TEXT ·p258_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p259_PAND(in *byte, out *byte)
+// func p273_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p259_PAND(SB), NOSPLIT, $0-16
+TEXT ·p273_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11707,9 +12323,9 @@ TEXT ·p259_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p260_PAND(in *byte, out *byte)
+// func p274_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p260_PAND(SB), NOSPLIT, $0-16
+TEXT ·p274_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11756,9 +12372,9 @@ TEXT ·p260_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p261_PAND(in *byte, out *byte)
+// func p275_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p261_PAND(SB), NOSPLIT, $0-16
+TEXT ·p275_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11803,9 +12419,9 @@ TEXT ·p261_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p262_PAND(in *byte, out *byte)
+// func p276_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p262_PAND(SB), NOSPLIT, $0-16
+TEXT ·p276_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11850,9 +12466,9 @@ TEXT ·p262_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p263_PCLMULQDQ(in *byte, out *byte)
+// func p277_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p263_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11897,9 +12513,9 @@ TEXT ·p263_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p264_PCLMULQDQ(in *byte, out *byte)
+// func p278_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p264_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11944,9 +12560,9 @@ TEXT ·p264_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p265_PCLMULQDQ(in *byte, out *byte)
+// func p279_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p265_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11991,9 +12607,9 @@ TEXT ·p265_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p266_PCLMULQDQ(in *byte, out *byte)
+// func p280_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p266_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12038,9 +12654,9 @@ TEXT ·p266_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p267_PCLMULQDQ(in *byte, out *byte)
+// func p281_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p267_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p281_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12085,9 +12701,9 @@ TEXT ·p267_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p268_PCLMULQDQ(in *byte, out *byte)
+// func p282_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p268_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p282_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12132,9 +12748,9 @@ TEXT ·p268_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p269_PCLMULQDQ(in *byte, out *byte)
+// func p283_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p269_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p283_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12179,9 +12795,9 @@ TEXT ·p269_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p270_PCLMULQDQ(in *byte, out *byte)
+// func p284_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p270_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p284_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12226,9 +12842,9 @@ TEXT ·p270_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p271_PCLMULQDQ(in *byte, out *byte)
+// func p285_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p271_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p285_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12275,9 +12891,9 @@ TEXT ·p271_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p272_PCLMULQDQ(in *byte, out *byte)
+// func p286_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p272_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p286_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12324,9 +12940,9 @@ TEXT ·p272_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p273_PCLMULQDQ(in *byte, out *byte)
+// func p287_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p273_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p287_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12373,9 +12989,9 @@ TEXT ·p273_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p274_PCLMULQDQ(in *byte, out *byte)
+// func p288_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p274_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p288_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12422,9 +13038,9 @@ TEXT ·p274_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p275_PCLMULQDQ(in *byte, out *byte)
+// func p289_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p275_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p289_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12471,9 +13087,9 @@ TEXT ·p275_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p276_PCLMULQDQ(in *byte, out *byte)
+// func p290_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p276_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p290_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12520,9 +13136,9 @@ TEXT ·p276_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p277_PCLMULQDQ(in *byte, out *byte)
+// func p291_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p291_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12569,9 +13185,9 @@ TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p278_PCLMULQDQ(in *byte, out *byte)
+// func p292_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p292_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12618,9 +13234,9 @@ TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p279_PCLMULQDQ(in *byte, out *byte)
+// func p293_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p293_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12665,9 +13281,9 @@ TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p280_PCLMULQDQ(in *byte, out *byte)
+// func p294_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12712,9 +13328,9 @@ TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p281_PCMPEQB(in *byte, out *byte)
+// func p295_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p281_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p295_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12761,9 +13377,9 @@ TEXT ·p281_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p282_PCMPEQB(in *byte, out *byte)
+// func p296_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p282_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p296_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12810,9 +13426,9 @@ TEXT ·p282_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p283_PCMPEQB(in *byte, out *byte)
+// func p297_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p283_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p297_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12857,9 +13473,9 @@ TEXT ·p283_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p284_PCMPEQB(in *byte, out *byte)
+// func p298_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p284_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p298_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12904,9 +13520,9 @@ TEXT ·p284_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p285_PCMPEQL(in *byte, out *byte)
+// func p299_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p285_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p299_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12953,9 +13569,9 @@ TEXT ·p285_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p286_PCMPEQL(in *byte, out *byte)
+// func p300_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p286_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p300_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13002,9 +13618,9 @@ TEXT ·p286_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p287_PCMPEQL(in *byte, out *byte)
+// func p301_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p287_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p301_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13049,9 +13665,9 @@ TEXT ·p287_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p288_PCMPEQL(in *byte, out *byte)
+// func p302_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p288_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p302_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13096,9 +13712,9 @@ TEXT ·p288_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p289_PMOVMSKB(in *byte, out *byte)
+// func p303_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p289_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p303_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13143,9 +13759,9 @@ TEXT ·p289_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p290_PMOVMSKB(in *byte, out *byte)
+// func p304_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p290_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p304_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13190,9 +13806,9 @@ TEXT ·p290_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p291_POR(in *byte, out *byte)
+// func p305_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p291_POR(SB), NOSPLIT, $0-16
+TEXT ·p305_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13239,9 +13855,9 @@ TEXT ·p291_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p292_POR(in *byte, out *byte)
+// func p306_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p292_POR(SB), NOSPLIT, $0-16
+TEXT ·p306_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13288,9 +13904,9 @@ TEXT ·p292_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p293_POR(in *byte, out *byte)
+// func p307_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p293_POR(SB), NOSPLIT, $0-16
+TEXT ·p307_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13335,9 +13951,9 @@ TEXT ·p293_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p294_POR(in *byte, out *byte)
+// func p308_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p294_POR(SB), NOSPLIT, $0-16
+TEXT ·p308_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13382,9 +13998,9 @@ TEXT ·p294_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p295_PSHUFB(in *byte, out *byte)
+// func p309_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p295_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p309_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13429,9 +14045,9 @@ TEXT ·p295_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p296_PSHUFB(in *byte, out *byte)
+// func p310_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p296_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p310_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13476,9 +14092,9 @@ TEXT ·p296_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p297_PSHUFB(in *byte, out *byte)
+// func p311_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p297_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p311_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13525,9 +14141,9 @@ TEXT ·p297_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p298_PSHUFB(in *byte, out *byte)
+// func p312_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p298_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p312_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13574,9 +14190,9 @@ TEXT ·p298_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p299_PSHUFB(in *byte, out *byte)
+// func p313_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p299_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p313_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13621,9 +14237,9 @@ TEXT ·p299_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p300_PSHUFB(in *byte, out *byte)
+// func p314_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p300_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p314_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13668,692 +14284,6 @@ TEXT ·p300_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p301_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p301_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p302_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p302_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p303_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p303_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p304_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p304_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p305_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p305_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p306_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p306_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p307_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p307_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p308_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p308_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p309_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p309_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p310_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p310_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p311_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p311_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p312_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p312_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p313_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p313_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p314_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p314_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p315_PSHUFD(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p315_PSHUFD(SB), NOSPLIT, $0-16
@@ -14379,7 +14309,7 @@ TEXT ·p315_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14428,7 +14358,7 @@ TEXT ·p316_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14477,7 +14407,7 @@ TEXT ·p317_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14526,7 +14456,7 @@ TEXT ·p318_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14575,7 +14505,7 @@ TEXT ·p319_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14624,7 +14554,7 @@ TEXT ·p320_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14673,7 +14603,7 @@ TEXT ·p321_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14722,7 +14652,7 @@ TEXT ·p322_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14771,7 +14701,7 @@ TEXT ·p323_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0x55, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -14820,7 +14750,7 @@ TEXT ·p324_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0x55, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -14865,6 +14795,692 @@ TEXT ·p325_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p326_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p327_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p327_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p328_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p328_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p329_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p329_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p330_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p330_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p331_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p331_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p332_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p332_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p333_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p333_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p334_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p334_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p335_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p336_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p337_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p338_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p339_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -14891,9 +15507,9 @@ TEXT ·p325_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p326_PSHUFD(in *byte, out *byte)
+// func p340_PSHUFD(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14938,9 +15554,9 @@ TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p327_PSLLDQ(in *byte, out *byte)
+// func p341_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p327_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p341_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14985,9 +15601,9 @@ TEXT ·p327_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p328_PSLLDQ(in *byte, out *byte)
+// func p342_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p328_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p342_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15032,9 +15648,9 @@ TEXT ·p328_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p329_PSLLDQ(in *byte, out *byte)
+// func p343_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p329_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p343_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15079,9 +15695,9 @@ TEXT ·p329_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p330_PSLLDQ(in *byte, out *byte)
+// func p344_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p330_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p344_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15126,9 +15742,9 @@ TEXT ·p330_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p331_PSLLDQ(in *byte, out *byte)
+// func p345_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p331_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p345_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15173,9 +15789,9 @@ TEXT ·p331_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p332_PSLLDQ(in *byte, out *byte)
+// func p346_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p332_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p346_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15220,9 +15836,9 @@ TEXT ·p332_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p333_PSLLDQ(in *byte, out *byte)
+// func p347_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p333_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p347_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15267,9 +15883,9 @@ TEXT ·p333_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p334_PSLLDQ(in *byte, out *byte)
+// func p348_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p334_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p348_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15314,9 +15930,9 @@ TEXT ·p334_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p335_PSLLDQ(in *byte, out *byte)
+// func p349_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p335_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p349_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15361,9 +15977,9 @@ TEXT ·p335_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p336_PSLLDQ(in *byte, out *byte)
+// func p350_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p336_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p350_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15408,9 +16024,9 @@ TEXT ·p336_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p337_PSLLDQ(in *byte, out *byte)
+// func p351_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p337_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p351_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15455,9 +16071,9 @@ TEXT ·p337_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p338_PSLLDQ(in *byte, out *byte)
+// func p352_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p338_PSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p352_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15480,664 +16096,6 @@ TEXT ·p338_PSLLDQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	PSLLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p339_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p339_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p340_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p340_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p341_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p341_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p342_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p342_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p343_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p343_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p344_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p344_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p345_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p345_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p346_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p346_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p347_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p347_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p348_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p348_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p349_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p349_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p350_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p350_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p351_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p351_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p352_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p352_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16184,7 +16142,7 @@ TEXT ·p353_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x40, X3
+	PSLLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16231,7 +16189,7 @@ TEXT ·p354_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x40, X3
+	PSLLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16278,7 +16236,7 @@ TEXT ·p355_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x7f, X3
+	PSLLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16325,6 +16283,664 @@ TEXT ·p356_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p357_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p357_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p358_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p358_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p359_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p359_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p360_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p360_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p361_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p361_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p362_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p362_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p363_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p363_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p364_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p364_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p365_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p365_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p366_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p367_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p368_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p368_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p369_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p369_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p370_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p370_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	PSLLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
@@ -16348,9 +16964,9 @@ TEXT ·p356_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p357_PSRAL(in *byte, out *byte)
+// func p371_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p357_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p371_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16395,9 +17011,9 @@ TEXT ·p357_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p358_PSRAL(in *byte, out *byte)
+// func p372_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p358_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p372_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16442,9 +17058,9 @@ TEXT ·p358_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p359_PSRAL(in *byte, out *byte)
+// func p373_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p359_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p373_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16489,9 +17105,9 @@ TEXT ·p359_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p360_PSRAL(in *byte, out *byte)
+// func p374_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p360_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p374_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16536,9 +17152,9 @@ TEXT ·p360_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p361_PSRAL(in *byte, out *byte)
+// func p375_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p361_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p375_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16583,9 +17199,9 @@ TEXT ·p361_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p362_PSRAL(in *byte, out *byte)
+// func p376_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p362_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p376_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16630,9 +17246,9 @@ TEXT ·p362_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p363_PSRAL(in *byte, out *byte)
+// func p377_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p363_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p377_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16677,9 +17293,9 @@ TEXT ·p363_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p364_PSRAL(in *byte, out *byte)
+// func p378_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p364_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p378_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16724,9 +17340,9 @@ TEXT ·p364_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p365_PSRAL(in *byte, out *byte)
+// func p379_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p365_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p379_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16771,9 +17387,9 @@ TEXT ·p365_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p366_PSRAL(in *byte, out *byte)
+// func p380_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p366_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p380_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16818,9 +17434,9 @@ TEXT ·p366_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p367_PSRAL(in *byte, out *byte)
+// func p381_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p367_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p381_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16865,9 +17481,9 @@ TEXT ·p367_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p368_PSRAL(in *byte, out *byte)
+// func p382_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p368_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p382_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16912,9 +17528,9 @@ TEXT ·p368_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p369_PSRAL(in *byte, out *byte)
+// func p383_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p369_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p383_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16959,9 +17575,9 @@ TEXT ·p369_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p370_PSRAL(in *byte, out *byte)
+// func p384_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p370_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17006,9 +17622,9 @@ TEXT ·p370_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p371_PSRLDQ(in *byte, out *byte)
+// func p385_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p371_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p385_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17053,9 +17669,9 @@ TEXT ·p371_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p372_PSRLDQ(in *byte, out *byte)
+// func p386_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p372_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p386_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17100,9 +17716,9 @@ TEXT ·p372_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p373_PSRLDQ(in *byte, out *byte)
+// func p387_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p373_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p387_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17147,9 +17763,9 @@ TEXT ·p373_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p374_PSRLDQ(in *byte, out *byte)
+// func p388_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p374_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p388_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17194,9 +17810,9 @@ TEXT ·p374_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p375_PSRLDQ(in *byte, out *byte)
+// func p389_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p375_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p389_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17241,9 +17857,9 @@ TEXT ·p375_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p376_PSRLDQ(in *byte, out *byte)
+// func p390_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p376_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p390_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17288,9 +17904,9 @@ TEXT ·p376_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p377_PSRLDQ(in *byte, out *byte)
+// func p391_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p377_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p391_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17335,9 +17951,9 @@ TEXT ·p377_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p378_PSRLDQ(in *byte, out *byte)
+// func p392_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p378_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p392_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17382,9 +17998,9 @@ TEXT ·p378_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p379_PSRLDQ(in *byte, out *byte)
+// func p393_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p379_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p393_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17429,9 +18045,9 @@ TEXT ·p379_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p380_PSRLDQ(in *byte, out *byte)
+// func p394_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p380_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p394_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17476,9 +18092,9 @@ TEXT ·p380_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p381_PSRLDQ(in *byte, out *byte)
+// func p395_PSRLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p381_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p395_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17523,9 +18139,9 @@ TEXT ·p381_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p382_PSRLDQ(in *byte, out *byte)
+// func p396_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p382_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p396_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17548,664 +18164,6 @@ TEXT ·p382_PSRLDQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	PSRLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p383_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p383_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p384_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p384_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p385_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p385_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p386_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p386_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p387_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p387_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p388_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p388_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p389_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p389_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p390_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p390_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p391_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p391_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p392_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p392_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p393_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p393_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p394_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p394_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p395_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p395_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p396_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p396_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18252,7 +18210,7 @@ TEXT ·p397_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18299,7 +18257,7 @@ TEXT ·p398_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18346,7 +18304,7 @@ TEXT ·p399_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x7f, X3
+	PSRLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18393,6 +18351,664 @@ TEXT ·p400_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p401_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p401_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p402_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p402_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p403_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p403_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p404_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p404_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p405_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p405_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p406_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p406_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p407_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p407_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p408_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p408_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p409_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p409_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p410_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p411_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p412_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p412_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p413_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p413_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p414_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p414_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	PSRLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
@@ -18416,9 +19032,9 @@ TEXT ·p400_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p401_PUNPCKHLQ(in *byte, out *byte)
+// func p415_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p401_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p415_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18465,9 +19081,9 @@ TEXT ·p401_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p402_PUNPCKHLQ(in *byte, out *byte)
+// func p416_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p402_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p416_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18514,9 +19130,9 @@ TEXT ·p402_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p403_PUNPCKHLQ(in *byte, out *byte)
+// func p417_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p403_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p417_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18561,9 +19177,9 @@ TEXT ·p403_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p404_PUNPCKHLQ(in *byte, out *byte)
+// func p418_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p404_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p418_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18608,9 +19224,9 @@ TEXT ·p404_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p405_PUNPCKHQDQ(in *byte, out *byte)
+// func p419_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p405_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p419_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18657,9 +19273,9 @@ TEXT ·p405_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p406_PUNPCKHQDQ(in *byte, out *byte)
+// func p420_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p406_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p420_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18706,9 +19322,9 @@ TEXT ·p406_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p407_PUNPCKHQDQ(in *byte, out *byte)
+// func p421_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p407_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p421_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18753,9 +19369,9 @@ TEXT ·p407_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p408_PUNPCKHQDQ(in *byte, out *byte)
+// func p422_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p408_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p422_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18800,9 +19416,9 @@ TEXT ·p408_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p409_PUNPCKLLQ(in *byte, out *byte)
+// func p423_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p409_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p423_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18849,9 +19465,9 @@ TEXT ·p409_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p410_PUNPCKLLQ(in *byte, out *byte)
+// func p424_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p410_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p424_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18898,9 +19514,9 @@ TEXT ·p410_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p411_PUNPCKLLQ(in *byte, out *byte)
+// func p425_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p411_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p425_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18945,9 +19561,9 @@ TEXT ·p411_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p412_PUNPCKLLQ(in *byte, out *byte)
+// func p426_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p412_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p426_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18992,9 +19608,9 @@ TEXT ·p412_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p413_PUNPCKLQDQ(in *byte, out *byte)
+// func p427_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p413_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p427_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19041,9 +19657,9 @@ TEXT ·p413_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p414_PUNPCKLQDQ(in *byte, out *byte)
+// func p428_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p414_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p428_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19090,9 +19706,9 @@ TEXT ·p414_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p415_PUNPCKLQDQ(in *byte, out *byte)
+// func p429_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p415_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p429_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19137,9 +19753,9 @@ TEXT ·p415_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p416_PUNPCKLQDQ(in *byte, out *byte)
+// func p430_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p416_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p430_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19184,9 +19800,9 @@ TEXT ·p416_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p417_PXOR(in *byte, out *byte)
+// func p431_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p417_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p431_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19231,9 +19847,9 @@ TEXT ·p417_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p418_PXOR(in *byte, out *byte)
+// func p432_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p418_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p432_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19278,9 +19894,9 @@ TEXT ·p418_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p419_PXOR(in *byte, out *byte)
+// func p433_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p419_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p433_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19327,9 +19943,9 @@ TEXT ·p419_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p420_PXOR(in *byte, out *byte)
+// func p434_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p420_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p434_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19376,9 +19992,9 @@ TEXT ·p420_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p421_PXOR(in *byte, out *byte)
+// func p435_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p421_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p435_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19423,9 +20039,9 @@ TEXT ·p421_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p422_PXOR(in *byte, out *byte)
+// func p436_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p422_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p436_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19470,8 +20086,8 @@ TEXT ·p422_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p423_RET(in *byte, out *byte)
-TEXT ·p423_RET(SB), NOSPLIT, $0-16
+// func p437_RET(in *byte, out *byte)
+TEXT ·p437_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19512,8 +20128,8 @@ TEXT ·p423_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p424_SBBQ(in *byte, out *byte)
-TEXT ·p424_SBBQ(SB), NOSPLIT, $0-16
+// func p438_SBBQ(in *byte, out *byte)
+TEXT ·p438_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19556,8 +20172,8 @@ TEXT ·p424_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p425_SBBQ(in *byte, out *byte)
-TEXT ·p425_SBBQ(SB), NOSPLIT, $0-16
+// func p439_SBBQ(in *byte, out *byte)
+TEXT ·p439_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19600,8 +20216,8 @@ TEXT ·p425_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p426_SETEQ(in *byte, out *byte)
-TEXT ·p426_SETEQ(SB), NOSPLIT, $0-16
+// func p440_SETEQ(in *byte, out *byte)
+TEXT ·p440_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19623,622 +20239,6 @@ TEXT ·p426_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p427_SHLQ(in *byte, out *byte)
-TEXT ·p427_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p428_SHLQ(in *byte, out *byte)
-TEXT ·p428_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p429_SHLQ(in *byte, out *byte)
-TEXT ·p429_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x02, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p430_SHLQ(in *byte, out *byte)
-TEXT ·p430_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x03, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p431_SHLQ(in *byte, out *byte)
-TEXT ·p431_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p432_SHLQ(in *byte, out *byte)
-TEXT ·p432_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p433_SHLQ(in *byte, out *byte)
-TEXT ·p433_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0e, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p434_SHLQ(in *byte, out *byte)
-TEXT ·p434_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p435_SHLQ(in *byte, out *byte)
-TEXT ·p435_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x18, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p436_SHLQ(in *byte, out *byte)
-TEXT ·p436_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x1a, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p437_SHLQ(in *byte, out *byte)
-TEXT ·p437_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x1f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p438_SHLQ(in *byte, out *byte)
-TEXT ·p438_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x20, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p439_SHLQ(in *byte, out *byte)
-TEXT ·p439_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x28, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p440_SHLQ(in *byte, out *byte)
-TEXT ·p440_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x34, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20282,6 +20282,622 @@ TEXT ·p441_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHLQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p442_SHLQ(in *byte, out *byte)
+TEXT ·p442_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p443_SHLQ(in *byte, out *byte)
+TEXT ·p443_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x02, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p444_SHLQ(in *byte, out *byte)
+TEXT ·p444_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x03, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p445_SHLQ(in *byte, out *byte)
+TEXT ·p445_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p446_SHLQ(in *byte, out *byte)
+TEXT ·p446_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p447_SHLQ(in *byte, out *byte)
+TEXT ·p447_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0e, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p448_SHLQ(in *byte, out *byte)
+TEXT ·p448_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p449_SHLQ(in *byte, out *byte)
+TEXT ·p449_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x18, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p450_SHLQ(in *byte, out *byte)
+TEXT ·p450_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1a, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p451_SHLQ(in *byte, out *byte)
+TEXT ·p451_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p452_SHLQ(in *byte, out *byte)
+TEXT ·p452_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p453_SHLQ(in *byte, out *byte)
+TEXT ·p453_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p454_SHLQ(in *byte, out *byte)
+TEXT ·p454_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p455_SHLQ(in *byte, out *byte)
+TEXT ·p455_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHLQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -20304,8 +20920,8 @@ TEXT ·p441_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p442_SHRQ(in *byte, out *byte)
-TEXT ·p442_SHRQ(SB), NOSPLIT, $0-16
+// func p456_SHRQ(in *byte, out *byte)
+TEXT ·p456_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20348,8 +20964,8 @@ TEXT ·p442_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p443_SHRQ(in *byte, out *byte)
-TEXT ·p443_SHRQ(SB), NOSPLIT, $0-16
+// func p457_SHRQ(in *byte, out *byte)
+TEXT ·p457_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20392,8 +21008,8 @@ TEXT ·p443_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p444_SHRQ(in *byte, out *byte)
-TEXT ·p444_SHRQ(SB), NOSPLIT, $0-16
+// func p458_SHRQ(in *byte, out *byte)
+TEXT ·p458_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20436,8 +21052,8 @@ TEXT ·p444_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p445_SHRQ(in *byte, out *byte)
-TEXT ·p445_SHRQ(SB), NOSPLIT, $0-16
+// func p459_SHRQ(in *byte, out *byte)
+TEXT ·p459_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20480,8 +21096,8 @@ TEXT ·p445_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p446_SHRQ(in *byte, out *byte)
-TEXT ·p446_SHRQ(SB), NOSPLIT, $0-16
+// func p460_SHRQ(in *byte, out *byte)
+TEXT ·p460_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20524,8 +21140,8 @@ TEXT ·p446_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p447_SHRQ(in *byte, out *byte)
-TEXT ·p447_SHRQ(SB), NOSPLIT, $0-16
+// func p461_SHRQ(in *byte, out *byte)
+TEXT ·p461_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20568,8 +21184,8 @@ TEXT ·p447_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p448_SHRQ(in *byte, out *byte)
-TEXT ·p448_SHRQ(SB), NOSPLIT, $0-16
+// func p462_SHRQ(in *byte, out *byte)
+TEXT ·p462_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20612,8 +21228,8 @@ TEXT ·p448_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p449_SHRQ(in *byte, out *byte)
-TEXT ·p449_SHRQ(SB), NOSPLIT, $0-16
+// func p463_SHRQ(in *byte, out *byte)
+TEXT ·p463_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20656,8 +21272,8 @@ TEXT ·p449_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p450_SHRQ(in *byte, out *byte)
-TEXT ·p450_SHRQ(SB), NOSPLIT, $0-16
+// func p464_SHRQ(in *byte, out *byte)
+TEXT ·p464_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20700,8 +21316,8 @@ TEXT ·p450_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p451_SHRQ(in *byte, out *byte)
-TEXT ·p451_SHRQ(SB), NOSPLIT, $0-16
+// func p465_SHRQ(in *byte, out *byte)
+TEXT ·p465_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20744,8 +21360,8 @@ TEXT ·p451_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p452_SHRQ(in *byte, out *byte)
-TEXT ·p452_SHRQ(SB), NOSPLIT, $0-16
+// func p466_SHRQ(in *byte, out *byte)
+TEXT ·p466_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20788,8 +21404,8 @@ TEXT ·p452_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p453_SHRQ(in *byte, out *byte)
-TEXT ·p453_SHRQ(SB), NOSPLIT, $0-16
+// func p467_SHRQ(in *byte, out *byte)
+TEXT ·p467_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20832,8 +21448,8 @@ TEXT ·p453_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p454_SHRQ(in *byte, out *byte)
-TEXT ·p454_SHRQ(SB), NOSPLIT, $0-16
+// func p468_SHRQ(in *byte, out *byte)
+TEXT ·p468_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20876,8 +21492,8 @@ TEXT ·p454_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p455_SHRQ(in *byte, out *byte)
-TEXT ·p455_SHRQ(SB), NOSPLIT, $0-16
+// func p469_SHRQ(in *byte, out *byte)
+TEXT ·p469_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20899,622 +21515,6 @@ TEXT ·p455_SHRQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SHRQ $0x3f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p456_SUBQ(in *byte, out *byte)
-TEXT ·p456_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p457_SUBQ(in *byte, out *byte)
-TEXT ·p457_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p458_SUBQ(in *byte, out *byte)
-TEXT ·p458_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p459_SUBQ(in *byte, out *byte)
-TEXT ·p459_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p460_SUBQ(in *byte, out *byte)
-TEXT ·p460_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p461_SUBQ(in *byte, out *byte)
-TEXT ·p461_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p462_SUBQ(in *byte, out *byte)
-TEXT ·p462_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p463_SUBQ(in *byte, out *byte)
-TEXT ·p463_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000400, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p464_SUBQ(in *byte, out *byte)
-TEXT ·p464_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p465_SUBQ(in *byte, out *byte)
-TEXT ·p465_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p466_SUBQ(in *byte, out *byte)
-TEXT ·p466_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p467_SUBQ(in *byte, out *byte)
-TEXT ·p467_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p468_SUBQ(in *byte, out *byte)
-TEXT ·p468_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p469_SUBQ(in *byte, out *byte)
-TEXT ·p469_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21558,7 +21558,7 @@ TEXT ·p470_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x08, SI
+	SUBQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21602,7 +21602,7 @@ TEXT ·p471_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x10, SI
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21646,7 +21646,7 @@ TEXT ·p472_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x20, SI
+	SUBQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21690,7 +21690,7 @@ TEXT ·p473_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x40, SI
+	SUBQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21734,7 +21734,7 @@ TEXT ·p474_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, SI
+	SUBQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21778,7 +21778,7 @@ TEXT ·p475_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x80, SI
+	SUBQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21822,7 +21822,7 @@ TEXT ·p476_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0xa0, SI
+	SUBQ $0x00000200, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21866,7 +21866,7 @@ TEXT ·p477_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000100, SI
+	SUBQ $0x00000400, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21910,7 +21910,7 @@ TEXT ·p478_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, SI
+	SUBQ $0x00000800, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21954,7 +21954,7 @@ TEXT ·p479_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000400, SI
+	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21998,7 +21998,7 @@ TEXT ·p480_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, SI
+	SUBQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22042,7 +22042,7 @@ TEXT ·p481_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ 128(R14), SI
+	SUBQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22086,7 +22086,7 @@ TEXT ·p482_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
+	SUBQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22130,7 +22130,7 @@ TEXT ·p483_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, DI
+	SUBQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22174,6 +22174,710 @@ TEXT ·p484_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SUBQ $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p485_SUBQ(in *byte, out *byte)
+TEXT ·p485_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p486_SUBQ(in *byte, out *byte)
+TEXT ·p486_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p487_SUBQ(in *byte, out *byte)
+TEXT ·p487_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p488_SUBQ(in *byte, out *byte)
+TEXT ·p488_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x40, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p489_SUBQ(in *byte, out *byte)
+TEXT ·p489_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p490_SUBQ(in *byte, out *byte)
+TEXT ·p490_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p491_SUBQ(in *byte, out *byte)
+TEXT ·p491_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0xa0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p492_SUBQ(in *byte, out *byte)
+TEXT ·p492_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000100, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p493_SUBQ(in *byte, out *byte)
+TEXT ·p493_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p494_SUBQ(in *byte, out *byte)
+TEXT ·p494_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p495_SUBQ(in *byte, out *byte)
+TEXT ·p495_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000800, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p496_SUBQ(in *byte, out *byte)
+TEXT ·p496_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p497_SUBQ(in *byte, out *byte)
+TEXT ·p497_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p498_SUBQ(in *byte, out *byte)
+TEXT ·p498_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p499_SUBQ(in *byte, out *byte)
+TEXT ·p499_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p500_SUBQ(in *byte, out *byte)
+TEXT ·p500_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SUBQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -22196,8 +22900,8 @@ TEXT ·p484_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p485_TESTQ(in *byte, out *byte)
-TEXT ·p485_TESTQ(SB), NOSPLIT, $0-16
+// func p501_TESTQ(in *byte, out *byte)
+TEXT ·p501_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22240,8 +22944,8 @@ TEXT ·p485_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p486_TESTQ(in *byte, out *byte)
-TEXT ·p486_TESTQ(SB), NOSPLIT, $0-16
+// func p502_TESTQ(in *byte, out *byte)
+TEXT ·p502_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22284,8 +22988,8 @@ TEXT ·p486_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p487_TESTQ(in *byte, out *byte)
-TEXT ·p487_TESTQ(SB), NOSPLIT, $0-16
+// func p503_TESTQ(in *byte, out *byte)
+TEXT ·p503_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22328,8 +23032,8 @@ TEXT ·p487_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p488_TESTQ(in *byte, out *byte)
-TEXT ·p488_TESTQ(SB), NOSPLIT, $0-16
+// func p504_TESTQ(in *byte, out *byte)
+TEXT ·p504_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22372,8 +23076,8 @@ TEXT ·p488_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p489_TESTQ(in *byte, out *byte)
-TEXT ·p489_TESTQ(SB), NOSPLIT, $0-16
+// func p505_TESTQ(in *byte, out *byte)
+TEXT ·p505_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22416,8 +23120,8 @@ TEXT ·p489_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p490_TESTQ(in *byte, out *byte)
-TEXT ·p490_TESTQ(SB), NOSPLIT, $0-16
+// func p506_TESTQ(in *byte, out *byte)
+TEXT ·p506_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22460,8 +23164,8 @@ TEXT ·p490_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p491_TESTQ(in *byte, out *byte)
-TEXT ·p491_TESTQ(SB), NOSPLIT, $0-16
+// func p507_TESTQ(in *byte, out *byte)
+TEXT ·p507_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22504,8 +23208,8 @@ TEXT ·p491_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p492_TESTQ(in *byte, out *byte)
-TEXT ·p492_TESTQ(SB), NOSPLIT, $0-16
+// func p508_TESTQ(in *byte, out *byte)
+TEXT ·p508_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22548,8 +23252,8 @@ TEXT ·p492_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p493_TESTQ(in *byte, out *byte)
-TEXT ·p493_TESTQ(SB), NOSPLIT, $0-16
+// func p509_TESTQ(in *byte, out *byte)
+TEXT ·p509_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22592,8 +23296,8 @@ TEXT ·p493_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p494_TESTQ(in *byte, out *byte)
-TEXT ·p494_TESTQ(SB), NOSPLIT, $0-16
+// func p510_TESTQ(in *byte, out *byte)
+TEXT ·p510_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22636,8 +23340,8 @@ TEXT ·p494_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p495_TESTQ(in *byte, out *byte)
-TEXT ·p495_TESTQ(SB), NOSPLIT, $0-16
+// func p511_TESTQ(in *byte, out *byte)
+TEXT ·p511_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22680,8 +23384,8 @@ TEXT ·p495_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p496_TESTQ(in *byte, out *byte)
-TEXT ·p496_TESTQ(SB), NOSPLIT, $0-16
+// func p512_TESTQ(in *byte, out *byte)
+TEXT ·p512_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22724,9 +23428,9 @@ TEXT ·p496_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p497_VAESENC(in *byte, out *byte)
+// func p513_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p497_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p513_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22773,9 +23477,9 @@ TEXT ·p497_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p498_VAESENC(in *byte, out *byte)
+// func p514_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p498_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p514_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22822,9 +23526,9 @@ TEXT ·p498_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p499_VAESENC(in *byte, out *byte)
+// func p515_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p499_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p515_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22869,9 +23573,9 @@ TEXT ·p499_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p500_VAESENC(in *byte, out *byte)
+// func p516_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p500_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p516_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22916,9 +23620,9 @@ TEXT ·p500_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p501_VAESENC(in *byte, out *byte)
+// func p517_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p501_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p517_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22967,9 +23671,9 @@ TEXT ·p501_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p502_VAESENC(in *byte, out *byte)
+// func p518_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p502_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p518_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23018,9 +23722,9 @@ TEXT ·p502_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p503_VAESENC(in *byte, out *byte)
+// func p519_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p503_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p519_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23065,9 +23769,9 @@ TEXT ·p503_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p504_VAESENC(in *byte, out *byte)
+// func p520_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p504_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p520_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23112,9 +23816,9 @@ TEXT ·p504_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p505_VAESENC(in *byte, out *byte)
+// func p521_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p505_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p521_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23163,9 +23867,9 @@ TEXT ·p505_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p506_VAESENC(in *byte, out *byte)
+// func p522_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p506_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p522_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23214,9 +23918,9 @@ TEXT ·p506_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p507_VAESENC(in *byte, out *byte)
+// func p523_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p507_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p523_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23261,9 +23965,9 @@ TEXT ·p507_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p508_VAESENC(in *byte, out *byte)
+// func p524_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p508_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p524_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23308,9 +24012,9 @@ TEXT ·p508_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p509_VAESENC(in *byte, out *byte)
+// func p525_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p509_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p525_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23359,9 +24063,9 @@ TEXT ·p509_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p510_VAESENC(in *byte, out *byte)
+// func p526_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p510_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p526_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23406,9 +24110,9 @@ TEXT ·p510_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p511_VAESENCLAST(in *byte, out *byte)
+// func p527_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p511_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p527_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23455,9 +24159,9 @@ TEXT ·p511_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p512_VAESENCLAST(in *byte, out *byte)
+// func p528_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p512_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p528_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23504,9 +24208,9 @@ TEXT ·p512_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p513_VAESENCLAST(in *byte, out *byte)
+// func p529_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p513_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p529_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23551,9 +24255,9 @@ TEXT ·p513_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p514_VAESENCLAST(in *byte, out *byte)
+// func p530_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p514_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p530_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23598,9 +24302,9 @@ TEXT ·p514_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p515_VAESENCLAST(in *byte, out *byte)
+// func p531_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p515_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p531_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23649,9 +24353,9 @@ TEXT ·p515_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p516_VAESENCLAST(in *byte, out *byte)
+// func p532_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p516_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p532_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23700,9 +24404,9 @@ TEXT ·p516_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p517_VAESENCLAST(in *byte, out *byte)
+// func p533_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p517_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p533_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23747,9 +24451,9 @@ TEXT ·p517_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p518_VAESENCLAST(in *byte, out *byte)
+// func p534_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p518_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p534_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23794,9 +24498,9 @@ TEXT ·p518_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p519_VAESENCLAST(in *byte, out *byte)
+// func p535_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p519_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p535_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23845,9 +24549,9 @@ TEXT ·p519_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p520_VAESENCLAST(in *byte, out *byte)
+// func p536_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p520_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p536_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23896,9 +24600,9 @@ TEXT ·p520_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p521_VAESENCLAST(in *byte, out *byte)
+// func p537_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p521_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p537_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23943,9 +24647,9 @@ TEXT ·p521_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p522_VAESENCLAST(in *byte, out *byte)
+// func p538_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p522_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p538_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23990,9 +24694,9 @@ TEXT ·p522_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p523_VAESENCLAST(in *byte, out *byte)
+// func p539_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p523_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p539_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24041,9 +24745,9 @@ TEXT ·p523_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p524_VAESENCLAST(in *byte, out *byte)
+// func p540_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p524_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p540_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24088,9 +24792,9 @@ TEXT ·p524_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p525_VBROADCASTI128(in *byte, out *byte)
+// func p541_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p525_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p541_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24135,9 +24839,9 @@ TEXT ·p525_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p526_VBROADCASTI128(in *byte, out *byte)
+// func p542_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p526_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p542_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24182,9 +24886,9 @@ TEXT ·p526_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p527_VBROADCASTI32X4(in *byte, out *byte)
+// func p543_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p527_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p543_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24229,9 +24933,9 @@ TEXT ·p527_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p528_VBROADCASTI32X4(in *byte, out *byte)
+// func p544_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p528_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p544_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24276,9 +24980,9 @@ TEXT ·p528_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p529_VEXTRACTI128(in *byte, out *byte)
+// func p545_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p529_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p545_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24325,9 +25029,9 @@ TEXT ·p529_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p530_VEXTRACTI128(in *byte, out *byte)
+// func p546_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p530_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p546_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24374,9 +25078,9 @@ TEXT ·p530_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p531_VEXTRACTI128(in *byte, out *byte)
+// func p547_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p531_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p547_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24423,9 +25127,9 @@ TEXT ·p531_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p532_VEXTRACTI128(in *byte, out *byte)
+// func p548_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p532_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p548_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24472,9 +25176,9 @@ TEXT ·p532_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p533_VEXTRACTI128(in *byte, out *byte)
+// func p549_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p533_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p549_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24519,9 +25223,9 @@ TEXT ·p533_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p534_VEXTRACTI128(in *byte, out *byte)
+// func p550_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p534_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p550_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24566,9 +25270,9 @@ TEXT ·p534_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p535_VEXTRACTI32X4(in *byte, out *byte)
+// func p551_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p535_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p551_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24615,9 +25319,9 @@ TEXT ·p535_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p536_VEXTRACTI32X4(in *byte, out *byte)
+// func p552_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p536_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p552_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24662,9 +25366,9 @@ TEXT ·p536_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p537_VEXTRACTI64X4(in *byte, out *byte)
+// func p553_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p537_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p553_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24711,9 +25415,9 @@ TEXT ·p537_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p538_VEXTRACTI64X4(in *byte, out *byte)
+// func p554_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p538_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p554_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24758,9 +25462,9 @@ TEXT ·p538_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p539_VINSERTI128(in *byte, out *byte)
+// func p555_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p539_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p555_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24809,9 +25513,9 @@ TEXT ·p539_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p540_VINSERTI128(in *byte, out *byte)
+// func p556_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p540_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p556_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24860,9 +25564,9 @@ TEXT ·p540_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p541_VINSERTI128(in *byte, out *byte)
+// func p557_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p541_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p557_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24911,9 +25615,9 @@ TEXT ·p541_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p542_VINSERTI128(in *byte, out *byte)
+// func p558_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p542_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p558_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24962,9 +25666,9 @@ TEXT ·p542_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p543_VINSERTI128(in *byte, out *byte)
+// func p559_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p543_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p559_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25009,9 +25713,9 @@ TEXT ·p543_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p544_VINSERTI128(in *byte, out *byte)
+// func p560_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p544_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p560_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25056,9 +25760,9 @@ TEXT ·p544_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p545_VINSERTI32X4(in *byte, out *byte)
+// func p561_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p545_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p561_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25107,9 +25811,9 @@ TEXT ·p545_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p546_VINSERTI32X4(in *byte, out *byte)
+// func p562_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p546_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p562_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25154,9 +25858,9 @@ TEXT ·p546_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p547_VINSERTI32X4(in *byte, out *byte)
+// func p563_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p547_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p563_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25205,9 +25909,9 @@ TEXT ·p547_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p548_VINSERTI32X4(in *byte, out *byte)
+// func p564_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p548_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p564_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25252,9 +25956,9 @@ TEXT ·p548_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p549_VMOVDQA(in *byte, out *byte)
+// func p565_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p549_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p565_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25301,9 +26005,9 @@ TEXT ·p549_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p550_VMOVDQA(in *byte, out *byte)
+// func p566_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p550_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p566_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25350,9 +26054,9 @@ TEXT ·p550_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p551_VMOVDQA(in *byte, out *byte)
+// func p567_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p551_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p567_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25397,9 +26101,9 @@ TEXT ·p551_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p552_VMOVDQA(in *byte, out *byte)
+// func p568_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p552_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p568_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25444,9 +26148,9 @@ TEXT ·p552_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p553_VMOVDQA(in *byte, out *byte)
+// func p569_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p553_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p569_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25493,9 +26197,9 @@ TEXT ·p553_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p554_VMOVDQA(in *byte, out *byte)
+// func p570_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p554_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p570_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25542,9 +26246,9 @@ TEXT ·p554_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p555_VMOVDQA(in *byte, out *byte)
+// func p571_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p555_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p571_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25589,9 +26293,9 @@ TEXT ·p555_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p556_VMOVDQA(in *byte, out *byte)
+// func p572_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p556_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p572_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25636,9 +26340,9 @@ TEXT ·p556_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p557_VMOVDQA64(in *byte, out *byte)
+// func p573_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p557_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p573_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25685,9 +26389,9 @@ TEXT ·p557_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p558_VMOVDQA64(in *byte, out *byte)
+// func p574_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p558_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p574_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25732,9 +26436,105 @@ TEXT ·p558_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p559_VMOVDQA64(in *byte, out *byte)
+// func p575_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p575_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p576_VMOVDQA64(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p576_VMOVDQA64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA64 Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p577_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p559_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p577_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25781,9 +26581,9 @@ TEXT ·p559_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p560_VMOVDQA64(in *byte, out *byte)
+// func p578_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p560_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p578_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25828,9 +26628,9 @@ TEXT ·p560_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p561_VMOVDQU(in *byte, out *byte)
+// func p579_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p561_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p579_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25875,9 +26675,9 @@ TEXT ·p561_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p562_VMOVDQU(in *byte, out *byte)
+// func p580_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p562_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p580_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25922,9 +26722,9 @@ TEXT ·p562_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p563_VMOVDQU(in *byte, out *byte)
+// func p581_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p563_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p581_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25969,9 +26769,9 @@ TEXT ·p563_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p564_VMOVDQU(in *byte, out *byte)
+// func p582_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p564_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p582_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26016,9 +26816,9 @@ TEXT ·p564_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p565_VMOVDQU(in *byte, out *byte)
+// func p583_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p565_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p583_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26063,9 +26863,9 @@ TEXT ·p565_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p566_VMOVDQU(in *byte, out *byte)
+// func p584_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p566_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p584_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26110,9 +26910,9 @@ TEXT ·p566_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p567_VMOVDQU(in *byte, out *byte)
+// func p585_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p567_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p585_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26157,9 +26957,9 @@ TEXT ·p567_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p568_VMOVDQU(in *byte, out *byte)
+// func p586_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p568_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p586_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26204,9 +27004,9 @@ TEXT ·p568_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p569_VMOVDQU64(in *byte, out *byte)
+// func p587_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p569_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p587_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26251,9 +27051,9 @@ TEXT ·p569_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p570_VMOVDQU64(in *byte, out *byte)
+// func p588_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p570_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p588_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26298,9 +27098,9 @@ TEXT ·p570_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p571_VMOVDQU64(in *byte, out *byte)
+// func p589_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p571_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p589_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26345,9 +27145,9 @@ TEXT ·p571_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p572_VMOVDQU64(in *byte, out *byte)
+// func p590_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p572_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p590_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26392,9 +27192,9 @@ TEXT ·p572_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p573_VMOVDQU64(in *byte, out *byte)
+// func p591_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p573_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p591_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26439,9 +27239,9 @@ TEXT ·p573_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p574_VMOVDQU64(in *byte, out *byte)
+// func p592_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p574_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p592_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26486,9 +27286,9 @@ TEXT ·p574_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p575_VMOVDQU8(in *byte, out *byte)
+// func p593_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p575_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p593_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26535,9 +27335,9 @@ TEXT ·p575_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p576_VMOVDQU8_Z(in *byte, out *byte)
+// func p594_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p576_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p594_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26584,9 +27384,9 @@ TEXT ·p576_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p577_VMOVDQU8_Z(in *byte, out *byte)
+// func p595_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p577_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p595_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26635,9 +27435,9 @@ TEXT ·p577_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p578_VMOVDQU8_Z(in *byte, out *byte)
+// func p596_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p578_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p596_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26684,9 +27484,9 @@ TEXT ·p578_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p579_VMOVQ(in *byte, out *byte)
+// func p597_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p579_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p597_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26731,9 +27531,9 @@ TEXT ·p579_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p580_VMOVQ(in *byte, out *byte)
+// func p598_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p580_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p598_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26778,9 +27578,9 @@ TEXT ·p580_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p581_VMOVQ(in *byte, out *byte)
+// func p599_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p581_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p599_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26825,9 +27625,9 @@ TEXT ·p581_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p582_VMOVQ(in *byte, out *byte)
+// func p600_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p582_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p600_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26872,9 +27672,9 @@ TEXT ·p582_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p583_VMOVQ(in *byte, out *byte)
+// func p601_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p583_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p601_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26919,9 +27719,9 @@ TEXT ·p583_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p584_VMOVQ(in *byte, out *byte)
+// func p602_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p584_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p602_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26966,9 +27766,9 @@ TEXT ·p584_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p585_VPADDD(in *byte, out *byte)
+// func p603_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p585_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27015,9 +27815,9 @@ TEXT ·p585_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p586_VPADDD(in *byte, out *byte)
+// func p604_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p586_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27064,9 +27864,9 @@ TEXT ·p586_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p587_VPADDD(in *byte, out *byte)
+// func p605_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p587_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p605_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27111,9 +27911,9 @@ TEXT ·p587_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p588_VPADDD(in *byte, out *byte)
+// func p606_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p588_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p606_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27158,9 +27958,9 @@ TEXT ·p588_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p589_VPADDD(in *byte, out *byte)
+// func p607_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p589_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p607_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27207,9 +28007,9 @@ TEXT ·p589_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p590_VPADDD(in *byte, out *byte)
+// func p608_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p590_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p608_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27256,9 +28056,9 @@ TEXT ·p590_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p591_VPADDD(in *byte, out *byte)
+// func p609_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p591_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p609_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27303,9 +28103,9 @@ TEXT ·p591_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p592_VPADDD(in *byte, out *byte)
+// func p610_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p592_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p610_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27350,9 +28150,9 @@ TEXT ·p592_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p593_VPADDD(in *byte, out *byte)
+// func p611_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p593_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p611_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27399,9 +28199,9 @@ TEXT ·p593_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p594_VPADDD(in *byte, out *byte)
+// func p612_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p594_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p612_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27446,9 +28246,9 @@ TEXT ·p594_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p595_VPADDD(in *byte, out *byte)
+// func p613_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p595_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p613_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27497,9 +28297,9 @@ TEXT ·p595_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p596_VPADDD(in *byte, out *byte)
+// func p614_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p596_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p614_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27548,9 +28348,9 @@ TEXT ·p596_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p597_VPADDD(in *byte, out *byte)
+// func p615_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p597_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p615_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27595,9 +28395,9 @@ TEXT ·p597_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p598_VPADDD(in *byte, out *byte)
+// func p616_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p598_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p616_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27642,9 +28442,9 @@ TEXT ·p598_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p599_VPADDD(in *byte, out *byte)
+// func p617_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p599_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p617_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27693,9 +28493,9 @@ TEXT ·p599_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p600_VPADDD(in *byte, out *byte)
+// func p618_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p600_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p618_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27744,9 +28544,9 @@ TEXT ·p600_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p601_VPADDD(in *byte, out *byte)
+// func p619_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p601_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p619_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27791,9 +28591,9 @@ TEXT ·p601_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p602_VPADDD(in *byte, out *byte)
+// func p620_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p602_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p620_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27838,9 +28638,9 @@ TEXT ·p602_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p603_VPADDD(in *byte, out *byte)
+// func p621_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p621_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27889,9 +28689,9 @@ TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p604_VPADDD(in *byte, out *byte)
+// func p622_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p622_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27936,9 +28736,9 @@ TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p605_VPADDD_BCST(in *byte, out *byte)
+// func p623_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p605_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p623_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27985,9 +28785,9 @@ TEXT ·p605_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p606_VPADDD_BCST(in *byte, out *byte)
+// func p624_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p606_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p624_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28032,9 +28832,9 @@ TEXT ·p606_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p607_VPADDQ(in *byte, out *byte)
+// func p625_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p607_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p625_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28083,9 +28883,9 @@ TEXT ·p607_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p608_VPADDQ(in *byte, out *byte)
+// func p626_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p608_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p626_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28134,9 +28934,9 @@ TEXT ·p608_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p609_VPADDQ(in *byte, out *byte)
+// func p627_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p609_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p627_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28181,9 +28981,9 @@ TEXT ·p609_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p610_VPADDQ(in *byte, out *byte)
+// func p628_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p610_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p628_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28228,9 +29028,9 @@ TEXT ·p610_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p611_VPADDQ(in *byte, out *byte)
+// func p629_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p611_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p629_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28279,9 +29079,9 @@ TEXT ·p611_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p612_VPADDQ(in *byte, out *byte)
+// func p630_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p612_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p630_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28330,9 +29130,9 @@ TEXT ·p612_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p613_VPADDQ(in *byte, out *byte)
+// func p631_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p613_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p631_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28377,9 +29177,9 @@ TEXT ·p613_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p614_VPADDQ(in *byte, out *byte)
+// func p632_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p614_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p632_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28424,9 +29224,9 @@ TEXT ·p614_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p615_VPADDQ(in *byte, out *byte)
+// func p633_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p615_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p633_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28475,9 +29275,9 @@ TEXT ·p615_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p616_VPADDQ(in *byte, out *byte)
+// func p634_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p616_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p634_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28522,9 +29322,9 @@ TEXT ·p616_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p617_VPAND(in *byte, out *byte)
+// func p635_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p617_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p635_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28571,9 +29371,9 @@ TEXT ·p617_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p618_VPAND(in *byte, out *byte)
+// func p636_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p618_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p636_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28620,9 +29420,9 @@ TEXT ·p618_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p619_VPAND(in *byte, out *byte)
+// func p637_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p619_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p637_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28667,9 +29467,9 @@ TEXT ·p619_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p620_VPAND(in *byte, out *byte)
+// func p638_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p620_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p638_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28714,9 +29514,9 @@ TEXT ·p620_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p621_VPANDD(in *byte, out *byte)
+// func p639_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p621_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p639_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28763,9 +29563,9 @@ TEXT ·p621_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p622_VPANDD(in *byte, out *byte)
+// func p640_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p622_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p640_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28810,9 +29610,105 @@ TEXT ·p622_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p623_VPANDD(in *byte, out *byte)
+// func p641_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p623_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p641_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPANDD 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p642_VPANDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p642_VPANDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPANDD 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p643_VPANDD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p643_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28861,9 +29757,9 @@ TEXT ·p623_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p624_VPANDD(in *byte, out *byte)
+// func p644_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p624_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p644_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28908,9 +29804,9 @@ TEXT ·p624_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p625_VPBROADCASTD(in *byte, out *byte)
+// func p645_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p625_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p645_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28955,9 +29851,9 @@ TEXT ·p625_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p626_VPBROADCASTD(in *byte, out *byte)
+// func p646_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p626_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p646_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29002,9 +29898,9 @@ TEXT ·p626_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p627_VPBROADCASTD(in *byte, out *byte)
+// func p647_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p627_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p647_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29049,9 +29945,9 @@ TEXT ·p627_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p628_VPBROADCASTQ(in *byte, out *byte)
+// func p648_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p628_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p648_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29096,9 +29992,56 @@ TEXT ·p628_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p629_VPCLMULQDQ(in *byte, out *byte)
+// func p649_VPBROADCASTQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p649_VPBROADCASTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPBROADCASTQ SI, Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p650_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p629_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29145,9 +30088,9 @@ TEXT ·p629_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p630_VPCLMULQDQ(in *byte, out *byte)
+// func p651_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p630_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29194,9 +30137,9 @@ TEXT ·p630_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p631_VPCLMULQDQ(in *byte, out *byte)
+// func p652_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p631_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29243,9 +30186,9 @@ TEXT ·p631_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p632_VPCLMULQDQ(in *byte, out *byte)
+// func p653_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p632_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29292,9 +30235,9 @@ TEXT ·p632_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p633_VPCLMULQDQ(in *byte, out *byte)
+// func p654_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p633_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29341,9 +30284,9 @@ TEXT ·p633_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p634_VPCLMULQDQ(in *byte, out *byte)
+// func p655_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p634_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29390,9 +30333,9 @@ TEXT ·p634_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p635_VPCLMULQDQ(in *byte, out *byte)
+// func p656_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p635_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29439,9 +30382,9 @@ TEXT ·p635_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p636_VPCLMULQDQ(in *byte, out *byte)
+// func p657_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p636_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29488,9 +30431,9 @@ TEXT ·p636_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p637_VPCLMULQDQ(in *byte, out *byte)
+// func p658_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p637_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29535,9 +30478,9 @@ TEXT ·p637_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p638_VPCLMULQDQ(in *byte, out *byte)
+// func p659_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p638_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29582,9 +30525,9 @@ TEXT ·p638_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p639_VPCLMULQDQ(in *byte, out *byte)
+// func p660_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p639_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29631,9 +30574,9 @@ TEXT ·p639_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p640_VPCLMULQDQ(in *byte, out *byte)
+// func p661_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p640_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29680,9 +30623,9 @@ TEXT ·p640_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p641_VPCLMULQDQ(in *byte, out *byte)
+// func p662_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p641_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29729,9 +30672,9 @@ TEXT ·p641_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p642_VPCLMULQDQ(in *byte, out *byte)
+// func p663_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p642_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29778,9 +30721,9 @@ TEXT ·p642_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p643_VPCLMULQDQ(in *byte, out *byte)
+// func p664_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p643_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29827,9 +30770,9 @@ TEXT ·p643_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p644_VPCLMULQDQ(in *byte, out *byte)
+// func p665_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p644_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29876,9 +30819,9 @@ TEXT ·p644_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p645_VPCLMULQDQ(in *byte, out *byte)
+// func p666_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p645_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29925,9 +30868,9 @@ TEXT ·p645_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p646_VPCLMULQDQ(in *byte, out *byte)
+// func p667_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p646_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29974,9 +30917,9 @@ TEXT ·p646_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p647_VPCLMULQDQ(in *byte, out *byte)
+// func p668_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p647_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30021,9 +30964,9 @@ TEXT ·p647_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p648_VPCLMULQDQ(in *byte, out *byte)
+// func p669_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p648_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30068,9 +31011,9 @@ TEXT ·p648_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p649_VPCLMULQDQ(in *byte, out *byte)
+// func p670_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p649_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30117,9 +31060,9 @@ TEXT ·p649_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p650_VPCLMULQDQ(in *byte, out *byte)
+// func p671_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30166,9 +31109,9 @@ TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p651_VPCLMULQDQ(in *byte, out *byte)
+// func p672_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30215,9 +31158,9 @@ TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p652_VPCLMULQDQ(in *byte, out *byte)
+// func p673_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30264,9 +31207,9 @@ TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p653_VPCLMULQDQ(in *byte, out *byte)
+// func p674_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30311,9 +31254,9 @@ TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p654_VPCLMULQDQ(in *byte, out *byte)
+// func p675_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30362,9 +31305,9 @@ TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p655_VPCLMULQDQ(in *byte, out *byte)
+// func p676_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30413,9 +31356,9 @@ TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p656_VPCLMULQDQ(in *byte, out *byte)
+// func p677_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30464,9 +31407,9 @@ TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p657_VPCLMULQDQ(in *byte, out *byte)
+// func p678_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30515,9 +31458,9 @@ TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p658_VPCLMULQDQ(in *byte, out *byte)
+// func p679_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p679_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30566,9 +31509,9 @@ TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p659_VPCLMULQDQ(in *byte, out *byte)
+// func p680_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p680_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30617,9 +31560,9 @@ TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p660_VPCLMULQDQ(in *byte, out *byte)
+// func p681_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p681_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30668,9 +31611,9 @@ TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p661_VPCLMULQDQ(in *byte, out *byte)
+// func p682_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p682_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30719,9 +31662,9 @@ TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p662_VPCLMULQDQ(in *byte, out *byte)
+// func p683_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p683_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30766,9 +31709,9 @@ TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p663_VPCLMULQDQ(in *byte, out *byte)
+// func p684_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p684_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30813,9 +31756,9 @@ TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p664_VPCLMULQDQ(in *byte, out *byte)
+// func p685_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p685_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30864,9 +31807,9 @@ TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p665_VPCLMULQDQ(in *byte, out *byte)
+// func p686_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p686_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30915,9 +31858,9 @@ TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p666_VPCLMULQDQ(in *byte, out *byte)
+// func p687_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p687_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30966,9 +31909,9 @@ TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p667_VPCLMULQDQ(in *byte, out *byte)
+// func p688_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p688_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31017,9 +31960,9 @@ TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p668_VPCLMULQDQ(in *byte, out *byte)
+// func p689_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p689_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31068,9 +32011,9 @@ TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p669_VPCLMULQDQ(in *byte, out *byte)
+// func p690_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p690_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31119,9 +32062,9 @@ TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p670_VPCLMULQDQ(in *byte, out *byte)
+// func p691_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31170,9 +32113,9 @@ TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p671_VPCLMULQDQ(in *byte, out *byte)
+// func p692_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31221,9 +32164,9 @@ TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p672_VPCLMULQDQ(in *byte, out *byte)
+// func p693_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31268,9 +32211,9 @@ TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p673_VPCLMULQDQ(in *byte, out *byte)
+// func p694_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31315,9 +32258,9 @@ TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p674_VPCLMULQDQ(in *byte, out *byte)
+// func p695_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31366,9 +32309,9 @@ TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p675_VPCLMULQDQ(in *byte, out *byte)
+// func p696_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31417,9 +32360,9 @@ TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p676_VPCLMULQDQ(in *byte, out *byte)
+// func p697_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31468,9 +32411,9 @@ TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p677_VPCLMULQDQ(in *byte, out *byte)
+// func p698_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31519,9 +32462,9 @@ TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p678_VPCLMULQDQ(in *byte, out *byte)
+// func p699_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31566,9 +32509,9 @@ TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p679_VPCMPEQB(in *byte, out *byte)
+// func p700_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p679_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p700_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31617,9 +32560,9 @@ TEXT ·p679_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p680_VPCMPEQB(in *byte, out *byte)
+// func p701_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p680_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p701_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31666,9 +32609,9 @@ TEXT ·p680_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p681_VPCMPEQB(in *byte, out *byte)
+// func p702_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p681_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p702_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31717,9 +32660,9 @@ TEXT ·p681_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p682_VPCMPEQB(in *byte, out *byte)
+// func p703_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p682_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p703_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31768,9 +32711,9 @@ TEXT ·p682_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p683_VPCMPEQB(in *byte, out *byte)
+// func p704_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p683_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p704_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31815,9 +32758,9 @@ TEXT ·p683_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p684_VPCMPEQB(in *byte, out *byte)
+// func p705_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p684_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p705_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31862,9 +32805,9 @@ TEXT ·p684_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p685_VPERM2I128(in *byte, out *byte)
+// func p706_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p685_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p706_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31913,9 +32856,9 @@ TEXT ·p685_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p686_VPERM2I128(in *byte, out *byte)
+// func p707_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p686_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p707_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31964,9 +32907,9 @@ TEXT ·p686_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p687_VPERM2I128(in *byte, out *byte)
+// func p708_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p687_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p708_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32015,9 +32958,9 @@ TEXT ·p687_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p688_VPERM2I128(in *byte, out *byte)
+// func p709_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p688_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p709_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32066,9 +33009,9 @@ TEXT ·p688_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p689_VPERM2I128(in *byte, out *byte)
+// func p710_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p689_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p710_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32117,9 +33060,9 @@ TEXT ·p689_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p690_VPERM2I128(in *byte, out *byte)
+// func p711_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p690_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p711_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32168,9 +33111,9 @@ TEXT ·p690_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p691_VPERM2I128(in *byte, out *byte)
+// func p712_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p691_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p712_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32219,9 +33162,9 @@ TEXT ·p691_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p692_VPERM2I128(in *byte, out *byte)
+// func p713_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p692_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p713_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32270,9 +33213,9 @@ TEXT ·p692_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p693_VPERM2I128(in *byte, out *byte)
+// func p714_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p693_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p714_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32321,9 +33264,9 @@ TEXT ·p693_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p694_VPERM2I128(in *byte, out *byte)
+// func p715_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p694_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p715_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32372,9 +33315,9 @@ TEXT ·p694_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p695_VPERM2I128(in *byte, out *byte)
+// func p716_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p695_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p716_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32423,9 +33366,9 @@ TEXT ·p695_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p696_VPERM2I128(in *byte, out *byte)
+// func p717_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p696_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p717_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32474,9 +33417,9 @@ TEXT ·p696_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p697_VPERM2I128(in *byte, out *byte)
+// func p718_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p697_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p718_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32525,9 +33468,9 @@ TEXT ·p697_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p698_VPERM2I128(in *byte, out *byte)
+// func p719_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p698_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p719_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32576,9 +33519,9 @@ TEXT ·p698_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p699_VPERM2I128(in *byte, out *byte)
+// func p720_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p699_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p720_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32623,9 +33566,9 @@ TEXT ·p699_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p700_VPERM2I128(in *byte, out *byte)
+// func p721_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p700_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p721_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32670,9 +33613,9 @@ TEXT ·p700_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p701_VPERMQ(in *byte, out *byte)
+// func p722_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p701_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p722_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32721,9 +33664,9 @@ TEXT ·p701_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p702_VPERMQ(in *byte, out *byte)
+// func p723_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p702_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p723_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32768,9 +33711,9 @@ TEXT ·p702_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p703_VPEXTRQ(in *byte, out *byte)
+// func p724_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p703_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p724_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32815,9 +33758,9 @@ TEXT ·p703_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p704_VPEXTRQ(in *byte, out *byte)
+// func p725_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p704_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p725_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32862,9 +33805,9 @@ TEXT ·p704_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p705_VPEXTRQ(in *byte, out *byte)
+// func p726_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p705_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p726_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32909,9 +33852,9 @@ TEXT ·p705_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p706_VPEXTRQ(in *byte, out *byte)
+// func p727_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p706_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p727_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32956,9 +33899,9 @@ TEXT ·p706_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p707_VPINSRQ(in *byte, out *byte)
+// func p728_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p707_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p728_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33005,9 +33948,9 @@ TEXT ·p707_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p708_VPINSRQ(in *byte, out *byte)
+// func p729_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p708_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p729_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33054,9 +33997,9 @@ TEXT ·p708_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p709_VPINSRQ(in *byte, out *byte)
+// func p730_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p709_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p730_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33103,9 +34046,9 @@ TEXT ·p709_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p710_VPINSRQ(in *byte, out *byte)
+// func p731_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p710_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p731_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33152,9 +34095,9 @@ TEXT ·p710_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p711_VPINSRQ(in *byte, out *byte)
+// func p732_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p711_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p732_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33199,9 +34142,9 @@ TEXT ·p711_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p712_VPINSRQ(in *byte, out *byte)
+// func p733_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p712_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p733_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33246,9 +34189,9 @@ TEXT ·p712_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p713_VPINSRQ(in *byte, out *byte)
+// func p734_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p713_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p734_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33295,9 +34238,9 @@ TEXT ·p713_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p714_VPINSRQ(in *byte, out *byte)
+// func p735_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p714_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p735_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33344,9 +34287,9 @@ TEXT ·p714_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p715_VPINSRQ(in *byte, out *byte)
+// func p736_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p715_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p736_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33393,9 +34336,9 @@ TEXT ·p715_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p716_VPINSRQ(in *byte, out *byte)
+// func p737_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p716_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p737_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33442,9 +34385,9 @@ TEXT ·p716_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p717_VPINSRQ(in *byte, out *byte)
+// func p738_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p717_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p738_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33489,9 +34432,9 @@ TEXT ·p717_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p718_VPINSRQ(in *byte, out *byte)
+// func p739_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p718_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p739_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33536,9 +34479,9 @@ TEXT ·p718_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p719_VPMOVMSKB(in *byte, out *byte)
+// func p740_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p719_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p740_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33583,9 +34526,9 @@ TEXT ·p719_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p720_VPMOVMSKB(in *byte, out *byte)
+// func p741_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p720_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p741_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33630,9 +34573,9 @@ TEXT ·p720_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p721_VPMULUDQ(in *byte, out *byte)
+// func p742_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p721_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p742_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33679,9 +34622,9 @@ TEXT ·p721_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p722_VPMULUDQ(in *byte, out *byte)
+// func p743_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p722_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p743_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33726,9 +34669,9 @@ TEXT ·p722_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p723_VPMULUDQ(in *byte, out *byte)
+// func p744_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p723_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p744_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33777,9 +34720,9 @@ TEXT ·p723_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p724_VPMULUDQ(in *byte, out *byte)
+// func p745_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p724_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p745_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33824,9 +34767,9 @@ TEXT ·p724_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p725_VPOR(in *byte, out *byte)
+// func p746_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p725_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p746_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33875,9 +34818,9 @@ TEXT ·p725_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p726_VPOR(in *byte, out *byte)
+// func p747_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p726_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p747_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33926,9 +34869,9 @@ TEXT ·p726_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p727_VPOR(in *byte, out *byte)
+// func p748_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p727_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p748_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33973,9 +34916,9 @@ TEXT ·p727_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p728_VPOR(in *byte, out *byte)
+// func p749_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p728_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p749_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34020,9 +34963,9 @@ TEXT ·p728_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p729_VPOR(in *byte, out *byte)
+// func p750_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p729_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p750_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34071,9 +35014,9 @@ TEXT ·p729_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p730_VPOR(in *byte, out *byte)
+// func p751_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p730_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p751_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34122,9 +35065,9 @@ TEXT ·p730_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p731_VPOR(in *byte, out *byte)
+// func p752_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p731_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p752_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34169,9 +35112,9 @@ TEXT ·p731_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p732_VPOR(in *byte, out *byte)
+// func p753_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p732_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p753_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34216,9 +35159,9 @@ TEXT ·p732_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p733_VPORD(in *byte, out *byte)
+// func p754_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p733_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p754_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34267,9 +35210,9 @@ TEXT ·p733_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p734_VPORD(in *byte, out *byte)
+// func p755_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p734_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p755_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34314,9 +35257,9 @@ TEXT ·p734_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p735_VPORD(in *byte, out *byte)
+// func p756_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p735_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p756_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34365,9 +35308,9 @@ TEXT ·p735_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p736_VPORD(in *byte, out *byte)
+// func p757_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p736_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p757_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34412,9 +35355,252 @@ TEXT ·p736_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p737_VPROLD(in *byte, out *byte)
+// func p758_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p758_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p759_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p759_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x08, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p760_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p760_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x0c, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p761_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p761_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x10, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p762_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p762_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x07, Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p763_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p737_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p763_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34461,9 +35647,9 @@ TEXT ·p737_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p738_VPROLD(in *byte, out *byte)
+// func p764_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p738_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p764_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34510,9 +35696,9 @@ TEXT ·p738_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p739_VPROLD(in *byte, out *byte)
+// func p765_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p739_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p765_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34559,9 +35745,9 @@ TEXT ·p739_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p740_VPROLD(in *byte, out *byte)
+// func p766_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p740_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p766_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34608,9 +35794,9 @@ TEXT ·p740_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p741_VPROLD(in *byte, out *byte)
+// func p767_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p741_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p767_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34655,9 +35841,9 @@ TEXT ·p741_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p742_VPSHUFB(in *byte, out *byte)
+// func p768_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p742_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p768_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34704,9 +35890,9 @@ TEXT ·p742_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p743_VPSHUFB(in *byte, out *byte)
+// func p769_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p743_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p769_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34753,9 +35939,9 @@ TEXT ·p743_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p744_VPSHUFB(in *byte, out *byte)
+// func p770_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p744_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p770_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34800,9 +35986,9 @@ TEXT ·p744_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p745_VPSHUFB(in *byte, out *byte)
+// func p771_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p745_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p771_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34847,9 +36033,9 @@ TEXT ·p745_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p746_VPSHUFB(in *byte, out *byte)
+// func p772_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p746_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p772_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34896,9 +36082,9 @@ TEXT ·p746_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p747_VPSHUFB(in *byte, out *byte)
+// func p773_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p747_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p773_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34945,9 +36131,9 @@ TEXT ·p747_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p748_VPSHUFB(in *byte, out *byte)
+// func p774_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p748_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p774_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34992,9 +36178,9 @@ TEXT ·p748_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p749_VPSHUFB(in *byte, out *byte)
+// func p775_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p749_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p775_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35039,9 +36225,9 @@ TEXT ·p749_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p750_VPSHUFB(in *byte, out *byte)
+// func p776_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p750_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p776_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35088,9 +36274,9 @@ TEXT ·p750_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p751_VPSHUFB(in *byte, out *byte)
+// func p777_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p751_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p777_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35135,9 +36321,9 @@ TEXT ·p751_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p752_VPSHUFB(in *byte, out *byte)
+// func p778_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p752_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p778_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35186,9 +36372,9 @@ TEXT ·p752_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p753_VPSHUFB(in *byte, out *byte)
+// func p779_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p753_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p779_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35237,9 +36423,9 @@ TEXT ·p753_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p754_VPSHUFB(in *byte, out *byte)
+// func p780_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p754_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p780_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35284,9 +36470,9 @@ TEXT ·p754_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p755_VPSHUFB(in *byte, out *byte)
+// func p781_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p755_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p781_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35331,1278 +36517,8 @@ TEXT ·p755_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p756_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p756_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p757_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p757_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p758_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p758_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p759_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p759_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p760_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p760_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p761_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p761_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p762_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p762_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p763_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p763_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p764_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p764_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p765_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p765_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p766_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p766_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p767_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p767_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p768_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p768_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p769_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p769_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p770_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p770_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p771_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p771_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p772_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p772_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p773_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p773_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p774_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p774_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p775_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p775_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p776_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p776_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p777_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p777_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p778_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p778_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p779_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p779_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p780_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p780_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p781_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p781_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p782_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -36622,6 +36538,1276 @@ TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p783_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p784_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p785_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p786_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p787_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p788_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p789_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p790_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p791_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p791_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p792_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p792_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p793_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p793_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p794_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p794_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p795_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p795_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p796_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p796_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p797_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p797_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p798_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p798_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p799_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p799_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p800_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p800_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p801_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p801_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p802_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p802_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p803_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p803_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p804_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p804_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p805_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p805_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p806_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p806_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p807_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p807_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p808_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p808_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -36648,9 +37834,9 @@ TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p783_VPSHUFD(in *byte, out *byte)
+// func p809_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p809_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36695,9 +37881,9 @@ TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p784_VPSHUFD(in *byte, out *byte)
+// func p810_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p810_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36744,9 +37930,9 @@ TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p785_VPSHUFD(in *byte, out *byte)
+// func p811_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p811_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36793,9 +37979,9 @@ TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p786_VPSHUFD(in *byte, out *byte)
+// func p812_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p812_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36842,9 +38028,9 @@ TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p787_VPSHUFD(in *byte, out *byte)
+// func p813_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p813_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36891,9 +38077,9 @@ TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p788_VPSHUFD(in *byte, out *byte)
+// func p814_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p814_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36940,9 +38126,9 @@ TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p789_VPSHUFD(in *byte, out *byte)
+// func p815_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p815_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36989,9 +38175,9 @@ TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p790_VPSHUFD(in *byte, out *byte)
+// func p816_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p816_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37036,9 +38222,9 @@ TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p791_VPSLLD(in *byte, out *byte)
+// func p817_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p791_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p817_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37085,9 +38271,9 @@ TEXT ·p791_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p792_VPSLLD(in *byte, out *byte)
+// func p818_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p792_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p818_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37134,9 +38320,9 @@ TEXT ·p792_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p793_VPSLLD(in *byte, out *byte)
+// func p819_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p793_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p819_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37183,9 +38369,9 @@ TEXT ·p793_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p794_VPSLLD(in *byte, out *byte)
+// func p820_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p794_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p820_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37232,9 +38418,9 @@ TEXT ·p794_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p795_VPSLLD(in *byte, out *byte)
+// func p821_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p795_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p821_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37281,9 +38467,9 @@ TEXT ·p795_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p796_VPSLLD(in *byte, out *byte)
+// func p822_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p796_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p822_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37330,9 +38516,9 @@ TEXT ·p796_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p797_VPSLLD(in *byte, out *byte)
+// func p823_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p797_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p823_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37379,9 +38565,9 @@ TEXT ·p797_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p798_VPSLLD(in *byte, out *byte)
+// func p824_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p798_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p824_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37428,9 +38614,9 @@ TEXT ·p798_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p799_VPSLLD(in *byte, out *byte)
+// func p825_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p799_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p825_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37477,9 +38663,9 @@ TEXT ·p799_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p800_VPSLLD(in *byte, out *byte)
+// func p826_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p800_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p826_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37526,9 +38712,9 @@ TEXT ·p800_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p801_VPSLLD(in *byte, out *byte)
+// func p827_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p801_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p827_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37575,9 +38761,9 @@ TEXT ·p801_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p802_VPSLLD(in *byte, out *byte)
+// func p828_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p802_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p828_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37624,9 +38810,9 @@ TEXT ·p802_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p803_VPSLLD(in *byte, out *byte)
+// func p829_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p803_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p829_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37673,9 +38859,9 @@ TEXT ·p803_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p804_VPSLLD(in *byte, out *byte)
+// func p830_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p804_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p830_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37722,9 +38908,9 @@ TEXT ·p804_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p805_VPSLLD(in *byte, out *byte)
+// func p831_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p805_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p831_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37771,9 +38957,9 @@ TEXT ·p805_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p806_VPSLLD(in *byte, out *byte)
+// func p832_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p806_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p832_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37820,9 +39006,9 @@ TEXT ·p806_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p807_VPSLLD(in *byte, out *byte)
+// func p833_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p807_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p833_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37869,9 +39055,9 @@ TEXT ·p807_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p808_VPSLLD(in *byte, out *byte)
+// func p834_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p808_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p834_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37918,9 +39104,9 @@ TEXT ·p808_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p809_VPSLLD(in *byte, out *byte)
+// func p835_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p809_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p835_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37965,9 +39151,9 @@ TEXT ·p809_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p810_VPSLLD(in *byte, out *byte)
+// func p836_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p810_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p836_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38012,9 +39198,9 @@ TEXT ·p810_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p811_VPSLLDQ(in *byte, out *byte)
+// func p837_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p811_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p837_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38061,9 +39247,9 @@ TEXT ·p811_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p812_VPSLLDQ(in *byte, out *byte)
+// func p838_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p812_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p838_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38110,9 +39296,9 @@ TEXT ·p812_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p813_VPSLLDQ(in *byte, out *byte)
+// func p839_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p813_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38159,9 +39345,9 @@ TEXT ·p813_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p814_VPSLLDQ(in *byte, out *byte)
+// func p840_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p814_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38208,9 +39394,9 @@ TEXT ·p814_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p815_VPSLLDQ(in *byte, out *byte)
+// func p841_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p815_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38257,9 +39443,9 @@ TEXT ·p815_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p816_VPSLLDQ(in *byte, out *byte)
+// func p842_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p816_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38306,9 +39492,9 @@ TEXT ·p816_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p817_VPSLLDQ(in *byte, out *byte)
+// func p843_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p817_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38355,9 +39541,9 @@ TEXT ·p817_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p818_VPSLLDQ(in *byte, out *byte)
+// func p844_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p818_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38404,9 +39590,9 @@ TEXT ·p818_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p819_VPSLLDQ(in *byte, out *byte)
+// func p845_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p819_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38453,9 +39639,9 @@ TEXT ·p819_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p820_VPSLLDQ(in *byte, out *byte)
+// func p846_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p820_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p846_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38502,9 +39688,9 @@ TEXT ·p820_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p821_VPSLLDQ(in *byte, out *byte)
+// func p847_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p821_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p847_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38551,9 +39737,9 @@ TEXT ·p821_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p822_VPSLLDQ(in *byte, out *byte)
+// func p848_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p822_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p848_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38600,9 +39786,9 @@ TEXT ·p822_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p823_VPSLLDQ(in *byte, out *byte)
+// func p849_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p823_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p849_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38647,9 +39833,9 @@ TEXT ·p823_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p824_VPSLLDQ(in *byte, out *byte)
+// func p850_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p824_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p850_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38694,9 +39880,9 @@ TEXT ·p824_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p825_VPSLLQ(in *byte, out *byte)
+// func p851_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p825_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p851_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38743,9 +39929,9 @@ TEXT ·p825_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p826_VPSLLQ(in *byte, out *byte)
+// func p852_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p826_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p852_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38792,9 +39978,9 @@ TEXT ·p826_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p827_VPSLLQ(in *byte, out *byte)
+// func p853_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p827_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p853_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38841,9 +40027,9 @@ TEXT ·p827_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p828_VPSLLQ(in *byte, out *byte)
+// func p854_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p828_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p854_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38890,9 +40076,9 @@ TEXT ·p828_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p829_VPSLLQ(in *byte, out *byte)
+// func p855_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p829_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p855_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38939,9 +40125,9 @@ TEXT ·p829_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p830_VPSLLQ(in *byte, out *byte)
+// func p856_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p830_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p856_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38988,9 +40174,9 @@ TEXT ·p830_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p831_VPSLLQ(in *byte, out *byte)
+// func p857_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p831_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p857_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39037,9 +40223,9 @@ TEXT ·p831_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p832_VPSLLQ(in *byte, out *byte)
+// func p858_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p832_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p858_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39086,9 +40272,9 @@ TEXT ·p832_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p833_VPSLLQ(in *byte, out *byte)
+// func p859_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p833_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p859_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39135,9 +40321,9 @@ TEXT ·p833_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p834_VPSLLQ(in *byte, out *byte)
+// func p860_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p834_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p860_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39182,9 +40368,9 @@ TEXT ·p834_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p835_VPSRAD(in *byte, out *byte)
+// func p861_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p835_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p861_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39231,9 +40417,9 @@ TEXT ·p835_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p836_VPSRAD(in *byte, out *byte)
+// func p862_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p836_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p862_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39280,9 +40466,9 @@ TEXT ·p836_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p837_VPSRAD(in *byte, out *byte)
+// func p863_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p837_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p863_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39329,9 +40515,9 @@ TEXT ·p837_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p838_VPSRAD(in *byte, out *byte)
+// func p864_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p838_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p864_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39378,9 +40564,9 @@ TEXT ·p838_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p839_VPSRAD(in *byte, out *byte)
+// func p865_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p839_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p865_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39427,9 +40613,9 @@ TEXT ·p839_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p840_VPSRAD(in *byte, out *byte)
+// func p866_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p840_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p866_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39476,9 +40662,9 @@ TEXT ·p840_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p841_VPSRAD(in *byte, out *byte)
+// func p867_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p841_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39525,9 +40711,9 @@ TEXT ·p841_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p842_VPSRAD(in *byte, out *byte)
+// func p868_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p842_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p868_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39574,9 +40760,9 @@ TEXT ·p842_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p843_VPSRAD(in *byte, out *byte)
+// func p869_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p843_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p869_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39623,9 +40809,9 @@ TEXT ·p843_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p844_VPSRAD(in *byte, out *byte)
+// func p870_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p844_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p870_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39672,9 +40858,9 @@ TEXT ·p844_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p845_VPSRAD(in *byte, out *byte)
+// func p871_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p845_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p871_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39721,9 +40907,9 @@ TEXT ·p845_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p846_VPSRAD(in *byte, out *byte)
+// func p872_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p846_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p872_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39770,9 +40956,9 @@ TEXT ·p846_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p847_VPSRAD(in *byte, out *byte)
+// func p873_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p847_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p873_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39819,9 +41005,9 @@ TEXT ·p847_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p848_VPSRAD(in *byte, out *byte)
+// func p874_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p848_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p874_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39868,9 +41054,9 @@ TEXT ·p848_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p849_VPSRAD(in *byte, out *byte)
+// func p875_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p849_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p875_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39915,9 +41101,9 @@ TEXT ·p849_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p850_VPSRAD(in *byte, out *byte)
+// func p876_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p850_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p876_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39962,9 +41148,9 @@ TEXT ·p850_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p851_VPSRLD(in *byte, out *byte)
+// func p877_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p851_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p877_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40011,9 +41197,9 @@ TEXT ·p851_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p852_VPSRLD(in *byte, out *byte)
+// func p878_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p852_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p878_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40060,9 +41246,9 @@ TEXT ·p852_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p853_VPSRLD(in *byte, out *byte)
+// func p879_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p853_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p879_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40109,9 +41295,9 @@ TEXT ·p853_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p854_VPSRLD(in *byte, out *byte)
+// func p880_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p854_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p880_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40158,9 +41344,9 @@ TEXT ·p854_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p855_VPSRLD(in *byte, out *byte)
+// func p881_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p855_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p881_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40207,9 +41393,9 @@ TEXT ·p855_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p856_VPSRLD(in *byte, out *byte)
+// func p882_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p856_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p882_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40256,9 +41442,9 @@ TEXT ·p856_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p857_VPSRLD(in *byte, out *byte)
+// func p883_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p857_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40305,9 +41491,9 @@ TEXT ·p857_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p858_VPSRLD(in *byte, out *byte)
+// func p884_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p858_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40354,9 +41540,9 @@ TEXT ·p858_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p859_VPSRLD(in *byte, out *byte)
+// func p885_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p859_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p885_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40403,9 +41589,9 @@ TEXT ·p859_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p860_VPSRLD(in *byte, out *byte)
+// func p886_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p860_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p886_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40452,9 +41638,9 @@ TEXT ·p860_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p861_VPSRLD(in *byte, out *byte)
+// func p887_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p861_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p887_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40501,9 +41687,9 @@ TEXT ·p861_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p862_VPSRLD(in *byte, out *byte)
+// func p888_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p862_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p888_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40550,9 +41736,9 @@ TEXT ·p862_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p863_VPSRLD(in *byte, out *byte)
+// func p889_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p863_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p889_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40599,9 +41785,9 @@ TEXT ·p863_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p864_VPSRLD(in *byte, out *byte)
+// func p890_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p864_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p890_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40648,9 +41834,9 @@ TEXT ·p864_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p865_VPSRLD(in *byte, out *byte)
+// func p891_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p865_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p891_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40697,9 +41883,9 @@ TEXT ·p865_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p866_VPSRLD(in *byte, out *byte)
+// func p892_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p866_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p892_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40746,9 +41932,9 @@ TEXT ·p866_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p867_VPSRLD(in *byte, out *byte)
+// func p893_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p867_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p893_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40795,9 +41981,9 @@ TEXT ·p867_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p868_VPSRLD(in *byte, out *byte)
+// func p894_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p868_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p894_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40844,9 +42030,9 @@ TEXT ·p868_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p869_VPSRLD(in *byte, out *byte)
+// func p895_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p869_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p895_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40891,9 +42077,9 @@ TEXT ·p869_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p870_VPSRLD(in *byte, out *byte)
+// func p896_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p870_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p896_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40938,9 +42124,9 @@ TEXT ·p870_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p871_VPSRLDQ(in *byte, out *byte)
+// func p897_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p871_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p897_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40987,9 +42173,9 @@ TEXT ·p871_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p872_VPSRLDQ(in *byte, out *byte)
+// func p898_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p872_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p898_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41036,9 +42222,9 @@ TEXT ·p872_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p873_VPSRLDQ(in *byte, out *byte)
+// func p899_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p873_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p899_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41085,9 +42271,9 @@ TEXT ·p873_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p874_VPSRLDQ(in *byte, out *byte)
+// func p900_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p874_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p900_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41134,9 +42320,9 @@ TEXT ·p874_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p875_VPSRLDQ(in *byte, out *byte)
+// func p901_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p875_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p901_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41183,9 +42369,9 @@ TEXT ·p875_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p876_VPSRLDQ(in *byte, out *byte)
+// func p902_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p876_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p902_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41232,9 +42418,9 @@ TEXT ·p876_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p877_VPSRLDQ(in *byte, out *byte)
+// func p903_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p877_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p903_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41281,9 +42467,9 @@ TEXT ·p877_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p878_VPSRLDQ(in *byte, out *byte)
+// func p904_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p878_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p904_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41330,9 +42516,9 @@ TEXT ·p878_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p879_VPSRLDQ(in *byte, out *byte)
+// func p905_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p879_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p905_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41379,9 +42565,9 @@ TEXT ·p879_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p880_VPSRLDQ(in *byte, out *byte)
+// func p906_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p880_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p906_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41428,9 +42614,9 @@ TEXT ·p880_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p881_VPSRLDQ(in *byte, out *byte)
+// func p907_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p881_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p907_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41477,9 +42663,9 @@ TEXT ·p881_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p882_VPSRLDQ(in *byte, out *byte)
+// func p908_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p882_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p908_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41526,9 +42712,9 @@ TEXT ·p882_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p883_VPSRLDQ(in *byte, out *byte)
+// func p909_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p883_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p909_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41573,9 +42759,9 @@ TEXT ·p883_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p884_VPSRLDQ(in *byte, out *byte)
+// func p910_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p884_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p910_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41620,9 +42806,9 @@ TEXT ·p884_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p885_VPSRLQ(in *byte, out *byte)
+// func p911_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p885_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p911_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41669,9 +42855,9 @@ TEXT ·p885_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p886_VPSRLQ(in *byte, out *byte)
+// func p912_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p886_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p912_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41718,9 +42904,9 @@ TEXT ·p886_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p887_VPSRLQ(in *byte, out *byte)
+// func p913_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p887_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p913_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41767,9 +42953,9 @@ TEXT ·p887_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p888_VPSRLQ(in *byte, out *byte)
+// func p914_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p888_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p914_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41816,9 +43002,9 @@ TEXT ·p888_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p889_VPSRLQ(in *byte, out *byte)
+// func p915_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p889_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p915_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41865,9 +43051,9 @@ TEXT ·p889_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p890_VPSRLQ(in *byte, out *byte)
+// func p916_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p890_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p916_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41914,9 +43100,9 @@ TEXT ·p890_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p891_VPSRLQ(in *byte, out *byte)
+// func p917_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p891_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41963,9 +43149,9 @@ TEXT ·p891_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p892_VPSRLQ(in *byte, out *byte)
+// func p918_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p892_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p918_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42012,9 +43198,9 @@ TEXT ·p892_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p893_VPSRLQ(in *byte, out *byte)
+// func p919_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p893_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p919_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42061,9 +43247,9 @@ TEXT ·p893_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p894_VPSRLQ(in *byte, out *byte)
+// func p920_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p894_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p920_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42110,9 +43296,9 @@ TEXT ·p894_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p895_VPSRLQ(in *byte, out *byte)
+// func p921_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p895_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p921_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42159,9 +43345,9 @@ TEXT ·p895_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p896_VPSRLQ(in *byte, out *byte)
+// func p922_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p896_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p922_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42206,9 +43392,9 @@ TEXT ·p896_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p897_VPTERNLOGD(in *byte, out *byte)
+// func p923_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p923_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42257,9 +43443,9 @@ TEXT ·p897_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p898_VPTERNLOGD(in *byte, out *byte)
+// func p924_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p924_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42304,9 +43490,9 @@ TEXT ·p898_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p899_VPTERNLOGD(in *byte, out *byte)
+// func p925_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p925_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42355,9 +43541,9 @@ TEXT ·p899_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p900_VPTERNLOGD(in *byte, out *byte)
+// func p926_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p900_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p926_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42402,9 +43588,9 @@ TEXT ·p900_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p901_VPTERNLOGD(in *byte, out *byte)
+// func p927_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p927_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42453,9 +43639,9 @@ TEXT ·p901_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p902_VPTERNLOGD(in *byte, out *byte)
+// func p928_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p902_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p928_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42500,9 +43686,9 @@ TEXT ·p902_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p903_VPUNPCKHDQ(in *byte, out *byte)
+// func p929_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p903_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p929_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42551,9 +43737,9 @@ TEXT ·p903_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p904_VPUNPCKHDQ(in *byte, out *byte)
+// func p930_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p904_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p930_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42602,9 +43788,9 @@ TEXT ·p904_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p905_VPUNPCKHDQ(in *byte, out *byte)
+// func p931_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p905_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p931_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42649,9 +43835,9 @@ TEXT ·p905_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p906_VPUNPCKHDQ(in *byte, out *byte)
+// func p932_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p906_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p932_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42696,9 +43882,9 @@ TEXT ·p906_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p907_VPUNPCKHDQ(in *byte, out *byte)
+// func p933_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p907_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p933_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42747,9 +43933,9 @@ TEXT ·p907_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p908_VPUNPCKHDQ(in *byte, out *byte)
+// func p934_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p908_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p934_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42794,9 +43980,9 @@ TEXT ·p908_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p909_VPUNPCKHQDQ(in *byte, out *byte)
+// func p935_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p909_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p935_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42845,9 +44031,9 @@ TEXT ·p909_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p910_VPUNPCKHQDQ(in *byte, out *byte)
+// func p936_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p910_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p936_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42896,9 +44082,9 @@ TEXT ·p910_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p911_VPUNPCKHQDQ(in *byte, out *byte)
+// func p937_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p911_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p937_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42943,9 +44129,9 @@ TEXT ·p911_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p912_VPUNPCKHQDQ(in *byte, out *byte)
+// func p938_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p912_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p938_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42990,9 +44176,9 @@ TEXT ·p912_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p913_VPUNPCKHQDQ(in *byte, out *byte)
+// func p939_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p913_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p939_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43041,9 +44227,9 @@ TEXT ·p913_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p914_VPUNPCKHQDQ(in *byte, out *byte)
+// func p940_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p914_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p940_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43088,9 +44274,9 @@ TEXT ·p914_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p915_VPUNPCKLDQ(in *byte, out *byte)
+// func p941_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p915_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p941_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43139,9 +44325,9 @@ TEXT ·p915_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p916_VPUNPCKLDQ(in *byte, out *byte)
+// func p942_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p916_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p942_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43190,9 +44376,9 @@ TEXT ·p916_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p917_VPUNPCKLDQ(in *byte, out *byte)
+// func p943_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p917_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p943_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43237,9 +44423,9 @@ TEXT ·p917_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p918_VPUNPCKLDQ(in *byte, out *byte)
+// func p944_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p918_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p944_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43284,9 +44470,9 @@ TEXT ·p918_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p919_VPUNPCKLDQ(in *byte, out *byte)
+// func p945_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p919_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p945_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43335,9 +44521,9 @@ TEXT ·p919_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p920_VPUNPCKLDQ(in *byte, out *byte)
+// func p946_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p920_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p946_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43382,9 +44568,9 @@ TEXT ·p920_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p921_VPUNPCKLQDQ(in *byte, out *byte)
+// func p947_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p921_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p947_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43433,9 +44619,9 @@ TEXT ·p921_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p922_VPUNPCKLQDQ(in *byte, out *byte)
+// func p948_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p922_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p948_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43484,9 +44670,9 @@ TEXT ·p922_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p923_VPUNPCKLQDQ(in *byte, out *byte)
+// func p949_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p923_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p949_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43531,9 +44717,9 @@ TEXT ·p923_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p924_VPUNPCKLQDQ(in *byte, out *byte)
+// func p950_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p924_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p950_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43578,9 +44764,9 @@ TEXT ·p924_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p925_VPUNPCKLQDQ(in *byte, out *byte)
+// func p951_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p925_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p951_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43629,9 +44815,9 @@ TEXT ·p925_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p926_VPUNPCKLQDQ(in *byte, out *byte)
+// func p952_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p926_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p952_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43680,9 +44866,9 @@ TEXT ·p926_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p927_VPUNPCKLQDQ(in *byte, out *byte)
+// func p953_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p927_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p953_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43727,9 +44913,9 @@ TEXT ·p927_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p928_VPUNPCKLQDQ(in *byte, out *byte)
+// func p954_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p928_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p954_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43774,9 +44960,9 @@ TEXT ·p928_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p929_VPUNPCKLQDQ(in *byte, out *byte)
+// func p955_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p929_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p955_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43825,9 +45011,9 @@ TEXT ·p929_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p930_VPUNPCKLQDQ(in *byte, out *byte)
+// func p956_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p930_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p956_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43872,9 +45058,9 @@ TEXT ·p930_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p931_VPXOR(in *byte, out *byte)
+// func p957_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p931_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p957_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43921,9 +45107,9 @@ TEXT ·p931_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p932_VPXOR(in *byte, out *byte)
+// func p958_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p932_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p958_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43970,9 +45156,9 @@ TEXT ·p932_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p933_VPXOR(in *byte, out *byte)
+// func p959_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p933_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p959_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44017,9 +45203,9 @@ TEXT ·p933_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p934_VPXOR(in *byte, out *byte)
+// func p960_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p934_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p960_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44064,9 +45250,9 @@ TEXT ·p934_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p935_VPXOR(in *byte, out *byte)
+// func p961_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p935_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p961_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44113,9 +45299,9 @@ TEXT ·p935_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p936_VPXOR(in *byte, out *byte)
+// func p962_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p936_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p962_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44162,9 +45348,9 @@ TEXT ·p936_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p937_VPXOR(in *byte, out *byte)
+// func p963_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p937_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p963_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44209,9 +45395,9 @@ TEXT ·p937_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p938_VPXOR(in *byte, out *byte)
+// func p964_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p938_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p964_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44256,9 +45442,9 @@ TEXT ·p938_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p939_VPXOR(in *byte, out *byte)
+// func p965_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p939_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p965_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44307,9 +45493,9 @@ TEXT ·p939_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p940_VPXOR(in *byte, out *byte)
+// func p966_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p940_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p966_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44358,9 +45544,9 @@ TEXT ·p940_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p941_VPXOR(in *byte, out *byte)
+// func p967_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p941_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p967_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44405,9 +45591,9 @@ TEXT ·p941_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p942_VPXOR(in *byte, out *byte)
+// func p968_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p942_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p968_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44452,9 +45638,9 @@ TEXT ·p942_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p943_VPXOR(in *byte, out *byte)
+// func p969_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p943_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p969_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44503,9 +45689,9 @@ TEXT ·p943_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p944_VPXOR(in *byte, out *byte)
+// func p970_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p944_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p970_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44554,9 +45740,9 @@ TEXT ·p944_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p945_VPXOR(in *byte, out *byte)
+// func p971_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p945_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p971_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44601,9 +45787,9 @@ TEXT ·p945_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p946_VPXOR(in *byte, out *byte)
+// func p972_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p946_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p972_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44648,9 +45834,9 @@ TEXT ·p946_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p947_VPXORD(in *byte, out *byte)
+// func p973_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p947_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p973_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44697,9 +45883,9 @@ TEXT ·p947_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p948_VPXORD(in *byte, out *byte)
+// func p974_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p948_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p974_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44744,9 +45930,105 @@ TEXT ·p948_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p949_VPXORD(in *byte, out *byte)
+// func p975_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p975_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPXORD 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p976_VPXORD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p976_VPXORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPXORD 192(R14), Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p977_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p949_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p977_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44793,9 +46075,9 @@ TEXT ·p949_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p950_VPXORD(in *byte, out *byte)
+// func p978_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p950_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p978_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44840,9 +46122,9 @@ TEXT ·p950_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p951_VPXORD(in *byte, out *byte)
+// func p979_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p951_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p979_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44891,9 +46173,9 @@ TEXT ·p951_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p952_VPXORD(in *byte, out *byte)
+// func p980_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p952_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p980_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44938,9 +46220,9 @@ TEXT ·p952_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p953_VPXORD(in *byte, out *byte)
+// func p981_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p953_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p981_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44989,9 +46271,9 @@ TEXT ·p953_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p954_VPXORD(in *byte, out *byte)
+// func p982_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p954_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p982_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45036,9 +46318,9 @@ TEXT ·p954_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p955_VPXORD(in *byte, out *byte)
+// func p983_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p955_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p983_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45087,9 +46369,9 @@ TEXT ·p955_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p956_VPXORD(in *byte, out *byte)
+// func p984_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p956_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p984_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45134,9 +46416,9 @@ TEXT ·p956_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p957_VPXORQ(in *byte, out *byte)
+// func p985_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p957_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p985_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45185,9 +46467,9 @@ TEXT ·p957_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p958_VPXORQ(in *byte, out *byte)
+// func p986_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p958_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45232,9 +46514,107 @@ TEXT ·p958_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p959_VSHUFI32X4(in *byte, out *byte)
+// func p987_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p987_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x03, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p988_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p988_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x03, Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p989_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p959_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p989_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45283,9 +46663,9 @@ TEXT ·p959_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p960_VSHUFI32X4(in *byte, out *byte)
+// func p990_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p960_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p990_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45334,9 +46714,9 @@ TEXT ·p960_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p961_VSHUFI32X4(in *byte, out *byte)
+// func p991_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p961_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p991_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45385,9 +46765,9 @@ TEXT ·p961_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p962_VSHUFI32X4(in *byte, out *byte)
+// func p992_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p962_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p992_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45436,9 +46816,9 @@ TEXT ·p962_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p963_VSHUFI32X4(in *byte, out *byte)
+// func p993_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p963_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p993_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45487,9 +46867,9 @@ TEXT ·p963_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p964_VSHUFI32X4(in *byte, out *byte)
+// func p994_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p964_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p994_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45534,9 +46914,9 @@ TEXT ·p964_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p965_VZEROUPPER(in *byte, out *byte)
+// func p995_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p965_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p995_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45611,9 +46991,9 @@ TEXT ·p965_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p966_VZEROUPPER(in *byte, out *byte)
+// func p996_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p966_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p996_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45688,9 +47068,9 @@ TEXT ·p966_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p967_VZEROUPPER(in *byte, out *byte)
+// func p997_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p967_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p997_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45743,8 +47123,8 @@ TEXT ·p967_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p968_XORB(in *byte, out *byte)
-TEXT ·p968_XORB(SB), NOSPLIT, $0-16
+// func p998_XORB(in *byte, out *byte)
+TEXT ·p998_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45787,8 +47167,8 @@ TEXT ·p968_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p969_XORL(in *byte, out *byte)
-TEXT ·p969_XORL(SB), NOSPLIT, $0-16
+// func p999_XORL(in *byte, out *byte)
+TEXT ·p999_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45831,8 +47211,8 @@ TEXT ·p969_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p970_XORL(in *byte, out *byte)
-TEXT ·p970_XORL(SB), NOSPLIT, $0-16
+// func p1000_XORL(in *byte, out *byte)
+TEXT ·p1000_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45875,8 +47255,8 @@ TEXT ·p970_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p971_XORL(in *byte, out *byte)
-TEXT ·p971_XORL(SB), NOSPLIT, $0-16
+// func p1001_XORL(in *byte, out *byte)
+TEXT ·p1001_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45919,8 +47299,8 @@ TEXT ·p971_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p972_XORQ(in *byte, out *byte)
-TEXT ·p972_XORQ(SB), NOSPLIT, $0-16
+// func p1002_XORQ(in *byte, out *byte)
+TEXT ·p1002_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45963,8 +47343,8 @@ TEXT ·p972_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p973_XORQ(in *byte, out *byte)
-TEXT ·p973_XORQ(SB), NOSPLIT, $0-16
+// func p1003_XORQ(in *byte, out *byte)
+TEXT ·p1003_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46007,8 +47387,8 @@ TEXT ·p973_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p974_XORQ(in *byte, out *byte)
-TEXT ·p974_XORQ(SB), NOSPLIT, $0-16
+// func p1004_XORQ(in *byte, out *byte)
+TEXT ·p1004_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46051,8 +47431,8 @@ TEXT ·p974_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p975_XORW(in *byte, out *byte)
-TEXT ·p975_XORW(SB), NOSPLIT, $0-16
+// func p1005_XORW(in *byte, out *byte)
+TEXT ·p1005_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46095,9 +47475,9 @@ TEXT ·p975_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p976_VAESENC(in *byte, out *byte)
+// func p1006_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p976_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1006_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46146,9 +47526,9 @@ TEXT ·p976_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p977_VAESENC(in *byte, out *byte)
+// func p1007_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p977_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1007_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46195,9 +47575,9 @@ TEXT ·p977_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p978_VAESENC(in *byte, out *byte)
+// func p1008_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p978_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1008_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46246,9 +47626,9 @@ TEXT ·p978_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p979_VAESENC(in *byte, out *byte)
+// func p1009_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p979_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1009_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46297,9 +47677,9 @@ TEXT ·p979_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p980_VAESENC(in *byte, out *byte)
+// func p1010_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p980_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1010_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46344,9 +47724,9 @@ TEXT ·p980_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p981_VAESENCLAST(in *byte, out *byte)
+// func p1011_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p981_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1011_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46395,9 +47775,9 @@ TEXT ·p981_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p982_VAESENCLAST(in *byte, out *byte)
+// func p1012_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p982_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1012_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46444,9 +47824,9 @@ TEXT ·p982_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p983_VAESENCLAST(in *byte, out *byte)
+// func p1013_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p983_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1013_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46495,9 +47875,9 @@ TEXT ·p983_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p984_VAESENCLAST(in *byte, out *byte)
+// func p1014_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p984_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1014_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46546,9 +47926,9 @@ TEXT ·p984_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p985_VAESENCLAST(in *byte, out *byte)
+// func p1015_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p985_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1015_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46593,9 +47973,9 @@ TEXT ·p985_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p986_VPCLMULQDQ(in *byte, out *byte)
+// func p1016_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p986_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46644,9 +48024,9 @@ TEXT ·p986_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p987_VPCLMULQDQ(in *byte, out *byte)
+// func p1017_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p987_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46695,9 +48075,9 @@ TEXT ·p987_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p988_VPCLMULQDQ(in *byte, out *byte)
+// func p1018_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p988_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46746,9 +48126,9 @@ TEXT ·p988_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p989_VPCLMULQDQ(in *byte, out *byte)
+// func p1019_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p989_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46797,9 +48177,9 @@ TEXT ·p989_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p990_VPCLMULQDQ(in *byte, out *byte)
+// func p1020_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p990_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46846,9 +48226,9 @@ TEXT ·p990_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p991_VPCLMULQDQ(in *byte, out *byte)
+// func p1021_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p991_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46897,9 +48277,9 @@ TEXT ·p991_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p992_VPCLMULQDQ(in *byte, out *byte)
+// func p1022_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p992_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46948,9 +48328,9 @@ TEXT ·p992_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p993_VPCLMULQDQ(in *byte, out *byte)
+// func p1023_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p993_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46995,9 +48375,9 @@ TEXT ·p993_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p994_VPTERNLOGD(in *byte, out *byte)
+// func p1024_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47046,9 +48426,9 @@ TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p995_VPTERNLOGD(in *byte, out *byte)
+// func p1025_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47097,9 +48477,9 @@ TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p996_VPTERNLOGD(in *byte, out *byte)
+// func p1026_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47148,9 +48528,9 @@ TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p997_VPTERNLOGD(in *byte, out *byte)
+// func p1027_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47199,9 +48579,9 @@ TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p998_VPTERNLOGD(in *byte, out *byte)
+// func p1028_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p998_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47250,9 +48630,9 @@ TEXT ·p998_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p999_VPTERNLOGD(in *byte, out *byte)
+// func p1029_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47301,9 +48681,9 @@ TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1000_VPTERNLOGD(in *byte, out *byte)
+// func p1030_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47352,9 +48732,9 @@ TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1001_VPTERNLOGD(in *byte, out *byte)
+// func p1031_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47403,9 +48783,9 @@ TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1002_VPTERNLOGD(in *byte, out *byte)
+// func p1032_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47456,9 +48836,9 @@ TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1003_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1033_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1003_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47509,9 +48889,9 @@ TEXT ·p1003_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1004_VPTERNLOGD(in *byte, out *byte)
+// func p1034_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47558,9 +48938,9 @@ TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1005_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1035_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1005_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47607,9 +48987,9 @@ TEXT ·p1005_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1006_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1036_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1006_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47658,9 +49038,9 @@ TEXT ·p1006_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1007_VPTERNLOGD(in *byte, out *byte)
+// func p1037_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1007_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47709,9 +49089,9 @@ TEXT ·p1007_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1008_VPTERNLOGD(in *byte, out *byte)
+// func p1038_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1008_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47762,9 +49142,9 @@ TEXT ·p1008_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1009_VPTERNLOGD(in *byte, out *byte)
+// func p1039_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1009_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47813,9 +49193,9 @@ TEXT ·p1009_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1010_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1040_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1010_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47866,9 +49246,9 @@ TEXT ·p1010_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1011_VPTERNLOGD(in *byte, out *byte)
+// func p1041_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1011_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47913,9 +49293,9 @@ TEXT ·p1011_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1012_VPTERNLOGQ(in *byte, out *byte)
+// func p1042_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1012_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47964,9 +49344,9 @@ TEXT ·p1012_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1013_VPTERNLOGQ(in *byte, out *byte)
+// func p1043_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1013_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48015,9 +49395,9 @@ TEXT ·p1013_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1014_VPTERNLOGQ(in *byte, out *byte)
+// func p1044_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1014_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48066,9 +49446,9 @@ TEXT ·p1014_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1015_VPTERNLOGQ(in *byte, out *byte)
+// func p1045_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1015_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48117,9 +49497,9 @@ TEXT ·p1015_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1016_VPTERNLOGQ(in *byte, out *byte)
+// func p1046_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1016_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48168,9 +49548,9 @@ TEXT ·p1016_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1017_VPTERNLOGQ(in *byte, out *byte)
+// func p1047_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1017_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48219,9 +49599,9 @@ TEXT ·p1017_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1018_VPTERNLOGQ(in *byte, out *byte)
+// func p1048_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1018_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48272,9 +49652,9 @@ TEXT ·p1018_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1019_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1049_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1019_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48325,9 +49705,9 @@ TEXT ·p1019_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1020_VPTERNLOGQ(in *byte, out *byte)
+// func p1050_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1020_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48374,9 +49754,9 @@ TEXT ·p1020_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1021_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1051_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1021_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48423,9 +49803,9 @@ TEXT ·p1021_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1022_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1052_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1022_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48474,9 +49854,9 @@ TEXT ·p1022_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1023_VPTERNLOGQ(in *byte, out *byte)
+// func p1053_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1023_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48525,9 +49905,9 @@ TEXT ·p1023_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1024_VPTERNLOGQ(in *byte, out *byte)
+// func p1054_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1024_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48578,9 +49958,9 @@ TEXT ·p1024_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1025_VPTERNLOGQ(in *byte, out *byte)
+// func p1055_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1025_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48629,9 +50009,9 @@ TEXT ·p1025_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1026_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1056_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1026_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48682,9 +50062,9 @@ TEXT ·p1026_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1027_VPTERNLOGQ(in *byte, out *byte)
+// func p1057_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1027_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48729,9 +50109,9 @@ TEXT ·p1027_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1028_VPROLD(in *byte, out *byte)
+// func p1058_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1028_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48778,9 +50158,9 @@ TEXT ·p1028_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1029_VPROLD(in *byte, out *byte)
+// func p1059_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1029_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48827,9 +50207,9 @@ TEXT ·p1029_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1030_VPROLD(in *byte, out *byte)
+// func p1060_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1030_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48876,9 +50256,9 @@ TEXT ·p1030_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1031_VPROLD(in *byte, out *byte)
+// func p1061_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1031_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48925,9 +50305,9 @@ TEXT ·p1031_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1032_VPROLD(in *byte, out *byte)
+// func p1062_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1032_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48974,9 +50354,9 @@ TEXT ·p1032_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1033_VPROLD(in *byte, out *byte)
+// func p1063_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1033_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49023,9 +50403,9 @@ TEXT ·p1033_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1034_VPROLD(in *byte, out *byte)
+// func p1064_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1034_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1064_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49072,9 +50452,9 @@ TEXT ·p1034_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1035_VPROLD(in *byte, out *byte)
+// func p1065_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1035_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1065_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49121,9 +50501,9 @@ TEXT ·p1035_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1036_VPROLD(in *byte, out *byte)
+// func p1066_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1036_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1066_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49172,9 +50552,9 @@ TEXT ·p1036_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1037_VPROLD_Z(in *byte, out *byte)
+// func p1067_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1037_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1067_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49223,9 +50603,9 @@ TEXT ·p1037_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1038_VPROLD(in *byte, out *byte)
+// func p1068_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1038_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1068_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49270,9 +50650,9 @@ TEXT ·p1038_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1039_VPROLD_BCST(in *byte, out *byte)
+// func p1069_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1039_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1069_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49317,9 +50697,9 @@ TEXT ·p1039_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1040_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1070_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1040_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1070_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49366,9 +50746,9 @@ TEXT ·p1040_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1041_VPROLD(in *byte, out *byte)
+// func p1071_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1041_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1071_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49415,9 +50795,9 @@ TEXT ·p1041_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1042_VPROLD(in *byte, out *byte)
+// func p1072_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1042_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1072_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49466,9 +50846,9 @@ TEXT ·p1042_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1043_VPROLD(in *byte, out *byte)
+// func p1073_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1043_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1073_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49515,9 +50895,9 @@ TEXT ·p1043_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1044_VPROLD_Z(in *byte, out *byte)
+// func p1074_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1044_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1074_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49566,9 +50946,9 @@ TEXT ·p1044_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1045_VPROLD(in *byte, out *byte)
+// func p1075_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1045_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1075_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49613,9 +50993,9 @@ TEXT ·p1045_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1046_VPROLQ(in *byte, out *byte)
+// func p1076_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1076_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49662,9 +51042,9 @@ TEXT ·p1046_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1047_VPROLQ(in *byte, out *byte)
+// func p1077_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1047_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1077_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49711,9 +51091,9 @@ TEXT ·p1047_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1048_VPROLQ(in *byte, out *byte)
+// func p1078_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1048_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1078_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49760,9 +51140,9 @@ TEXT ·p1048_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1049_VPROLQ(in *byte, out *byte)
+// func p1079_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1049_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1079_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49809,9 +51189,9 @@ TEXT ·p1049_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1050_VPROLQ(in *byte, out *byte)
+// func p1080_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1050_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1080_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49858,9 +51238,9 @@ TEXT ·p1050_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1051_VPROLQ(in *byte, out *byte)
+// func p1081_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1051_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1081_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49907,9 +51287,9 @@ TEXT ·p1051_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1052_VPROLQ(in *byte, out *byte)
+// func p1082_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1052_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1082_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49958,9 +51338,9 @@ TEXT ·p1052_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1053_VPROLQ_Z(in *byte, out *byte)
+// func p1083_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1053_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1083_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50009,9 +51389,9 @@ TEXT ·p1053_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1054_VPROLQ(in *byte, out *byte)
+// func p1084_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1084_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50056,9 +51436,9 @@ TEXT ·p1054_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1055_VPROLQ_BCST(in *byte, out *byte)
+// func p1085_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1055_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1085_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50103,9 +51483,9 @@ TEXT ·p1055_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1056_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1086_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1056_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1086_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50152,9 +51532,9 @@ TEXT ·p1056_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1057_VPROLQ(in *byte, out *byte)
+// func p1087_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1057_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1087_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50201,9 +51581,9 @@ TEXT ·p1057_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1058_VPROLQ(in *byte, out *byte)
+// func p1088_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1058_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1088_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50252,9 +51632,9 @@ TEXT ·p1058_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1059_VPROLQ(in *byte, out *byte)
+// func p1089_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1059_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1089_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50301,9 +51681,9 @@ TEXT ·p1059_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1060_VPROLQ_Z(in *byte, out *byte)
+// func p1090_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1060_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1090_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50352,9 +51732,9 @@ TEXT ·p1060_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1061_VPROLQ(in *byte, out *byte)
+// func p1091_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1061_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1091_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50399,9 +51779,9 @@ TEXT ·p1061_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1062_VPRORD(in *byte, out *byte)
+// func p1092_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1062_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1092_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50448,9 +51828,9 @@ TEXT ·p1062_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1063_VPRORD(in *byte, out *byte)
+// func p1093_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1063_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1093_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50497,9 +51877,9 @@ TEXT ·p1063_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1064_VPRORD(in *byte, out *byte)
+// func p1094_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1064_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1094_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50546,9 +51926,9 @@ TEXT ·p1064_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1065_VPRORD(in *byte, out *byte)
+// func p1095_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1065_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1095_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50595,9 +51975,9 @@ TEXT ·p1065_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1066_VPRORD(in *byte, out *byte)
+// func p1096_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1066_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1096_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50644,9 +52024,9 @@ TEXT ·p1066_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1067_VPRORD(in *byte, out *byte)
+// func p1097_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1067_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1097_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50693,9 +52073,9 @@ TEXT ·p1067_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1068_VPRORD(in *byte, out *byte)
+// func p1098_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1068_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1098_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50742,9 +52122,9 @@ TEXT ·p1068_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1069_VPRORD(in *byte, out *byte)
+// func p1099_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1069_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50793,9 +52173,9 @@ TEXT ·p1069_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1070_VPRORD_Z(in *byte, out *byte)
+// func p1100_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1070_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50844,9 +52224,9 @@ TEXT ·p1070_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1071_VPRORD(in *byte, out *byte)
+// func p1101_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1071_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50891,9 +52271,9 @@ TEXT ·p1071_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1072_VPRORD_BCST(in *byte, out *byte)
+// func p1102_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1072_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50938,9 +52318,9 @@ TEXT ·p1072_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1073_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1103_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1073_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50987,9 +52367,9 @@ TEXT ·p1073_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1074_VPRORD(in *byte, out *byte)
+// func p1104_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1074_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51036,9 +52416,9 @@ TEXT ·p1074_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1075_VPRORD(in *byte, out *byte)
+// func p1105_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1075_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51087,9 +52467,9 @@ TEXT ·p1075_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1076_VPRORD(in *byte, out *byte)
+// func p1106_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1076_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51136,9 +52516,9 @@ TEXT ·p1076_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1077_VPRORD_Z(in *byte, out *byte)
+// func p1107_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1077_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51187,9 +52567,9 @@ TEXT ·p1077_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1078_VPRORD(in *byte, out *byte)
+// func p1108_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1078_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51234,9 +52614,9 @@ TEXT ·p1078_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1079_VPRORQ(in *byte, out *byte)
+// func p1109_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1079_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51283,9 +52663,9 @@ TEXT ·p1079_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1080_VPRORQ(in *byte, out *byte)
+// func p1110_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1080_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51332,9 +52712,9 @@ TEXT ·p1080_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1081_VPRORQ(in *byte, out *byte)
+// func p1111_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1081_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51381,9 +52761,9 @@ TEXT ·p1081_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1082_VPRORQ(in *byte, out *byte)
+// func p1112_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1082_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51430,9 +52810,9 @@ TEXT ·p1082_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1083_VPRORQ(in *byte, out *byte)
+// func p1113_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1083_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51479,9 +52859,9 @@ TEXT ·p1083_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1084_VPRORQ(in *byte, out *byte)
+// func p1114_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1084_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51528,9 +52908,9 @@ TEXT ·p1084_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1085_VPRORQ(in *byte, out *byte)
+// func p1115_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1085_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51579,9 +52959,9 @@ TEXT ·p1085_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1086_VPRORQ_Z(in *byte, out *byte)
+// func p1116_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1086_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51630,9 +53010,9 @@ TEXT ·p1086_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1087_VPRORQ(in *byte, out *byte)
+// func p1117_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1087_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51677,9 +53057,9 @@ TEXT ·p1087_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1088_VPRORQ_BCST(in *byte, out *byte)
+// func p1118_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1088_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51724,9 +53104,9 @@ TEXT ·p1088_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1089_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1119_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1089_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51773,9 +53153,9 @@ TEXT ·p1089_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1090_VPRORQ(in *byte, out *byte)
+// func p1120_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1090_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51822,9 +53202,9 @@ TEXT ·p1090_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1091_VPRORQ(in *byte, out *byte)
+// func p1121_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1091_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51873,9 +53253,9 @@ TEXT ·p1091_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1092_VPRORQ(in *byte, out *byte)
+// func p1122_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1092_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51922,9 +53302,9 @@ TEXT ·p1092_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1093_VPRORQ_Z(in *byte, out *byte)
+// func p1123_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1093_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51973,9 +53353,9 @@ TEXT ·p1093_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1094_VPRORQ(in *byte, out *byte)
+// func p1124_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1094_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52020,9 +53400,9 @@ TEXT ·p1094_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1095_VPSHUFB(in *byte, out *byte)
+// func p1125_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1095_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52071,9 +53451,9 @@ TEXT ·p1095_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1096_VPSHUFB(in *byte, out *byte)
+// func p1126_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1096_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52124,9 +53504,9 @@ TEXT ·p1096_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1097_VPSHUFB_Z(in *byte, out *byte)
+// func p1127_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1097_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52177,9 +53557,9 @@ TEXT ·p1097_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1098_VPSHUFB(in *byte, out *byte)
+// func p1128_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1098_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52226,9 +53606,9 @@ TEXT ·p1098_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1099_VPSHUFB(in *byte, out *byte)
+// func p1129_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1099_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52277,9 +53657,9 @@ TEXT ·p1099_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1100_VPSHUFB(in *byte, out *byte)
+// func p1130_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1100_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52330,9 +53710,9 @@ TEXT ·p1100_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1101_VPSHUFB(in *byte, out *byte)
+// func p1131_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1101_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52381,9 +53761,9 @@ TEXT ·p1101_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1102_VPSHUFB_Z(in *byte, out *byte)
+// func p1132_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1102_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52434,9 +53814,9 @@ TEXT ·p1102_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1103_VPSHUFB(in *byte, out *byte)
+// func p1133_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1103_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52481,9 +53861,9 @@ TEXT ·p1103_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1104_VPSHUFD(in *byte, out *byte)
+// func p1134_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1104_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52530,9 +53910,9 @@ TEXT ·p1104_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1105_VPSHUFD(in *byte, out *byte)
+// func p1135_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1105_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52579,9 +53959,9 @@ TEXT ·p1105_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1106_VPSHUFD(in *byte, out *byte)
+// func p1136_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1106_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52628,9 +54008,9 @@ TEXT ·p1106_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1107_VPSHUFD(in *byte, out *byte)
+// func p1137_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1107_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52677,9 +54057,9 @@ TEXT ·p1107_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1108_VPSHUFD(in *byte, out *byte)
+// func p1138_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1108_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52726,9 +54106,9 @@ TEXT ·p1108_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1109_VPSHUFD(in *byte, out *byte)
+// func p1139_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1109_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52775,9 +54155,9 @@ TEXT ·p1109_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1110_VPSHUFD(in *byte, out *byte)
+// func p1140_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1110_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52826,9 +54206,9 @@ TEXT ·p1110_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1111_VPSHUFD_Z(in *byte, out *byte)
+// func p1141_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1111_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52877,9 +54257,9 @@ TEXT ·p1111_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1112_VPSHUFD(in *byte, out *byte)
+// func p1142_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1112_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52924,9 +54304,9 @@ TEXT ·p1112_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1113_VPSHUFD_BCST(in *byte, out *byte)
+// func p1143_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1113_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52971,9 +54351,9 @@ TEXT ·p1113_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1114_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1144_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1114_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53020,9 +54400,9 @@ TEXT ·p1114_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1115_VPSHUFD(in *byte, out *byte)
+// func p1145_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1115_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53069,9 +54449,9 @@ TEXT ·p1115_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1116_VPSHUFD(in *byte, out *byte)
+// func p1146_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1116_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53120,9 +54500,9 @@ TEXT ·p1116_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1117_VPSHUFD(in *byte, out *byte)
+// func p1147_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1117_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53169,9 +54549,9 @@ TEXT ·p1117_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1118_VPSHUFD_Z(in *byte, out *byte)
+// func p1148_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1118_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53220,9 +54600,9 @@ TEXT ·p1118_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1119_VPSHUFD(in *byte, out *byte)
+// func p1149_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1119_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53267,9 +54647,9 @@ TEXT ·p1119_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1120_VPADDD(in *byte, out *byte)
+// func p1150_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1120_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53318,9 +54698,9 @@ TEXT ·p1120_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1121_VPADDD(in *byte, out *byte)
+// func p1151_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1121_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53371,9 +54751,9 @@ TEXT ·p1121_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1122_VPADDD_Z(in *byte, out *byte)
+// func p1152_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1122_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53424,9 +54804,9 @@ TEXT ·p1122_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1123_VPADDD(in *byte, out *byte)
+// func p1153_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1123_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53473,9 +54853,9 @@ TEXT ·p1123_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1124_VPADDD_BCST(in *byte, out *byte)
+// func p1154_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53522,9 +54902,9 @@ TEXT ·p1124_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1125_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1155_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1125_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53573,9 +54953,9 @@ TEXT ·p1125_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1126_VPADDD(in *byte, out *byte)
+// func p1156_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1126_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53624,9 +55004,9 @@ TEXT ·p1126_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1127_VPADDD(in *byte, out *byte)
+// func p1157_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1127_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53677,9 +55057,9 @@ TEXT ·p1127_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1128_VPADDD(in *byte, out *byte)
+// func p1158_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1128_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53728,9 +55108,9 @@ TEXT ·p1128_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1129_VPADDD_Z(in *byte, out *byte)
+// func p1159_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1129_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53781,9 +55161,9 @@ TEXT ·p1129_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1130_VPADDD(in *byte, out *byte)
+// func p1160_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1130_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53828,9 +55208,9 @@ TEXT ·p1130_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1131_VPADDQ(in *byte, out *byte)
+// func p1161_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53879,9 +55259,9 @@ TEXT ·p1131_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1132_VPADDQ(in *byte, out *byte)
+// func p1162_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1132_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53932,9 +55312,9 @@ TEXT ·p1132_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1133_VPADDQ_Z(in *byte, out *byte)
+// func p1163_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1133_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53985,9 +55365,9 @@ TEXT ·p1133_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1134_VPADDQ(in *byte, out *byte)
+// func p1164_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1134_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54034,9 +55414,9 @@ TEXT ·p1134_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1135_VPADDQ_BCST(in *byte, out *byte)
+// func p1165_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1135_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54083,9 +55463,9 @@ TEXT ·p1135_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1136_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1166_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1136_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54134,9 +55514,9 @@ TEXT ·p1136_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1137_VPADDQ(in *byte, out *byte)
+// func p1167_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1137_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54185,9 +55565,9 @@ TEXT ·p1137_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1138_VPADDQ(in *byte, out *byte)
+// func p1168_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1138_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54238,9 +55618,9 @@ TEXT ·p1138_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1139_VPADDQ(in *byte, out *byte)
+// func p1169_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1139_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54289,9 +55669,9 @@ TEXT ·p1139_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1140_VPADDQ_Z(in *byte, out *byte)
+// func p1170_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1140_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54342,9 +55722,9 @@ TEXT ·p1140_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1141_VPADDQ(in *byte, out *byte)
+// func p1171_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1141_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54389,9 +55769,9 @@ TEXT ·p1141_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1142_VPSUBQ(in *byte, out *byte)
+// func p1172_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1142_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54440,9 +55820,9 @@ TEXT ·p1142_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1143_VPSUBQ(in *byte, out *byte)
+// func p1173_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1143_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54493,9 +55873,9 @@ TEXT ·p1143_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1144_VPSUBQ_Z(in *byte, out *byte)
+// func p1174_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1144_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54546,9 +55926,9 @@ TEXT ·p1144_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1145_VPSUBQ(in *byte, out *byte)
+// func p1175_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1145_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54595,9 +55975,9 @@ TEXT ·p1145_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1146_VPSUBQ_BCST(in *byte, out *byte)
+// func p1176_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1146_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54644,9 +56024,9 @@ TEXT ·p1146_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1147_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1177_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1147_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54695,9 +56075,9 @@ TEXT ·p1147_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1148_VPSUBQ(in *byte, out *byte)
+// func p1178_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1148_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54746,9 +56126,9 @@ TEXT ·p1148_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1149_VPSUBQ(in *byte, out *byte)
+// func p1179_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1149_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54799,9 +56179,9 @@ TEXT ·p1149_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1150_VPSUBQ(in *byte, out *byte)
+// func p1180_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1150_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54850,9 +56230,9 @@ TEXT ·p1150_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1151_VPSUBQ_Z(in *byte, out *byte)
+// func p1181_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1151_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54903,9 +56283,9 @@ TEXT ·p1151_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1152_VPSUBQ(in *byte, out *byte)
+// func p1182_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54950,9 +56330,9 @@ TEXT ·p1152_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1153_VPMULUDQ(in *byte, out *byte)
+// func p1183_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1153_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55001,9 +56381,9 @@ TEXT ·p1153_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1154_VPMULUDQ(in *byte, out *byte)
+// func p1184_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1154_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55054,9 +56434,9 @@ TEXT ·p1154_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1155_VPMULUDQ_Z(in *byte, out *byte)
+// func p1185_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1155_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55107,9 +56487,9 @@ TEXT ·p1155_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1156_VPMULUDQ(in *byte, out *byte)
+// func p1186_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1156_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55156,9 +56536,9 @@ TEXT ·p1156_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1157_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1187_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1157_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55205,9 +56585,9 @@ TEXT ·p1157_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1158_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1188_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1158_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55256,9 +56636,9 @@ TEXT ·p1158_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1159_VPMULUDQ(in *byte, out *byte)
+// func p1189_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1159_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55307,9 +56687,9 @@ TEXT ·p1159_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1160_VPMULUDQ(in *byte, out *byte)
+// func p1190_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1160_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55360,9 +56740,9 @@ TEXT ·p1160_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1161_VPMULUDQ(in *byte, out *byte)
+// func p1191_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1161_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55411,9 +56791,9 @@ TEXT ·p1161_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1162_VPMULUDQ_Z(in *byte, out *byte)
+// func p1192_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1162_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55464,9 +56844,9 @@ TEXT ·p1162_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1163_VPMULUDQ(in *byte, out *byte)
+// func p1193_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1163_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55511,9 +56891,9 @@ TEXT ·p1163_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1164_VPMADD52LUQ(in *byte, out *byte)
+// func p1194_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1164_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55562,9 +56942,9 @@ TEXT ·p1164_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1165_VPMADD52LUQ(in *byte, out *byte)
+// func p1195_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1165_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55615,9 +56995,9 @@ TEXT ·p1165_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1166_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1196_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1166_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55668,9 +57048,9 @@ TEXT ·p1166_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1167_VPMADD52LUQ(in *byte, out *byte)
+// func p1197_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1167_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55717,9 +57097,9 @@ TEXT ·p1167_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1168_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1198_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1168_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55766,9 +57146,9 @@ TEXT ·p1168_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1169_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1199_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1169_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55817,9 +57197,9 @@ TEXT ·p1169_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1170_VPMADD52LUQ(in *byte, out *byte)
+// func p1200_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1170_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55868,9 +57248,9 @@ TEXT ·p1170_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1171_VPMADD52LUQ(in *byte, out *byte)
+// func p1201_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1171_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55921,9 +57301,9 @@ TEXT ·p1171_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1172_VPMADD52LUQ(in *byte, out *byte)
+// func p1202_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1172_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55972,9 +57352,9 @@ TEXT ·p1172_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1173_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1203_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1173_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56025,9 +57405,9 @@ TEXT ·p1173_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1174_VPMADD52LUQ(in *byte, out *byte)
+// func p1204_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1174_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56072,9 +57452,9 @@ TEXT ·p1174_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1175_VPMADD52HUQ(in *byte, out *byte)
+// func p1205_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1175_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56123,9 +57503,9 @@ TEXT ·p1175_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1176_VPMADD52HUQ(in *byte, out *byte)
+// func p1206_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1176_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56176,9 +57556,9 @@ TEXT ·p1176_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1177_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1207_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1177_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56229,9 +57609,9 @@ TEXT ·p1177_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1178_VPMADD52HUQ(in *byte, out *byte)
+// func p1208_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1178_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56278,9 +57658,9 @@ TEXT ·p1178_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1179_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1209_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1179_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56327,9 +57707,9 @@ TEXT ·p1179_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1180_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1210_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1180_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56378,9 +57758,9 @@ TEXT ·p1180_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1181_VPMADD52HUQ(in *byte, out *byte)
+// func p1211_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1181_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56429,9 +57809,9 @@ TEXT ·p1181_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1182_VPMADD52HUQ(in *byte, out *byte)
+// func p1212_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1182_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56482,9 +57862,9 @@ TEXT ·p1182_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1183_VPMADD52HUQ(in *byte, out *byte)
+// func p1213_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1183_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56533,9 +57913,9 @@ TEXT ·p1183_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1184_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1214_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1184_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56586,9 +57966,9 @@ TEXT ·p1184_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1185_VPMADD52HUQ(in *byte, out *byte)
+// func p1215_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1185_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56633,9 +58013,9 @@ TEXT ·p1185_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1186_VPSRLQ(in *byte, out *byte)
+// func p1216_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1186_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56682,9 +58062,9 @@ TEXT ·p1186_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1187_VPSRLQ(in *byte, out *byte)
+// func p1217_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1187_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56731,9 +58111,9 @@ TEXT ·p1187_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1188_VPSRLQ(in *byte, out *byte)
+// func p1218_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1188_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56780,9 +58160,9 @@ TEXT ·p1188_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1189_VPSRLQ(in *byte, out *byte)
+// func p1219_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1189_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56829,9 +58209,9 @@ TEXT ·p1189_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1190_VPSRLQ(in *byte, out *byte)
+// func p1220_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1190_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56878,9 +58258,9 @@ TEXT ·p1190_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1191_VPSRLQ(in *byte, out *byte)
+// func p1221_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1191_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56927,9 +58307,9 @@ TEXT ·p1191_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1192_VPSRLQ(in *byte, out *byte)
+// func p1222_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1192_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56976,9 +58356,9 @@ TEXT ·p1192_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1193_VPSRLQ(in *byte, out *byte)
+// func p1223_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57025,9 +58405,9 @@ TEXT ·p1193_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1194_VPSRLQ(in *byte, out *byte)
+// func p1224_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1194_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57076,9 +58456,9 @@ TEXT ·p1194_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1195_VPSRLQ_Z(in *byte, out *byte)
+// func p1225_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1195_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57127,9 +58507,9 @@ TEXT ·p1195_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1196_VPSRLQ(in *byte, out *byte)
+// func p1226_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1196_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57174,9 +58554,9 @@ TEXT ·p1196_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1197_VPSRLQ_BCST(in *byte, out *byte)
+// func p1227_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1197_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57221,9 +58601,9 @@ TEXT ·p1197_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1198_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1228_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1198_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57270,9 +58650,9 @@ TEXT ·p1198_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1199_VPSRLQ(in *byte, out *byte)
+// func p1229_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1199_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57319,9 +58699,9 @@ TEXT ·p1199_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1200_VPSRLQ(in *byte, out *byte)
+// func p1230_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1200_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57370,9 +58750,9 @@ TEXT ·p1200_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1201_VPSRLQ(in *byte, out *byte)
+// func p1231_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1201_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57419,9 +58799,9 @@ TEXT ·p1201_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1202_VPSRLQ_Z(in *byte, out *byte)
+// func p1232_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1202_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57470,9 +58850,9 @@ TEXT ·p1202_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1203_VPSRLQ(in *byte, out *byte)
+// func p1233_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1203_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57517,9 +58897,9 @@ TEXT ·p1203_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1204_VPSLLQ(in *byte, out *byte)
+// func p1234_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1204_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57566,9 +58946,9 @@ TEXT ·p1204_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1205_VPSLLQ(in *byte, out *byte)
+// func p1235_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1205_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57615,9 +58995,9 @@ TEXT ·p1205_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1206_VPSLLQ(in *byte, out *byte)
+// func p1236_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1206_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57664,9 +59044,9 @@ TEXT ·p1206_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1207_VPSLLQ(in *byte, out *byte)
+// func p1237_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1207_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57713,9 +59093,9 @@ TEXT ·p1207_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1208_VPSLLQ(in *byte, out *byte)
+// func p1238_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1208_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57762,9 +59142,9 @@ TEXT ·p1208_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1209_VPSLLQ(in *byte, out *byte)
+// func p1239_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1209_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57811,9 +59191,9 @@ TEXT ·p1209_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1210_VPSLLQ(in *byte, out *byte)
+// func p1240_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1210_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57862,9 +59242,9 @@ TEXT ·p1210_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1211_VPSLLQ_Z(in *byte, out *byte)
+// func p1241_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1211_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57913,9 +59293,9 @@ TEXT ·p1211_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1212_VPSLLQ(in *byte, out *byte)
+// func p1242_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1212_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57960,9 +59340,9 @@ TEXT ·p1212_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1213_VPSLLQ_BCST(in *byte, out *byte)
+// func p1243_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1213_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58007,9 +59387,9 @@ TEXT ·p1213_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1214_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1244_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1214_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58056,9 +59436,9 @@ TEXT ·p1214_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1215_VPSLLQ(in *byte, out *byte)
+// func p1245_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1215_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58105,9 +59485,9 @@ TEXT ·p1215_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1216_VPSLLQ(in *byte, out *byte)
+// func p1246_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1216_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58156,9 +59536,9 @@ TEXT ·p1216_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1217_VPSLLQ(in *byte, out *byte)
+// func p1247_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1217_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58205,9 +59585,9 @@ TEXT ·p1217_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1218_VPSLLQ_Z(in *byte, out *byte)
+// func p1248_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1218_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58256,9 +59636,9 @@ TEXT ·p1218_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1219_VPSLLQ(in *byte, out *byte)
+// func p1249_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1219_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58303,9 +59683,9 @@ TEXT ·p1219_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1220_VPSRAQ(in *byte, out *byte)
+// func p1250_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1220_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58352,9 +59732,9 @@ TEXT ·p1220_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1221_VPSRAQ(in *byte, out *byte)
+// func p1251_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1221_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58401,9 +59781,9 @@ TEXT ·p1221_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1222_VPSRAQ(in *byte, out *byte)
+// func p1252_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1222_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58450,9 +59830,9 @@ TEXT ·p1222_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1223_VPSRAQ(in *byte, out *byte)
+// func p1253_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1223_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58499,9 +59879,9 @@ TEXT ·p1223_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1224_VPSRAQ(in *byte, out *byte)
+// func p1254_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1224_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58548,9 +59928,9 @@ TEXT ·p1224_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1225_VPSRAQ(in *byte, out *byte)
+// func p1255_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1225_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58597,9 +59977,9 @@ TEXT ·p1225_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1226_VPSRAQ(in *byte, out *byte)
+// func p1256_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1226_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58648,9 +60028,9 @@ TEXT ·p1226_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1227_VPSRAQ_Z(in *byte, out *byte)
+// func p1257_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1227_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58699,9 +60079,9 @@ TEXT ·p1227_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1228_VPSRAQ(in *byte, out *byte)
+// func p1258_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1228_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58746,9 +60126,9 @@ TEXT ·p1228_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1229_VPSRAQ_BCST(in *byte, out *byte)
+// func p1259_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1229_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58793,9 +60173,9 @@ TEXT ·p1229_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1230_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1260_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1230_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58842,9 +60222,9 @@ TEXT ·p1230_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1231_VPSRAQ(in *byte, out *byte)
+// func p1261_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1231_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58891,9 +60271,9 @@ TEXT ·p1231_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1232_VPSRAQ(in *byte, out *byte)
+// func p1262_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1232_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58942,9 +60322,9 @@ TEXT ·p1232_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1233_VPSRAQ(in *byte, out *byte)
+// func p1263_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1233_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58991,9 +60371,9 @@ TEXT ·p1233_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1234_VPSRAQ_Z(in *byte, out *byte)
+// func p1264_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1234_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59042,9 +60422,9 @@ TEXT ·p1234_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1235_VPSRAQ(in *byte, out *byte)
+// func p1265_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1235_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59089,9 +60469,9 @@ TEXT ·p1235_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1236_VPSRLVQ(in *byte, out *byte)
+// func p1266_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59140,9 +60520,9 @@ TEXT ·p1236_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1237_VPSRLVQ(in *byte, out *byte)
+// func p1267_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1237_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59193,9 +60573,9 @@ TEXT ·p1237_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1238_VPSRLVQ_Z(in *byte, out *byte)
+// func p1268_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1238_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59246,9 +60626,9 @@ TEXT ·p1238_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1239_VPSRLVQ(in *byte, out *byte)
+// func p1269_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1239_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59295,9 +60675,9 @@ TEXT ·p1239_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1240_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1270_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1240_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59344,9 +60724,9 @@ TEXT ·p1240_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1241_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1271_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1241_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59395,9 +60775,9 @@ TEXT ·p1241_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1242_VPSRLVQ(in *byte, out *byte)
+// func p1272_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1242_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59446,9 +60826,9 @@ TEXT ·p1242_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1243_VPSRLVQ(in *byte, out *byte)
+// func p1273_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1243_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59499,9 +60879,9 @@ TEXT ·p1243_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1244_VPSRLVQ(in *byte, out *byte)
+// func p1274_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1244_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59550,9 +60930,9 @@ TEXT ·p1244_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1245_VPSRLVQ_Z(in *byte, out *byte)
+// func p1275_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1245_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59603,9 +60983,9 @@ TEXT ·p1245_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1246_VPSRLVQ(in *byte, out *byte)
+// func p1276_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1246_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59650,9 +61030,9 @@ TEXT ·p1246_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1247_VPSLLVQ(in *byte, out *byte)
+// func p1277_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59701,9 +61081,9 @@ TEXT ·p1247_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1248_VPSLLVQ(in *byte, out *byte)
+// func p1278_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1248_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59754,9 +61134,9 @@ TEXT ·p1248_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1249_VPSLLVQ_Z(in *byte, out *byte)
+// func p1279_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1249_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59807,9 +61187,9 @@ TEXT ·p1249_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1250_VPSLLVQ(in *byte, out *byte)
+// func p1280_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1250_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59856,9 +61236,9 @@ TEXT ·p1250_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1251_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1281_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1251_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59905,9 +61285,9 @@ TEXT ·p1251_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1252_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1282_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1252_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59956,9 +61336,9 @@ TEXT ·p1252_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1253_VPSLLVQ(in *byte, out *byte)
+// func p1283_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1253_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60007,9 +61387,9 @@ TEXT ·p1253_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1254_VPSLLVQ(in *byte, out *byte)
+// func p1284_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1254_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60060,9 +61440,9 @@ TEXT ·p1254_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1255_VPSLLVQ(in *byte, out *byte)
+// func p1285_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1255_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60111,9 +61491,9 @@ TEXT ·p1255_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1256_VPSLLVQ_Z(in *byte, out *byte)
+// func p1286_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1256_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60164,9 +61544,9 @@ TEXT ·p1256_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1257_VPSLLVQ(in *byte, out *byte)
+// func p1287_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1257_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60211,9 +61591,9 @@ TEXT ·p1257_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1258_VPSRLDQ(in *byte, out *byte)
+// func p1288_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1258_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60260,9 +61640,9 @@ TEXT ·p1258_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1259_VPSRLDQ(in *byte, out *byte)
+// func p1289_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1259_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60309,9 +61689,9 @@ TEXT ·p1259_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1260_VPSRLDQ(in *byte, out *byte)
+// func p1290_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60358,9 +61738,9 @@ TEXT ·p1260_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1261_VPSRLDQ(in *byte, out *byte)
+// func p1291_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1261_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60407,9 +61787,9 @@ TEXT ·p1261_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1262_VPSRLDQ(in *byte, out *byte)
+// func p1292_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1262_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60456,9 +61836,9 @@ TEXT ·p1262_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1263_VPSRLDQ(in *byte, out *byte)
+// func p1293_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1263_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60505,9 +61885,9 @@ TEXT ·p1263_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1264_VPSRLDQ(in *byte, out *byte)
+// func p1294_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1264_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60554,9 +61934,9 @@ TEXT ·p1264_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1265_VPSRLDQ(in *byte, out *byte)
+// func p1295_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1265_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60601,9 +61981,9 @@ TEXT ·p1265_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1266_VPSRLDQ(in *byte, out *byte)
+// func p1296_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1266_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60650,9 +62030,9 @@ TEXT ·p1266_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1267_VPSRLDQ(in *byte, out *byte)
+// func p1297_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1267_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60699,9 +62079,9 @@ TEXT ·p1267_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1268_VPSRLDQ(in *byte, out *byte)
+// func p1298_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1268_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60746,9 +62126,9 @@ TEXT ·p1268_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1269_VPSLLDQ(in *byte, out *byte)
+// func p1299_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1269_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60795,9 +62175,9 @@ TEXT ·p1269_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1270_VPSLLDQ(in *byte, out *byte)
+// func p1300_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1270_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60844,9 +62224,9 @@ TEXT ·p1270_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1271_VPSLLDQ(in *byte, out *byte)
+// func p1301_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1271_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60893,9 +62273,9 @@ TEXT ·p1271_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1272_VPSLLDQ(in *byte, out *byte)
+// func p1302_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1272_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60942,9 +62322,9 @@ TEXT ·p1272_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1273_VPSLLDQ(in *byte, out *byte)
+// func p1303_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1273_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60991,9 +62371,9 @@ TEXT ·p1273_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1274_VPSLLDQ(in *byte, out *byte)
+// func p1304_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1274_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61040,9 +62420,9 @@ TEXT ·p1274_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1275_VPSLLDQ(in *byte, out *byte)
+// func p1305_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1275_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61089,9 +62469,9 @@ TEXT ·p1275_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1276_VPSLLDQ(in *byte, out *byte)
+// func p1306_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1276_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61136,9 +62516,9 @@ TEXT ·p1276_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1277_VPSLLDQ(in *byte, out *byte)
+// func p1307_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1277_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61185,9 +62565,9 @@ TEXT ·p1277_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1278_VPSLLDQ(in *byte, out *byte)
+// func p1308_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1278_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61234,9 +62614,9 @@ TEXT ·p1278_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1279_VPSLLDQ(in *byte, out *byte)
+// func p1309_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1279_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61281,9 +62661,9 @@ TEXT ·p1279_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1280_VPALIGNR(in *byte, out *byte)
+// func p1310_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1280_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61332,9 +62712,9 @@ TEXT ·p1280_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1281_VPALIGNR(in *byte, out *byte)
+// func p1311_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1281_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61383,9 +62763,9 @@ TEXT ·p1281_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1282_VPALIGNR(in *byte, out *byte)
+// func p1312_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1282_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61434,9 +62814,9 @@ TEXT ·p1282_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1283_VPALIGNR(in *byte, out *byte)
+// func p1313_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1283_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61485,9 +62865,9 @@ TEXT ·p1283_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1284_VPALIGNR(in *byte, out *byte)
+// func p1314_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1284_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61536,9 +62916,9 @@ TEXT ·p1284_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1285_VPALIGNR(in *byte, out *byte)
+// func p1315_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1285_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61587,9 +62967,9 @@ TEXT ·p1285_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1286_VPALIGNR(in *byte, out *byte)
+// func p1316_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1286_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61638,9 +63018,9 @@ TEXT ·p1286_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1287_VPALIGNR(in *byte, out *byte)
+// func p1317_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1287_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61689,9 +63069,9 @@ TEXT ·p1287_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1288_VPALIGNR(in *byte, out *byte)
+// func p1318_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1288_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61742,9 +63122,9 @@ TEXT ·p1288_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1289_VPALIGNR_Z(in *byte, out *byte)
+// func p1319_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1289_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61795,9 +63175,9 @@ TEXT ·p1289_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1290_VPALIGNR(in *byte, out *byte)
+// func p1320_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1290_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61844,9 +63224,9 @@ TEXT ·p1290_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1291_VPALIGNR(in *byte, out *byte)
+// func p1321_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1291_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61895,9 +63275,9 @@ TEXT ·p1291_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1292_VPALIGNR(in *byte, out *byte)
+// func p1322_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1292_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61948,9 +63328,9 @@ TEXT ·p1292_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1293_VPALIGNR(in *byte, out *byte)
+// func p1323_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1293_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61999,9 +63379,9 @@ TEXT ·p1293_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1294_VPALIGNR_Z(in *byte, out *byte)
+// func p1324_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1294_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62052,9 +63432,9 @@ TEXT ·p1294_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1295_VPALIGNR(in *byte, out *byte)
+// func p1325_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1295_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1325_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62099,9 +63479,9 @@ TEXT ·p1295_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1296_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1326_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1296_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1326_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62150,9 +63530,9 @@ TEXT ·p1296_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1297_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1327_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1297_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1327_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62203,9 +63583,9 @@ TEXT ·p1297_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1298_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1328_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1298_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1328_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62256,9 +63636,9 @@ TEXT ·p1298_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1299_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1329_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1299_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1329_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62305,9 +63685,9 @@ TEXT ·p1299_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1300_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1330_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1300_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1330_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62354,9 +63734,9 @@ TEXT ·p1300_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1301_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1331_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1301_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1331_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62405,9 +63785,9 @@ TEXT ·p1301_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1302_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1332_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1302_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62456,9 +63836,9 @@ TEXT ·p1302_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1303_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1333_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1303_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62509,9 +63889,9 @@ TEXT ·p1303_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1304_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1334_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1304_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62560,9 +63940,9 @@ TEXT ·p1304_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1305_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1335_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1305_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62613,9 +63993,9 @@ TEXT ·p1305_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1306_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1336_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1306_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62660,9 +64040,9 @@ TEXT ·p1306_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1307_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1337_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1307_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62711,9 +64091,9 @@ TEXT ·p1307_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1308_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1338_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1308_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62764,9 +64144,9 @@ TEXT ·p1308_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1309_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1339_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1309_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62817,9 +64197,9 @@ TEXT ·p1309_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1310_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1340_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1310_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62866,9 +64246,9 @@ TEXT ·p1310_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1311_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1341_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1311_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62915,9 +64295,9 @@ TEXT ·p1311_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1312_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1342_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1312_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62966,9 +64346,9 @@ TEXT ·p1312_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1313_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1343_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1313_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63017,9 +64397,9 @@ TEXT ·p1313_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1314_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1344_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1314_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63070,9 +64450,9 @@ TEXT ·p1314_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1315_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1345_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1315_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63121,9 +64501,9 @@ TEXT ·p1315_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1316_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1346_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1316_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63174,9 +64554,9 @@ TEXT ·p1316_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1317_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1347_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1317_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63221,9 +64601,9 @@ TEXT ·p1317_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1318_VSHUFI64X2(in *byte, out *byte)
+// func p1348_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1318_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1348_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63272,9 +64652,9 @@ TEXT ·p1318_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1319_VSHUFI64X2(in *byte, out *byte)
+// func p1349_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1319_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1349_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63323,9 +64703,9 @@ TEXT ·p1319_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1320_VSHUFI64X2(in *byte, out *byte)
+// func p1350_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1320_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1350_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63374,9 +64754,9 @@ TEXT ·p1320_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1321_VSHUFI64X2(in *byte, out *byte)
+// func p1351_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1321_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1351_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63425,9 +64805,9 @@ TEXT ·p1321_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1322_VSHUFI64X2(in *byte, out *byte)
+// func p1352_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1322_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1352_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63476,9 +64856,9 @@ TEXT ·p1322_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1323_VSHUFI64X2(in *byte, out *byte)
+// func p1353_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1323_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1353_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63527,9 +64907,9 @@ TEXT ·p1323_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1324_VSHUFI64X2(in *byte, out *byte)
+// func p1354_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1324_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1354_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63580,9 +64960,9 @@ TEXT ·p1324_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1325_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1355_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1325_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1355_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63633,9 +65013,9 @@ TEXT ·p1325_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1326_VSHUFI64X2(in *byte, out *byte)
+// func p1356_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1326_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1356_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63682,9 +65062,9 @@ TEXT ·p1326_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1327_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1357_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1327_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1357_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63731,9 +65111,9 @@ TEXT ·p1327_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1328_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1358_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1328_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1358_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63782,9 +65162,9 @@ TEXT ·p1328_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1329_VSHUFI64X2(in *byte, out *byte)
+// func p1359_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1329_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1359_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63833,9 +65213,9 @@ TEXT ·p1329_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1330_VSHUFI64X2(in *byte, out *byte)
+// func p1360_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1330_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1360_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63886,9 +65266,9 @@ TEXT ·p1330_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1331_VSHUFI64X2(in *byte, out *byte)
+// func p1361_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1331_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1361_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63933,9 +65313,9 @@ TEXT ·p1331_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1332_VPERMQ(in *byte, out *byte)
+// func p1362_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1332_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63982,9 +65362,9 @@ TEXT ·p1332_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1333_VPERMQ(in *byte, out *byte)
+// func p1363_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1333_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64031,9 +65411,9 @@ TEXT ·p1333_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1334_VPERMQ(in *byte, out *byte)
+// func p1364_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1334_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64080,9 +65460,9 @@ TEXT ·p1334_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1335_VPERMQ(in *byte, out *byte)
+// func p1365_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1335_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64129,9 +65509,9 @@ TEXT ·p1335_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1336_VPERMQ(in *byte, out *byte)
+// func p1366_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1336_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64180,9 +65560,9 @@ TEXT ·p1336_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1337_VPERMQ_Z(in *byte, out *byte)
+// func p1367_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1337_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64231,9 +65611,9 @@ TEXT ·p1337_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1338_VPERMQ(in *byte, out *byte)
+// func p1368_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1338_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64278,9 +65658,9 @@ TEXT ·p1338_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1339_VPERMQ_BCST(in *byte, out *byte)
+// func p1369_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1339_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64325,9 +65705,9 @@ TEXT ·p1339_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1340_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1370_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1340_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64374,9 +65754,9 @@ TEXT ·p1340_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1341_VPERMQ(in *byte, out *byte)
+// func p1371_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1341_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64423,9 +65803,9 @@ TEXT ·p1341_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1342_VPERMQ(in *byte, out *byte)
+// func p1372_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1342_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64474,9 +65854,9 @@ TEXT ·p1342_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1343_VPERMQ(in *byte, out *byte)
+// func p1373_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1343_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64521,9 +65901,9 @@ TEXT ·p1343_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1344_VPERMQ(in *byte, out *byte)
+// func p1374_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1344_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64572,9 +65952,9 @@ TEXT ·p1344_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1345_VPERMQ(in *byte, out *byte)
+// func p1375_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1345_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64625,9 +66005,9 @@ TEXT ·p1345_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1346_VPERMQ_Z(in *byte, out *byte)
+// func p1376_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1346_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64678,9 +66058,9 @@ TEXT ·p1346_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1347_VPERMQ(in *byte, out *byte)
+// func p1377_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1347_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64727,9 +66107,9 @@ TEXT ·p1347_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1348_VPERMQ_BCST(in *byte, out *byte)
+// func p1378_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64776,9 +66156,9 @@ TEXT ·p1348_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1349_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1379_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1349_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64827,9 +66207,9 @@ TEXT ·p1349_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1350_VPERMQ(in *byte, out *byte)
+// func p1380_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1350_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64878,9 +66258,9 @@ TEXT ·p1350_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1351_VPERMQ(in *byte, out *byte)
+// func p1381_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1351_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64931,9 +66311,9 @@ TEXT ·p1351_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1352_VPERMQ(in *byte, out *byte)
+// func p1382_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1352_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64978,9 +66358,9 @@ TEXT ·p1352_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1353_VPERMD(in *byte, out *byte)
+// func p1383_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1353_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1383_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65029,9 +66409,9 @@ TEXT ·p1353_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1354_VPERMD(in *byte, out *byte)
+// func p1384_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1354_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1384_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65082,9 +66462,9 @@ TEXT ·p1354_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1355_VPERMD_Z(in *byte, out *byte)
+// func p1385_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1355_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1385_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65135,9 +66515,9 @@ TEXT ·p1355_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1356_VPERMD(in *byte, out *byte)
+// func p1386_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1356_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1386_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65184,9 +66564,9 @@ TEXT ·p1356_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1357_VPERMD_BCST(in *byte, out *byte)
+// func p1387_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1357_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65233,9 +66613,9 @@ TEXT ·p1357_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1358_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1388_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1358_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65284,9 +66664,9 @@ TEXT ·p1358_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1359_VPERMD(in *byte, out *byte)
+// func p1389_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1359_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65335,9 +66715,9 @@ TEXT ·p1359_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1360_VPERMD(in *byte, out *byte)
+// func p1390_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1360_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1390_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65388,9 +66768,9 @@ TEXT ·p1360_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1361_VPERMD(in *byte, out *byte)
+// func p1391_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1361_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1391_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65435,9 +66815,9 @@ TEXT ·p1361_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1362_VPERMI2Q(in *byte, out *byte)
+// func p1392_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1362_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1392_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65486,9 +66866,9 @@ TEXT ·p1362_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1363_VPERMI2Q(in *byte, out *byte)
+// func p1393_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1363_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1393_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65539,9 +66919,9 @@ TEXT ·p1363_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1364_VPERMI2Q_Z(in *byte, out *byte)
+// func p1394_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1364_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1394_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65592,9 +66972,9 @@ TEXT ·p1364_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1365_VPERMI2Q(in *byte, out *byte)
+// func p1395_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1365_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1395_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65641,9 +67021,9 @@ TEXT ·p1365_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1366_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1396_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1366_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1396_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65690,9 +67070,9 @@ TEXT ·p1366_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1367_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1397_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1367_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1397_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65741,9 +67121,9 @@ TEXT ·p1367_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1368_VPERMI2Q(in *byte, out *byte)
+// func p1398_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1368_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1398_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65792,9 +67172,9 @@ TEXT ·p1368_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1369_VPERMI2Q(in *byte, out *byte)
+// func p1399_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1369_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1399_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65845,9 +67225,9 @@ TEXT ·p1369_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1370_VPERMI2Q(in *byte, out *byte)
+// func p1400_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1370_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1400_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65896,9 +67276,9 @@ TEXT ·p1370_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1371_VPERMI2Q_Z(in *byte, out *byte)
+// func p1401_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1371_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1401_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65949,9 +67329,9 @@ TEXT ·p1371_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1372_VPERMI2Q(in *byte, out *byte)
+// func p1402_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1372_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1402_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65996,9 +67376,9 @@ TEXT ·p1372_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1373_VPERMB(in *byte, out *byte)
+// func p1403_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1373_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1403_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66047,9 +67427,9 @@ TEXT ·p1373_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1374_VPERMB(in *byte, out *byte)
+// func p1404_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1374_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1404_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66100,9 +67480,9 @@ TEXT ·p1374_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1375_VPERMB_Z(in *byte, out *byte)
+// func p1405_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1375_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1405_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66153,9 +67533,9 @@ TEXT ·p1375_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1376_VPERMB(in *byte, out *byte)
+// func p1406_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1376_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1406_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66202,9 +67582,9 @@ TEXT ·p1376_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1377_VPERMB(in *byte, out *byte)
+// func p1407_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1377_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66253,9 +67633,9 @@ TEXT ·p1377_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1378_VPERMB(in *byte, out *byte)
+// func p1408_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1378_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66306,9 +67686,9 @@ TEXT ·p1378_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1379_VPERMB(in *byte, out *byte)
+// func p1409_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1379_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66357,9 +67737,9 @@ TEXT ·p1379_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1380_VPERMB_Z(in *byte, out *byte)
+// func p1410_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1380_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66410,9 +67790,9 @@ TEXT ·p1380_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1381_VPERMB(in *byte, out *byte)
+// func p1411_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1381_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66457,9 +67837,9 @@ TEXT ·p1381_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1382_VALIGNQ(in *byte, out *byte)
+// func p1412_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1382_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1412_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66508,9 +67888,9 @@ TEXT ·p1382_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1383_VALIGNQ(in *byte, out *byte)
+// func p1413_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1383_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1413_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66559,9 +67939,9 @@ TEXT ·p1383_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1384_VALIGNQ(in *byte, out *byte)
+// func p1414_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1384_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1414_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66610,9 +67990,9 @@ TEXT ·p1384_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1385_VALIGNQ(in *byte, out *byte)
+// func p1415_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1385_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1415_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66661,9 +68041,9 @@ TEXT ·p1385_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1386_VALIGNQ(in *byte, out *byte)
+// func p1416_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1386_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1416_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66712,9 +68092,9 @@ TEXT ·p1386_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1387_VALIGNQ(in *byte, out *byte)
+// func p1417_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1387_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1417_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66765,9 +68145,9 @@ TEXT ·p1387_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1388_VALIGNQ_Z(in *byte, out *byte)
+// func p1418_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1388_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1418_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66818,9 +68198,9 @@ TEXT ·p1388_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1389_VALIGNQ(in *byte, out *byte)
+// func p1419_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1389_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1419_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66867,9 +68247,9 @@ TEXT ·p1389_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1390_VALIGNQ_BCST(in *byte, out *byte)
+// func p1420_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1390_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1420_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66916,9 +68296,9 @@ TEXT ·p1390_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1391_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1421_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1391_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1421_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66967,9 +68347,9 @@ TEXT ·p1391_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1392_VALIGNQ(in *byte, out *byte)
+// func p1422_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1392_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1422_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67018,9 +68398,9 @@ TEXT ·p1392_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1393_VALIGNQ(in *byte, out *byte)
+// func p1423_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1393_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1423_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67071,9 +68451,9 @@ TEXT ·p1393_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1394_VALIGNQ(in *byte, out *byte)
+// func p1424_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1394_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1424_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67122,9 +68502,9 @@ TEXT ·p1394_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1395_VALIGNQ_Z(in *byte, out *byte)
+// func p1425_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1395_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1425_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67175,9 +68555,9 @@ TEXT ·p1395_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1396_VALIGNQ(in *byte, out *byte)
+// func p1426_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1396_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1426_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67222,9 +68602,9 @@ TEXT ·p1396_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1397_VPBLENDMQ(in *byte, out *byte)
+// func p1427_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1397_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67275,9 +68655,9 @@ TEXT ·p1397_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1398_VPBLENDMQ(in *byte, out *byte)
+// func p1428_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1398_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67326,9 +68706,9 @@ TEXT ·p1398_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1399_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1429_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1399_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67377,9 +68757,9 @@ TEXT ·p1399_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1400_VPBLENDMQ(in *byte, out *byte)
+// func p1430_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1400_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1430_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67430,9 +68810,9 @@ TEXT ·p1400_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1401_VPBLENDMQ(in *byte, out *byte)
+// func p1431_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1401_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1431_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67483,9 +68863,9 @@ TEXT ·p1401_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1402_VPBLENDMQ(in *byte, out *byte)
+// func p1432_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1402_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1432_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67532,9 +68912,9 @@ TEXT ·p1402_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1403_VBROADCASTI32X4(in *byte, out *byte)
+// func p1433_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1403_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1433_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67579,9 +68959,9 @@ TEXT ·p1403_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1404_VBROADCASTI32X4(in *byte, out *byte)
+// func p1434_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1404_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1434_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67628,9 +69008,9 @@ TEXT ·p1404_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1405_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1435_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1405_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1435_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67677,9 +69057,9 @@ TEXT ·p1405_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1406_VBROADCASTI32X4(in *byte, out *byte)
+// func p1436_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1406_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1436_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67724,9 +69104,9 @@ TEXT ·p1406_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1407_VPBROADCASTQ(in *byte, out *byte)
+// func p1437_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1407_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1437_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67773,9 +69153,9 @@ TEXT ·p1407_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1408_VPBROADCASTQ(in *byte, out *byte)
+// func p1438_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1408_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1438_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67820,9 +69200,9 @@ TEXT ·p1408_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1409_VPBROADCASTQ(in *byte, out *byte)
+// func p1439_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1409_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1439_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67867,9 +69247,9 @@ TEXT ·p1409_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1410_VPBROADCASTQ(in *byte, out *byte)
+// func p1440_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1410_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1440_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67918,9 +69298,9 @@ TEXT ·p1410_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1411_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1441_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1411_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1441_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67967,9 +69347,9 @@ TEXT ·p1411_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1412_VPBROADCASTQ(in *byte, out *byte)
+// func p1442_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1412_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1442_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68014,9 +69394,9 @@ TEXT ·p1412_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1413_VPBROADCASTQ(in *byte, out *byte)
+// func p1443_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1413_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1443_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68063,9 +69443,9 @@ TEXT ·p1413_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1414_VPBROADCASTQ(in *byte, out *byte)
+// func p1444_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1414_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1444_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68110,9 +69490,9 @@ TEXT ·p1414_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1415_VPBROADCASTD(in *byte, out *byte)
+// func p1445_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1415_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1445_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68159,9 +69539,9 @@ TEXT ·p1415_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1416_VPBROADCASTD(in *byte, out *byte)
+// func p1446_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1416_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1446_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68206,9 +69586,9 @@ TEXT ·p1416_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1417_VPBROADCASTD(in *byte, out *byte)
+// func p1447_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1417_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1447_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68253,9 +69633,9 @@ TEXT ·p1417_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1418_VPBROADCASTD(in *byte, out *byte)
+// func p1448_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1418_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1448_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68304,9 +69684,9 @@ TEXT ·p1418_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1419_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1449_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1419_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1449_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68353,9 +69733,9 @@ TEXT ·p1419_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1420_VPBROADCASTD(in *byte, out *byte)
+// func p1450_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1420_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68400,9 +69780,9 @@ TEXT ·p1420_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1421_VPBROADCASTD(in *byte, out *byte)
+// func p1451_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1421_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68447,9 +69827,9 @@ TEXT ·p1421_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1422_VINSERTI64X4(in *byte, out *byte)
+// func p1452_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1422_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1452_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68498,9 +69878,9 @@ TEXT ·p1422_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1423_VINSERTI64X4(in *byte, out *byte)
+// func p1453_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1423_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1453_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68547,9 +69927,9 @@ TEXT ·p1423_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1424_VINSERTI64X4(in *byte, out *byte)
+// func p1454_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1424_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1454_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68600,9 +69980,9 @@ TEXT ·p1424_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1425_VEXTRACTI32X4(in *byte, out *byte)
+// func p1455_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1425_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1455_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68649,9 +70029,9 @@ TEXT ·p1425_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1426_VEXTRACTI32X4(in *byte, out *byte)
+// func p1456_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1426_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1456_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68696,9 +70076,9 @@ TEXT ·p1426_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1427_VEXTRACTI32X4(in *byte, out *byte)
+// func p1457_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1427_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1457_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68747,9 +70127,9 @@ TEXT ·p1427_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1428_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1458_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1428_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1458_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68798,9 +70178,9 @@ TEXT ·p1428_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1429_VEXTRACTI32X4(in *byte, out *byte)
+// func p1459_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1429_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1459_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68847,9 +70227,9 @@ TEXT ·p1429_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1430_VEXTRACTI32X4(in *byte, out *byte)
+// func p1460_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1430_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1460_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68896,9 +70276,9 @@ TEXT ·p1430_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1431_VMOVDQU8(in *byte, out *byte)
+// func p1461_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1431_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1461_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68945,9 +70325,9 @@ TEXT ·p1431_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1432_VMOVDQU8_Z(in *byte, out *byte)
+// func p1462_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1432_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1462_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68994,9 +70374,9 @@ TEXT ·p1432_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1433_VMOVDQU8(in *byte, out *byte)
+// func p1463_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1433_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1463_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69043,9 +70423,9 @@ TEXT ·p1433_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1434_VMOVDQU8(in *byte, out *byte)
+// func p1464_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1434_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1464_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69094,9 +70474,9 @@ TEXT ·p1434_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1435_VMOVDQU8_Z(in *byte, out *byte)
+// func p1465_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1435_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1465_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69145,9 +70525,9 @@ TEXT ·p1435_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1436_VMOVDQU8(in *byte, out *byte)
+// func p1466_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1436_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1466_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69194,9 +70574,9 @@ TEXT ·p1436_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1437_VMOVDQU8(in *byte, out *byte)
+// func p1467_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1437_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1467_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69243,9 +70623,9 @@ TEXT ·p1437_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1438_VMOVDQU8(in *byte, out *byte)
+// func p1468_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1438_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1468_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69290,9 +70670,9 @@ TEXT ·p1438_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1439_VMOVDQU8(in *byte, out *byte)
+// func p1469_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1439_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1469_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69337,9 +70717,9 @@ TEXT ·p1439_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1440_VMOVDQU64(in *byte, out *byte)
+// func p1470_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1440_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1470_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69386,9 +70766,9 @@ TEXT ·p1440_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1441_VMOVDQU64_Z(in *byte, out *byte)
+// func p1471_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1441_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1471_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69435,9 +70815,9 @@ TEXT ·p1441_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1442_VMOVDQU64(in *byte, out *byte)
+// func p1472_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1442_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1472_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69484,9 +70864,9 @@ TEXT ·p1442_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1443_VMOVDQU64(in *byte, out *byte)
+// func p1473_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1443_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1473_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69535,9 +70915,9 @@ TEXT ·p1443_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1444_VMOVDQU64_Z(in *byte, out *byte)
+// func p1474_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1444_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1474_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69586,9 +70966,9 @@ TEXT ·p1444_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1445_VMOVDQU64(in *byte, out *byte)
+// func p1475_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1445_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1475_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69633,9 +71013,9 @@ TEXT ·p1445_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1446_VMOVDQU64(in *byte, out *byte)
+// func p1476_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1446_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1476_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69680,9 +71060,9 @@ TEXT ·p1446_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1447_VMOVDQU64(in *byte, out *byte)
+// func p1477_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1447_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69729,9 +71109,9 @@ TEXT ·p1447_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1448_VMOVDQU64(in *byte, out *byte)
+// func p1478_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1448_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1478_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69778,9 +71158,9 @@ TEXT ·p1448_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1449_VMOVDQU64(in *byte, out *byte)
+// func p1479_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1449_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1479_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69827,9 +71207,9 @@ TEXT ·p1449_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1450_VPCMPEQB(in *byte, out *byte)
+// func p1480_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1450_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69878,9 +71258,9 @@ TEXT ·p1450_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1451_VPCMPEQB(in *byte, out *byte)
+// func p1481_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1451_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69931,9 +71311,9 @@ TEXT ·p1451_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1452_VPCMPEQB(in *byte, out *byte)
+// func p1482_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1452_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69980,9 +71360,9 @@ TEXT ·p1452_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1453_VPCMPEQB(in *byte, out *byte)
+// func p1483_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1453_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70031,9 +71411,9 @@ TEXT ·p1453_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1454_VPCMPEQB(in *byte, out *byte)
+// func p1484_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1454_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70082,9 +71462,9 @@ TEXT ·p1454_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1455_KMOVQ(in *byte, out *byte)
+// func p1485_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1455_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1485_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70129,9 +71509,9 @@ TEXT ·p1455_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1456_KMOVQ(in *byte, out *byte)
+// func p1486_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1456_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1486_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70178,9 +71558,9 @@ TEXT ·p1456_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1457_KMOVQ(in *byte, out *byte)
+// func p1487_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1457_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1487_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70225,9 +71605,9 @@ TEXT ·p1457_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1458_KMOVQ(in *byte, out *byte)
+// func p1488_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1458_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1488_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70272,9 +71652,9 @@ TEXT ·p1458_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1459_KMOVW(in *byte, out *byte)
+// func p1489_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1459_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p1489_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70319,9 +71699,9 @@ TEXT ·p1459_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1460_KORTESTQ(in *byte, out *byte)
+// func p1490_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1460_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1490_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70368,9 +71748,9 @@ TEXT ·p1460_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1461_BZHIQ(in *byte, out *byte)
+// func p1491_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1461_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1491_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70413,9 +71793,9 @@ TEXT ·p1461_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1462_SHLXQ(in *byte, out *byte)
+// func p1492_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1462_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1492_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70458,9 +71838,9 @@ TEXT ·p1462_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1463_SHLXQ(in *byte, out *byte)
+// func p1493_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1463_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1493_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70503,9 +71883,9 @@ TEXT ·p1463_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1464_SHRXQ(in *byte, out *byte)
+// func p1494_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1464_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1494_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70548,9 +71928,9 @@ TEXT ·p1464_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1465_SHRXQ(in *byte, out *byte)
+// func p1495_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1465_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1495_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70593,9 +71973,9 @@ TEXT ·p1465_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1466_ANDNQ(in *byte, out *byte)
+// func p1496_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1466_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1496_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70638,9 +72018,9 @@ TEXT ·p1466_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1467_ANDNQ(in *byte, out *byte)
+// func p1497_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1467_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70683,8 +72063,8 @@ TEXT ·p1467_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1468_ROLL(in *byte, out *byte)
-TEXT ·p1468_ROLL(SB), NOSPLIT, $0-16
+// func p1498_ROLL(in *byte, out *byte)
+TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70727,8 +72107,8 @@ TEXT ·p1468_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1469_RORL(in *byte, out *byte)
-TEXT ·p1469_RORL(SB), NOSPLIT, $0-16
+// func p1499_RORL(in *byte, out *byte)
+TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70771,9 +72151,9 @@ TEXT ·p1469_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1470_VINSERTI64X4(in *byte, out *byte)
+// func p1500_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1470_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1500_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70822,9 +72202,9 @@ TEXT ·p1470_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1471_VINSERTI64X4(in *byte, out *byte)
+// func p1501_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1471_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1501_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70869,9 +72249,9 @@ TEXT ·p1471_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1472_VEXTRACTI32X4(in *byte, out *byte)
+// func p1502_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1472_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70918,9 +72298,9 @@ TEXT ·p1472_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1473_VEXTRACTI32X4(in *byte, out *byte)
+// func p1503_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1473_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70967,9 +72347,9 @@ TEXT ·p1473_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1474_VEXTRACTI32X4(in *byte, out *byte)
+// func p1504_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1474_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1504_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71016,9 +72396,9 @@ TEXT ·p1474_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1475_VEXTRACTI32X4(in *byte, out *byte)
+// func p1505_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1475_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1505_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71063,9 +72443,9 @@ TEXT ·p1475_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1476_VPBROADCASTQ(in *byte, out *byte)
+// func p1506_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1476_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1506_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71110,9 +72490,9 @@ TEXT ·p1476_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1477_VMOVDQU64(in *byte, out *byte)
+// func p1507_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1507_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71157,9 +72537,9 @@ TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1478_VPCMPEQB(in *byte, out *byte)
+// func p1508_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1478_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1508_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71206,9 +72586,9 @@ TEXT ·p1478_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1479_KORTESTQ(in *byte, out *byte)
+// func p1509_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1479_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1509_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71253,9 +72633,9 @@ TEXT ·p1479_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1480_KMOVQ(in *byte, out *byte)
+// func p1510_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1480_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1510_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71300,9 +72680,9 @@ TEXT ·p1480_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1481_VPCMPUQ(in *byte, out *byte)
+// func p1511_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1481_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1511_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71351,9 +72731,9 @@ TEXT ·p1481_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1482_VPCMPUQ(in *byte, out *byte)
+// func p1512_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1482_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1512_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71402,9 +72782,9 @@ TEXT ·p1482_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1483_VPCMPUQ(in *byte, out *byte)
+// func p1513_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1483_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1513_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71453,9 +72833,9 @@ TEXT ·p1483_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1484_VPCMPUQ(in *byte, out *byte)
+// func p1514_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1484_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1514_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71504,9 +72884,9 @@ TEXT ·p1484_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1485_VPCMPUQ(in *byte, out *byte)
+// func p1515_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1485_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1515_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71555,9 +72935,9 @@ TEXT ·p1485_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1486_VPCMPUQ(in *byte, out *byte)
+// func p1516_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1486_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1516_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71606,9 +72986,9 @@ TEXT ·p1486_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1487_VPCMPUQ(in *byte, out *byte)
+// func p1517_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1487_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1517_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71657,9 +73037,9 @@ TEXT ·p1487_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1488_VPCMPUQ(in *byte, out *byte)
+// func p1518_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1488_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1518_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71708,9 +73088,9 @@ TEXT ·p1488_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1489_VPCMPUQ(in *byte, out *byte)
+// func p1519_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1489_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1519_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71761,9 +73141,9 @@ TEXT ·p1489_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1490_VPCMPUQ(in *byte, out *byte)
+// func p1520_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1490_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1520_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71810,9 +73190,9 @@ TEXT ·p1490_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1491_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1521_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1491_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1521_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71859,9 +73239,9 @@ TEXT ·p1491_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1492_VPCMPUQ(in *byte, out *byte)
+// func p1522_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1492_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1522_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71910,9 +73290,9 @@ TEXT ·p1492_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1493_VPCMPUQ(in *byte, out *byte)
+// func p1523_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1493_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1523_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71963,9 +73343,9 @@ TEXT ·p1493_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1494_VPCMPUQ(in *byte, out *byte)
+// func p1524_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1494_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1524_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72012,9 +73392,9 @@ TEXT ·p1494_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1495_SHLXQ(in *byte, out *byte)
+// func p1525_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1495_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1525_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72057,9 +73437,9 @@ TEXT ·p1495_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1496_SHRXQ(in *byte, out *byte)
+// func p1526_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1496_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1526_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72102,9 +73482,9 @@ TEXT ·p1496_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1497_ANDNQ(in *byte, out *byte)
+// func p1527_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1527_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72147,8 +73527,8 @@ TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1498_ROLL(in *byte, out *byte)
-TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
+// func p1528_ROLL(in *byte, out *byte)
+TEXT ·p1528_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72191,8 +73571,8 @@ TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1499_RORL(in *byte, out *byte)
-TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
+// func p1529_RORL(in *byte, out *byte)
+TEXT ·p1529_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72235,9 +73615,9 @@ TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1500_RORXQ(in *byte, out *byte)
+// func p1530_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1500_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1530_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72280,9 +73660,9 @@ TEXT ·p1500_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1501_RORXQ(in *byte, out *byte)
+// func p1531_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1501_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1531_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72325,9 +73705,9 @@ TEXT ·p1501_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1502_RORXQ(in *byte, out *byte)
+// func p1532_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1502_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1532_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72370,9 +73750,9 @@ TEXT ·p1502_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1503_RORXQ(in *byte, out *byte)
+// func p1533_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1503_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1533_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72415,9 +73795,9 @@ TEXT ·p1503_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1504_RORXQ(in *byte, out *byte)
+// func p1534_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1504_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1534_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72460,9 +73840,9 @@ TEXT ·p1504_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1505_RORXQ(in *byte, out *byte)
+// func p1535_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1505_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1535_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72505,9 +73885,9 @@ TEXT ·p1505_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1506_RORXQ(in *byte, out *byte)
+// func p1536_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1506_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1536_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72550,9 +73930,9 @@ TEXT ·p1506_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1507_RORXQ(in *byte, out *byte)
+// func p1537_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1507_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1537_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72595,8 +73975,8 @@ TEXT ·p1507_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1508_ROLL(in *byte, out *byte)
-TEXT ·p1508_ROLL(SB), NOSPLIT, $0-16
+// func p1538_ROLL(in *byte, out *byte)
+TEXT ·p1538_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72639,8 +74019,8 @@ TEXT ·p1508_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1509_ROLL(in *byte, out *byte)
-TEXT ·p1509_ROLL(SB), NOSPLIT, $0-16
+// func p1539_ROLL(in *byte, out *byte)
+TEXT ·p1539_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72683,8 +74063,8 @@ TEXT ·p1509_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1510_ROLL(in *byte, out *byte)
-TEXT ·p1510_ROLL(SB), NOSPLIT, $0-16
+// func p1540_ROLL(in *byte, out *byte)
+TEXT ·p1540_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72727,8 +74107,8 @@ TEXT ·p1510_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1511_ROLL(in *byte, out *byte)
-TEXT ·p1511_ROLL(SB), NOSPLIT, $0-16
+// func p1541_ROLL(in *byte, out *byte)
+TEXT ·p1541_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72771,8 +74151,8 @@ TEXT ·p1511_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1512_ROLL(in *byte, out *byte)
-TEXT ·p1512_ROLL(SB), NOSPLIT, $0-16
+// func p1542_ROLL(in *byte, out *byte)
+TEXT ·p1542_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72815,8 +74195,8 @@ TEXT ·p1512_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1513_ROLL(in *byte, out *byte)
-TEXT ·p1513_ROLL(SB), NOSPLIT, $0-16
+// func p1543_ROLL(in *byte, out *byte)
+TEXT ·p1543_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72859,8 +74239,8 @@ TEXT ·p1513_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1514_RORL(in *byte, out *byte)
-TEXT ·p1514_RORL(SB), NOSPLIT, $0-16
+// func p1544_RORL(in *byte, out *byte)
+TEXT ·p1544_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72903,8 +74283,8 @@ TEXT ·p1514_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1515_RORL(in *byte, out *byte)
-TEXT ·p1515_RORL(SB), NOSPLIT, $0-16
+// func p1545_RORL(in *byte, out *byte)
+TEXT ·p1545_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72947,8 +74327,8 @@ TEXT ·p1515_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1516_RORL(in *byte, out *byte)
-TEXT ·p1516_RORL(SB), NOSPLIT, $0-16
+// func p1546_RORL(in *byte, out *byte)
+TEXT ·p1546_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72991,8 +74371,8 @@ TEXT ·p1516_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1517_RORL(in *byte, out *byte)
-TEXT ·p1517_RORL(SB), NOSPLIT, $0-16
+// func p1547_RORL(in *byte, out *byte)
+TEXT ·p1547_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73035,8 +74415,8 @@ TEXT ·p1517_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1518_RORL(in *byte, out *byte)
-TEXT ·p1518_RORL(SB), NOSPLIT, $0-16
+// func p1548_RORL(in *byte, out *byte)
+TEXT ·p1548_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73079,8 +74459,8 @@ TEXT ·p1518_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1519_RORL(in *byte, out *byte)
-TEXT ·p1519_RORL(SB), NOSPLIT, $0-16
+// func p1549_RORL(in *byte, out *byte)
+TEXT ·p1549_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73123,8 +74503,8 @@ TEXT ·p1519_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1520_SETCC(in *byte, out *byte)
-TEXT ·p1520_SETCC(SB), NOSPLIT, $0-16
+// func p1550_SETCC(in *byte, out *byte)
+TEXT ·p1550_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73167,8 +74547,8 @@ TEXT ·p1520_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1521_JCC(in *byte, out *byte)
-TEXT ·p1521_JCC(SB), NOSPLIT, $0-16
+// func p1551_JCC(in *byte, out *byte)
+TEXT ·p1551_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73217,8 +74597,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1522_SETCS(in *byte, out *byte)
-TEXT ·p1522_SETCS(SB), NOSPLIT, $0-16
+// func p1552_SETCS(in *byte, out *byte)
+TEXT ·p1552_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73261,9 +74641,9 @@ TEXT ·p1522_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1523_CMOVQCS(in *byte, out *byte)
+// func p1553_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1523_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1553_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73306,8 +74686,8 @@ TEXT ·p1523_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1524_JCS(in *byte, out *byte)
-TEXT ·p1524_JCS(SB), NOSPLIT, $0-16
+// func p1554_JCS(in *byte, out *byte)
+TEXT ·p1554_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73356,8 +74736,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1525_JEQ(in *byte, out *byte)
-TEXT ·p1525_JEQ(SB), NOSPLIT, $0-16
+// func p1555_JEQ(in *byte, out *byte)
+TEXT ·p1555_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73406,8 +74786,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1526_SETNE(in *byte, out *byte)
-TEXT ·p1526_SETNE(SB), NOSPLIT, $0-16
+// func p1556_SETNE(in *byte, out *byte)
+TEXT ·p1556_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73450,8 +74830,8 @@ TEXT ·p1526_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1527_SETHI(in *byte, out *byte)
-TEXT ·p1527_SETHI(SB), NOSPLIT, $0-16
+// func p1557_SETHI(in *byte, out *byte)
+TEXT ·p1557_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73494,8 +74874,8 @@ TEXT ·p1527_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1528_JHI(in *byte, out *byte)
-TEXT ·p1528_JHI(SB), NOSPLIT, $0-16
+// func p1558_JHI(in *byte, out *byte)
+TEXT ·p1558_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73544,8 +74924,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1529_SETLS(in *byte, out *byte)
-TEXT ·p1529_SETLS(SB), NOSPLIT, $0-16
+// func p1559_SETLS(in *byte, out *byte)
+TEXT ·p1559_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73588,9 +74968,9 @@ TEXT ·p1529_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1530_CMOVQLS(in *byte, out *byte)
+// func p1560_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1530_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1560_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73633,8 +75013,8 @@ TEXT ·p1530_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1531_JLS(in *byte, out *byte)
-TEXT ·p1531_JLS(SB), NOSPLIT, $0-16
+// func p1561_JLS(in *byte, out *byte)
+TEXT ·p1561_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73683,8 +75063,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1532_SETLT(in *byte, out *byte)
-TEXT ·p1532_SETLT(SB), NOSPLIT, $0-16
+// func p1562_SETLT(in *byte, out *byte)
+TEXT ·p1562_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73727,8 +75107,8 @@ TEXT ·p1532_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1533_JLT(in *byte, out *byte)
-TEXT ·p1533_JLT(SB), NOSPLIT, $0-16
+// func p1563_JLT(in *byte, out *byte)
+TEXT ·p1563_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73777,8 +75157,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1534_SETGE(in *byte, out *byte)
-TEXT ·p1534_SETGE(SB), NOSPLIT, $0-16
+// func p1564_SETGE(in *byte, out *byte)
+TEXT ·p1564_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73821,9 +75201,9 @@ TEXT ·p1534_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1535_CMOVQGE(in *byte, out *byte)
+// func p1565_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1535_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1565_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73866,8 +75246,8 @@ TEXT ·p1535_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1536_JGE(in *byte, out *byte)
-TEXT ·p1536_JGE(SB), NOSPLIT, $0-16
+// func p1566_JGE(in *byte, out *byte)
+TEXT ·p1566_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73916,8 +75296,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1537_SETGT(in *byte, out *byte)
-TEXT ·p1537_SETGT(SB), NOSPLIT, $0-16
+// func p1567_SETGT(in *byte, out *byte)
+TEXT ·p1567_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73960,9 +75340,9 @@ TEXT ·p1537_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1538_CMOVQGT(in *byte, out *byte)
+// func p1568_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1538_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1568_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74005,8 +75385,8 @@ TEXT ·p1538_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1539_JGT(in *byte, out *byte)
-TEXT ·p1539_JGT(SB), NOSPLIT, $0-16
+// func p1569_JGT(in *byte, out *byte)
+TEXT ·p1569_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74055,8 +75435,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1540_SETLE(in *byte, out *byte)
-TEXT ·p1540_SETLE(SB), NOSPLIT, $0-16
+// func p1570_SETLE(in *byte, out *byte)
+TEXT ·p1570_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74099,9 +75479,9 @@ TEXT ·p1540_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1541_CMOVQLE(in *byte, out *byte)
+// func p1571_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1541_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1571_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74144,8 +75524,8 @@ TEXT ·p1541_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1542_JLE(in *byte, out *byte)
-TEXT ·p1542_JLE(SB), NOSPLIT, $0-16
+// func p1572_JLE(in *byte, out *byte)
+TEXT ·p1572_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74194,8 +75574,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1543_SETMI(in *byte, out *byte)
-TEXT ·p1543_SETMI(SB), NOSPLIT, $0-16
+// func p1573_SETMI(in *byte, out *byte)
+TEXT ·p1573_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74238,9 +75618,9 @@ TEXT ·p1543_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1544_CMOVQMI(in *byte, out *byte)
+// func p1574_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1544_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1574_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74283,8 +75663,8 @@ TEXT ·p1544_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1545_JMI(in *byte, out *byte)
-TEXT ·p1545_JMI(SB), NOSPLIT, $0-16
+// func p1575_JMI(in *byte, out *byte)
+TEXT ·p1575_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74333,8 +75713,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1546_SETPL(in *byte, out *byte)
-TEXT ·p1546_SETPL(SB), NOSPLIT, $0-16
+// func p1576_SETPL(in *byte, out *byte)
+TEXT ·p1576_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74377,9 +75757,9 @@ TEXT ·p1546_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1547_CMOVQPL(in *byte, out *byte)
+// func p1577_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1547_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1577_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74422,8 +75802,8 @@ TEXT ·p1547_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1548_JPL(in *byte, out *byte)
-TEXT ·p1548_JPL(SB), NOSPLIT, $0-16
+// func p1578_JPL(in *byte, out *byte)
+TEXT ·p1578_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74472,8 +75852,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1549_SETOS(in *byte, out *byte)
-TEXT ·p1549_SETOS(SB), NOSPLIT, $0-16
+// func p1579_SETOS(in *byte, out *byte)
+TEXT ·p1579_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74516,9 +75896,9 @@ TEXT ·p1549_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1550_CMOVQOS(in *byte, out *byte)
+// func p1580_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1550_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1580_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74561,8 +75941,8 @@ TEXT ·p1550_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1551_JOS(in *byte, out *byte)
-TEXT ·p1551_JOS(SB), NOSPLIT, $0-16
+// func p1581_JOS(in *byte, out *byte)
+TEXT ·p1581_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74611,8 +75991,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1552_SETOC(in *byte, out *byte)
-TEXT ·p1552_SETOC(SB), NOSPLIT, $0-16
+// func p1582_SETOC(in *byte, out *byte)
+TEXT ·p1582_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74655,9 +76035,9 @@ TEXT ·p1552_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1553_CMOVQOC(in *byte, out *byte)
+// func p1583_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1553_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1583_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74700,8 +76080,8 @@ TEXT ·p1553_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1554_JOC(in *byte, out *byte)
-TEXT ·p1554_JOC(SB), NOSPLIT, $0-16
+// func p1584_JOC(in *byte, out *byte)
+TEXT ·p1584_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74750,8 +76130,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1555_SETPS(in *byte, out *byte)
-TEXT ·p1555_SETPS(SB), NOSPLIT, $0-16
+// func p1585_SETPS(in *byte, out *byte)
+TEXT ·p1585_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74794,9 +76174,9 @@ TEXT ·p1555_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1556_CMOVQPS(in *byte, out *byte)
+// func p1586_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1556_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1586_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74839,8 +76219,8 @@ TEXT ·p1556_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1557_JPS(in *byte, out *byte)
-TEXT ·p1557_JPS(SB), NOSPLIT, $0-16
+// func p1587_JPS(in *byte, out *byte)
+TEXT ·p1587_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74889,8 +76269,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1558_SETPC(in *byte, out *byte)
-TEXT ·p1558_SETPC(SB), NOSPLIT, $0-16
+// func p1588_SETPC(in *byte, out *byte)
+TEXT ·p1588_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74933,9 +76313,9 @@ TEXT ·p1558_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1559_CMOVQPC(in *byte, out *byte)
+// func p1589_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1559_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1589_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74978,8 +76358,8 @@ TEXT ·p1559_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1560_JPC(in *byte, out *byte)
-TEXT ·p1560_JPC(SB), NOSPLIT, $0-16
+// func p1590_JPC(in *byte, out *byte)
+TEXT ·p1590_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75028,8 +76408,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1561_SHLQ(in *byte, out *byte)
-TEXT ·p1561_SHLQ(SB), NOSPLIT, $0-16
+// func p1591_SHLQ(in *byte, out *byte)
+TEXT ·p1591_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75072,8 +76452,8 @@ TEXT ·p1561_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1562_SHRQ(in *byte, out *byte)
-TEXT ·p1562_SHRQ(SB), NOSPLIT, $0-16
+// func p1592_SHRQ(in *byte, out *byte)
+TEXT ·p1592_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75116,8 +76496,8 @@ TEXT ·p1562_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1563_SARQ(in *byte, out *byte)
-TEXT ·p1563_SARQ(SB), NOSPLIT, $0-16
+// func p1593_SARQ(in *byte, out *byte)
+TEXT ·p1593_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75160,8 +76540,8 @@ TEXT ·p1563_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1564_SHLL(in *byte, out *byte)
-TEXT ·p1564_SHLL(SB), NOSPLIT, $0-16
+// func p1594_SHLL(in *byte, out *byte)
+TEXT ·p1594_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75204,8 +76584,8 @@ TEXT ·p1564_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1565_SARL(in *byte, out *byte)
-TEXT ·p1565_SARL(SB), NOSPLIT, $0-16
+// func p1595_SARL(in *byte, out *byte)
+TEXT ·p1595_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75248,8 +76628,8 @@ TEXT ·p1565_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1566_SHRW(in *byte, out *byte)
-TEXT ·p1566_SHRW(SB), NOSPLIT, $0-16
+// func p1596_SHRW(in *byte, out *byte)
+TEXT ·p1596_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75292,8 +76672,8 @@ TEXT ·p1566_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1567_SHLB(in *byte, out *byte)
-TEXT ·p1567_SHLB(SB), NOSPLIT, $0-16
+// func p1597_SHLB(in *byte, out *byte)
+TEXT ·p1597_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75336,8 +76716,8 @@ TEXT ·p1567_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1568_MULQ(in *byte, out *byte)
-TEXT ·p1568_MULQ(SB), NOSPLIT, $0-16
+// func p1598_MULQ(in *byte, out *byte)
+TEXT ·p1598_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75380,8 +76760,8 @@ TEXT ·p1568_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1569_NEGQ(in *byte, out *byte)
-TEXT ·p1569_NEGQ(SB), NOSPLIT, $0-16
+// func p1599_NEGQ(in *byte, out *byte)
+TEXT ·p1599_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75424,8 +76804,8 @@ TEXT ·p1569_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1570_NOTQ(in *byte, out *byte)
-TEXT ·p1570_NOTQ(SB), NOSPLIT, $0-16
+// func p1600_NOTQ(in *byte, out *byte)
+TEXT ·p1600_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75468,8 +76848,8 @@ TEXT ·p1570_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1571_INCQ(in *byte, out *byte)
-TEXT ·p1571_INCQ(SB), NOSPLIT, $0-16
+// func p1601_INCQ(in *byte, out *byte)
+TEXT ·p1601_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75512,8 +76892,8 @@ TEXT ·p1571_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1572_DECL(in *byte, out *byte)
-TEXT ·p1572_DECL(SB), NOSPLIT, $0-16
+// func p1602_DECL(in *byte, out *byte)
+TEXT ·p1602_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75556,8 +76936,8 @@ TEXT ·p1572_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1573_ADCL(in *byte, out *byte)
-TEXT ·p1573_ADCL(SB), NOSPLIT, $0-16
+// func p1603_ADCL(in *byte, out *byte)
+TEXT ·p1603_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75600,8 +76980,8 @@ TEXT ·p1573_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1574_SBBL(in *byte, out *byte)
-TEXT ·p1574_SBBL(SB), NOSPLIT, $0-16
+// func p1604_SBBL(in *byte, out *byte)
+TEXT ·p1604_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75644,8 +77024,8 @@ TEXT ·p1574_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1575_MOVBLZX(in *byte, out *byte)
-TEXT ·p1575_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1605_MOVBLZX(in *byte, out *byte)
+TEXT ·p1605_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75688,8 +77068,8 @@ TEXT ·p1575_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1576_MOVWLZX(in *byte, out *byte)
-TEXT ·p1576_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1606_MOVWLZX(in *byte, out *byte)
+TEXT ·p1606_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75732,8 +77112,8 @@ TEXT ·p1576_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1577_MOVLQZX(in *byte, out *byte)
-TEXT ·p1577_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1607_MOVLQZX(in *byte, out *byte)
+TEXT ·p1607_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75776,8 +77156,8 @@ TEXT ·p1577_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1578_SARQ(in *byte, out *byte)
-TEXT ·p1578_SARQ(SB), NOSPLIT, $0-16
+// func p1608_SARQ(in *byte, out *byte)
+TEXT ·p1608_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75820,8 +77200,8 @@ TEXT ·p1578_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1579_SARQ(in *byte, out *byte)
-TEXT ·p1579_SARQ(SB), NOSPLIT, $0-16
+// func p1609_SARQ(in *byte, out *byte)
+TEXT ·p1609_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75864,8 +77244,8 @@ TEXT ·p1579_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1580_SARQ(in *byte, out *byte)
-TEXT ·p1580_SARQ(SB), NOSPLIT, $0-16
+// func p1610_SARQ(in *byte, out *byte)
+TEXT ·p1610_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75908,8 +77288,8 @@ TEXT ·p1580_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1581_SHLL(in *byte, out *byte)
-TEXT ·p1581_SHLL(SB), NOSPLIT, $0-16
+// func p1611_SHLL(in *byte, out *byte)
+TEXT ·p1611_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75952,8 +77332,8 @@ TEXT ·p1581_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1582_SHLL(in *byte, out *byte)
-TEXT ·p1582_SHLL(SB), NOSPLIT, $0-16
+// func p1612_SHLL(in *byte, out *byte)
+TEXT ·p1612_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75996,8 +77376,8 @@ TEXT ·p1582_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1583_SHLL(in *byte, out *byte)
-TEXT ·p1583_SHLL(SB), NOSPLIT, $0-16
+// func p1613_SHLL(in *byte, out *byte)
+TEXT ·p1613_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76040,8 +77420,8 @@ TEXT ·p1583_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1584_SHRB(in *byte, out *byte)
-TEXT ·p1584_SHRB(SB), NOSPLIT, $0-16
+// func p1614_SHRB(in *byte, out *byte)
+TEXT ·p1614_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76084,8 +77464,8 @@ TEXT ·p1584_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1585_SHRB(in *byte, out *byte)
-TEXT ·p1585_SHRB(SB), NOSPLIT, $0-16
+// func p1615_SHRB(in *byte, out *byte)
+TEXT ·p1615_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76128,8 +77508,8 @@ TEXT ·p1585_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1586_SHRB(in *byte, out *byte)
-TEXT ·p1586_SHRB(SB), NOSPLIT, $0-16
+// func p1616_SHRB(in *byte, out *byte)
+TEXT ·p1616_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76172,8 +77552,8 @@ TEXT ·p1586_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1587_SHRB(in *byte, out *byte)
-TEXT ·p1587_SHRB(SB), NOSPLIT, $0-16
+// func p1617_SHRB(in *byte, out *byte)
+TEXT ·p1617_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76216,8 +77596,8 @@ TEXT ·p1587_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1588_SHLQ(in *byte, out *byte)
-TEXT ·p1588_SHLQ(SB), NOSPLIT, $0-16
+// func p1618_SHLQ(in *byte, out *byte)
+TEXT ·p1618_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76260,9 +77640,9 @@ TEXT ·p1588_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1589_VMOVDQU8(in *byte, out *byte)
+// func p1619_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1589_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1619_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76309,9 +77689,9 @@ TEXT ·p1589_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1590_VMOVDQU8_Z(in *byte, out *byte)
+// func p1620_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1590_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1620_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76358,9 +77738,9 @@ TEXT ·p1590_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1591_VMOVDQU8(in *byte, out *byte)
+// func p1621_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1591_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1621_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76407,9 +77787,9 @@ TEXT ·p1591_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1592_VMOVDQU8(in *byte, out *byte)
+// func p1622_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1592_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1622_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76456,9 +77836,9 @@ TEXT ·p1592_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1593_VMOVDQU64(in *byte, out *byte)
+// func p1623_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1593_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1623_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76505,9 +77885,9 @@ TEXT ·p1593_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1594_VMOVDQU64(in *byte, out *byte)
+// func p1624_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1594_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1624_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76554,9 +77934,9 @@ TEXT ·p1594_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1595_VMOVDQU64_Z(in *byte, out *byte)
+// func p1625_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1595_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1625_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
