@@ -1,0 +1,155 @@
+// chacha_variants.c: the latency of one 20-round ChaCha20 block computed in
+// different units, and of two computed side by side, to choose how a short
+// seal computes its Poly1305 key block and its keystream block: the AVX2 row
+// layout (rotations by shuffles and shift pairs), the AVX-512 row layout on
+// ymm (two blocks) and on zmm (four blocks), every rotation one VPROLD, the general registers (one
+// block, 16 words in 32-bit registers, ROL), and a general-register block
+// interleaved with a zmm row block or with a second general-register block.
+// Needs AVX-512F/VL: gcc -O2 -mavx2 -mavx512f -mavx512vl.
+#include <immintrin.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+	struct timespec a;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	return a.tv_sec + a.tv_nsec * 1e-9;
+}
+
+#define ROTB(x, tab) _mm256_shuffle_epi8(x, tab)
+#define ROT(x, k) _mm256_or_si256(_mm256_slli_epi32(x, k), _mm256_srli_epi32(x, 32 - (k)))
+#define HALF2(a, b, c, d)                                                            \
+	a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a); d = ROTB(d, r16);        \
+	c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = ROT(b, 12);          \
+	a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a); d = ROTB(d, r8);         \
+	c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = ROT(b, 7);
+
+#define HALF5(a, b, c, d)                                                            \
+	a = _mm512_add_epi32(a, b); d = _mm512_xor_si512(d, a); d = _mm512_rol_epi32(d, 16); \
+	c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c); b = _mm512_rol_epi32(b, 12); \
+	a = _mm512_add_epi32(a, b); d = _mm512_xor_si512(d, a); d = _mm512_rol_epi32(d, 8);  \
+	c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c); b = _mm512_rol_epi32(b, 7);
+
+#define R32(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
+#define QR(a, b, c, d)                                      \
+	a += b; d ^= a; d = R32(d, 16); c += d; b ^= c; b = R32(b, 12); \
+	a += b; d ^= a; d = R32(d, 8);  c += d; b ^= c; b = R32(b, 7);
+#define GPROUND(x)                                                                  \
+	QR(x[0], x[4], x[8], x[12]) QR(x[1], x[5], x[9], x[13])                        \
+	QR(x[2], x[6], x[10], x[14]) QR(x[3], x[7], x[11], x[15])                      \
+	QR(x[0], x[5], x[10], x[15]) QR(x[1], x[6], x[11], x[12])                      \
+	QR(x[2], x[7], x[8], x[13]) QR(x[3], x[4], x[9], x[14])
+
+static const long n = 1000000;
+
+static double avx2row(void) {
+	__m256i a = _mm256_set1_epi32(1), b = _mm256_set1_epi32(2);
+	__m256i c = _mm256_set1_epi32(3), d = _mm256_set1_epi32(4);
+	__m256i r16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	                               2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	__m256i r8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+	                              3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+	double t = now();
+	for (long i = 0; i < n; i++) {
+		for (int r = 0; r < 10; r++) {
+			HALF2(a, b, c, d)
+			b = _mm256_shuffle_epi32(b, 0x39); c = _mm256_shuffle_epi32(c, 0x4e); d = _mm256_shuffle_epi32(d, 0x93);
+			HALF2(a, b, c, d)
+			b = _mm256_shuffle_epi32(b, 0x93); c = _mm256_shuffle_epi32(c, 0x4e); d = _mm256_shuffle_epi32(d, 0x39);
+			__asm__ volatile("" : "+x"(a), "+x"(b), "+x"(c), "+x"(d));
+		}
+	}
+	t = now() - t;
+	volatile int s = _mm256_extract_epi32(_mm256_add_epi32(a, d), 0);
+	(void)s;
+	return t * 1e9 / n;
+}
+
+// zmm row block, optionally with a general-register block in the same loop
+// (gp != 0) as an independent chain.
+static double zmmrow(int gp) {
+	__m512i a = _mm512_set1_epi32(1), b = _mm512_set1_epi32(2);
+	__m512i c = _mm512_set1_epi32(3), d = _mm512_set1_epi32(4);
+	uint32_t x[16];
+	for (int i = 0; i < 16; i++) x[i] = i * 0x01010101u;
+	double t = now();
+	for (long i = 0; i < n; i++) {
+		for (int r = 0; r < 10; r++) {
+			HALF5(a, b, c, d)
+			b = _mm512_shuffle_epi32(b, 0x39); c = _mm512_shuffle_epi32(c, 0x4e); d = _mm512_shuffle_epi32(d, 0x93);
+			HALF5(a, b, c, d)
+			b = _mm512_shuffle_epi32(b, 0x93); c = _mm512_shuffle_epi32(c, 0x4e); d = _mm512_shuffle_epi32(d, 0x39);
+			__asm__ volatile("" : "+v"(a), "+v"(b), "+v"(c), "+v"(d));
+			if (gp) {
+				GPROUND(x)
+			}
+		}
+	}
+	t = now() - t;
+	volatile uint32_t s = _mm512_cvtsi512_si32(_mm512_add_epi32(a, d)) + x[0] + x[15];
+	(void)s;
+	return t * 1e9 / n;
+}
+
+#define HALFY(a, b, c, d)                                                            \
+	a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a); d = _mm256_rol_epi32(d, 16); \
+	c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = _mm256_rol_epi32(b, 12); \
+	a = _mm256_add_epi32(a, b); d = _mm256_xor_si256(d, a); d = _mm256_rol_epi32(d, 8);  \
+	c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = _mm256_rol_epi32(b, 7);
+
+// ymm row block with VPROLD (AVX-512VL).
+static double ymmrol(void) {
+	__m256i a = _mm256_set1_epi32(1), b = _mm256_set1_epi32(2);
+	__m256i c = _mm256_set1_epi32(3), d = _mm256_set1_epi32(4);
+	double t = now();
+	for (long i = 0; i < n; i++) {
+		for (int r = 0; r < 10; r++) {
+			HALFY(a, b, c, d)
+			b = _mm256_shuffle_epi32(b, 0x39); c = _mm256_shuffle_epi32(c, 0x4e); d = _mm256_shuffle_epi32(d, 0x93);
+			HALFY(a, b, c, d)
+			b = _mm256_shuffle_epi32(b, 0x93); c = _mm256_shuffle_epi32(c, 0x4e); d = _mm256_shuffle_epi32(d, 0x39);
+			__asm__ volatile("" : "+v"(a), "+v"(b), "+v"(c), "+v"(d));
+		}
+	}
+	t = now() - t;
+	volatile int s = _mm256_extract_epi32(_mm256_add_epi32(a, d), 0);
+	(void)s;
+	return t * 1e9 / n;
+}
+
+// general-register blocks: one, or two interleaved.
+static double gpblocks(int two) {
+	uint32_t x[16], y[16];
+	for (int i = 0; i < 16; i++) x[i] = i * 0x01010101u, y[i] = i * 0x02020202u;
+	double t = now();
+	for (long i = 0; i < n; i++) {
+		for (int r = 0; r < 10; r++) {
+			GPROUND(x)
+			if (two) {
+				GPROUND(y)
+			}
+			__asm__ volatile("" ::: "memory");
+		}
+	}
+	t = now() - t;
+	volatile uint32_t s = x[0] + x[15] + y[0] + y[15];
+	(void)s;
+	return t * 1e9 / n;
+}
+
+int main(int argc, char **argv) {
+	double ghz = argc > 1 ? atof(argv[1]) : 2.65;
+	struct { const char *what; double ns; } r[] = {
+		{"AVX2 row layout, 2 blocks per ymm, one chain", avx2row()},
+		{"AVX-512VL row layout, 2 blocks per ymm, VPROLD, one chain", ymmrol()},
+		{"AVX-512 row layout, 4 blocks per zmm, VPROLD, one chain", zmmrow(0)},
+		{"general registers, 1 block", gpblocks(0)},
+		{"general registers, 2 blocks interleaved", gpblocks(1)},
+		{"zmm row block + general-register block, interleaved", zmmrow(1)},
+	};
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+		printf("%-58s %6.1f ns = %4.0f cycles\n", r[i].what, r[i].ns, r[i].ns * ghz);
+	return 0;
+}
