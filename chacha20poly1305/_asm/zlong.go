@@ -34,7 +34,7 @@ import (
 // lengths block and, for open, the accumulator between the hash and the
 // tag.
 type zLayout struct {
-	sc                                 operand.Mem
+	sc                                       operand.Mem
 	ks, pow, ctr, ctr2, r, sv, lens, h, size int
 }
 
