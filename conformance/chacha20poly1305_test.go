@@ -275,7 +275,7 @@ func chachaImpls(t testing.TB, withSpec bool) []agree.Impl {
 // one byte either side (under -short every 1024th), 64 KiB + 5 among the
 // large ones, and the
 // additional-data lengths 0..300 in turn (across the vector Poly1305
-// threshold of 256).
+// threshold of 256), the buffers at offsets 0..63.
 func chachaAgreeConfig() agree.Config {
 	ad := make([]int, 301)
 	for i := range ad {
@@ -296,6 +296,7 @@ func chachaAgreeConfig() agree.Config {
 		MaxLen:     2100,
 		LargeLens:  large,
 		ADLens:     ad,
+		Offsets:    64,
 	}
 }
 
