@@ -49,7 +49,7 @@ func openLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int,
 // polyVecMinAVX512 is the least text, in bytes, that Poly1305 hashes on zmm
 // (polyBlocksAVX512, and the additional data and text of the long functions);
 // shorter texts take the scalar chain.
-const polyVecMinAVX512 = 256
+const polyVecMinAVX512 = 384
 
 // shortMaxAVX512 is the longest text sealShortAVX512 and openShortAVX512 take:
 // the keystream of block 0 (Poly1305's key) and of the text is computed at

@@ -970,7 +970,7 @@ TEXT ·polyBlocksAVX512(SB), $656-24
 	SHRQ $0x02, DX
 	ADDQ AX, DX
 	MOVQ DX, 576(DI)
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x00000180
 	JB   small_1
 
 	// phase: key powers: r¹..r⁸ in 26-bit limbs
@@ -1398,7 +1398,7 @@ small_1:
 	MOVQ (CX), R8
 	MOVQ 8(CX), R9
 	MOVQ 16(CX), R10
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x00000180
 	JB   novec_1
 
 	// phase: Poly1305 on zmm: groups of 8 blocks in 8 lanes
@@ -5740,7 +5740,7 @@ zpassesdone_1:
 	XORQ DI, DI
 	MOVQ ad+56(FP), R8
 	MOVQ adLen+64(FP), R9
-	CMPQ R9, $0x00000100
+	CMPQ R9, $0x00000180
 	JB   novec_1
 
 	// phase: Poly1305 on zmm: groups of 8 blocks in 8 lanes
@@ -6129,7 +6129,7 @@ paddone_1:
 	// phase: ciphertext hash: Poly1305 over the whole ciphertext in out
 	MOVQ out+0(FP), R8
 	MOVQ n+48(FP), R9
-	CMPQ R9, $0x00000100
+	CMPQ R9, $0x00000180
 	JB   novec_2
 
 	// phase: Poly1305 on zmm: groups of 8 blocks in 8 lanes
@@ -7795,7 +7795,7 @@ zpass0done_1:
 	XORQ DI, DI
 	MOVQ ad+40(FP), R8
 	MOVQ adLen+48(FP), R9
-	CMPQ R9, $0x00000100
+	CMPQ R9, $0x00000180
 	JB   novec_1
 
 	// phase: Poly1305 on zmm: groups of 8 blocks in 8 lanes
@@ -8184,7 +8184,7 @@ paddone_1:
 	// phase: ciphertext hash: Poly1305 over the whole text, before it is decrypted
 	MOVQ src+24(FP), R8
 	MOVQ n+32(FP), R9
-	CMPQ R9, $0x00000100
+	CMPQ R9, $0x00000180
 	JB   novec_2
 
 	// phase: Poly1305 on zmm: groups of 8 blocks in 8 lanes

@@ -29,8 +29,11 @@ import (
 // (limb 1 just over).
 
 // polyVecMin is the least whole-block text polyVec hashes on zmm: below, the
-// powers of r and the final sums cost more than the scalar chain saves.
-const polyVecMin = 256
+// powers of r and the final sums cost more than the scalar chain saves. On
+// the Zen 4 of 2026-12-01, polyBlocksAVX512 (which computes the powers at
+// every call) against the scalar chain: 101 against 71 ns at 256 bytes
+// (threshold at 128), about even at 384, 103-134 against 143-160 ns at 512.
+const polyVecMin = 384
 
 // zPows is the power of r lane p is multiplied by in the last group:
 // r^(8-b(p)).
