@@ -24,5 +24,6 @@ import (
 func main() {
 	asmgen.Main(cpufeat.RSA,
 		asmgen.Target{Backend: "adx", Declare: adx},
+		asmgen.Target{Backend: "ifma", Declare: ifma},
 	)
 }

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/vgcrypto/vg/asmgen"
+)
+
+// The ifma backend (ALGORITHMS.md §3.3, the design of AWS-LC's
+// rsaz-avx512, read for its strategy, not ported): numbers of n 52-bit
+// digits, one per 64-bit lane of zmm registers (n rounded up to a multiple
+// of 8 lanes, the padding lanes zero), multiplied with VPMADD52LUQ and
+// VPMADD52HUQ, which add the low or the high 52 bits of the 104-bit product
+// of two lanes' low 52 bits to a 64-bit accumulator lane.
+
+// ifmaDigits are the digit counts of the kernels: 20, 30 and 40 digits of
+// 52 bits hold the primes of 2048-, 3072- and 4096-bit keys with the two
+// spare bits almost Montgomery multiplication needs (4m < R' = 2^(52n)).
+var ifmaDigits = []int{20, 30, 40}
+
+// ifmaLanes returns the lane count of an n-digit number: n rounded up to
+// whole zmm registers.
+func ifmaLanes(n int) int { return (n + 7) / 8 * 8 }
+
+// ifmaLimbs returns the 64-bit limb count that holds n digits.
+func ifmaLimbs(n int) int { return (52*n + 63) / 64 }
+
+const mask52 = 1<<52 - 1
+
+// ifma declares every function of the ifma backend.
+func ifma(g *asmgen.Generator) {
+	g.Package("rsa")
+	var m52, ones [64]byte
+	for i := range 8 {
+		binary.LittleEndian.PutUint64(m52[8*i:], mask52)
+		binary.LittleEndian.PutUint64(ones[8*i:], 1)
+	}
+	t := ifmaTables{mask: g.Table("ifmaMask52", m52[:]), ones: g.Table("ifmaOnes", ones[:])}
+	for _, n := range ifmaDigits {
+		toDigits(g, n)
+		fromDigits(g, n)
+		amm(g, t, n, 1)
+		amm(g, t, n, 2)
+	}
+}
+
+type ifmaTables struct{ mask, ones operand.Mem }
+
+// toDigits declares toDigits<n>IFMA: the ifmaLimbs(n) 64-bit limbs of x as
+// n 52-bit digits, zero-padded to ifmaLanes(n).
+func toDigits(g *asmgen.Generator, n int) {
+	name := fmt.Sprintf("toDigits%dIFMA", n)
+	L, N := ifmaLimbs(n), ifmaLanes(n)
+	fn := g.Func(name, "func(z, x *uint64)",
+		asmgen.Doc(fmt.Sprintf("%s sets the %d digits z (52 bits each, %d zero lanes after them) to the %d-limb x (< 2^%d).", name, n, N-n, L, 52*n)),
+		asmgen.Secret("z", "x"), asmgen.Len("z", fmt.Sprint(N)), asmgen.Len("x", fmt.Sprint(L)))
+	zp, xp := g.GP64(), g.GP64()
+	g.Load(g.Param("z"), zp)
+	g.Load(g.Param("x"), xp)
+	mk := g.GP64()
+	g.MOVQ(operand.U64(mask52), mk)
+	for i := range n {
+		b := 52 * i
+		l, s := b/64, b%64
+		d := g.GP64()
+		g.MOVQ(limb(xp, l), d)
+		if s > 0 {
+			g.SHRQ(operand.U8(s), d)
+		}
+		if s > 12 && l+1 < L {
+			u := g.GP64()
+			g.MOVQ(limb(xp, l+1), u)
+			g.SHLQ(operand.U8(64-s), u)
+			g.ORQ(u, d)
+		}
+		g.ANDQ(mk, d)
+		g.MOVQ(d, limb(zp, i))
+	}
+	if N > n {
+		zero := g.GP64()
+		g.XORQ(zero, zero)
+		for i := n; i < N; i++ {
+			g.MOVQ(zero, limb(zp, i))
+		}
+	}
+	fn.Ret()
+}
+
+// fromDigits declares fromDigits<n>IFMA: the n digits of x (each below
+// 2^52) as ifmaLimbs(n) 64-bit limbs.
+func fromDigits(g *asmgen.Generator, n int) {
+	name := fmt.Sprintf("fromDigits%dIFMA", n)
+	L, N := ifmaLimbs(n), ifmaLanes(n)
+	fn := g.Func(name, "func(z, x *uint64)",
+		asmgen.Doc(fmt.Sprintf("%s sets the %d limbs z to the %d digits x, each below 2^52.", name, L, n)),
+		asmgen.Secret("z", "x"), asmgen.Len("z", fmt.Sprint(L)), asmgen.Len("x", fmt.Sprint(N)))
+	zp, xp := g.GP64(), g.GP64()
+	g.Load(g.Param("z"), zp)
+	g.Load(g.Param("x"), xp)
+	for j := range L {
+		acc := g.GP64()
+		first := true
+		for i := range n {
+			lo, hi := 52*i, 52*i+52
+			if hi <= 64*j || lo >= 64*j+64 {
+				continue
+			}
+			d := acc
+			if !first {
+				d = g.GP64()
+			}
+			g.MOVQ(limb(xp, i), d)
+			switch {
+			case lo > 64*j:
+				g.SHLQ(operand.U8(lo-64*j), d)
+			case lo < 64*j:
+				g.SHRQ(operand.U8(64*j-lo), d)
+			}
+			if !first {
+				g.ORQ(d, acc)
+			}
+			first = false
+		}
+		g.MOVQ(acc, limb(zp, j))
+	}
+	fn.Ret()
+}
+
+// ammStream is the registers of one multiplication of amm.
+type ammStream struct {
+	xp, yp, mp, k0, t reg.GPVirtual
+	acc               []reg.VecVirtual
+	b, y, c           reg.VecVirtual
+	z                 string
+}
+
+// amm declares amm<n>IFMA (streams 1) or ammDual<n>IFMA (streams 2, two
+// independent multiplications, each with its own modulus and k0, advanced
+// together so that one's dependency chain fills the other's latency).
+//
+// Almost Montgomery multiplication, one digit b = y[i] of y per iteration,
+// the accumulator A (n lanes of 64 bits, not normalized) in registers:
+//
+//	A += lo52(x * b)              // lane j: bits 0..51 of x[j]*b
+//	q  = (A[0] * k0) mod 2^52     // k0 = -m^-1 mod 2^52
+//	A += lo52(m * q)              // now A[0] = 0 mod 2^52
+//	A  = A >> 64 (one lane), A[0] += old A[0] >> 52
+//	A += hi52(x * b) + hi52(m * q) // bits 52..103, one digit up: lane j
+//
+// Each iteration adds less than 2^54 to a lane, so after 40 iterations a
+// lane is below 2^60: no overflow, and no normalization inside the loop.
+// The result (x*y + Q*m)/R' with R' = 2^(52n) is below 2m for x, y < 2m
+// (4m < R'), and below R' for x < R', y < 2m. Then normalization, without a
+// branch: each lane's carry (>> 52) is added to the next lane (one shift of
+// the carries across the registers, VALIGNQ), which leaves lanes below
+// 2^53; the carries that are left ripple only through lanes equal to 2^52-1,
+// so with G (lanes above 2^52-1) and P (lanes equal to it) as bit masks the
+// lanes that receive a carry are ((G|P) + G) ^ P, one addition in a general
+// register; those lanes get +1, and every lane is masked to 52 bits.
+func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
+	N := ifmaLanes(n)
+	R := N / 8
+	var name, sig string
+	var ptrs, secrets []string
+	sfx := []string{""}
+	if streams == 1 {
+		name = fmt.Sprintf("amm%dIFMA", n)
+		sig = "func(z, x, y, m *uint64, k0 uint64)"
+	} else {
+		name = fmt.Sprintf("ammDual%dIFMA", n)
+		sig = "func(za, xa, ya, ma *uint64, k0a uint64, zb, xb, yb, mb *uint64, k0b uint64)"
+		sfx = []string{"a", "b"}
+	}
+	for _, s := range sfx {
+		ptrs = append(ptrs, "z"+s, "x"+s, "y"+s, "m"+s)
+		secrets = append(secrets, "z"+s, "x"+s, "y"+s, "m"+s, "k0"+s)
+	}
+	doc := []string{
+		fmt.Sprintf("%s sets z to a value congruent to x*y/R' modulo m, R' = 2^%d, for an odd m with 4m < R'", name, 52*n),
+		fmt.Sprintf("and k0 = -m^-1 mod 2^52 (any k0 = -m^-1 mod 2^64 will do): almost Montgomery multiplication on %d", n),
+		fmt.Sprintf("digits of 52 bits (in %d lanes, the last %d zero), below 2m for x, y < 2m, below R' for x < R', y < 2m.", N, N-n),
+		"z may alias x or y.",
+	}
+	if streams == 2 {
+		doc = append(doc, "It does two independent multiplications: za from xa, ya, ma, k0a and zb from xb, yb, mb, k0b.")
+	}
+	fn := g.Func(name, sig, asmgen.Doc(doc...), asmgen.Secret(secrets...), limbs(N, ptrs...))
+
+	ss := make([]*ammStream, streams)
+	for i, s := range sfx {
+		st := &ammStream{xp: g.GP64(), yp: g.GP64(), mp: g.GP64(), k0: g.GP64(), t: g.GP64(), z: "z" + s}
+		g.Load(g.Param("x"+s), st.xp)
+		g.Load(g.Param("y"+s), st.yp)
+		g.Load(g.Param("m"+s), st.mp)
+		g.Load(g.Param("k0"+s), st.k0)
+		st.b, st.y, st.c = g.ZMM(), g.ZMM(), g.ZMM()
+		for range R {
+			a := g.ZMM()
+			g.VPXORQ(a, a, a)
+			st.acc = append(st.acc, a)
+		}
+		ss[i] = st
+	}
+	zz := g.ZMM()
+	g.VPXORQ(zz, zz, zz)
+	lane0 := g.K()
+	one := g.GP32()
+	g.MOVL(operand.U32(1), one)
+	g.KMOVW(one, lane0)
+	idx := g.GP64()
+	g.XORQ(idx, idx)
+	vec := func(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: 64 * k} }
+
+	fn.Phase("digit loop: one digit of y per iteration, the streams interleaved")
+	loop := fn.Label("digit")
+	g.Label(loop)
+	for _, st := range ss {
+		g.VPBROADCASTQ(operand.Mem{Base: st.yp, Index: idx, Scale: 8}, st.b)
+	}
+	for _, st := range ss {
+		g.VPMADD52LUQ(vec(st.xp, 0), st.b, st.acc[0])
+	}
+	for _, st := range ss {
+		g.VMOVQ(st.acc[0].AsX(), st.t)
+		g.IMULQ(st.k0, st.t)
+		g.VPBROADCASTQ(st.t, st.y)
+	}
+	for _, st := range ss {
+		for k := 1; k < R; k++ {
+			g.VPMADD52LUQ(vec(st.xp, k), st.b, st.acc[k])
+		}
+	}
+	for _, st := range ss {
+		for k := range R {
+			g.VPMADD52LUQ(vec(st.mp, k), st.y, st.acc[k])
+		}
+	}
+	for _, st := range ss {
+		g.VPSRLQ(operand.U8(52), st.acc[0], st.c)
+		for k := range R {
+			next := zz
+			if k+1 < R {
+				next = st.acc[k+1]
+			}
+			g.VALIGNQ(operand.U8(1), st.acc[k], next, st.acc[k])
+		}
+		g.VPADDQ(st.c, st.acc[0], lane0, st.acc[0])
+	}
+	for _, st := range ss {
+		for k := range R {
+			g.VPMADD52HUQ(vec(st.xp, k), st.b, st.acc[k])
+			g.VPMADD52HUQ(vec(st.mp, k), st.y, st.acc[k])
+		}
+	}
+	g.INCQ(idx)
+	g.CMPQ(idx, operand.U32(n))
+	g.JNE(operand.LabelRef(loop))
+
+	fn.Phase("normalization: carries into the next lane, then the ripple through lanes of 2^52-1")
+	m52, ones := g.ZMM(), g.ZMM()
+	g.VMOVDQU64(t.mask, m52)
+	g.VMOVDQU64(t.ones, ones)
+	kg, kp, kc := g.K(), g.K(), g.K()
+	for _, st := range ss {
+		cs := make([]reg.VecVirtual, R)
+		for k := range R {
+			cs[k] = g.ZMM()
+			g.VPSRLQ(operand.U8(52), st.acc[k], cs[k])
+			g.VPANDQ(m52, st.acc[k], st.acc[k])
+		}
+		for k := R - 1; k >= 0; k-- {
+			prev := zz
+			if k > 0 {
+				prev = cs[k-1]
+			}
+			g.VALIGNQ(operand.U8(7), prev, cs[k], cs[k])
+		}
+		G, P, r := g.GP64(), g.GP64(), g.GP64()
+		g.XORQ(G, G)
+		g.XORQ(P, P)
+		for k := range R {
+			g.VPADDQ(cs[k], st.acc[k], st.acc[k])
+			g.VPCMPUQ(operand.U8(6), m52, st.acc[k], kg) // lane > 2^52-1
+			g.VPCMPUQ(operand.U8(0), m52, st.acc[k], kp) // lane = 2^52-1
+			g.KMOVW(kg, r.As32())
+			if k > 0 {
+				g.SHLQ(operand.U8(8*k), r)
+			}
+			g.ORQ(r, G)
+			g.KMOVW(kp, r.As32())
+			if k > 0 {
+				g.SHLQ(operand.U8(8*k), r)
+			}
+			g.ORQ(r, P)
+		}
+		// The lanes that receive a carry: ((G|P) + G) ^ P.
+		c := g.GP64()
+		g.MOVQ(G, c)
+		g.ORQ(P, c)
+		g.ADDQ(G, c)
+		g.XORQ(P, c)
+		zp := g.GP64()
+		g.Load(g.Param(st.z), zp)
+		for k := range R {
+			g.MOVQ(c, r)
+			if k > 0 {
+				g.SHRQ(operand.U8(8*k), r)
+			}
+			g.KMOVW(r.As32(), kc)
+			g.VPADDQ(ones, st.acc[k], kc, st.acc[k])
+			g.VPANDQ(m52, st.acc[k], st.acc[k])
+			g.VMOVDQU64(st.acc[k], vec(zp, k))
+		}
+	}
+	fn.Ret()
+}
