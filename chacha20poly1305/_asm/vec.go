@@ -12,9 +12,10 @@ import (
 
 // vec emits the ChaCha20 code of one backend on asmgen's vector-op layer
 // (the embedded asmgen.Vec, which picks SSE, VEX or EVEX): xmm for ssse3,
-// ymm for avx2, zmm for avx512. What is ChaCha20's own is here: the register width and the
-// layouts that depend on it, the constant tables, the rotations by 16 and
-// 8 bits as byte shuffles, and the round structure.
+// ymm for avx2, zmm for avx512. What is ChaCha20's own is here: the
+// register width and the layouts that depend on it, the constant tables,
+// the rotations (by 16 and 8 bits as byte shuffles where there is no
+// VPROLD), and the round structure.
 type vec struct {
 	*asmgen.Vec
 	g *asmgen.Generator

@@ -102,14 +102,6 @@ func (v *vec) zPassFromKey(fn *asmgen.Func, ctr operand.Mem) [16]reg.VecVirtual 
 	return blk
 }
 
-// nextCounters sets the counters at to those at from plus 16 per lane.
-func (v *vec) nextCounters(from, to operand.Mem) {
-	c := v.g.ZMM()
-	v.Mov(from, c)
-	v.AddD(v.laneStep, c, c)
-	v.Mov(c, to)
-}
-
 // hashADZ starts the hash: h = 0, then the additional data, zero-padded.
 func (v *vec) hashADZ(fn *asmgen.Func, p *poly, zp zPoly, pow operand.Mem) {
 	g := v.g

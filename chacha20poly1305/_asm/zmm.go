@@ -17,19 +17,21 @@ import (
 // the other 16 registers are free for the transpose, or for a second pass
 // interleaved with the first (zPasses).
 
-// zState is the input of a lane pass: word i (i ≠ 12) at word(i), the
-// counters in ctr (a register or memory).
-type zState struct {
-	word func(i int) operand.Mem
-	ctr  operand.Op
+// zPass emits one pass of 16 blocks, word i (i ≠ 12) of the input at
+// word(i) and the counters in ctr (a register or memory), and returns the
+// keystream, block j in the j-th register.
+func (v *vec) zPass(fn *asmgen.Func, word func(i int) operand.Mem, ctr operand.Op) [16]reg.VecVirtual {
+	var blk [16]reg.VecVirtual
+	v.zPasses(fn, word, []operand.Op{ctr}, operand.Mem{}, func(_ int, b [16]reg.VecVirtual) { blk = b })
+	return blk
 }
 
-// zPass emits one pass of 16 blocks from st and returns the keystream,
-// block j in the j-th register.
-func (v *vec) zPass(fn *asmgen.Func, st zState) [16]reg.VecVirtual {
-	var blk [16]reg.VecVirtual
-	v.zPasses(fn, st.word, []operand.Op{st.ctr}, operand.Mem{}, func(_ int, b [16]reg.VecVirtual) { blk = b })
-	return blk
+// nextCounters sets the counters at to those at from plus 16 per lane.
+func (v *vec) nextCounters(from, to operand.Mem) {
+	c := v.g.ZMM()
+	v.Mov(from, c)
+	v.AddD(v.laneStep, c, c)
+	v.Mov(c, to)
 }
 
 // zPasses emits len(ctrs) passes of 16 blocks (one or two), the rounds of
@@ -167,25 +169,18 @@ func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
 		v.AddD(v.laneInc, c, c)
 		v.Mov(c, ctrA)
 	}
-	// next sets the counters at to those at from plus 16 per lane.
-	next := func(from, to operand.Mem) {
-		c := g.ZMM()
-		v.Mov(from, c)
-		v.AddD(v.laneStep, c, c)
-		v.Mov(c, to)
-	}
 	fn.Phase("main loop: double passes of 32 blocks")
 	loop2, loop, last, done := fn.Label("zpasses2"), fn.Label("zpasses"), fn.Label("zlast"), fn.Label("zdone")
 	g.Label(loop2)
 	g.CMPQ(n, operand.U32(2048))
 	g.JB(operand.LabelRef(loop))
-	next(ctrA, ctrB)
+	v.nextCounters(ctrA, ctrB)
 	v.zPasses(fn, word, []operand.Op{ctrA, ctrB}, spill, func(k int, blk [16]reg.VecVirtual) {
 		for j, b := range blk {
 			v.zXor(b, dst, src, 1024*k+64*j)
 		}
 	})
-	next(ctrB, ctrA)
+	v.nextCounters(ctrB, ctrA)
 	g.ADDQ(operand.U32(2048), dst)
 	g.ADDQ(operand.U32(2048), src)
 	g.SUBQ(operand.U32(2048), n)
@@ -196,7 +191,7 @@ func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
 	g.Label(loop)
 	g.TESTQ(n, n)
 	g.JZ(operand.LabelRef(done))
-	blk := v.zPass(fn, zState{word: word, ctr: ctrA})
+	blk := v.zPass(fn, word, ctrA)
 	g.CMPQ(n, operand.U32(1024))
 	g.JB(operand.LabelRef(last))
 	for j, b := range blk {
@@ -206,7 +201,7 @@ func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
 	g.ADDQ(operand.U32(1024), src)
 	g.SUBQ(operand.U32(1024), n)
 	g.ADDL(operand.U8(16), operand.Mem{Base: st, Disp: 48})
-	next(ctrA, ctrA)
+	v.nextCounters(ctrA, ctrA)
 	g.JMP(operand.LabelRef(loop))
 
 	fn.Phase("last pass: the blocks of fewer than 16 left")
