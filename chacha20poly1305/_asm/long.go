@@ -62,21 +62,31 @@ const (
 // shortMax (any length works; the Go side calls them above shortMax).
 func declareLong(g *asmgen.Generator, v *vec, suffix string) {
 	lay := newLongLayout(v)
+	declareLongFuncs(g, suffix, lay.size,
+		[]string{spillOut, spillRem, spillHash, spillSlice, spillLeft, spillHeaders},
+		[]string{spillOut, spillSrc, spillRem, spillHash},
+		func(fn *asmgen.Func, open bool) { v.longBody(fn, lay, open) })
+}
+
+// declareLongFuncs declares the long functions sealLong and openLong of a
+// backend (suffix) with scratch bytes of stack scratch and the spill slots
+// of each, and emits each body with body(fn, open).
+func declareLongFuncs(g *asmgen.Generator, suffix string, scratch int, sealSpills, openSpills []string, body func(fn *asmgen.Func, open bool)) {
 	seal := "sealLong" + suffix
 	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
 		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly."),
 		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Output("out"), asmgen.Public("nonce", "n", "ad", "adLen"),
-		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
-		asmgen.Spills(spillOut, spillRem, spillHash, spillSlice, spillLeft, spillHeaders))
-	v.longBody(fn, lay, false)
+		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(scratch),
+		asmgen.Spills(sealSpills...))
+	body(fn, false)
 
 	open := "openLong" + suffix
 	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
 		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly."),
 		asmgen.Secret("key", "src", "out"), asmgen.Public("nonce", "n", "ad", "adLen", "tag"),
-		asmgen.Len("out", "n"), asmgen.Len("src", "n"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
-		asmgen.Spills(spillOut, spillSrc, spillRem, spillHash))
-	v.longBody(fn, lay, true)
+		asmgen.Len("out", "n"), asmgen.Len("src", "n"), asmgen.Len("ad", "adLen"), asmgen.Scratch(scratch),
+		asmgen.Spills(openSpills...))
+	body(fn, true)
 }
 
 // longSetup broadcasts the input state of block 0 for key and nonce into S

@@ -59,21 +59,10 @@ func (l zLayout) long() longLayout { return longLayout{sc: l.sc, ks: l.ks} }
 // declareLongZ declares the avx512 sealLong and openLong.
 func declareLongZ(g *asmgen.Generator, v *vec, zp zPoly, suffix string) {
 	lay := newZLayout()
-	seal := "sealLong" + suffix
-	fn := g.Func(seal, "func(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n int, ad *byte, adLen int)",
-		asmgen.Doc(seal+" writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16]; a slice may alias its own part of out exactly."),
-		asmgen.Secret("key"), asmgen.SecretSlices("srcs"), asmgen.Output("out"), asmgen.Public("nonce", "n", "ad", "adLen"),
-		asmgen.Len("out", "n+16"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
-		asmgen.Spills(spillOut, spillRem, spillSlice, spillLeft, spillHeaders))
-	v.longBodyZ(fn, zp, lay, false)
-
-	open := "openLong" + suffix
-	fn = g.Func(open, "func(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int, ad *byte, adLen int, tag *[16]byte) int",
-		asmgen.Doc(open+" writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly."),
-		asmgen.Secret("key", "src", "out"), asmgen.Public("nonce", "n", "ad", "adLen", "tag"),
-		asmgen.Len("out", "n"), asmgen.Len("src", "n"), asmgen.Len("ad", "adLen"), asmgen.Scratch(lay.size),
-		asmgen.Spills(spillOut, spillSrc, spillRem))
-	v.longBodyZ(fn, zp, lay, true)
+	declareLongFuncs(g, suffix, lay.size,
+		[]string{spillOut, spillRem, spillSlice, spillLeft, spillHeaders},
+		[]string{spillOut, spillSrc, spillRem},
+		func(fn *asmgen.Func, open bool) { v.longBodyZ(fn, zp, lay, open) })
 }
 
 // zPassesFromKey emits len(ctrs) lane passes (see zPasses) of the
