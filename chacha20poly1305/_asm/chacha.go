@@ -361,20 +361,29 @@ func (v *vec) rowBlock(fn *asmgen.Func, st reg.Register) [4]reg.VecVirtual {
 	return x
 }
 
+// xorBlocksFunc declares the ChaCha20 block kernel name (see
+// declareXORBlocks) with scratch bytes of stack scratch and loads its
+// arguments.
+func (v *vec) xorBlocksFunc(name string, scratch int) (fn *asmgen.Func, st, dst, src, n reg.GPVirtual) {
+	g := v.g
+	fn = g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
+		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
+		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"),
+		asmgen.Scratch(scratch))
+	st, dst, src, n = g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("st"), st)
+	g.Load(g.Param("dst"), dst)
+	g.Load(g.Param("src"), src)
+	g.Load(g.Param("n"), n)
+	return fn, st, dst, src, n
+}
+
 // declareXORBlocks declares the ChaCha20 block kernel of the Go drivers
 // (xorBlocks in kernels.go): lane-layout passes while a whole pass remains,
 // then row-layout blocks.
 func declareXORBlocks(g *asmgen.Generator, v *vec, name string) {
 	lanes := v.lanes()
-	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
-		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
-		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"),
-		asmgen.Scratch(32*v.size+v.size))
-	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
-	g.Load(g.Param("st"), st)
-	g.Load(g.Param("dst"), dst)
-	g.Load(g.Param("src"), src)
-	g.Load(g.Param("n"), n)
+	fn, st, dst, src, n := v.xorBlocksFunc(name, 32*v.size+v.size)
 	sc := v.alignedScratch(fn)
 	l := laneScratch{s: sc, x: sc.Offset(16 * v.size), size: v.size}
 

@@ -89,6 +89,26 @@ func declareLongFuncs(g *asmgen.Generator, suffix string, scratch int, sealSpill
 	body(fn, true)
 }
 
+// polyKey stores Poly1305's key from block 0's keystream at block0: r
+// clamped (r0, r1) and s1 (see poly) at r, and s at sv.
+func (v *vec) polyKey(block0, r, sv operand.Mem) {
+	g := v.g
+	r0, r1, m := g.GP64(), g.GP64(), g.GP64()
+	g.MOVQ(block0, r0)
+	g.MOVQ(block0.Offset(8), r1)
+	g.MOVQ(operand.U64(rMask0), m)
+	g.ANDQ(m, r0)
+	g.MOVQ(operand.U64(rMask1), m)
+	g.ANDQ(m, r1)
+	g.MOVQ(r0, r)
+	g.MOVQ(r1, r.Offset(8))
+	s1Of(g, r1, m)
+	g.MOVQ(m, r.Offset(16))
+	x := g.XMM()
+	v.Mov(block0.Offset(16), x)
+	v.Mov(x, sv)
+}
+
 // longSetup broadcasts the input state of block 0 for key and nonce into S
 // (lane i at block i).
 func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
@@ -154,22 +174,7 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 	fn.Phase("pass 0: block 0 keys Poly1305, blocks 1-%d the text's first bytes", v.lanes()-1)
 	ksMem := lay.at(lay.ks)
 	v.lanePassTo(fn, l, nil, nil, &ksMem, nil)
-	{
-		r0, r1, m := g.GP64(), g.GP64(), g.GP64()
-		g.MOVQ(lay.at(lay.ks), r0)
-		g.MOVQ(lay.at(lay.ks+8), r1)
-		g.MOVQ(operand.U64(rMask0), m)
-		g.ANDQ(m, r0)
-		g.MOVQ(operand.U64(rMask1), m)
-		g.ANDQ(m, r1)
-		g.MOVQ(r0, lay.at(lay.r))
-		g.MOVQ(r1, lay.at(lay.r+8))
-		s1Of(g, r1, m)
-		g.MOVQ(m, lay.at(lay.r+16))
-		x := g.XMM()
-		v.Mov(lay.at(lay.ks+16), x)
-		v.Mov(x, lay.at(lay.sv))
-	}
+	v.polyKey(lay.at(lay.ks), lay.at(lay.r), lay.at(lay.sv))
 	p.hashAD(fn)
 	if !open {
 		// The gather cursor: no current slice yet.

@@ -195,13 +195,19 @@ func (p *poly) tag(fn *asmgen.Func, lens, s operand.Mem, open bool, out func() r
 // hashAD starts the hash: h = 0, then the function's additional data (its
 // ad and adLen arguments), zero-padded to a multiple of 16 bytes.
 func (p *poly) hashAD(fn *asmgen.Func) {
+	p.hashADWith(fn, func(ad, adLen reg.Register) { p.padded(fn, ad, adLen) })
+}
+
+// hashADWith is hashAD with the additional data absorbed by hash (given
+// its pointer and length).
+func (p *poly) hashADWith(fn *asmgen.Func, hash func(ad, adLen reg.Register)) {
 	g := p.g
 	fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
 	p.clear()
 	ad, adLen := g.GP64(), g.GP64()
 	g.Load(g.Param("ad"), ad)
 	g.Load(g.Param("adLen"), adLen)
-	p.padded(fn, ad, adLen)
+	hash(ad, adLen)
 }
 
 // finish writes the tag (h mod 2¹³⁰-5) + s mod 2¹²⁸ to tag, with s the

@@ -91,15 +91,20 @@ func (v *vec) zPassFromKey(fn *asmgen.Func, ctr operand.Mem) [16]reg.VecVirtual 
 	return blk
 }
 
-// hashADZ starts the hash: h = 0, then the additional data, zero-padded.
+// hashADZ starts the hash: h = 0, then the additional data, zero-padded,
+// on zmm when it is long enough.
 func (v *vec) hashADZ(fn *asmgen.Func, p *poly, zp zPoly, pow operand.Mem) {
+	p.hashADWith(fn, func(ad, adLen reg.Register) { v.hashText(fn, p, zp, ad, adLen, pow) })
+}
+
+// hashTextParam absorbs the function's n bytes at its argument ptr (src
+// or out), zero-padded (see hashText).
+func (v *vec) hashTextParam(fn *asmgen.Func, p *poly, zp zPoly, pow operand.Mem, ptr string) {
 	g := v.g
-	fn.Phase("AAD: Poly1305 over the additional data, zero-padded")
-	p.clear()
-	ad, adLen := g.GP64(), g.GP64()
-	g.Load(g.Param("ad"), ad)
-	g.Load(g.Param("adLen"), adLen)
-	v.hashText(fn, p, zp, ad, adLen, pow)
+	c, cn := g.GP64(), g.GP64()
+	g.Load(g.Param(ptr), c)
+	g.Load(g.Param("n"), cn)
+	v.hashText(fn, p, zp, c, cn, pow)
 }
 
 // advance moves the running values past n bytes of text XORed straight
@@ -170,32 +175,14 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		v.nextCounters(ctr2, ctr)
 		g.Label(done)
 	}
-	{
-		r0, r1, m := g.GP64(), g.GP64(), g.GP64()
-		g.MOVQ(lay.at(lay.ks), r0)
-		g.MOVQ(lay.at(lay.ks+8), r1)
-		g.MOVQ(operand.U64(rMask0), m)
-		g.ANDQ(m, r0)
-		g.MOVQ(operand.U64(rMask1), m)
-		g.ANDQ(m, r1)
-		g.MOVQ(r0, lay.at(lay.r))
-		g.MOVQ(r1, lay.at(lay.r+8))
-		s1Of(g, r1, m)
-		g.MOVQ(m, lay.at(lay.r+16))
-		x := g.XMM()
-		v.Mov(lay.at(lay.ks+16), x)
-		v.Mov(x, lay.at(lay.sv))
-	}
+	v.polyKey(lay.at(lay.ks), lay.at(lay.r), lay.at(lay.sv))
 	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 	fn.Phase("key powers: r¹..r⁸ in 26-bit limbs")
 	v.polyPowers(p, pow)
 	if open {
 		v.hashADZ(fn, p, zp, pow)
 		fn.Phase("ciphertext hash: Poly1305 over the whole text, before it is decrypted")
-		c, cn := g.GP64(), g.GP64()
-		g.Load(g.Param("src"), c)
-		g.Load(g.Param("n"), cn)
-		v.hashText(fn, p, zp, c, cn, pow)
+		v.hashTextParam(fn, p, zp, pow, "src")
 		p.store(lay.at(lay.h))
 	}
 	fn.Phase("pass 0's text: XOR with blocks 1-15 (1-31)")
@@ -264,10 +251,7 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 	} else {
 		v.hashADZ(fn, p, zp, pow)
 		fn.Phase("ciphertext hash: Poly1305 over the whole ciphertext in out")
-		c, cn := g.GP64(), g.GP64()
-		g.Load(g.Param("out"), c)
-		g.Load(g.Param("n"), cn)
-		v.hashText(fn, p, zp, c, cn, pow)
+		v.hashTextParam(fn, p, zp, pow, "out")
 	}
 	p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), open, func() reg.Register {
 		out := g.GP64()

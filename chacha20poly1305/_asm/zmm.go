@@ -150,15 +150,7 @@ func (v *vec) zXor(ks reg.VecVirtual, dst, src reg.Register, off int) {
 // drivers: double passes (32 blocks) while they fit, then 16-block passes;
 // the last one, of fewer blocks, writes only those.
 func declareXORBlocksZ(g *asmgen.Generator, v *vec, name string) {
-	fn := g.Func(name, "func(st *[16]uint32, dst, src *byte, n int)",
-		asmgen.Doc(name+" sets dst[:n] to src[:n] XOR n/64 keystream blocks starting at block st[12], and advances st[12]; n is a multiple of 64."),
-		asmgen.Secret("st", "src", "dst"), asmgen.Public("n"), asmgen.Len("dst", "n"), asmgen.Len("src", "n"),
-		asmgen.Scratch(1024+128+64))
-	st, dst, src, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
-	g.Load(g.Param("st"), st)
-	g.Load(g.Param("dst"), dst)
-	g.Load(g.Param("src"), src)
-	g.Load(g.Param("n"), n)
+	fn, st, dst, src, n := v.xorBlocksFunc(name, 1024+128+64)
 	sc := v.alignedScratch(fn)
 	spill, ctrA, ctrB := sc, sc.Offset(1024), sc.Offset(1088)
 	word := func(i int) operand.Mem { return operand.Mem{Base: st, Disp: 4 * i} }
