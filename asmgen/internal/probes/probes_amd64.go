@@ -699,7437 +699,7637 @@ func p137_CMPQ(in *byte, out *byte)
 //go:noescape
 func p138_CMPQ(in *byte, out *byte)
 
-// p139_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
+// p139_CMPQ runs CMPQ SI, $0x14 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p139_CMPQ(in *byte, out *byte)
 
-// p140_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
+// p140_CMPQ runs CMPQ SI, $0x1e (committed form CMPQ r, imm).
 //
 //go:noescape
 func p140_CMPQ(in *byte, out *byte)
 
-// p141_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
+// p141_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p141_CMPQ(in *byte, out *byte)
 
-// p142_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
+// p142_CMPQ runs CMPQ SI, $0x28 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p142_CMPQ(in *byte, out *byte)
 
-// p143_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
+// p143_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p143_CMPQ(in *byte, out *byte)
 
-// p144_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
+// p144_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p144_CMPQ(in *byte, out *byte)
 
-// p145_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
+// p145_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p145_CMPQ(in *byte, out *byte)
 
-// p146_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
+// p146_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p146_CMPQ(in *byte, out *byte)
 
-// p147_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
+// p147_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p147_CMPQ(in *byte, out *byte)
 
-// p148_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
+// p148_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p148_CMPQ(in *byte, out *byte)
 
-// p149_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
+// p149_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p149_CMPQ(in *byte, out *byte)
 
-// p150_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
+// p150_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p150_CMPQ(in *byte, out *byte)
 
-// p151_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
+// p151_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p151_CMPQ(in *byte, out *byte)
 
-// p152_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
+// p152_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p152_CMPQ(in *byte, out *byte)
 
-// p153_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
+// p153_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p153_CMPQ(in *byte, out *byte)
 
-// p154_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
+// p154_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p154_CMPQ(in *byte, out *byte)
 
-// p155_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
+// p155_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p155_CMPQ(in *byte, out *byte)
 
-// p156_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
+// p156_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p156_CMPQ(in *byte, out *byte)
 
-// p157_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
+// p157_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p157_CMPQ(in *byte, out *byte)
 
-// p158_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
+// p158_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p158_CMPQ(in *byte, out *byte)
 
-// p159_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
+// p159_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p159_CMPQ(in *byte, out *byte)
 
-// p160_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
+// p160_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p160_CMPQ(in *byte, out *byte)
 
-// p161_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
+// p161_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p161_CMPQ(in *byte, out *byte)
 
-// p162_DECQ runs DECQ SI (committed form DECQ r).
+// p162_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
 //
 //go:noescape
-func p162_DECQ(in *byte, out *byte)
+func p162_CMPQ(in *byte, out *byte)
 
-// p163_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
+// p163_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p163_IMULQ(in *byte, out *byte)
+func p163_CMPQ(in *byte, out *byte)
 
-// p164_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
+// p164_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p164_IMULQ(in *byte, out *byte)
+func p164_CMPQ(in *byte, out *byte)
 
-// p165_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
+// p165_DECQ runs DECQ SI (committed form DECQ r).
 //
 //go:noescape
-func p165_IMULQ(in *byte, out *byte)
+func p165_DECQ(in *byte, out *byte)
 
-// p166_JA runs JA taken (committed form JA label).
+// p166_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
 //
 //go:noescape
-func p166_JA(in *byte, out *byte)
+func p166_IMULQ(in *byte, out *byte)
 
-// p167_JAE runs JAE taken (committed form JAE label).
+// p167_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p167_JAE(in *byte, out *byte)
+func p167_IMULQ(in *byte, out *byte)
 
-// p168_JB runs JB taken (committed form JB label).
+// p168_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p168_JB(in *byte, out *byte)
+func p168_IMULQ(in *byte, out *byte)
 
-// p169_JBE runs JBE taken (committed form JBE label).
+// p169_INCQ runs INCQ SI (committed form INCQ r).
 //
 //go:noescape
-func p169_JBE(in *byte, out *byte)
+func p169_INCQ(in *byte, out *byte)
 
-// p170_JE runs JE taken (committed form JE label).
+// p170_JA runs JA taken (committed form JA label).
 //
 //go:noescape
-func p170_JE(in *byte, out *byte)
+func p170_JA(in *byte, out *byte)
 
-// p171_JMP runs JMP skip (committed form JMP label).
+// p171_JAE runs JAE taken (committed form JAE label).
 //
 //go:noescape
-func p171_JMP(in *byte, out *byte)
+func p171_JAE(in *byte, out *byte)
 
-// p172_JNE runs JNE taken (committed form JNE label).
+// p172_JB runs JB taken (committed form JB label).
 //
 //go:noescape
-func p172_JNE(in *byte, out *byte)
+func p172_JB(in *byte, out *byte)
 
-// p173_JNZ runs JNZ taken (committed form JNZ label).
+// p173_JBE runs JBE taken (committed form JBE label).
 //
 //go:noescape
-func p173_JNZ(in *byte, out *byte)
+func p173_JBE(in *byte, out *byte)
 
-// p174_JZ runs JZ taken (committed form JZ label).
+// p174_JE runs JE taken (committed form JE label).
 //
 //go:noescape
-func p174_JZ(in *byte, out *byte)
+func p174_JE(in *byte, out *byte)
 
-// p175_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
+// p175_JMP runs JMP skip (committed form JMP label).
 //
 //go:noescape
-func p175_KMOVQ(in *byte, out *byte)
+func p175_JMP(in *byte, out *byte)
 
-// p176_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
+// p176_JNE runs JNE taken (committed form JNE label).
 //
 //go:noescape
-func p176_KMOVW(in *byte, out *byte)
+func p176_JNE(in *byte, out *byte)
 
-// p177_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
+// p177_JNZ runs JNZ taken (committed form JNZ label).
 //
 //go:noescape
-func p177_KXORW(in *byte, out *byte)
+func p177_JNZ(in *byte, out *byte)
 
-// p178_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
+// p178_JZ runs JZ taken (committed form JZ label).
 //
 //go:noescape
-func p178_KXORW(in *byte, out *byte)
+func p178_JZ(in *byte, out *byte)
 
-// p179_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
+// p179_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
 //
 //go:noescape
-func p179_LEAL(in *byte, out *byte)
+func p179_KMOVQ(in *byte, out *byte)
 
-// p180_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
+// p180_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
 //
 //go:noescape
-func p180_LEAL(in *byte, out *byte)
+func p180_KMOVW(in *byte, out *byte)
 
-// p181_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
+// p181_KMOVW runs KMOVW SI, K3 (committed form KMOVW r, k).
 //
 //go:noescape
-func p181_LEAL(in *byte, out *byte)
+func p181_KMOVW(in *byte, out *byte)
 
-// p182_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
+// p182_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p182_LEAL(in *byte, out *byte)
+func p182_KXORW(in *byte, out *byte)
 
-// p183_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
+// p183_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p183_LEAL(in *byte, out *byte)
+func p183_KXORW(in *byte, out *byte)
 
-// p184_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
+// p184_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p184_LEAL(in *byte, out *byte)
 
-// p185_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
+// p185_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p185_LEAQ(in *byte, out *byte)
+func p185_LEAL(in *byte, out *byte)
 
-// p186_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
+// p186_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p186_LEAQ(in *byte, out *byte)
+func p186_LEAL(in *byte, out *byte)
 
-// p187_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
+// p187_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p187_LEAQ(in *byte, out *byte)
+func p187_LEAL(in *byte, out *byte)
 
-// p188_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
+// p188_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p188_LEAQ(in *byte, out *byte)
+func p188_LEAL(in *byte, out *byte)
 
-// p189_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
+// p189_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p189_LEAQ(in *byte, out *byte)
+func p189_LEAL(in *byte, out *byte)
 
-// p190_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
+// p190_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p190_LEAQ(in *byte, out *byte)
 
-// p191_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
+// p191_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p191_MOVB(in *byte, out *byte)
+func p191_LEAQ(in *byte, out *byte)
 
-// p192_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
+// p192_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p192_MOVB(in *byte, out *byte)
+func p192_LEAQ(in *byte, out *byte)
 
-// p193_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
+// p193_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p193_MOVB(in *byte, out *byte)
+func p193_LEAQ(in *byte, out *byte)
 
-// p194_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
+// p194_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p194_MOVBQZX(in *byte, out *byte)
+func p194_LEAQ(in *byte, out *byte)
 
-// p195_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
+// p195_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p195_MOVHPS(in *byte, out *byte)
+func p195_LEAQ(in *byte, out *byte)
 
-// p196_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
+// p196_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
 //
 //go:noescape
-func p196_MOVHPS(in *byte, out *byte)
+func p196_MOVB(in *byte, out *byte)
 
-// p197_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
+// p197_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
 //
 //go:noescape
-func p197_MOVL(in *byte, out *byte)
+func p197_MOVB(in *byte, out *byte)
 
-// p198_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
+// p198_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
 //
 //go:noescape
-func p198_MOVL(in *byte, out *byte)
+func p198_MOVB(in *byte, out *byte)
 
-// p199_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
+// p199_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
 //
 //go:noescape
-func p199_MOVOU(in *byte, out *byte)
+func p199_MOVBQZX(in *byte, out *byte)
 
-// p200_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
+// p200_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p200_MOVOU(in *byte, out *byte)
+func p200_MOVHPS(in *byte, out *byte)
 
-// p201_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
+// p201_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p201_MOVOU(in *byte, out *byte)
+func p201_MOVHPS(in *byte, out *byte)
 
-// p202_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
+// p202_MOVL runs MOVL $0x00000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
-func p202_MOVOU(in *byte, out *byte)
+func p202_MOVL(in *byte, out *byte)
 
-// p203_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p203_MOVL runs MOVL $0x00000001, SI (committed form MOVL imm, r).
 //
 //go:noescape
-func p203_MOVOU(in *byte, out *byte)
+func p203_MOVL(in *byte, out *byte)
 
-// p204_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p204_MOVL runs MOVL $0x7fffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
-func p204_MOVOU(in *byte, out *byte)
+func p204_MOVL(in *byte, out *byte)
 
-// p205_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p205_MOVL runs MOVL $0x80000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
-func p205_MOVOU(in *byte, out *byte)
+func p205_MOVL(in *byte, out *byte)
 
-// p206_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p206_MOVL runs MOVL $0xffffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
-func p206_MOVOU(in *byte, out *byte)
+func p206_MOVL(in *byte, out *byte)
 
-// p207_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
+// p207_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
 //
 //go:noescape
-func p207_MOVQ(in *byte, out *byte)
+func p207_MOVL(in *byte, out *byte)
 
-// p208_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
+// p208_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
 //
 //go:noescape
-func p208_MOVQ(in *byte, out *byte)
+func p208_MOVL(in *byte, out *byte)
 
-// p209_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
+// p209_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
-func p209_MOVQ(in *byte, out *byte)
+func p209_MOVOU(in *byte, out *byte)
 
-// p210_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
+// p210_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
-func p210_MOVQ(in *byte, out *byte)
+func p210_MOVOU(in *byte, out *byte)
 
-// p211_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
+// p211_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p211_MOVQ(in *byte, out *byte)
+func p211_MOVOU(in *byte, out *byte)
 
-// p212_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
+// p212_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
 //
 //go:noescape
-func p212_MOVQ(in *byte, out *byte)
+func p212_MOVOU(in *byte, out *byte)
 
-// p213_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
+// p213_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p213_MOVQ(in *byte, out *byte)
+func p213_MOVOU(in *byte, out *byte)
 
-// p214_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
+// p214_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p214_MOVQ(in *byte, out *byte)
+func p214_MOVOU(in *byte, out *byte)
 
-// p215_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
+// p215_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p215_MOVQ(in *byte, out *byte)
+func p215_MOVOU(in *byte, out *byte)
 
-// p216_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
+// p216_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p216_MOVQ(in *byte, out *byte)
+func p216_MOVOU(in *byte, out *byte)
 
-// p217_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
+// p217_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p217_MOVQ(in *byte, out *byte)
 
-// p218_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
+// p218_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p218_MOVQ(in *byte, out *byte)
 
-// p219_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
+// p219_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p219_MOVQ(in *byte, out *byte)
 
-// p220_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
+// p220_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p220_MOVQ(in *byte, out *byte)
 
-// p221_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
+// p221_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p221_MOVQ(in *byte, out *byte)
 
-// p222_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
+// p222_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p222_MOVQ(in *byte, out *byte)
 
-// p223_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
+// p223_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p223_MOVQ(in *byte, out *byte)
 
-// p224_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
+// p224_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p224_MOVQ(in *byte, out *byte)
 
-// p225_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
+// p225_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p225_MOVQ(in *byte, out *byte)
 
-// p226_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
+// p226_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p226_MOVQ(in *byte, out *byte)
 
-// p227_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
+// p227_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p227_MOVQ(in *byte, out *byte)
 
-// p228_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
+// p228_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p228_MOVQ(in *byte, out *byte)
 
-// p229_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
+// p229_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p229_MOVQ(in *byte, out *byte)
 
-// p230_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
+// p230_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p230_MOVQ(in *byte, out *byte)
 
-// p231_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
+// p231_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p231_MOVQ(in *byte, out *byte)
 
-// p232_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
+// p232_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p232_MOVQ(in *byte, out *byte)
 
-// p233_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
+// p233_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p233_MOVQ(in *byte, out *byte)
 
-// p234_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
+// p234_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p234_MOVQ(in *byte, out *byte)
 
-// p235_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
+// p235_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p235_MOVQ(in *byte, out *byte)
 
-// p236_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
+// p236_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p236_MOVQ(in *byte, out *byte)
 
-// p237_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
+// p237_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p237_MOVQ(in *byte, out *byte)
 
-// p238_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
+// p238_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p238_MOVQ(in *byte, out *byte)
 
-// p239_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
+// p239_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p239_MOVQ(in *byte, out *byte)
 
-// p240_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
+// p240_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p240_MOVQ(in *byte, out *byte)
 
-// p241_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
+// p241_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p241_MOVQ(in *byte, out *byte)
 
-// p242_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
+// p242_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p242_MOVQ(in *byte, out *byte)
 
-// p243_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
+// p243_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p243_MOVQ(in *byte, out *byte)
 
-// p244_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p244_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p244_MOVQ(in *byte, out *byte)
 
-// p245_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p245_MOVQ runs MOVQ $0x000fffffffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p245_MOVQ(in *byte, out *byte)
 
-// p246_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
+// p246_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p246_MOVQ(in *byte, out *byte)
 
-// p247_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
+// p247_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p247_MOVQ(in *byte, out *byte)
 
-// p248_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p248_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p248_MOVQ(in *byte, out *byte)
 
-// p249_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p249_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
 //
 //go:noescape
 func p249_MOVQ(in *byte, out *byte)
 
-// p250_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
+// p250_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
-func p250_MOVW(in *byte, out *byte)
+func p250_MOVQ(in *byte, out *byte)
 
-// p251_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
+// p251_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
-func p251_MOVW(in *byte, out *byte)
+func p251_MOVQ(in *byte, out *byte)
 
-// p252_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
+// p252_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
 //
 //go:noescape
-func p252_MOVWQZX(in *byte, out *byte)
+func p252_MOVQ(in *byte, out *byte)
 
-// p253_MULQ runs MULQ SI (committed form MULQ r).
+// p253_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
 //
 //go:noescape
-func p253_MULQ(in *byte, out *byte)
+func p253_MOVQ(in *byte, out *byte)
 
-// p254_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
+// p254_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
 //
 //go:noescape
-func p254_MULXQ(in *byte, out *byte)
+func p254_MOVQ(in *byte, out *byte)
 
-// p255_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
+// p255_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p255_MULXQ(in *byte, out *byte)
+func p255_MOVQ(in *byte, out *byte)
 
-// p256_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
+// p256_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
-func p256_MULXQ(in *byte, out *byte)
+func p256_MOVQ(in *byte, out *byte)
 
-// p257_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
+// p257_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p257_MULXQ(in *byte, out *byte)
+func p257_MOVQ(in *byte, out *byte)
 
-// p258_NEGQ runs NEGQ SI (committed form NEGQ r).
+// p258_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p258_NEGQ(in *byte, out *byte)
+func p258_MOVQ(in *byte, out *byte)
 
-// p259_ORQ runs ORQ SI, DI (committed form ORQ r, r).
+// p259_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p259_ORQ(in *byte, out *byte)
+func p259_MOVQ(in *byte, out *byte)
 
-// p260_ORQ runs ORQ DI, DI (committed form ORQ r, r).
+// p260_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p260_ORQ(in *byte, out *byte)
+func p260_MOVQ(in *byte, out *byte)
 
-// p261_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
+// p261_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
 //
 //go:noescape
-func p261_PADDL(in *byte, out *byte)
+func p261_MOVW(in *byte, out *byte)
 
-// p262_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
+// p262_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
 //
 //go:noescape
-func p262_PADDL(in *byte, out *byte)
+func p262_MOVW(in *byte, out *byte)
 
-// p263_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p263_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
 //
 //go:noescape
-func p263_PADDL(in *byte, out *byte)
+func p263_MOVWQZX(in *byte, out *byte)
 
-// p264_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p264_MULQ runs MULQ SI (committed form MULQ r).
 //
 //go:noescape
-func p264_PADDL(in *byte, out *byte)
+func p264_MULQ(in *byte, out *byte)
 
-// p265_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p265_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p265_PADDL(in *byte, out *byte)
+func p265_MULXQ(in *byte, out *byte)
 
-// p266_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p266_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p266_PADDL(in *byte, out *byte)
+func p266_MULXQ(in *byte, out *byte)
 
-// p267_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p267_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p267_PADDQ(in *byte, out *byte)
+func p267_MULXQ(in *byte, out *byte)
 
-// p268_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p268_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p268_PADDQ(in *byte, out *byte)
+func p268_MULXQ(in *byte, out *byte)
 
-// p269_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p269_NEGQ runs NEGQ SI (committed form NEGQ r).
 //
 //go:noescape
-func p269_PADDQ(in *byte, out *byte)
+func p269_NEGQ(in *byte, out *byte)
 
-// p270_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p270_ORQ runs ORQ SI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p270_PADDQ(in *byte, out *byte)
+func p270_ORQ(in *byte, out *byte)
 
-// p271_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
+// p271_ORQ runs ORQ DI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p271_PAND(in *byte, out *byte)
+func p271_ORQ(in *byte, out *byte)
 
-// p272_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
+// p272_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p272_PAND(in *byte, out *byte)
+func p272_PADDL(in *byte, out *byte)
 
-// p273_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p273_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
-func p273_PAND(in *byte, out *byte)
+func p273_PADDL(in *byte, out *byte)
 
-// p274_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p274_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p274_PAND(in *byte, out *byte)
+func p274_PADDL(in *byte, out *byte)
 
-// p275_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p275_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p275_PAND(in *byte, out *byte)
+func p275_PADDL(in *byte, out *byte)
 
-// p276_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p276_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p276_PAND(in *byte, out *byte)
+func p276_PADDL(in *byte, out *byte)
 
-// p277_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p277_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p277_PCLMULQDQ(in *byte, out *byte)
+func p277_PADDL(in *byte, out *byte)
 
-// p278_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p278_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p278_PCLMULQDQ(in *byte, out *byte)
+func p278_PADDQ(in *byte, out *byte)
 
-// p279_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p279_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p279_PCLMULQDQ(in *byte, out *byte)
+func p279_PADDQ(in *byte, out *byte)
 
-// p280_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p280_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p280_PCLMULQDQ(in *byte, out *byte)
+func p280_PADDQ(in *byte, out *byte)
 
-// p281_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p281_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p281_PCLMULQDQ(in *byte, out *byte)
+func p281_PADDQ(in *byte, out *byte)
 
-// p282_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p282_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p282_PCLMULQDQ(in *byte, out *byte)
+func p282_PAND(in *byte, out *byte)
 
-// p283_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p283_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
-func p283_PCLMULQDQ(in *byte, out *byte)
+func p283_PAND(in *byte, out *byte)
 
-// p284_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p284_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p284_PCLMULQDQ(in *byte, out *byte)
+func p284_PAND(in *byte, out *byte)
 
-// p285_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p285_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p285_PCLMULQDQ(in *byte, out *byte)
+func p285_PAND(in *byte, out *byte)
 
-// p286_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p286_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p286_PCLMULQDQ(in *byte, out *byte)
+func p286_PAND(in *byte, out *byte)
 
-// p287_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p287_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p287_PCLMULQDQ(in *byte, out *byte)
+func p287_PAND(in *byte, out *byte)
 
-// p288_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p288_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p288_PCLMULQDQ(in *byte, out *byte)
 
-// p289_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p289_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p289_PCLMULQDQ(in *byte, out *byte)
 
-// p290_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p290_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p290_PCLMULQDQ(in *byte, out *byte)
 
-// p291_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p291_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p291_PCLMULQDQ(in *byte, out *byte)
 
-// p292_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p292_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p292_PCLMULQDQ(in *byte, out *byte)
 
-// p293_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p293_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p293_PCLMULQDQ(in *byte, out *byte)
 
-// p294_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p294_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p294_PCLMULQDQ(in *byte, out *byte)
 
-// p295_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p295_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
-func p295_PCMPEQB(in *byte, out *byte)
+func p295_PCLMULQDQ(in *byte, out *byte)
 
-// p296_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p296_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p296_PCMPEQB(in *byte, out *byte)
+func p296_PCLMULQDQ(in *byte, out *byte)
 
-// p297_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p297_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p297_PCMPEQB(in *byte, out *byte)
+func p297_PCLMULQDQ(in *byte, out *byte)
 
-// p298_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p298_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p298_PCMPEQB(in *byte, out *byte)
+func p298_PCLMULQDQ(in *byte, out *byte)
 
-// p299_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p299_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p299_PCMPEQL(in *byte, out *byte)
+func p299_PCLMULQDQ(in *byte, out *byte)
 
-// p300_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p300_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p300_PCMPEQL(in *byte, out *byte)
+func p300_PCLMULQDQ(in *byte, out *byte)
 
-// p301_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p301_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p301_PCMPEQL(in *byte, out *byte)
+func p301_PCLMULQDQ(in *byte, out *byte)
 
-// p302_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p302_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p302_PCMPEQL(in *byte, out *byte)
+func p302_PCLMULQDQ(in *byte, out *byte)
 
-// p303_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p303_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p303_PMOVMSKB(in *byte, out *byte)
+func p303_PCLMULQDQ(in *byte, out *byte)
 
-// p304_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p304_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p304_PMOVMSKB(in *byte, out *byte)
+func p304_PCLMULQDQ(in *byte, out *byte)
 
-// p305_POR runs POR X3, X9 (committed form POR x, x).
+// p305_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p305_POR(in *byte, out *byte)
+func p305_PCLMULQDQ(in *byte, out *byte)
 
-// p306_POR runs POR X3, X9 (committed form POR x, x).
+// p306_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p306_POR(in *byte, out *byte)
+func p306_PCMPEQB(in *byte, out *byte)
 
-// p307_POR runs POR X9, X9 (committed form POR x, x).
+// p307_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p307_POR(in *byte, out *byte)
+func p307_PCMPEQB(in *byte, out *byte)
 
-// p308_POR runs POR X9, X9 (committed form POR x, x).
+// p308_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p308_POR(in *byte, out *byte)
+func p308_PCMPEQB(in *byte, out *byte)
 
-// p309_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
+// p309_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p309_PSHUFB(in *byte, out *byte)
+func p309_PCMPEQB(in *byte, out *byte)
 
-// p310_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
+// p310_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p310_PSHUFB(in *byte, out *byte)
+func p310_PCMPEQL(in *byte, out *byte)
 
-// p311_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p311_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p311_PSHUFB(in *byte, out *byte)
+func p311_PCMPEQL(in *byte, out *byte)
 
-// p312_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p312_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p312_PSHUFB(in *byte, out *byte)
+func p312_PCMPEQL(in *byte, out *byte)
 
-// p313_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p313_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p313_PSHUFB(in *byte, out *byte)
+func p313_PCMPEQL(in *byte, out *byte)
 
-// p314_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p314_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p314_PSHUFB(in *byte, out *byte)
+func p314_PMOVMSKB(in *byte, out *byte)
 
-// p315_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p315_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p315_PSHUFD(in *byte, out *byte)
+func p315_PMOVMSKB(in *byte, out *byte)
 
-// p316_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p316_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p316_PSHUFD(in *byte, out *byte)
+func p316_POR(in *byte, out *byte)
 
-// p317_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p317_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p317_PSHUFD(in *byte, out *byte)
+func p317_POR(in *byte, out *byte)
 
-// p318_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p318_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p318_PSHUFD(in *byte, out *byte)
+func p318_POR(in *byte, out *byte)
 
-// p319_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p319_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p319_PSHUFD(in *byte, out *byte)
+func p319_POR(in *byte, out *byte)
 
-// p320_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p320_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p320_PSHUFD(in *byte, out *byte)
+func p320_PSHUFB(in *byte, out *byte)
 
-// p321_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p321_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
-func p321_PSHUFD(in *byte, out *byte)
+func p321_PSHUFB(in *byte, out *byte)
 
-// p322_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p322_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p322_PSHUFD(in *byte, out *byte)
+func p322_PSHUFB(in *byte, out *byte)
 
-// p323_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p323_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p323_PSHUFD(in *byte, out *byte)
+func p323_PSHUFB(in *byte, out *byte)
 
-// p324_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p324_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p324_PSHUFD(in *byte, out *byte)
+func p324_PSHUFB(in *byte, out *byte)
 
-// p325_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p325_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p325_PSHUFD(in *byte, out *byte)
+func p325_PSHUFB(in *byte, out *byte)
 
-// p326_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p326_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p326_PSHUFD(in *byte, out *byte)
 
-// p327_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p327_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p327_PSHUFD(in *byte, out *byte)
 
-// p328_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p328_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p328_PSHUFD(in *byte, out *byte)
 
-// p329_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p329_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p329_PSHUFD(in *byte, out *byte)
 
-// p330_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p330_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p330_PSHUFD(in *byte, out *byte)
 
-// p331_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p331_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p331_PSHUFD(in *byte, out *byte)
 
-// p332_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p332_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p332_PSHUFD(in *byte, out *byte)
 
-// p333_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p333_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p333_PSHUFD(in *byte, out *byte)
 
-// p334_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p334_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p334_PSHUFD(in *byte, out *byte)
 
-// p335_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p335_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p335_PSHUFD(in *byte, out *byte)
 
-// p336_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p336_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p336_PSHUFD(in *byte, out *byte)
 
-// p337_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p337_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p337_PSHUFD(in *byte, out *byte)
 
-// p338_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p338_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p338_PSHUFD(in *byte, out *byte)
 
-// p339_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p339_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p339_PSHUFD(in *byte, out *byte)
 
-// p340_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p340_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p340_PSHUFD(in *byte, out *byte)
 
-// p341_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p341_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p341_PSLLDQ(in *byte, out *byte)
+func p341_PSHUFD(in *byte, out *byte)
 
-// p342_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p342_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p342_PSLLDQ(in *byte, out *byte)
+func p342_PSHUFD(in *byte, out *byte)
 
-// p343_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p343_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p343_PSLLDQ(in *byte, out *byte)
+func p343_PSHUFD(in *byte, out *byte)
 
-// p344_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p344_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p344_PSLLDQ(in *byte, out *byte)
+func p344_PSHUFD(in *byte, out *byte)
 
-// p345_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p345_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p345_PSLLDQ(in *byte, out *byte)
+func p345_PSHUFD(in *byte, out *byte)
 
-// p346_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p346_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p346_PSLLDQ(in *byte, out *byte)
+func p346_PSHUFD(in *byte, out *byte)
 
-// p347_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p347_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p347_PSLLDQ(in *byte, out *byte)
+func p347_PSHUFD(in *byte, out *byte)
 
-// p348_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p348_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p348_PSLLDQ(in *byte, out *byte)
+func p348_PSHUFD(in *byte, out *byte)
 
-// p349_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p349_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p349_PSLLDQ(in *byte, out *byte)
+func p349_PSHUFD(in *byte, out *byte)
 
-// p350_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p350_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p350_PSLLDQ(in *byte, out *byte)
+func p350_PSHUFD(in *byte, out *byte)
 
-// p351_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p351_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p351_PSLLDQ(in *byte, out *byte)
+func p351_PSHUFD(in *byte, out *byte)
 
-// p352_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p352_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p352_PSLLDQ(in *byte, out *byte)
 
-// p353_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p353_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p353_PSLLL(in *byte, out *byte)
+func p353_PSLLDQ(in *byte, out *byte)
 
-// p354_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p354_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p354_PSLLL(in *byte, out *byte)
+func p354_PSLLDQ(in *byte, out *byte)
 
-// p355_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p355_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p355_PSLLL(in *byte, out *byte)
+func p355_PSLLDQ(in *byte, out *byte)
 
-// p356_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p356_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p356_PSLLL(in *byte, out *byte)
+func p356_PSLLDQ(in *byte, out *byte)
 
-// p357_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p357_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p357_PSLLL(in *byte, out *byte)
+func p357_PSLLDQ(in *byte, out *byte)
 
-// p358_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p358_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p358_PSLLL(in *byte, out *byte)
+func p358_PSLLDQ(in *byte, out *byte)
 
-// p359_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p359_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p359_PSLLL(in *byte, out *byte)
+func p359_PSLLDQ(in *byte, out *byte)
 
-// p360_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p360_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p360_PSLLL(in *byte, out *byte)
+func p360_PSLLDQ(in *byte, out *byte)
 
-// p361_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p361_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p361_PSLLL(in *byte, out *byte)
+func p361_PSLLDQ(in *byte, out *byte)
 
-// p362_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p362_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p362_PSLLL(in *byte, out *byte)
+func p362_PSLLDQ(in *byte, out *byte)
 
-// p363_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p363_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p363_PSLLL(in *byte, out *byte)
+func p363_PSLLDQ(in *byte, out *byte)
 
-// p364_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p364_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p364_PSLLL(in *byte, out *byte)
 
-// p365_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p365_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p365_PSLLL(in *byte, out *byte)
 
-// p366_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p366_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p366_PSLLL(in *byte, out *byte)
 
-// p367_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p367_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p367_PSLLL(in *byte, out *byte)
 
-// p368_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p368_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p368_PSLLL(in *byte, out *byte)
 
-// p369_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p369_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p369_PSLLL(in *byte, out *byte)
 
-// p370_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p370_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p370_PSLLL(in *byte, out *byte)
 
-// p371_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p371_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p371_PSRAL(in *byte, out *byte)
+func p371_PSLLL(in *byte, out *byte)
 
-// p372_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p372_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p372_PSRAL(in *byte, out *byte)
+func p372_PSLLL(in *byte, out *byte)
 
-// p373_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p373_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p373_PSRAL(in *byte, out *byte)
+func p373_PSLLL(in *byte, out *byte)
 
-// p374_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p374_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p374_PSRAL(in *byte, out *byte)
+func p374_PSLLL(in *byte, out *byte)
 
-// p375_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p375_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p375_PSRAL(in *byte, out *byte)
+func p375_PSLLL(in *byte, out *byte)
 
-// p376_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p376_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p376_PSRAL(in *byte, out *byte)
+func p376_PSLLL(in *byte, out *byte)
 
-// p377_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p377_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p377_PSRAL(in *byte, out *byte)
+func p377_PSLLL(in *byte, out *byte)
 
-// p378_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p378_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p378_PSRAL(in *byte, out *byte)
+func p378_PSLLL(in *byte, out *byte)
 
-// p379_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p379_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p379_PSRAL(in *byte, out *byte)
+func p379_PSLLL(in *byte, out *byte)
 
-// p380_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p380_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p380_PSRAL(in *byte, out *byte)
+func p380_PSLLL(in *byte, out *byte)
 
-// p381_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p381_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p381_PSRAL(in *byte, out *byte)
+func p381_PSLLL(in *byte, out *byte)
 
-// p382_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p382_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p382_PSRAL(in *byte, out *byte)
 
-// p383_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p383_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p383_PSRAL(in *byte, out *byte)
 
-// p384_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p384_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p384_PSRAL(in *byte, out *byte)
 
-// p385_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p385_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p385_PSRLDQ(in *byte, out *byte)
+func p385_PSRAL(in *byte, out *byte)
 
-// p386_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p386_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p386_PSRLDQ(in *byte, out *byte)
+func p386_PSRAL(in *byte, out *byte)
 
-// p387_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p387_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p387_PSRLDQ(in *byte, out *byte)
+func p387_PSRAL(in *byte, out *byte)
 
-// p388_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p388_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p388_PSRLDQ(in *byte, out *byte)
+func p388_PSRAL(in *byte, out *byte)
 
-// p389_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p389_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p389_PSRLDQ(in *byte, out *byte)
+func p389_PSRAL(in *byte, out *byte)
 
-// p390_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p390_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p390_PSRLDQ(in *byte, out *byte)
+func p390_PSRAL(in *byte, out *byte)
 
-// p391_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p391_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p391_PSRLDQ(in *byte, out *byte)
+func p391_PSRAL(in *byte, out *byte)
 
-// p392_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p392_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p392_PSRLDQ(in *byte, out *byte)
+func p392_PSRAL(in *byte, out *byte)
 
-// p393_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p393_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p393_PSRLDQ(in *byte, out *byte)
+func p393_PSRAL(in *byte, out *byte)
 
-// p394_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p394_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p394_PSRLDQ(in *byte, out *byte)
+func p394_PSRAL(in *byte, out *byte)
 
-// p395_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p395_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p395_PSRLDQ(in *byte, out *byte)
+func p395_PSRAL(in *byte, out *byte)
 
-// p396_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p396_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p396_PSRLDQ(in *byte, out *byte)
 
-// p397_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p397_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p397_PSRLL(in *byte, out *byte)
+func p397_PSRLDQ(in *byte, out *byte)
 
-// p398_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p398_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p398_PSRLL(in *byte, out *byte)
+func p398_PSRLDQ(in *byte, out *byte)
 
-// p399_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p399_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p399_PSRLL(in *byte, out *byte)
+func p399_PSRLDQ(in *byte, out *byte)
 
-// p400_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p400_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p400_PSRLL(in *byte, out *byte)
+func p400_PSRLDQ(in *byte, out *byte)
 
-// p401_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p401_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p401_PSRLL(in *byte, out *byte)
+func p401_PSRLDQ(in *byte, out *byte)
 
-// p402_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p402_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p402_PSRLL(in *byte, out *byte)
+func p402_PSRLDQ(in *byte, out *byte)
 
-// p403_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p403_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p403_PSRLL(in *byte, out *byte)
+func p403_PSRLDQ(in *byte, out *byte)
 
-// p404_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p404_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p404_PSRLL(in *byte, out *byte)
+func p404_PSRLDQ(in *byte, out *byte)
 
-// p405_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p405_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p405_PSRLL(in *byte, out *byte)
+func p405_PSRLDQ(in *byte, out *byte)
 
-// p406_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p406_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p406_PSRLL(in *byte, out *byte)
+func p406_PSRLDQ(in *byte, out *byte)
 
-// p407_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p407_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p407_PSRLL(in *byte, out *byte)
+func p407_PSRLDQ(in *byte, out *byte)
 
-// p408_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p408_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p408_PSRLL(in *byte, out *byte)
 
-// p409_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p409_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p409_PSRLL(in *byte, out *byte)
 
-// p410_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p410_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p410_PSRLL(in *byte, out *byte)
 
-// p411_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p411_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p411_PSRLL(in *byte, out *byte)
 
-// p412_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p412_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p412_PSRLL(in *byte, out *byte)
 
-// p413_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p413_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p413_PSRLL(in *byte, out *byte)
 
-// p414_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p414_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p414_PSRLL(in *byte, out *byte)
 
-// p415_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p415_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p415_PUNPCKHLQ(in *byte, out *byte)
+func p415_PSRLL(in *byte, out *byte)
 
-// p416_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p416_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p416_PUNPCKHLQ(in *byte, out *byte)
+func p416_PSRLL(in *byte, out *byte)
 
-// p417_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p417_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p417_PUNPCKHLQ(in *byte, out *byte)
+func p417_PSRLL(in *byte, out *byte)
 
-// p418_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p418_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p418_PUNPCKHLQ(in *byte, out *byte)
+func p418_PSRLL(in *byte, out *byte)
 
-// p419_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p419_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p419_PUNPCKHQDQ(in *byte, out *byte)
+func p419_PSRLL(in *byte, out *byte)
 
-// p420_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p420_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p420_PUNPCKHQDQ(in *byte, out *byte)
+func p420_PSRLL(in *byte, out *byte)
 
-// p421_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p421_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p421_PUNPCKHQDQ(in *byte, out *byte)
+func p421_PSRLL(in *byte, out *byte)
 
-// p422_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p422_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p422_PUNPCKHQDQ(in *byte, out *byte)
+func p422_PSRLL(in *byte, out *byte)
 
-// p423_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p423_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p423_PUNPCKLLQ(in *byte, out *byte)
+func p423_PSRLL(in *byte, out *byte)
 
-// p424_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p424_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p424_PUNPCKLLQ(in *byte, out *byte)
+func p424_PSRLL(in *byte, out *byte)
 
-// p425_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p425_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p425_PUNPCKLLQ(in *byte, out *byte)
+func p425_PSRLL(in *byte, out *byte)
 
-// p426_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p426_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p426_PUNPCKLLQ(in *byte, out *byte)
+func p426_PUNPCKHLQ(in *byte, out *byte)
 
-// p427_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p427_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p427_PUNPCKLQDQ(in *byte, out *byte)
+func p427_PUNPCKHLQ(in *byte, out *byte)
 
-// p428_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p428_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p428_PUNPCKLQDQ(in *byte, out *byte)
+func p428_PUNPCKHLQ(in *byte, out *byte)
 
-// p429_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p429_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p429_PUNPCKLQDQ(in *byte, out *byte)
+func p429_PUNPCKHLQ(in *byte, out *byte)
 
-// p430_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p430_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p430_PUNPCKLQDQ(in *byte, out *byte)
+func p430_PUNPCKHQDQ(in *byte, out *byte)
 
-// p431_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
+// p431_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p431_PXOR(in *byte, out *byte)
+func p431_PUNPCKHQDQ(in *byte, out *byte)
 
-// p432_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
+// p432_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p432_PXOR(in *byte, out *byte)
+func p432_PUNPCKHQDQ(in *byte, out *byte)
 
-// p433_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p433_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p433_PXOR(in *byte, out *byte)
+func p433_PUNPCKHQDQ(in *byte, out *byte)
 
-// p434_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p434_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p434_PXOR(in *byte, out *byte)
+func p434_PUNPCKLLQ(in *byte, out *byte)
 
-// p435_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p435_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p435_PXOR(in *byte, out *byte)
+func p435_PUNPCKLLQ(in *byte, out *byte)
 
-// p436_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p436_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p436_PXOR(in *byte, out *byte)
+func p436_PUNPCKLLQ(in *byte, out *byte)
 
-// p437_RET runs RET (committed form RET).
+// p437_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p437_RET(in *byte, out *byte)
+func p437_PUNPCKLLQ(in *byte, out *byte)
 
-// p438_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
+// p438_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p438_SBBQ(in *byte, out *byte)
+func p438_PUNPCKLQDQ(in *byte, out *byte)
 
-// p439_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
+// p439_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p439_SBBQ(in *byte, out *byte)
+func p439_PUNPCKLQDQ(in *byte, out *byte)
 
-// p440_SETEQ runs SETEQ BL (committed form SETEQ r8).
+// p440_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p440_SETEQ(in *byte, out *byte)
+func p440_PUNPCKLQDQ(in *byte, out *byte)
 
-// p441_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
+// p441_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p441_SHLQ(in *byte, out *byte)
+func p441_PUNPCKLQDQ(in *byte, out *byte)
 
-// p442_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
+// p442_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p442_SHLQ(in *byte, out *byte)
+func p442_PXOR(in *byte, out *byte)
 
-// p443_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
+// p443_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
-func p443_SHLQ(in *byte, out *byte)
+func p443_PXOR(in *byte, out *byte)
 
-// p444_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
+// p444_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p444_SHLQ(in *byte, out *byte)
+func p444_PXOR(in *byte, out *byte)
 
-// p445_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
+// p445_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p445_SHLQ(in *byte, out *byte)
+func p445_PXOR(in *byte, out *byte)
 
-// p446_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
+// p446_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p446_SHLQ(in *byte, out *byte)
+func p446_PXOR(in *byte, out *byte)
 
-// p447_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
+// p447_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p447_SHLQ(in *byte, out *byte)
+func p447_PXOR(in *byte, out *byte)
 
-// p448_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
+// p448_RET runs RET (committed form RET).
 //
 //go:noescape
-func p448_SHLQ(in *byte, out *byte)
+func p448_RET(in *byte, out *byte)
 
-// p449_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
+// p449_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p449_SHLQ(in *byte, out *byte)
+func p449_SBBQ(in *byte, out *byte)
 
-// p450_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
+// p450_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p450_SHLQ(in *byte, out *byte)
+func p450_SBBQ(in *byte, out *byte)
 
-// p451_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
+// p451_SETEQ runs SETEQ BL (committed form SETEQ r8).
 //
 //go:noescape
-func p451_SHLQ(in *byte, out *byte)
+func p451_SETEQ(in *byte, out *byte)
 
-// p452_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
+// p452_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p452_SHLQ(in *byte, out *byte)
 
-// p453_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
+// p453_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p453_SHLQ(in *byte, out *byte)
 
-// p454_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
+// p454_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p454_SHLQ(in *byte, out *byte)
 
-// p455_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
+// p455_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p455_SHLQ(in *byte, out *byte)
 
-// p456_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
+// p456_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p456_SHRQ(in *byte, out *byte)
+func p456_SHLQ(in *byte, out *byte)
 
-// p457_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
+// p457_SHLQ runs SHLQ $0x08, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p457_SHRQ(in *byte, out *byte)
+func p457_SHLQ(in *byte, out *byte)
 
-// p458_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
+// p458_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p458_SHRQ(in *byte, out *byte)
+func p458_SHLQ(in *byte, out *byte)
 
-// p459_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
+// p459_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p459_SHRQ(in *byte, out *byte)
+func p459_SHLQ(in *byte, out *byte)
 
-// p460_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
+// p460_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p460_SHRQ(in *byte, out *byte)
+func p460_SHLQ(in *byte, out *byte)
 
-// p461_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
+// p461_SHLQ runs SHLQ $0x14, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p461_SHRQ(in *byte, out *byte)
+func p461_SHLQ(in *byte, out *byte)
 
-// p462_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
+// p462_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p462_SHRQ(in *byte, out *byte)
+func p462_SHLQ(in *byte, out *byte)
 
-// p463_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
+// p463_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p463_SHRQ(in *byte, out *byte)
+func p463_SHLQ(in *byte, out *byte)
 
-// p464_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
+// p464_SHLQ runs SHLQ $0x1c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p464_SHRQ(in *byte, out *byte)
+func p464_SHLQ(in *byte, out *byte)
 
-// p465_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
+// p465_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p465_SHRQ(in *byte, out *byte)
+func p465_SHLQ(in *byte, out *byte)
 
-// p466_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
+// p466_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p466_SHRQ(in *byte, out *byte)
+func p466_SHLQ(in *byte, out *byte)
 
-// p467_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
+// p467_SHLQ runs SHLQ $0x24, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p467_SHRQ(in *byte, out *byte)
+func p467_SHLQ(in *byte, out *byte)
 
-// p468_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
+// p468_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p468_SHRQ(in *byte, out *byte)
+func p468_SHLQ(in *byte, out *byte)
 
-// p469_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
+// p469_SHLQ runs SHLQ $0x2c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p469_SHRQ(in *byte, out *byte)
+func p469_SHLQ(in *byte, out *byte)
 
-// p470_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
+// p470_SHLQ runs SHLQ $0x30, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p470_SUBQ(in *byte, out *byte)
+func p470_SHLQ(in *byte, out *byte)
 
-// p471_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
+// p471_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p471_SUBQ(in *byte, out *byte)
+func p471_SHLQ(in *byte, out *byte)
 
-// p472_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
+// p472_SHLQ runs SHLQ $0x38, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p472_SUBQ(in *byte, out *byte)
+func p472_SHLQ(in *byte, out *byte)
 
-// p473_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
+// p473_SHLQ runs SHLQ $0x3c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p473_SUBQ(in *byte, out *byte)
+func p473_SHLQ(in *byte, out *byte)
 
-// p474_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
+// p474_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p474_SUBQ(in *byte, out *byte)
+func p474_SHLQ(in *byte, out *byte)
 
-// p475_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
+// p475_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p475_SUBQ(in *byte, out *byte)
+func p475_SHRQ(in *byte, out *byte)
 
-// p476_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
+// p476_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p476_SUBQ(in *byte, out *byte)
+func p476_SHRQ(in *byte, out *byte)
 
-// p477_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
+// p477_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p477_SUBQ(in *byte, out *byte)
+func p477_SHRQ(in *byte, out *byte)
 
-// p478_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
+// p478_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p478_SUBQ(in *byte, out *byte)
+func p478_SHRQ(in *byte, out *byte)
 
-// p479_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
+// p479_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p479_SUBQ(in *byte, out *byte)
+func p479_SHRQ(in *byte, out *byte)
 
-// p480_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
+// p480_SHRQ runs SHRQ $0x08, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p480_SUBQ(in *byte, out *byte)
+func p480_SHRQ(in *byte, out *byte)
 
-// p481_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
+// p481_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p481_SUBQ(in *byte, out *byte)
+func p481_SHRQ(in *byte, out *byte)
 
-// p482_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
+// p482_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p482_SUBQ(in *byte, out *byte)
+func p482_SHRQ(in *byte, out *byte)
 
-// p483_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
+// p483_SHRQ runs SHRQ $0x10, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p483_SUBQ(in *byte, out *byte)
+func p483_SHRQ(in *byte, out *byte)
 
-// p484_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
+// p484_SHRQ runs SHRQ $0x14, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p484_SUBQ(in *byte, out *byte)
+func p484_SHRQ(in *byte, out *byte)
 
-// p485_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
+// p485_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p485_SUBQ(in *byte, out *byte)
+func p485_SHRQ(in *byte, out *byte)
 
-// p486_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
+// p486_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p486_SUBQ(in *byte, out *byte)
+func p486_SHRQ(in *byte, out *byte)
 
-// p487_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
+// p487_SHRQ runs SHRQ $0x1c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p487_SUBQ(in *byte, out *byte)
+func p487_SHRQ(in *byte, out *byte)
 
-// p488_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
+// p488_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p488_SUBQ(in *byte, out *byte)
+func p488_SHRQ(in *byte, out *byte)
 
-// p489_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
+// p489_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p489_SUBQ(in *byte, out *byte)
+func p489_SHRQ(in *byte, out *byte)
 
-// p490_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
+// p490_SHRQ runs SHRQ $0x24, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p490_SUBQ(in *byte, out *byte)
+func p490_SHRQ(in *byte, out *byte)
 
-// p491_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
+// p491_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p491_SUBQ(in *byte, out *byte)
+func p491_SHRQ(in *byte, out *byte)
 
-// p492_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
+// p492_SHRQ runs SHRQ $0x2c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p492_SUBQ(in *byte, out *byte)
+func p492_SHRQ(in *byte, out *byte)
 
-// p493_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
+// p493_SHRQ runs SHRQ $0x30, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p493_SUBQ(in *byte, out *byte)
+func p493_SHRQ(in *byte, out *byte)
 
-// p494_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
+// p494_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p494_SUBQ(in *byte, out *byte)
+func p494_SHRQ(in *byte, out *byte)
 
-// p495_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
+// p495_SHRQ runs SHRQ $0x38, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p495_SUBQ(in *byte, out *byte)
+func p495_SHRQ(in *byte, out *byte)
 
-// p496_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
+// p496_SHRQ runs SHRQ $0x3c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p496_SUBQ(in *byte, out *byte)
+func p496_SHRQ(in *byte, out *byte)
 
-// p497_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
+// p497_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p497_SUBQ(in *byte, out *byte)
+func p497_SHRQ(in *byte, out *byte)
 
-// p498_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
+// p498_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p498_SUBQ(in *byte, out *byte)
 
-// p499_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
+// p499_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p499_SUBQ(in *byte, out *byte)
 
-// p500_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
+// p500_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p500_SUBQ(in *byte, out *byte)
 
-// p501_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
+// p501_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p501_TESTQ(in *byte, out *byte)
+func p501_SUBQ(in *byte, out *byte)
 
-// p502_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
+// p502_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p502_TESTQ(in *byte, out *byte)
+func p502_SUBQ(in *byte, out *byte)
 
-// p503_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
+// p503_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p503_TESTQ(in *byte, out *byte)
+func p503_SUBQ(in *byte, out *byte)
 
-// p504_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
+// p504_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p504_TESTQ(in *byte, out *byte)
+func p504_SUBQ(in *byte, out *byte)
 
-// p505_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
+// p505_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p505_TESTQ(in *byte, out *byte)
+func p505_SUBQ(in *byte, out *byte)
 
-// p506_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
+// p506_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p506_TESTQ(in *byte, out *byte)
+func p506_SUBQ(in *byte, out *byte)
 
-// p507_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
+// p507_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
-func p507_TESTQ(in *byte, out *byte)
+func p507_SUBQ(in *byte, out *byte)
 
-// p508_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
+// p508_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p508_TESTQ(in *byte, out *byte)
+func p508_SUBQ(in *byte, out *byte)
 
-// p509_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
+// p509_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p509_TESTQ(in *byte, out *byte)
+func p509_SUBQ(in *byte, out *byte)
 
-// p510_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
+// p510_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p510_TESTQ(in *byte, out *byte)
+func p510_SUBQ(in *byte, out *byte)
 
-// p511_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
+// p511_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p511_TESTQ(in *byte, out *byte)
+func p511_SUBQ(in *byte, out *byte)
 
-// p512_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
+// p512_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p512_TESTQ(in *byte, out *byte)
+func p512_SUBQ(in *byte, out *byte)
 
-// p513_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
+// p513_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p513_VAESENC(in *byte, out *byte)
+func p513_SUBQ(in *byte, out *byte)
 
-// p514_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
+// p514_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p514_VAESENC(in *byte, out *byte)
+func p514_SUBQ(in *byte, out *byte)
 
-// p515_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
+// p515_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p515_VAESENC(in *byte, out *byte)
+func p515_SUBQ(in *byte, out *byte)
 
-// p516_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
+// p516_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p516_VAESENC(in *byte, out *byte)
+func p516_SUBQ(in *byte, out *byte)
 
-// p517_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p517_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p517_VAESENC(in *byte, out *byte)
+func p517_SUBQ(in *byte, out *byte)
 
-// p518_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p518_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p518_VAESENC(in *byte, out *byte)
+func p518_SUBQ(in *byte, out *byte)
 
-// p519_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p519_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p519_VAESENC(in *byte, out *byte)
+func p519_SUBQ(in *byte, out *byte)
 
-// p520_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p520_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p520_VAESENC(in *byte, out *byte)
+func p520_SUBQ(in *byte, out *byte)
 
-// p521_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p521_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p521_VAESENC(in *byte, out *byte)
+func p521_SUBQ(in *byte, out *byte)
 
-// p522_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p522_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p522_VAESENC(in *byte, out *byte)
+func p522_SUBQ(in *byte, out *byte)
 
-// p523_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p523_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p523_VAESENC(in *byte, out *byte)
+func p523_SUBQ(in *byte, out *byte)
 
-// p524_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p524_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p524_VAESENC(in *byte, out *byte)
+func p524_SUBQ(in *byte, out *byte)
 
-// p525_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
+// p525_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
 //
 //go:noescape
-func p525_VAESENC(in *byte, out *byte)
+func p525_SUBQ(in *byte, out *byte)
 
-// p526_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
+// p526_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
 //
 //go:noescape
-func p526_VAESENC(in *byte, out *byte)
+func p526_SUBQ(in *byte, out *byte)
 
-// p527_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p527_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p527_VAESENCLAST(in *byte, out *byte)
+func p527_SUBQ(in *byte, out *byte)
 
-// p528_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p528_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p528_VAESENCLAST(in *byte, out *byte)
+func p528_SUBQ(in *byte, out *byte)
 
-// p529_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p529_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p529_VAESENCLAST(in *byte, out *byte)
+func p529_TESTQ(in *byte, out *byte)
 
-// p530_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p530_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p530_VAESENCLAST(in *byte, out *byte)
+func p530_TESTQ(in *byte, out *byte)
 
-// p531_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p531_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p531_VAESENCLAST(in *byte, out *byte)
+func p531_TESTQ(in *byte, out *byte)
 
-// p532_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p532_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p532_VAESENCLAST(in *byte, out *byte)
+func p532_TESTQ(in *byte, out *byte)
 
-// p533_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p533_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p533_VAESENCLAST(in *byte, out *byte)
+func p533_TESTQ(in *byte, out *byte)
 
-// p534_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p534_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p534_VAESENCLAST(in *byte, out *byte)
+func p534_TESTQ(in *byte, out *byte)
 
-// p535_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p535_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p535_VAESENCLAST(in *byte, out *byte)
+func p535_TESTQ(in *byte, out *byte)
 
-// p536_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p536_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p536_VAESENCLAST(in *byte, out *byte)
+func p536_TESTQ(in *byte, out *byte)
 
-// p537_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p537_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p537_VAESENCLAST(in *byte, out *byte)
+func p537_TESTQ(in *byte, out *byte)
 
-// p538_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p538_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p538_VAESENCLAST(in *byte, out *byte)
+func p538_TESTQ(in *byte, out *byte)
 
-// p539_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
+// p539_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p539_VAESENCLAST(in *byte, out *byte)
+func p539_TESTQ(in *byte, out *byte)
 
-// p540_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
+// p540_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p540_VAESENCLAST(in *byte, out *byte)
+func p540_TESTQ(in *byte, out *byte)
 
-// p541_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p541_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p541_VBROADCASTI128(in *byte, out *byte)
+func p541_VAESENC(in *byte, out *byte)
 
-// p542_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p542_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p542_VBROADCASTI128(in *byte, out *byte)
+func p542_VAESENC(in *byte, out *byte)
 
-// p543_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
+// p543_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p543_VBROADCASTI32X4(in *byte, out *byte)
+func p543_VAESENC(in *byte, out *byte)
 
-// p544_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
+// p544_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
-func p544_VBROADCASTI32X4(in *byte, out *byte)
+func p544_VAESENC(in *byte, out *byte)
 
-// p545_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p545_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p545_VEXTRACTI128(in *byte, out *byte)
+func p545_VAESENC(in *byte, out *byte)
 
-// p546_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p546_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p546_VEXTRACTI128(in *byte, out *byte)
+func p546_VAESENC(in *byte, out *byte)
 
-// p547_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p547_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p547_VEXTRACTI128(in *byte, out *byte)
+func p547_VAESENC(in *byte, out *byte)
 
-// p548_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p548_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p548_VEXTRACTI128(in *byte, out *byte)
+func p548_VAESENC(in *byte, out *byte)
 
-// p549_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p549_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p549_VEXTRACTI128(in *byte, out *byte)
+func p549_VAESENC(in *byte, out *byte)
 
-// p550_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p550_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p550_VEXTRACTI128(in *byte, out *byte)
+func p550_VAESENC(in *byte, out *byte)
 
-// p551_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p551_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p551_VEXTRACTI32X4(in *byte, out *byte)
+func p551_VAESENC(in *byte, out *byte)
 
-// p552_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p552_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p552_VEXTRACTI32X4(in *byte, out *byte)
+func p552_VAESENC(in *byte, out *byte)
 
-// p553_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p553_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p553_VEXTRACTI64X4(in *byte, out *byte)
+func p553_VAESENC(in *byte, out *byte)
 
-// p554_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p554_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p554_VEXTRACTI64X4(in *byte, out *byte)
+func p554_VAESENC(in *byte, out *byte)
 
-// p555_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p555_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p555_VINSERTI128(in *byte, out *byte)
+func p555_VAESENCLAST(in *byte, out *byte)
 
-// p556_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p556_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p556_VINSERTI128(in *byte, out *byte)
+func p556_VAESENCLAST(in *byte, out *byte)
 
-// p557_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p557_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p557_VINSERTI128(in *byte, out *byte)
+func p557_VAESENCLAST(in *byte, out *byte)
 
-// p558_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p558_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
-func p558_VINSERTI128(in *byte, out *byte)
+func p558_VAESENCLAST(in *byte, out *byte)
 
-// p559_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p559_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p559_VINSERTI128(in *byte, out *byte)
+func p559_VAESENCLAST(in *byte, out *byte)
 
-// p560_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p560_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p560_VINSERTI128(in *byte, out *byte)
+func p560_VAESENCLAST(in *byte, out *byte)
 
-// p561_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p561_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p561_VINSERTI32X4(in *byte, out *byte)
+func p561_VAESENCLAST(in *byte, out *byte)
 
-// p562_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p562_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p562_VINSERTI32X4(in *byte, out *byte)
+func p562_VAESENCLAST(in *byte, out *byte)
 
-// p563_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p563_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p563_VINSERTI32X4(in *byte, out *byte)
+func p563_VAESENCLAST(in *byte, out *byte)
 
-// p564_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p564_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p564_VINSERTI32X4(in *byte, out *byte)
+func p564_VAESENCLAST(in *byte, out *byte)
 
-// p565_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p565_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p565_VMOVDQA(in *byte, out *byte)
+func p565_VAESENCLAST(in *byte, out *byte)
 
-// p566_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p566_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p566_VMOVDQA(in *byte, out *byte)
+func p566_VAESENCLAST(in *byte, out *byte)
 
-// p567_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p567_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p567_VMOVDQA(in *byte, out *byte)
+func p567_VAESENCLAST(in *byte, out *byte)
 
-// p568_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p568_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p568_VMOVDQA(in *byte, out *byte)
+func p568_VAESENCLAST(in *byte, out *byte)
 
-// p569_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p569_VALIGNQ runs VALIGNQ $0x01, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p569_VMOVDQA(in *byte, out *byte)
+func p569_VALIGNQ(in *byte, out *byte)
 
-// p570_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p570_VALIGNQ runs VALIGNQ $0x07, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p570_VMOVDQA(in *byte, out *byte)
+func p570_VALIGNQ(in *byte, out *byte)
 
-// p571_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p571_VALIGNQ runs VALIGNQ $0x01, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p571_VMOVDQA(in *byte, out *byte)
+func p571_VALIGNQ(in *byte, out *byte)
 
-// p572_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p572_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p572_VMOVDQA(in *byte, out *byte)
+func p572_VBROADCASTI128(in *byte, out *byte)
 
-// p573_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p573_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p573_VMOVDQA64(in *byte, out *byte)
+func p573_VBROADCASTI128(in *byte, out *byte)
 
-// p574_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p574_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p574_VMOVDQA64(in *byte, out *byte)
+func p574_VBROADCASTI32X4(in *byte, out *byte)
 
-// p575_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
+// p575_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p575_VMOVDQA64(in *byte, out *byte)
+func p575_VBROADCASTI32X4(in *byte, out *byte)
 
-// p576_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
+// p576_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p576_VMOVDQA64(in *byte, out *byte)
+func p576_VEXTRACTI128(in *byte, out *byte)
 
-// p577_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p577_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p577_VMOVDQA64(in *byte, out *byte)
+func p577_VEXTRACTI128(in *byte, out *byte)
 
-// p578_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p578_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p578_VMOVDQA64(in *byte, out *byte)
+func p578_VEXTRACTI128(in *byte, out *byte)
 
-// p579_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p579_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p579_VMOVDQU(in *byte, out *byte)
+func p579_VEXTRACTI128(in *byte, out *byte)
 
-// p580_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p580_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p580_VMOVDQU(in *byte, out *byte)
+func p580_VEXTRACTI128(in *byte, out *byte)
 
-// p581_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p581_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p581_VMOVDQU(in *byte, out *byte)
+func p581_VEXTRACTI128(in *byte, out *byte)
 
-// p582_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p582_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p582_VMOVDQU(in *byte, out *byte)
+func p582_VEXTRACTI32X4(in *byte, out *byte)
 
-// p583_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p583_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p583_VMOVDQU(in *byte, out *byte)
+func p583_VEXTRACTI32X4(in *byte, out *byte)
 
-// p584_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p584_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p584_VMOVDQU(in *byte, out *byte)
+func p584_VEXTRACTI64X4(in *byte, out *byte)
 
-// p585_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p585_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p585_VMOVDQU(in *byte, out *byte)
+func p585_VEXTRACTI64X4(in *byte, out *byte)
 
-// p586_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p586_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p586_VMOVDQU(in *byte, out *byte)
+func p586_VINSERTI128(in *byte, out *byte)
 
-// p587_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p587_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p587_VMOVDQU64(in *byte, out *byte)
+func p587_VINSERTI128(in *byte, out *byte)
 
-// p588_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
+// p588_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p588_VMOVDQU64(in *byte, out *byte)
+func p588_VINSERTI128(in *byte, out *byte)
 
-// p589_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p589_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p589_VMOVDQU64(in *byte, out *byte)
+func p589_VINSERTI128(in *byte, out *byte)
 
-// p590_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p590_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p590_VMOVDQU64(in *byte, out *byte)
+func p590_VINSERTI128(in *byte, out *byte)
 
-// p591_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
+// p591_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p591_VMOVDQU64(in *byte, out *byte)
+func p591_VINSERTI128(in *byte, out *byte)
 
-// p592_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p592_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p592_VMOVDQU64(in *byte, out *byte)
+func p592_VINSERTI32X4(in *byte, out *byte)
 
-// p593_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p593_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p593_VMOVDQU8(in *byte, out *byte)
+func p593_VINSERTI32X4(in *byte, out *byte)
 
-// p594_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p594_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p594_VMOVDQU8_Z(in *byte, out *byte)
+func p594_VINSERTI32X4(in *byte, out *byte)
 
-// p595_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p595_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p595_VMOVDQU8_Z(in *byte, out *byte)
+func p595_VINSERTI32X4(in *byte, out *byte)
 
-// p596_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p596_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p596_VMOVDQU8_Z(in *byte, out *byte)
+func p596_VMOVDQA(in *byte, out *byte)
 
-// p597_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p597_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p597_VMOVQ(in *byte, out *byte)
+func p597_VMOVDQA(in *byte, out *byte)
 
-// p598_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p598_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p598_VMOVQ(in *byte, out *byte)
+func p598_VMOVDQA(in *byte, out *byte)
 
-// p599_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p599_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p599_VMOVQ(in *byte, out *byte)
+func p599_VMOVDQA(in *byte, out *byte)
 
-// p600_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p600_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p600_VMOVQ(in *byte, out *byte)
+func p600_VMOVDQA(in *byte, out *byte)
 
-// p601_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p601_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p601_VMOVQ(in *byte, out *byte)
+func p601_VMOVDQA(in *byte, out *byte)
 
-// p602_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p602_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p602_VMOVQ(in *byte, out *byte)
+func p602_VMOVDQA(in *byte, out *byte)
 
-// p603_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p603_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p603_VPADDD(in *byte, out *byte)
+func p603_VMOVDQA(in *byte, out *byte)
 
-// p604_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p604_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p604_VPADDD(in *byte, out *byte)
+func p604_VMOVDQA64(in *byte, out *byte)
 
-// p605_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p605_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p605_VPADDD(in *byte, out *byte)
+func p605_VMOVDQA64(in *byte, out *byte)
 
-// p606_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p606_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p606_VPADDD(in *byte, out *byte)
+func p606_VMOVDQA64(in *byte, out *byte)
 
-// p607_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p607_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p607_VPADDD(in *byte, out *byte)
+func p607_VMOVDQA64(in *byte, out *byte)
 
-// p608_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p608_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p608_VPADDD(in *byte, out *byte)
+func p608_VMOVDQA64(in *byte, out *byte)
 
-// p609_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p609_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p609_VPADDD(in *byte, out *byte)
+func p609_VMOVDQA64(in *byte, out *byte)
 
-// p610_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p610_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p610_VPADDD(in *byte, out *byte)
+func p610_VMOVDQU(in *byte, out *byte)
 
-// p611_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p611_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p611_VPADDD(in *byte, out *byte)
+func p611_VMOVDQU(in *byte, out *byte)
 
-// p612_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p612_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p612_VPADDD(in *byte, out *byte)
+func p612_VMOVDQU(in *byte, out *byte)
 
-// p613_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p613_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p613_VPADDD(in *byte, out *byte)
+func p613_VMOVDQU(in *byte, out *byte)
 
-// p614_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p614_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p614_VPADDD(in *byte, out *byte)
+func p614_VMOVDQU(in *byte, out *byte)
 
-// p615_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p615_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p615_VPADDD(in *byte, out *byte)
+func p615_VMOVDQU(in *byte, out *byte)
 
-// p616_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p616_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p616_VPADDD(in *byte, out *byte)
+func p616_VMOVDQU(in *byte, out *byte)
 
-// p617_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p617_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p617_VPADDD(in *byte, out *byte)
+func p617_VMOVDQU(in *byte, out *byte)
 
-// p618_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p618_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
-func p618_VPADDD(in *byte, out *byte)
+func p618_VMOVDQU64(in *byte, out *byte)
 
-// p619_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p619_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
-func p619_VPADDD(in *byte, out *byte)
+func p619_VMOVDQU64(in *byte, out *byte)
 
-// p620_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p620_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
-func p620_VPADDD(in *byte, out *byte)
+func p620_VMOVDQU64(in *byte, out *byte)
 
-// p621_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
+// p621_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
-func p621_VPADDD(in *byte, out *byte)
+func p621_VMOVDQU64(in *byte, out *byte)
 
-// p622_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
+// p622_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
-func p622_VPADDD(in *byte, out *byte)
+func p622_VMOVDQU64(in *byte, out *byte)
 
-// p623_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
+// p623_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p623_VPADDD_BCST(in *byte, out *byte)
+func p623_VMOVDQU64(in *byte, out *byte)
 
-// p624_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
+// p624_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p624_VPADDD_BCST(in *byte, out *byte)
+func p624_VMOVDQU8(in *byte, out *byte)
 
-// p625_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p625_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p625_VPADDQ(in *byte, out *byte)
+func p625_VMOVDQU8_Z(in *byte, out *byte)
 
-// p626_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p626_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p626_VPADDQ(in *byte, out *byte)
+func p626_VMOVDQU8_Z(in *byte, out *byte)
 
-// p627_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p627_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p627_VPADDQ(in *byte, out *byte)
+func p627_VMOVDQU8_Z(in *byte, out *byte)
 
-// p628_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p628_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p628_VPADDQ(in *byte, out *byte)
+func p628_VMOVQ(in *byte, out *byte)
 
-// p629_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p629_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p629_VPADDQ(in *byte, out *byte)
+func p629_VMOVQ(in *byte, out *byte)
 
-// p630_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p630_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p630_VPADDQ(in *byte, out *byte)
+func p630_VMOVQ(in *byte, out *byte)
 
-// p631_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p631_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p631_VPADDQ(in *byte, out *byte)
+func p631_VMOVQ(in *byte, out *byte)
 
-// p632_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p632_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p632_VPADDQ(in *byte, out *byte)
+func p632_VMOVQ(in *byte, out *byte)
 
-// p633_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
+// p633_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p633_VPADDQ(in *byte, out *byte)
+func p633_VMOVQ(in *byte, out *byte)
 
-// p634_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
+// p634_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p634_VPADDQ(in *byte, out *byte)
+func p634_VPADDD(in *byte, out *byte)
 
-// p635_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p635_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p635_VPAND(in *byte, out *byte)
+func p635_VPADDD(in *byte, out *byte)
 
-// p636_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p636_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p636_VPAND(in *byte, out *byte)
+func p636_VPADDD(in *byte, out *byte)
 
-// p637_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p637_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
-func p637_VPAND(in *byte, out *byte)
+func p637_VPADDD(in *byte, out *byte)
 
-// p638_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p638_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p638_VPAND(in *byte, out *byte)
+func p638_VPADDD(in *byte, out *byte)
 
-// p639_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p639_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p639_VPANDD(in *byte, out *byte)
+func p639_VPADDD(in *byte, out *byte)
 
-// p640_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p640_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p640_VPANDD(in *byte, out *byte)
+func p640_VPADDD(in *byte, out *byte)
 
-// p641_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
+// p641_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
-func p641_VPANDD(in *byte, out *byte)
+func p641_VPADDD(in *byte, out *byte)
 
-// p642_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
+// p642_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p642_VPANDD(in *byte, out *byte)
+func p642_VPADDD(in *byte, out *byte)
 
-// p643_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
+// p643_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
-func p643_VPANDD(in *byte, out *byte)
+func p643_VPADDD(in *byte, out *byte)
 
-// p644_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
+// p644_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p644_VPANDD(in *byte, out *byte)
+func p644_VPADDD(in *byte, out *byte)
 
-// p645_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p645_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p645_VPBROADCASTD(in *byte, out *byte)
+func p645_VPADDD(in *byte, out *byte)
 
-// p646_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p646_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p646_VPBROADCASTD(in *byte, out *byte)
+func p646_VPADDD(in *byte, out *byte)
 
-// p647_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
+// p647_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p647_VPBROADCASTD(in *byte, out *byte)
+func p647_VPADDD(in *byte, out *byte)
 
-// p648_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
+// p648_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p648_VPBROADCASTQ(in *byte, out *byte)
+func p648_VPADDD(in *byte, out *byte)
 
-// p649_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
+// p649_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p649_VPBROADCASTQ(in *byte, out *byte)
+func p649_VPADDD(in *byte, out *byte)
 
-// p650_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p650_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p650_VPCLMULQDQ(in *byte, out *byte)
+func p650_VPADDD(in *byte, out *byte)
 
-// p651_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p651_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p651_VPCLMULQDQ(in *byte, out *byte)
+func p651_VPADDD(in *byte, out *byte)
 
-// p652_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p652_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p652_VPCLMULQDQ(in *byte, out *byte)
+func p652_VPADDD(in *byte, out *byte)
 
-// p653_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p653_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p653_VPCLMULQDQ(in *byte, out *byte)
+func p653_VPADDD(in *byte, out *byte)
 
-// p654_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p654_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p654_VPCLMULQDQ(in *byte, out *byte)
+func p654_VPADDD_BCST(in *byte, out *byte)
 
-// p655_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p655_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p655_VPCLMULQDQ(in *byte, out *byte)
+func p655_VPADDD_BCST(in *byte, out *byte)
 
-// p656_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p656_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p656_VPCLMULQDQ(in *byte, out *byte)
+func p656_VPADDQ(in *byte, out *byte)
 
-// p657_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p657_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p657_VPCLMULQDQ(in *byte, out *byte)
+func p657_VPADDQ(in *byte, out *byte)
 
-// p658_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p658_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p658_VPCLMULQDQ(in *byte, out *byte)
+func p658_VPADDQ(in *byte, out *byte)
 
-// p659_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p659_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p659_VPCLMULQDQ(in *byte, out *byte)
+func p659_VPADDQ(in *byte, out *byte)
 
-// p660_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p660_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p660_VPCLMULQDQ(in *byte, out *byte)
+func p660_VPADDQ(in *byte, out *byte)
 
-// p661_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p661_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p661_VPCLMULQDQ(in *byte, out *byte)
+func p661_VPADDQ(in *byte, out *byte)
 
-// p662_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p662_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p662_VPCLMULQDQ(in *byte, out *byte)
+func p662_VPADDQ(in *byte, out *byte)
 
-// p663_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p663_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p663_VPCLMULQDQ(in *byte, out *byte)
+func p663_VPADDQ(in *byte, out *byte)
 
-// p664_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p664_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p664_VPCLMULQDQ(in *byte, out *byte)
+func p664_VPADDQ(in *byte, out *byte)
 
-// p665_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p665_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p665_VPCLMULQDQ(in *byte, out *byte)
+func p665_VPADDQ(in *byte, out *byte)
 
-// p666_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p666_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p666_VPCLMULQDQ(in *byte, out *byte)
+func p666_VPADDQ(in *byte, out *byte)
 
-// p667_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p667_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p667_VPCLMULQDQ(in *byte, out *byte)
+func p667_VPADDQ(in *byte, out *byte)
 
-// p668_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p668_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p668_VPCLMULQDQ(in *byte, out *byte)
+func p668_VPAND(in *byte, out *byte)
 
-// p669_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p669_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p669_VPCLMULQDQ(in *byte, out *byte)
+func p669_VPAND(in *byte, out *byte)
 
-// p670_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p670_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p670_VPCLMULQDQ(in *byte, out *byte)
+func p670_VPAND(in *byte, out *byte)
 
-// p671_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p671_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p671_VPCLMULQDQ(in *byte, out *byte)
+func p671_VPAND(in *byte, out *byte)
 
-// p672_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p672_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p672_VPCLMULQDQ(in *byte, out *byte)
+func p672_VPANDD(in *byte, out *byte)
 
-// p673_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p673_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p673_VPCLMULQDQ(in *byte, out *byte)
+func p673_VPANDD(in *byte, out *byte)
 
-// p674_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p674_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p674_VPCLMULQDQ(in *byte, out *byte)
+func p674_VPANDD(in *byte, out *byte)
 
-// p675_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p675_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p675_VPCLMULQDQ(in *byte, out *byte)
+func p675_VPANDD(in *byte, out *byte)
 
-// p676_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p676_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p676_VPCLMULQDQ(in *byte, out *byte)
+func p676_VPANDD(in *byte, out *byte)
 
-// p677_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p677_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p677_VPCLMULQDQ(in *byte, out *byte)
+func p677_VPANDD(in *byte, out *byte)
 
-// p678_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p678_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p678_VPCLMULQDQ(in *byte, out *byte)
+func p678_VPANDQ(in *byte, out *byte)
 
-// p679_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p679_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p679_VPCLMULQDQ(in *byte, out *byte)
+func p679_VPANDQ(in *byte, out *byte)
 
-// p680_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p680_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p680_VPCLMULQDQ(in *byte, out *byte)
+func p680_VPBROADCASTD(in *byte, out *byte)
 
-// p681_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p681_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p681_VPCLMULQDQ(in *byte, out *byte)
+func p681_VPBROADCASTD(in *byte, out *byte)
 
-// p682_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p682_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p682_VPCLMULQDQ(in *byte, out *byte)
+func p682_VPBROADCASTD(in *byte, out *byte)
 
-// p683_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p683_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p683_VPCLMULQDQ(in *byte, out *byte)
+func p683_VPBROADCASTQ(in *byte, out *byte)
 
-// p684_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p684_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p684_VPCLMULQDQ(in *byte, out *byte)
+func p684_VPBROADCASTQ(in *byte, out *byte)
 
-// p685_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p685_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p685_VPCLMULQDQ(in *byte, out *byte)
 
-// p686_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p686_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p686_VPCLMULQDQ(in *byte, out *byte)
 
-// p687_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p687_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p687_VPCLMULQDQ(in *byte, out *byte)
 
-// p688_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p688_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p688_VPCLMULQDQ(in *byte, out *byte)
 
-// p689_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p689_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p689_VPCLMULQDQ(in *byte, out *byte)
 
-// p690_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p690_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p690_VPCLMULQDQ(in *byte, out *byte)
 
-// p691_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p691_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p691_VPCLMULQDQ(in *byte, out *byte)
 
-// p692_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p692_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p692_VPCLMULQDQ(in *byte, out *byte)
 
-// p693_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p693_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p693_VPCLMULQDQ(in *byte, out *byte)
 
-// p694_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p694_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p694_VPCLMULQDQ(in *byte, out *byte)
 
-// p695_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p695_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p695_VPCLMULQDQ(in *byte, out *byte)
 
-// p696_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p696_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p696_VPCLMULQDQ(in *byte, out *byte)
 
-// p697_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p697_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p697_VPCLMULQDQ(in *byte, out *byte)
 
-// p698_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p698_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p698_VPCLMULQDQ(in *byte, out *byte)
 
-// p699_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p699_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p699_VPCLMULQDQ(in *byte, out *byte)
 
-// p700_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p700_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p700_VPCMPEQB(in *byte, out *byte)
+func p700_VPCLMULQDQ(in *byte, out *byte)
 
-// p701_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p701_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p701_VPCMPEQB(in *byte, out *byte)
+func p701_VPCLMULQDQ(in *byte, out *byte)
 
-// p702_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p702_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p702_VPCMPEQB(in *byte, out *byte)
+func p702_VPCLMULQDQ(in *byte, out *byte)
 
-// p703_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p703_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p703_VPCMPEQB(in *byte, out *byte)
+func p703_VPCLMULQDQ(in *byte, out *byte)
 
-// p704_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p704_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
-func p704_VPCMPEQB(in *byte, out *byte)
+func p704_VPCLMULQDQ(in *byte, out *byte)
 
-// p705_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p705_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p705_VPCMPEQB(in *byte, out *byte)
+func p705_VPCLMULQDQ(in *byte, out *byte)
 
-// p706_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p706_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p706_VPERM2I128(in *byte, out *byte)
+func p706_VPCLMULQDQ(in *byte, out *byte)
 
-// p707_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p707_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p707_VPERM2I128(in *byte, out *byte)
+func p707_VPCLMULQDQ(in *byte, out *byte)
 
-// p708_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p708_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p708_VPERM2I128(in *byte, out *byte)
+func p708_VPCLMULQDQ(in *byte, out *byte)
 
-// p709_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p709_VPERM2I128(in *byte, out *byte)
+func p709_VPCLMULQDQ(in *byte, out *byte)
 
-// p710_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p710_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p710_VPERM2I128(in *byte, out *byte)
+func p710_VPCLMULQDQ(in *byte, out *byte)
 
-// p711_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p711_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p711_VPERM2I128(in *byte, out *byte)
+func p711_VPCLMULQDQ(in *byte, out *byte)
 
-// p712_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p712_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p712_VPERM2I128(in *byte, out *byte)
+func p712_VPCLMULQDQ(in *byte, out *byte)
 
-// p713_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p713_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p713_VPERM2I128(in *byte, out *byte)
+func p713_VPCLMULQDQ(in *byte, out *byte)
 
-// p714_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p714_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p714_VPERM2I128(in *byte, out *byte)
+func p714_VPCLMULQDQ(in *byte, out *byte)
 
-// p715_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p715_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p715_VPERM2I128(in *byte, out *byte)
+func p715_VPCLMULQDQ(in *byte, out *byte)
 
-// p716_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p716_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p716_VPERM2I128(in *byte, out *byte)
+func p716_VPCLMULQDQ(in *byte, out *byte)
 
-// p717_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p717_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p717_VPERM2I128(in *byte, out *byte)
+func p717_VPCLMULQDQ(in *byte, out *byte)
 
-// p718_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p718_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p718_VPERM2I128(in *byte, out *byte)
+func p718_VPCLMULQDQ(in *byte, out *byte)
 
-// p719_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p719_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p719_VPERM2I128(in *byte, out *byte)
+func p719_VPCLMULQDQ(in *byte, out *byte)
 
-// p720_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p720_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p720_VPERM2I128(in *byte, out *byte)
+func p720_VPCLMULQDQ(in *byte, out *byte)
 
-// p721_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p721_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p721_VPERM2I128(in *byte, out *byte)
+func p721_VPCLMULQDQ(in *byte, out *byte)
 
-// p722_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p722_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p722_VPERMQ(in *byte, out *byte)
+func p722_VPCLMULQDQ(in *byte, out *byte)
 
-// p723_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p723_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p723_VPERMQ(in *byte, out *byte)
+func p723_VPCLMULQDQ(in *byte, out *byte)
 
-// p724_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p724_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p724_VPEXTRQ(in *byte, out *byte)
+func p724_VPCLMULQDQ(in *byte, out *byte)
 
-// p725_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p725_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p725_VPEXTRQ(in *byte, out *byte)
+func p725_VPCLMULQDQ(in *byte, out *byte)
 
-// p726_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p726_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p726_VPEXTRQ(in *byte, out *byte)
+func p726_VPCLMULQDQ(in *byte, out *byte)
 
-// p727_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p727_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p727_VPEXTRQ(in *byte, out *byte)
+func p727_VPCLMULQDQ(in *byte, out *byte)
 
-// p728_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p728_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p728_VPINSRQ(in *byte, out *byte)
+func p728_VPCLMULQDQ(in *byte, out *byte)
 
-// p729_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p729_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p729_VPINSRQ(in *byte, out *byte)
+func p729_VPCLMULQDQ(in *byte, out *byte)
 
-// p730_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p730_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p730_VPINSRQ(in *byte, out *byte)
+func p730_VPCLMULQDQ(in *byte, out *byte)
 
-// p731_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p731_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p731_VPINSRQ(in *byte, out *byte)
+func p731_VPCLMULQDQ(in *byte, out *byte)
 
-// p732_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p732_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p732_VPINSRQ(in *byte, out *byte)
+func p732_VPCLMULQDQ(in *byte, out *byte)
 
-// p733_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p733_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p733_VPINSRQ(in *byte, out *byte)
+func p733_VPCLMULQDQ(in *byte, out *byte)
 
-// p734_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p734_VPINSRQ(in *byte, out *byte)
+func p734_VPCLMULQDQ(in *byte, out *byte)
 
-// p735_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p735_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p735_VPINSRQ(in *byte, out *byte)
+func p735_VPCMPEQB(in *byte, out *byte)
 
-// p736_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p736_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p736_VPINSRQ(in *byte, out *byte)
+func p736_VPCMPEQB(in *byte, out *byte)
 
-// p737_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p737_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p737_VPINSRQ(in *byte, out *byte)
+func p737_VPCMPEQB(in *byte, out *byte)
 
-// p738_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p738_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p738_VPINSRQ(in *byte, out *byte)
+func p738_VPCMPEQB(in *byte, out *byte)
 
-// p739_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p739_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p739_VPINSRQ(in *byte, out *byte)
+func p739_VPCMPEQB(in *byte, out *byte)
 
-// p740_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p740_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p740_VPMOVMSKB(in *byte, out *byte)
+func p740_VPCMPEQB(in *byte, out *byte)
 
-// p741_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p741_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p741_VPMOVMSKB(in *byte, out *byte)
+func p741_VPCMPUQ(in *byte, out *byte)
 
-// p742_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
+// p742_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p742_VPMULUDQ(in *byte, out *byte)
+func p742_VPCMPUQ(in *byte, out *byte)
 
-// p743_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
+// p743_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p743_VPMULUDQ(in *byte, out *byte)
+func p743_VPCMPUQ(in *byte, out *byte)
 
-// p744_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
+// p744_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p744_VPMULUDQ(in *byte, out *byte)
+func p744_VPERM2I128(in *byte, out *byte)
 
-// p745_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
+// p745_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p745_VPMULUDQ(in *byte, out *byte)
+func p745_VPERM2I128(in *byte, out *byte)
 
-// p746_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p746_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p746_VPOR(in *byte, out *byte)
+func p746_VPERM2I128(in *byte, out *byte)
 
-// p747_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p747_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p747_VPOR(in *byte, out *byte)
+func p747_VPERM2I128(in *byte, out *byte)
 
-// p748_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p748_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p748_VPOR(in *byte, out *byte)
+func p748_VPERM2I128(in *byte, out *byte)
 
-// p749_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p749_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p749_VPOR(in *byte, out *byte)
+func p749_VPERM2I128(in *byte, out *byte)
 
-// p750_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p750_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p750_VPOR(in *byte, out *byte)
+func p750_VPERM2I128(in *byte, out *byte)
 
-// p751_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p751_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p751_VPOR(in *byte, out *byte)
+func p751_VPERM2I128(in *byte, out *byte)
 
-// p752_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p752_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p752_VPOR(in *byte, out *byte)
+func p752_VPERM2I128(in *byte, out *byte)
 
-// p753_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p753_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p753_VPOR(in *byte, out *byte)
+func p753_VPERM2I128(in *byte, out *byte)
 
-// p754_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p754_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p754_VPORD(in *byte, out *byte)
+func p754_VPERM2I128(in *byte, out *byte)
 
-// p755_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p755_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p755_VPORD(in *byte, out *byte)
+func p755_VPERM2I128(in *byte, out *byte)
 
-// p756_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
+// p756_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p756_VPORD(in *byte, out *byte)
+func p756_VPERM2I128(in *byte, out *byte)
 
-// p757_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
+// p757_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p757_VPORD(in *byte, out *byte)
+func p757_VPERM2I128(in *byte, out *byte)
 
-// p758_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
+// p758_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p758_VPROLD(in *byte, out *byte)
+func p758_VPERM2I128(in *byte, out *byte)
 
-// p759_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
+// p759_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p759_VPROLD(in *byte, out *byte)
+func p759_VPERM2I128(in *byte, out *byte)
 
-// p760_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
+// p760_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p760_VPROLD(in *byte, out *byte)
+func p760_VPERMQ(in *byte, out *byte)
 
-// p761_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
+// p761_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p761_VPROLD(in *byte, out *byte)
+func p761_VPERMQ(in *byte, out *byte)
 
-// p762_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
+// p762_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p762_VPROLD(in *byte, out *byte)
+func p762_VPEXTRQ(in *byte, out *byte)
 
-// p763_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
+// p763_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p763_VPROLD(in *byte, out *byte)
+func p763_VPEXTRQ(in *byte, out *byte)
 
-// p764_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
+// p764_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p764_VPROLD(in *byte, out *byte)
+func p764_VPEXTRQ(in *byte, out *byte)
 
-// p765_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
+// p765_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p765_VPROLD(in *byte, out *byte)
+func p765_VPEXTRQ(in *byte, out *byte)
 
-// p766_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
+// p766_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p766_VPROLD(in *byte, out *byte)
+func p766_VPINSRQ(in *byte, out *byte)
 
-// p767_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
+// p767_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p767_VPROLD(in *byte, out *byte)
+func p767_VPINSRQ(in *byte, out *byte)
 
-// p768_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p768_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p768_VPSHUFB(in *byte, out *byte)
+func p768_VPINSRQ(in *byte, out *byte)
 
-// p769_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p769_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p769_VPSHUFB(in *byte, out *byte)
+func p769_VPINSRQ(in *byte, out *byte)
 
-// p770_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p770_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p770_VPSHUFB(in *byte, out *byte)
+func p770_VPINSRQ(in *byte, out *byte)
 
-// p771_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p771_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p771_VPSHUFB(in *byte, out *byte)
+func p771_VPINSRQ(in *byte, out *byte)
 
-// p772_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p772_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p772_VPSHUFB(in *byte, out *byte)
+func p772_VPINSRQ(in *byte, out *byte)
 
-// p773_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p773_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p773_VPSHUFB(in *byte, out *byte)
+func p773_VPINSRQ(in *byte, out *byte)
 
-// p774_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p774_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p774_VPSHUFB(in *byte, out *byte)
+func p774_VPINSRQ(in *byte, out *byte)
 
-// p775_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p775_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p775_VPSHUFB(in *byte, out *byte)
+func p775_VPINSRQ(in *byte, out *byte)
 
-// p776_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p776_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p776_VPSHUFB(in *byte, out *byte)
+func p776_VPINSRQ(in *byte, out *byte)
 
-// p777_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p777_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p777_VPSHUFB(in *byte, out *byte)
+func p777_VPINSRQ(in *byte, out *byte)
 
-// p778_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p778_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p778_VPSHUFB(in *byte, out *byte)
+func p778_VPMADD52HUQ(in *byte, out *byte)
 
-// p779_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p779_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p779_VPSHUFB(in *byte, out *byte)
+func p779_VPMADD52HUQ(in *byte, out *byte)
 
-// p780_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p780_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p780_VPSHUFB(in *byte, out *byte)
+func p780_VPMADD52LUQ(in *byte, out *byte)
 
-// p781_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p781_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p781_VPSHUFB(in *byte, out *byte)
+func p781_VPMADD52LUQ(in *byte, out *byte)
 
-// p782_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p782_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p782_VPSHUFD(in *byte, out *byte)
+func p782_VPMOVMSKB(in *byte, out *byte)
 
-// p783_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p783_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p783_VPSHUFD(in *byte, out *byte)
+func p783_VPMOVMSKB(in *byte, out *byte)
 
-// p784_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p784_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p784_VPSHUFD(in *byte, out *byte)
+func p784_VPMULUDQ(in *byte, out *byte)
 
-// p785_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p785_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p785_VPSHUFD(in *byte, out *byte)
+func p785_VPMULUDQ(in *byte, out *byte)
 
-// p786_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p786_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p786_VPSHUFD(in *byte, out *byte)
+func p786_VPMULUDQ(in *byte, out *byte)
 
-// p787_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p787_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p787_VPSHUFD(in *byte, out *byte)
+func p787_VPMULUDQ(in *byte, out *byte)
 
-// p788_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p788_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p788_VPSHUFD(in *byte, out *byte)
+func p788_VPOR(in *byte, out *byte)
 
-// p789_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p789_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p789_VPSHUFD(in *byte, out *byte)
+func p789_VPOR(in *byte, out *byte)
 
-// p790_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p790_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p790_VPSHUFD(in *byte, out *byte)
+func p790_VPOR(in *byte, out *byte)
 
-// p791_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p791_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p791_VPSHUFD(in *byte, out *byte)
+func p791_VPOR(in *byte, out *byte)
 
-// p792_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p792_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p792_VPSHUFD(in *byte, out *byte)
+func p792_VPOR(in *byte, out *byte)
 
-// p793_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p793_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p793_VPSHUFD(in *byte, out *byte)
+func p793_VPOR(in *byte, out *byte)
 
-// p794_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p794_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p794_VPSHUFD(in *byte, out *byte)
+func p794_VPOR(in *byte, out *byte)
 
-// p795_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p795_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p795_VPSHUFD(in *byte, out *byte)
+func p795_VPOR(in *byte, out *byte)
 
-// p796_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p796_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p796_VPSHUFD(in *byte, out *byte)
+func p796_VPORD(in *byte, out *byte)
 
-// p797_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p797_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p797_VPSHUFD(in *byte, out *byte)
+func p797_VPORD(in *byte, out *byte)
 
-// p798_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p798_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p798_VPSHUFD(in *byte, out *byte)
+func p798_VPORD(in *byte, out *byte)
 
-// p799_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p799_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p799_VPSHUFD(in *byte, out *byte)
+func p799_VPORD(in *byte, out *byte)
 
-// p800_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p800_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p800_VPSHUFD(in *byte, out *byte)
+func p800_VPROLD(in *byte, out *byte)
 
-// p801_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p801_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p801_VPSHUFD(in *byte, out *byte)
+func p801_VPROLD(in *byte, out *byte)
 
-// p802_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p802_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p802_VPSHUFD(in *byte, out *byte)
+func p802_VPROLD(in *byte, out *byte)
 
-// p803_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p803_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p803_VPSHUFD(in *byte, out *byte)
+func p803_VPROLD(in *byte, out *byte)
 
-// p804_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p804_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p804_VPSHUFD(in *byte, out *byte)
+func p804_VPROLD(in *byte, out *byte)
 
-// p805_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p805_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p805_VPSHUFD(in *byte, out *byte)
+func p805_VPROLD(in *byte, out *byte)
 
-// p806_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p806_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p806_VPSHUFD(in *byte, out *byte)
+func p806_VPROLD(in *byte, out *byte)
 
-// p807_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p807_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p807_VPSHUFD(in *byte, out *byte)
+func p807_VPROLD(in *byte, out *byte)
 
-// p808_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p808_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p808_VPSHUFD(in *byte, out *byte)
+func p808_VPROLD(in *byte, out *byte)
 
-// p809_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p809_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p809_VPSHUFD(in *byte, out *byte)
+func p809_VPROLD(in *byte, out *byte)
 
-// p810_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p810_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p810_VPSHUFD(in *byte, out *byte)
+func p810_VPSHUFB(in *byte, out *byte)
 
-// p811_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p811_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p811_VPSHUFD(in *byte, out *byte)
+func p811_VPSHUFB(in *byte, out *byte)
 
-// p812_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p812_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p812_VPSHUFD(in *byte, out *byte)
+func p812_VPSHUFB(in *byte, out *byte)
 
-// p813_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p813_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
-func p813_VPSHUFD(in *byte, out *byte)
+func p813_VPSHUFB(in *byte, out *byte)
 
-// p814_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p814_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p814_VPSHUFD(in *byte, out *byte)
+func p814_VPSHUFB(in *byte, out *byte)
 
-// p815_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p815_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p815_VPSHUFD(in *byte, out *byte)
+func p815_VPSHUFB(in *byte, out *byte)
 
-// p816_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p816_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p816_VPSHUFD(in *byte, out *byte)
+func p816_VPSHUFB(in *byte, out *byte)
 
-// p817_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p817_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p817_VPSLLD(in *byte, out *byte)
+func p817_VPSHUFB(in *byte, out *byte)
 
-// p818_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p818_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p818_VPSLLD(in *byte, out *byte)
+func p818_VPSHUFB(in *byte, out *byte)
 
-// p819_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p819_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p819_VPSLLD(in *byte, out *byte)
+func p819_VPSHUFB(in *byte, out *byte)
 
-// p820_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p820_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p820_VPSLLD(in *byte, out *byte)
+func p820_VPSHUFB(in *byte, out *byte)
 
-// p821_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p821_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p821_VPSLLD(in *byte, out *byte)
+func p821_VPSHUFB(in *byte, out *byte)
 
-// p822_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p822_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p822_VPSLLD(in *byte, out *byte)
+func p822_VPSHUFB(in *byte, out *byte)
 
-// p823_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p823_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p823_VPSLLD(in *byte, out *byte)
+func p823_VPSHUFB(in *byte, out *byte)
 
-// p824_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p824_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p824_VPSLLD(in *byte, out *byte)
+func p824_VPSHUFD(in *byte, out *byte)
 
-// p825_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p825_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p825_VPSLLD(in *byte, out *byte)
+func p825_VPSHUFD(in *byte, out *byte)
 
-// p826_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p826_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p826_VPSLLD(in *byte, out *byte)
+func p826_VPSHUFD(in *byte, out *byte)
 
-// p827_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p827_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p827_VPSLLD(in *byte, out *byte)
+func p827_VPSHUFD(in *byte, out *byte)
 
-// p828_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p828_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p828_VPSLLD(in *byte, out *byte)
+func p828_VPSHUFD(in *byte, out *byte)
 
-// p829_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p829_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p829_VPSLLD(in *byte, out *byte)
+func p829_VPSHUFD(in *byte, out *byte)
 
-// p830_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p830_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p830_VPSLLD(in *byte, out *byte)
+func p830_VPSHUFD(in *byte, out *byte)
 
-// p831_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p831_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p831_VPSLLD(in *byte, out *byte)
+func p831_VPSHUFD(in *byte, out *byte)
 
-// p832_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p832_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p832_VPSLLD(in *byte, out *byte)
+func p832_VPSHUFD(in *byte, out *byte)
 
-// p833_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p833_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p833_VPSLLD(in *byte, out *byte)
+func p833_VPSHUFD(in *byte, out *byte)
 
-// p834_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p834_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p834_VPSLLD(in *byte, out *byte)
+func p834_VPSHUFD(in *byte, out *byte)
 
-// p835_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p835_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p835_VPSLLD(in *byte, out *byte)
+func p835_VPSHUFD(in *byte, out *byte)
 
-// p836_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p836_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p836_VPSLLD(in *byte, out *byte)
+func p836_VPSHUFD(in *byte, out *byte)
 
-// p837_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p837_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p837_VPSLLDQ(in *byte, out *byte)
+func p837_VPSHUFD(in *byte, out *byte)
 
-// p838_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p838_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p838_VPSLLDQ(in *byte, out *byte)
+func p838_VPSHUFD(in *byte, out *byte)
 
-// p839_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p839_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p839_VPSLLDQ(in *byte, out *byte)
+func p839_VPSHUFD(in *byte, out *byte)
 
-// p840_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p840_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p840_VPSLLDQ(in *byte, out *byte)
+func p840_VPSHUFD(in *byte, out *byte)
 
-// p841_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p841_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p841_VPSLLDQ(in *byte, out *byte)
+func p841_VPSHUFD(in *byte, out *byte)
 
-// p842_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p842_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p842_VPSLLDQ(in *byte, out *byte)
+func p842_VPSHUFD(in *byte, out *byte)
 
-// p843_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p843_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p843_VPSLLDQ(in *byte, out *byte)
+func p843_VPSHUFD(in *byte, out *byte)
 
-// p844_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p844_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p844_VPSLLDQ(in *byte, out *byte)
+func p844_VPSHUFD(in *byte, out *byte)
 
-// p845_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p845_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p845_VPSLLDQ(in *byte, out *byte)
+func p845_VPSHUFD(in *byte, out *byte)
 
-// p846_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p846_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p846_VPSLLDQ(in *byte, out *byte)
+func p846_VPSHUFD(in *byte, out *byte)
 
-// p847_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p847_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p847_VPSLLDQ(in *byte, out *byte)
+func p847_VPSHUFD(in *byte, out *byte)
 
-// p848_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p848_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p848_VPSLLDQ(in *byte, out *byte)
+func p848_VPSHUFD(in *byte, out *byte)
 
-// p849_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p849_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p849_VPSLLDQ(in *byte, out *byte)
+func p849_VPSHUFD(in *byte, out *byte)
 
-// p850_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p850_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p850_VPSLLDQ(in *byte, out *byte)
+func p850_VPSHUFD(in *byte, out *byte)
 
-// p851_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p851_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p851_VPSLLQ(in *byte, out *byte)
+func p851_VPSHUFD(in *byte, out *byte)
 
-// p852_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p852_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p852_VPSLLQ(in *byte, out *byte)
+func p852_VPSHUFD(in *byte, out *byte)
 
-// p853_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p853_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p853_VPSLLQ(in *byte, out *byte)
+func p853_VPSHUFD(in *byte, out *byte)
 
-// p854_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p854_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p854_VPSLLQ(in *byte, out *byte)
+func p854_VPSHUFD(in *byte, out *byte)
 
-// p855_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p855_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p855_VPSLLQ(in *byte, out *byte)
+func p855_VPSHUFD(in *byte, out *byte)
 
-// p856_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p856_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p856_VPSLLQ(in *byte, out *byte)
+func p856_VPSHUFD(in *byte, out *byte)
 
-// p857_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p857_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p857_VPSLLQ(in *byte, out *byte)
+func p857_VPSHUFD(in *byte, out *byte)
 
-// p858_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p858_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p858_VPSLLQ(in *byte, out *byte)
+func p858_VPSHUFD(in *byte, out *byte)
 
-// p859_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p859_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p859_VPSLLQ(in *byte, out *byte)
+func p859_VPSLLD(in *byte, out *byte)
 
-// p860_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
+// p860_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p860_VPSLLQ(in *byte, out *byte)
+func p860_VPSLLD(in *byte, out *byte)
 
-// p861_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p861_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p861_VPSRAD(in *byte, out *byte)
+func p861_VPSLLD(in *byte, out *byte)
 
-// p862_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p862_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p862_VPSRAD(in *byte, out *byte)
+func p862_VPSLLD(in *byte, out *byte)
 
-// p863_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p863_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p863_VPSRAD(in *byte, out *byte)
+func p863_VPSLLD(in *byte, out *byte)
 
-// p864_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p864_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p864_VPSRAD(in *byte, out *byte)
+func p864_VPSLLD(in *byte, out *byte)
 
-// p865_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p865_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p865_VPSRAD(in *byte, out *byte)
+func p865_VPSLLD(in *byte, out *byte)
 
-// p866_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p866_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p866_VPSRAD(in *byte, out *byte)
+func p866_VPSLLD(in *byte, out *byte)
 
-// p867_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p867_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p867_VPSRAD(in *byte, out *byte)
+func p867_VPSLLD(in *byte, out *byte)
 
-// p868_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p868_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p868_VPSRAD(in *byte, out *byte)
+func p868_VPSLLD(in *byte, out *byte)
 
-// p869_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p869_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p869_VPSRAD(in *byte, out *byte)
+func p869_VPSLLD(in *byte, out *byte)
 
-// p870_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p870_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p870_VPSRAD(in *byte, out *byte)
+func p870_VPSLLD(in *byte, out *byte)
 
-// p871_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p871_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p871_VPSRAD(in *byte, out *byte)
+func p871_VPSLLD(in *byte, out *byte)
 
-// p872_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p872_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p872_VPSRAD(in *byte, out *byte)
+func p872_VPSLLD(in *byte, out *byte)
 
-// p873_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p873_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p873_VPSRAD(in *byte, out *byte)
+func p873_VPSLLD(in *byte, out *byte)
 
-// p874_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p874_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p874_VPSRAD(in *byte, out *byte)
+func p874_VPSLLD(in *byte, out *byte)
 
-// p875_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p875_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p875_VPSRAD(in *byte, out *byte)
+func p875_VPSLLD(in *byte, out *byte)
 
-// p876_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p876_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p876_VPSRAD(in *byte, out *byte)
+func p876_VPSLLD(in *byte, out *byte)
 
-// p877_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p877_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p877_VPSRLD(in *byte, out *byte)
+func p877_VPSLLD(in *byte, out *byte)
 
-// p878_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p878_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p878_VPSRLD(in *byte, out *byte)
+func p878_VPSLLD(in *byte, out *byte)
 
-// p879_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p879_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p879_VPSRLD(in *byte, out *byte)
+func p879_VPSLLDQ(in *byte, out *byte)
 
-// p880_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p880_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p880_VPSRLD(in *byte, out *byte)
+func p880_VPSLLDQ(in *byte, out *byte)
 
-// p881_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p881_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p881_VPSRLD(in *byte, out *byte)
+func p881_VPSLLDQ(in *byte, out *byte)
 
-// p882_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p882_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p882_VPSRLD(in *byte, out *byte)
+func p882_VPSLLDQ(in *byte, out *byte)
 
-// p883_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p883_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p883_VPSRLD(in *byte, out *byte)
+func p883_VPSLLDQ(in *byte, out *byte)
 
-// p884_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p884_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p884_VPSRLD(in *byte, out *byte)
+func p884_VPSLLDQ(in *byte, out *byte)
 
-// p885_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p885_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p885_VPSRLD(in *byte, out *byte)
+func p885_VPSLLDQ(in *byte, out *byte)
 
-// p886_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p886_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p886_VPSRLD(in *byte, out *byte)
+func p886_VPSLLDQ(in *byte, out *byte)
 
-// p887_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p887_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p887_VPSRLD(in *byte, out *byte)
+func p887_VPSLLDQ(in *byte, out *byte)
 
-// p888_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p888_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p888_VPSRLD(in *byte, out *byte)
+func p888_VPSLLDQ(in *byte, out *byte)
 
-// p889_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p889_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p889_VPSRLD(in *byte, out *byte)
+func p889_VPSLLDQ(in *byte, out *byte)
 
-// p890_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p890_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p890_VPSRLD(in *byte, out *byte)
+func p890_VPSLLDQ(in *byte, out *byte)
 
-// p891_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p891_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p891_VPSRLD(in *byte, out *byte)
+func p891_VPSLLDQ(in *byte, out *byte)
 
-// p892_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p892_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p892_VPSRLD(in *byte, out *byte)
+func p892_VPSLLDQ(in *byte, out *byte)
 
-// p893_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p893_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p893_VPSRLD(in *byte, out *byte)
+func p893_VPSLLQ(in *byte, out *byte)
 
-// p894_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p894_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p894_VPSRLD(in *byte, out *byte)
+func p894_VPSLLQ(in *byte, out *byte)
 
-// p895_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p895_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p895_VPSRLD(in *byte, out *byte)
+func p895_VPSLLQ(in *byte, out *byte)
 
-// p896_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p896_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p896_VPSRLD(in *byte, out *byte)
+func p896_VPSLLQ(in *byte, out *byte)
 
-// p897_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p897_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p897_VPSRLDQ(in *byte, out *byte)
+func p897_VPSLLQ(in *byte, out *byte)
 
-// p898_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p898_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p898_VPSRLDQ(in *byte, out *byte)
+func p898_VPSLLQ(in *byte, out *byte)
 
-// p899_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p899_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p899_VPSRLDQ(in *byte, out *byte)
+func p899_VPSLLQ(in *byte, out *byte)
 
-// p900_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p900_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p900_VPSRLDQ(in *byte, out *byte)
+func p900_VPSLLQ(in *byte, out *byte)
 
-// p901_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p901_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p901_VPSRLDQ(in *byte, out *byte)
+func p901_VPSLLQ(in *byte, out *byte)
 
-// p902_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p902_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p902_VPSRLDQ(in *byte, out *byte)
+func p902_VPSLLQ(in *byte, out *byte)
 
-// p903_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p903_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p903_VPSRLDQ(in *byte, out *byte)
+func p903_VPSRAD(in *byte, out *byte)
 
-// p904_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p904_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p904_VPSRLDQ(in *byte, out *byte)
+func p904_VPSRAD(in *byte, out *byte)
 
-// p905_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p905_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p905_VPSRLDQ(in *byte, out *byte)
+func p905_VPSRAD(in *byte, out *byte)
 
-// p906_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p906_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p906_VPSRLDQ(in *byte, out *byte)
+func p906_VPSRAD(in *byte, out *byte)
 
-// p907_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p907_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p907_VPSRLDQ(in *byte, out *byte)
+func p907_VPSRAD(in *byte, out *byte)
 
-// p908_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p908_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p908_VPSRLDQ(in *byte, out *byte)
+func p908_VPSRAD(in *byte, out *byte)
 
-// p909_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p909_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p909_VPSRLDQ(in *byte, out *byte)
+func p909_VPSRAD(in *byte, out *byte)
 
-// p910_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p910_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p910_VPSRLDQ(in *byte, out *byte)
+func p910_VPSRAD(in *byte, out *byte)
 
-// p911_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p911_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p911_VPSRLQ(in *byte, out *byte)
+func p911_VPSRAD(in *byte, out *byte)
 
-// p912_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p912_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p912_VPSRLQ(in *byte, out *byte)
+func p912_VPSRAD(in *byte, out *byte)
 
-// p913_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p913_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p913_VPSRLQ(in *byte, out *byte)
+func p913_VPSRAD(in *byte, out *byte)
 
-// p914_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p914_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p914_VPSRLQ(in *byte, out *byte)
+func p914_VPSRAD(in *byte, out *byte)
 
-// p915_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p915_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p915_VPSRLQ(in *byte, out *byte)
+func p915_VPSRAD(in *byte, out *byte)
 
-// p916_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p916_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p916_VPSRLQ(in *byte, out *byte)
+func p916_VPSRAD(in *byte, out *byte)
 
-// p917_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p917_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p917_VPSRLQ(in *byte, out *byte)
+func p917_VPSRAD(in *byte, out *byte)
 
-// p918_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p918_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p918_VPSRLQ(in *byte, out *byte)
+func p918_VPSRAD(in *byte, out *byte)
 
-// p919_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p919_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p919_VPSRLQ(in *byte, out *byte)
+func p919_VPSRLD(in *byte, out *byte)
 
-// p920_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p920_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p920_VPSRLQ(in *byte, out *byte)
+func p920_VPSRLD(in *byte, out *byte)
 
-// p921_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p921_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p921_VPSRLQ(in *byte, out *byte)
+func p921_VPSRLD(in *byte, out *byte)
 
-// p922_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
+// p922_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p922_VPSRLQ(in *byte, out *byte)
+func p922_VPSRLD(in *byte, out *byte)
 
-// p923_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p923_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p923_VPTERNLOGD(in *byte, out *byte)
+func p923_VPSRLD(in *byte, out *byte)
 
-// p924_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p924_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p924_VPTERNLOGD(in *byte, out *byte)
+func p924_VPSRLD(in *byte, out *byte)
 
-// p925_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p925_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p925_VPTERNLOGD(in *byte, out *byte)
+func p925_VPSRLD(in *byte, out *byte)
 
-// p926_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p926_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p926_VPTERNLOGD(in *byte, out *byte)
+func p926_VPSRLD(in *byte, out *byte)
 
-// p927_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p927_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p927_VPTERNLOGD(in *byte, out *byte)
+func p927_VPSRLD(in *byte, out *byte)
 
-// p928_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p928_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p928_VPTERNLOGD(in *byte, out *byte)
+func p928_VPSRLD(in *byte, out *byte)
 
-// p929_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p929_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p929_VPUNPCKHDQ(in *byte, out *byte)
+func p929_VPSRLD(in *byte, out *byte)
 
-// p930_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p930_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p930_VPUNPCKHDQ(in *byte, out *byte)
+func p930_VPSRLD(in *byte, out *byte)
 
-// p931_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p931_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p931_VPUNPCKHDQ(in *byte, out *byte)
+func p931_VPSRLD(in *byte, out *byte)
 
-// p932_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p932_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p932_VPUNPCKHDQ(in *byte, out *byte)
+func p932_VPSRLD(in *byte, out *byte)
 
-// p933_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p933_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p933_VPUNPCKHDQ(in *byte, out *byte)
+func p933_VPSRLD(in *byte, out *byte)
 
-// p934_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p934_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p934_VPUNPCKHDQ(in *byte, out *byte)
+func p934_VPSRLD(in *byte, out *byte)
 
-// p935_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p935_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p935_VPUNPCKHQDQ(in *byte, out *byte)
+func p935_VPSRLD(in *byte, out *byte)
 
-// p936_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p936_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p936_VPUNPCKHQDQ(in *byte, out *byte)
+func p936_VPSRLD(in *byte, out *byte)
 
-// p937_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p937_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p937_VPUNPCKHQDQ(in *byte, out *byte)
+func p937_VPSRLD(in *byte, out *byte)
 
-// p938_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p938_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p938_VPUNPCKHQDQ(in *byte, out *byte)
+func p938_VPSRLD(in *byte, out *byte)
 
-// p939_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p939_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p939_VPUNPCKHQDQ(in *byte, out *byte)
+func p939_VPSRLDQ(in *byte, out *byte)
 
-// p940_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p940_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p940_VPUNPCKHQDQ(in *byte, out *byte)
+func p940_VPSRLDQ(in *byte, out *byte)
 
-// p941_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p941_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p941_VPUNPCKLDQ(in *byte, out *byte)
+func p941_VPSRLDQ(in *byte, out *byte)
 
-// p942_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p942_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p942_VPUNPCKLDQ(in *byte, out *byte)
+func p942_VPSRLDQ(in *byte, out *byte)
 
-// p943_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p943_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p943_VPUNPCKLDQ(in *byte, out *byte)
+func p943_VPSRLDQ(in *byte, out *byte)
 
-// p944_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p944_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p944_VPUNPCKLDQ(in *byte, out *byte)
+func p944_VPSRLDQ(in *byte, out *byte)
 
-// p945_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p945_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p945_VPUNPCKLDQ(in *byte, out *byte)
+func p945_VPSRLDQ(in *byte, out *byte)
 
-// p946_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p946_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p946_VPUNPCKLDQ(in *byte, out *byte)
+func p946_VPSRLDQ(in *byte, out *byte)
 
-// p947_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p947_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p947_VPUNPCKLQDQ(in *byte, out *byte)
+func p947_VPSRLDQ(in *byte, out *byte)
 
-// p948_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p948_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p948_VPUNPCKLQDQ(in *byte, out *byte)
+func p948_VPSRLDQ(in *byte, out *byte)
 
-// p949_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p949_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p949_VPUNPCKLQDQ(in *byte, out *byte)
+func p949_VPSRLDQ(in *byte, out *byte)
 
-// p950_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p950_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p950_VPUNPCKLQDQ(in *byte, out *byte)
+func p950_VPSRLDQ(in *byte, out *byte)
 
-// p951_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p951_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p951_VPUNPCKLQDQ(in *byte, out *byte)
+func p951_VPSRLDQ(in *byte, out *byte)
 
-// p952_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p952_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p952_VPUNPCKLQDQ(in *byte, out *byte)
+func p952_VPSRLDQ(in *byte, out *byte)
 
-// p953_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p953_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p953_VPUNPCKLQDQ(in *byte, out *byte)
+func p953_VPSRLQ(in *byte, out *byte)
 
-// p954_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p954_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p954_VPUNPCKLQDQ(in *byte, out *byte)
+func p954_VPSRLQ(in *byte, out *byte)
 
-// p955_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p955_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p955_VPUNPCKLQDQ(in *byte, out *byte)
+func p955_VPSRLQ(in *byte, out *byte)
 
-// p956_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p956_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p956_VPUNPCKLQDQ(in *byte, out *byte)
+func p956_VPSRLQ(in *byte, out *byte)
 
-// p957_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p957_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p957_VPXOR(in *byte, out *byte)
+func p957_VPSRLQ(in *byte, out *byte)
 
-// p958_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p958_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p958_VPXOR(in *byte, out *byte)
+func p958_VPSRLQ(in *byte, out *byte)
 
-// p959_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p959_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p959_VPXOR(in *byte, out *byte)
+func p959_VPSRLQ(in *byte, out *byte)
 
-// p960_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p960_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p960_VPXOR(in *byte, out *byte)
+func p960_VPSRLQ(in *byte, out *byte)
 
-// p961_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p961_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p961_VPXOR(in *byte, out *byte)
+func p961_VPSRLQ(in *byte, out *byte)
 
-// p962_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p962_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p962_VPXOR(in *byte, out *byte)
+func p962_VPSRLQ(in *byte, out *byte)
 
-// p963_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p963_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p963_VPXOR(in *byte, out *byte)
+func p963_VPSRLQ(in *byte, out *byte)
 
-// p964_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p964_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p964_VPXOR(in *byte, out *byte)
+func p964_VPSRLQ(in *byte, out *byte)
 
-// p965_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p965_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p965_VPXOR(in *byte, out *byte)
+func p965_VPTERNLOGD(in *byte, out *byte)
 
-// p966_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p966_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p966_VPXOR(in *byte, out *byte)
+func p966_VPTERNLOGD(in *byte, out *byte)
 
-// p967_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p967_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p967_VPXOR(in *byte, out *byte)
+func p967_VPTERNLOGD(in *byte, out *byte)
 
-// p968_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p968_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p968_VPXOR(in *byte, out *byte)
+func p968_VPTERNLOGD(in *byte, out *byte)
 
-// p969_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p969_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p969_VPXOR(in *byte, out *byte)
+func p969_VPTERNLOGD(in *byte, out *byte)
 
-// p970_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p970_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p970_VPXOR(in *byte, out *byte)
+func p970_VPTERNLOGD(in *byte, out *byte)
 
-// p971_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p971_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p971_VPXOR(in *byte, out *byte)
+func p971_VPUNPCKHDQ(in *byte, out *byte)
 
-// p972_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p972_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p972_VPXOR(in *byte, out *byte)
+func p972_VPUNPCKHDQ(in *byte, out *byte)
 
-// p973_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p973_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p973_VPXORD(in *byte, out *byte)
+func p973_VPUNPCKHDQ(in *byte, out *byte)
 
-// p974_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p974_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p974_VPXORD(in *byte, out *byte)
+func p974_VPUNPCKHDQ(in *byte, out *byte)
 
-// p975_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
+// p975_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p975_VPXORD(in *byte, out *byte)
+func p975_VPUNPCKHDQ(in *byte, out *byte)
 
-// p976_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
+// p976_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p976_VPXORD(in *byte, out *byte)
+func p976_VPUNPCKHDQ(in *byte, out *byte)
 
-// p977_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p977_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p977_VPXORD(in *byte, out *byte)
+func p977_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p978_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p978_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p978_VPXORD(in *byte, out *byte)
+func p978_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p979_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p979_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p979_VPXORD(in *byte, out *byte)
+func p979_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p980_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p980_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p980_VPXORD(in *byte, out *byte)
+func p980_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p981_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p981_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p981_VPXORD(in *byte, out *byte)
+func p981_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p982_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p982_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p982_VPXORD(in *byte, out *byte)
+func p982_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p983_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p983_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p983_VPXORD(in *byte, out *byte)
+func p983_VPUNPCKLDQ(in *byte, out *byte)
 
-// p984_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p984_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p984_VPXORD(in *byte, out *byte)
+func p984_VPUNPCKLDQ(in *byte, out *byte)
 
-// p985_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p985_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p985_VPXORQ(in *byte, out *byte)
+func p985_VPUNPCKLDQ(in *byte, out *byte)
 
-// p986_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p986_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p986_VPXORQ(in *byte, out *byte)
+func p986_VPUNPCKLDQ(in *byte, out *byte)
 
-// p987_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p987_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p987_VSHUFI32X4(in *byte, out *byte)
+func p987_VPUNPCKLDQ(in *byte, out *byte)
 
-// p988_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p988_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p988_VSHUFI32X4(in *byte, out *byte)
+func p988_VPUNPCKLDQ(in *byte, out *byte)
 
-// p989_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p989_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p989_VSHUFI32X4(in *byte, out *byte)
+func p989_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p990_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p990_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p990_VSHUFI32X4(in *byte, out *byte)
+func p990_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p991_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p991_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p991_VSHUFI32X4(in *byte, out *byte)
+func p991_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p992_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p992_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p992_VSHUFI32X4(in *byte, out *byte)
+func p992_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p993_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p993_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p993_VSHUFI32X4(in *byte, out *byte)
+func p993_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p994_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p994_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p994_VSHUFI32X4(in *byte, out *byte)
+func p994_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p995_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p995_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p995_VZEROUPPER(in *byte, out *byte)
+func p995_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p996_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p996_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p996_VZEROUPPER(in *byte, out *byte)
+func p996_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p997_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p997_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p997_VZEROUPPER(in *byte, out *byte)
+func p997_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p998_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p998_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p998_XORB(in *byte, out *byte)
+func p998_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p999_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p999_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p999_XORL(in *byte, out *byte)
+func p999_VPXOR(in *byte, out *byte)
 
-// p1000_XORL runs XORL SI, DI (committed form XORL r, r).
+// p1000_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1000_XORL(in *byte, out *byte)
+func p1000_VPXOR(in *byte, out *byte)
 
-// p1001_XORL runs XORL DI, DI (committed form XORL r, r).
+// p1001_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1001_XORL(in *byte, out *byte)
+func p1001_VPXOR(in *byte, out *byte)
 
-// p1002_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p1002_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1002_XORQ(in *byte, out *byte)
+func p1002_VPXOR(in *byte, out *byte)
 
-// p1003_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p1003_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1003_XORQ(in *byte, out *byte)
+func p1003_VPXOR(in *byte, out *byte)
 
-// p1004_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p1004_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1004_XORQ(in *byte, out *byte)
+func p1004_VPXOR(in *byte, out *byte)
 
-// p1005_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p1005_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1005_XORW(in *byte, out *byte)
+func p1005_VPXOR(in *byte, out *byte)
 
-// p1006_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p1006_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1006_VAESENC(in *byte, out *byte)
+func p1006_VPXOR(in *byte, out *byte)
 
-// p1007_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p1007_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1007_VAESENC(in *byte, out *byte)
+func p1007_VPXOR(in *byte, out *byte)
 
-// p1008_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p1008_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1008_VAESENC(in *byte, out *byte)
+func p1008_VPXOR(in *byte, out *byte)
 
-// p1009_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p1009_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1009_VAESENC(in *byte, out *byte)
+func p1009_VPXOR(in *byte, out *byte)
 
-// p1010_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p1010_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1010_VAESENC(in *byte, out *byte)
+func p1010_VPXOR(in *byte, out *byte)
 
-// p1011_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p1011_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1011_VAESENCLAST(in *byte, out *byte)
+func p1011_VPXOR(in *byte, out *byte)
 
-// p1012_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p1012_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1012_VAESENCLAST(in *byte, out *byte)
+func p1012_VPXOR(in *byte, out *byte)
 
-// p1013_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p1013_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1013_VAESENCLAST(in *byte, out *byte)
+func p1013_VPXOR(in *byte, out *byte)
 
-// p1014_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p1014_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1014_VAESENCLAST(in *byte, out *byte)
+func p1014_VPXOR(in *byte, out *byte)
 
-// p1015_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p1015_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p1015_VAESENCLAST(in *byte, out *byte)
+func p1015_VPXORD(in *byte, out *byte)
 
-// p1016_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1016_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p1016_VPCLMULQDQ(in *byte, out *byte)
+func p1016_VPXORD(in *byte, out *byte)
 
-// p1017_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1017_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
-func p1017_VPCLMULQDQ(in *byte, out *byte)
+func p1017_VPXORD(in *byte, out *byte)
 
-// p1018_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1018_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
-func p1018_VPCLMULQDQ(in *byte, out *byte)
+func p1018_VPXORD(in *byte, out *byte)
 
-// p1019_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1019_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p1019_VPCLMULQDQ(in *byte, out *byte)
+func p1019_VPXORD(in *byte, out *byte)
 
-// p1020_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p1020_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p1020_VPCLMULQDQ(in *byte, out *byte)
+func p1020_VPXORD(in *byte, out *byte)
 
-// p1021_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p1021_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1021_VPCLMULQDQ(in *byte, out *byte)
+func p1021_VPXORD(in *byte, out *byte)
 
-// p1022_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p1022_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1022_VPCLMULQDQ(in *byte, out *byte)
+func p1022_VPXORD(in *byte, out *byte)
 
-// p1023_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1023_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1023_VPCLMULQDQ(in *byte, out *byte)
+func p1023_VPXORD(in *byte, out *byte)
 
-// p1024_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1024_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1024_VPTERNLOGD(in *byte, out *byte)
+func p1024_VPXORD(in *byte, out *byte)
 
-// p1025_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1025_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1025_VPTERNLOGD(in *byte, out *byte)
+func p1025_VPXORD(in *byte, out *byte)
 
-// p1026_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1026_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1026_VPTERNLOGD(in *byte, out *byte)
+func p1026_VPXORD(in *byte, out *byte)
 
-// p1027_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1027_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1027_VPTERNLOGD(in *byte, out *byte)
+func p1027_VPXORQ(in *byte, out *byte)
 
-// p1028_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1028_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1028_VPTERNLOGD(in *byte, out *byte)
+func p1028_VPXORQ(in *byte, out *byte)
 
-// p1029_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1029_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
-func p1029_VPTERNLOGD(in *byte, out *byte)
+func p1029_VSHUFI32X4(in *byte, out *byte)
 
-// p1030_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1030_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
-func p1030_VPTERNLOGD(in *byte, out *byte)
+func p1030_VSHUFI32X4(in *byte, out *byte)
 
-// p1031_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1031_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1031_VPTERNLOGD(in *byte, out *byte)
+func p1031_VSHUFI32X4(in *byte, out *byte)
 
-// p1032_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p1032_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1032_VPTERNLOGD(in *byte, out *byte)
+func p1032_VSHUFI32X4(in *byte, out *byte)
 
-// p1033_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p1033_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1033_VPTERNLOGD_Z(in *byte, out *byte)
+func p1033_VSHUFI32X4(in *byte, out *byte)
 
-// p1034_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p1034_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1034_VPTERNLOGD(in *byte, out *byte)
+func p1034_VSHUFI32X4(in *byte, out *byte)
 
-// p1035_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p1035_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1035_VPTERNLOGD_BCST(in *byte, out *byte)
+func p1035_VSHUFI32X4(in *byte, out *byte)
 
-// p1036_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p1036_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1036_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p1036_VSHUFI32X4(in *byte, out *byte)
 
-// p1037_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p1037_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1037_VPTERNLOGD(in *byte, out *byte)
+func p1037_VZEROUPPER(in *byte, out *byte)
 
-// p1038_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p1038_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1038_VPTERNLOGD(in *byte, out *byte)
+func p1038_VZEROUPPER(in *byte, out *byte)
 
-// p1039_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p1039_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1039_VPTERNLOGD(in *byte, out *byte)
+func p1039_VZEROUPPER(in *byte, out *byte)
 
-// p1040_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p1040_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p1040_VPTERNLOGD_Z(in *byte, out *byte)
+func p1040_XORB(in *byte, out *byte)
 
-// p1041_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1041_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p1041_VPTERNLOGD(in *byte, out *byte)
+func p1041_XORL(in *byte, out *byte)
 
-// p1042_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1042_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1042_VPTERNLOGQ(in *byte, out *byte)
+func p1042_XORL(in *byte, out *byte)
 
-// p1043_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1043_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1043_VPTERNLOGQ(in *byte, out *byte)
+func p1043_XORL(in *byte, out *byte)
 
-// p1044_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1044_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p1044_VPTERNLOGQ(in *byte, out *byte)
+func p1044_XORQ(in *byte, out *byte)
 
-// p1045_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1045_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1045_VPTERNLOGQ(in *byte, out *byte)
+func p1045_XORQ(in *byte, out *byte)
 
-// p1046_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1046_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1046_VPTERNLOGQ(in *byte, out *byte)
+func p1046_XORQ(in *byte, out *byte)
 
-// p1047_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1047_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p1047_VPTERNLOGQ(in *byte, out *byte)
+func p1047_XORW(in *byte, out *byte)
 
-// p1048_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p1048_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1048_VPTERNLOGQ(in *byte, out *byte)
+func p1048_VAESENC(in *byte, out *byte)
 
-// p1049_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p1049_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p1049_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1049_VAESENC(in *byte, out *byte)
 
-// p1050_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p1050_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p1050_VPTERNLOGQ(in *byte, out *byte)
+func p1050_VAESENC(in *byte, out *byte)
 
-// p1051_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p1051_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p1051_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p1051_VAESENC(in *byte, out *byte)
 
-// p1052_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p1052_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1052_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p1052_VAESENC(in *byte, out *byte)
 
-// p1053_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p1053_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1053_VPTERNLOGQ(in *byte, out *byte)
+func p1053_VAESENCLAST(in *byte, out *byte)
 
-// p1054_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p1054_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p1054_VPTERNLOGQ(in *byte, out *byte)
+func p1054_VAESENCLAST(in *byte, out *byte)
 
-// p1055_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p1055_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p1055_VPTERNLOGQ(in *byte, out *byte)
+func p1055_VAESENCLAST(in *byte, out *byte)
 
-// p1056_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p1056_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p1056_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1056_VAESENCLAST(in *byte, out *byte)
 
-// p1057_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1057_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1057_VPTERNLOGQ(in *byte, out *byte)
+func p1057_VAESENCLAST(in *byte, out *byte)
 
-// p1058_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p1058_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1058_VPROLD(in *byte, out *byte)
+func p1058_VPCLMULQDQ(in *byte, out *byte)
 
-// p1059_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p1059_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1059_VPROLD(in *byte, out *byte)
+func p1059_VPCLMULQDQ(in *byte, out *byte)
 
-// p1060_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p1060_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1060_VPROLD(in *byte, out *byte)
+func p1060_VPCLMULQDQ(in *byte, out *byte)
 
-// p1061_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p1061_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1061_VPROLD(in *byte, out *byte)
+func p1061_VPCLMULQDQ(in *byte, out *byte)
 
-// p1062_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p1062_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p1062_VPROLD(in *byte, out *byte)
+func p1062_VPCLMULQDQ(in *byte, out *byte)
 
-// p1063_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p1063_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p1063_VPROLD(in *byte, out *byte)
+func p1063_VPCLMULQDQ(in *byte, out *byte)
 
-// p1064_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p1064_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p1064_VPROLD(in *byte, out *byte)
+func p1064_VPCLMULQDQ(in *byte, out *byte)
 
-// p1065_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p1065_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1065_VPROLD(in *byte, out *byte)
+func p1065_VPCLMULQDQ(in *byte, out *byte)
 
-// p1066_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p1066_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1066_VPROLD(in *byte, out *byte)
+func p1066_VPTERNLOGD(in *byte, out *byte)
 
-// p1067_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p1067_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1067_VPROLD_Z(in *byte, out *byte)
+func p1067_VPTERNLOGD(in *byte, out *byte)
 
-// p1068_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p1068_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1068_VPROLD(in *byte, out *byte)
+func p1068_VPTERNLOGD(in *byte, out *byte)
 
-// p1069_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p1069_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1069_VPROLD_BCST(in *byte, out *byte)
+func p1069_VPTERNLOGD(in *byte, out *byte)
 
-// p1070_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p1070_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1070_VPROLD_BCST_Z(in *byte, out *byte)
+func p1070_VPTERNLOGD(in *byte, out *byte)
 
-// p1071_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p1071_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1071_VPROLD(in *byte, out *byte)
+func p1071_VPTERNLOGD(in *byte, out *byte)
 
-// p1072_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p1072_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1072_VPROLD(in *byte, out *byte)
+func p1072_VPTERNLOGD(in *byte, out *byte)
 
-// p1073_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p1073_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1073_VPROLD(in *byte, out *byte)
+func p1073_VPTERNLOGD(in *byte, out *byte)
 
-// p1074_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p1074_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
-func p1074_VPROLD_Z(in *byte, out *byte)
+func p1074_VPTERNLOGD(in *byte, out *byte)
 
-// p1075_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p1075_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1075_VPROLD(in *byte, out *byte)
+func p1075_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1076_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1076_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1076_VPROLQ(in *byte, out *byte)
+func p1076_VPTERNLOGD(in *byte, out *byte)
 
-// p1077_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1077_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1077_VPROLQ(in *byte, out *byte)
+func p1077_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1078_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1078_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1078_VPROLQ(in *byte, out *byte)
+func p1078_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1079_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1079_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1079_VPROLQ(in *byte, out *byte)
+func p1079_VPTERNLOGD(in *byte, out *byte)
 
-// p1080_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1080_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p1080_VPROLQ(in *byte, out *byte)
+func p1080_VPTERNLOGD(in *byte, out *byte)
 
-// p1081_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1081_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1081_VPROLQ(in *byte, out *byte)
+func p1081_VPTERNLOGD(in *byte, out *byte)
 
-// p1082_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p1082_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1082_VPROLQ(in *byte, out *byte)
+func p1082_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1083_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p1083_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1083_VPROLQ_Z(in *byte, out *byte)
+func p1083_VPTERNLOGD(in *byte, out *byte)
 
-// p1084_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p1084_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1084_VPROLQ(in *byte, out *byte)
+func p1084_VPTERNLOGQ(in *byte, out *byte)
 
-// p1085_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p1085_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1085_VPROLQ_BCST(in *byte, out *byte)
+func p1085_VPTERNLOGQ(in *byte, out *byte)
 
-// p1086_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p1086_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1086_VPROLQ_BCST_Z(in *byte, out *byte)
+func p1086_VPTERNLOGQ(in *byte, out *byte)
 
-// p1087_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p1087_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1087_VPROLQ(in *byte, out *byte)
+func p1087_VPTERNLOGQ(in *byte, out *byte)
 
-// p1088_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p1088_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1088_VPROLQ(in *byte, out *byte)
+func p1088_VPTERNLOGQ(in *byte, out *byte)
 
-// p1089_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p1089_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1089_VPROLQ(in *byte, out *byte)
+func p1089_VPTERNLOGQ(in *byte, out *byte)
 
-// p1090_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p1090_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
-func p1090_VPROLQ_Z(in *byte, out *byte)
+func p1090_VPTERNLOGQ(in *byte, out *byte)
 
-// p1091_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p1091_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1091_VPROLQ(in *byte, out *byte)
+func p1091_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1092_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p1092_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1092_VPRORD(in *byte, out *byte)
+func p1092_VPTERNLOGQ(in *byte, out *byte)
 
-// p1093_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p1093_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1093_VPRORD(in *byte, out *byte)
+func p1093_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1094_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p1094_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1094_VPRORD(in *byte, out *byte)
+func p1094_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1095_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p1095_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p1095_VPRORD(in *byte, out *byte)
+func p1095_VPTERNLOGQ(in *byte, out *byte)
 
-// p1096_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p1096_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p1096_VPRORD(in *byte, out *byte)
+func p1096_VPTERNLOGQ(in *byte, out *byte)
 
-// p1097_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p1097_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1097_VPRORD(in *byte, out *byte)
+func p1097_VPTERNLOGQ(in *byte, out *byte)
 
-// p1098_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p1098_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1098_VPRORD(in *byte, out *byte)
+func p1098_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1099_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p1099_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1099_VPRORD(in *byte, out *byte)
+func p1099_VPTERNLOGQ(in *byte, out *byte)
 
-// p1100_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p1100_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1100_VPRORD_Z(in *byte, out *byte)
+func p1100_VPROLD(in *byte, out *byte)
 
-// p1101_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p1101_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1101_VPRORD(in *byte, out *byte)
+func p1101_VPROLD(in *byte, out *byte)
 
-// p1102_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p1102_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1102_VPRORD_BCST(in *byte, out *byte)
+func p1102_VPROLD(in *byte, out *byte)
 
-// p1103_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p1103_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1103_VPRORD_BCST_Z(in *byte, out *byte)
+func p1103_VPROLD(in *byte, out *byte)
 
-// p1104_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p1104_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1104_VPRORD(in *byte, out *byte)
+func p1104_VPROLD(in *byte, out *byte)
 
-// p1105_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p1105_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1105_VPRORD(in *byte, out *byte)
+func p1105_VPROLD(in *byte, out *byte)
 
-// p1106_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p1106_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1106_VPRORD(in *byte, out *byte)
+func p1106_VPROLD(in *byte, out *byte)
 
-// p1107_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p1107_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1107_VPRORD_Z(in *byte, out *byte)
+func p1107_VPROLD(in *byte, out *byte)
 
-// p1108_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p1108_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
-func p1108_VPRORD(in *byte, out *byte)
+func p1108_VPROLD(in *byte, out *byte)
 
-// p1109_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1109_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1109_VPRORQ(in *byte, out *byte)
+func p1109_VPROLD_Z(in *byte, out *byte)
 
-// p1110_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1110_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1110_VPRORQ(in *byte, out *byte)
+func p1110_VPROLD(in *byte, out *byte)
 
-// p1111_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1111_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1111_VPRORQ(in *byte, out *byte)
+func p1111_VPROLD_BCST(in *byte, out *byte)
 
-// p1112_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1112_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1112_VPRORQ(in *byte, out *byte)
+func p1112_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1113_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1113_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p1113_VPRORQ(in *byte, out *byte)
+func p1113_VPROLD(in *byte, out *byte)
 
-// p1114_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1114_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p1114_VPRORQ(in *byte, out *byte)
+func p1114_VPROLD(in *byte, out *byte)
 
-// p1115_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p1115_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1115_VPRORQ(in *byte, out *byte)
+func p1115_VPROLD(in *byte, out *byte)
 
-// p1116_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p1116_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1116_VPRORQ_Z(in *byte, out *byte)
+func p1116_VPROLD_Z(in *byte, out *byte)
 
-// p1117_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p1117_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1117_VPRORQ(in *byte, out *byte)
+func p1117_VPROLD(in *byte, out *byte)
 
-// p1118_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p1118_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1118_VPRORQ_BCST(in *byte, out *byte)
+func p1118_VPROLQ(in *byte, out *byte)
 
-// p1119_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p1119_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1119_VPRORQ_BCST_Z(in *byte, out *byte)
+func p1119_VPROLQ(in *byte, out *byte)
 
-// p1120_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p1120_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1120_VPRORQ(in *byte, out *byte)
+func p1120_VPROLQ(in *byte, out *byte)
 
-// p1121_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p1121_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1121_VPRORQ(in *byte, out *byte)
+func p1121_VPROLQ(in *byte, out *byte)
 
-// p1122_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p1122_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1122_VPRORQ(in *byte, out *byte)
+func p1122_VPROLQ(in *byte, out *byte)
 
-// p1123_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p1123_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1123_VPRORQ_Z(in *byte, out *byte)
+func p1123_VPROLQ(in *byte, out *byte)
 
-// p1124_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p1124_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
-func p1124_VPRORQ(in *byte, out *byte)
+func p1124_VPROLQ(in *byte, out *byte)
 
-// p1125_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p1125_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1125_VPSHUFB(in *byte, out *byte)
+func p1125_VPROLQ_Z(in *byte, out *byte)
 
-// p1126_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p1126_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1126_VPSHUFB(in *byte, out *byte)
+func p1126_VPROLQ(in *byte, out *byte)
 
-// p1127_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p1127_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1127_VPSHUFB_Z(in *byte, out *byte)
+func p1127_VPROLQ_BCST(in *byte, out *byte)
 
-// p1128_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1128_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1128_VPSHUFB(in *byte, out *byte)
+func p1128_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1129_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1129_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p1129_VPSHUFB(in *byte, out *byte)
+func p1129_VPROLQ(in *byte, out *byte)
 
-// p1130_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1130_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p1130_VPSHUFB(in *byte, out *byte)
+func p1130_VPROLQ(in *byte, out *byte)
 
-// p1131_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1131_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1131_VPSHUFB(in *byte, out *byte)
+func p1131_VPROLQ(in *byte, out *byte)
 
-// p1132_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1132_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1132_VPSHUFB_Z(in *byte, out *byte)
+func p1132_VPROLQ_Z(in *byte, out *byte)
 
-// p1133_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1133_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1133_VPSHUFB(in *byte, out *byte)
+func p1133_VPROLQ(in *byte, out *byte)
 
-// p1134_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1134_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1134_VPSHUFD(in *byte, out *byte)
+func p1134_VPRORD(in *byte, out *byte)
 
-// p1135_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1135_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1135_VPSHUFD(in *byte, out *byte)
+func p1135_VPRORD(in *byte, out *byte)
 
-// p1136_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1136_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1136_VPSHUFD(in *byte, out *byte)
+func p1136_VPRORD(in *byte, out *byte)
 
-// p1137_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1137_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1137_VPSHUFD(in *byte, out *byte)
+func p1137_VPRORD(in *byte, out *byte)
 
-// p1138_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1138_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1138_VPSHUFD(in *byte, out *byte)
+func p1138_VPRORD(in *byte, out *byte)
 
-// p1139_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1139_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1139_VPSHUFD(in *byte, out *byte)
+func p1139_VPRORD(in *byte, out *byte)
 
-// p1140_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1140_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1140_VPSHUFD(in *byte, out *byte)
+func p1140_VPRORD(in *byte, out *byte)
 
-// p1141_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1141_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
-func p1141_VPSHUFD_Z(in *byte, out *byte)
+func p1141_VPRORD(in *byte, out *byte)
 
-// p1142_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1142_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1142_VPSHUFD(in *byte, out *byte)
+func p1142_VPRORD_Z(in *byte, out *byte)
 
-// p1143_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1143_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1143_VPSHUFD_BCST(in *byte, out *byte)
+func p1143_VPRORD(in *byte, out *byte)
 
-// p1144_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1144_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1144_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1144_VPRORD_BCST(in *byte, out *byte)
 
-// p1145_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1145_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1145_VPSHUFD(in *byte, out *byte)
+func p1145_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1146_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1146_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p1146_VPSHUFD(in *byte, out *byte)
+func p1146_VPRORD(in *byte, out *byte)
 
-// p1147_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1147_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p1147_VPSHUFD(in *byte, out *byte)
+func p1147_VPRORD(in *byte, out *byte)
 
-// p1148_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1148_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1148_VPSHUFD_Z(in *byte, out *byte)
+func p1148_VPRORD(in *byte, out *byte)
 
-// p1149_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1149_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1149_VPSHUFD(in *byte, out *byte)
+func p1149_VPRORD_Z(in *byte, out *byte)
 
-// p1150_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1150_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1150_VPADDD(in *byte, out *byte)
+func p1150_VPRORD(in *byte, out *byte)
 
-// p1151_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1151_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1151_VPADDD(in *byte, out *byte)
+func p1151_VPRORQ(in *byte, out *byte)
 
-// p1152_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1152_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1152_VPADDD_Z(in *byte, out *byte)
+func p1152_VPRORQ(in *byte, out *byte)
 
-// p1153_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1153_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1153_VPADDD(in *byte, out *byte)
+func p1153_VPRORQ(in *byte, out *byte)
 
-// p1154_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1154_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1154_VPADDD_BCST(in *byte, out *byte)
+func p1154_VPRORQ(in *byte, out *byte)
 
-// p1155_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1155_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1155_VPADDD_BCST_Z(in *byte, out *byte)
+func p1155_VPRORQ(in *byte, out *byte)
 
-// p1156_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1156_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1156_VPADDD(in *byte, out *byte)
+func p1156_VPRORQ(in *byte, out *byte)
 
-// p1157_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1157_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
-func p1157_VPADDD(in *byte, out *byte)
+func p1157_VPRORQ(in *byte, out *byte)
 
-// p1158_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1158_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1158_VPADDD(in *byte, out *byte)
+func p1158_VPRORQ_Z(in *byte, out *byte)
 
-// p1159_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1159_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1159_VPADDD_Z(in *byte, out *byte)
+func p1159_VPRORQ(in *byte, out *byte)
 
-// p1160_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1160_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1160_VPADDD(in *byte, out *byte)
+func p1160_VPRORQ_BCST(in *byte, out *byte)
 
-// p1161_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1161_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1161_VPADDQ(in *byte, out *byte)
+func p1161_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1162_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1162_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p1162_VPADDQ(in *byte, out *byte)
+func p1162_VPRORQ(in *byte, out *byte)
 
-// p1163_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1163_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p1163_VPADDQ_Z(in *byte, out *byte)
+func p1163_VPRORQ(in *byte, out *byte)
 
-// p1164_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1164_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1164_VPADDQ(in *byte, out *byte)
+func p1164_VPRORQ(in *byte, out *byte)
 
-// p1165_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1165_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1165_VPADDQ_BCST(in *byte, out *byte)
+func p1165_VPRORQ_Z(in *byte, out *byte)
 
-// p1166_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1166_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1166_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1166_VPRORQ(in *byte, out *byte)
 
-// p1167_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1167_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1167_VPADDQ(in *byte, out *byte)
+func p1167_VPSHUFB(in *byte, out *byte)
 
-// p1168_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1168_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1168_VPADDQ(in *byte, out *byte)
+func p1168_VPSHUFB(in *byte, out *byte)
 
-// p1169_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1169_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1169_VPADDQ(in *byte, out *byte)
+func p1169_VPSHUFB_Z(in *byte, out *byte)
 
-// p1170_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1170_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p1170_VPADDQ_Z(in *byte, out *byte)
+func p1170_VPSHUFB(in *byte, out *byte)
 
-// p1171_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1171_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1171_VPADDQ(in *byte, out *byte)
+func p1171_VPSHUFB(in *byte, out *byte)
 
-// p1172_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1172_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1172_VPSUBQ(in *byte, out *byte)
+func p1172_VPSHUFB(in *byte, out *byte)
 
-// p1173_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1173_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1173_VPSUBQ(in *byte, out *byte)
+func p1173_VPSHUFB(in *byte, out *byte)
 
-// p1174_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1174_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1174_VPSUBQ_Z(in *byte, out *byte)
+func p1174_VPSHUFB_Z(in *byte, out *byte)
 
-// p1175_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1175_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1175_VPSUBQ(in *byte, out *byte)
+func p1175_VPSHUFB(in *byte, out *byte)
 
-// p1176_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1176_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1176_VPSUBQ_BCST(in *byte, out *byte)
+func p1176_VPSHUFD(in *byte, out *byte)
 
-// p1177_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1177_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1177_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1177_VPSHUFD(in *byte, out *byte)
 
-// p1178_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1178_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1178_VPSUBQ(in *byte, out *byte)
+func p1178_VPSHUFD(in *byte, out *byte)
 
-// p1179_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1179_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1179_VPSUBQ(in *byte, out *byte)
+func p1179_VPSHUFD(in *byte, out *byte)
 
-// p1180_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1180_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1180_VPSUBQ(in *byte, out *byte)
+func p1180_VPSHUFD(in *byte, out *byte)
 
-// p1181_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1181_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1181_VPSUBQ_Z(in *byte, out *byte)
+func p1181_VPSHUFD(in *byte, out *byte)
 
-// p1182_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1182_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
-func p1182_VPSUBQ(in *byte, out *byte)
+func p1182_VPSHUFD(in *byte, out *byte)
 
-// p1183_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1183_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1183_VPMULUDQ(in *byte, out *byte)
+func p1183_VPSHUFD_Z(in *byte, out *byte)
 
-// p1184_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1184_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1184_VPMULUDQ(in *byte, out *byte)
+func p1184_VPSHUFD(in *byte, out *byte)
 
-// p1185_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1185_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1185_VPMULUDQ_Z(in *byte, out *byte)
+func p1185_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1186_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1186_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1186_VPMULUDQ(in *byte, out *byte)
+func p1186_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1187_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1187_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1187_VPMULUDQ_BCST(in *byte, out *byte)
+func p1187_VPSHUFD(in *byte, out *byte)
 
-// p1188_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1188_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1188_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1188_VPSHUFD(in *byte, out *byte)
 
-// p1189_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1189_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1189_VPMULUDQ(in *byte, out *byte)
+func p1189_VPSHUFD(in *byte, out *byte)
 
-// p1190_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1190_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1190_VPMULUDQ(in *byte, out *byte)
+func p1190_VPSHUFD_Z(in *byte, out *byte)
 
-// p1191_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1191_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1191_VPMULUDQ(in *byte, out *byte)
+func p1191_VPSHUFD(in *byte, out *byte)
 
-// p1192_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1192_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1192_VPMULUDQ_Z(in *byte, out *byte)
+func p1192_VPADDD(in *byte, out *byte)
 
-// p1193_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1193_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p1193_VPMULUDQ(in *byte, out *byte)
+func p1193_VPADDD(in *byte, out *byte)
 
-// p1194_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1194_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1194_VPMADD52LUQ(in *byte, out *byte)
+func p1194_VPADDD_Z(in *byte, out *byte)
 
-// p1195_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1195_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1195_VPMADD52LUQ(in *byte, out *byte)
+func p1195_VPADDD(in *byte, out *byte)
 
-// p1196_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1196_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1196_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1196_VPADDD_BCST(in *byte, out *byte)
 
-// p1197_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1197_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1197_VPMADD52LUQ(in *byte, out *byte)
+func p1197_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1198_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1198_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1198_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1198_VPADDD(in *byte, out *byte)
 
-// p1199_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1199_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1199_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1199_VPADDD(in *byte, out *byte)
 
-// p1200_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1200_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1200_VPMADD52LUQ(in *byte, out *byte)
+func p1200_VPADDD(in *byte, out *byte)
 
-// p1201_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1201_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1201_VPMADD52LUQ(in *byte, out *byte)
+func p1201_VPADDD_Z(in *byte, out *byte)
 
-// p1202_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1202_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1202_VPMADD52LUQ(in *byte, out *byte)
+func p1202_VPADDD(in *byte, out *byte)
 
-// p1203_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1203_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1203_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1203_VPADDQ(in *byte, out *byte)
 
-// p1204_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1204_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p1204_VPMADD52LUQ(in *byte, out *byte)
+func p1204_VPADDQ(in *byte, out *byte)
 
-// p1205_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1205_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1205_VPMADD52HUQ(in *byte, out *byte)
+func p1205_VPADDQ_Z(in *byte, out *byte)
 
-// p1206_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1206_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1206_VPMADD52HUQ(in *byte, out *byte)
+func p1206_VPADDQ(in *byte, out *byte)
 
-// p1207_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1207_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1207_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1207_VPADDQ_BCST(in *byte, out *byte)
 
-// p1208_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1208_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1208_VPMADD52HUQ(in *byte, out *byte)
+func p1208_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1209_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1209_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1209_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1209_VPADDQ(in *byte, out *byte)
 
-// p1210_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1210_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1210_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1210_VPADDQ(in *byte, out *byte)
 
-// p1211_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1211_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1211_VPMADD52HUQ(in *byte, out *byte)
+func p1211_VPADDQ(in *byte, out *byte)
 
-// p1212_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1212_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1212_VPMADD52HUQ(in *byte, out *byte)
+func p1212_VPADDQ_Z(in *byte, out *byte)
 
-// p1213_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1213_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1213_VPMADD52HUQ(in *byte, out *byte)
+func p1213_VPADDQ(in *byte, out *byte)
 
-// p1214_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1214_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1214_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1214_VPSUBQ(in *byte, out *byte)
 
-// p1215_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1215_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p1215_VPMADD52HUQ(in *byte, out *byte)
+func p1215_VPSUBQ(in *byte, out *byte)
 
-// p1216_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1216_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1216_VPSRLQ(in *byte, out *byte)
+func p1216_VPSUBQ_Z(in *byte, out *byte)
 
-// p1217_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1217_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1217_VPSRLQ(in *byte, out *byte)
+func p1217_VPSUBQ(in *byte, out *byte)
 
-// p1218_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1218_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1218_VPSRLQ(in *byte, out *byte)
+func p1218_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1219_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1219_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1219_VPSRLQ(in *byte, out *byte)
+func p1219_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1220_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1220_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1220_VPSRLQ(in *byte, out *byte)
+func p1220_VPSUBQ(in *byte, out *byte)
 
-// p1221_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1221_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1221_VPSRLQ(in *byte, out *byte)
+func p1221_VPSUBQ(in *byte, out *byte)
 
-// p1222_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1222_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1222_VPSRLQ(in *byte, out *byte)
+func p1222_VPSUBQ(in *byte, out *byte)
 
-// p1223_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1223_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1223_VPSRLQ(in *byte, out *byte)
+func p1223_VPSUBQ_Z(in *byte, out *byte)
 
-// p1224_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1224_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1224_VPSRLQ(in *byte, out *byte)
+func p1224_VPSUBQ(in *byte, out *byte)
 
-// p1225_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1225_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1225_VPSRLQ_Z(in *byte, out *byte)
+func p1225_VPMULUDQ(in *byte, out *byte)
 
-// p1226_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1226_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p1226_VPSRLQ(in *byte, out *byte)
+func p1226_VPMULUDQ(in *byte, out *byte)
 
-// p1227_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1227_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1227_VPSRLQ_BCST(in *byte, out *byte)
+func p1227_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1228_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1228_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1228_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1228_VPMULUDQ(in *byte, out *byte)
 
-// p1229_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1229_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1229_VPSRLQ(in *byte, out *byte)
+func p1229_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1230_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1230_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1230_VPSRLQ(in *byte, out *byte)
+func p1230_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1231_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1231_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1231_VPSRLQ(in *byte, out *byte)
+func p1231_VPMULUDQ(in *byte, out *byte)
 
-// p1232_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1232_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1232_VPSRLQ_Z(in *byte, out *byte)
+func p1232_VPMULUDQ(in *byte, out *byte)
 
-// p1233_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1233_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1233_VPSRLQ(in *byte, out *byte)
+func p1233_VPMULUDQ(in *byte, out *byte)
 
-// p1234_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1234_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1234_VPSLLQ(in *byte, out *byte)
+func p1234_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1235_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1235_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1235_VPSLLQ(in *byte, out *byte)
+func p1235_VPMULUDQ(in *byte, out *byte)
 
-// p1236_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1236_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1236_VPSLLQ(in *byte, out *byte)
+func p1236_VPMADD52LUQ(in *byte, out *byte)
 
-// p1237_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1237_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p1237_VPSLLQ(in *byte, out *byte)
+func p1237_VPMADD52LUQ(in *byte, out *byte)
 
-// p1238_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1238_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1238_VPSLLQ(in *byte, out *byte)
+func p1238_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1239_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1239_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1239_VPSLLQ(in *byte, out *byte)
+func p1239_VPMADD52LUQ(in *byte, out *byte)
 
-// p1240_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1240_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1240_VPSLLQ(in *byte, out *byte)
+func p1240_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1241_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1241_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1241_VPSLLQ_Z(in *byte, out *byte)
+func p1241_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1242_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1242_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1242_VPSLLQ(in *byte, out *byte)
+func p1242_VPMADD52LUQ(in *byte, out *byte)
 
-// p1243_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1243_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1243_VPSLLQ_BCST(in *byte, out *byte)
+func p1243_VPMADD52LUQ(in *byte, out *byte)
 
-// p1244_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1244_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1244_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1244_VPMADD52LUQ(in *byte, out *byte)
 
-// p1245_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1245_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1245_VPSLLQ(in *byte, out *byte)
+func p1245_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1246_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1246_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1246_VPSLLQ(in *byte, out *byte)
+func p1246_VPMADD52LUQ(in *byte, out *byte)
 
-// p1247_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1247_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1247_VPSLLQ(in *byte, out *byte)
+func p1247_VPMADD52HUQ(in *byte, out *byte)
 
-// p1248_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1248_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p1248_VPSLLQ_Z(in *byte, out *byte)
+func p1248_VPMADD52HUQ(in *byte, out *byte)
 
-// p1249_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1249_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1249_VPSLLQ(in *byte, out *byte)
+func p1249_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1250_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1250_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1250_VPSRAQ(in *byte, out *byte)
+func p1250_VPMADD52HUQ(in *byte, out *byte)
 
-// p1251_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1251_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1251_VPSRAQ(in *byte, out *byte)
+func p1251_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1252_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1252_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1252_VPSRAQ(in *byte, out *byte)
+func p1252_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1253_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1253_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1253_VPSRAQ(in *byte, out *byte)
+func p1253_VPMADD52HUQ(in *byte, out *byte)
 
-// p1254_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1254_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1254_VPSRAQ(in *byte, out *byte)
+func p1254_VPMADD52HUQ(in *byte, out *byte)
 
-// p1255_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1255_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1255_VPSRAQ(in *byte, out *byte)
+func p1255_VPMADD52HUQ(in *byte, out *byte)
 
-// p1256_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1256_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1256_VPSRAQ(in *byte, out *byte)
+func p1256_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1257_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1257_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1257_VPSRAQ_Z(in *byte, out *byte)
+func p1257_VPMADD52HUQ(in *byte, out *byte)
 
-// p1258_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1258_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1258_VPSRAQ(in *byte, out *byte)
+func p1258_VPSRLQ(in *byte, out *byte)
 
-// p1259_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1259_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1259_VPSRAQ_BCST(in *byte, out *byte)
+func p1259_VPSRLQ(in *byte, out *byte)
 
-// p1260_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1260_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1260_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1260_VPSRLQ(in *byte, out *byte)
 
-// p1261_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1261_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1261_VPSRAQ(in *byte, out *byte)
+func p1261_VPSRLQ(in *byte, out *byte)
 
-// p1262_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1262_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1262_VPSRAQ(in *byte, out *byte)
+func p1262_VPSRLQ(in *byte, out *byte)
 
-// p1263_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1263_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1263_VPSRAQ(in *byte, out *byte)
+func p1263_VPSRLQ(in *byte, out *byte)
 
-// p1264_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1264_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1264_VPSRAQ_Z(in *byte, out *byte)
+func p1264_VPSRLQ(in *byte, out *byte)
 
-// p1265_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1265_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1265_VPSRAQ(in *byte, out *byte)
+func p1265_VPSRLQ(in *byte, out *byte)
 
-// p1266_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1266_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
-func p1266_VPSRLVQ(in *byte, out *byte)
+func p1266_VPSRLQ(in *byte, out *byte)
 
-// p1267_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1267_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1267_VPSRLVQ(in *byte, out *byte)
+func p1267_VPSRLQ_Z(in *byte, out *byte)
 
-// p1268_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1268_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1268_VPSRLVQ_Z(in *byte, out *byte)
+func p1268_VPSRLQ(in *byte, out *byte)
 
-// p1269_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1269_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1269_VPSRLVQ(in *byte, out *byte)
+func p1269_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1270_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1270_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1270_VPSRLVQ_BCST(in *byte, out *byte)
+func p1270_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1271_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1271_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1271_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1271_VPSRLQ(in *byte, out *byte)
 
-// p1272_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1272_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1272_VPSRLVQ(in *byte, out *byte)
+func p1272_VPSRLQ(in *byte, out *byte)
 
-// p1273_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1273_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1273_VPSRLVQ(in *byte, out *byte)
+func p1273_VPSRLQ(in *byte, out *byte)
 
-// p1274_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1274_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1274_VPSRLVQ(in *byte, out *byte)
+func p1274_VPSRLQ_Z(in *byte, out *byte)
 
-// p1275_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1275_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1275_VPSRLVQ_Z(in *byte, out *byte)
+func p1275_VPSRLQ(in *byte, out *byte)
 
-// p1276_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1276_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1276_VPSRLVQ(in *byte, out *byte)
+func p1276_VPSLLQ(in *byte, out *byte)
 
-// p1277_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1277_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1277_VPSLLVQ(in *byte, out *byte)
+func p1277_VPSLLQ(in *byte, out *byte)
 
-// p1278_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1278_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1278_VPSLLVQ(in *byte, out *byte)
+func p1278_VPSLLQ(in *byte, out *byte)
 
-// p1279_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1279_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1279_VPSLLVQ_Z(in *byte, out *byte)
+func p1279_VPSLLQ(in *byte, out *byte)
 
-// p1280_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1280_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1280_VPSLLVQ(in *byte, out *byte)
+func p1280_VPSLLQ(in *byte, out *byte)
 
-// p1281_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1281_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1281_VPSLLVQ_BCST(in *byte, out *byte)
+func p1281_VPSLLQ(in *byte, out *byte)
 
-// p1282_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1282_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
-func p1282_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1282_VPSLLQ(in *byte, out *byte)
 
-// p1283_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1283_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1283_VPSLLVQ(in *byte, out *byte)
+func p1283_VPSLLQ_Z(in *byte, out *byte)
 
-// p1284_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1284_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1284_VPSLLVQ(in *byte, out *byte)
+func p1284_VPSLLQ(in *byte, out *byte)
 
-// p1285_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1285_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1285_VPSLLVQ(in *byte, out *byte)
+func p1285_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1286_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1286_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1286_VPSLLVQ_Z(in *byte, out *byte)
+func p1286_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1287_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1287_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1287_VPSLLVQ(in *byte, out *byte)
+func p1287_VPSLLQ(in *byte, out *byte)
 
-// p1288_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1288_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1288_VPSRLDQ(in *byte, out *byte)
+func p1288_VPSLLQ(in *byte, out *byte)
 
-// p1289_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1289_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1289_VPSRLDQ(in *byte, out *byte)
+func p1289_VPSLLQ(in *byte, out *byte)
 
-// p1290_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1290_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1290_VPSRLDQ(in *byte, out *byte)
+func p1290_VPSLLQ_Z(in *byte, out *byte)
 
-// p1291_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1291_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1291_VPSRLDQ(in *byte, out *byte)
+func p1291_VPSLLQ(in *byte, out *byte)
 
-// p1292_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1292_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1292_VPSRLDQ(in *byte, out *byte)
+func p1292_VPSRAQ(in *byte, out *byte)
 
-// p1293_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1293_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1293_VPSRLDQ(in *byte, out *byte)
+func p1293_VPSRAQ(in *byte, out *byte)
 
-// p1294_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1294_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1294_VPSRLDQ(in *byte, out *byte)
+func p1294_VPSRAQ(in *byte, out *byte)
 
-// p1295_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1295_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1295_VPSRLDQ(in *byte, out *byte)
+func p1295_VPSRAQ(in *byte, out *byte)
 
-// p1296_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1296_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1296_VPSRLDQ(in *byte, out *byte)
+func p1296_VPSRAQ(in *byte, out *byte)
 
-// p1297_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1297_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1297_VPSRLDQ(in *byte, out *byte)
+func p1297_VPSRAQ(in *byte, out *byte)
 
-// p1298_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1298_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
-func p1298_VPSRLDQ(in *byte, out *byte)
+func p1298_VPSRAQ(in *byte, out *byte)
 
-// p1299_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1299_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1299_VPSLLDQ(in *byte, out *byte)
+func p1299_VPSRAQ_Z(in *byte, out *byte)
 
-// p1300_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1300_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1300_VPSLLDQ(in *byte, out *byte)
+func p1300_VPSRAQ(in *byte, out *byte)
 
-// p1301_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1301_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1301_VPSLLDQ(in *byte, out *byte)
+func p1301_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1302_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1302_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1302_VPSLLDQ(in *byte, out *byte)
+func p1302_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1303_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1303_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1303_VPSLLDQ(in *byte, out *byte)
+func p1303_VPSRAQ(in *byte, out *byte)
 
-// p1304_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1304_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1304_VPSLLDQ(in *byte, out *byte)
+func p1304_VPSRAQ(in *byte, out *byte)
 
-// p1305_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1305_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1305_VPSLLDQ(in *byte, out *byte)
+func p1305_VPSRAQ(in *byte, out *byte)
 
-// p1306_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1306_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1306_VPSLLDQ(in *byte, out *byte)
+func p1306_VPSRAQ_Z(in *byte, out *byte)
 
-// p1307_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1307_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1307_VPSLLDQ(in *byte, out *byte)
+func p1307_VPSRAQ(in *byte, out *byte)
 
-// p1308_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1308_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1308_VPSLLDQ(in *byte, out *byte)
+func p1308_VPSRLVQ(in *byte, out *byte)
 
-// p1309_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1309_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1309_VPSLLDQ(in *byte, out *byte)
+func p1309_VPSRLVQ(in *byte, out *byte)
 
-// p1310_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1310_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1310_VPALIGNR(in *byte, out *byte)
+func p1310_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1311_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1311_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1311_VPALIGNR(in *byte, out *byte)
+func p1311_VPSRLVQ(in *byte, out *byte)
 
-// p1312_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1312_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1312_VPALIGNR(in *byte, out *byte)
+func p1312_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1313_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1313_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1313_VPALIGNR(in *byte, out *byte)
+func p1313_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1314_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1314_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1314_VPALIGNR(in *byte, out *byte)
+func p1314_VPSRLVQ(in *byte, out *byte)
 
-// p1315_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1315_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1315_VPALIGNR(in *byte, out *byte)
+func p1315_VPSRLVQ(in *byte, out *byte)
 
-// p1316_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1316_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1316_VPALIGNR(in *byte, out *byte)
+func p1316_VPSRLVQ(in *byte, out *byte)
 
-// p1317_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1317_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1317_VPALIGNR(in *byte, out *byte)
+func p1317_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1318_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1318_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1318_VPALIGNR(in *byte, out *byte)
+func p1318_VPSRLVQ(in *byte, out *byte)
 
-// p1319_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1319_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1319_VPALIGNR_Z(in *byte, out *byte)
+func p1319_VPSLLVQ(in *byte, out *byte)
 
-// p1320_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1320_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1320_VPALIGNR(in *byte, out *byte)
+func p1320_VPSLLVQ(in *byte, out *byte)
 
-// p1321_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1321_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1321_VPALIGNR(in *byte, out *byte)
+func p1321_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1322_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1322_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1322_VPALIGNR(in *byte, out *byte)
+func p1322_VPSLLVQ(in *byte, out *byte)
 
-// p1323_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1323_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1323_VPALIGNR(in *byte, out *byte)
+func p1323_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1324_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1324_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1324_VPALIGNR_Z(in *byte, out *byte)
+func p1324_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1325_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1325_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1325_VPALIGNR(in *byte, out *byte)
+func p1325_VPSLLVQ(in *byte, out *byte)
 
-// p1326_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1326_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1326_VPUNPCKLQDQ(in *byte, out *byte)
+func p1326_VPSLLVQ(in *byte, out *byte)
 
-// p1327_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1327_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1327_VPUNPCKLQDQ(in *byte, out *byte)
+func p1327_VPSLLVQ(in *byte, out *byte)
 
-// p1328_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1328_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1328_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1328_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1329_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1329_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1329_VPUNPCKLQDQ(in *byte, out *byte)
+func p1329_VPSLLVQ(in *byte, out *byte)
 
-// p1330_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1330_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1330_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1330_VPSRLDQ(in *byte, out *byte)
 
-// p1331_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1331_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1331_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1331_VPSRLDQ(in *byte, out *byte)
 
-// p1332_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1332_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1332_VPUNPCKLQDQ(in *byte, out *byte)
+func p1332_VPSRLDQ(in *byte, out *byte)
 
-// p1333_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1333_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1333_VPUNPCKLQDQ(in *byte, out *byte)
+func p1333_VPSRLDQ(in *byte, out *byte)
 
-// p1334_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1334_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1334_VPUNPCKLQDQ(in *byte, out *byte)
+func p1334_VPSRLDQ(in *byte, out *byte)
 
-// p1335_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1335_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1335_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1335_VPSRLDQ(in *byte, out *byte)
 
-// p1336_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1336_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1336_VPUNPCKLQDQ(in *byte, out *byte)
+func p1336_VPSRLDQ(in *byte, out *byte)
 
-// p1337_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1337_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1337_VPUNPCKHQDQ(in *byte, out *byte)
+func p1337_VPSRLDQ(in *byte, out *byte)
 
-// p1338_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1338_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1338_VPUNPCKHQDQ(in *byte, out *byte)
+func p1338_VPSRLDQ(in *byte, out *byte)
 
-// p1339_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1339_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1339_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1339_VPSRLDQ(in *byte, out *byte)
 
-// p1340_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1340_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1340_VPUNPCKHQDQ(in *byte, out *byte)
+func p1340_VPSRLDQ(in *byte, out *byte)
 
-// p1341_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1341_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1341_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1341_VPSLLDQ(in *byte, out *byte)
 
-// p1342_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1342_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1342_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1342_VPSLLDQ(in *byte, out *byte)
 
-// p1343_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1343_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1343_VPUNPCKHQDQ(in *byte, out *byte)
+func p1343_VPSLLDQ(in *byte, out *byte)
 
-// p1344_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1344_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1344_VPUNPCKHQDQ(in *byte, out *byte)
+func p1344_VPSLLDQ(in *byte, out *byte)
 
-// p1345_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1345_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1345_VPUNPCKHQDQ(in *byte, out *byte)
+func p1345_VPSLLDQ(in *byte, out *byte)
 
-// p1346_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1346_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1346_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1346_VPSLLDQ(in *byte, out *byte)
 
-// p1347_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1347_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1347_VPUNPCKHQDQ(in *byte, out *byte)
+func p1347_VPSLLDQ(in *byte, out *byte)
 
-// p1348_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1348_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1348_VSHUFI64X2(in *byte, out *byte)
+func p1348_VPSLLDQ(in *byte, out *byte)
 
-// p1349_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1349_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1349_VSHUFI64X2(in *byte, out *byte)
+func p1349_VPSLLDQ(in *byte, out *byte)
 
-// p1350_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1350_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1350_VSHUFI64X2(in *byte, out *byte)
+func p1350_VPSLLDQ(in *byte, out *byte)
 
-// p1351_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1351_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1351_VSHUFI64X2(in *byte, out *byte)
+func p1351_VPSLLDQ(in *byte, out *byte)
 
-// p1352_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1352_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1352_VSHUFI64X2(in *byte, out *byte)
+func p1352_VPALIGNR(in *byte, out *byte)
 
-// p1353_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1353_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1353_VSHUFI64X2(in *byte, out *byte)
+func p1353_VPALIGNR(in *byte, out *byte)
 
-// p1354_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1354_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1354_VSHUFI64X2(in *byte, out *byte)
+func p1354_VPALIGNR(in *byte, out *byte)
 
-// p1355_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1355_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1355_VSHUFI64X2_Z(in *byte, out *byte)
+func p1355_VPALIGNR(in *byte, out *byte)
 
-// p1356_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1356_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1356_VSHUFI64X2(in *byte, out *byte)
+func p1356_VPALIGNR(in *byte, out *byte)
 
-// p1357_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1357_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1357_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1357_VPALIGNR(in *byte, out *byte)
 
-// p1358_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1358_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1358_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1358_VPALIGNR(in *byte, out *byte)
 
-// p1359_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1359_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1359_VSHUFI64X2(in *byte, out *byte)
+func p1359_VPALIGNR(in *byte, out *byte)
 
-// p1360_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1360_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1360_VSHUFI64X2(in *byte, out *byte)
+func p1360_VPALIGNR(in *byte, out *byte)
 
-// p1361_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1361_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1361_VSHUFI64X2(in *byte, out *byte)
+func p1361_VPALIGNR_Z(in *byte, out *byte)
 
-// p1362_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1362_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1362_VPERMQ(in *byte, out *byte)
+func p1362_VPALIGNR(in *byte, out *byte)
 
-// p1363_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1363_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1363_VPERMQ(in *byte, out *byte)
+func p1363_VPALIGNR(in *byte, out *byte)
 
-// p1364_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1364_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1364_VPERMQ(in *byte, out *byte)
+func p1364_VPALIGNR(in *byte, out *byte)
 
-// p1365_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1365_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1365_VPERMQ(in *byte, out *byte)
+func p1365_VPALIGNR(in *byte, out *byte)
 
-// p1366_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1366_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1366_VPERMQ(in *byte, out *byte)
+func p1366_VPALIGNR_Z(in *byte, out *byte)
 
-// p1367_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1367_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1367_VPERMQ_Z(in *byte, out *byte)
+func p1367_VPALIGNR(in *byte, out *byte)
 
-// p1368_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1368_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1368_VPERMQ(in *byte, out *byte)
+func p1368_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1369_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1369_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1369_VPERMQ_BCST(in *byte, out *byte)
+func p1369_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1370_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1370_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1370_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1370_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1371_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1371_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1371_VPERMQ(in *byte, out *byte)
+func p1371_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1372_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1372_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1372_VPERMQ(in *byte, out *byte)
+func p1372_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1373_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1373_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1373_VPERMQ(in *byte, out *byte)
+func p1373_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1374_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1374_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1374_VPERMQ(in *byte, out *byte)
+func p1374_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1375_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1375_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1375_VPERMQ(in *byte, out *byte)
+func p1375_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1376_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1376_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1376_VPERMQ_Z(in *byte, out *byte)
+func p1376_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1377_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1377_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1377_VPERMQ(in *byte, out *byte)
+func p1377_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1378_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1378_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1378_VPERMQ_BCST(in *byte, out *byte)
+func p1378_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1379_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1379_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1379_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1379_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1380_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1380_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1380_VPERMQ(in *byte, out *byte)
+func p1380_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1381_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1381_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1381_VPERMQ(in *byte, out *byte)
+func p1381_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1382_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1382_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1382_VPERMQ(in *byte, out *byte)
+func p1382_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1383_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1383_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1383_VPERMD(in *byte, out *byte)
+func p1383_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1384_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1384_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1384_VPERMD(in *byte, out *byte)
+func p1384_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1385_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1385_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1385_VPERMD_Z(in *byte, out *byte)
+func p1385_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1386_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1386_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1386_VPERMD(in *byte, out *byte)
+func p1386_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1387_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1387_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1387_VPERMD_BCST(in *byte, out *byte)
+func p1387_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1388_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1388_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1388_VPERMD_BCST_Z(in *byte, out *byte)
+func p1388_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1389_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1389_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1389_VPERMD(in *byte, out *byte)
+func p1389_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1390_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1390_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1390_VPERMD(in *byte, out *byte)
+func p1390_VSHUFI64X2(in *byte, out *byte)
 
-// p1391_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1391_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1391_VPERMD(in *byte, out *byte)
+func p1391_VSHUFI64X2(in *byte, out *byte)
 
-// p1392_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1392_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1392_VPERMI2Q(in *byte, out *byte)
+func p1392_VSHUFI64X2(in *byte, out *byte)
 
-// p1393_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1393_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1393_VPERMI2Q(in *byte, out *byte)
+func p1393_VSHUFI64X2(in *byte, out *byte)
 
-// p1394_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1394_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1394_VPERMI2Q_Z(in *byte, out *byte)
+func p1394_VSHUFI64X2(in *byte, out *byte)
 
-// p1395_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1395_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1395_VPERMI2Q(in *byte, out *byte)
+func p1395_VSHUFI64X2(in *byte, out *byte)
 
-// p1396_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1396_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
-func p1396_VPERMI2Q_BCST(in *byte, out *byte)
+func p1396_VSHUFI64X2(in *byte, out *byte)
 
-// p1397_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1397_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1397_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1397_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1398_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1398_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1398_VPERMI2Q(in *byte, out *byte)
+func p1398_VSHUFI64X2(in *byte, out *byte)
 
-// p1399_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1399_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1399_VPERMI2Q(in *byte, out *byte)
+func p1399_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1400_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1400_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1400_VPERMI2Q(in *byte, out *byte)
+func p1400_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1401_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1401_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1401_VPERMI2Q_Z(in *byte, out *byte)
+func p1401_VSHUFI64X2(in *byte, out *byte)
 
-// p1402_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1402_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1402_VPERMI2Q(in *byte, out *byte)
+func p1402_VSHUFI64X2(in *byte, out *byte)
 
-// p1403_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1403_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1403_VPERMB(in *byte, out *byte)
+func p1403_VSHUFI64X2(in *byte, out *byte)
 
-// p1404_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1404_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1404_VPERMB(in *byte, out *byte)
+func p1404_VPERMQ(in *byte, out *byte)
 
-// p1405_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1405_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1405_VPERMB_Z(in *byte, out *byte)
+func p1405_VPERMQ(in *byte, out *byte)
 
-// p1406_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1406_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1406_VPERMB(in *byte, out *byte)
+func p1406_VPERMQ(in *byte, out *byte)
 
-// p1407_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1407_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1407_VPERMB(in *byte, out *byte)
+func p1407_VPERMQ(in *byte, out *byte)
 
-// p1408_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1408_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
-func p1408_VPERMB(in *byte, out *byte)
+func p1408_VPERMQ(in *byte, out *byte)
 
-// p1409_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1409_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1409_VPERMB(in *byte, out *byte)
+func p1409_VPERMQ_Z(in *byte, out *byte)
 
-// p1410_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1410_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
-func p1410_VPERMB_Z(in *byte, out *byte)
+func p1410_VPERMQ(in *byte, out *byte)
 
-// p1411_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1411_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1411_VPERMB(in *byte, out *byte)
+func p1411_VPERMQ_BCST(in *byte, out *byte)
 
-// p1412_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1412_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1412_VALIGNQ(in *byte, out *byte)
+func p1412_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1413_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1413_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1413_VALIGNQ(in *byte, out *byte)
+func p1413_VPERMQ(in *byte, out *byte)
 
-// p1414_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1414_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1414_VALIGNQ(in *byte, out *byte)
+func p1414_VPERMQ(in *byte, out *byte)
 
-// p1415_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1415_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1415_VALIGNQ(in *byte, out *byte)
+func p1415_VPERMQ(in *byte, out *byte)
 
-// p1416_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1416_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1416_VALIGNQ(in *byte, out *byte)
+func p1416_VPERMQ(in *byte, out *byte)
 
-// p1417_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1417_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
-func p1417_VALIGNQ(in *byte, out *byte)
+func p1417_VPERMQ(in *byte, out *byte)
 
-// p1418_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1418_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1418_VALIGNQ_Z(in *byte, out *byte)
+func p1418_VPERMQ_Z(in *byte, out *byte)
 
-// p1419_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1419_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1419_VALIGNQ(in *byte, out *byte)
+func p1419_VPERMQ(in *byte, out *byte)
 
-// p1420_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1420_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1420_VALIGNQ_BCST(in *byte, out *byte)
+func p1420_VPERMQ_BCST(in *byte, out *byte)
 
-// p1421_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1421_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1421_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1421_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1422_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1422_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1422_VALIGNQ(in *byte, out *byte)
+func p1422_VPERMQ(in *byte, out *byte)
 
-// p1423_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1423_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1423_VALIGNQ(in *byte, out *byte)
+func p1423_VPERMQ(in *byte, out *byte)
 
-// p1424_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1424_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1424_VALIGNQ(in *byte, out *byte)
+func p1424_VPERMQ(in *byte, out *byte)
 
-// p1425_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1425_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1425_VALIGNQ_Z(in *byte, out *byte)
+func p1425_VPERMD(in *byte, out *byte)
 
-// p1426_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1426_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1426_VALIGNQ(in *byte, out *byte)
+func p1426_VPERMD(in *byte, out *byte)
 
-// p1427_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1427_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1427_VPBLENDMQ(in *byte, out *byte)
+func p1427_VPERMD_Z(in *byte, out *byte)
 
-// p1428_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1428_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1428_VPBLENDMQ(in *byte, out *byte)
+func p1428_VPERMD(in *byte, out *byte)
 
-// p1429_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1429_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1429_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1429_VPERMD_BCST(in *byte, out *byte)
 
-// p1430_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1430_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1430_VPBLENDMQ(in *byte, out *byte)
+func p1430_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1431_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1431_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1431_VPBLENDMQ(in *byte, out *byte)
+func p1431_VPERMD(in *byte, out *byte)
 
-// p1432_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1432_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1432_VPBLENDMQ(in *byte, out *byte)
+func p1432_VPERMD(in *byte, out *byte)
 
-// p1433_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1433_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1433_VBROADCASTI32X4(in *byte, out *byte)
+func p1433_VPERMD(in *byte, out *byte)
 
-// p1434_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1434_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1434_VBROADCASTI32X4(in *byte, out *byte)
+func p1434_VPERMI2Q(in *byte, out *byte)
 
-// p1435_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1435_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1435_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1435_VPERMI2Q(in *byte, out *byte)
 
-// p1436_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1436_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1436_VBROADCASTI32X4(in *byte, out *byte)
+func p1436_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1437_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1437_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1437_VPBROADCASTQ(in *byte, out *byte)
+func p1437_VPERMI2Q(in *byte, out *byte)
 
-// p1438_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1438_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1438_VPBROADCASTQ(in *byte, out *byte)
+func p1438_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1439_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1439_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1439_VPBROADCASTQ(in *byte, out *byte)
+func p1439_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1440_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1440_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1440_VPBROADCASTQ(in *byte, out *byte)
+func p1440_VPERMI2Q(in *byte, out *byte)
 
-// p1441_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1441_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1441_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1441_VPERMI2Q(in *byte, out *byte)
 
-// p1442_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1442_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1442_VPBROADCASTQ(in *byte, out *byte)
+func p1442_VPERMI2Q(in *byte, out *byte)
 
-// p1443_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1443_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1443_VPBROADCASTQ(in *byte, out *byte)
+func p1443_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1444_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1444_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1444_VPBROADCASTQ(in *byte, out *byte)
+func p1444_VPERMI2Q(in *byte, out *byte)
 
-// p1445_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1445_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1445_VPBROADCASTD(in *byte, out *byte)
+func p1445_VPERMB(in *byte, out *byte)
 
-// p1446_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1446_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1446_VPBROADCASTD(in *byte, out *byte)
+func p1446_VPERMB(in *byte, out *byte)
 
-// p1447_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1447_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1447_VPBROADCASTD(in *byte, out *byte)
+func p1447_VPERMB_Z(in *byte, out *byte)
 
-// p1448_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1448_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1448_VPBROADCASTD(in *byte, out *byte)
+func p1448_VPERMB(in *byte, out *byte)
 
-// p1449_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1449_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1449_VPBROADCASTD_Z(in *byte, out *byte)
+func p1449_VPERMB(in *byte, out *byte)
 
-// p1450_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1450_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1450_VPBROADCASTD(in *byte, out *byte)
+func p1450_VPERMB(in *byte, out *byte)
 
-// p1451_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1451_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1451_VPBROADCASTD(in *byte, out *byte)
+func p1451_VPERMB(in *byte, out *byte)
 
-// p1452_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1452_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1452_VINSERTI64X4(in *byte, out *byte)
+func p1452_VPERMB_Z(in *byte, out *byte)
 
-// p1453_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1453_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1453_VINSERTI64X4(in *byte, out *byte)
+func p1453_VPERMB(in *byte, out *byte)
 
-// p1454_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1454_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1454_VINSERTI64X4(in *byte, out *byte)
+func p1454_VALIGNQ(in *byte, out *byte)
 
-// p1455_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1455_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1455_VEXTRACTI32X4(in *byte, out *byte)
+func p1455_VALIGNQ(in *byte, out *byte)
 
-// p1456_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1456_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1456_VEXTRACTI32X4(in *byte, out *byte)
+func p1456_VALIGNQ(in *byte, out *byte)
 
-// p1457_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1457_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1457_VEXTRACTI32X4(in *byte, out *byte)
+func p1457_VALIGNQ(in *byte, out *byte)
 
-// p1458_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1458_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1458_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1458_VALIGNQ(in *byte, out *byte)
 
-// p1459_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1459_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
-func p1459_VEXTRACTI32X4(in *byte, out *byte)
+func p1459_VALIGNQ(in *byte, out *byte)
 
-// p1460_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1460_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1460_VEXTRACTI32X4(in *byte, out *byte)
+func p1460_VALIGNQ_Z(in *byte, out *byte)
 
-// p1461_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1461_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1461_VMOVDQU8(in *byte, out *byte)
+func p1461_VALIGNQ(in *byte, out *byte)
 
-// p1462_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1462_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1462_VMOVDQU8_Z(in *byte, out *byte)
+func p1462_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1463_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1463_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1463_VMOVDQU8(in *byte, out *byte)
+func p1463_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1464_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1464_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1464_VMOVDQU8(in *byte, out *byte)
+func p1464_VALIGNQ(in *byte, out *byte)
 
-// p1465_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1465_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1465_VMOVDQU8_Z(in *byte, out *byte)
+func p1465_VALIGNQ(in *byte, out *byte)
 
-// p1466_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1466_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1466_VMOVDQU8(in *byte, out *byte)
+func p1466_VALIGNQ(in *byte, out *byte)
 
-// p1467_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1467_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1467_VMOVDQU8(in *byte, out *byte)
+func p1467_VALIGNQ_Z(in *byte, out *byte)
 
-// p1468_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1468_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1468_VMOVDQU8(in *byte, out *byte)
+func p1468_VALIGNQ(in *byte, out *byte)
 
-// p1469_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1469_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1469_VMOVDQU8(in *byte, out *byte)
+func p1469_VPBLENDMQ(in *byte, out *byte)
 
-// p1470_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1470_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1470_VMOVDQU64(in *byte, out *byte)
+func p1470_VPBLENDMQ(in *byte, out *byte)
 
-// p1471_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1471_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1471_VMOVDQU64_Z(in *byte, out *byte)
+func p1471_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1472_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1472_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1472_VMOVDQU64(in *byte, out *byte)
+func p1472_VPBLENDMQ(in *byte, out *byte)
 
-// p1473_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1473_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1473_VMOVDQU64(in *byte, out *byte)
+func p1473_VPBLENDMQ(in *byte, out *byte)
 
-// p1474_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1474_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1474_VMOVDQU64_Z(in *byte, out *byte)
+func p1474_VPBLENDMQ(in *byte, out *byte)
 
-// p1475_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1475_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1475_VMOVDQU64(in *byte, out *byte)
+func p1475_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1476_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1476_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1476_VMOVDQU64(in *byte, out *byte)
+func p1476_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1477_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1477_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1477_VMOVDQU64(in *byte, out *byte)
+func p1477_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1478_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1478_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1478_VMOVDQU64(in *byte, out *byte)
+func p1478_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1479_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1479_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1479_VMOVDQU64(in *byte, out *byte)
+func p1479_VPBROADCASTQ(in *byte, out *byte)
 
-// p1480_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1480_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p1480_VPCMPEQB(in *byte, out *byte)
+func p1480_VPBROADCASTQ(in *byte, out *byte)
 
-// p1481_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1481_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1481_VPCMPEQB(in *byte, out *byte)
+func p1481_VPBROADCASTQ(in *byte, out *byte)
 
-// p1482_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1482_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1482_VPCMPEQB(in *byte, out *byte)
+func p1482_VPBROADCASTQ(in *byte, out *byte)
 
-// p1483_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1483_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1483_VPCMPEQB(in *byte, out *byte)
+func p1483_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1484_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1484_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1484_VPCMPEQB(in *byte, out *byte)
+func p1484_VPBROADCASTQ(in *byte, out *byte)
 
-// p1485_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1485_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1485_KMOVQ(in *byte, out *byte)
+func p1485_VPBROADCASTQ(in *byte, out *byte)
 
-// p1486_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1486_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1486_KMOVQ(in *byte, out *byte)
+func p1486_VPBROADCASTQ(in *byte, out *byte)
 
-// p1487_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1487_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
-func p1487_KMOVQ(in *byte, out *byte)
+func p1487_VPBROADCASTD(in *byte, out *byte)
 
-// p1488_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1488_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1488_KMOVQ(in *byte, out *byte)
+func p1488_VPBROADCASTD(in *byte, out *byte)
 
-// p1489_KMOVW runs KMOVW SI, K3 (added form KMOVW r, k).
+// p1489_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1489_KMOVW(in *byte, out *byte)
+func p1489_VPBROADCASTD(in *byte, out *byte)
 
-// p1490_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1490_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1490_KORTESTQ(in *byte, out *byte)
+func p1490_VPBROADCASTD(in *byte, out *byte)
 
-// p1491_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1491_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1491_BZHIQ(in *byte, out *byte)
+func p1491_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1492_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1492_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1492_SHLXQ(in *byte, out *byte)
+func p1492_VPBROADCASTD(in *byte, out *byte)
 
-// p1493_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1493_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1493_SHLXQ(in *byte, out *byte)
+func p1493_VPBROADCASTD(in *byte, out *byte)
 
-// p1494_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1494_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1494_SHRXQ(in *byte, out *byte)
+func p1494_VINSERTI64X4(in *byte, out *byte)
 
-// p1495_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1495_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1495_SHRXQ(in *byte, out *byte)
+func p1495_VINSERTI64X4(in *byte, out *byte)
 
-// p1496_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1496_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1496_ANDNQ(in *byte, out *byte)
+func p1496_VINSERTI64X4(in *byte, out *byte)
 
-// p1497_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1497_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1497_ANDNQ(in *byte, out *byte)
+func p1497_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1498_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1498_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1498_ROLL(in *byte, out *byte)
+func p1498_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1499_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1499_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1499_RORL(in *byte, out *byte)
+func p1499_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1500_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1500_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1500_VINSERTI64X4(in *byte, out *byte)
+func p1500_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1501_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1501_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1501_VINSERTI64X4(in *byte, out *byte)
+func p1501_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1502_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1502_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
 func p1502_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1503_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1503_VEXTRACTI32X4(in *byte, out *byte)
+func p1503_VMOVDQU8(in *byte, out *byte)
 
-// p1504_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1504_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1504_VEXTRACTI32X4(in *byte, out *byte)
+func p1504_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1505_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1505_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1505_VEXTRACTI32X4(in *byte, out *byte)
+func p1505_VMOVDQU8(in *byte, out *byte)
 
-// p1506_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1506_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1506_VPBROADCASTQ(in *byte, out *byte)
+func p1506_VMOVDQU8(in *byte, out *byte)
 
-// p1507_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1507_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1507_VMOVDQU64(in *byte, out *byte)
+func p1507_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1508_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1508_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1508_VPCMPEQB(in *byte, out *byte)
+func p1508_VMOVDQU8(in *byte, out *byte)
 
-// p1509_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1509_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1509_KORTESTQ(in *byte, out *byte)
+func p1509_VMOVDQU8(in *byte, out *byte)
 
-// p1510_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1510_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1510_KMOVQ(in *byte, out *byte)
+func p1510_VMOVDQU8(in *byte, out *byte)
 
-// p1511_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1511_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1511_VPCMPUQ(in *byte, out *byte)
+func p1511_VMOVDQU8(in *byte, out *byte)
 
-// p1512_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1512_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1512_VPCMPUQ(in *byte, out *byte)
+func p1512_VMOVDQU64(in *byte, out *byte)
 
-// p1513_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1513_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1513_VPCMPUQ(in *byte, out *byte)
+func p1513_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1514_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1514_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1514_VPCMPUQ(in *byte, out *byte)
+func p1514_VMOVDQU64(in *byte, out *byte)
 
-// p1515_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1515_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1515_VPCMPUQ(in *byte, out *byte)
+func p1515_VMOVDQU64(in *byte, out *byte)
 
-// p1516_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1516_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1516_VPCMPUQ(in *byte, out *byte)
+func p1516_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1517_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1517_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1517_VPCMPUQ(in *byte, out *byte)
+func p1517_VMOVDQU64(in *byte, out *byte)
 
-// p1518_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1518_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1518_VPCMPUQ(in *byte, out *byte)
+func p1518_VMOVDQU64(in *byte, out *byte)
 
-// p1519_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1519_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1519_VPCMPUQ(in *byte, out *byte)
+func p1519_VMOVDQU64(in *byte, out *byte)
 
-// p1520_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1520_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1520_VPCMPUQ(in *byte, out *byte)
+func p1520_VMOVDQU64(in *byte, out *byte)
 
-// p1521_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1521_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1521_VPCMPUQ_BCST(in *byte, out *byte)
+func p1521_VMOVDQU64(in *byte, out *byte)
 
-// p1522_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1522_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1522_VPCMPUQ(in *byte, out *byte)
+func p1522_VPCMPEQB(in *byte, out *byte)
 
-// p1523_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1523_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1523_VPCMPUQ(in *byte, out *byte)
+func p1523_VPCMPEQB(in *byte, out *byte)
 
-// p1524_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1524_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1524_VPCMPUQ(in *byte, out *byte)
+func p1524_VPCMPEQB(in *byte, out *byte)
 
-// p1525_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1525_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1525_SHLXQ(in *byte, out *byte)
+func p1525_VPCMPEQB(in *byte, out *byte)
 
-// p1526_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1526_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1526_SHRXQ(in *byte, out *byte)
+func p1526_VPCMPEQB(in *byte, out *byte)
 
-// p1527_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1527_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1527_ANDNQ(in *byte, out *byte)
+func p1527_KMOVQ(in *byte, out *byte)
 
-// p1528_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1528_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1528_ROLL(in *byte, out *byte)
+func p1528_KMOVQ(in *byte, out *byte)
 
-// p1529_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1529_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1529_RORL(in *byte, out *byte)
+func p1529_KMOVQ(in *byte, out *byte)
 
-// p1530_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1530_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1530_RORXQ(in *byte, out *byte)
+func p1530_KMOVQ(in *byte, out *byte)
 
-// p1531_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1531_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1531_RORXQ(in *byte, out *byte)
+func p1531_KORTESTQ(in *byte, out *byte)
 
-// p1532_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1532_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1532_RORXQ(in *byte, out *byte)
+func p1532_BZHIQ(in *byte, out *byte)
 
-// p1533_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1533_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1533_RORXQ(in *byte, out *byte)
+func p1533_SHLXQ(in *byte, out *byte)
 
-// p1534_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1534_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1534_RORXQ(in *byte, out *byte)
+func p1534_SHLXQ(in *byte, out *byte)
 
-// p1535_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1535_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1535_RORXQ(in *byte, out *byte)
+func p1535_SHRXQ(in *byte, out *byte)
 
-// p1536_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1536_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1536_RORXQ(in *byte, out *byte)
+func p1536_SHRXQ(in *byte, out *byte)
 
-// p1537_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1537_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1537_RORXQ(in *byte, out *byte)
+func p1537_ANDNQ(in *byte, out *byte)
 
-// p1538_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1538_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1538_ROLL(in *byte, out *byte)
+func p1538_ANDNQ(in *byte, out *byte)
 
-// p1539_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1539_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
 func p1539_ROLL(in *byte, out *byte)
 
-// p1540_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1540_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1540_ROLL(in *byte, out *byte)
+func p1540_RORL(in *byte, out *byte)
 
-// p1541_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1541_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1541_ROLL(in *byte, out *byte)
+func p1541_VINSERTI64X4(in *byte, out *byte)
 
-// p1542_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1542_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1542_ROLL(in *byte, out *byte)
+func p1542_VINSERTI64X4(in *byte, out *byte)
 
-// p1543_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1543_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1543_ROLL(in *byte, out *byte)
+func p1543_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1544_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1544_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1544_RORL(in *byte, out *byte)
+func p1544_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1545_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1545_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1545_RORL(in *byte, out *byte)
+func p1545_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1546_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1546_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1546_RORL(in *byte, out *byte)
+func p1546_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1547_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1547_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1547_RORL(in *byte, out *byte)
+func p1547_VPBROADCASTQ(in *byte, out *byte)
 
-// p1548_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1548_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1548_RORL(in *byte, out *byte)
+func p1548_VMOVDQU64(in *byte, out *byte)
 
-// p1549_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1549_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1549_RORL(in *byte, out *byte)
+func p1549_VPCMPEQB(in *byte, out *byte)
 
-// p1550_SETCC runs SETCC BL (added form SETCC r8).
+// p1550_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1550_SETCC(in *byte, out *byte)
+func p1550_KORTESTQ(in *byte, out *byte)
 
-// p1551_JCC runs JCC taken (added form JCC label).
+// p1551_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1551_JCC(in *byte, out *byte)
+func p1551_KMOVQ(in *byte, out *byte)
 
-// p1552_SETCS runs SETCS BL (added form SETCS r8).
+// p1552_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1552_SETCS(in *byte, out *byte)
+func p1552_VPCMPUQ(in *byte, out *byte)
 
-// p1553_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1553_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1553_CMOVQCS(in *byte, out *byte)
+func p1553_VPCMPUQ(in *byte, out *byte)
 
-// p1554_JCS runs JCS taken (added form JCS label).
+// p1554_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1554_JCS(in *byte, out *byte)
+func p1554_VPCMPUQ(in *byte, out *byte)
 
-// p1555_JEQ runs JEQ taken (added form JEQ label).
+// p1555_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1555_JEQ(in *byte, out *byte)
+func p1555_VPCMPUQ(in *byte, out *byte)
 
-// p1556_SETNE runs SETNE BL (added form SETNE r8).
+// p1556_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1556_SETNE(in *byte, out *byte)
+func p1556_VPCMPUQ(in *byte, out *byte)
 
-// p1557_SETHI runs SETHI BL (added form SETHI r8).
+// p1557_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1557_SETHI(in *byte, out *byte)
+func p1557_VPCMPUQ(in *byte, out *byte)
 
-// p1558_JHI runs JHI taken (added form JHI label).
+// p1558_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1558_JHI(in *byte, out *byte)
+func p1558_VPCMPUQ(in *byte, out *byte)
 
-// p1559_SETLS runs SETLS BL (added form SETLS r8).
+// p1559_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1559_SETLS(in *byte, out *byte)
+func p1559_VPCMPUQ(in *byte, out *byte)
 
-// p1560_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1560_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1560_CMOVQLS(in *byte, out *byte)
+func p1560_VPCMPUQ(in *byte, out *byte)
 
-// p1561_JLS runs JLS taken (added form JLS label).
+// p1561_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1561_JLS(in *byte, out *byte)
+func p1561_VPCMPUQ(in *byte, out *byte)
 
-// p1562_SETLT runs SETLT BL (added form SETLT r8).
+// p1562_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1562_SETLT(in *byte, out *byte)
+func p1562_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1563_JLT runs JLT taken (added form JLT label).
+// p1563_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1563_JLT(in *byte, out *byte)
+func p1563_VPCMPUQ(in *byte, out *byte)
 
-// p1564_SETGE runs SETGE BL (added form SETGE r8).
+// p1564_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1564_SETGE(in *byte, out *byte)
+func p1564_VPCMPUQ(in *byte, out *byte)
 
-// p1565_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1565_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1565_CMOVQGE(in *byte, out *byte)
+func p1565_VPCMPUQ(in *byte, out *byte)
 
-// p1566_JGE runs JGE taken (added form JGE label).
+// p1566_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1566_JGE(in *byte, out *byte)
+func p1566_SHLXQ(in *byte, out *byte)
 
-// p1567_SETGT runs SETGT BL (added form SETGT r8).
+// p1567_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1567_SETGT(in *byte, out *byte)
+func p1567_SHRXQ(in *byte, out *byte)
 
-// p1568_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1568_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1568_CMOVQGT(in *byte, out *byte)
+func p1568_ANDNQ(in *byte, out *byte)
 
-// p1569_JGT runs JGT taken (added form JGT label).
+// p1569_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1569_JGT(in *byte, out *byte)
+func p1569_ROLL(in *byte, out *byte)
 
-// p1570_SETLE runs SETLE BL (added form SETLE r8).
+// p1570_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1570_SETLE(in *byte, out *byte)
+func p1570_RORL(in *byte, out *byte)
 
-// p1571_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1571_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1571_CMOVQLE(in *byte, out *byte)
+func p1571_RORXQ(in *byte, out *byte)
 
-// p1572_JLE runs JLE taken (added form JLE label).
+// p1572_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1572_JLE(in *byte, out *byte)
+func p1572_RORXQ(in *byte, out *byte)
 
-// p1573_SETMI runs SETMI BL (added form SETMI r8).
+// p1573_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1573_SETMI(in *byte, out *byte)
+func p1573_RORXQ(in *byte, out *byte)
 
-// p1574_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1574_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1574_CMOVQMI(in *byte, out *byte)
+func p1574_RORXQ(in *byte, out *byte)
 
-// p1575_JMI runs JMI taken (added form JMI label).
+// p1575_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1575_JMI(in *byte, out *byte)
+func p1575_RORXQ(in *byte, out *byte)
 
-// p1576_SETPL runs SETPL BL (added form SETPL r8).
+// p1576_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1576_SETPL(in *byte, out *byte)
+func p1576_RORXQ(in *byte, out *byte)
 
-// p1577_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1577_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1577_CMOVQPL(in *byte, out *byte)
+func p1577_RORXQ(in *byte, out *byte)
 
-// p1578_JPL runs JPL taken (added form JPL label).
+// p1578_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1578_JPL(in *byte, out *byte)
+func p1578_RORXQ(in *byte, out *byte)
 
-// p1579_SETOS runs SETOS BL (added form SETOS r8).
+// p1579_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1579_SETOS(in *byte, out *byte)
+func p1579_ROLL(in *byte, out *byte)
 
-// p1580_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1580_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1580_CMOVQOS(in *byte, out *byte)
+func p1580_ROLL(in *byte, out *byte)
 
-// p1581_JOS runs JOS taken (added form JOS label).
+// p1581_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1581_JOS(in *byte, out *byte)
+func p1581_ROLL(in *byte, out *byte)
 
-// p1582_SETOC runs SETOC BL (added form SETOC r8).
+// p1582_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1582_SETOC(in *byte, out *byte)
+func p1582_ROLL(in *byte, out *byte)
 
-// p1583_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1583_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1583_CMOVQOC(in *byte, out *byte)
+func p1583_ROLL(in *byte, out *byte)
 
-// p1584_JOC runs JOC taken (added form JOC label).
+// p1584_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1584_JOC(in *byte, out *byte)
+func p1584_ROLL(in *byte, out *byte)
 
-// p1585_SETPS runs SETPS BL (added form SETPS r8).
+// p1585_RORL runs RORL $0x00, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1585_SETPS(in *byte, out *byte)
+func p1585_RORL(in *byte, out *byte)
 
-// p1586_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1586_RORL runs RORL $0x01, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1586_CMOVQPS(in *byte, out *byte)
+func p1586_RORL(in *byte, out *byte)
 
-// p1587_JPS runs JPS taken (added form JPS label).
+// p1587_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1587_JPS(in *byte, out *byte)
+func p1587_RORL(in *byte, out *byte)
 
-// p1588_SETPC runs SETPC BL (added form SETPC r8).
+// p1588_RORL runs RORL $0x10, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1588_SETPC(in *byte, out *byte)
+func p1588_RORL(in *byte, out *byte)
 
-// p1589_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1589_RORL runs RORL $0x1f, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1589_CMOVQPC(in *byte, out *byte)
+func p1589_RORL(in *byte, out *byte)
 
-// p1590_JPC runs JPC taken (added form JPC label).
+// p1590_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1590_JPC(in *byte, out *byte)
+func p1590_RORL(in *byte, out *byte)
 
-// p1591_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1591_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1591_SHLQ(in *byte, out *byte)
+func p1591_SETCC(in *byte, out *byte)
 
-// p1592_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1592_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1592_SHRQ(in *byte, out *byte)
+func p1592_JCC(in *byte, out *byte)
 
-// p1593_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1593_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1593_SARQ(in *byte, out *byte)
+func p1593_SETCS(in *byte, out *byte)
 
-// p1594_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1594_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1594_SHLL(in *byte, out *byte)
+func p1594_CMOVQCS(in *byte, out *byte)
 
-// p1595_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1595_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1595_SARL(in *byte, out *byte)
+func p1595_JCS(in *byte, out *byte)
 
-// p1596_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1596_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1596_SHRW(in *byte, out *byte)
+func p1596_JEQ(in *byte, out *byte)
 
-// p1597_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1597_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1597_SHLB(in *byte, out *byte)
+func p1597_SETNE(in *byte, out *byte)
 
-// p1598_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1598_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1598_MULQ(in *byte, out *byte)
+func p1598_SETHI(in *byte, out *byte)
 
-// p1599_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1599_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1599_NEGQ(in *byte, out *byte)
+func p1599_JHI(in *byte, out *byte)
 
-// p1600_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1600_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1600_NOTQ(in *byte, out *byte)
+func p1600_SETLS(in *byte, out *byte)
 
-// p1601_INCQ runs INCQ SI (added form INCQ r).
+// p1601_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1601_INCQ(in *byte, out *byte)
+func p1601_CMOVQLS(in *byte, out *byte)
 
-// p1602_DECL runs DECL SI (added form DECL r).
+// p1602_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1602_DECL(in *byte, out *byte)
+func p1602_JLS(in *byte, out *byte)
 
-// p1603_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1603_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1603_ADCL(in *byte, out *byte)
+func p1603_SETLT(in *byte, out *byte)
 
-// p1604_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1604_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1604_SBBL(in *byte, out *byte)
+func p1604_JLT(in *byte, out *byte)
 
-// p1605_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1605_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1605_MOVBLZX(in *byte, out *byte)
+func p1605_SETGE(in *byte, out *byte)
 
-// p1606_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1606_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1606_MOVWLZX(in *byte, out *byte)
+func p1606_CMOVQGE(in *byte, out *byte)
 
-// p1607_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1607_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1607_MOVLQZX(in *byte, out *byte)
+func p1607_JGE(in *byte, out *byte)
 
-// p1608_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1608_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1608_SARQ(in *byte, out *byte)
+func p1608_SETGT(in *byte, out *byte)
 
-// p1609_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1609_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1609_SARQ(in *byte, out *byte)
+func p1609_CMOVQGT(in *byte, out *byte)
 
-// p1610_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1610_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1610_SARQ(in *byte, out *byte)
+func p1610_JGT(in *byte, out *byte)
 
-// p1611_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1611_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1611_SHLL(in *byte, out *byte)
+func p1611_SETLE(in *byte, out *byte)
 
-// p1612_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1612_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1612_SHLL(in *byte, out *byte)
+func p1612_CMOVQLE(in *byte, out *byte)
 
-// p1613_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1613_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1613_SHLL(in *byte, out *byte)
+func p1613_JLE(in *byte, out *byte)
 
-// p1614_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1614_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1614_SHRB(in *byte, out *byte)
+func p1614_SETMI(in *byte, out *byte)
 
-// p1615_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1615_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1615_SHRB(in *byte, out *byte)
+func p1615_CMOVQMI(in *byte, out *byte)
 
-// p1616_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1616_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1616_SHRB(in *byte, out *byte)
+func p1616_JMI(in *byte, out *byte)
 
-// p1617_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1617_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1617_SHRB(in *byte, out *byte)
+func p1617_SETPL(in *byte, out *byte)
 
-// p1618_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1618_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1618_SHLQ(in *byte, out *byte)
+func p1618_CMOVQPL(in *byte, out *byte)
 
-// p1619_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1619_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1619_VMOVDQU8(in *byte, out *byte)
+func p1619_JPL(in *byte, out *byte)
 
-// p1620_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1620_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1620_VMOVDQU8_Z(in *byte, out *byte)
+func p1620_SETOS(in *byte, out *byte)
 
-// p1621_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1621_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1621_VMOVDQU8(in *byte, out *byte)
+func p1621_CMOVQOS(in *byte, out *byte)
 
-// p1622_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1622_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1622_VMOVDQU8(in *byte, out *byte)
+func p1622_JOS(in *byte, out *byte)
 
-// p1623_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1623_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1623_VMOVDQU64(in *byte, out *byte)
+func p1623_SETOC(in *byte, out *byte)
 
-// p1624_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1624_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1624_VMOVDQU64(in *byte, out *byte)
+func p1624_CMOVQOC(in *byte, out *byte)
 
-// p1625_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1625_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1625_VMOVDQU64_Z(in *byte, out *byte)
+func p1625_JOC(in *byte, out *byte)
+
+// p1626_SETPS runs SETPS BL (added form SETPS r8).
+//
+//go:noescape
+func p1626_SETPS(in *byte, out *byte)
+
+// p1627_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+//
+//go:noescape
+func p1627_CMOVQPS(in *byte, out *byte)
+
+// p1628_JPS runs JPS taken (added form JPS label).
+//
+//go:noescape
+func p1628_JPS(in *byte, out *byte)
+
+// p1629_SETPC runs SETPC BL (added form SETPC r8).
+//
+//go:noescape
+func p1629_SETPC(in *byte, out *byte)
+
+// p1630_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+//
+//go:noescape
+func p1630_CMOVQPC(in *byte, out *byte)
+
+// p1631_JPC runs JPC taken (added form JPC label).
+//
+//go:noescape
+func p1631_JPC(in *byte, out *byte)
+
+// p1632_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+//
+//go:noescape
+func p1632_SHLQ(in *byte, out *byte)
+
+// p1633_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+//
+//go:noescape
+func p1633_SHRQ(in *byte, out *byte)
+
+// p1634_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+//
+//go:noescape
+func p1634_SARQ(in *byte, out *byte)
+
+// p1635_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+//
+//go:noescape
+func p1635_SHLL(in *byte, out *byte)
+
+// p1636_SARL runs SARL CL, SI (added form SARL r8, r).
+//
+//go:noescape
+func p1636_SARL(in *byte, out *byte)
+
+// p1637_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+//
+//go:noescape
+func p1637_SHRW(in *byte, out *byte)
+
+// p1638_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+//
+//go:noescape
+func p1638_SHLB(in *byte, out *byte)
+
+// p1639_MULQ runs MULQ 128(R14) (added form MULQ m).
+//
+//go:noescape
+func p1639_MULQ(in *byte, out *byte)
+
+// p1640_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+//
+//go:noescape
+func p1640_NEGQ(in *byte, out *byte)
+
+// p1641_NOTQ runs NOTQ SI (added form NOTQ r).
+//
+//go:noescape
+func p1641_NOTQ(in *byte, out *byte)
+
+// p1642_DECL runs DECL SI (added form DECL r).
+//
+//go:noescape
+func p1642_DECL(in *byte, out *byte)
+
+// p1643_ADCL runs ADCL SI, DI (added form ADCL r, r).
+//
+//go:noescape
+func p1643_ADCL(in *byte, out *byte)
+
+// p1644_SBBL runs SBBL SI, DI (added form SBBL r, r).
+//
+//go:noescape
+func p1644_SBBL(in *byte, out *byte)
+
+// p1645_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+//
+//go:noescape
+func p1645_MOVBLZX(in *byte, out *byte)
+
+// p1646_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+//
+//go:noescape
+func p1646_MOVWLZX(in *byte, out *byte)
+
+// p1647_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+//
+//go:noescape
+func p1647_MOVLQZX(in *byte, out *byte)
+
+// p1648_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1648_SARQ(in *byte, out *byte)
+
+// p1649_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1649_SARQ(in *byte, out *byte)
+
+// p1650_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1650_SARQ(in *byte, out *byte)
+
+// p1651_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1651_SHLL(in *byte, out *byte)
+
+// p1652_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1652_SHLL(in *byte, out *byte)
+
+// p1653_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1653_SHLL(in *byte, out *byte)
+
+// p1654_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1654_SHRB(in *byte, out *byte)
+
+// p1655_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1655_SHRB(in *byte, out *byte)
+
+// p1656_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1656_SHRB(in *byte, out *byte)
+
+// p1657_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1657_SHRB(in *byte, out *byte)
+
+// p1658_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+//
+//go:noescape
+func p1658_SHLQ(in *byte, out *byte)
+
+// p1659_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+//
+//go:noescape
+func p1659_VMOVDQU8(in *byte, out *byte)
+
+// p1660_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1660_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1661_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1661_VMOVDQU8(in *byte, out *byte)
+
+// p1662_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1662_VMOVDQU8(in *byte, out *byte)
+
+// p1663_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1663_VMOVDQU64(in *byte, out *byte)
+
+// p1664_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1664_VMOVDQU64(in *byte, out *byte)
+
+// p1665_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1665_VMOVDQU64_Z(in *byte, out *byte)

@@ -6228,7 +6228,7 @@ TEXT ·p139_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ SI, $0x14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6272,7 +6272,7 @@ TEXT ·p140_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ SI, $0x1e
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6316,7 +6316,7 @@ TEXT ·p141_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6360,7 +6360,7 @@ TEXT ·p142_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $0x28
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6404,7 +6404,7 @@ TEXT ·p143_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6448,7 +6448,7 @@ TEXT ·p144_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6492,7 +6492,7 @@ TEXT ·p145_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6536,7 +6536,7 @@ TEXT ·p146_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6580,7 +6580,7 @@ TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000140
+	CMPQ SI, $0x80
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6624,7 +6624,7 @@ TEXT ·p148_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000180
+	CMPQ SI, $0xc0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6668,7 +6668,7 @@ TEXT ·p149_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0x00000100
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6712,7 +6712,7 @@ TEXT ·p150_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x00000140
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6756,7 +6756,7 @@ TEXT ·p151_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000240
+	CMPQ SI, $0x00000180
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6800,7 +6800,7 @@ TEXT ·p152_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000280
+	CMPQ SI, $0x000001c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6844,7 +6844,7 @@ TEXT ·p153_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000002c0
+	CMPQ SI, $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6888,7 +6888,7 @@ TEXT ·p154_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000300
+	CMPQ SI, $0x00000240
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6932,7 +6932,7 @@ TEXT ·p155_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000340
+	CMPQ SI, $0x00000280
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6976,7 +6976,7 @@ TEXT ·p156_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000380
+	CMPQ SI, $0x000002c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7020,7 +7020,7 @@ TEXT ·p157_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000400
+	CMPQ SI, $0x00000300
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7064,7 +7064,7 @@ TEXT ·p158_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000800
+	CMPQ SI, $0x00000340
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7108,7 +7108,7 @@ TEXT ·p159_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0x00000380
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7152,7 +7152,7 @@ TEXT ·p160_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7196,6 +7196,138 @@ TEXT ·p161_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, $0x00000800
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p162_CMPQ(in *byte, out *byte)
+TEXT ·p162_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, $0x7fffffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p163_CMPQ(in *byte, out *byte)
+TEXT ·p163_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p164_CMPQ(in *byte, out *byte)
+TEXT ·p164_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -7218,8 +7350,8 @@ TEXT ·p161_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p162_DECQ(in *byte, out *byte)
-TEXT ·p162_DECQ(SB), NOSPLIT, $0-16
+// func p165_DECQ(in *byte, out *byte)
+TEXT ·p165_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7262,8 +7394,8 @@ TEXT ·p162_DECQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p163_IMULQ(in *byte, out *byte)
-TEXT ·p163_IMULQ(SB), NOSPLIT, $0-16
+// func p166_IMULQ(in *byte, out *byte)
+TEXT ·p166_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7306,8 +7438,8 @@ TEXT ·p163_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p164_IMULQ(in *byte, out *byte)
-TEXT ·p164_IMULQ(SB), NOSPLIT, $0-16
+// func p167_IMULQ(in *byte, out *byte)
+TEXT ·p167_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7350,8 +7482,8 @@ TEXT ·p164_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p165_IMULQ(in *byte, out *byte)
-TEXT ·p165_IMULQ(SB), NOSPLIT, $0-16
+// func p168_IMULQ(in *byte, out *byte)
+TEXT ·p168_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7394,8 +7526,52 @@ TEXT ·p165_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p166_JA(in *byte, out *byte)
-TEXT ·p166_JA(SB), NOSPLIT, $0-16
+// func p169_INCQ(in *byte, out *byte)
+TEXT ·p169_INCQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	INCQ SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p170_JA(in *byte, out *byte)
+TEXT ·p170_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7444,8 +7620,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p167_JAE(in *byte, out *byte)
-TEXT ·p167_JAE(SB), NOSPLIT, $0-16
+// func p171_JAE(in *byte, out *byte)
+TEXT ·p171_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7494,8 +7670,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p168_JB(in *byte, out *byte)
-TEXT ·p168_JB(SB), NOSPLIT, $0-16
+// func p172_JB(in *byte, out *byte)
+TEXT ·p172_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7544,8 +7720,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p169_JBE(in *byte, out *byte)
-TEXT ·p169_JBE(SB), NOSPLIT, $0-16
+// func p173_JBE(in *byte, out *byte)
+TEXT ·p173_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7594,8 +7770,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p170_JE(in *byte, out *byte)
-TEXT ·p170_JE(SB), NOSPLIT, $0-16
+// func p174_JE(in *byte, out *byte)
+TEXT ·p174_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7644,8 +7820,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p171_JMP(in *byte, out *byte)
-TEXT ·p171_JMP(SB), NOSPLIT, $0-16
+// func p175_JMP(in *byte, out *byte)
+TEXT ·p175_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7690,8 +7866,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p172_JNE(in *byte, out *byte)
-TEXT ·p172_JNE(SB), NOSPLIT, $0-16
+// func p176_JNE(in *byte, out *byte)
+TEXT ·p176_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7740,8 +7916,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p173_JNZ(in *byte, out *byte)
-TEXT ·p173_JNZ(SB), NOSPLIT, $0-16
+// func p177_JNZ(in *byte, out *byte)
+TEXT ·p177_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7790,8 +7966,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p174_JZ(in *byte, out *byte)
-TEXT ·p174_JZ(SB), NOSPLIT, $0-16
+// func p178_JZ(in *byte, out *byte)
+TEXT ·p178_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7840,9 +8016,9 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p175_KMOVQ(in *byte, out *byte)
+// func p179_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p175_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p179_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7887,9 +8063,9 @@ TEXT ·p175_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p176_KMOVW(in *byte, out *byte)
+// func p180_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p176_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p180_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7934,9 +8110,56 @@ TEXT ·p176_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p177_KXORW(in *byte, out *byte)
+// func p181_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p177_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p181_KMOVW(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K3
+
+	// The probed instruction.
+	KMOVW SI, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K3, 104(R15)
+	RET
+
+// func p182_KXORW(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p182_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7985,9 +8208,9 @@ TEXT ·p177_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 120(R15)
 	RET
 
-// func p178_KXORW(in *byte, out *byte)
+// func p183_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p178_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p183_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8032,8 +8255,8 @@ TEXT ·p178_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 104(R15)
 	RET
 
-// func p179_LEAL(in *byte, out *byte)
-TEXT ·p179_LEAL(SB), NOSPLIT, $0-16
+// func p184_LEAL(in *byte, out *byte)
+TEXT ·p184_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8076,8 +8299,8 @@ TEXT ·p179_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p180_LEAL(in *byte, out *byte)
-TEXT ·p180_LEAL(SB), NOSPLIT, $0-16
+// func p185_LEAL(in *byte, out *byte)
+TEXT ·p185_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8120,8 +8343,8 @@ TEXT ·p180_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p181_LEAL(in *byte, out *byte)
-TEXT ·p181_LEAL(SB), NOSPLIT, $0-16
+// func p186_LEAL(in *byte, out *byte)
+TEXT ·p186_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8164,8 +8387,8 @@ TEXT ·p181_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p182_LEAL(in *byte, out *byte)
-TEXT ·p182_LEAL(SB), NOSPLIT, $0-16
+// func p187_LEAL(in *byte, out *byte)
+TEXT ·p187_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8208,8 +8431,8 @@ TEXT ·p182_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p183_LEAL(in *byte, out *byte)
-TEXT ·p183_LEAL(SB), NOSPLIT, $0-16
+// func p188_LEAL(in *byte, out *byte)
+TEXT ·p188_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8252,8 +8475,8 @@ TEXT ·p183_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p184_LEAL(in *byte, out *byte)
-TEXT ·p184_LEAL(SB), NOSPLIT, $0-16
+// func p189_LEAL(in *byte, out *byte)
+TEXT ·p189_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8275,226 +8498,6 @@ TEXT ·p184_LEAL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	LEAL -1(BX)(BX*8), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p185_LEAQ(in *byte, out *byte)
-TEXT ·p185_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ 16(SI), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p186_LEAQ(in *byte, out *byte)
-TEXT ·p186_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ -8(SI)(DI*1), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p187_LEAQ(in *byte, out *byte)
-TEXT ·p187_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ 2147483647(SI)(DI*2), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p188_LEAQ(in *byte, out *byte)
-TEXT ·p188_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ -2147483648(SI)(DI*4), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p189_LEAQ(in *byte, out *byte)
-TEXT ·p189_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ 3(SI)(DI*8), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8538,6 +8541,226 @@ TEXT ·p190_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	LEAQ 16(SI), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p191_LEAQ(in *byte, out *byte)
+TEXT ·p191_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAQ -8(SI)(DI*1), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p192_LEAQ(in *byte, out *byte)
+TEXT ·p192_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAQ 2147483647(SI)(DI*2), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p193_LEAQ(in *byte, out *byte)
+TEXT ·p193_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAQ -2147483648(SI)(DI*4), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p194_LEAQ(in *byte, out *byte)
+TEXT ·p194_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAQ 3(SI)(DI*8), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p195_LEAQ(in *byte, out *byte)
+TEXT ·p195_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	LEAQ -1(BX)(BX*8), SI
 
 	// Every flag, register and mask the probe loaded.
@@ -8560,8 +8783,8 @@ TEXT ·p190_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p191_MOVB(in *byte, out *byte)
-TEXT ·p191_MOVB(SB), NOSPLIT, $0-16
+// func p196_MOVB(in *byte, out *byte)
+TEXT ·p196_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8604,8 +8827,8 @@ TEXT ·p191_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p192_MOVB(in *byte, out *byte)
-TEXT ·p192_MOVB(SB), NOSPLIT, $0-16
+// func p197_MOVB(in *byte, out *byte)
+TEXT ·p197_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8648,8 +8871,8 @@ TEXT ·p192_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p193_MOVB(in *byte, out *byte)
-TEXT ·p193_MOVB(SB), NOSPLIT, $0-16
+// func p198_MOVB(in *byte, out *byte)
+TEXT ·p198_MOVB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8692,8 +8915,8 @@ TEXT ·p193_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p194_MOVBQZX(in *byte, out *byte)
-TEXT ·p194_MOVBQZX(SB), NOSPLIT, $0-16
+// func p199_MOVBQZX(in *byte, out *byte)
+TEXT ·p199_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8736,9 +8959,9 @@ TEXT ·p194_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p195_MOVHPS(in *byte, out *byte)
+// func p200_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p195_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p200_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8783,9 +9006,9 @@ TEXT ·p195_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p196_MOVHPS(in *byte, out *byte)
+// func p201_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p196_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p201_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8830,8 +9053,228 @@ TEXT ·p196_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p197_MOVL(in *byte, out *byte)
-TEXT ·p197_MOVL(SB), NOSPLIT, $0-16
+// func p202_MOVL(in *byte, out *byte)
+TEXT ·p202_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL $0x00000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p203_MOVL(in *byte, out *byte)
+TEXT ·p203_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL $0x00000001, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p204_MOVL(in *byte, out *byte)
+TEXT ·p204_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p205_MOVL(in *byte, out *byte)
+TEXT ·p205_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL $0x80000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p206_MOVL(in *byte, out *byte)
+TEXT ·p206_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL $0xffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p207_MOVL(in *byte, out *byte)
+TEXT ·p207_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8874,8 +9317,8 @@ TEXT ·p197_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p198_MOVL(in *byte, out *byte)
-TEXT ·p198_MOVL(SB), NOSPLIT, $0-16
+// func p208_MOVL(in *byte, out *byte)
+TEXT ·p208_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8918,9 +9361,9 @@ TEXT ·p198_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p199_MOVOU(in *byte, out *byte)
+// func p209_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p199_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p209_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8965,9 +9408,9 @@ TEXT ·p199_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p200_MOVOU(in *byte, out *byte)
+// func p210_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p200_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p210_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9012,9 +9455,9 @@ TEXT ·p200_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p201_MOVOU(in *byte, out *byte)
+// func p211_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p201_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p211_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9059,9 +9502,9 @@ TEXT ·p201_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p202_MOVOU(in *byte, out *byte)
+// func p212_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p202_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p212_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9106,9 +9549,9 @@ TEXT ·p202_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p203_MOVOU(in *byte, out *byte)
+// func p213_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p203_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p213_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9155,9 +9598,9 @@ TEXT ·p203_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p204_MOVOU(in *byte, out *byte)
+// func p214_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p204_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p214_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9204,9 +9647,9 @@ TEXT ·p204_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p205_MOVOU(in *byte, out *byte)
+// func p215_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p205_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p215_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9251,9 +9694,9 @@ TEXT ·p205_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p206_MOVOU(in *byte, out *byte)
+// func p216_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p206_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p216_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9298,446 +9741,6 @@ TEXT ·p206_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p207_MOVQ(in *byte, out *byte)
-TEXT ·p207_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p208_MOVQ(in *byte, out *byte)
-TEXT ·p208_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p209_MOVQ(in *byte, out *byte)
-TEXT ·p209_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p210_MOVQ(in *byte, out *byte)
-TEXT ·p210_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p211_MOVQ(in *byte, out *byte)
-TEXT ·p211_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p212_MOVQ(in *byte, out *byte)
-TEXT ·p212_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000007, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p213_MOVQ(in *byte, out *byte)
-TEXT ·p213_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000008, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p214_MOVQ(in *byte, out *byte)
-TEXT ·p214_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000a, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p215_MOVQ(in *byte, out *byte)
-TEXT ·p215_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p216_MOVQ(in *byte, out *byte)
-TEXT ·p216_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x0000000f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p217_MOVQ(in *byte, out *byte)
 TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -9760,7 +9763,7 @@ TEXT ·p217_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000010, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9804,7 +9807,7 @@ TEXT ·p218_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000017, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9848,7 +9851,7 @@ TEXT ·p219_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000018, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9892,7 +9895,7 @@ TEXT ·p220_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000001f, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9936,7 +9939,7 @@ TEXT ·p221_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000020, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9980,7 +9983,7 @@ TEXT ·p222_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000002f, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10024,7 +10027,7 @@ TEXT ·p223_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10068,7 +10071,7 @@ TEXT ·p224_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10112,7 +10115,7 @@ TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10156,7 +10159,7 @@ TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10200,7 +10203,7 @@ TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10244,7 +10247,7 @@ TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10288,7 +10291,7 @@ TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10332,7 +10335,7 @@ TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000400, SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10376,7 +10379,7 @@ TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000007c0, SI
+	MOVQ $0x00000020, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10420,7 +10423,7 @@ TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x0000002f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10464,7 +10467,7 @@ TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x00000030, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10508,7 +10511,7 @@ TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0xffffffff, SI
+	MOVQ $0x0000003f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10552,7 +10555,7 @@ TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x00000040, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10596,7 +10599,7 @@ TEXT ·p236_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10640,7 +10643,7 @@ TEXT ·p237_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0x00000080, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10684,7 +10687,7 @@ TEXT ·p238_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x000001c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10707,8 +10710,492 @@ TEXT ·p238_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p239_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p239_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p240_MOVQ(in *byte, out *byte)
+TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p241_MOVQ(in *byte, out *byte)
+TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000007c0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p242_MOVQ(in *byte, out *byte)
+TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p243_MOVQ(in *byte, out *byte)
+TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x80000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p244_MOVQ(in *byte, out *byte)
+TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0xffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p245_MOVQ(in *byte, out *byte)
+TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x000fffffffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p246_MOVQ(in *byte, out *byte)
+TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0ffffffc, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p247_MOVQ(in *byte, out *byte)
+TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p248_MOVQ(in *byte, out *byte)
+TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x123456789abcdef0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p249_MOVQ(in *byte, out *byte)
+TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p250_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p250_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10753,9 +11240,9 @@ TEXT ·p239_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p240_MOVQ(in *byte, out *byte)
+// func p251_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p251_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10800,8 +11287,8 @@ TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p241_MOVQ(in *byte, out *byte)
-TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
+// func p252_MOVQ(in *byte, out *byte)
+TEXT ·p252_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10844,8 +11331,8 @@ TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p242_MOVQ(in *byte, out *byte)
-TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
+// func p253_MOVQ(in *byte, out *byte)
+TEXT ·p253_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10888,8 +11375,8 @@ TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p243_MOVQ(in *byte, out *byte)
-TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
+// func p254_MOVQ(in *byte, out *byte)
+TEXT ·p254_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10932,9 +11419,9 @@ TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p244_MOVQ(in *byte, out *byte)
+// func p255_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p255_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10979,9 +11466,9 @@ TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p245_MOVQ(in *byte, out *byte)
+// func p256_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p256_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11026,9 +11513,9 @@ TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p246_MOVQ(in *byte, out *byte)
+// func p257_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p257_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11073,9 +11560,9 @@ TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p247_MOVQ(in *byte, out *byte)
+// func p258_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p258_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11120,9 +11607,9 @@ TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p248_MOVQ(in *byte, out *byte)
+// func p259_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11167,9 +11654,9 @@ TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p249_MOVQ(in *byte, out *byte)
+// func p260_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p260_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11214,8 +11701,8 @@ TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p250_MOVW(in *byte, out *byte)
-TEXT ·p250_MOVW(SB), NOSPLIT, $0-16
+// func p261_MOVW(in *byte, out *byte)
+TEXT ·p261_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11258,8 +11745,8 @@ TEXT ·p250_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p251_MOVW(in *byte, out *byte)
-TEXT ·p251_MOVW(SB), NOSPLIT, $0-16
+// func p262_MOVW(in *byte, out *byte)
+TEXT ·p262_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11302,8 +11789,8 @@ TEXT ·p251_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p252_MOVWQZX(in *byte, out *byte)
-TEXT ·p252_MOVWQZX(SB), NOSPLIT, $0-16
+// func p263_MOVWQZX(in *byte, out *byte)
+TEXT ·p263_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11346,8 +11833,8 @@ TEXT ·p252_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p253_MULQ(in *byte, out *byte)
-TEXT ·p253_MULQ(SB), NOSPLIT, $0-16
+// func p264_MULQ(in *byte, out *byte)
+TEXT ·p264_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11390,9 +11877,9 @@ TEXT ·p253_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p254_MULXQ(in *byte, out *byte)
+// func p265_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p254_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p265_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11435,9 +11922,9 @@ TEXT ·p254_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p255_MULXQ(in *byte, out *byte)
+// func p266_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p255_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p266_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11480,9 +11967,9 @@ TEXT ·p255_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p256_MULXQ(in *byte, out *byte)
+// func p267_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p256_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p267_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11525,9 +12012,9 @@ TEXT ·p256_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p257_MULXQ(in *byte, out *byte)
+// func p268_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p257_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p268_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11570,8 +12057,8 @@ TEXT ·p257_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p258_NEGQ(in *byte, out *byte)
-TEXT ·p258_NEGQ(SB), NOSPLIT, $0-16
+// func p269_NEGQ(in *byte, out *byte)
+TEXT ·p269_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11614,8 +12101,8 @@ TEXT ·p258_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p259_ORQ(in *byte, out *byte)
-TEXT ·p259_ORQ(SB), NOSPLIT, $0-16
+// func p270_ORQ(in *byte, out *byte)
+TEXT ·p270_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11658,8 +12145,8 @@ TEXT ·p259_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p260_ORQ(in *byte, out *byte)
-TEXT ·p260_ORQ(SB), NOSPLIT, $0-16
+// func p271_ORQ(in *byte, out *byte)
+TEXT ·p271_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11702,9 +12189,9 @@ TEXT ·p260_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p261_PADDL(in *byte, out *byte)
+// func p272_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p261_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p272_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11749,9 +12236,9 @@ TEXT ·p261_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p262_PADDL(in *byte, out *byte)
+// func p273_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p262_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p273_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11796,9 +12283,9 @@ TEXT ·p262_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p263_PADDL(in *byte, out *byte)
+// func p274_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p263_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p274_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11845,9 +12332,9 @@ TEXT ·p263_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p264_PADDL(in *byte, out *byte)
+// func p275_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p264_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p275_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11894,9 +12381,9 @@ TEXT ·p264_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p265_PADDL(in *byte, out *byte)
+// func p276_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p265_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p276_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11941,9 +12428,9 @@ TEXT ·p265_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p266_PADDL(in *byte, out *byte)
+// func p277_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p266_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p277_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11988,9 +12475,9 @@ TEXT ·p266_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p267_PADDQ(in *byte, out *byte)
+// func p278_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p267_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p278_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12037,9 +12524,9 @@ TEXT ·p267_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p268_PADDQ(in *byte, out *byte)
+// func p279_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p268_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p279_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12086,9 +12573,9 @@ TEXT ·p268_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p269_PADDQ(in *byte, out *byte)
+// func p280_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p269_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p280_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12133,9 +12620,9 @@ TEXT ·p269_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p270_PADDQ(in *byte, out *byte)
+// func p281_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p270_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p281_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12180,9 +12667,9 @@ TEXT ·p270_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p271_PAND(in *byte, out *byte)
+// func p282_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p271_PAND(SB), NOSPLIT, $0-16
+TEXT ·p282_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12227,9 +12714,9 @@ TEXT ·p271_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p272_PAND(in *byte, out *byte)
+// func p283_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p272_PAND(SB), NOSPLIT, $0-16
+TEXT ·p283_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12274,9 +12761,9 @@ TEXT ·p272_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p273_PAND(in *byte, out *byte)
+// func p284_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p273_PAND(SB), NOSPLIT, $0-16
+TEXT ·p284_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12323,9 +12810,9 @@ TEXT ·p273_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p274_PAND(in *byte, out *byte)
+// func p285_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p274_PAND(SB), NOSPLIT, $0-16
+TEXT ·p285_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12372,9 +12859,9 @@ TEXT ·p274_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p275_PAND(in *byte, out *byte)
+// func p286_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p275_PAND(SB), NOSPLIT, $0-16
+TEXT ·p286_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12419,9 +12906,9 @@ TEXT ·p275_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p276_PAND(in *byte, out *byte)
+// func p287_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p276_PAND(SB), NOSPLIT, $0-16
+TEXT ·p287_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12466,9 +12953,9 @@ TEXT ·p276_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p277_PCLMULQDQ(in *byte, out *byte)
+// func p288_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p288_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12513,9 +13000,9 @@ TEXT ·p277_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p278_PCLMULQDQ(in *byte, out *byte)
+// func p289_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p289_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12560,9 +13047,9 @@ TEXT ·p278_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p279_PCLMULQDQ(in *byte, out *byte)
+// func p290_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p290_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12607,9 +13094,9 @@ TEXT ·p279_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p280_PCLMULQDQ(in *byte, out *byte)
+// func p291_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p291_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12654,9 +13141,9 @@ TEXT ·p280_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p281_PCLMULQDQ(in *byte, out *byte)
+// func p292_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p281_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p292_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12701,9 +13188,9 @@ TEXT ·p281_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p282_PCLMULQDQ(in *byte, out *byte)
+// func p293_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p282_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p293_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12748,9 +13235,9 @@ TEXT ·p282_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p283_PCLMULQDQ(in *byte, out *byte)
+// func p294_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p283_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12795,9 +13282,9 @@ TEXT ·p283_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p284_PCLMULQDQ(in *byte, out *byte)
+// func p295_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p284_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p295_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12842,9 +13329,9 @@ TEXT ·p284_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p285_PCLMULQDQ(in *byte, out *byte)
+// func p296_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p285_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p296_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12891,9 +13378,9 @@ TEXT ·p285_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p286_PCLMULQDQ(in *byte, out *byte)
+// func p297_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p286_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p297_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12940,9 +13427,9 @@ TEXT ·p286_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p287_PCLMULQDQ(in *byte, out *byte)
+// func p298_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p287_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12989,9 +13476,9 @@ TEXT ·p287_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p288_PCLMULQDQ(in *byte, out *byte)
+// func p299_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p288_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13038,9 +13525,9 @@ TEXT ·p288_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p289_PCLMULQDQ(in *byte, out *byte)
+// func p300_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p289_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13087,9 +13574,9 @@ TEXT ·p289_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p290_PCLMULQDQ(in *byte, out *byte)
+// func p301_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p290_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13136,9 +13623,9 @@ TEXT ·p290_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p291_PCLMULQDQ(in *byte, out *byte)
+// func p302_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p291_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p302_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13185,9 +13672,9 @@ TEXT ·p291_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p292_PCLMULQDQ(in *byte, out *byte)
+// func p303_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p292_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p303_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13234,9 +13721,9 @@ TEXT ·p292_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p293_PCLMULQDQ(in *byte, out *byte)
+// func p304_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p293_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p304_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13281,9 +13768,9 @@ TEXT ·p293_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p294_PCLMULQDQ(in *byte, out *byte)
+// func p305_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p305_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13328,9 +13815,9 @@ TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p295_PCMPEQB(in *byte, out *byte)
+// func p306_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p295_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p306_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13377,9 +13864,9 @@ TEXT ·p295_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p296_PCMPEQB(in *byte, out *byte)
+// func p307_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p296_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p307_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13426,9 +13913,9 @@ TEXT ·p296_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p297_PCMPEQB(in *byte, out *byte)
+// func p308_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p297_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p308_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13473,9 +13960,9 @@ TEXT ·p297_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p298_PCMPEQB(in *byte, out *byte)
+// func p309_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p298_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p309_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13520,9 +14007,9 @@ TEXT ·p298_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p299_PCMPEQL(in *byte, out *byte)
+// func p310_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p299_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p310_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13569,9 +14056,9 @@ TEXT ·p299_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p300_PCMPEQL(in *byte, out *byte)
+// func p311_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p300_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p311_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13618,9 +14105,9 @@ TEXT ·p300_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p301_PCMPEQL(in *byte, out *byte)
+// func p312_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p301_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p312_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13665,9 +14152,9 @@ TEXT ·p301_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p302_PCMPEQL(in *byte, out *byte)
+// func p313_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p302_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p313_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13712,9 +14199,9 @@ TEXT ·p302_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p303_PMOVMSKB(in *byte, out *byte)
+// func p314_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p303_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p314_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13759,9 +14246,9 @@ TEXT ·p303_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p304_PMOVMSKB(in *byte, out *byte)
+// func p315_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p304_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p315_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13806,9 +14293,9 @@ TEXT ·p304_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p305_POR(in *byte, out *byte)
+// func p316_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p305_POR(SB), NOSPLIT, $0-16
+TEXT ·p316_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13855,9 +14342,9 @@ TEXT ·p305_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p306_POR(in *byte, out *byte)
+// func p317_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p306_POR(SB), NOSPLIT, $0-16
+TEXT ·p317_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13904,9 +14391,9 @@ TEXT ·p306_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p307_POR(in *byte, out *byte)
+// func p318_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p307_POR(SB), NOSPLIT, $0-16
+TEXT ·p318_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13951,9 +14438,9 @@ TEXT ·p307_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p308_POR(in *byte, out *byte)
+// func p319_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p308_POR(SB), NOSPLIT, $0-16
+TEXT ·p319_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13998,9 +14485,9 @@ TEXT ·p308_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p309_PSHUFB(in *byte, out *byte)
+// func p320_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p309_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p320_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14045,9 +14532,9 @@ TEXT ·p309_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p310_PSHUFB(in *byte, out *byte)
+// func p321_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p310_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p321_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14092,9 +14579,9 @@ TEXT ·p310_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p311_PSHUFB(in *byte, out *byte)
+// func p322_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p311_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p322_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14141,9 +14628,9 @@ TEXT ·p311_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p312_PSHUFB(in *byte, out *byte)
+// func p323_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p312_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p323_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14190,9 +14677,9 @@ TEXT ·p312_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p313_PSHUFB(in *byte, out *byte)
+// func p324_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p313_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p324_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14237,9 +14724,9 @@ TEXT ·p313_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p314_PSHUFB(in *byte, out *byte)
+// func p325_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p314_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p325_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14284,552 +14771,552 @@ TEXT ·p314_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p315_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p315_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p316_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p316_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p317_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p317_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p318_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p318_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p319_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p319_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p320_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p320_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p321_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p321_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p322_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p322_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p323_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p323_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p324_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p324_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p325_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p325_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p326_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p327_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p327_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p328_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p328_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p329_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p329_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p330_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p330_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x39, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p331_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p331_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x39, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p332_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p332_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p333_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p333_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p334_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p334_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p335_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p336_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p337_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14872,552 +15359,552 @@ TEXT ·p326_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p327_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p327_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p328_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p328_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p329_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p329_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p330_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p330_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p331_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p331_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p332_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p332_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p333_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p333_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p334_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p334_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p335_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p336_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p337_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p338_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p339_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p340_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p341_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p341_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p342_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p342_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p343_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p343_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p344_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p344_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p345_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p345_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p346_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p346_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p347_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p347_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p348_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p348_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p349_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p349_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15460,9 +15947,9 @@ TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p339_PSHUFD(in *byte, out *byte)
+// func p350_PSHUFD(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p350_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15507,9 +15994,9 @@ TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p340_PSHUFD(in *byte, out *byte)
+// func p351_PSHUFD(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p351_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -15554,530 +16041,530 @@ TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p341_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p341_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p342_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p342_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p343_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p343_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p344_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p344_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p345_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p345_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p346_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p346_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p347_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p347_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p348_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p348_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p349_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p349_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p350_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p350_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p351_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p351_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p352_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p352_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p353_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p353_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p354_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p354_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p355_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p355_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p356_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p356_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p357_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p357_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p358_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p358_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p359_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p359_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p360_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p360_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p361_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p361_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p362_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p362_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p363_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p363_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16118,530 +16605,530 @@ TEXT ·p352_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p353_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p353_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p354_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p354_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p355_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p355_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p356_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p356_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p357_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p357_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p358_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p358_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p359_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p359_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p360_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p360_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p361_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p361_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p362_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p362_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p363_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p363_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p364_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p364_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p365_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p365_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p366_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p367_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p368_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p368_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p369_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p369_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p370_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p370_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p371_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p371_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p372_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p372_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p373_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p373_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p374_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p374_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p375_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p375_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16682,9 +17169,9 @@ TEXT ·p364_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p365_PSLLL(in *byte, out *byte)
+// func p376_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p365_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p376_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16729,9 +17216,9 @@ TEXT ·p365_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p366_PSLLL(in *byte, out *byte)
+// func p377_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p377_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16776,9 +17263,9 @@ TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p367_PSLLL(in *byte, out *byte)
+// func p378_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p378_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16823,9 +17310,9 @@ TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p368_PSLLL(in *byte, out *byte)
+// func p379_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p368_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p379_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16870,9 +17357,9 @@ TEXT ·p368_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p369_PSLLL(in *byte, out *byte)
+// func p380_PSLLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p369_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p380_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16917,9 +17404,9 @@ TEXT ·p369_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p370_PSLLL(in *byte, out *byte)
+// func p381_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p370_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p381_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16962,532 +17449,532 @@ TEXT ·p370_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p371_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p371_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p372_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p372_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p373_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p373_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p374_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p374_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p375_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p375_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p376_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p376_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p377_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p377_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p378_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p378_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p379_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p379_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p380_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p380_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p381_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p381_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p382_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p382_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p383_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p383_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p384_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p385_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p385_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p386_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p386_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p387_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p387_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p388_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p388_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p389_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p389_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p390_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p390_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p391_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p391_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p392_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p392_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p393_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p393_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17528,9 +18015,9 @@ TEXT ·p382_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p383_PSRAL(in *byte, out *byte)
+// func p394_PSRAL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p383_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p394_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17575,9 +18062,9 @@ TEXT ·p383_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p384_PSRAL(in *byte, out *byte)
+// func p395_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p395_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17620,532 +18107,532 @@ TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p385_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p385_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p386_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p386_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p387_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p387_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p388_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p388_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p389_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p389_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p390_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p390_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p391_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p391_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p392_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p392_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p393_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p393_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p394_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p394_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p395_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p395_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
 	RET
 
 // func p396_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p396_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p397_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p397_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p398_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p398_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p399_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p399_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p400_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p400_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p401_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p401_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p402_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p402_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p403_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p403_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p404_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p404_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p405_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p405_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p406_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p406_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p407_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p407_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18186,530 +18673,530 @@ TEXT ·p396_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p397_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p397_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p398_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p398_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p399_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p399_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p400_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p400_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p401_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p401_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p402_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p402_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p403_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p403_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p404_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p404_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p405_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p405_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p406_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p406_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p407_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p407_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p408_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p408_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p409_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p409_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p410_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p411_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p412_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p412_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p413_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p413_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p414_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p414_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p415_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p415_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p416_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p416_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p417_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p417_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p418_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p418_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p419_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p419_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18750,9 +19237,9 @@ TEXT ·p408_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p409_PSRLL(in *byte, out *byte)
+// func p420_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p409_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p420_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18797,9 +19284,9 @@ TEXT ·p409_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p410_PSRLL(in *byte, out *byte)
+// func p421_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p421_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18844,9 +19331,9 @@ TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p411_PSRLL(in *byte, out *byte)
+// func p422_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p422_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18891,9 +19378,9 @@ TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p412_PSRLL(in *byte, out *byte)
+// func p423_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p412_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p423_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18938,9 +19425,9 @@ TEXT ·p412_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p413_PSRLL(in *byte, out *byte)
+// func p424_PSRLL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p413_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p424_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18985,9 +19472,9 @@ TEXT ·p413_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p414_PSRLL(in *byte, out *byte)
+// func p425_PSRLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p414_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p425_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19032,9 +19519,9 @@ TEXT ·p414_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p415_PUNPCKHLQ(in *byte, out *byte)
+// func p426_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p415_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p426_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19081,9 +19568,9 @@ TEXT ·p415_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p416_PUNPCKHLQ(in *byte, out *byte)
+// func p427_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p416_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p427_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19130,9 +19617,9 @@ TEXT ·p416_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p417_PUNPCKHLQ(in *byte, out *byte)
+// func p428_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p417_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p428_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19177,9 +19664,9 @@ TEXT ·p417_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p418_PUNPCKHLQ(in *byte, out *byte)
+// func p429_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p418_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p429_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19224,9 +19711,9 @@ TEXT ·p418_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p419_PUNPCKHQDQ(in *byte, out *byte)
+// func p430_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p419_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p430_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19273,9 +19760,9 @@ TEXT ·p419_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p420_PUNPCKHQDQ(in *byte, out *byte)
+// func p431_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p420_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p431_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19322,9 +19809,9 @@ TEXT ·p420_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p421_PUNPCKHQDQ(in *byte, out *byte)
+// func p432_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p421_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p432_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19369,9 +19856,9 @@ TEXT ·p421_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p422_PUNPCKHQDQ(in *byte, out *byte)
+// func p433_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p422_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p433_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19416,9 +19903,9 @@ TEXT ·p422_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p423_PUNPCKLLQ(in *byte, out *byte)
+// func p434_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p423_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p434_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19465,9 +19952,9 @@ TEXT ·p423_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p424_PUNPCKLLQ(in *byte, out *byte)
+// func p435_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p424_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p435_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19514,9 +20001,9 @@ TEXT ·p424_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p425_PUNPCKLLQ(in *byte, out *byte)
+// func p436_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p425_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p436_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19561,9 +20048,9 @@ TEXT ·p425_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p426_PUNPCKLLQ(in *byte, out *byte)
+// func p437_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p426_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p437_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19608,9 +20095,9 @@ TEXT ·p426_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p427_PUNPCKLQDQ(in *byte, out *byte)
+// func p438_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p427_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p438_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19657,9 +20144,9 @@ TEXT ·p427_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p428_PUNPCKLQDQ(in *byte, out *byte)
+// func p439_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p428_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p439_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19706,9 +20193,9 @@ TEXT ·p428_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p429_PUNPCKLQDQ(in *byte, out *byte)
+// func p440_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p429_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p440_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19753,9 +20240,9 @@ TEXT ·p429_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p430_PUNPCKLQDQ(in *byte, out *byte)
+// func p441_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p430_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p441_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19800,9 +20287,9 @@ TEXT ·p430_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p431_PXOR(in *byte, out *byte)
+// func p442_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p431_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p442_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19847,9 +20334,9 @@ TEXT ·p431_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p432_PXOR(in *byte, out *byte)
+// func p443_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p432_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p443_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19894,9 +20381,9 @@ TEXT ·p432_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p433_PXOR(in *byte, out *byte)
+// func p444_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p433_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p444_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19943,9 +20430,9 @@ TEXT ·p433_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p434_PXOR(in *byte, out *byte)
+// func p445_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p434_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p445_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19992,9 +20479,9 @@ TEXT ·p434_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p435_PXOR(in *byte, out *byte)
+// func p446_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p435_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p446_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20039,9 +20526,9 @@ TEXT ·p435_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p436_PXOR(in *byte, out *byte)
+// func p447_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p436_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p447_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20086,8 +20573,8 @@ TEXT ·p436_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p437_RET(in *byte, out *byte)
-TEXT ·p437_RET(SB), NOSPLIT, $0-16
+// func p448_RET(in *byte, out *byte)
+TEXT ·p448_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20128,8 +20615,8 @@ TEXT ·p437_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p438_SBBQ(in *byte, out *byte)
-TEXT ·p438_SBBQ(SB), NOSPLIT, $0-16
+// func p449_SBBQ(in *byte, out *byte)
+TEXT ·p449_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20172,8 +20659,8 @@ TEXT ·p438_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p439_SBBQ(in *byte, out *byte)
-TEXT ·p439_SBBQ(SB), NOSPLIT, $0-16
+// func p450_SBBQ(in *byte, out *byte)
+TEXT ·p450_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20216,8 +20703,8 @@ TEXT ·p439_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p440_SETEQ(in *byte, out *byte)
-TEXT ·p440_SETEQ(SB), NOSPLIT, $0-16
+// func p451_SETEQ(in *byte, out *byte)
+TEXT ·p451_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20239,490 +20726,6 @@ TEXT ·p440_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p441_SHLQ(in *byte, out *byte)
-TEXT ·p441_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p442_SHLQ(in *byte, out *byte)
-TEXT ·p442_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p443_SHLQ(in *byte, out *byte)
-TEXT ·p443_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x02, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p444_SHLQ(in *byte, out *byte)
-TEXT ·p444_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x03, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p445_SHLQ(in *byte, out *byte)
-TEXT ·p445_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p446_SHLQ(in *byte, out *byte)
-TEXT ·p446_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p447_SHLQ(in *byte, out *byte)
-TEXT ·p447_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0e, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p448_SHLQ(in *byte, out *byte)
-TEXT ·p448_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p449_SHLQ(in *byte, out *byte)
-TEXT ·p449_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x18, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p450_SHLQ(in *byte, out *byte)
-TEXT ·p450_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x1a, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p451_SHLQ(in *byte, out *byte)
-TEXT ·p451_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20766,7 +20769,7 @@ TEXT ·p452_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x20, SI
+	SHLQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20810,7 +20813,7 @@ TEXT ·p453_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x28, SI
+	SHLQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20854,7 +20857,7 @@ TEXT ·p454_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x34, SI
+	SHLQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -20898,6 +20901,842 @@ TEXT ·p455_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHLQ $0x03, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p456_SHLQ(in *byte, out *byte)
+TEXT ·p456_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p457_SHLQ(in *byte, out *byte)
+TEXT ·p457_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p458_SHLQ(in *byte, out *byte)
+TEXT ·p458_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p459_SHLQ(in *byte, out *byte)
+TEXT ·p459_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x0e, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p460_SHLQ(in *byte, out *byte)
+TEXT ·p460_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p461_SHLQ(in *byte, out *byte)
+TEXT ·p461_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x14, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p462_SHLQ(in *byte, out *byte)
+TEXT ·p462_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x18, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p463_SHLQ(in *byte, out *byte)
+TEXT ·p463_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1a, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p464_SHLQ(in *byte, out *byte)
+TEXT ·p464_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p465_SHLQ(in *byte, out *byte)
+TEXT ·p465_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p466_SHLQ(in *byte, out *byte)
+TEXT ·p466_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p467_SHLQ(in *byte, out *byte)
+TEXT ·p467_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x24, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p468_SHLQ(in *byte, out *byte)
+TEXT ·p468_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p469_SHLQ(in *byte, out *byte)
+TEXT ·p469_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x2c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p470_SHLQ(in *byte, out *byte)
+TEXT ·p470_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x30, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p471_SHLQ(in *byte, out *byte)
+TEXT ·p471_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p472_SHLQ(in *byte, out *byte)
+TEXT ·p472_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x38, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p473_SHLQ(in *byte, out *byte)
+TEXT ·p473_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x3c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p474_SHLQ(in *byte, out *byte)
+TEXT ·p474_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHLQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -20920,8 +21759,8 @@ TEXT ·p455_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p456_SHRQ(in *byte, out *byte)
-TEXT ·p456_SHRQ(SB), NOSPLIT, $0-16
+// func p475_SHRQ(in *byte, out *byte)
+TEXT ·p475_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20964,8 +21803,8 @@ TEXT ·p456_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p457_SHRQ(in *byte, out *byte)
-TEXT ·p457_SHRQ(SB), NOSPLIT, $0-16
+// func p476_SHRQ(in *byte, out *byte)
+TEXT ·p476_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21008,8 +21847,8 @@ TEXT ·p457_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p458_SHRQ(in *byte, out *byte)
-TEXT ·p458_SHRQ(SB), NOSPLIT, $0-16
+// func p477_SHRQ(in *byte, out *byte)
+TEXT ·p477_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21052,8 +21891,8 @@ TEXT ·p458_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p459_SHRQ(in *byte, out *byte)
-TEXT ·p459_SHRQ(SB), NOSPLIT, $0-16
+// func p478_SHRQ(in *byte, out *byte)
+TEXT ·p478_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21096,8 +21935,8 @@ TEXT ·p459_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p460_SHRQ(in *byte, out *byte)
-TEXT ·p460_SHRQ(SB), NOSPLIT, $0-16
+// func p479_SHRQ(in *byte, out *byte)
+TEXT ·p479_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21140,8 +21979,52 @@ TEXT ·p460_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p461_SHRQ(in *byte, out *byte)
-TEXT ·p461_SHRQ(SB), NOSPLIT, $0-16
+// func p480_SHRQ(in *byte, out *byte)
+TEXT ·p480_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p481_SHRQ(in *byte, out *byte)
+TEXT ·p481_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21184,8 +22067,8 @@ TEXT ·p461_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p462_SHRQ(in *byte, out *byte)
-TEXT ·p462_SHRQ(SB), NOSPLIT, $0-16
+// func p482_SHRQ(in *byte, out *byte)
+TEXT ·p482_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21228,8 +22111,96 @@ TEXT ·p462_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p463_SHRQ(in *byte, out *byte)
-TEXT ·p463_SHRQ(SB), NOSPLIT, $0-16
+// func p483_SHRQ(in *byte, out *byte)
+TEXT ·p483_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p484_SHRQ(in *byte, out *byte)
+TEXT ·p484_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x14, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p485_SHRQ(in *byte, out *byte)
+TEXT ·p485_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21272,8 +22243,8 @@ TEXT ·p463_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p464_SHRQ(in *byte, out *byte)
-TEXT ·p464_SHRQ(SB), NOSPLIT, $0-16
+// func p486_SHRQ(in *byte, out *byte)
+TEXT ·p486_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21316,8 +22287,52 @@ TEXT ·p464_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p465_SHRQ(in *byte, out *byte)
-TEXT ·p465_SHRQ(SB), NOSPLIT, $0-16
+// func p487_SHRQ(in *byte, out *byte)
+TEXT ·p487_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x1c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p488_SHRQ(in *byte, out *byte)
+TEXT ·p488_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21360,8 +22375,8 @@ TEXT ·p465_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p466_SHRQ(in *byte, out *byte)
-TEXT ·p466_SHRQ(SB), NOSPLIT, $0-16
+// func p489_SHRQ(in *byte, out *byte)
+TEXT ·p489_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21404,8 +22419,52 @@ TEXT ·p466_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p467_SHRQ(in *byte, out *byte)
-TEXT ·p467_SHRQ(SB), NOSPLIT, $0-16
+// func p490_SHRQ(in *byte, out *byte)
+TEXT ·p490_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x24, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p491_SHRQ(in *byte, out *byte)
+TEXT ·p491_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21448,8 +22507,96 @@ TEXT ·p467_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p468_SHRQ(in *byte, out *byte)
-TEXT ·p468_SHRQ(SB), NOSPLIT, $0-16
+// func p492_SHRQ(in *byte, out *byte)
+TEXT ·p492_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x2c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p493_SHRQ(in *byte, out *byte)
+TEXT ·p493_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x30, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p494_SHRQ(in *byte, out *byte)
+TEXT ·p494_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21492,8 +22639,96 @@ TEXT ·p468_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p469_SHRQ(in *byte, out *byte)
-TEXT ·p469_SHRQ(SB), NOSPLIT, $0-16
+// func p495_SHRQ(in *byte, out *byte)
+TEXT ·p495_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x38, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p496_SHRQ(in *byte, out *byte)
+TEXT ·p496_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x3c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p497_SHRQ(in *byte, out *byte)
+TEXT ·p497_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21515,1238 +22750,6 @@ TEXT ·p469_SHRQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SHRQ $0x3f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p470_SUBQ(in *byte, out *byte)
-TEXT ·p470_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p471_SUBQ(in *byte, out *byte)
-TEXT ·p471_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p472_SUBQ(in *byte, out *byte)
-TEXT ·p472_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p473_SUBQ(in *byte, out *byte)
-TEXT ·p473_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p474_SUBQ(in *byte, out *byte)
-TEXT ·p474_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p475_SUBQ(in *byte, out *byte)
-TEXT ·p475_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p476_SUBQ(in *byte, out *byte)
-TEXT ·p476_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p477_SUBQ(in *byte, out *byte)
-TEXT ·p477_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000400, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p478_SUBQ(in *byte, out *byte)
-TEXT ·p478_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000800, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p479_SUBQ(in *byte, out *byte)
-TEXT ·p479_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p480_SUBQ(in *byte, out *byte)
-TEXT ·p480_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p481_SUBQ(in *byte, out *byte)
-TEXT ·p481_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p482_SUBQ(in *byte, out *byte)
-TEXT ·p482_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p483_SUBQ(in *byte, out *byte)
-TEXT ·p483_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p484_SUBQ(in *byte, out *byte)
-TEXT ·p484_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p485_SUBQ(in *byte, out *byte)
-TEXT ·p485_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x08, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p486_SUBQ(in *byte, out *byte)
-TEXT ·p486_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p487_SUBQ(in *byte, out *byte)
-TEXT ·p487_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x20, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p488_SUBQ(in *byte, out *byte)
-TEXT ·p488_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x40, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p489_SUBQ(in *byte, out *byte)
-TEXT ·p489_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p490_SUBQ(in *byte, out *byte)
-TEXT ·p490_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x80, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p491_SUBQ(in *byte, out *byte)
-TEXT ·p491_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0xa0, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p492_SUBQ(in *byte, out *byte)
-TEXT ·p492_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000100, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p493_SUBQ(in *byte, out *byte)
-TEXT ·p493_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000200, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p494_SUBQ(in *byte, out *byte)
-TEXT ·p494_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000400, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p495_SUBQ(in *byte, out *byte)
-TEXT ·p495_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000800, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p496_SUBQ(in *byte, out *byte)
-TEXT ·p496_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7fffffff, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p497_SUBQ(in *byte, out *byte)
-TEXT ·p497_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22790,7 +22793,7 @@ TEXT ·p498_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
+	SUBQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22834,7 +22837,7 @@ TEXT ·p499_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, DI
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22878,6 +22881,1238 @@ TEXT ·p500_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SUBQ $-1, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p501_SUBQ(in *byte, out *byte)
+TEXT ·p501_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p502_SUBQ(in *byte, out *byte)
+TEXT ·p502_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x01, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p503_SUBQ(in *byte, out *byte)
+TEXT ·p503_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7f, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p504_SUBQ(in *byte, out *byte)
+TEXT ·p504_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000200, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p505_SUBQ(in *byte, out *byte)
+TEXT ·p505_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p506_SUBQ(in *byte, out *byte)
+TEXT ·p506_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000800, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p507_SUBQ(in *byte, out *byte)
+TEXT ·p507_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7fffffff, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p508_SUBQ(in *byte, out *byte)
+TEXT ·p508_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $-2147483648, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p509_SUBQ(in *byte, out *byte)
+TEXT ·p509_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $-128, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p510_SUBQ(in *byte, out *byte)
+TEXT ·p510_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $-1, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p511_SUBQ(in *byte, out *byte)
+TEXT ·p511_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p512_SUBQ(in *byte, out *byte)
+TEXT ·p512_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p513_SUBQ(in *byte, out *byte)
+TEXT ·p513_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p514_SUBQ(in *byte, out *byte)
+TEXT ·p514_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p515_SUBQ(in *byte, out *byte)
+TEXT ·p515_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p516_SUBQ(in *byte, out *byte)
+TEXT ·p516_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x40, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p517_SUBQ(in *byte, out *byte)
+TEXT ·p517_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p518_SUBQ(in *byte, out *byte)
+TEXT ·p518_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p519_SUBQ(in *byte, out *byte)
+TEXT ·p519_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0xa0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p520_SUBQ(in *byte, out *byte)
+TEXT ·p520_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000100, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p521_SUBQ(in *byte, out *byte)
+TEXT ·p521_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p522_SUBQ(in *byte, out *byte)
+TEXT ·p522_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p523_SUBQ(in *byte, out *byte)
+TEXT ·p523_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000800, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p524_SUBQ(in *byte, out *byte)
+TEXT ·p524_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p525_SUBQ(in *byte, out *byte)
+TEXT ·p525_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p526_SUBQ(in *byte, out *byte)
+TEXT ·p526_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p527_SUBQ(in *byte, out *byte)
+TEXT ·p527_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p528_SUBQ(in *byte, out *byte)
+TEXT ·p528_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SUBQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -22900,8 +24135,8 @@ TEXT ·p500_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p501_TESTQ(in *byte, out *byte)
-TEXT ·p501_TESTQ(SB), NOSPLIT, $0-16
+// func p529_TESTQ(in *byte, out *byte)
+TEXT ·p529_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22944,8 +24179,8 @@ TEXT ·p501_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p502_TESTQ(in *byte, out *byte)
-TEXT ·p502_TESTQ(SB), NOSPLIT, $0-16
+// func p530_TESTQ(in *byte, out *byte)
+TEXT ·p530_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22988,8 +24223,8 @@ TEXT ·p502_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p503_TESTQ(in *byte, out *byte)
-TEXT ·p503_TESTQ(SB), NOSPLIT, $0-16
+// func p531_TESTQ(in *byte, out *byte)
+TEXT ·p531_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23032,8 +24267,8 @@ TEXT ·p503_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p504_TESTQ(in *byte, out *byte)
-TEXT ·p504_TESTQ(SB), NOSPLIT, $0-16
+// func p532_TESTQ(in *byte, out *byte)
+TEXT ·p532_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23076,8 +24311,8 @@ TEXT ·p504_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p505_TESTQ(in *byte, out *byte)
-TEXT ·p505_TESTQ(SB), NOSPLIT, $0-16
+// func p533_TESTQ(in *byte, out *byte)
+TEXT ·p533_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23120,8 +24355,8 @@ TEXT ·p505_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p506_TESTQ(in *byte, out *byte)
-TEXT ·p506_TESTQ(SB), NOSPLIT, $0-16
+// func p534_TESTQ(in *byte, out *byte)
+TEXT ·p534_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23164,8 +24399,8 @@ TEXT ·p506_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p507_TESTQ(in *byte, out *byte)
-TEXT ·p507_TESTQ(SB), NOSPLIT, $0-16
+// func p535_TESTQ(in *byte, out *byte)
+TEXT ·p535_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23208,8 +24443,8 @@ TEXT ·p507_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p508_TESTQ(in *byte, out *byte)
-TEXT ·p508_TESTQ(SB), NOSPLIT, $0-16
+// func p536_TESTQ(in *byte, out *byte)
+TEXT ·p536_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23252,8 +24487,8 @@ TEXT ·p508_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p509_TESTQ(in *byte, out *byte)
-TEXT ·p509_TESTQ(SB), NOSPLIT, $0-16
+// func p537_TESTQ(in *byte, out *byte)
+TEXT ·p537_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23296,8 +24531,8 @@ TEXT ·p509_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p510_TESTQ(in *byte, out *byte)
-TEXT ·p510_TESTQ(SB), NOSPLIT, $0-16
+// func p538_TESTQ(in *byte, out *byte)
+TEXT ·p538_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23340,8 +24575,8 @@ TEXT ·p510_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p511_TESTQ(in *byte, out *byte)
-TEXT ·p511_TESTQ(SB), NOSPLIT, $0-16
+// func p539_TESTQ(in *byte, out *byte)
+TEXT ·p539_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23384,8 +24619,8 @@ TEXT ·p511_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p512_TESTQ(in *byte, out *byte)
-TEXT ·p512_TESTQ(SB), NOSPLIT, $0-16
+// func p540_TESTQ(in *byte, out *byte)
+TEXT ·p540_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23428,9 +24663,9 @@ TEXT ·p512_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p513_VAESENC(in *byte, out *byte)
+// func p541_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p513_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p541_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23477,9 +24712,9 @@ TEXT ·p513_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p514_VAESENC(in *byte, out *byte)
+// func p542_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p514_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p542_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23526,9 +24761,9 @@ TEXT ·p514_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p515_VAESENC(in *byte, out *byte)
+// func p543_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p515_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p543_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23573,9 +24808,9 @@ TEXT ·p515_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p516_VAESENC(in *byte, out *byte)
+// func p544_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p516_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p544_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23620,9 +24855,9 @@ TEXT ·p516_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p517_VAESENC(in *byte, out *byte)
+// func p545_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p517_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p545_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23671,9 +24906,9 @@ TEXT ·p517_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p518_VAESENC(in *byte, out *byte)
+// func p546_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p518_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p546_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23722,9 +24957,9 @@ TEXT ·p518_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p519_VAESENC(in *byte, out *byte)
+// func p547_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p519_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p547_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23769,9 +25004,9 @@ TEXT ·p519_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p520_VAESENC(in *byte, out *byte)
+// func p548_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p520_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p548_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23816,9 +25051,9 @@ TEXT ·p520_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p521_VAESENC(in *byte, out *byte)
+// func p549_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p521_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p549_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23867,9 +25102,9 @@ TEXT ·p521_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p522_VAESENC(in *byte, out *byte)
+// func p550_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p522_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p550_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23918,9 +25153,9 @@ TEXT ·p522_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p523_VAESENC(in *byte, out *byte)
+// func p551_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p523_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p551_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23965,9 +25200,9 @@ TEXT ·p523_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p524_VAESENC(in *byte, out *byte)
+// func p552_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p524_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p552_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24012,9 +25247,9 @@ TEXT ·p524_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p525_VAESENC(in *byte, out *byte)
+// func p553_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p525_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p553_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24063,9 +25298,9 @@ TEXT ·p525_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p526_VAESENC(in *byte, out *byte)
+// func p554_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p526_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p554_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24110,9 +25345,9 @@ TEXT ·p526_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p527_VAESENCLAST(in *byte, out *byte)
+// func p555_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p527_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p555_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24159,9 +25394,9 @@ TEXT ·p527_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p528_VAESENCLAST(in *byte, out *byte)
+// func p556_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p528_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p556_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24208,9 +25443,9 @@ TEXT ·p528_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p529_VAESENCLAST(in *byte, out *byte)
+// func p557_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p529_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p557_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24255,9 +25490,9 @@ TEXT ·p529_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p530_VAESENCLAST(in *byte, out *byte)
+// func p558_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p530_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p558_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24302,9 +25537,9 @@ TEXT ·p530_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p531_VAESENCLAST(in *byte, out *byte)
+// func p559_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p531_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p559_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24353,9 +25588,9 @@ TEXT ·p531_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p532_VAESENCLAST(in *byte, out *byte)
+// func p560_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p532_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p560_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24404,9 +25639,9 @@ TEXT ·p532_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p533_VAESENCLAST(in *byte, out *byte)
+// func p561_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p533_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p561_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24451,9 +25686,9 @@ TEXT ·p533_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p534_VAESENCLAST(in *byte, out *byte)
+// func p562_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p534_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p562_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24498,9 +25733,9 @@ TEXT ·p534_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p535_VAESENCLAST(in *byte, out *byte)
+// func p563_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p535_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p563_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24549,9 +25784,9 @@ TEXT ·p535_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p536_VAESENCLAST(in *byte, out *byte)
+// func p564_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p536_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p564_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24600,9 +25835,9 @@ TEXT ·p536_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p537_VAESENCLAST(in *byte, out *byte)
+// func p565_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p537_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p565_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24647,9 +25882,9 @@ TEXT ·p537_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p538_VAESENCLAST(in *byte, out *byte)
+// func p566_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p538_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p566_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24694,9 +25929,9 @@ TEXT ·p538_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p539_VAESENCLAST(in *byte, out *byte)
+// func p567_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p539_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p567_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24745,9 +25980,9 @@ TEXT ·p539_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p540_VAESENCLAST(in *byte, out *byte)
+// func p568_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p540_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p568_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24792,9 +26027,158 @@ TEXT ·p540_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p541_VBROADCASTI128(in *byte, out *byte)
+// func p569_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p569_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VALIGNQ $0x01, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p570_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p570_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VALIGNQ $0x07, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p571_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p571_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VALIGNQ $0x01, Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p572_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p541_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p572_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24839,9 +26223,9 @@ TEXT ·p541_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p542_VBROADCASTI128(in *byte, out *byte)
+// func p573_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p542_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p573_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24886,9 +26270,9 @@ TEXT ·p542_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p543_VBROADCASTI32X4(in *byte, out *byte)
+// func p574_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p543_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p574_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24933,9 +26317,9 @@ TEXT ·p543_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p544_VBROADCASTI32X4(in *byte, out *byte)
+// func p575_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p544_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p575_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24980,9 +26364,9 @@ TEXT ·p544_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p545_VEXTRACTI128(in *byte, out *byte)
+// func p576_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p545_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p576_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25029,9 +26413,9 @@ TEXT ·p545_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p546_VEXTRACTI128(in *byte, out *byte)
+// func p577_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p546_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p577_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25078,9 +26462,9 @@ TEXT ·p546_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p547_VEXTRACTI128(in *byte, out *byte)
+// func p578_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p547_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p578_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25127,9 +26511,9 @@ TEXT ·p547_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p548_VEXTRACTI128(in *byte, out *byte)
+// func p579_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p548_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p579_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25176,9 +26560,9 @@ TEXT ·p548_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p549_VEXTRACTI128(in *byte, out *byte)
+// func p580_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p549_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p580_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25223,9 +26607,9 @@ TEXT ·p549_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p550_VEXTRACTI128(in *byte, out *byte)
+// func p581_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p550_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p581_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25270,9 +26654,9 @@ TEXT ·p550_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p551_VEXTRACTI32X4(in *byte, out *byte)
+// func p582_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p551_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p582_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25319,9 +26703,9 @@ TEXT ·p551_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p552_VEXTRACTI32X4(in *byte, out *byte)
+// func p583_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p552_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p583_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25366,9 +26750,9 @@ TEXT ·p552_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p553_VEXTRACTI64X4(in *byte, out *byte)
+// func p584_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p553_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p584_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25415,9 +26799,9 @@ TEXT ·p553_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p554_VEXTRACTI64X4(in *byte, out *byte)
+// func p585_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p554_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p585_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25462,9 +26846,9 @@ TEXT ·p554_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p555_VINSERTI128(in *byte, out *byte)
+// func p586_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p555_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p586_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25513,9 +26897,9 @@ TEXT ·p555_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p556_VINSERTI128(in *byte, out *byte)
+// func p587_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p556_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p587_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25564,9 +26948,9 @@ TEXT ·p556_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p557_VINSERTI128(in *byte, out *byte)
+// func p588_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p557_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p588_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25615,9 +26999,9 @@ TEXT ·p557_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p558_VINSERTI128(in *byte, out *byte)
+// func p589_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p558_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p589_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25666,9 +27050,9 @@ TEXT ·p558_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p559_VINSERTI128(in *byte, out *byte)
+// func p590_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p559_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p590_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25713,9 +27097,9 @@ TEXT ·p559_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p560_VINSERTI128(in *byte, out *byte)
+// func p591_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p560_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p591_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25760,9 +27144,9 @@ TEXT ·p560_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p561_VINSERTI32X4(in *byte, out *byte)
+// func p592_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p561_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p592_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25811,9 +27195,9 @@ TEXT ·p561_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p562_VINSERTI32X4(in *byte, out *byte)
+// func p593_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p562_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p593_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25858,9 +27242,9 @@ TEXT ·p562_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p563_VINSERTI32X4(in *byte, out *byte)
+// func p594_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p563_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p594_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25909,9 +27293,9 @@ TEXT ·p563_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p564_VINSERTI32X4(in *byte, out *byte)
+// func p595_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p564_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p595_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25956,9 +27340,9 @@ TEXT ·p564_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p565_VMOVDQA(in *byte, out *byte)
+// func p596_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p565_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p596_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26005,9 +27389,9 @@ TEXT ·p565_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p566_VMOVDQA(in *byte, out *byte)
+// func p597_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p566_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p597_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26054,9 +27438,9 @@ TEXT ·p566_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p567_VMOVDQA(in *byte, out *byte)
+// func p598_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p567_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p598_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26101,9 +27485,9 @@ TEXT ·p567_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p568_VMOVDQA(in *byte, out *byte)
+// func p599_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p568_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p599_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26148,9 +27532,9 @@ TEXT ·p568_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p569_VMOVDQA(in *byte, out *byte)
+// func p600_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p569_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p600_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26197,9 +27581,9 @@ TEXT ·p569_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p570_VMOVDQA(in *byte, out *byte)
+// func p601_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p570_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p601_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26246,9 +27630,9 @@ TEXT ·p570_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p571_VMOVDQA(in *byte, out *byte)
+// func p602_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p571_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p602_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26293,9 +27677,9 @@ TEXT ·p571_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p572_VMOVDQA(in *byte, out *byte)
+// func p603_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p572_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p603_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26340,9 +27724,9 @@ TEXT ·p572_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p573_VMOVDQA64(in *byte, out *byte)
+// func p604_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p573_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p604_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26389,9 +27773,9 @@ TEXT ·p573_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p574_VMOVDQA64(in *byte, out *byte)
+// func p605_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p574_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p605_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26436,9 +27820,9 @@ TEXT ·p574_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p575_VMOVDQA64(in *byte, out *byte)
+// func p606_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p575_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p606_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26485,9 +27869,9 @@ TEXT ·p575_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p576_VMOVDQA64(in *byte, out *byte)
+// func p607_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p576_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p607_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26532,9 +27916,9 @@ TEXT ·p576_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p577_VMOVDQA64(in *byte, out *byte)
+// func p608_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p577_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p608_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26581,9 +27965,9 @@ TEXT ·p577_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p578_VMOVDQA64(in *byte, out *byte)
+// func p609_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p578_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p609_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26628,9 +28012,9 @@ TEXT ·p578_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p579_VMOVDQU(in *byte, out *byte)
+// func p610_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p579_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p610_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26675,9 +28059,9 @@ TEXT ·p579_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p580_VMOVDQU(in *byte, out *byte)
+// func p611_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p580_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p611_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26722,9 +28106,9 @@ TEXT ·p580_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p581_VMOVDQU(in *byte, out *byte)
+// func p612_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p581_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p612_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26769,9 +28153,9 @@ TEXT ·p581_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p582_VMOVDQU(in *byte, out *byte)
+// func p613_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p582_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p613_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26816,9 +28200,9 @@ TEXT ·p582_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p583_VMOVDQU(in *byte, out *byte)
+// func p614_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p583_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p614_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26863,9 +28247,9 @@ TEXT ·p583_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p584_VMOVDQU(in *byte, out *byte)
+// func p615_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p584_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p615_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26910,9 +28294,9 @@ TEXT ·p584_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p585_VMOVDQU(in *byte, out *byte)
+// func p616_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p585_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p616_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26957,9 +28341,9 @@ TEXT ·p585_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p586_VMOVDQU(in *byte, out *byte)
+// func p617_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p586_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p617_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27004,9 +28388,9 @@ TEXT ·p586_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p587_VMOVDQU64(in *byte, out *byte)
+// func p618_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p587_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p618_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27051,9 +28435,9 @@ TEXT ·p587_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p588_VMOVDQU64(in *byte, out *byte)
+// func p619_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p588_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p619_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27098,9 +28482,9 @@ TEXT ·p588_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p589_VMOVDQU64(in *byte, out *byte)
+// func p620_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p589_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p620_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27145,9 +28529,9 @@ TEXT ·p589_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p590_VMOVDQU64(in *byte, out *byte)
+// func p621_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p590_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p621_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27192,9 +28576,9 @@ TEXT ·p590_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p591_VMOVDQU64(in *byte, out *byte)
+// func p622_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p591_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p622_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27239,9 +28623,9 @@ TEXT ·p591_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p592_VMOVDQU64(in *byte, out *byte)
+// func p623_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p592_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p623_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27286,9 +28670,9 @@ TEXT ·p592_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p593_VMOVDQU8(in *byte, out *byte)
+// func p624_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p593_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p624_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27335,9 +28719,9 @@ TEXT ·p593_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p594_VMOVDQU8_Z(in *byte, out *byte)
+// func p625_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p594_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p625_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27384,9 +28768,9 @@ TEXT ·p594_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p595_VMOVDQU8_Z(in *byte, out *byte)
+// func p626_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p595_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p626_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27435,9 +28819,9 @@ TEXT ·p595_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p596_VMOVDQU8_Z(in *byte, out *byte)
+// func p627_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p596_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p627_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27484,9 +28868,9 @@ TEXT ·p596_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p597_VMOVQ(in *byte, out *byte)
+// func p628_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p597_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p628_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27531,9 +28915,9 @@ TEXT ·p597_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p598_VMOVQ(in *byte, out *byte)
+// func p629_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p598_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p629_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27578,9 +28962,9 @@ TEXT ·p598_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p599_VMOVQ(in *byte, out *byte)
+// func p630_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p599_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p630_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27625,9 +29009,9 @@ TEXT ·p599_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p600_VMOVQ(in *byte, out *byte)
+// func p631_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p600_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p631_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27672,9 +29056,9 @@ TEXT ·p600_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p601_VMOVQ(in *byte, out *byte)
+// func p632_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p601_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p632_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27719,9 +29103,9 @@ TEXT ·p601_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p602_VMOVQ(in *byte, out *byte)
+// func p633_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p602_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p633_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27766,9 +29150,9 @@ TEXT ·p602_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p603_VPADDD(in *byte, out *byte)
+// func p634_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p634_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27815,9 +29199,9 @@ TEXT ·p603_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p604_VPADDD(in *byte, out *byte)
+// func p635_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p635_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27864,9 +29248,9 @@ TEXT ·p604_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p605_VPADDD(in *byte, out *byte)
+// func p636_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p605_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p636_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27911,9 +29295,9 @@ TEXT ·p605_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p606_VPADDD(in *byte, out *byte)
+// func p637_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p606_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p637_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27958,9 +29342,9 @@ TEXT ·p606_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p607_VPADDD(in *byte, out *byte)
+// func p638_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p607_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p638_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28007,9 +29391,9 @@ TEXT ·p607_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p608_VPADDD(in *byte, out *byte)
+// func p639_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p608_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p639_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28056,9 +29440,9 @@ TEXT ·p608_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p609_VPADDD(in *byte, out *byte)
+// func p640_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p609_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p640_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28103,9 +29487,9 @@ TEXT ·p609_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p610_VPADDD(in *byte, out *byte)
+// func p641_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p610_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p641_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28150,9 +29534,9 @@ TEXT ·p610_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p611_VPADDD(in *byte, out *byte)
+// func p642_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p611_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p642_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28199,9 +29583,9 @@ TEXT ·p611_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p612_VPADDD(in *byte, out *byte)
+// func p643_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p612_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p643_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28246,9 +29630,9 @@ TEXT ·p612_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p613_VPADDD(in *byte, out *byte)
+// func p644_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p613_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p644_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28297,9 +29681,9 @@ TEXT ·p613_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p614_VPADDD(in *byte, out *byte)
+// func p645_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p614_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p645_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28348,9 +29732,9 @@ TEXT ·p614_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p615_VPADDD(in *byte, out *byte)
+// func p646_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p615_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p646_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28395,9 +29779,9 @@ TEXT ·p615_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p616_VPADDD(in *byte, out *byte)
+// func p647_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p616_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p647_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28442,9 +29826,9 @@ TEXT ·p616_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p617_VPADDD(in *byte, out *byte)
+// func p648_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p617_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28493,9 +29877,9 @@ TEXT ·p617_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p618_VPADDD(in *byte, out *byte)
+// func p649_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p618_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28544,9 +29928,9 @@ TEXT ·p618_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p619_VPADDD(in *byte, out *byte)
+// func p650_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p619_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28591,9 +29975,9 @@ TEXT ·p619_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p620_VPADDD(in *byte, out *byte)
+// func p651_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p620_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28638,9 +30022,9 @@ TEXT ·p620_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p621_VPADDD(in *byte, out *byte)
+// func p652_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p621_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28689,9 +30073,9 @@ TEXT ·p621_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p622_VPADDD(in *byte, out *byte)
+// func p653_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p622_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28736,9 +30120,9 @@ TEXT ·p622_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p623_VPADDD_BCST(in *byte, out *byte)
+// func p654_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p623_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p654_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28785,9 +30169,9 @@ TEXT ·p623_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p624_VPADDD_BCST(in *byte, out *byte)
+// func p655_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p624_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p655_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28832,9 +30216,9 @@ TEXT ·p624_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p625_VPADDQ(in *byte, out *byte)
+// func p656_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p625_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p656_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28883,9 +30267,9 @@ TEXT ·p625_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p626_VPADDQ(in *byte, out *byte)
+// func p657_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p626_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p657_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28934,9 +30318,9 @@ TEXT ·p626_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p627_VPADDQ(in *byte, out *byte)
+// func p658_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p627_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p658_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28981,9 +30365,9 @@ TEXT ·p627_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p628_VPADDQ(in *byte, out *byte)
+// func p659_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p628_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p659_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29028,9 +30412,9 @@ TEXT ·p628_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p629_VPADDQ(in *byte, out *byte)
+// func p660_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p629_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p660_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29079,9 +30463,9 @@ TEXT ·p629_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p630_VPADDQ(in *byte, out *byte)
+// func p661_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p630_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p661_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29130,9 +30514,9 @@ TEXT ·p630_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p631_VPADDQ(in *byte, out *byte)
+// func p662_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p631_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p662_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29177,9 +30561,9 @@ TEXT ·p631_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p632_VPADDQ(in *byte, out *byte)
+// func p663_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p632_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p663_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29224,9 +30608,111 @@ TEXT ·p632_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p633_VPADDQ(in *byte, out *byte)
+// func p664_VPADDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p664_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+	KMOVQ     320(R14), K3
+
+	// The probed instruction.
+	VPADDQ Z3, Z9, K3, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	KMOVQ     K3, 296(R15)
+	RET
+
+// func p665_VPADDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p665_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VPADDQ Z14, Z14, K3, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p666_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p633_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p666_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29275,9 +30761,9 @@ TEXT ·p633_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p634_VPADDQ(in *byte, out *byte)
+// func p667_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p634_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p667_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29322,9 +30808,9 @@ TEXT ·p634_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p635_VPAND(in *byte, out *byte)
+// func p668_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p635_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p668_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29371,9 +30857,9 @@ TEXT ·p635_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p636_VPAND(in *byte, out *byte)
+// func p669_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p636_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p669_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29420,9 +30906,9 @@ TEXT ·p636_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p637_VPAND(in *byte, out *byte)
+// func p670_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p637_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p670_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29467,9 +30953,9 @@ TEXT ·p637_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p638_VPAND(in *byte, out *byte)
+// func p671_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p638_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p671_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29514,9 +31000,9 @@ TEXT ·p638_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p639_VPANDD(in *byte, out *byte)
+// func p672_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p639_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p672_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29563,9 +31049,9 @@ TEXT ·p639_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p640_VPANDD(in *byte, out *byte)
+// func p673_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p640_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p673_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29610,9 +31096,9 @@ TEXT ·p640_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p641_VPANDD(in *byte, out *byte)
+// func p674_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p641_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p674_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29659,9 +31145,9 @@ TEXT ·p641_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p642_VPANDD(in *byte, out *byte)
+// func p675_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p642_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p675_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29706,9 +31192,9 @@ TEXT ·p642_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p643_VPANDD(in *byte, out *byte)
+// func p676_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p643_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p676_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29757,9 +31243,9 @@ TEXT ·p643_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p644_VPANDD(in *byte, out *byte)
+// func p677_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p644_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p677_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29804,9 +31290,107 @@ TEXT ·p644_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p645_VPBROADCASTD(in *byte, out *byte)
+// func p678_VPANDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p678_VPANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPANDQ Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p679_VPANDQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p679_VPANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPANDQ Z14, Z14, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p680_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p645_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p680_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29851,9 +31435,9 @@ TEXT ·p645_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p646_VPBROADCASTD(in *byte, out *byte)
+// func p681_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p646_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p681_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29898,9 +31482,9 @@ TEXT ·p646_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p647_VPBROADCASTD(in *byte, out *byte)
+// func p682_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p647_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p682_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29945,9 +31529,9 @@ TEXT ·p647_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p648_VPBROADCASTQ(in *byte, out *byte)
+// func p683_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p648_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p683_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29992,9 +31576,9 @@ TEXT ·p648_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p649_VPBROADCASTQ(in *byte, out *byte)
+// func p684_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p649_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p684_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30039,9 +31623,9 @@ TEXT ·p649_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p650_VPCLMULQDQ(in *byte, out *byte)
+// func p685_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p685_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30088,9 +31672,9 @@ TEXT ·p650_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p651_VPCLMULQDQ(in *byte, out *byte)
+// func p686_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p686_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30137,9 +31721,9 @@ TEXT ·p651_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p652_VPCLMULQDQ(in *byte, out *byte)
+// func p687_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p687_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30186,9 +31770,9 @@ TEXT ·p652_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p653_VPCLMULQDQ(in *byte, out *byte)
+// func p688_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p688_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30235,9 +31819,9 @@ TEXT ·p653_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p654_VPCLMULQDQ(in *byte, out *byte)
+// func p689_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p689_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30284,9 +31868,9 @@ TEXT ·p654_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p655_VPCLMULQDQ(in *byte, out *byte)
+// func p690_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p690_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30333,9 +31917,9 @@ TEXT ·p655_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p656_VPCLMULQDQ(in *byte, out *byte)
+// func p691_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30382,9 +31966,9 @@ TEXT ·p656_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p657_VPCLMULQDQ(in *byte, out *byte)
+// func p692_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30431,9 +32015,9 @@ TEXT ·p657_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p658_VPCLMULQDQ(in *byte, out *byte)
+// func p693_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30478,9 +32062,9 @@ TEXT ·p658_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p659_VPCLMULQDQ(in *byte, out *byte)
+// func p694_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30525,9 +32109,9 @@ TEXT ·p659_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p660_VPCLMULQDQ(in *byte, out *byte)
+// func p695_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30574,9 +32158,9 @@ TEXT ·p660_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p661_VPCLMULQDQ(in *byte, out *byte)
+// func p696_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30623,9 +32207,9 @@ TEXT ·p661_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p662_VPCLMULQDQ(in *byte, out *byte)
+// func p697_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30672,9 +32256,9 @@ TEXT ·p662_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p663_VPCLMULQDQ(in *byte, out *byte)
+// func p698_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30721,9 +32305,9 @@ TEXT ·p663_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p664_VPCLMULQDQ(in *byte, out *byte)
+// func p699_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30770,9 +32354,9 @@ TEXT ·p664_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p665_VPCLMULQDQ(in *byte, out *byte)
+// func p700_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p700_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30819,9 +32403,9 @@ TEXT ·p665_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p666_VPCLMULQDQ(in *byte, out *byte)
+// func p701_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p701_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30868,9 +32452,9 @@ TEXT ·p666_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p667_VPCLMULQDQ(in *byte, out *byte)
+// func p702_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p702_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30917,9 +32501,9 @@ TEXT ·p667_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p668_VPCLMULQDQ(in *byte, out *byte)
+// func p703_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p703_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30964,9 +32548,9 @@ TEXT ·p668_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p669_VPCLMULQDQ(in *byte, out *byte)
+// func p704_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p704_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31011,9 +32595,9 @@ TEXT ·p669_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p670_VPCLMULQDQ(in *byte, out *byte)
+// func p705_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p705_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31060,9 +32644,9 @@ TEXT ·p670_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p671_VPCLMULQDQ(in *byte, out *byte)
+// func p706_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p706_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31109,9 +32693,9 @@ TEXT ·p671_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p672_VPCLMULQDQ(in *byte, out *byte)
+// func p707_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31158,9 +32742,9 @@ TEXT ·p672_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p673_VPCLMULQDQ(in *byte, out *byte)
+// func p708_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31207,9 +32791,9 @@ TEXT ·p673_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p674_VPCLMULQDQ(in *byte, out *byte)
+// func p709_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31254,9 +32838,9 @@ TEXT ·p674_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p675_VPCLMULQDQ(in *byte, out *byte)
+// func p710_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31305,9 +32889,9 @@ TEXT ·p675_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p676_VPCLMULQDQ(in *byte, out *byte)
+// func p711_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31356,9 +32940,9 @@ TEXT ·p676_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p677_VPCLMULQDQ(in *byte, out *byte)
+// func p712_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31407,9 +32991,9 @@ TEXT ·p677_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p678_VPCLMULQDQ(in *byte, out *byte)
+// func p713_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31458,9 +33042,9 @@ TEXT ·p678_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p679_VPCLMULQDQ(in *byte, out *byte)
+// func p714_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p679_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31509,9 +33093,9 @@ TEXT ·p679_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p680_VPCLMULQDQ(in *byte, out *byte)
+// func p715_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p680_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31560,9 +33144,9 @@ TEXT ·p680_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p681_VPCLMULQDQ(in *byte, out *byte)
+// func p716_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p681_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31611,9 +33195,9 @@ TEXT ·p681_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p682_VPCLMULQDQ(in *byte, out *byte)
+// func p717_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p682_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31662,9 +33246,9 @@ TEXT ·p682_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p683_VPCLMULQDQ(in *byte, out *byte)
+// func p718_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p683_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31709,9 +33293,9 @@ TEXT ·p683_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p684_VPCLMULQDQ(in *byte, out *byte)
+// func p719_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p684_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31756,9 +33340,9 @@ TEXT ·p684_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p685_VPCLMULQDQ(in *byte, out *byte)
+// func p720_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p685_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31807,9 +33391,9 @@ TEXT ·p685_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p686_VPCLMULQDQ(in *byte, out *byte)
+// func p721_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p686_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31858,9 +33442,9 @@ TEXT ·p686_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p687_VPCLMULQDQ(in *byte, out *byte)
+// func p722_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p687_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31909,9 +33493,9 @@ TEXT ·p687_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p688_VPCLMULQDQ(in *byte, out *byte)
+// func p723_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p688_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31960,9 +33544,9 @@ TEXT ·p688_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p689_VPCLMULQDQ(in *byte, out *byte)
+// func p724_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p689_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32011,9 +33595,9 @@ TEXT ·p689_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p690_VPCLMULQDQ(in *byte, out *byte)
+// func p725_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p690_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32062,9 +33646,9 @@ TEXT ·p690_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p691_VPCLMULQDQ(in *byte, out *byte)
+// func p726_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32113,9 +33697,9 @@ TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p692_VPCLMULQDQ(in *byte, out *byte)
+// func p727_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32164,9 +33748,9 @@ TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p693_VPCLMULQDQ(in *byte, out *byte)
+// func p728_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32211,9 +33795,9 @@ TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p694_VPCLMULQDQ(in *byte, out *byte)
+// func p729_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32258,9 +33842,9 @@ TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p695_VPCLMULQDQ(in *byte, out *byte)
+// func p730_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32309,9 +33893,9 @@ TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p696_VPCLMULQDQ(in *byte, out *byte)
+// func p731_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32360,9 +33944,9 @@ TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p697_VPCLMULQDQ(in *byte, out *byte)
+// func p732_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32411,9 +33995,9 @@ TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p698_VPCLMULQDQ(in *byte, out *byte)
+// func p733_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32462,9 +34046,9 @@ TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p699_VPCLMULQDQ(in *byte, out *byte)
+// func p734_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32509,9 +34093,9 @@ TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p700_VPCMPEQB(in *byte, out *byte)
+// func p735_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p700_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p735_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32560,9 +34144,9 @@ TEXT ·p700_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p701_VPCMPEQB(in *byte, out *byte)
+// func p736_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p701_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p736_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32609,9 +34193,9 @@ TEXT ·p701_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p702_VPCMPEQB(in *byte, out *byte)
+// func p737_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p702_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p737_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32660,9 +34244,9 @@ TEXT ·p702_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p703_VPCMPEQB(in *byte, out *byte)
+// func p738_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p703_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p738_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32711,9 +34295,9 @@ TEXT ·p703_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p704_VPCMPEQB(in *byte, out *byte)
+// func p739_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p704_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p739_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32758,9 +34342,9 @@ TEXT ·p704_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p705_VPCMPEQB(in *byte, out *byte)
+// func p740_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p705_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p740_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32805,9 +34389,160 @@ TEXT ·p705_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p706_VPERM2I128(in *byte, out *byte)
+// func p741_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p741_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x00, Z3, Z9, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p742_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p742_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x06, Z3, Z9, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p743_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p743_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x00, Z9, Z9, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p744_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p706_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p744_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32856,9 +34591,9 @@ TEXT ·p706_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p707_VPERM2I128(in *byte, out *byte)
+// func p745_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p707_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p745_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32907,9 +34642,9 @@ TEXT ·p707_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p708_VPERM2I128(in *byte, out *byte)
+// func p746_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p708_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p746_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32958,9 +34693,9 @@ TEXT ·p708_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p709_VPERM2I128(in *byte, out *byte)
+// func p747_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p709_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p747_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33009,9 +34744,9 @@ TEXT ·p709_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p710_VPERM2I128(in *byte, out *byte)
+// func p748_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p710_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p748_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33060,9 +34795,9 @@ TEXT ·p710_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p711_VPERM2I128(in *byte, out *byte)
+// func p749_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p711_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p749_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33111,9 +34846,9 @@ TEXT ·p711_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p712_VPERM2I128(in *byte, out *byte)
+// func p750_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p712_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p750_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33162,9 +34897,9 @@ TEXT ·p712_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p713_VPERM2I128(in *byte, out *byte)
+// func p751_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p713_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p751_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33213,9 +34948,9 @@ TEXT ·p713_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p714_VPERM2I128(in *byte, out *byte)
+// func p752_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p714_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p752_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33264,9 +34999,9 @@ TEXT ·p714_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p715_VPERM2I128(in *byte, out *byte)
+// func p753_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p715_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p753_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33315,9 +35050,9 @@ TEXT ·p715_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p716_VPERM2I128(in *byte, out *byte)
+// func p754_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p716_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p754_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33366,9 +35101,9 @@ TEXT ·p716_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p717_VPERM2I128(in *byte, out *byte)
+// func p755_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p717_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p755_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33417,9 +35152,9 @@ TEXT ·p717_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p718_VPERM2I128(in *byte, out *byte)
+// func p756_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p718_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p756_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33468,9 +35203,9 @@ TEXT ·p718_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p719_VPERM2I128(in *byte, out *byte)
+// func p757_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p719_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p757_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33519,9 +35254,9 @@ TEXT ·p719_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p720_VPERM2I128(in *byte, out *byte)
+// func p758_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p720_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p758_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33566,9 +35301,9 @@ TEXT ·p720_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p721_VPERM2I128(in *byte, out *byte)
+// func p759_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p721_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p759_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33613,9 +35348,9 @@ TEXT ·p721_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p722_VPERMQ(in *byte, out *byte)
+// func p760_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p722_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p760_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33664,9 +35399,9 @@ TEXT ·p722_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p723_VPERMQ(in *byte, out *byte)
+// func p761_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p723_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p761_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33711,9 +35446,9 @@ TEXT ·p723_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p724_VPEXTRQ(in *byte, out *byte)
+// func p762_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p724_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p762_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33758,9 +35493,9 @@ TEXT ·p724_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p725_VPEXTRQ(in *byte, out *byte)
+// func p763_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p725_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p763_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33805,9 +35540,9 @@ TEXT ·p725_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p726_VPEXTRQ(in *byte, out *byte)
+// func p764_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p726_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p764_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33852,9 +35587,9 @@ TEXT ·p726_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p727_VPEXTRQ(in *byte, out *byte)
+// func p765_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p727_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p765_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33899,9 +35634,9 @@ TEXT ·p727_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p728_VPINSRQ(in *byte, out *byte)
+// func p766_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p728_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p766_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33948,9 +35683,9 @@ TEXT ·p728_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p729_VPINSRQ(in *byte, out *byte)
+// func p767_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p729_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p767_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33997,9 +35732,9 @@ TEXT ·p729_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p730_VPINSRQ(in *byte, out *byte)
+// func p768_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p730_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p768_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34046,9 +35781,9 @@ TEXT ·p730_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p731_VPINSRQ(in *byte, out *byte)
+// func p769_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p731_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p769_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34095,9 +35830,9 @@ TEXT ·p731_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p732_VPINSRQ(in *byte, out *byte)
+// func p770_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p732_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p770_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34142,9 +35877,9 @@ TEXT ·p732_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p733_VPINSRQ(in *byte, out *byte)
+// func p771_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p733_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p771_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34189,9 +35924,9 @@ TEXT ·p733_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p734_VPINSRQ(in *byte, out *byte)
+// func p772_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p734_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p772_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34238,9 +35973,9 @@ TEXT ·p734_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p735_VPINSRQ(in *byte, out *byte)
+// func p773_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p735_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p773_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34287,9 +36022,9 @@ TEXT ·p735_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p736_VPINSRQ(in *byte, out *byte)
+// func p774_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p736_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p774_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34336,9 +36071,9 @@ TEXT ·p736_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p737_VPINSRQ(in *byte, out *byte)
+// func p775_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p737_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p775_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34385,9 +36120,9 @@ TEXT ·p737_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p738_VPINSRQ(in *byte, out *byte)
+// func p776_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p738_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p776_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34432,9 +36167,9 @@ TEXT ·p738_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p739_VPINSRQ(in *byte, out *byte)
+// func p777_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p739_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p777_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34479,9 +36214,201 @@ TEXT ·p739_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p740_VPMOVMSKB(in *byte, out *byte)
+// func p778_VPMADD52HUQ(in *byte, out *byte)
+// Requires: AVX512F, AVX512IFMA
+TEXT ·p778_VPMADD52HUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPMADD52HUQ 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p779_VPMADD52HUQ(in *byte, out *byte)
+// Requires: AVX512F, AVX512IFMA
+TEXT ·p779_VPMADD52HUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPMADD52HUQ 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p780_VPMADD52LUQ(in *byte, out *byte)
+// Requires: AVX512F, AVX512IFMA
+TEXT ·p780_VPMADD52LUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPMADD52LUQ 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p781_VPMADD52LUQ(in *byte, out *byte)
+// Requires: AVX512F, AVX512IFMA
+TEXT ·p781_VPMADD52LUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPMADD52LUQ 192(R14), Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p782_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p740_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p782_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34526,9 +36453,9 @@ TEXT ·p740_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p741_VPMOVMSKB(in *byte, out *byte)
+// func p783_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p741_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p783_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34573,9 +36500,9 @@ TEXT ·p741_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p742_VPMULUDQ(in *byte, out *byte)
+// func p784_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p742_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p784_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34622,9 +36549,9 @@ TEXT ·p742_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p743_VPMULUDQ(in *byte, out *byte)
+// func p785_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p743_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p785_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34669,9 +36596,9 @@ TEXT ·p743_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p744_VPMULUDQ(in *byte, out *byte)
+// func p786_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p744_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p786_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34720,9 +36647,9 @@ TEXT ·p744_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p745_VPMULUDQ(in *byte, out *byte)
+// func p787_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p745_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p787_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34767,9 +36694,9 @@ TEXT ·p745_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p746_VPOR(in *byte, out *byte)
+// func p788_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p746_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p788_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34818,9 +36745,9 @@ TEXT ·p746_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p747_VPOR(in *byte, out *byte)
+// func p789_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p747_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p789_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34869,9 +36796,9 @@ TEXT ·p747_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p748_VPOR(in *byte, out *byte)
+// func p790_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p748_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p790_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34916,9 +36843,9 @@ TEXT ·p748_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p749_VPOR(in *byte, out *byte)
+// func p791_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p749_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p791_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34963,9 +36890,9 @@ TEXT ·p749_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p750_VPOR(in *byte, out *byte)
+// func p792_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p750_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p792_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35014,9 +36941,9 @@ TEXT ·p750_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p751_VPOR(in *byte, out *byte)
+// func p793_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p751_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p793_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35065,9 +36992,9 @@ TEXT ·p751_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p752_VPOR(in *byte, out *byte)
+// func p794_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p752_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p794_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35112,9 +37039,9 @@ TEXT ·p752_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p753_VPOR(in *byte, out *byte)
+// func p795_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p753_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p795_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35159,9 +37086,9 @@ TEXT ·p753_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p754_VPORD(in *byte, out *byte)
+// func p796_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p754_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p796_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35210,9 +37137,9 @@ TEXT ·p754_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p755_VPORD(in *byte, out *byte)
+// func p797_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p755_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p797_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35257,9 +37184,9 @@ TEXT ·p755_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p756_VPORD(in *byte, out *byte)
+// func p798_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p756_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p798_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35308,9 +37235,9 @@ TEXT ·p756_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p757_VPORD(in *byte, out *byte)
+// func p799_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p757_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p799_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35355,9 +37282,9 @@ TEXT ·p757_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p758_VPROLD(in *byte, out *byte)
+// func p800_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p758_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p800_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35404,9 +37331,9 @@ TEXT ·p758_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p759_VPROLD(in *byte, out *byte)
+// func p801_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p759_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p801_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35453,9 +37380,9 @@ TEXT ·p759_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p760_VPROLD(in *byte, out *byte)
+// func p802_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p760_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p802_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35502,9 +37429,9 @@ TEXT ·p760_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p761_VPROLD(in *byte, out *byte)
+// func p803_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p761_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p803_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35551,9 +37478,9 @@ TEXT ·p761_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p762_VPROLD(in *byte, out *byte)
+// func p804_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p762_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p804_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35598,9 +37525,9 @@ TEXT ·p762_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p763_VPROLD(in *byte, out *byte)
+// func p805_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p763_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p805_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35647,9 +37574,9 @@ TEXT ·p763_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p764_VPROLD(in *byte, out *byte)
+// func p806_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p764_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p806_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35696,9 +37623,9 @@ TEXT ·p764_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p765_VPROLD(in *byte, out *byte)
+// func p807_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p765_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p807_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35745,9 +37672,9 @@ TEXT ·p765_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p766_VPROLD(in *byte, out *byte)
+// func p808_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p766_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p808_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35794,9 +37721,9 @@ TEXT ·p766_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p767_VPROLD(in *byte, out *byte)
+// func p809_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p767_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p809_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35841,9 +37768,9 @@ TEXT ·p767_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p768_VPSHUFB(in *byte, out *byte)
+// func p810_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p768_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p810_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35890,9 +37817,9 @@ TEXT ·p768_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p769_VPSHUFB(in *byte, out *byte)
+// func p811_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p769_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p811_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35939,9 +37866,9 @@ TEXT ·p769_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p770_VPSHUFB(in *byte, out *byte)
+// func p812_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p770_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p812_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35986,9 +37913,9 @@ TEXT ·p770_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p771_VPSHUFB(in *byte, out *byte)
+// func p813_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p771_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p813_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36033,9 +37960,9 @@ TEXT ·p771_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p772_VPSHUFB(in *byte, out *byte)
+// func p814_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p772_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p814_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36082,9 +38009,9 @@ TEXT ·p772_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p773_VPSHUFB(in *byte, out *byte)
+// func p815_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p773_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p815_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36131,9 +38058,9 @@ TEXT ·p773_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p774_VPSHUFB(in *byte, out *byte)
+// func p816_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p774_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p816_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36178,9 +38105,9 @@ TEXT ·p774_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p775_VPSHUFB(in *byte, out *byte)
+// func p817_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p775_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p817_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36225,9 +38152,9 @@ TEXT ·p775_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p776_VPSHUFB(in *byte, out *byte)
+// func p818_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p776_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p818_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36274,9 +38201,9 @@ TEXT ·p776_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p777_VPSHUFB(in *byte, out *byte)
+// func p819_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p777_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p819_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36321,9 +38248,9 @@ TEXT ·p777_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p778_VPSHUFB(in *byte, out *byte)
+// func p820_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p778_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p820_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36372,9 +38299,9 @@ TEXT ·p778_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p779_VPSHUFB(in *byte, out *byte)
+// func p821_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p779_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p821_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36423,9 +38350,9 @@ TEXT ·p779_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p780_VPSHUFB(in *byte, out *byte)
+// func p822_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p780_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p822_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36470,9 +38397,9 @@ TEXT ·p780_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p781_VPSHUFB(in *byte, out *byte)
+// func p823_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p781_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p823_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36517,9 +38444,9 @@ TEXT ·p781_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p782_VPSHUFD(in *byte, out *byte)
+// func p824_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p824_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36566,9 +38493,9 @@ TEXT ·p782_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p783_VPSHUFD(in *byte, out *byte)
+// func p825_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p825_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36615,9 +38542,9 @@ TEXT ·p783_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p784_VPSHUFD(in *byte, out *byte)
+// func p826_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p826_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36664,9 +38591,9 @@ TEXT ·p784_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p785_VPSHUFD(in *byte, out *byte)
+// func p827_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p827_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36713,9 +38640,9 @@ TEXT ·p785_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p786_VPSHUFD(in *byte, out *byte)
+// func p828_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p828_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36762,9 +38689,9 @@ TEXT ·p786_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p787_VPSHUFD(in *byte, out *byte)
+// func p829_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p829_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36811,9 +38738,9 @@ TEXT ·p787_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p788_VPSHUFD(in *byte, out *byte)
+// func p830_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p830_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36860,9 +38787,9 @@ TEXT ·p788_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p789_VPSHUFD(in *byte, out *byte)
+// func p831_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p831_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36909,9 +38836,9 @@ TEXT ·p789_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p790_VPSHUFD(in *byte, out *byte)
+// func p832_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p832_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36958,9 +38885,9 @@ TEXT ·p790_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p791_VPSHUFD(in *byte, out *byte)
+// func p833_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p791_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p833_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37007,9 +38934,9 @@ TEXT ·p791_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p792_VPSHUFD(in *byte, out *byte)
+// func p834_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p792_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p834_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37056,9 +38983,9 @@ TEXT ·p792_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p793_VPSHUFD(in *byte, out *byte)
+// func p835_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p793_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p835_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37105,9 +39032,9 @@ TEXT ·p793_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p794_VPSHUFD(in *byte, out *byte)
+// func p836_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p794_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p836_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37152,9 +39079,9 @@ TEXT ·p794_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p795_VPSHUFD(in *byte, out *byte)
+// func p837_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p795_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p837_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37199,9 +39126,9 @@ TEXT ·p795_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p796_VPSHUFD(in *byte, out *byte)
+// func p838_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p796_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p838_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37248,9 +39175,9 @@ TEXT ·p796_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p797_VPSHUFD(in *byte, out *byte)
+// func p839_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p797_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37297,9 +39224,9 @@ TEXT ·p797_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p798_VPSHUFD(in *byte, out *byte)
+// func p840_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p798_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37346,9 +39273,9 @@ TEXT ·p798_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p799_VPSHUFD(in *byte, out *byte)
+// func p841_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p799_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37395,9 +39322,9 @@ TEXT ·p799_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p800_VPSHUFD(in *byte, out *byte)
+// func p842_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p800_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37444,9 +39371,9 @@ TEXT ·p800_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p801_VPSHUFD(in *byte, out *byte)
+// func p843_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p801_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37493,9 +39420,9 @@ TEXT ·p801_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p802_VPSHUFD(in *byte, out *byte)
+// func p844_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p802_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37542,9 +39469,9 @@ TEXT ·p802_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p803_VPSHUFD(in *byte, out *byte)
+// func p845_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p803_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37591,9 +39518,9 @@ TEXT ·p803_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p804_VPSHUFD(in *byte, out *byte)
+// func p846_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p804_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37640,9 +39567,9 @@ TEXT ·p804_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p805_VPSHUFD(in *byte, out *byte)
+// func p847_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p805_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p847_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37689,9 +39616,9 @@ TEXT ·p805_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p806_VPSHUFD(in *byte, out *byte)
+// func p848_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p806_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37738,9 +39665,9 @@ TEXT ·p806_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p807_VPSHUFD(in *byte, out *byte)
+// func p849_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p807_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p849_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37787,9 +39714,9 @@ TEXT ·p807_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p808_VPSHUFD(in *byte, out *byte)
+// func p850_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p808_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p850_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37834,9 +39761,9 @@ TEXT ·p808_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p809_VPSHUFD(in *byte, out *byte)
+// func p851_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p809_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p851_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37881,9 +39808,9 @@ TEXT ·p809_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p810_VPSHUFD(in *byte, out *byte)
+// func p852_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p810_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p852_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37930,9 +39857,9 @@ TEXT ·p810_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p811_VPSHUFD(in *byte, out *byte)
+// func p853_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p811_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p853_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37979,9 +39906,9 @@ TEXT ·p811_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p812_VPSHUFD(in *byte, out *byte)
+// func p854_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p812_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38028,9 +39955,9 @@ TEXT ·p812_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p813_VPSHUFD(in *byte, out *byte)
+// func p855_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p813_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38077,9 +40004,9 @@ TEXT ·p813_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p814_VPSHUFD(in *byte, out *byte)
+// func p856_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p814_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38126,9 +40053,9 @@ TEXT ·p814_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p815_VPSHUFD(in *byte, out *byte)
+// func p857_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p815_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38175,9 +40102,9 @@ TEXT ·p815_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p816_VPSHUFD(in *byte, out *byte)
+// func p858_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p816_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38222,9 +40149,9 @@ TEXT ·p816_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p817_VPSLLD(in *byte, out *byte)
+// func p859_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p817_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p859_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38271,9 +40198,9 @@ TEXT ·p817_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p818_VPSLLD(in *byte, out *byte)
+// func p860_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p818_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p860_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38320,9 +40247,9 @@ TEXT ·p818_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p819_VPSLLD(in *byte, out *byte)
+// func p861_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p819_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p861_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38369,9 +40296,9 @@ TEXT ·p819_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p820_VPSLLD(in *byte, out *byte)
+// func p862_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p820_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p862_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38418,9 +40345,9 @@ TEXT ·p820_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p821_VPSLLD(in *byte, out *byte)
+// func p863_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p821_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p863_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38467,9 +40394,9 @@ TEXT ·p821_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p822_VPSLLD(in *byte, out *byte)
+// func p864_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p822_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p864_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38516,9 +40443,9 @@ TEXT ·p822_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p823_VPSLLD(in *byte, out *byte)
+// func p865_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p823_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p865_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38565,9 +40492,9 @@ TEXT ·p823_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p824_VPSLLD(in *byte, out *byte)
+// func p866_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p824_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p866_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38614,9 +40541,9 @@ TEXT ·p824_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p825_VPSLLD(in *byte, out *byte)
+// func p867_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p825_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38663,9 +40590,9 @@ TEXT ·p825_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p826_VPSLLD(in *byte, out *byte)
+// func p868_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p826_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p868_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38712,9 +40639,9 @@ TEXT ·p826_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p827_VPSLLD(in *byte, out *byte)
+// func p869_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p827_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p869_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38761,9 +40688,9 @@ TEXT ·p827_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p828_VPSLLD(in *byte, out *byte)
+// func p870_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p828_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p870_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38810,9 +40737,9 @@ TEXT ·p828_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p829_VPSLLD(in *byte, out *byte)
+// func p871_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p829_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p871_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38859,9 +40786,9 @@ TEXT ·p829_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p830_VPSLLD(in *byte, out *byte)
+// func p872_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p830_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p872_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38908,9 +40835,9 @@ TEXT ·p830_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p831_VPSLLD(in *byte, out *byte)
+// func p873_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p831_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p873_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38957,9 +40884,9 @@ TEXT ·p831_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p832_VPSLLD(in *byte, out *byte)
+// func p874_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p832_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p874_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39006,9 +40933,9 @@ TEXT ·p832_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p833_VPSLLD(in *byte, out *byte)
+// func p875_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p833_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p875_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39055,9 +40982,9 @@ TEXT ·p833_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p834_VPSLLD(in *byte, out *byte)
+// func p876_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p834_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p876_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39104,9 +41031,9 @@ TEXT ·p834_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p835_VPSLLD(in *byte, out *byte)
+// func p877_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p835_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p877_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39151,9 +41078,9 @@ TEXT ·p835_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p836_VPSLLD(in *byte, out *byte)
+// func p878_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p836_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p878_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39198,9 +41125,9 @@ TEXT ·p836_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p837_VPSLLDQ(in *byte, out *byte)
+// func p879_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p837_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p879_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39247,9 +41174,9 @@ TEXT ·p837_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p838_VPSLLDQ(in *byte, out *byte)
+// func p880_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p838_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p880_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39296,9 +41223,9 @@ TEXT ·p838_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p839_VPSLLDQ(in *byte, out *byte)
+// func p881_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p839_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p881_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39345,9 +41272,9 @@ TEXT ·p839_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p840_VPSLLDQ(in *byte, out *byte)
+// func p882_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p840_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p882_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39394,9 +41321,9 @@ TEXT ·p840_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p841_VPSLLDQ(in *byte, out *byte)
+// func p883_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p841_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39443,9 +41370,9 @@ TEXT ·p841_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p842_VPSLLDQ(in *byte, out *byte)
+// func p884_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p842_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39492,9 +41419,9 @@ TEXT ·p842_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p843_VPSLLDQ(in *byte, out *byte)
+// func p885_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p843_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p885_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39541,9 +41468,9 @@ TEXT ·p843_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p844_VPSLLDQ(in *byte, out *byte)
+// func p886_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p844_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p886_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39590,9 +41517,9 @@ TEXT ·p844_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p845_VPSLLDQ(in *byte, out *byte)
+// func p887_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p845_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p887_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39639,9 +41566,9 @@ TEXT ·p845_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p846_VPSLLDQ(in *byte, out *byte)
+// func p888_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p846_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p888_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39688,9 +41615,9 @@ TEXT ·p846_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p847_VPSLLDQ(in *byte, out *byte)
+// func p889_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p847_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p889_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39737,9 +41664,9 @@ TEXT ·p847_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p848_VPSLLDQ(in *byte, out *byte)
+// func p890_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p848_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p890_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39786,9 +41713,9 @@ TEXT ·p848_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p849_VPSLLDQ(in *byte, out *byte)
+// func p891_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p849_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p891_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39833,9 +41760,9 @@ TEXT ·p849_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p850_VPSLLDQ(in *byte, out *byte)
+// func p892_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p850_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p892_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39880,9 +41807,9 @@ TEXT ·p850_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p851_VPSLLQ(in *byte, out *byte)
+// func p893_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p851_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p893_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39929,9 +41856,9 @@ TEXT ·p851_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p852_VPSLLQ(in *byte, out *byte)
+// func p894_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p852_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p894_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39978,9 +41905,9 @@ TEXT ·p852_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p853_VPSLLQ(in *byte, out *byte)
+// func p895_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p853_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p895_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40027,9 +41954,9 @@ TEXT ·p853_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p854_VPSLLQ(in *byte, out *byte)
+// func p896_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p854_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p896_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40076,9 +42003,9 @@ TEXT ·p854_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p855_VPSLLQ(in *byte, out *byte)
+// func p897_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p855_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p897_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40125,9 +42052,9 @@ TEXT ·p855_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p856_VPSLLQ(in *byte, out *byte)
+// func p898_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p856_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p898_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40174,9 +42101,9 @@ TEXT ·p856_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p857_VPSLLQ(in *byte, out *byte)
+// func p899_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p857_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p899_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40223,9 +42150,9 @@ TEXT ·p857_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p858_VPSLLQ(in *byte, out *byte)
+// func p900_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p858_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p900_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40272,9 +42199,9 @@ TEXT ·p858_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p859_VPSLLQ(in *byte, out *byte)
+// func p901_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p859_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p901_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40321,9 +42248,9 @@ TEXT ·p859_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p860_VPSLLQ(in *byte, out *byte)
+// func p902_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p860_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p902_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40368,9 +42295,9 @@ TEXT ·p860_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p861_VPSRAD(in *byte, out *byte)
+// func p903_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p861_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p903_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40417,9 +42344,9 @@ TEXT ·p861_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p862_VPSRAD(in *byte, out *byte)
+// func p904_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p862_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p904_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40466,9 +42393,9 @@ TEXT ·p862_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p863_VPSRAD(in *byte, out *byte)
+// func p905_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p863_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p905_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40515,9 +42442,9 @@ TEXT ·p863_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p864_VPSRAD(in *byte, out *byte)
+// func p906_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p864_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p906_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40564,9 +42491,9 @@ TEXT ·p864_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p865_VPSRAD(in *byte, out *byte)
+// func p907_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p865_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p907_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40613,9 +42540,9 @@ TEXT ·p865_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p866_VPSRAD(in *byte, out *byte)
+// func p908_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p866_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p908_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40662,9 +42589,9 @@ TEXT ·p866_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p867_VPSRAD(in *byte, out *byte)
+// func p909_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p867_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p909_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40711,9 +42638,9 @@ TEXT ·p867_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p868_VPSRAD(in *byte, out *byte)
+// func p910_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p868_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p910_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40760,9 +42687,9 @@ TEXT ·p868_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p869_VPSRAD(in *byte, out *byte)
+// func p911_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p869_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p911_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40809,9 +42736,9 @@ TEXT ·p869_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p870_VPSRAD(in *byte, out *byte)
+// func p912_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p870_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p912_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40858,9 +42785,9 @@ TEXT ·p870_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p871_VPSRAD(in *byte, out *byte)
+// func p913_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p871_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p913_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40907,9 +42834,9 @@ TEXT ·p871_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p872_VPSRAD(in *byte, out *byte)
+// func p914_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p872_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p914_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40956,9 +42883,9 @@ TEXT ·p872_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p873_VPSRAD(in *byte, out *byte)
+// func p915_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p873_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p915_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41005,9 +42932,9 @@ TEXT ·p873_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p874_VPSRAD(in *byte, out *byte)
+// func p916_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p874_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p916_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41054,9 +42981,9 @@ TEXT ·p874_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p875_VPSRAD(in *byte, out *byte)
+// func p917_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p875_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p917_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41101,9 +43028,9 @@ TEXT ·p875_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p876_VPSRAD(in *byte, out *byte)
+// func p918_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p876_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p918_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41148,9 +43075,9 @@ TEXT ·p876_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p877_VPSRLD(in *byte, out *byte)
+// func p919_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p877_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p919_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41197,9 +43124,9 @@ TEXT ·p877_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p878_VPSRLD(in *byte, out *byte)
+// func p920_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p878_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p920_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41246,9 +43173,9 @@ TEXT ·p878_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p879_VPSRLD(in *byte, out *byte)
+// func p921_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p879_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p921_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41295,9 +43222,9 @@ TEXT ·p879_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p880_VPSRLD(in *byte, out *byte)
+// func p922_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p880_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p922_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41344,9 +43271,9 @@ TEXT ·p880_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p881_VPSRLD(in *byte, out *byte)
+// func p923_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p881_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p923_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41393,9 +43320,9 @@ TEXT ·p881_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p882_VPSRLD(in *byte, out *byte)
+// func p924_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p882_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p924_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41442,9 +43369,9 @@ TEXT ·p882_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p883_VPSRLD(in *byte, out *byte)
+// func p925_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p883_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p925_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41491,9 +43418,9 @@ TEXT ·p883_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p884_VPSRLD(in *byte, out *byte)
+// func p926_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p884_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p926_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41540,9 +43467,9 @@ TEXT ·p884_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p885_VPSRLD(in *byte, out *byte)
+// func p927_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p885_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p927_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41589,9 +43516,9 @@ TEXT ·p885_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p886_VPSRLD(in *byte, out *byte)
+// func p928_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p886_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p928_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41638,9 +43565,9 @@ TEXT ·p886_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p887_VPSRLD(in *byte, out *byte)
+// func p929_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p887_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p929_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41687,9 +43614,9 @@ TEXT ·p887_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p888_VPSRLD(in *byte, out *byte)
+// func p930_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p888_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p930_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41736,9 +43663,9 @@ TEXT ·p888_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p889_VPSRLD(in *byte, out *byte)
+// func p931_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p889_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p931_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41785,9 +43712,9 @@ TEXT ·p889_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p890_VPSRLD(in *byte, out *byte)
+// func p932_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p890_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p932_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41834,9 +43761,9 @@ TEXT ·p890_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p891_VPSRLD(in *byte, out *byte)
+// func p933_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p891_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p933_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41883,9 +43810,9 @@ TEXT ·p891_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p892_VPSRLD(in *byte, out *byte)
+// func p934_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p892_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p934_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41932,9 +43859,9 @@ TEXT ·p892_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p893_VPSRLD(in *byte, out *byte)
+// func p935_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p893_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p935_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41981,9 +43908,9 @@ TEXT ·p893_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p894_VPSRLD(in *byte, out *byte)
+// func p936_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p894_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p936_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42030,9 +43957,9 @@ TEXT ·p894_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p895_VPSRLD(in *byte, out *byte)
+// func p937_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p895_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p937_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42077,9 +44004,9 @@ TEXT ·p895_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p896_VPSRLD(in *byte, out *byte)
+// func p938_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p896_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p938_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42124,9 +44051,9 @@ TEXT ·p896_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p897_VPSRLDQ(in *byte, out *byte)
+// func p939_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p897_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p939_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42173,9 +44100,9 @@ TEXT ·p897_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p898_VPSRLDQ(in *byte, out *byte)
+// func p940_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p898_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p940_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42222,9 +44149,9 @@ TEXT ·p898_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p899_VPSRLDQ(in *byte, out *byte)
+// func p941_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p899_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p941_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42271,9 +44198,9 @@ TEXT ·p899_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p900_VPSRLDQ(in *byte, out *byte)
+// func p942_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p900_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p942_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42320,9 +44247,9 @@ TEXT ·p900_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p901_VPSRLDQ(in *byte, out *byte)
+// func p943_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p901_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p943_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42369,9 +44296,9 @@ TEXT ·p901_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p902_VPSRLDQ(in *byte, out *byte)
+// func p944_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p902_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p944_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42418,9 +44345,9 @@ TEXT ·p902_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p903_VPSRLDQ(in *byte, out *byte)
+// func p945_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p903_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p945_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42467,9 +44394,9 @@ TEXT ·p903_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p904_VPSRLDQ(in *byte, out *byte)
+// func p946_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p904_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p946_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42516,9 +44443,9 @@ TEXT ·p904_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p905_VPSRLDQ(in *byte, out *byte)
+// func p947_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p905_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p947_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42565,9 +44492,9 @@ TEXT ·p905_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p906_VPSRLDQ(in *byte, out *byte)
+// func p948_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p906_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p948_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42614,9 +44541,9 @@ TEXT ·p906_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p907_VPSRLDQ(in *byte, out *byte)
+// func p949_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p907_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p949_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42663,9 +44590,9 @@ TEXT ·p907_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p908_VPSRLDQ(in *byte, out *byte)
+// func p950_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p908_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p950_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42712,9 +44639,9 @@ TEXT ·p908_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p909_VPSRLDQ(in *byte, out *byte)
+// func p951_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p909_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p951_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42759,9 +44686,9 @@ TEXT ·p909_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p910_VPSRLDQ(in *byte, out *byte)
+// func p952_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p910_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p952_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42806,9 +44733,9 @@ TEXT ·p910_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p911_VPSRLQ(in *byte, out *byte)
+// func p953_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p911_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p953_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42855,9 +44782,9 @@ TEXT ·p911_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p912_VPSRLQ(in *byte, out *byte)
+// func p954_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p912_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p954_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42904,9 +44831,9 @@ TEXT ·p912_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p913_VPSRLQ(in *byte, out *byte)
+// func p955_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p913_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p955_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42953,9 +44880,9 @@ TEXT ·p913_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p914_VPSRLQ(in *byte, out *byte)
+// func p956_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p914_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p956_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43002,9 +44929,9 @@ TEXT ·p914_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p915_VPSRLQ(in *byte, out *byte)
+// func p957_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p915_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p957_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43051,9 +44978,9 @@ TEXT ·p915_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p916_VPSRLQ(in *byte, out *byte)
+// func p958_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p916_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p958_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43100,9 +45027,9 @@ TEXT ·p916_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p917_VPSRLQ(in *byte, out *byte)
+// func p959_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p917_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p959_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43149,9 +45076,9 @@ TEXT ·p917_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p918_VPSRLQ(in *byte, out *byte)
+// func p960_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p918_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p960_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43198,9 +45125,9 @@ TEXT ·p918_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p919_VPSRLQ(in *byte, out *byte)
+// func p961_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p919_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p961_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43247,9 +45174,9 @@ TEXT ·p919_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p920_VPSRLQ(in *byte, out *byte)
+// func p962_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p920_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p962_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43296,9 +45223,9 @@ TEXT ·p920_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p921_VPSRLQ(in *byte, out *byte)
+// func p963_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p921_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p963_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43345,9 +45272,9 @@ TEXT ·p921_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p922_VPSRLQ(in *byte, out *byte)
+// func p964_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p922_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p964_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43392,9 +45319,9 @@ TEXT ·p922_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p923_VPTERNLOGD(in *byte, out *byte)
+// func p965_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p923_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p965_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43443,9 +45370,9 @@ TEXT ·p923_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p924_VPTERNLOGD(in *byte, out *byte)
+// func p966_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p924_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p966_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43490,9 +45417,9 @@ TEXT ·p924_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p925_VPTERNLOGD(in *byte, out *byte)
+// func p967_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p925_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p967_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43541,9 +45468,9 @@ TEXT ·p925_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p926_VPTERNLOGD(in *byte, out *byte)
+// func p968_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p926_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p968_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43588,9 +45515,9 @@ TEXT ·p926_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p927_VPTERNLOGD(in *byte, out *byte)
+// func p969_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p927_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p969_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43639,9 +45566,9 @@ TEXT ·p927_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p928_VPTERNLOGD(in *byte, out *byte)
+// func p970_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p928_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p970_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43686,9 +45613,9 @@ TEXT ·p928_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p929_VPUNPCKHDQ(in *byte, out *byte)
+// func p971_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p929_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p971_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43737,9 +45664,9 @@ TEXT ·p929_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p930_VPUNPCKHDQ(in *byte, out *byte)
+// func p972_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p930_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p972_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43788,9 +45715,9 @@ TEXT ·p930_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p931_VPUNPCKHDQ(in *byte, out *byte)
+// func p973_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p931_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p973_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43835,9 +45762,9 @@ TEXT ·p931_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p932_VPUNPCKHDQ(in *byte, out *byte)
+// func p974_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p932_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p974_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43882,9 +45809,9 @@ TEXT ·p932_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p933_VPUNPCKHDQ(in *byte, out *byte)
+// func p975_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p933_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p975_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43933,9 +45860,9 @@ TEXT ·p933_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p934_VPUNPCKHDQ(in *byte, out *byte)
+// func p976_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p934_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p976_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43980,9 +45907,9 @@ TEXT ·p934_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p935_VPUNPCKHQDQ(in *byte, out *byte)
+// func p977_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p935_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p977_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44031,9 +45958,9 @@ TEXT ·p935_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p936_VPUNPCKHQDQ(in *byte, out *byte)
+// func p978_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p936_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p978_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44082,9 +46009,9 @@ TEXT ·p936_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p937_VPUNPCKHQDQ(in *byte, out *byte)
+// func p979_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p937_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p979_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44129,9 +46056,9 @@ TEXT ·p937_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p938_VPUNPCKHQDQ(in *byte, out *byte)
+// func p980_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p938_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p980_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44176,9 +46103,9 @@ TEXT ·p938_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p939_VPUNPCKHQDQ(in *byte, out *byte)
+// func p981_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p939_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p981_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44227,9 +46154,9 @@ TEXT ·p939_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p940_VPUNPCKHQDQ(in *byte, out *byte)
+// func p982_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p940_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p982_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44274,9 +46201,9 @@ TEXT ·p940_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p941_VPUNPCKLDQ(in *byte, out *byte)
+// func p983_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p941_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p983_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44325,9 +46252,9 @@ TEXT ·p941_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p942_VPUNPCKLDQ(in *byte, out *byte)
+// func p984_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p942_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44376,9 +46303,9 @@ TEXT ·p942_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p943_VPUNPCKLDQ(in *byte, out *byte)
+// func p985_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p943_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p985_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44423,9 +46350,9 @@ TEXT ·p943_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p944_VPUNPCKLDQ(in *byte, out *byte)
+// func p986_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p944_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44470,9 +46397,9 @@ TEXT ·p944_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p945_VPUNPCKLDQ(in *byte, out *byte)
+// func p987_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p945_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p987_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44521,9 +46448,9 @@ TEXT ·p945_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p946_VPUNPCKLDQ(in *byte, out *byte)
+// func p988_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p946_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p988_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44568,9 +46495,9 @@ TEXT ·p946_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p947_VPUNPCKLQDQ(in *byte, out *byte)
+// func p989_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p947_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p989_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44619,9 +46546,9 @@ TEXT ·p947_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p948_VPUNPCKLQDQ(in *byte, out *byte)
+// func p990_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p948_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p990_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44670,9 +46597,9 @@ TEXT ·p948_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p949_VPUNPCKLQDQ(in *byte, out *byte)
+// func p991_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p949_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p991_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44717,9 +46644,9 @@ TEXT ·p949_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p950_VPUNPCKLQDQ(in *byte, out *byte)
+// func p992_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p950_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p992_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44764,9 +46691,9 @@ TEXT ·p950_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p951_VPUNPCKLQDQ(in *byte, out *byte)
+// func p993_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p951_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p993_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44815,9 +46742,9 @@ TEXT ·p951_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p952_VPUNPCKLQDQ(in *byte, out *byte)
+// func p994_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p952_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p994_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44866,9 +46793,9 @@ TEXT ·p952_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p953_VPUNPCKLQDQ(in *byte, out *byte)
+// func p995_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p953_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p995_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44913,9 +46840,9 @@ TEXT ·p953_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p954_VPUNPCKLQDQ(in *byte, out *byte)
+// func p996_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p954_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p996_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44960,9 +46887,9 @@ TEXT ·p954_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p955_VPUNPCKLQDQ(in *byte, out *byte)
+// func p997_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p955_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p997_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45011,9 +46938,9 @@ TEXT ·p955_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p956_VPUNPCKLQDQ(in *byte, out *byte)
+// func p998_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p956_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p998_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45058,9 +46985,9 @@ TEXT ·p956_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p957_VPXOR(in *byte, out *byte)
+// func p999_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p957_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p999_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45107,9 +47034,9 @@ TEXT ·p957_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p958_VPXOR(in *byte, out *byte)
+// func p1000_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p958_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45156,9 +47083,9 @@ TEXT ·p958_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p959_VPXOR(in *byte, out *byte)
+// func p1001_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p959_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45203,9 +47130,9 @@ TEXT ·p959_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p960_VPXOR(in *byte, out *byte)
+// func p1002_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p960_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45250,9 +47177,9 @@ TEXT ·p960_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p961_VPXOR(in *byte, out *byte)
+// func p1003_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p961_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45299,9 +47226,9 @@ TEXT ·p961_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p962_VPXOR(in *byte, out *byte)
+// func p1004_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p962_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45348,9 +47275,9 @@ TEXT ·p962_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p963_VPXOR(in *byte, out *byte)
+// func p1005_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p963_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45395,9 +47322,9 @@ TEXT ·p963_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p964_VPXOR(in *byte, out *byte)
+// func p1006_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p964_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45442,9 +47369,9 @@ TEXT ·p964_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p965_VPXOR(in *byte, out *byte)
+// func p1007_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p965_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45493,9 +47420,9 @@ TEXT ·p965_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p966_VPXOR(in *byte, out *byte)
+// func p1008_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p966_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45544,9 +47471,9 @@ TEXT ·p966_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p967_VPXOR(in *byte, out *byte)
+// func p1009_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p967_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45591,9 +47518,9 @@ TEXT ·p967_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p968_VPXOR(in *byte, out *byte)
+// func p1010_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p968_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45638,9 +47565,9 @@ TEXT ·p968_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p969_VPXOR(in *byte, out *byte)
+// func p1011_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p969_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45689,9 +47616,9 @@ TEXT ·p969_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p970_VPXOR(in *byte, out *byte)
+// func p1012_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p970_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45740,9 +47667,9 @@ TEXT ·p970_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p971_VPXOR(in *byte, out *byte)
+// func p1013_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p971_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45787,9 +47714,9 @@ TEXT ·p971_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p972_VPXOR(in *byte, out *byte)
+// func p1014_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p972_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45834,9 +47761,9 @@ TEXT ·p972_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p973_VPXORD(in *byte, out *byte)
+// func p1015_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p973_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45883,9 +47810,9 @@ TEXT ·p973_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p974_VPXORD(in *byte, out *byte)
+// func p1016_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p974_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45930,9 +47857,9 @@ TEXT ·p974_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p975_VPXORD(in *byte, out *byte)
+// func p1017_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p975_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45979,9 +47906,9 @@ TEXT ·p975_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p976_VPXORD(in *byte, out *byte)
+// func p1018_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p976_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46026,9 +47953,9 @@ TEXT ·p976_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p977_VPXORD(in *byte, out *byte)
+// func p1019_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p977_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46075,9 +48002,9 @@ TEXT ·p977_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p978_VPXORD(in *byte, out *byte)
+// func p1020_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p978_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46122,9 +48049,9 @@ TEXT ·p978_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p979_VPXORD(in *byte, out *byte)
+// func p1021_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p979_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46173,9 +48100,9 @@ TEXT ·p979_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p980_VPXORD(in *byte, out *byte)
+// func p1022_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p980_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46220,9 +48147,9 @@ TEXT ·p980_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p981_VPXORD(in *byte, out *byte)
+// func p1023_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p981_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46271,9 +48198,9 @@ TEXT ·p981_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p982_VPXORD(in *byte, out *byte)
+// func p1024_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p982_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46318,9 +48245,9 @@ TEXT ·p982_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p983_VPXORD(in *byte, out *byte)
+// func p1025_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p983_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46369,9 +48296,9 @@ TEXT ·p983_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p984_VPXORD(in *byte, out *byte)
+// func p1026_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p984_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46416,9 +48343,9 @@ TEXT ·p984_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p985_VPXORQ(in *byte, out *byte)
+// func p1027_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p985_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46467,9 +48394,9 @@ TEXT ·p985_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p986_VPXORQ(in *byte, out *byte)
+// func p1028_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p986_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46514,9 +48441,9 @@ TEXT ·p986_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p987_VSHUFI32X4(in *byte, out *byte)
+// func p1029_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p987_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1029_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46565,9 +48492,9 @@ TEXT ·p987_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p988_VSHUFI32X4(in *byte, out *byte)
+// func p1030_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p988_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1030_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46612,9 +48539,9 @@ TEXT ·p988_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p989_VSHUFI32X4(in *byte, out *byte)
+// func p1031_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p989_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1031_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46663,9 +48590,9 @@ TEXT ·p989_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p990_VSHUFI32X4(in *byte, out *byte)
+// func p1032_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p990_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1032_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46714,9 +48641,9 @@ TEXT ·p990_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p991_VSHUFI32X4(in *byte, out *byte)
+// func p1033_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p991_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1033_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46765,9 +48692,9 @@ TEXT ·p991_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p992_VSHUFI32X4(in *byte, out *byte)
+// func p1034_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p992_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1034_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46816,9 +48743,9 @@ TEXT ·p992_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p993_VSHUFI32X4(in *byte, out *byte)
+// func p1035_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p993_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1035_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46867,9 +48794,9 @@ TEXT ·p993_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p994_VSHUFI32X4(in *byte, out *byte)
+// func p1036_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p994_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1036_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46914,9 +48841,9 @@ TEXT ·p994_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p995_VZEROUPPER(in *byte, out *byte)
+// func p1037_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p995_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1037_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46991,9 +48918,9 @@ TEXT ·p995_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p996_VZEROUPPER(in *byte, out *byte)
+// func p1038_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p996_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1038_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47068,9 +48995,9 @@ TEXT ·p996_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p997_VZEROUPPER(in *byte, out *byte)
+// func p1039_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p997_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1039_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47123,8 +49050,8 @@ TEXT ·p997_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p998_XORB(in *byte, out *byte)
-TEXT ·p998_XORB(SB), NOSPLIT, $0-16
+// func p1040_XORB(in *byte, out *byte)
+TEXT ·p1040_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47167,8 +49094,8 @@ TEXT ·p998_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p999_XORL(in *byte, out *byte)
-TEXT ·p999_XORL(SB), NOSPLIT, $0-16
+// func p1041_XORL(in *byte, out *byte)
+TEXT ·p1041_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47211,8 +49138,8 @@ TEXT ·p999_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1000_XORL(in *byte, out *byte)
-TEXT ·p1000_XORL(SB), NOSPLIT, $0-16
+// func p1042_XORL(in *byte, out *byte)
+TEXT ·p1042_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47255,8 +49182,8 @@ TEXT ·p1000_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1001_XORL(in *byte, out *byte)
-TEXT ·p1001_XORL(SB), NOSPLIT, $0-16
+// func p1043_XORL(in *byte, out *byte)
+TEXT ·p1043_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47299,8 +49226,8 @@ TEXT ·p1001_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1002_XORQ(in *byte, out *byte)
-TEXT ·p1002_XORQ(SB), NOSPLIT, $0-16
+// func p1044_XORQ(in *byte, out *byte)
+TEXT ·p1044_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47343,8 +49270,8 @@ TEXT ·p1002_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1003_XORQ(in *byte, out *byte)
-TEXT ·p1003_XORQ(SB), NOSPLIT, $0-16
+// func p1045_XORQ(in *byte, out *byte)
+TEXT ·p1045_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47387,8 +49314,8 @@ TEXT ·p1003_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1004_XORQ(in *byte, out *byte)
-TEXT ·p1004_XORQ(SB), NOSPLIT, $0-16
+// func p1046_XORQ(in *byte, out *byte)
+TEXT ·p1046_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47431,8 +49358,8 @@ TEXT ·p1004_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1005_XORW(in *byte, out *byte)
-TEXT ·p1005_XORW(SB), NOSPLIT, $0-16
+// func p1047_XORW(in *byte, out *byte)
+TEXT ·p1047_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47475,9 +49402,9 @@ TEXT ·p1005_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1006_VAESENC(in *byte, out *byte)
+// func p1048_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1006_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1048_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47526,9 +49453,9 @@ TEXT ·p1006_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1007_VAESENC(in *byte, out *byte)
+// func p1049_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1007_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1049_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47575,9 +49502,9 @@ TEXT ·p1007_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1008_VAESENC(in *byte, out *byte)
+// func p1050_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1008_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1050_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47626,9 +49553,9 @@ TEXT ·p1008_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1009_VAESENC(in *byte, out *byte)
+// func p1051_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1009_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1051_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47677,9 +49604,9 @@ TEXT ·p1009_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1010_VAESENC(in *byte, out *byte)
+// func p1052_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1010_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1052_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47724,9 +49651,9 @@ TEXT ·p1010_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1011_VAESENCLAST(in *byte, out *byte)
+// func p1053_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1011_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1053_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47775,9 +49702,9 @@ TEXT ·p1011_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1012_VAESENCLAST(in *byte, out *byte)
+// func p1054_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1012_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1054_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47824,9 +49751,9 @@ TEXT ·p1012_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1013_VAESENCLAST(in *byte, out *byte)
+// func p1055_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1013_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1055_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47875,9 +49802,9 @@ TEXT ·p1013_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1014_VAESENCLAST(in *byte, out *byte)
+// func p1056_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1014_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1056_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47926,9 +49853,9 @@ TEXT ·p1014_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1015_VAESENCLAST(in *byte, out *byte)
+// func p1057_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1015_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1057_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47973,9 +49900,9 @@ TEXT ·p1015_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1016_VPCLMULQDQ(in *byte, out *byte)
+// func p1058_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1016_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48024,9 +49951,9 @@ TEXT ·p1016_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1017_VPCLMULQDQ(in *byte, out *byte)
+// func p1059_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1017_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48075,9 +50002,9 @@ TEXT ·p1017_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1018_VPCLMULQDQ(in *byte, out *byte)
+// func p1060_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1018_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48126,9 +50053,9 @@ TEXT ·p1018_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1019_VPCLMULQDQ(in *byte, out *byte)
+// func p1061_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1019_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48177,9 +50104,9 @@ TEXT ·p1019_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1020_VPCLMULQDQ(in *byte, out *byte)
+// func p1062_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1020_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48226,9 +50153,9 @@ TEXT ·p1020_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1021_VPCLMULQDQ(in *byte, out *byte)
+// func p1063_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1021_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48277,9 +50204,9 @@ TEXT ·p1021_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1022_VPCLMULQDQ(in *byte, out *byte)
+// func p1064_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p1022_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1064_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48328,9 +50255,9 @@ TEXT ·p1022_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1023_VPCLMULQDQ(in *byte, out *byte)
+// func p1065_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1023_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1065_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48375,9 +50302,9 @@ TEXT ·p1023_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1024_VPTERNLOGD(in *byte, out *byte)
+// func p1066_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1024_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1066_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48426,9 +50353,9 @@ TEXT ·p1024_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1025_VPTERNLOGD(in *byte, out *byte)
+// func p1067_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1025_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1067_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48477,9 +50404,9 @@ TEXT ·p1025_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1026_VPTERNLOGD(in *byte, out *byte)
+// func p1068_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1026_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1068_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48528,9 +50455,9 @@ TEXT ·p1026_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1027_VPTERNLOGD(in *byte, out *byte)
+// func p1069_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1027_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1069_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48579,9 +50506,9 @@ TEXT ·p1027_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1028_VPTERNLOGD(in *byte, out *byte)
+// func p1070_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1028_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1070_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48630,9 +50557,9 @@ TEXT ·p1028_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1029_VPTERNLOGD(in *byte, out *byte)
+// func p1071_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1029_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1071_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48681,9 +50608,9 @@ TEXT ·p1029_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1030_VPTERNLOGD(in *byte, out *byte)
+// func p1072_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1030_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1072_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48732,9 +50659,9 @@ TEXT ·p1030_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1031_VPTERNLOGD(in *byte, out *byte)
+// func p1073_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1031_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1073_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48783,9 +50710,9 @@ TEXT ·p1031_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1032_VPTERNLOGD(in *byte, out *byte)
+// func p1074_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1032_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1074_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48836,9 +50763,9 @@ TEXT ·p1032_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1033_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1075_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1033_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1075_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48889,9 +50816,9 @@ TEXT ·p1033_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1034_VPTERNLOGD(in *byte, out *byte)
+// func p1076_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1034_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1076_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48938,9 +50865,9 @@ TEXT ·p1034_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1035_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1077_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1035_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1077_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48987,9 +50914,9 @@ TEXT ·p1035_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1036_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1078_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1036_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1078_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49038,9 +50965,9 @@ TEXT ·p1036_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1037_VPTERNLOGD(in *byte, out *byte)
+// func p1079_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1037_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1079_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49089,9 +51016,9 @@ TEXT ·p1037_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1038_VPTERNLOGD(in *byte, out *byte)
+// func p1080_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1038_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1080_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49142,9 +51069,9 @@ TEXT ·p1038_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1039_VPTERNLOGD(in *byte, out *byte)
+// func p1081_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1039_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1081_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49193,9 +51120,9 @@ TEXT ·p1039_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1040_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1082_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1040_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1082_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49246,9 +51173,9 @@ TEXT ·p1040_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1041_VPTERNLOGD(in *byte, out *byte)
+// func p1083_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1041_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1083_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49293,9 +51220,9 @@ TEXT ·p1041_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1042_VPTERNLOGQ(in *byte, out *byte)
+// func p1084_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1042_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1084_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49344,9 +51271,9 @@ TEXT ·p1042_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1043_VPTERNLOGQ(in *byte, out *byte)
+// func p1085_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1043_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1085_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49395,9 +51322,9 @@ TEXT ·p1043_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1044_VPTERNLOGQ(in *byte, out *byte)
+// func p1086_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1044_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1086_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49446,9 +51373,9 @@ TEXT ·p1044_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1045_VPTERNLOGQ(in *byte, out *byte)
+// func p1087_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1045_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1087_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49497,9 +51424,9 @@ TEXT ·p1045_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1046_VPTERNLOGQ(in *byte, out *byte)
+// func p1088_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1088_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49548,9 +51475,9 @@ TEXT ·p1046_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1047_VPTERNLOGQ(in *byte, out *byte)
+// func p1089_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1047_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1089_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49599,9 +51526,9 @@ TEXT ·p1047_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1048_VPTERNLOGQ(in *byte, out *byte)
+// func p1090_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1048_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1090_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49652,9 +51579,9 @@ TEXT ·p1048_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1049_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1091_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1049_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1091_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49705,9 +51632,9 @@ TEXT ·p1049_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1050_VPTERNLOGQ(in *byte, out *byte)
+// func p1092_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1050_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1092_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49754,9 +51681,9 @@ TEXT ·p1050_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1051_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1093_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1051_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1093_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49803,9 +51730,9 @@ TEXT ·p1051_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1052_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1094_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1052_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1094_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49854,9 +51781,9 @@ TEXT ·p1052_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1053_VPTERNLOGQ(in *byte, out *byte)
+// func p1095_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1053_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1095_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49905,9 +51832,9 @@ TEXT ·p1053_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1054_VPTERNLOGQ(in *byte, out *byte)
+// func p1096_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1054_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1096_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49958,9 +51885,9 @@ TEXT ·p1054_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1055_VPTERNLOGQ(in *byte, out *byte)
+// func p1097_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1055_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1097_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50009,9 +51936,9 @@ TEXT ·p1055_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1056_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1098_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1056_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1098_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50062,9 +51989,9 @@ TEXT ·p1056_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1057_VPTERNLOGQ(in *byte, out *byte)
+// func p1099_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1057_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50109,9 +52036,9 @@ TEXT ·p1057_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1058_VPROLD(in *byte, out *byte)
+// func p1100_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1058_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50158,9 +52085,9 @@ TEXT ·p1058_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1059_VPROLD(in *byte, out *byte)
+// func p1101_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1059_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50207,9 +52134,9 @@ TEXT ·p1059_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1060_VPROLD(in *byte, out *byte)
+// func p1102_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1060_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50256,9 +52183,9 @@ TEXT ·p1060_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1061_VPROLD(in *byte, out *byte)
+// func p1103_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1061_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50305,9 +52232,9 @@ TEXT ·p1061_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1062_VPROLD(in *byte, out *byte)
+// func p1104_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1062_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50354,9 +52281,9 @@ TEXT ·p1062_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1063_VPROLD(in *byte, out *byte)
+// func p1105_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1063_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50403,9 +52330,9 @@ TEXT ·p1063_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1064_VPROLD(in *byte, out *byte)
+// func p1106_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1064_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50452,9 +52379,9 @@ TEXT ·p1064_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1065_VPROLD(in *byte, out *byte)
+// func p1107_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1065_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50501,9 +52428,9 @@ TEXT ·p1065_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1066_VPROLD(in *byte, out *byte)
+// func p1108_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1066_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50552,9 +52479,9 @@ TEXT ·p1066_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1067_VPROLD_Z(in *byte, out *byte)
+// func p1109_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1067_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50603,9 +52530,9 @@ TEXT ·p1067_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1068_VPROLD(in *byte, out *byte)
+// func p1110_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1068_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50650,9 +52577,9 @@ TEXT ·p1068_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1069_VPROLD_BCST(in *byte, out *byte)
+// func p1111_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1069_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50697,9 +52624,9 @@ TEXT ·p1069_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1070_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1112_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1070_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50746,9 +52673,9 @@ TEXT ·p1070_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1071_VPROLD(in *byte, out *byte)
+// func p1113_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1071_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50795,9 +52722,9 @@ TEXT ·p1071_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1072_VPROLD(in *byte, out *byte)
+// func p1114_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1072_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50846,9 +52773,9 @@ TEXT ·p1072_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1073_VPROLD(in *byte, out *byte)
+// func p1115_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1073_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50895,9 +52822,9 @@ TEXT ·p1073_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1074_VPROLD_Z(in *byte, out *byte)
+// func p1116_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1074_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50946,9 +52873,9 @@ TEXT ·p1074_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1075_VPROLD(in *byte, out *byte)
+// func p1117_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1075_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50993,9 +52920,9 @@ TEXT ·p1075_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1076_VPROLQ(in *byte, out *byte)
+// func p1118_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1076_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51042,9 +52969,9 @@ TEXT ·p1076_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1077_VPROLQ(in *byte, out *byte)
+// func p1119_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1077_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51091,9 +53018,9 @@ TEXT ·p1077_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1078_VPROLQ(in *byte, out *byte)
+// func p1120_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1078_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51140,9 +53067,9 @@ TEXT ·p1078_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1079_VPROLQ(in *byte, out *byte)
+// func p1121_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1079_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51189,9 +53116,9 @@ TEXT ·p1079_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1080_VPROLQ(in *byte, out *byte)
+// func p1122_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1080_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51238,9 +53165,9 @@ TEXT ·p1080_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1081_VPROLQ(in *byte, out *byte)
+// func p1123_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1081_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51287,9 +53214,9 @@ TEXT ·p1081_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1082_VPROLQ(in *byte, out *byte)
+// func p1124_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1082_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51338,9 +53265,9 @@ TEXT ·p1082_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1083_VPROLQ_Z(in *byte, out *byte)
+// func p1125_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1083_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51389,9 +53316,9 @@ TEXT ·p1083_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1084_VPROLQ(in *byte, out *byte)
+// func p1126_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1084_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51436,9 +53363,9 @@ TEXT ·p1084_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1085_VPROLQ_BCST(in *byte, out *byte)
+// func p1127_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1085_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51483,9 +53410,9 @@ TEXT ·p1085_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1086_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1128_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1086_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51532,9 +53459,9 @@ TEXT ·p1086_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1087_VPROLQ(in *byte, out *byte)
+// func p1129_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1087_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51581,9 +53508,9 @@ TEXT ·p1087_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1088_VPROLQ(in *byte, out *byte)
+// func p1130_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1088_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51632,9 +53559,9 @@ TEXT ·p1088_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1089_VPROLQ(in *byte, out *byte)
+// func p1131_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1089_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51681,9 +53608,9 @@ TEXT ·p1089_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1090_VPROLQ_Z(in *byte, out *byte)
+// func p1132_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1090_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51732,9 +53659,9 @@ TEXT ·p1090_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1091_VPROLQ(in *byte, out *byte)
+// func p1133_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1091_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51779,9 +53706,9 @@ TEXT ·p1091_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1092_VPRORD(in *byte, out *byte)
+// func p1134_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1092_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51828,9 +53755,9 @@ TEXT ·p1092_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1093_VPRORD(in *byte, out *byte)
+// func p1135_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1093_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51877,9 +53804,9 @@ TEXT ·p1093_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1094_VPRORD(in *byte, out *byte)
+// func p1136_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1094_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51926,9 +53853,9 @@ TEXT ·p1094_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1095_VPRORD(in *byte, out *byte)
+// func p1137_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1095_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51975,9 +53902,9 @@ TEXT ·p1095_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1096_VPRORD(in *byte, out *byte)
+// func p1138_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1096_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52024,9 +53951,9 @@ TEXT ·p1096_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1097_VPRORD(in *byte, out *byte)
+// func p1139_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1097_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52073,9 +54000,9 @@ TEXT ·p1097_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1098_VPRORD(in *byte, out *byte)
+// func p1140_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1098_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52122,9 +54049,9 @@ TEXT ·p1098_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1099_VPRORD(in *byte, out *byte)
+// func p1141_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1099_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52173,9 +54100,9 @@ TEXT ·p1099_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1100_VPRORD_Z(in *byte, out *byte)
+// func p1142_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1100_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52224,9 +54151,9 @@ TEXT ·p1100_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1101_VPRORD(in *byte, out *byte)
+// func p1143_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1101_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52271,9 +54198,9 @@ TEXT ·p1101_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1102_VPRORD_BCST(in *byte, out *byte)
+// func p1144_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1102_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52318,9 +54245,9 @@ TEXT ·p1102_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1103_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1145_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1103_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52367,9 +54294,9 @@ TEXT ·p1103_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1104_VPRORD(in *byte, out *byte)
+// func p1146_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1104_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52416,9 +54343,9 @@ TEXT ·p1104_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1105_VPRORD(in *byte, out *byte)
+// func p1147_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1105_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52467,9 +54394,9 @@ TEXT ·p1105_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1106_VPRORD(in *byte, out *byte)
+// func p1148_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1106_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52516,9 +54443,9 @@ TEXT ·p1106_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1107_VPRORD_Z(in *byte, out *byte)
+// func p1149_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1107_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52567,9 +54494,9 @@ TEXT ·p1107_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1108_VPRORD(in *byte, out *byte)
+// func p1150_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1108_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52614,9 +54541,9 @@ TEXT ·p1108_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1109_VPRORQ(in *byte, out *byte)
+// func p1151_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1109_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52663,9 +54590,9 @@ TEXT ·p1109_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1110_VPRORQ(in *byte, out *byte)
+// func p1152_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1110_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52712,9 +54639,9 @@ TEXT ·p1110_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1111_VPRORQ(in *byte, out *byte)
+// func p1153_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1111_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52761,9 +54688,9 @@ TEXT ·p1111_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1112_VPRORQ(in *byte, out *byte)
+// func p1154_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1112_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52810,9 +54737,9 @@ TEXT ·p1112_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1113_VPRORQ(in *byte, out *byte)
+// func p1155_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1113_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52859,9 +54786,9 @@ TEXT ·p1113_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1114_VPRORQ(in *byte, out *byte)
+// func p1156_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1114_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52908,9 +54835,9 @@ TEXT ·p1114_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1115_VPRORQ(in *byte, out *byte)
+// func p1157_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1115_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52959,9 +54886,9 @@ TEXT ·p1115_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1116_VPRORQ_Z(in *byte, out *byte)
+// func p1158_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1116_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53010,9 +54937,9 @@ TEXT ·p1116_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1117_VPRORQ(in *byte, out *byte)
+// func p1159_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1117_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53057,9 +54984,9 @@ TEXT ·p1117_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1118_VPRORQ_BCST(in *byte, out *byte)
+// func p1160_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1118_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53104,9 +55031,9 @@ TEXT ·p1118_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1119_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1161_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1119_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53153,9 +55080,9 @@ TEXT ·p1119_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1120_VPRORQ(in *byte, out *byte)
+// func p1162_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1120_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53202,9 +55129,9 @@ TEXT ·p1120_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1121_VPRORQ(in *byte, out *byte)
+// func p1163_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1121_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53253,9 +55180,9 @@ TEXT ·p1121_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1122_VPRORQ(in *byte, out *byte)
+// func p1164_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1122_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53302,9 +55229,9 @@ TEXT ·p1122_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1123_VPRORQ_Z(in *byte, out *byte)
+// func p1165_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1123_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53353,9 +55280,9 @@ TEXT ·p1123_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1124_VPRORQ(in *byte, out *byte)
+// func p1166_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53400,9 +55327,9 @@ TEXT ·p1124_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1125_VPSHUFB(in *byte, out *byte)
+// func p1167_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1125_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53451,9 +55378,9 @@ TEXT ·p1125_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1126_VPSHUFB(in *byte, out *byte)
+// func p1168_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1126_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53504,9 +55431,9 @@ TEXT ·p1126_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1127_VPSHUFB_Z(in *byte, out *byte)
+// func p1169_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1127_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53557,9 +55484,9 @@ TEXT ·p1127_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1128_VPSHUFB(in *byte, out *byte)
+// func p1170_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1128_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53606,9 +55533,9 @@ TEXT ·p1128_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1129_VPSHUFB(in *byte, out *byte)
+// func p1171_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1129_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53657,9 +55584,9 @@ TEXT ·p1129_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1130_VPSHUFB(in *byte, out *byte)
+// func p1172_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1130_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53710,9 +55637,9 @@ TEXT ·p1130_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1131_VPSHUFB(in *byte, out *byte)
+// func p1173_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1131_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53761,9 +55688,9 @@ TEXT ·p1131_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1132_VPSHUFB_Z(in *byte, out *byte)
+// func p1174_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1132_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53814,9 +55741,9 @@ TEXT ·p1132_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1133_VPSHUFB(in *byte, out *byte)
+// func p1175_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1133_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53861,9 +55788,9 @@ TEXT ·p1133_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1134_VPSHUFD(in *byte, out *byte)
+// func p1176_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1134_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53910,9 +55837,9 @@ TEXT ·p1134_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1135_VPSHUFD(in *byte, out *byte)
+// func p1177_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1135_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53959,9 +55886,9 @@ TEXT ·p1135_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1136_VPSHUFD(in *byte, out *byte)
+// func p1178_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1136_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54008,9 +55935,9 @@ TEXT ·p1136_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1137_VPSHUFD(in *byte, out *byte)
+// func p1179_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1137_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54057,9 +55984,9 @@ TEXT ·p1137_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1138_VPSHUFD(in *byte, out *byte)
+// func p1180_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1138_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54106,9 +56033,9 @@ TEXT ·p1138_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1139_VPSHUFD(in *byte, out *byte)
+// func p1181_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1139_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54155,9 +56082,9 @@ TEXT ·p1139_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1140_VPSHUFD(in *byte, out *byte)
+// func p1182_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1140_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54206,9 +56133,9 @@ TEXT ·p1140_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1141_VPSHUFD_Z(in *byte, out *byte)
+// func p1183_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1141_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54257,9 +56184,9 @@ TEXT ·p1141_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1142_VPSHUFD(in *byte, out *byte)
+// func p1184_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1142_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54304,9 +56231,9 @@ TEXT ·p1142_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1143_VPSHUFD_BCST(in *byte, out *byte)
+// func p1185_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1143_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54351,9 +56278,9 @@ TEXT ·p1143_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1144_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1186_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1144_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54400,9 +56327,9 @@ TEXT ·p1144_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1145_VPSHUFD(in *byte, out *byte)
+// func p1187_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1145_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54449,9 +56376,9 @@ TEXT ·p1145_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1146_VPSHUFD(in *byte, out *byte)
+// func p1188_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1146_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54500,9 +56427,9 @@ TEXT ·p1146_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1147_VPSHUFD(in *byte, out *byte)
+// func p1189_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1147_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54549,9 +56476,9 @@ TEXT ·p1147_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1148_VPSHUFD_Z(in *byte, out *byte)
+// func p1190_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1148_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54600,9 +56527,9 @@ TEXT ·p1148_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1149_VPSHUFD(in *byte, out *byte)
+// func p1191_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1149_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54647,9 +56574,9 @@ TEXT ·p1149_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1150_VPADDD(in *byte, out *byte)
+// func p1192_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1150_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54698,9 +56625,9 @@ TEXT ·p1150_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1151_VPADDD(in *byte, out *byte)
+// func p1193_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1151_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54751,9 +56678,9 @@ TEXT ·p1151_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1152_VPADDD_Z(in *byte, out *byte)
+// func p1194_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1152_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54804,9 +56731,9 @@ TEXT ·p1152_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1153_VPADDD(in *byte, out *byte)
+// func p1195_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1153_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54853,9 +56780,9 @@ TEXT ·p1153_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1154_VPADDD_BCST(in *byte, out *byte)
+// func p1196_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1154_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54902,9 +56829,9 @@ TEXT ·p1154_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1155_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1197_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1155_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54953,9 +56880,9 @@ TEXT ·p1155_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1156_VPADDD(in *byte, out *byte)
+// func p1198_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1156_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55004,9 +56931,9 @@ TEXT ·p1156_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1157_VPADDD(in *byte, out *byte)
+// func p1199_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1157_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55057,9 +56984,9 @@ TEXT ·p1157_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1158_VPADDD(in *byte, out *byte)
+// func p1200_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1158_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55108,9 +57035,9 @@ TEXT ·p1158_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1159_VPADDD_Z(in *byte, out *byte)
+// func p1201_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1159_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55161,9 +57088,9 @@ TEXT ·p1159_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1160_VPADDD(in *byte, out *byte)
+// func p1202_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1160_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55208,9 +57135,9 @@ TEXT ·p1160_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1161_VPADDQ(in *byte, out *byte)
+// func p1203_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1161_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55259,9 +57186,9 @@ TEXT ·p1161_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1162_VPADDQ(in *byte, out *byte)
+// func p1204_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1162_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55312,9 +57239,9 @@ TEXT ·p1162_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1163_VPADDQ_Z(in *byte, out *byte)
+// func p1205_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1163_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55365,9 +57292,9 @@ TEXT ·p1163_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1164_VPADDQ(in *byte, out *byte)
+// func p1206_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1164_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55414,9 +57341,9 @@ TEXT ·p1164_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1165_VPADDQ_BCST(in *byte, out *byte)
+// func p1207_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1165_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55463,9 +57390,9 @@ TEXT ·p1165_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1166_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1208_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1166_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55514,9 +57441,9 @@ TEXT ·p1166_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1167_VPADDQ(in *byte, out *byte)
+// func p1209_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1167_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55565,9 +57492,9 @@ TEXT ·p1167_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1168_VPADDQ(in *byte, out *byte)
+// func p1210_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1168_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55618,9 +57545,9 @@ TEXT ·p1168_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1169_VPADDQ(in *byte, out *byte)
+// func p1211_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1169_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55669,9 +57596,9 @@ TEXT ·p1169_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1170_VPADDQ_Z(in *byte, out *byte)
+// func p1212_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1170_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55722,9 +57649,9 @@ TEXT ·p1170_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1171_VPADDQ(in *byte, out *byte)
+// func p1213_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1171_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55769,9 +57696,9 @@ TEXT ·p1171_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1172_VPSUBQ(in *byte, out *byte)
+// func p1214_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1172_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55820,9 +57747,9 @@ TEXT ·p1172_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1173_VPSUBQ(in *byte, out *byte)
+// func p1215_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1173_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55873,9 +57800,9 @@ TEXT ·p1173_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1174_VPSUBQ_Z(in *byte, out *byte)
+// func p1216_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1174_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55926,9 +57853,9 @@ TEXT ·p1174_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1175_VPSUBQ(in *byte, out *byte)
+// func p1217_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1175_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55975,9 +57902,9 @@ TEXT ·p1175_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1176_VPSUBQ_BCST(in *byte, out *byte)
+// func p1218_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1176_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56024,9 +57951,9 @@ TEXT ·p1176_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1177_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1219_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1177_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56075,9 +58002,9 @@ TEXT ·p1177_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1178_VPSUBQ(in *byte, out *byte)
+// func p1220_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1178_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56126,9 +58053,9 @@ TEXT ·p1178_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1179_VPSUBQ(in *byte, out *byte)
+// func p1221_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1179_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56179,9 +58106,9 @@ TEXT ·p1179_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1180_VPSUBQ(in *byte, out *byte)
+// func p1222_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1180_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56230,9 +58157,9 @@ TEXT ·p1180_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1181_VPSUBQ_Z(in *byte, out *byte)
+// func p1223_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1181_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56283,9 +58210,9 @@ TEXT ·p1181_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1182_VPSUBQ(in *byte, out *byte)
+// func p1224_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1182_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56330,9 +58257,9 @@ TEXT ·p1182_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1183_VPMULUDQ(in *byte, out *byte)
+// func p1225_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1183_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56381,9 +58308,9 @@ TEXT ·p1183_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1184_VPMULUDQ(in *byte, out *byte)
+// func p1226_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1184_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56434,9 +58361,9 @@ TEXT ·p1184_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1185_VPMULUDQ_Z(in *byte, out *byte)
+// func p1227_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1185_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56487,9 +58414,9 @@ TEXT ·p1185_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1186_VPMULUDQ(in *byte, out *byte)
+// func p1228_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1186_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56536,9 +58463,9 @@ TEXT ·p1186_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1187_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1229_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1187_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56585,9 +58512,9 @@ TEXT ·p1187_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1188_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1230_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1188_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56636,9 +58563,9 @@ TEXT ·p1188_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1189_VPMULUDQ(in *byte, out *byte)
+// func p1231_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1189_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56687,9 +58614,9 @@ TEXT ·p1189_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1190_VPMULUDQ(in *byte, out *byte)
+// func p1232_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1190_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56740,9 +58667,9 @@ TEXT ·p1190_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1191_VPMULUDQ(in *byte, out *byte)
+// func p1233_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1191_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56791,9 +58718,9 @@ TEXT ·p1191_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1192_VPMULUDQ_Z(in *byte, out *byte)
+// func p1234_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1192_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56844,9 +58771,9 @@ TEXT ·p1192_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1193_VPMULUDQ(in *byte, out *byte)
+// func p1235_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56891,9 +58818,9 @@ TEXT ·p1193_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1194_VPMADD52LUQ(in *byte, out *byte)
+// func p1236_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1194_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56942,9 +58869,9 @@ TEXT ·p1194_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1195_VPMADD52LUQ(in *byte, out *byte)
+// func p1237_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1195_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56995,9 +58922,9 @@ TEXT ·p1195_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1196_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1238_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1196_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57048,9 +58975,9 @@ TEXT ·p1196_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1197_VPMADD52LUQ(in *byte, out *byte)
+// func p1239_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1197_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57097,9 +59024,9 @@ TEXT ·p1197_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1198_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1240_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1198_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57146,9 +59073,9 @@ TEXT ·p1198_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1199_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1241_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1199_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57197,9 +59124,9 @@ TEXT ·p1199_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1200_VPMADD52LUQ(in *byte, out *byte)
+// func p1242_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1200_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57248,9 +59175,9 @@ TEXT ·p1200_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1201_VPMADD52LUQ(in *byte, out *byte)
+// func p1243_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1201_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57301,9 +59228,9 @@ TEXT ·p1201_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1202_VPMADD52LUQ(in *byte, out *byte)
+// func p1244_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1202_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57352,9 +59279,9 @@ TEXT ·p1202_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1203_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1245_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1203_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57405,9 +59332,9 @@ TEXT ·p1203_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1204_VPMADD52LUQ(in *byte, out *byte)
+// func p1246_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1204_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57452,9 +59379,9 @@ TEXT ·p1204_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1205_VPMADD52HUQ(in *byte, out *byte)
+// func p1247_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1205_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57503,9 +59430,9 @@ TEXT ·p1205_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1206_VPMADD52HUQ(in *byte, out *byte)
+// func p1248_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1206_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57556,9 +59483,9 @@ TEXT ·p1206_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1207_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1249_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1207_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57609,9 +59536,9 @@ TEXT ·p1207_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1208_VPMADD52HUQ(in *byte, out *byte)
+// func p1250_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1208_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57658,9 +59585,9 @@ TEXT ·p1208_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1209_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1251_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1209_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57707,9 +59634,9 @@ TEXT ·p1209_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1210_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1252_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1210_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57758,9 +59685,9 @@ TEXT ·p1210_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1211_VPMADD52HUQ(in *byte, out *byte)
+// func p1253_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1211_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57809,9 +59736,9 @@ TEXT ·p1211_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1212_VPMADD52HUQ(in *byte, out *byte)
+// func p1254_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1212_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57862,9 +59789,9 @@ TEXT ·p1212_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1213_VPMADD52HUQ(in *byte, out *byte)
+// func p1255_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1213_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57913,9 +59840,9 @@ TEXT ·p1213_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1214_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1256_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1214_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57966,9 +59893,9 @@ TEXT ·p1214_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1215_VPMADD52HUQ(in *byte, out *byte)
+// func p1257_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1215_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58013,9 +59940,9 @@ TEXT ·p1215_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1216_VPSRLQ(in *byte, out *byte)
+// func p1258_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1216_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58062,9 +59989,9 @@ TEXT ·p1216_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1217_VPSRLQ(in *byte, out *byte)
+// func p1259_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1217_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58111,9 +60038,9 @@ TEXT ·p1217_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1218_VPSRLQ(in *byte, out *byte)
+// func p1260_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1218_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58160,9 +60087,9 @@ TEXT ·p1218_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1219_VPSRLQ(in *byte, out *byte)
+// func p1261_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1219_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58209,9 +60136,9 @@ TEXT ·p1219_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1220_VPSRLQ(in *byte, out *byte)
+// func p1262_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1220_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58258,9 +60185,9 @@ TEXT ·p1220_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1221_VPSRLQ(in *byte, out *byte)
+// func p1263_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1221_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58307,9 +60234,9 @@ TEXT ·p1221_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1222_VPSRLQ(in *byte, out *byte)
+// func p1264_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1222_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58356,9 +60283,9 @@ TEXT ·p1222_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1223_VPSRLQ(in *byte, out *byte)
+// func p1265_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1223_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58405,9 +60332,9 @@ TEXT ·p1223_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1224_VPSRLQ(in *byte, out *byte)
+// func p1266_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1224_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58456,9 +60383,9 @@ TEXT ·p1224_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1225_VPSRLQ_Z(in *byte, out *byte)
+// func p1267_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1225_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58507,9 +60434,9 @@ TEXT ·p1225_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1226_VPSRLQ(in *byte, out *byte)
+// func p1268_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1226_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58554,9 +60481,9 @@ TEXT ·p1226_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1227_VPSRLQ_BCST(in *byte, out *byte)
+// func p1269_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1227_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58601,9 +60528,9 @@ TEXT ·p1227_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1228_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1270_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1228_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58650,9 +60577,9 @@ TEXT ·p1228_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1229_VPSRLQ(in *byte, out *byte)
+// func p1271_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1229_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58699,9 +60626,9 @@ TEXT ·p1229_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1230_VPSRLQ(in *byte, out *byte)
+// func p1272_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1230_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58750,9 +60677,9 @@ TEXT ·p1230_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1231_VPSRLQ(in *byte, out *byte)
+// func p1273_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1231_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58799,9 +60726,9 @@ TEXT ·p1231_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1232_VPSRLQ_Z(in *byte, out *byte)
+// func p1274_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1232_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58850,9 +60777,9 @@ TEXT ·p1232_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1233_VPSRLQ(in *byte, out *byte)
+// func p1275_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1233_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58897,9 +60824,9 @@ TEXT ·p1233_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1234_VPSLLQ(in *byte, out *byte)
+// func p1276_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1234_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58946,9 +60873,9 @@ TEXT ·p1234_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1235_VPSLLQ(in *byte, out *byte)
+// func p1277_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1235_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58995,9 +60922,9 @@ TEXT ·p1235_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1236_VPSLLQ(in *byte, out *byte)
+// func p1278_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59044,9 +60971,9 @@ TEXT ·p1236_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1237_VPSLLQ(in *byte, out *byte)
+// func p1279_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1237_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59093,9 +61020,9 @@ TEXT ·p1237_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1238_VPSLLQ(in *byte, out *byte)
+// func p1280_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1238_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59142,9 +61069,9 @@ TEXT ·p1238_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1239_VPSLLQ(in *byte, out *byte)
+// func p1281_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1239_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59191,9 +61118,9 @@ TEXT ·p1239_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1240_VPSLLQ(in *byte, out *byte)
+// func p1282_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1240_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59242,9 +61169,9 @@ TEXT ·p1240_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1241_VPSLLQ_Z(in *byte, out *byte)
+// func p1283_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1241_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59293,9 +61220,9 @@ TEXT ·p1241_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1242_VPSLLQ(in *byte, out *byte)
+// func p1284_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1242_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59340,9 +61267,9 @@ TEXT ·p1242_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1243_VPSLLQ_BCST(in *byte, out *byte)
+// func p1285_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1243_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59387,9 +61314,9 @@ TEXT ·p1243_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1244_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1286_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1244_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59436,9 +61363,9 @@ TEXT ·p1244_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1245_VPSLLQ(in *byte, out *byte)
+// func p1287_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1245_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59485,9 +61412,9 @@ TEXT ·p1245_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1246_VPSLLQ(in *byte, out *byte)
+// func p1288_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1246_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59536,9 +61463,9 @@ TEXT ·p1246_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1247_VPSLLQ(in *byte, out *byte)
+// func p1289_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1247_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59585,9 +61512,9 @@ TEXT ·p1247_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1248_VPSLLQ_Z(in *byte, out *byte)
+// func p1290_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1248_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59636,9 +61563,9 @@ TEXT ·p1248_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1249_VPSLLQ(in *byte, out *byte)
+// func p1291_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1249_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59683,9 +61610,9 @@ TEXT ·p1249_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1250_VPSRAQ(in *byte, out *byte)
+// func p1292_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1250_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59732,9 +61659,9 @@ TEXT ·p1250_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1251_VPSRAQ(in *byte, out *byte)
+// func p1293_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1251_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59781,9 +61708,9 @@ TEXT ·p1251_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1252_VPSRAQ(in *byte, out *byte)
+// func p1294_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1252_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59830,9 +61757,9 @@ TEXT ·p1252_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1253_VPSRAQ(in *byte, out *byte)
+// func p1295_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1253_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59879,9 +61806,9 @@ TEXT ·p1253_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1254_VPSRAQ(in *byte, out *byte)
+// func p1296_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59928,9 +61855,9 @@ TEXT ·p1254_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1255_VPSRAQ(in *byte, out *byte)
+// func p1297_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1255_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59977,9 +61904,9 @@ TEXT ·p1255_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1256_VPSRAQ(in *byte, out *byte)
+// func p1298_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60028,9 +61955,9 @@ TEXT ·p1256_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1257_VPSRAQ_Z(in *byte, out *byte)
+// func p1299_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1257_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60079,9 +62006,9 @@ TEXT ·p1257_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1258_VPSRAQ(in *byte, out *byte)
+// func p1300_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1258_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60126,9 +62053,9 @@ TEXT ·p1258_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1259_VPSRAQ_BCST(in *byte, out *byte)
+// func p1301_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1259_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60173,9 +62100,9 @@ TEXT ·p1259_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1260_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1302_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60222,9 +62149,9 @@ TEXT ·p1260_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1261_VPSRAQ(in *byte, out *byte)
+// func p1303_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1261_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60271,9 +62198,9 @@ TEXT ·p1261_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1262_VPSRAQ(in *byte, out *byte)
+// func p1304_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1262_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60322,9 +62249,9 @@ TEXT ·p1262_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1263_VPSRAQ(in *byte, out *byte)
+// func p1305_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1263_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60371,9 +62298,9 @@ TEXT ·p1263_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1264_VPSRAQ_Z(in *byte, out *byte)
+// func p1306_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1264_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60422,9 +62349,9 @@ TEXT ·p1264_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1265_VPSRAQ(in *byte, out *byte)
+// func p1307_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1265_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60469,9 +62396,9 @@ TEXT ·p1265_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1266_VPSRLVQ(in *byte, out *byte)
+// func p1308_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1266_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60520,9 +62447,9 @@ TEXT ·p1266_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1267_VPSRLVQ(in *byte, out *byte)
+// func p1309_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1267_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60573,9 +62500,9 @@ TEXT ·p1267_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1268_VPSRLVQ_Z(in *byte, out *byte)
+// func p1310_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1268_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60626,9 +62553,9 @@ TEXT ·p1268_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1269_VPSRLVQ(in *byte, out *byte)
+// func p1311_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1269_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60675,9 +62602,9 @@ TEXT ·p1269_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1270_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1312_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1270_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60724,9 +62651,9 @@ TEXT ·p1270_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1271_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1313_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1271_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60775,9 +62702,9 @@ TEXT ·p1271_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1272_VPSRLVQ(in *byte, out *byte)
+// func p1314_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1272_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60826,9 +62753,9 @@ TEXT ·p1272_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1273_VPSRLVQ(in *byte, out *byte)
+// func p1315_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1273_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60879,9 +62806,9 @@ TEXT ·p1273_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1274_VPSRLVQ(in *byte, out *byte)
+// func p1316_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1274_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60930,9 +62857,9 @@ TEXT ·p1274_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1275_VPSRLVQ_Z(in *byte, out *byte)
+// func p1317_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1275_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60983,9 +62910,9 @@ TEXT ·p1275_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1276_VPSRLVQ(in *byte, out *byte)
+// func p1318_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1276_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61030,9 +62957,9 @@ TEXT ·p1276_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1277_VPSLLVQ(in *byte, out *byte)
+// func p1319_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1277_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61081,9 +63008,9 @@ TEXT ·p1277_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1278_VPSLLVQ(in *byte, out *byte)
+// func p1320_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1278_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61134,9 +63061,9 @@ TEXT ·p1278_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1279_VPSLLVQ_Z(in *byte, out *byte)
+// func p1321_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1279_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61187,9 +63114,9 @@ TEXT ·p1279_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1280_VPSLLVQ(in *byte, out *byte)
+// func p1322_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1280_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61236,9 +63163,9 @@ TEXT ·p1280_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1281_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1323_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1281_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61285,9 +63212,9 @@ TEXT ·p1281_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1282_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1324_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1282_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61336,9 +63263,9 @@ TEXT ·p1282_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1283_VPSLLVQ(in *byte, out *byte)
+// func p1325_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1283_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1325_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61387,9 +63314,9 @@ TEXT ·p1283_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1284_VPSLLVQ(in *byte, out *byte)
+// func p1326_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1284_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1326_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61440,9 +63367,9 @@ TEXT ·p1284_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1285_VPSLLVQ(in *byte, out *byte)
+// func p1327_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1285_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1327_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61491,9 +63418,9 @@ TEXT ·p1285_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1286_VPSLLVQ_Z(in *byte, out *byte)
+// func p1328_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1286_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1328_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61544,9 +63471,9 @@ TEXT ·p1286_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1287_VPSLLVQ(in *byte, out *byte)
+// func p1329_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1287_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1329_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61591,9 +63518,9 @@ TEXT ·p1287_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1288_VPSRLDQ(in *byte, out *byte)
+// func p1330_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1288_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1330_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61640,9 +63567,9 @@ TEXT ·p1288_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1289_VPSRLDQ(in *byte, out *byte)
+// func p1331_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1289_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1331_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61689,9 +63616,9 @@ TEXT ·p1289_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1290_VPSRLDQ(in *byte, out *byte)
+// func p1332_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1290_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61738,9 +63665,9 @@ TEXT ·p1290_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1291_VPSRLDQ(in *byte, out *byte)
+// func p1333_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1291_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61787,9 +63714,9 @@ TEXT ·p1291_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1292_VPSRLDQ(in *byte, out *byte)
+// func p1334_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1292_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61836,9 +63763,9 @@ TEXT ·p1292_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1293_VPSRLDQ(in *byte, out *byte)
+// func p1335_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1293_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61885,9 +63812,9 @@ TEXT ·p1293_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1294_VPSRLDQ(in *byte, out *byte)
+// func p1336_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1294_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61934,9 +63861,9 @@ TEXT ·p1294_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1295_VPSRLDQ(in *byte, out *byte)
+// func p1337_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1295_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61981,9 +63908,9 @@ TEXT ·p1295_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1296_VPSRLDQ(in *byte, out *byte)
+// func p1338_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1296_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62030,9 +63957,9 @@ TEXT ·p1296_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1297_VPSRLDQ(in *byte, out *byte)
+// func p1339_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1297_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62079,9 +64006,9 @@ TEXT ·p1297_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1298_VPSRLDQ(in *byte, out *byte)
+// func p1340_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1298_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62126,9 +64053,9 @@ TEXT ·p1298_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1299_VPSLLDQ(in *byte, out *byte)
+// func p1341_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1299_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62175,9 +64102,9 @@ TEXT ·p1299_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1300_VPSLLDQ(in *byte, out *byte)
+// func p1342_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1300_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62224,9 +64151,9 @@ TEXT ·p1300_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1301_VPSLLDQ(in *byte, out *byte)
+// func p1343_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1301_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62273,9 +64200,9 @@ TEXT ·p1301_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1302_VPSLLDQ(in *byte, out *byte)
+// func p1344_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1302_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62322,9 +64249,9 @@ TEXT ·p1302_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1303_VPSLLDQ(in *byte, out *byte)
+// func p1345_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1303_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62371,9 +64298,9 @@ TEXT ·p1303_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1304_VPSLLDQ(in *byte, out *byte)
+// func p1346_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1304_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62420,9 +64347,9 @@ TEXT ·p1304_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1305_VPSLLDQ(in *byte, out *byte)
+// func p1347_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1305_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62469,9 +64396,9 @@ TEXT ·p1305_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1306_VPSLLDQ(in *byte, out *byte)
+// func p1348_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1306_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62516,9 +64443,9 @@ TEXT ·p1306_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1307_VPSLLDQ(in *byte, out *byte)
+// func p1349_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1307_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62565,9 +64492,9 @@ TEXT ·p1307_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1308_VPSLLDQ(in *byte, out *byte)
+// func p1350_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1308_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62614,9 +64541,9 @@ TEXT ·p1308_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1309_VPSLLDQ(in *byte, out *byte)
+// func p1351_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1309_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62661,9 +64588,9 @@ TEXT ·p1309_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1310_VPALIGNR(in *byte, out *byte)
+// func p1352_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1310_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62712,9 +64639,9 @@ TEXT ·p1310_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1311_VPALIGNR(in *byte, out *byte)
+// func p1353_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1311_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62763,9 +64690,9 @@ TEXT ·p1311_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1312_VPALIGNR(in *byte, out *byte)
+// func p1354_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1312_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62814,9 +64741,9 @@ TEXT ·p1312_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1313_VPALIGNR(in *byte, out *byte)
+// func p1355_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1313_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62865,9 +64792,9 @@ TEXT ·p1313_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1314_VPALIGNR(in *byte, out *byte)
+// func p1356_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1314_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62916,9 +64843,9 @@ TEXT ·p1314_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1315_VPALIGNR(in *byte, out *byte)
+// func p1357_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1315_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62967,9 +64894,9 @@ TEXT ·p1315_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1316_VPALIGNR(in *byte, out *byte)
+// func p1358_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1316_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63018,9 +64945,9 @@ TEXT ·p1316_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1317_VPALIGNR(in *byte, out *byte)
+// func p1359_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1317_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63069,9 +64996,9 @@ TEXT ·p1317_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1318_VPALIGNR(in *byte, out *byte)
+// func p1360_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1318_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63122,9 +65049,9 @@ TEXT ·p1318_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1319_VPALIGNR_Z(in *byte, out *byte)
+// func p1361_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1319_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63175,9 +65102,9 @@ TEXT ·p1319_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1320_VPALIGNR(in *byte, out *byte)
+// func p1362_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1320_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63224,9 +65151,9 @@ TEXT ·p1320_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1321_VPALIGNR(in *byte, out *byte)
+// func p1363_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1321_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63275,9 +65202,9 @@ TEXT ·p1321_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1322_VPALIGNR(in *byte, out *byte)
+// func p1364_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1322_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63328,9 +65255,9 @@ TEXT ·p1322_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1323_VPALIGNR(in *byte, out *byte)
+// func p1365_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1323_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63379,9 +65306,9 @@ TEXT ·p1323_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1324_VPALIGNR_Z(in *byte, out *byte)
+// func p1366_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1324_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63432,9 +65359,9 @@ TEXT ·p1324_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1325_VPALIGNR(in *byte, out *byte)
+// func p1367_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1325_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63479,9 +65406,9 @@ TEXT ·p1325_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1326_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1368_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1326_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63530,9 +65457,9 @@ TEXT ·p1326_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1327_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1369_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1327_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63583,9 +65510,9 @@ TEXT ·p1327_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1328_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1370_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1328_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63636,9 +65563,9 @@ TEXT ·p1328_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1329_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1371_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1329_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63685,9 +65612,9 @@ TEXT ·p1329_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1330_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1372_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1330_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63734,9 +65661,9 @@ TEXT ·p1330_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1331_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1373_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1331_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63785,9 +65712,9 @@ TEXT ·p1331_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1332_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1374_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1332_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63836,9 +65763,9 @@ TEXT ·p1332_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1333_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1375_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1333_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63889,9 +65816,9 @@ TEXT ·p1333_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1334_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1376_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1334_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63940,9 +65867,9 @@ TEXT ·p1334_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1335_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1377_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1335_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63993,9 +65920,9 @@ TEXT ·p1335_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1336_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1378_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1336_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64040,9 +65967,9 @@ TEXT ·p1336_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1337_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1379_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1337_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64091,9 +66018,9 @@ TEXT ·p1337_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1338_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1380_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1338_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64144,9 +66071,9 @@ TEXT ·p1338_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1339_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1381_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1339_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64197,9 +66124,9 @@ TEXT ·p1339_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1340_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1382_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1340_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64246,9 +66173,9 @@ TEXT ·p1340_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1341_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1383_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1341_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1383_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64295,9 +66222,9 @@ TEXT ·p1341_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1342_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1384_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1342_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1384_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64346,9 +66273,9 @@ TEXT ·p1342_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1343_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1385_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1343_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1385_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64397,9 +66324,9 @@ TEXT ·p1343_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1344_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1386_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1344_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1386_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64450,9 +66377,9 @@ TEXT ·p1344_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1345_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1387_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1345_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64501,9 +66428,9 @@ TEXT ·p1345_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1346_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1388_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1346_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64554,9 +66481,9 @@ TEXT ·p1346_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1347_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1389_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1347_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64601,9 +66528,9 @@ TEXT ·p1347_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1348_VSHUFI64X2(in *byte, out *byte)
+// func p1390_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1390_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64652,9 +66579,9 @@ TEXT ·p1348_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1349_VSHUFI64X2(in *byte, out *byte)
+// func p1391_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1349_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1391_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64703,9 +66630,9 @@ TEXT ·p1349_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1350_VSHUFI64X2(in *byte, out *byte)
+// func p1392_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1350_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1392_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64754,9 +66681,9 @@ TEXT ·p1350_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1351_VSHUFI64X2(in *byte, out *byte)
+// func p1393_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1351_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1393_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64805,9 +66732,9 @@ TEXT ·p1351_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1352_VSHUFI64X2(in *byte, out *byte)
+// func p1394_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1352_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1394_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64856,9 +66783,9 @@ TEXT ·p1352_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1353_VSHUFI64X2(in *byte, out *byte)
+// func p1395_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1353_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1395_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64907,9 +66834,9 @@ TEXT ·p1353_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1354_VSHUFI64X2(in *byte, out *byte)
+// func p1396_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1354_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1396_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64960,9 +66887,9 @@ TEXT ·p1354_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1355_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1397_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1355_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1397_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65013,9 +66940,9 @@ TEXT ·p1355_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1356_VSHUFI64X2(in *byte, out *byte)
+// func p1398_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1356_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1398_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65062,9 +66989,9 @@ TEXT ·p1356_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1357_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1399_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1357_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1399_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65111,9 +67038,9 @@ TEXT ·p1357_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1358_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1400_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1358_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1400_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65162,9 +67089,9 @@ TEXT ·p1358_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1359_VSHUFI64X2(in *byte, out *byte)
+// func p1401_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1359_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1401_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65213,9 +67140,9 @@ TEXT ·p1359_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1360_VSHUFI64X2(in *byte, out *byte)
+// func p1402_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1360_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1402_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65266,9 +67193,9 @@ TEXT ·p1360_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1361_VSHUFI64X2(in *byte, out *byte)
+// func p1403_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1361_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1403_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65313,9 +67240,9 @@ TEXT ·p1361_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1362_VPERMQ(in *byte, out *byte)
+// func p1404_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1362_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1404_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65362,9 +67289,9 @@ TEXT ·p1362_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1363_VPERMQ(in *byte, out *byte)
+// func p1405_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1363_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1405_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65411,9 +67338,9 @@ TEXT ·p1363_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1364_VPERMQ(in *byte, out *byte)
+// func p1406_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1364_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1406_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65460,9 +67387,9 @@ TEXT ·p1364_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1365_VPERMQ(in *byte, out *byte)
+// func p1407_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1365_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65509,9 +67436,9 @@ TEXT ·p1365_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1366_VPERMQ(in *byte, out *byte)
+// func p1408_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1366_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65560,9 +67487,9 @@ TEXT ·p1366_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1367_VPERMQ_Z(in *byte, out *byte)
+// func p1409_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1367_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65611,9 +67538,9 @@ TEXT ·p1367_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1368_VPERMQ(in *byte, out *byte)
+// func p1410_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1368_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65658,9 +67585,9 @@ TEXT ·p1368_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1369_VPERMQ_BCST(in *byte, out *byte)
+// func p1411_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1369_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65705,9 +67632,9 @@ TEXT ·p1369_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1370_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1412_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1370_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65754,9 +67681,9 @@ TEXT ·p1370_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1371_VPERMQ(in *byte, out *byte)
+// func p1413_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1371_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65803,9 +67730,9 @@ TEXT ·p1371_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1372_VPERMQ(in *byte, out *byte)
+// func p1414_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1372_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65854,9 +67781,9 @@ TEXT ·p1372_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1373_VPERMQ(in *byte, out *byte)
+// func p1415_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1373_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65901,9 +67828,9 @@ TEXT ·p1373_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1374_VPERMQ(in *byte, out *byte)
+// func p1416_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1374_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65952,9 +67879,9 @@ TEXT ·p1374_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1375_VPERMQ(in *byte, out *byte)
+// func p1417_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1375_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66005,9 +67932,9 @@ TEXT ·p1375_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1376_VPERMQ_Z(in *byte, out *byte)
+// func p1418_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1376_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66058,9 +67985,9 @@ TEXT ·p1376_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1377_VPERMQ(in *byte, out *byte)
+// func p1419_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1377_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66107,9 +68034,9 @@ TEXT ·p1377_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1378_VPERMQ_BCST(in *byte, out *byte)
+// func p1420_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1378_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66156,9 +68083,9 @@ TEXT ·p1378_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1379_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1421_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1379_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66207,9 +68134,9 @@ TEXT ·p1379_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1380_VPERMQ(in *byte, out *byte)
+// func p1422_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1380_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1422_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66258,9 +68185,9 @@ TEXT ·p1380_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1381_VPERMQ(in *byte, out *byte)
+// func p1423_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1381_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1423_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66311,9 +68238,9 @@ TEXT ·p1381_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1382_VPERMQ(in *byte, out *byte)
+// func p1424_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1382_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1424_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66358,9 +68285,9 @@ TEXT ·p1382_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1383_VPERMD(in *byte, out *byte)
+// func p1425_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1383_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1425_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66409,9 +68336,9 @@ TEXT ·p1383_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1384_VPERMD(in *byte, out *byte)
+// func p1426_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1384_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1426_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66462,9 +68389,9 @@ TEXT ·p1384_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1385_VPERMD_Z(in *byte, out *byte)
+// func p1427_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1385_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66515,9 +68442,9 @@ TEXT ·p1385_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1386_VPERMD(in *byte, out *byte)
+// func p1428_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1386_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66564,9 +68491,9 @@ TEXT ·p1386_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1387_VPERMD_BCST(in *byte, out *byte)
+// func p1429_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1387_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66613,9 +68540,9 @@ TEXT ·p1387_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1388_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1430_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1388_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1430_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66664,9 +68591,9 @@ TEXT ·p1388_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1389_VPERMD(in *byte, out *byte)
+// func p1431_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1389_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1431_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66715,9 +68642,9 @@ TEXT ·p1389_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1390_VPERMD(in *byte, out *byte)
+// func p1432_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1390_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1432_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66768,9 +68695,9 @@ TEXT ·p1390_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1391_VPERMD(in *byte, out *byte)
+// func p1433_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1391_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1433_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66815,9 +68742,9 @@ TEXT ·p1391_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1392_VPERMI2Q(in *byte, out *byte)
+// func p1434_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1392_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1434_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66866,9 +68793,9 @@ TEXT ·p1392_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1393_VPERMI2Q(in *byte, out *byte)
+// func p1435_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1393_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1435_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66919,9 +68846,9 @@ TEXT ·p1393_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1394_VPERMI2Q_Z(in *byte, out *byte)
+// func p1436_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1394_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1436_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66972,9 +68899,9 @@ TEXT ·p1394_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1395_VPERMI2Q(in *byte, out *byte)
+// func p1437_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1395_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1437_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67021,9 +68948,9 @@ TEXT ·p1395_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1396_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1438_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1396_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1438_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67070,9 +68997,9 @@ TEXT ·p1396_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1397_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1439_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1397_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1439_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67121,9 +69048,9 @@ TEXT ·p1397_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1398_VPERMI2Q(in *byte, out *byte)
+// func p1440_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1398_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1440_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67172,9 +69099,9 @@ TEXT ·p1398_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1399_VPERMI2Q(in *byte, out *byte)
+// func p1441_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1399_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1441_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67225,9 +69152,9 @@ TEXT ·p1399_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1400_VPERMI2Q(in *byte, out *byte)
+// func p1442_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1400_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1442_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67276,9 +69203,9 @@ TEXT ·p1400_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1401_VPERMI2Q_Z(in *byte, out *byte)
+// func p1443_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1401_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1443_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67329,9 +69256,9 @@ TEXT ·p1401_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1402_VPERMI2Q(in *byte, out *byte)
+// func p1444_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1402_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1444_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67376,9 +69303,9 @@ TEXT ·p1402_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1403_VPERMB(in *byte, out *byte)
+// func p1445_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1403_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1445_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67427,9 +69354,9 @@ TEXT ·p1403_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1404_VPERMB(in *byte, out *byte)
+// func p1446_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1404_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1446_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67480,9 +69407,9 @@ TEXT ·p1404_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1405_VPERMB_Z(in *byte, out *byte)
+// func p1447_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1405_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1447_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67533,9 +69460,9 @@ TEXT ·p1405_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1406_VPERMB(in *byte, out *byte)
+// func p1448_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1406_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1448_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67582,9 +69509,9 @@ TEXT ·p1406_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1407_VPERMB(in *byte, out *byte)
+// func p1449_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1407_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1449_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67633,9 +69560,9 @@ TEXT ·p1407_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1408_VPERMB(in *byte, out *byte)
+// func p1450_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1408_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67686,9 +69613,9 @@ TEXT ·p1408_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1409_VPERMB(in *byte, out *byte)
+// func p1451_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1409_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67737,9 +69664,9 @@ TEXT ·p1409_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1410_VPERMB_Z(in *byte, out *byte)
+// func p1452_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1410_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1452_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67790,9 +69717,9 @@ TEXT ·p1410_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1411_VPERMB(in *byte, out *byte)
+// func p1453_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1411_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1453_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67837,9 +69764,9 @@ TEXT ·p1411_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1412_VALIGNQ(in *byte, out *byte)
+// func p1454_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1412_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1454_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67888,9 +69815,9 @@ TEXT ·p1412_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1413_VALIGNQ(in *byte, out *byte)
+// func p1455_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1413_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1455_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67939,9 +69866,9 @@ TEXT ·p1413_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1414_VALIGNQ(in *byte, out *byte)
+// func p1456_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1414_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1456_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67990,9 +69917,9 @@ TEXT ·p1414_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1415_VALIGNQ(in *byte, out *byte)
+// func p1457_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1415_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1457_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68041,9 +69968,9 @@ TEXT ·p1415_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1416_VALIGNQ(in *byte, out *byte)
+// func p1458_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1416_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1458_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68092,9 +70019,9 @@ TEXT ·p1416_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1417_VALIGNQ(in *byte, out *byte)
+// func p1459_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1417_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1459_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68145,9 +70072,9 @@ TEXT ·p1417_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1418_VALIGNQ_Z(in *byte, out *byte)
+// func p1460_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1418_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1460_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68198,9 +70125,9 @@ TEXT ·p1418_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1419_VALIGNQ(in *byte, out *byte)
+// func p1461_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1419_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1461_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68247,9 +70174,9 @@ TEXT ·p1419_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1420_VALIGNQ_BCST(in *byte, out *byte)
+// func p1462_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1420_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1462_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68296,9 +70223,9 @@ TEXT ·p1420_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1421_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1463_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1421_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1463_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68347,9 +70274,9 @@ TEXT ·p1421_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1422_VALIGNQ(in *byte, out *byte)
+// func p1464_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1422_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1464_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68398,9 +70325,9 @@ TEXT ·p1422_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1423_VALIGNQ(in *byte, out *byte)
+// func p1465_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1423_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1465_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68451,9 +70378,9 @@ TEXT ·p1423_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1424_VALIGNQ(in *byte, out *byte)
+// func p1466_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1424_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1466_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68502,9 +70429,9 @@ TEXT ·p1424_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1425_VALIGNQ_Z(in *byte, out *byte)
+// func p1467_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1425_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1467_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68555,9 +70482,9 @@ TEXT ·p1425_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1426_VALIGNQ(in *byte, out *byte)
+// func p1468_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1426_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1468_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68602,9 +70529,9 @@ TEXT ·p1426_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1427_VPBLENDMQ(in *byte, out *byte)
+// func p1469_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1427_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1469_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68655,9 +70582,9 @@ TEXT ·p1427_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1428_VPBLENDMQ(in *byte, out *byte)
+// func p1470_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1428_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1470_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68706,9 +70633,9 @@ TEXT ·p1428_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1429_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1471_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1429_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1471_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68757,9 +70684,9 @@ TEXT ·p1429_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1430_VPBLENDMQ(in *byte, out *byte)
+// func p1472_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1430_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1472_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68810,9 +70737,9 @@ TEXT ·p1430_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1431_VPBLENDMQ(in *byte, out *byte)
+// func p1473_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1431_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1473_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68863,9 +70790,9 @@ TEXT ·p1431_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1432_VPBLENDMQ(in *byte, out *byte)
+// func p1474_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1432_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1474_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68912,9 +70839,9 @@ TEXT ·p1432_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1433_VBROADCASTI32X4(in *byte, out *byte)
+// func p1475_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1433_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1475_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68959,9 +70886,9 @@ TEXT ·p1433_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1434_VBROADCASTI32X4(in *byte, out *byte)
+// func p1476_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1434_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1476_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69008,9 +70935,9 @@ TEXT ·p1434_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1435_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1477_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1435_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1477_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69057,9 +70984,9 @@ TEXT ·p1435_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1436_VBROADCASTI32X4(in *byte, out *byte)
+// func p1478_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1436_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1478_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69104,9 +71031,9 @@ TEXT ·p1436_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1437_VPBROADCASTQ(in *byte, out *byte)
+// func p1479_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1437_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1479_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69153,9 +71080,9 @@ TEXT ·p1437_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1438_VPBROADCASTQ(in *byte, out *byte)
+// func p1480_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1438_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69200,9 +71127,9 @@ TEXT ·p1438_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1439_VPBROADCASTQ(in *byte, out *byte)
+// func p1481_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1439_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69247,9 +71174,9 @@ TEXT ·p1439_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1440_VPBROADCASTQ(in *byte, out *byte)
+// func p1482_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1440_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69298,9 +71225,9 @@ TEXT ·p1440_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1441_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1483_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1441_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69347,9 +71274,9 @@ TEXT ·p1441_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1442_VPBROADCASTQ(in *byte, out *byte)
+// func p1484_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1442_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69394,9 +71321,9 @@ TEXT ·p1442_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1443_VPBROADCASTQ(in *byte, out *byte)
+// func p1485_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1443_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69443,9 +71370,9 @@ TEXT ·p1443_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1444_VPBROADCASTQ(in *byte, out *byte)
+// func p1486_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1444_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69490,9 +71417,9 @@ TEXT ·p1444_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1445_VPBROADCASTD(in *byte, out *byte)
+// func p1487_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1445_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69539,9 +71466,9 @@ TEXT ·p1445_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1446_VPBROADCASTD(in *byte, out *byte)
+// func p1488_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1446_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69586,9 +71513,9 @@ TEXT ·p1446_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1447_VPBROADCASTD(in *byte, out *byte)
+// func p1489_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1447_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69633,9 +71560,9 @@ TEXT ·p1447_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1448_VPBROADCASTD(in *byte, out *byte)
+// func p1490_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1448_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69684,9 +71611,9 @@ TEXT ·p1448_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1449_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1491_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1449_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69733,9 +71660,9 @@ TEXT ·p1449_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1450_VPBROADCASTD(in *byte, out *byte)
+// func p1492_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1450_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69780,9 +71707,9 @@ TEXT ·p1450_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1451_VPBROADCASTD(in *byte, out *byte)
+// func p1493_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1451_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69827,9 +71754,9 @@ TEXT ·p1451_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1452_VINSERTI64X4(in *byte, out *byte)
+// func p1494_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1452_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1494_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69878,9 +71805,9 @@ TEXT ·p1452_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1453_VINSERTI64X4(in *byte, out *byte)
+// func p1495_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1453_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1495_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69927,9 +71854,9 @@ TEXT ·p1453_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1454_VINSERTI64X4(in *byte, out *byte)
+// func p1496_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1454_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1496_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69980,9 +71907,9 @@ TEXT ·p1454_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1455_VEXTRACTI32X4(in *byte, out *byte)
+// func p1497_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1455_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1497_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70029,9 +71956,9 @@ TEXT ·p1455_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1456_VEXTRACTI32X4(in *byte, out *byte)
+// func p1498_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1456_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1498_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70076,9 +72003,9 @@ TEXT ·p1456_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1457_VEXTRACTI32X4(in *byte, out *byte)
+// func p1499_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1457_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1499_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70127,9 +72054,9 @@ TEXT ·p1457_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1458_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1500_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1458_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1500_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70178,9 +72105,9 @@ TEXT ·p1458_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1459_VEXTRACTI32X4(in *byte, out *byte)
+// func p1501_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1459_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1501_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70227,9 +72154,9 @@ TEXT ·p1459_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1460_VEXTRACTI32X4(in *byte, out *byte)
+// func p1502_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1460_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70276,9 +72203,9 @@ TEXT ·p1460_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1461_VMOVDQU8(in *byte, out *byte)
+// func p1503_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1461_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1503_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70325,9 +72252,9 @@ TEXT ·p1461_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1462_VMOVDQU8_Z(in *byte, out *byte)
+// func p1504_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1462_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1504_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70374,9 +72301,9 @@ TEXT ·p1462_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1463_VMOVDQU8(in *byte, out *byte)
+// func p1505_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1463_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1505_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70423,9 +72350,9 @@ TEXT ·p1463_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1464_VMOVDQU8(in *byte, out *byte)
+// func p1506_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1464_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1506_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70474,9 +72401,9 @@ TEXT ·p1464_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1465_VMOVDQU8_Z(in *byte, out *byte)
+// func p1507_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1465_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1507_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70525,9 +72452,9 @@ TEXT ·p1465_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1466_VMOVDQU8(in *byte, out *byte)
+// func p1508_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1466_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1508_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70574,9 +72501,9 @@ TEXT ·p1466_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1467_VMOVDQU8(in *byte, out *byte)
+// func p1509_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1467_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1509_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70623,9 +72550,9 @@ TEXT ·p1467_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1468_VMOVDQU8(in *byte, out *byte)
+// func p1510_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1468_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1510_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70670,9 +72597,9 @@ TEXT ·p1468_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1469_VMOVDQU8(in *byte, out *byte)
+// func p1511_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1469_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1511_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70717,9 +72644,9 @@ TEXT ·p1469_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1470_VMOVDQU64(in *byte, out *byte)
+// func p1512_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1470_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1512_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70766,9 +72693,9 @@ TEXT ·p1470_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1471_VMOVDQU64_Z(in *byte, out *byte)
+// func p1513_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1471_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1513_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70815,9 +72742,9 @@ TEXT ·p1471_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1472_VMOVDQU64(in *byte, out *byte)
+// func p1514_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1472_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1514_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70864,9 +72791,9 @@ TEXT ·p1472_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1473_VMOVDQU64(in *byte, out *byte)
+// func p1515_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1473_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1515_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70915,9 +72842,9 @@ TEXT ·p1473_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1474_VMOVDQU64_Z(in *byte, out *byte)
+// func p1516_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1474_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1516_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70966,9 +72893,9 @@ TEXT ·p1474_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1475_VMOVDQU64(in *byte, out *byte)
+// func p1517_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1475_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1517_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71013,9 +72940,9 @@ TEXT ·p1475_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1476_VMOVDQU64(in *byte, out *byte)
+// func p1518_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1476_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1518_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71060,9 +72987,9 @@ TEXT ·p1476_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1477_VMOVDQU64(in *byte, out *byte)
+// func p1519_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1519_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71109,9 +73036,9 @@ TEXT ·p1477_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1478_VMOVDQU64(in *byte, out *byte)
+// func p1520_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1478_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1520_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71158,9 +73085,9 @@ TEXT ·p1478_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1479_VMOVDQU64(in *byte, out *byte)
+// func p1521_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1479_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1521_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71207,9 +73134,9 @@ TEXT ·p1479_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1480_VPCMPEQB(in *byte, out *byte)
+// func p1522_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1480_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1522_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71258,9 +73185,9 @@ TEXT ·p1480_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1481_VPCMPEQB(in *byte, out *byte)
+// func p1523_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1481_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1523_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71311,9 +73238,9 @@ TEXT ·p1481_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1482_VPCMPEQB(in *byte, out *byte)
+// func p1524_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1482_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1524_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71360,9 +73287,9 @@ TEXT ·p1482_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1483_VPCMPEQB(in *byte, out *byte)
+// func p1525_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1483_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1525_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71411,9 +73338,9 @@ TEXT ·p1483_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1484_VPCMPEQB(in *byte, out *byte)
+// func p1526_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1484_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1526_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71462,9 +73389,9 @@ TEXT ·p1484_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1485_KMOVQ(in *byte, out *byte)
+// func p1527_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1485_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1527_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71509,9 +73436,9 @@ TEXT ·p1485_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1486_KMOVQ(in *byte, out *byte)
+// func p1528_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1486_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1528_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71558,9 +73485,9 @@ TEXT ·p1486_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1487_KMOVQ(in *byte, out *byte)
+// func p1529_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1487_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1529_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71605,9 +73532,9 @@ TEXT ·p1487_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1488_KMOVQ(in *byte, out *byte)
+// func p1530_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1488_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1530_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71652,56 +73579,9 @@ TEXT ·p1488_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1489_KMOVW(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1489_KMOVW(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ  (R14), AX
-	ADDQ  8(R14), AX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-	KMOVQ 128(R14), K3
-
-	// The probed instruction.
-	KMOVW SI, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	KMOVQ K3, 104(R15)
-	RET
-
-// func p1490_KORTESTQ(in *byte, out *byte)
+// func p1531_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1490_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1531_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71748,9 +73628,9 @@ TEXT ·p1490_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1491_BZHIQ(in *byte, out *byte)
+// func p1532_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1491_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1532_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71793,9 +73673,9 @@ TEXT ·p1491_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1492_SHLXQ(in *byte, out *byte)
+// func p1533_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1492_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1533_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71838,9 +73718,9 @@ TEXT ·p1492_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1493_SHLXQ(in *byte, out *byte)
+// func p1534_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1493_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1534_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71883,9 +73763,9 @@ TEXT ·p1493_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1494_SHRXQ(in *byte, out *byte)
+// func p1535_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1494_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1535_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71928,9 +73808,9 @@ TEXT ·p1494_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1495_SHRXQ(in *byte, out *byte)
+// func p1536_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1495_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1536_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71973,9 +73853,9 @@ TEXT ·p1495_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1496_ANDNQ(in *byte, out *byte)
+// func p1537_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1496_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1537_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72018,9 +73898,9 @@ TEXT ·p1496_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1497_ANDNQ(in *byte, out *byte)
+// func p1538_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1538_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72063,8 +73943,8 @@ TEXT ·p1497_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1498_ROLL(in *byte, out *byte)
-TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
+// func p1539_ROLL(in *byte, out *byte)
+TEXT ·p1539_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72107,8 +73987,8 @@ TEXT ·p1498_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1499_RORL(in *byte, out *byte)
-TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
+// func p1540_RORL(in *byte, out *byte)
+TEXT ·p1540_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72151,9 +74031,9 @@ TEXT ·p1499_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1500_VINSERTI64X4(in *byte, out *byte)
+// func p1541_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1500_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1541_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72202,9 +74082,9 @@ TEXT ·p1500_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1501_VINSERTI64X4(in *byte, out *byte)
+// func p1542_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1501_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1542_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72249,9 +74129,9 @@ TEXT ·p1501_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1502_VEXTRACTI32X4(in *byte, out *byte)
+// func p1543_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1543_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72298,9 +74178,9 @@ TEXT ·p1502_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1503_VEXTRACTI32X4(in *byte, out *byte)
+// func p1544_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1544_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72347,9 +74227,9 @@ TEXT ·p1503_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1504_VEXTRACTI32X4(in *byte, out *byte)
+// func p1545_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1504_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1545_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72396,9 +74276,9 @@ TEXT ·p1504_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1505_VEXTRACTI32X4(in *byte, out *byte)
+// func p1546_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1505_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1546_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72443,9 +74323,9 @@ TEXT ·p1505_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1506_VPBROADCASTQ(in *byte, out *byte)
+// func p1547_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1506_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1547_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72490,9 +74370,9 @@ TEXT ·p1506_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1507_VMOVDQU64(in *byte, out *byte)
+// func p1548_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1507_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1548_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72537,9 +74417,9 @@ TEXT ·p1507_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1508_VPCMPEQB(in *byte, out *byte)
+// func p1549_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1508_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1549_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72586,9 +74466,9 @@ TEXT ·p1508_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1509_KORTESTQ(in *byte, out *byte)
+// func p1550_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1509_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1550_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72633,9 +74513,9 @@ TEXT ·p1509_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1510_KMOVQ(in *byte, out *byte)
+// func p1551_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1510_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1551_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72680,9 +74560,9 @@ TEXT ·p1510_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1511_VPCMPUQ(in *byte, out *byte)
+// func p1552_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1511_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1552_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72731,9 +74611,9 @@ TEXT ·p1511_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1512_VPCMPUQ(in *byte, out *byte)
+// func p1553_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1512_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1553_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72782,9 +74662,9 @@ TEXT ·p1512_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1513_VPCMPUQ(in *byte, out *byte)
+// func p1554_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1513_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1554_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72833,9 +74713,9 @@ TEXT ·p1513_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1514_VPCMPUQ(in *byte, out *byte)
+// func p1555_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1514_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1555_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72884,9 +74764,9 @@ TEXT ·p1514_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1515_VPCMPUQ(in *byte, out *byte)
+// func p1556_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1515_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1556_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72935,9 +74815,9 @@ TEXT ·p1515_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1516_VPCMPUQ(in *byte, out *byte)
+// func p1557_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1516_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1557_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72986,9 +74866,9 @@ TEXT ·p1516_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1517_VPCMPUQ(in *byte, out *byte)
+// func p1558_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1517_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1558_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73037,9 +74917,9 @@ TEXT ·p1517_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1518_VPCMPUQ(in *byte, out *byte)
+// func p1559_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1518_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1559_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73088,9 +74968,9 @@ TEXT ·p1518_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1519_VPCMPUQ(in *byte, out *byte)
+// func p1560_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1519_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1560_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73141,9 +75021,9 @@ TEXT ·p1519_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1520_VPCMPUQ(in *byte, out *byte)
+// func p1561_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1520_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1561_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73190,9 +75070,9 @@ TEXT ·p1520_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1521_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1562_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1521_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1562_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73239,9 +75119,9 @@ TEXT ·p1521_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1522_VPCMPUQ(in *byte, out *byte)
+// func p1563_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1522_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1563_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73290,9 +75170,9 @@ TEXT ·p1522_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1523_VPCMPUQ(in *byte, out *byte)
+// func p1564_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1523_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1564_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73343,9 +75223,9 @@ TEXT ·p1523_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1524_VPCMPUQ(in *byte, out *byte)
+// func p1565_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1524_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1565_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73392,9 +75272,9 @@ TEXT ·p1524_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1525_SHLXQ(in *byte, out *byte)
+// func p1566_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1525_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1566_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73437,9 +75317,9 @@ TEXT ·p1525_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1526_SHRXQ(in *byte, out *byte)
+// func p1567_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1526_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1567_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73482,9 +75362,9 @@ TEXT ·p1526_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1527_ANDNQ(in *byte, out *byte)
+// func p1568_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1527_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1568_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73527,8 +75407,8 @@ TEXT ·p1527_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1528_ROLL(in *byte, out *byte)
-TEXT ·p1528_ROLL(SB), NOSPLIT, $0-16
+// func p1569_ROLL(in *byte, out *byte)
+TEXT ·p1569_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73571,8 +75451,8 @@ TEXT ·p1528_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1529_RORL(in *byte, out *byte)
-TEXT ·p1529_RORL(SB), NOSPLIT, $0-16
+// func p1570_RORL(in *byte, out *byte)
+TEXT ·p1570_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73615,9 +75495,9 @@ TEXT ·p1529_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1530_RORXQ(in *byte, out *byte)
+// func p1571_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1530_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1571_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73660,9 +75540,9 @@ TEXT ·p1530_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1531_RORXQ(in *byte, out *byte)
+// func p1572_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1531_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1572_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73705,9 +75585,9 @@ TEXT ·p1531_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1532_RORXQ(in *byte, out *byte)
+// func p1573_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1532_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1573_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73750,9 +75630,9 @@ TEXT ·p1532_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1533_RORXQ(in *byte, out *byte)
+// func p1574_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1533_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1574_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73795,9 +75675,9 @@ TEXT ·p1533_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1534_RORXQ(in *byte, out *byte)
+// func p1575_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1534_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1575_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73840,9 +75720,9 @@ TEXT ·p1534_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1535_RORXQ(in *byte, out *byte)
+// func p1576_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1535_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1576_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73885,9 +75765,9 @@ TEXT ·p1535_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1536_RORXQ(in *byte, out *byte)
+// func p1577_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1536_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1577_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73930,9 +75810,9 @@ TEXT ·p1536_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1537_RORXQ(in *byte, out *byte)
+// func p1578_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1537_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1578_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73975,8 +75855,8 @@ TEXT ·p1537_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1538_ROLL(in *byte, out *byte)
-TEXT ·p1538_ROLL(SB), NOSPLIT, $0-16
+// func p1579_ROLL(in *byte, out *byte)
+TEXT ·p1579_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74019,8 +75899,8 @@ TEXT ·p1538_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1539_ROLL(in *byte, out *byte)
-TEXT ·p1539_ROLL(SB), NOSPLIT, $0-16
+// func p1580_ROLL(in *byte, out *byte)
+TEXT ·p1580_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74063,8 +75943,8 @@ TEXT ·p1539_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1540_ROLL(in *byte, out *byte)
-TEXT ·p1540_ROLL(SB), NOSPLIT, $0-16
+// func p1581_ROLL(in *byte, out *byte)
+TEXT ·p1581_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74107,8 +75987,8 @@ TEXT ·p1540_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1541_ROLL(in *byte, out *byte)
-TEXT ·p1541_ROLL(SB), NOSPLIT, $0-16
+// func p1582_ROLL(in *byte, out *byte)
+TEXT ·p1582_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74151,8 +76031,8 @@ TEXT ·p1541_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1542_ROLL(in *byte, out *byte)
-TEXT ·p1542_ROLL(SB), NOSPLIT, $0-16
+// func p1583_ROLL(in *byte, out *byte)
+TEXT ·p1583_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74195,8 +76075,8 @@ TEXT ·p1542_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1543_ROLL(in *byte, out *byte)
-TEXT ·p1543_ROLL(SB), NOSPLIT, $0-16
+// func p1584_ROLL(in *byte, out *byte)
+TEXT ·p1584_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74239,8 +76119,8 @@ TEXT ·p1543_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1544_RORL(in *byte, out *byte)
-TEXT ·p1544_RORL(SB), NOSPLIT, $0-16
+// func p1585_RORL(in *byte, out *byte)
+TEXT ·p1585_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74283,8 +76163,8 @@ TEXT ·p1544_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1545_RORL(in *byte, out *byte)
-TEXT ·p1545_RORL(SB), NOSPLIT, $0-16
+// func p1586_RORL(in *byte, out *byte)
+TEXT ·p1586_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74327,8 +76207,8 @@ TEXT ·p1545_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1546_RORL(in *byte, out *byte)
-TEXT ·p1546_RORL(SB), NOSPLIT, $0-16
+// func p1587_RORL(in *byte, out *byte)
+TEXT ·p1587_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74371,8 +76251,8 @@ TEXT ·p1546_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1547_RORL(in *byte, out *byte)
-TEXT ·p1547_RORL(SB), NOSPLIT, $0-16
+// func p1588_RORL(in *byte, out *byte)
+TEXT ·p1588_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74415,8 +76295,8 @@ TEXT ·p1547_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1548_RORL(in *byte, out *byte)
-TEXT ·p1548_RORL(SB), NOSPLIT, $0-16
+// func p1589_RORL(in *byte, out *byte)
+TEXT ·p1589_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74459,8 +76339,8 @@ TEXT ·p1548_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1549_RORL(in *byte, out *byte)
-TEXT ·p1549_RORL(SB), NOSPLIT, $0-16
+// func p1590_RORL(in *byte, out *byte)
+TEXT ·p1590_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74503,8 +76383,8 @@ TEXT ·p1549_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1550_SETCC(in *byte, out *byte)
-TEXT ·p1550_SETCC(SB), NOSPLIT, $0-16
+// func p1591_SETCC(in *byte, out *byte)
+TEXT ·p1591_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74547,8 +76427,8 @@ TEXT ·p1550_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1551_JCC(in *byte, out *byte)
-TEXT ·p1551_JCC(SB), NOSPLIT, $0-16
+// func p1592_JCC(in *byte, out *byte)
+TEXT ·p1592_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74597,8 +76477,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1552_SETCS(in *byte, out *byte)
-TEXT ·p1552_SETCS(SB), NOSPLIT, $0-16
+// func p1593_SETCS(in *byte, out *byte)
+TEXT ·p1593_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74641,9 +76521,9 @@ TEXT ·p1552_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1553_CMOVQCS(in *byte, out *byte)
+// func p1594_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1553_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1594_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74686,8 +76566,8 @@ TEXT ·p1553_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1554_JCS(in *byte, out *byte)
-TEXT ·p1554_JCS(SB), NOSPLIT, $0-16
+// func p1595_JCS(in *byte, out *byte)
+TEXT ·p1595_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74736,8 +76616,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1555_JEQ(in *byte, out *byte)
-TEXT ·p1555_JEQ(SB), NOSPLIT, $0-16
+// func p1596_JEQ(in *byte, out *byte)
+TEXT ·p1596_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74786,8 +76666,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1556_SETNE(in *byte, out *byte)
-TEXT ·p1556_SETNE(SB), NOSPLIT, $0-16
+// func p1597_SETNE(in *byte, out *byte)
+TEXT ·p1597_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74830,8 +76710,8 @@ TEXT ·p1556_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1557_SETHI(in *byte, out *byte)
-TEXT ·p1557_SETHI(SB), NOSPLIT, $0-16
+// func p1598_SETHI(in *byte, out *byte)
+TEXT ·p1598_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74874,8 +76754,8 @@ TEXT ·p1557_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1558_JHI(in *byte, out *byte)
-TEXT ·p1558_JHI(SB), NOSPLIT, $0-16
+// func p1599_JHI(in *byte, out *byte)
+TEXT ·p1599_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74924,8 +76804,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1559_SETLS(in *byte, out *byte)
-TEXT ·p1559_SETLS(SB), NOSPLIT, $0-16
+// func p1600_SETLS(in *byte, out *byte)
+TEXT ·p1600_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74968,9 +76848,9 @@ TEXT ·p1559_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1560_CMOVQLS(in *byte, out *byte)
+// func p1601_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1560_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1601_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75013,8 +76893,8 @@ TEXT ·p1560_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1561_JLS(in *byte, out *byte)
-TEXT ·p1561_JLS(SB), NOSPLIT, $0-16
+// func p1602_JLS(in *byte, out *byte)
+TEXT ·p1602_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75063,8 +76943,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1562_SETLT(in *byte, out *byte)
-TEXT ·p1562_SETLT(SB), NOSPLIT, $0-16
+// func p1603_SETLT(in *byte, out *byte)
+TEXT ·p1603_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75107,8 +76987,8 @@ TEXT ·p1562_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1563_JLT(in *byte, out *byte)
-TEXT ·p1563_JLT(SB), NOSPLIT, $0-16
+// func p1604_JLT(in *byte, out *byte)
+TEXT ·p1604_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75157,8 +77037,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1564_SETGE(in *byte, out *byte)
-TEXT ·p1564_SETGE(SB), NOSPLIT, $0-16
+// func p1605_SETGE(in *byte, out *byte)
+TEXT ·p1605_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75201,9 +77081,9 @@ TEXT ·p1564_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1565_CMOVQGE(in *byte, out *byte)
+// func p1606_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1565_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1606_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75246,8 +77126,8 @@ TEXT ·p1565_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1566_JGE(in *byte, out *byte)
-TEXT ·p1566_JGE(SB), NOSPLIT, $0-16
+// func p1607_JGE(in *byte, out *byte)
+TEXT ·p1607_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75296,8 +77176,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1567_SETGT(in *byte, out *byte)
-TEXT ·p1567_SETGT(SB), NOSPLIT, $0-16
+// func p1608_SETGT(in *byte, out *byte)
+TEXT ·p1608_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75340,9 +77220,9 @@ TEXT ·p1567_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1568_CMOVQGT(in *byte, out *byte)
+// func p1609_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1568_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1609_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75385,8 +77265,8 @@ TEXT ·p1568_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1569_JGT(in *byte, out *byte)
-TEXT ·p1569_JGT(SB), NOSPLIT, $0-16
+// func p1610_JGT(in *byte, out *byte)
+TEXT ·p1610_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75435,8 +77315,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1570_SETLE(in *byte, out *byte)
-TEXT ·p1570_SETLE(SB), NOSPLIT, $0-16
+// func p1611_SETLE(in *byte, out *byte)
+TEXT ·p1611_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75479,9 +77359,9 @@ TEXT ·p1570_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1571_CMOVQLE(in *byte, out *byte)
+// func p1612_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1571_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1612_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75524,8 +77404,8 @@ TEXT ·p1571_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1572_JLE(in *byte, out *byte)
-TEXT ·p1572_JLE(SB), NOSPLIT, $0-16
+// func p1613_JLE(in *byte, out *byte)
+TEXT ·p1613_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75574,8 +77454,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1573_SETMI(in *byte, out *byte)
-TEXT ·p1573_SETMI(SB), NOSPLIT, $0-16
+// func p1614_SETMI(in *byte, out *byte)
+TEXT ·p1614_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75618,9 +77498,9 @@ TEXT ·p1573_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1574_CMOVQMI(in *byte, out *byte)
+// func p1615_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1574_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1615_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75663,8 +77543,8 @@ TEXT ·p1574_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1575_JMI(in *byte, out *byte)
-TEXT ·p1575_JMI(SB), NOSPLIT, $0-16
+// func p1616_JMI(in *byte, out *byte)
+TEXT ·p1616_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75713,8 +77593,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1576_SETPL(in *byte, out *byte)
-TEXT ·p1576_SETPL(SB), NOSPLIT, $0-16
+// func p1617_SETPL(in *byte, out *byte)
+TEXT ·p1617_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75757,9 +77637,9 @@ TEXT ·p1576_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1577_CMOVQPL(in *byte, out *byte)
+// func p1618_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1577_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1618_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75802,8 +77682,8 @@ TEXT ·p1577_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1578_JPL(in *byte, out *byte)
-TEXT ·p1578_JPL(SB), NOSPLIT, $0-16
+// func p1619_JPL(in *byte, out *byte)
+TEXT ·p1619_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75852,8 +77732,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1579_SETOS(in *byte, out *byte)
-TEXT ·p1579_SETOS(SB), NOSPLIT, $0-16
+// func p1620_SETOS(in *byte, out *byte)
+TEXT ·p1620_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75896,9 +77776,9 @@ TEXT ·p1579_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1580_CMOVQOS(in *byte, out *byte)
+// func p1621_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1580_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1621_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75941,8 +77821,8 @@ TEXT ·p1580_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1581_JOS(in *byte, out *byte)
-TEXT ·p1581_JOS(SB), NOSPLIT, $0-16
+// func p1622_JOS(in *byte, out *byte)
+TEXT ·p1622_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75991,8 +77871,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1582_SETOC(in *byte, out *byte)
-TEXT ·p1582_SETOC(SB), NOSPLIT, $0-16
+// func p1623_SETOC(in *byte, out *byte)
+TEXT ·p1623_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76035,9 +77915,9 @@ TEXT ·p1582_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1583_CMOVQOC(in *byte, out *byte)
+// func p1624_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1583_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1624_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76080,8 +77960,8 @@ TEXT ·p1583_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1584_JOC(in *byte, out *byte)
-TEXT ·p1584_JOC(SB), NOSPLIT, $0-16
+// func p1625_JOC(in *byte, out *byte)
+TEXT ·p1625_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76130,8 +78010,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1585_SETPS(in *byte, out *byte)
-TEXT ·p1585_SETPS(SB), NOSPLIT, $0-16
+// func p1626_SETPS(in *byte, out *byte)
+TEXT ·p1626_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76174,9 +78054,9 @@ TEXT ·p1585_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1586_CMOVQPS(in *byte, out *byte)
+// func p1627_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1586_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1627_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76219,8 +78099,8 @@ TEXT ·p1586_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1587_JPS(in *byte, out *byte)
-TEXT ·p1587_JPS(SB), NOSPLIT, $0-16
+// func p1628_JPS(in *byte, out *byte)
+TEXT ·p1628_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76269,8 +78149,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1588_SETPC(in *byte, out *byte)
-TEXT ·p1588_SETPC(SB), NOSPLIT, $0-16
+// func p1629_SETPC(in *byte, out *byte)
+TEXT ·p1629_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76313,9 +78193,9 @@ TEXT ·p1588_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1589_CMOVQPC(in *byte, out *byte)
+// func p1630_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1589_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1630_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76358,8 +78238,8 @@ TEXT ·p1589_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1590_JPC(in *byte, out *byte)
-TEXT ·p1590_JPC(SB), NOSPLIT, $0-16
+// func p1631_JPC(in *byte, out *byte)
+TEXT ·p1631_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76408,8 +78288,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1591_SHLQ(in *byte, out *byte)
-TEXT ·p1591_SHLQ(SB), NOSPLIT, $0-16
+// func p1632_SHLQ(in *byte, out *byte)
+TEXT ·p1632_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76452,8 +78332,8 @@ TEXT ·p1591_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1592_SHRQ(in *byte, out *byte)
-TEXT ·p1592_SHRQ(SB), NOSPLIT, $0-16
+// func p1633_SHRQ(in *byte, out *byte)
+TEXT ·p1633_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76496,8 +78376,8 @@ TEXT ·p1592_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1593_SARQ(in *byte, out *byte)
-TEXT ·p1593_SARQ(SB), NOSPLIT, $0-16
+// func p1634_SARQ(in *byte, out *byte)
+TEXT ·p1634_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76540,8 +78420,8 @@ TEXT ·p1593_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1594_SHLL(in *byte, out *byte)
-TEXT ·p1594_SHLL(SB), NOSPLIT, $0-16
+// func p1635_SHLL(in *byte, out *byte)
+TEXT ·p1635_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76584,8 +78464,8 @@ TEXT ·p1594_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1595_SARL(in *byte, out *byte)
-TEXT ·p1595_SARL(SB), NOSPLIT, $0-16
+// func p1636_SARL(in *byte, out *byte)
+TEXT ·p1636_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76628,8 +78508,8 @@ TEXT ·p1595_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1596_SHRW(in *byte, out *byte)
-TEXT ·p1596_SHRW(SB), NOSPLIT, $0-16
+// func p1637_SHRW(in *byte, out *byte)
+TEXT ·p1637_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76672,8 +78552,8 @@ TEXT ·p1596_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1597_SHLB(in *byte, out *byte)
-TEXT ·p1597_SHLB(SB), NOSPLIT, $0-16
+// func p1638_SHLB(in *byte, out *byte)
+TEXT ·p1638_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76716,8 +78596,8 @@ TEXT ·p1597_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1598_MULQ(in *byte, out *byte)
-TEXT ·p1598_MULQ(SB), NOSPLIT, $0-16
+// func p1639_MULQ(in *byte, out *byte)
+TEXT ·p1639_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76760,8 +78640,8 @@ TEXT ·p1598_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1599_NEGQ(in *byte, out *byte)
-TEXT ·p1599_NEGQ(SB), NOSPLIT, $0-16
+// func p1640_NEGQ(in *byte, out *byte)
+TEXT ·p1640_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76804,8 +78684,8 @@ TEXT ·p1599_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1600_NOTQ(in *byte, out *byte)
-TEXT ·p1600_NOTQ(SB), NOSPLIT, $0-16
+// func p1641_NOTQ(in *byte, out *byte)
+TEXT ·p1641_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76848,52 +78728,8 @@ TEXT ·p1600_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1601_INCQ(in *byte, out *byte)
-TEXT ·p1601_INCQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	INCQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1602_DECL(in *byte, out *byte)
-TEXT ·p1602_DECL(SB), NOSPLIT, $0-16
+// func p1642_DECL(in *byte, out *byte)
+TEXT ·p1642_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76936,8 +78772,8 @@ TEXT ·p1602_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1603_ADCL(in *byte, out *byte)
-TEXT ·p1603_ADCL(SB), NOSPLIT, $0-16
+// func p1643_ADCL(in *byte, out *byte)
+TEXT ·p1643_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76980,8 +78816,8 @@ TEXT ·p1603_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1604_SBBL(in *byte, out *byte)
-TEXT ·p1604_SBBL(SB), NOSPLIT, $0-16
+// func p1644_SBBL(in *byte, out *byte)
+TEXT ·p1644_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77024,8 +78860,8 @@ TEXT ·p1604_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1605_MOVBLZX(in *byte, out *byte)
-TEXT ·p1605_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1645_MOVBLZX(in *byte, out *byte)
+TEXT ·p1645_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77068,8 +78904,8 @@ TEXT ·p1605_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1606_MOVWLZX(in *byte, out *byte)
-TEXT ·p1606_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1646_MOVWLZX(in *byte, out *byte)
+TEXT ·p1646_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77112,8 +78948,8 @@ TEXT ·p1606_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1607_MOVLQZX(in *byte, out *byte)
-TEXT ·p1607_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1647_MOVLQZX(in *byte, out *byte)
+TEXT ·p1647_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77156,8 +78992,8 @@ TEXT ·p1607_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1608_SARQ(in *byte, out *byte)
-TEXT ·p1608_SARQ(SB), NOSPLIT, $0-16
+// func p1648_SARQ(in *byte, out *byte)
+TEXT ·p1648_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77200,8 +79036,8 @@ TEXT ·p1608_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1609_SARQ(in *byte, out *byte)
-TEXT ·p1609_SARQ(SB), NOSPLIT, $0-16
+// func p1649_SARQ(in *byte, out *byte)
+TEXT ·p1649_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77244,8 +79080,8 @@ TEXT ·p1609_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1610_SARQ(in *byte, out *byte)
-TEXT ·p1610_SARQ(SB), NOSPLIT, $0-16
+// func p1650_SARQ(in *byte, out *byte)
+TEXT ·p1650_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77288,8 +79124,8 @@ TEXT ·p1610_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1611_SHLL(in *byte, out *byte)
-TEXT ·p1611_SHLL(SB), NOSPLIT, $0-16
+// func p1651_SHLL(in *byte, out *byte)
+TEXT ·p1651_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77332,8 +79168,8 @@ TEXT ·p1611_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1612_SHLL(in *byte, out *byte)
-TEXT ·p1612_SHLL(SB), NOSPLIT, $0-16
+// func p1652_SHLL(in *byte, out *byte)
+TEXT ·p1652_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77376,8 +79212,8 @@ TEXT ·p1612_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1613_SHLL(in *byte, out *byte)
-TEXT ·p1613_SHLL(SB), NOSPLIT, $0-16
+// func p1653_SHLL(in *byte, out *byte)
+TEXT ·p1653_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77420,8 +79256,8 @@ TEXT ·p1613_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1614_SHRB(in *byte, out *byte)
-TEXT ·p1614_SHRB(SB), NOSPLIT, $0-16
+// func p1654_SHRB(in *byte, out *byte)
+TEXT ·p1654_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77464,8 +79300,8 @@ TEXT ·p1614_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1615_SHRB(in *byte, out *byte)
-TEXT ·p1615_SHRB(SB), NOSPLIT, $0-16
+// func p1655_SHRB(in *byte, out *byte)
+TEXT ·p1655_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77508,8 +79344,8 @@ TEXT ·p1615_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1616_SHRB(in *byte, out *byte)
-TEXT ·p1616_SHRB(SB), NOSPLIT, $0-16
+// func p1656_SHRB(in *byte, out *byte)
+TEXT ·p1656_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77552,8 +79388,8 @@ TEXT ·p1616_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1617_SHRB(in *byte, out *byte)
-TEXT ·p1617_SHRB(SB), NOSPLIT, $0-16
+// func p1657_SHRB(in *byte, out *byte)
+TEXT ·p1657_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77596,8 +79432,8 @@ TEXT ·p1617_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1618_SHLQ(in *byte, out *byte)
-TEXT ·p1618_SHLQ(SB), NOSPLIT, $0-16
+// func p1658_SHLQ(in *byte, out *byte)
+TEXT ·p1658_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77640,9 +79476,9 @@ TEXT ·p1618_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1619_VMOVDQU8(in *byte, out *byte)
+// func p1659_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1619_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1659_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77689,9 +79525,9 @@ TEXT ·p1619_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1620_VMOVDQU8_Z(in *byte, out *byte)
+// func p1660_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1620_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1660_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77738,9 +79574,9 @@ TEXT ·p1620_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1621_VMOVDQU8(in *byte, out *byte)
+// func p1661_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1621_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1661_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77787,9 +79623,9 @@ TEXT ·p1621_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1622_VMOVDQU8(in *byte, out *byte)
+// func p1662_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1622_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1662_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77836,9 +79672,9 @@ TEXT ·p1622_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1623_VMOVDQU64(in *byte, out *byte)
+// func p1663_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1623_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1663_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77885,9 +79721,9 @@ TEXT ·p1623_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1624_VMOVDQU64(in *byte, out *byte)
+// func p1664_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1624_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1664_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77934,9 +79770,9 @@ TEXT ·p1624_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1625_VMOVDQU64_Z(in *byte, out *byte)
+// func p1665_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1625_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1665_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
