@@ -193,13 +193,20 @@ func tableLabels(t *mdTable) []string {
 	return labels
 }
 
-// provenanceSentence says where results come from: "Measured 2026-12-01 on
-// AMD EPYC (family 25, model 17), 2 CPUs, go1.26.8 (20 rounds, ...); raw
-// results: `ci/results/x.txt`."
+// provenanceSentence says where results come from: "Measured 2026-12-01 at
+// 67989f3 on AMD EPYC (family 25, model 17), 2 CPUs with go1.26.8 (20
+// rounds, ...); raw results: `ci/results/x.txt`." The commit is named when
+// the measured working tree was clean.
 func provenanceSentence(file string, prov provenance, rounds int) string {
 	var parts []string
 	if prov.Date != "" {
 		parts = append(parts, prov.Date)
+	}
+	if c, ok := strings.CutPrefix(prov.Head, "working tree at "); ok {
+		// The commit measured, when the tree was clean.
+		if c, ok := strings.CutSuffix(c, ", clean"); ok {
+			parts = append(parts, "at "+c)
+		}
 	}
 	if prov.CPU != "" {
 		parts = append(parts, "on "+prov.CPU)

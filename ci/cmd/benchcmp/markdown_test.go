@@ -52,7 +52,7 @@ func TestMarkdown(t *testing.T) {
 	err := run(t.Context(), []string{"-load", file, "-pair", "*=stdlib", "-bench", "/1024/|Seal/AES-128/16/", "-md", "-"}, ".", &out, &errOut)
 	require.NoError(t, err, errOut.String())
 	want := "Seal AES-128, Open AES-128: median time of `stdlib`; for each backend the median over the rounds of its speed-up over `stdlib` in that round (stdlib time / backend time), quartiles in brackets. " +
-		"Measured 2026-12-01 on Test CPU (family 1, model 2), 2 CPUs with go1.26.8 (3 rounds, -bench \"x\"); raw results: `" + filepath.ToSlash(file) + "`.\n\n" +
+		"Measured 2026-12-01 at abc on Test CPU (family 1, model 2), 2 CPUs with go1.26.8 (3 rounds, -bench \"x\"); raw results: `" + filepath.ToSlash(file) + "`.\n\n" +
 		"| | bytes | stdlib | fast | slow |\n| --- | --- | --- | --- | --- |\n" +
 		"| Seal AES-128 | 16 | 134 ns | 2.00x (2.00–2.00) | 0.25x (0.25–0.25) |\n" +
 		"| | 1024 | 2.15 µs | 2.00x (2.00–2.00) | 0.25x (0.25–0.25) |\n" +

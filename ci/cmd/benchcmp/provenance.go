@@ -94,6 +94,8 @@ func parseCPUInfo(r io.Reader, ncpu int) string {
 // fields were not recorded.
 type provenance struct {
 	Date, CPU, Go, Runs string
+	// Head is what the head build was ("working tree at 67989f3, clean").
+	Head string
 }
 
 // readProvenance returns the provenance lines of a results file.
@@ -118,6 +120,8 @@ func readProvenance(r io.Reader) provenance {
 			p.Go = v
 		case provRuns:
 			p.Runs = v
+		case "head":
+			p.Head = v
 		}
 	}
 	return p
