@@ -11,7 +11,7 @@ import "github.com/vgcrypto/vg/cpufeat"
 // chooses one at New. The assembly backends' glue is in asm_amd64.go.
 var implementations = []cpufeat.Impl[backend]{
 	{Name: "avx512", Value: wholeBackend{avx512Kernels},
-		Doc: "whole-message functions: up to 512 bytes the row layout, 4 blocks per zmm; above, 16-block lane passes with the state in registers and every rotation one VPROLD, then Poly1305 on zmm (8 lanes, 26-bit limbs) in a pass of its own; tails under opmasks"},
+		Doc: "whole-message functions, every rotation one VPROLD: up to 64 bytes a ymm row set, up to 512 the row layout at 4 blocks per zmm; above, 16-block lane passes with the state in registers, two interleaved (32 blocks) while 2 KiB remain, then Poly1305 on zmm (8 lanes of 26-bit limbs, from 384 bytes) in a pass of its own; tails under opmasks; not the default on Intel models that lower their clock for zmm (cpufeat.PreferYMM)"},
 	{Name: "avx2", Value: wholeBackend{avx2Kernels},
 		Doc: "whole-message short path; 8-block lane passes with 32 scalar Poly1305 blocks fused into the rounds, keystream XORed from registers"},
 	{Name: "ssse3", Value: ssse3Backend{},
