@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/stackscratch"
 )
 
 // requireIFMA skips unless the ifma kernels may run here (an invalid
@@ -377,5 +378,77 @@ func TestIFMASignDecrypt(t *testing.T) {
 				require.Equal(t, msg, pt)
 			}
 		})
+	}
+}
+
+// TestIFMANoSecretOnStack runs Sign, Decrypt and expCRT on the ifma backend
+// under the stackscratch harness and looks for any 8-byte word of the CRT
+// exponents, the primes (limbs and digits), R'^2 of each prime in digits,
+// q^-1 and the CRT halves of the result, for the key sizes of every kernel
+// (20, 30, 40 digits) and the adx fallback (8192).
+func TestIFMANoSecretOnStack(t *testing.T) {
+	if stackscratch.Instrumented {
+		t.Skip("the stack proof needs a build without -race, whose instrumentation spills every live value")
+	}
+	if cpufeat.Simulated() {
+		t.Skip("vgsim: the kernels run on the model, not on this stack; the model's own stack, register and taint checks replace the scan there")
+	}
+	requireIFMA(t)
+	for _, bits := range []string{"1024", "2048", "3072", "4096", "8192"} {
+		t.Run(bits, func(t *testing.T) { ifmaStackScan(t, bits) })
+	}
+}
+
+func ifmaStackScan(t *testing.T, bits string) {
+	priv, _ := withIFMA(t, bits)
+	words := func(x []uint64) (ps [][]byte) {
+		b := limbBytes(x)
+		for i := 0; i+8 <= len(b); i += 8 {
+			if x[i/8] != 0 { // the digit forms' zero padding lanes
+				ps = append(ps, b[i:i+8])
+			}
+		}
+		return ps
+	}
+	var patterns [][]byte
+	var pm, qm []uint64
+	switch c := priv.crt.(type) {
+	case *ifmaCRT:
+		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.m64, c.q.m64, c.p.rr, c.q.rr, priv.qinv} {
+			patterns = append(patterns, words(x)...)
+		}
+		pm, qm = c.p.m64, c.q.m64
+	case *adxCRT:
+		require.Equal(t, "8192", bits)
+		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.qinv} {
+			patterns = append(patterns, words(x)...)
+		}
+		pm, qm = c.p.m, c.q.m
+	}
+	d := sha256.Sum256([]byte("stack"))
+	ct, err := priv.PublicKey().EncryptPKCS1v15(nil, []byte("m"))
+	require.NoError(t, err)
+	sig, err := priv.Sign(nil, d[:], crypto.SHA256)
+	require.NoError(t, err)
+	S := new(big.Int).SetBytes(sig)
+	for _, m := range [][]uint64{pm, qm} {
+		patterns = append(patterns, words(fromBig(new(big.Int).Mod(S, toBig(m)), len(m)))...)
+	}
+	w := priv.w
+	xp, xq := make([]uint64, w), make([]uint64, w)
+	mp, mq := make([]uint64, w), make([]uint64, w)
+	copy(xp, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(pm)), w))
+	copy(xq, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(qm)), w))
+	priv.crt.expCRT(mp, mq, xp, xq)
+	patterns = append(patterns, words(mp)...)
+	patterns = append(patterns, words(mq)...)
+	for name, f := range map[string]func(){
+		"Sign":    func() { priv.Sign(nil, d[:], crypto.SHA256) },
+		"Decrypt": func() { priv.Decrypt(nil, ct, nil) },
+		"expCRT":  func() { priv.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq) },
+	} {
+		r, err := stackscratch.Scan(f, patterns)
+		require.NoError(t, err, name)
+		require.True(t, r.Clean(), "%s: %v", name, r)
 	}
 }
