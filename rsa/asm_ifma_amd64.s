@@ -279,78 +279,109 @@ TEXT ·fromDigits20IFMA(SB), NOSPLIT, $0-16
 // func amm20IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 // Requires: AVX, AVX512F, AVX512IFMA
 TEXT ·amm20IFMA(SB), NOSPLIT, $0-40
-	MOVQ   x+8(FP), AX
-	MOVQ   y+16(FP), CX
-	MOVQ   m+24(FP), DX
-	MOVQ   k0+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   DI, DI
+	MOVQ         x+8(FP), AX
+	MOVQ         y+16(FP), CX
+	MOVQ         m+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	MOVL         $0x00000001, BX
+	KMOVW        BX, K1
+	XORQ         BX, BX
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
 
 	// phase: digit loop: one digit of y per iteration, the streams interleaved
 digit_1:
-	VPBROADCASTQ (CX)(DI*8), Z0
-	VPMADD52LUQ  (AX), Z0, Z3
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z6, Z5
-	VPADDQ       Z2, Z3, K1, Z3
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	INCQ         DI
-	CMPQ         DI, $0x00000014
-	JNE          digit_1
+	VPXORQ           Z6, Z6, Z6
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z6
+	VPBROADCASTQ     X6, Z1
+	VPXORQ           Z8, Z8, Z8
+	VPMADD52HUQ      (AX), Z0, Z8
+	VPBROADCASTQ     8(CX)(BX*8), Z9
+	VPMADD52LUQ      (AX), Z9, Z8
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPXORQ           Z7, Z7, Z7
+	VPMADD52LUQ      (DX), Z1, Z7
+	VPMADD52HUQ      (DX), Z1, Z8
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPADDQ           Z7, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z7
+	VPADDQ           Z7, Z8, K1, Z8
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VPADDQ           Z8, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VMOVDQU64        Z9, Z0
+	INCQ             BX
+	CMPQ             BX, $0x00000013
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z10, Z10, Z10
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z10
+	VPBROADCASTQ     X10, Z1
+	VPXORQ           Z12, Z12, Z12
+	VPMADD52HUQ      (AX), Z0, Z12
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPXORQ           Z11, Z11, Z11
+	VPMADD52LUQ      (DX), Z1, Z11
+	VPMADD52HUQ      (DX), Z1, Z12
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPADDQ           Z11, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z11
+	VPADDQ           Z11, Z12, K1, Z12
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VPADDQ           Z12, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
 
 	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
 	VMOVDQU64 ifmaMask52<>+0(SB), Z0
 	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
+	VPSRLQ    $0x34, Z2, Z6
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z7
 	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z7
+	VPSRLQ    $0x34, Z4, Z8
 	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z8
-	VPANDQ    Z0, Z5, Z5
 	VALIGNQ   $0x07, Z7, Z8, Z8
-	VALIGNQ   $0x07, Z2, Z7, Z7
-	VALIGNQ   $0x07, Z6, Z2, Z2
+	VALIGNQ   $0x07, Z6, Z7, Z7
+	VALIGNQ   $0x07, Z5, Z6, Z6
 	XORQ      AX, AX
 	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
+	VPADDQ    Z6, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z7, Z3, Z3
 	VPCMPUQ   $0x06, Z0, Z3, K1
 	VPCMPUQ   $0x00, Z0, Z3, K2
 	KMOVW     K1, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, CX
-	VPADDQ    Z7, Z4, Z4
+	VPADDQ    Z8, Z4, Z4
 	VPCMPUQ   $0x06, Z0, Z4, K1
 	VPCMPUQ   $0x00, Z0, Z4, K2
-	KMOVW     K1, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, CX
-	VPADDQ    Z8, Z5, Z5
-	VPCMPUQ   $0x06, Z0, Z5, K1
-	VPCMPUQ   $0x00, Z0, Z5, K2
 	KMOVW     K1, DX
 	SHLQ      $0x10, DX
 	ORQ       DX, AX
@@ -364,226 +395,21 @@ digit_1:
 	MOVQ      z+0(FP), AX
 	MOVQ      BX, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z3, K1, Z3
-	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
 	MOVQ      BX, DX
 	SHRQ      $0x08, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z4, K1, Z4
-	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x10, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z5, K1, Z5
-	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
-
-	// phase: wipe (stack scratch and vector registers)
-	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
-	VPXOR X2, X2, X2
-	VPXOR X3, X3, X3
-	VPXOR X4, X4, X4
-	VPXOR X5, X5, X5
-	VPXOR X6, X6, X6
-	VPXOR X7, X7, X7
-	VPXOR X8, X8, X8
-	KXORW K1, K1, K1
-	KXORW K2, K2, K2
-	VZEROUPPER
-	RET
-
-// func ammDual20IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
-// Requires: AVX, AVX512F, AVX512IFMA
-TEXT ·ammDual20IFMA(SB), NOSPLIT, $0-80
-	MOVQ   xa+8(FP), AX
-	MOVQ   ya+16(FP), CX
-	MOVQ   ma+24(FP), DX
-	MOVQ   k0a+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	MOVQ   xb+48(FP), DI
-	MOVQ   yb+56(FP), R8
-	MOVQ   mb+64(FP), R9
-	MOVQ   k0b+72(FP), R10
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   R11, R11
-
-	// phase: digit loop: one digit of y per iteration, the streams interleaved
-digit_1:
-	VPBROADCASTQ (CX)(R11*8), Z0
-	VPBROADCASTQ (R8)(R11*8), Z6
-	VPMADD52LUQ  (AX), Z0, Z3
-	VPMADD52LUQ  (DI), Z6, Z8
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VMOVQ        X8, SI
-	IMULQ        R10, SI
-	VPBROADCASTQ SI, Z7
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  64(DI), Z6, Z9
-	VPMADD52LUQ  128(DI), Z6, Z10
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPMADD52LUQ  (R9), Z7, Z8
-	VPMADD52LUQ  64(R9), Z7, Z9
-	VPMADD52LUQ  128(R9), Z7, Z10
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z11, Z5
-	VPADDQ       Z2, Z3, K1, Z3
-	VPSRLQ       $0x34, Z8, Z2
-	VALIGNQ      $0x01, Z8, Z9, Z8
-	VALIGNQ      $0x01, Z9, Z10, Z9
-	VALIGNQ      $0x01, Z10, Z11, Z10
-	VPADDQ       Z2, Z8, K1, Z8
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	VPMADD52HUQ  (DI), Z6, Z8
-	VPMADD52HUQ  (R9), Z7, Z8
-	VPMADD52HUQ  64(DI), Z6, Z9
-	VPMADD52HUQ  64(R9), Z7, Z9
-	VPMADD52HUQ  128(DI), Z6, Z10
-	VPMADD52HUQ  128(R9), Z7, Z10
-	INCQ         R11
-	CMPQ         R11, $0x00000014
-	JNE          digit_1
-
-	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
-	VMOVDQU64 ifmaMask52<>+0(SB), Z0
-	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
-	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z6
-	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z7
-	VPANDQ    Z0, Z5, Z5
-	VALIGNQ   $0x07, Z6, Z7, Z7
-	VALIGNQ   $0x07, Z2, Z6, Z6
-	VALIGNQ   $0x07, Z11, Z2, Z2
-	XORQ      AX, AX
-	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
-	VPCMPUQ   $0x06, Z0, Z3, K1
-	VPCMPUQ   $0x00, Z0, Z3, K2
-	KMOVW     K1, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	ORQ       DX, CX
-	VPADDQ    Z6, Z4, Z4
-	VPCMPUQ   $0x06, Z0, Z4, K1
-	VPCMPUQ   $0x00, Z0, Z4, K2
-	KMOVW     K1, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, CX
-	VPADDQ    Z7, Z5, Z5
-	VPCMPUQ   $0x06, Z0, Z5, K1
-	VPCMPUQ   $0x00, Z0, Z5, K2
-	KMOVW     K1, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, CX
-	MOVQ      AX, BX
-	ORQ       CX, BX
-	ADDQ      AX, BX
-	XORQ      CX, BX
-	MOVQ      za+0(FP), AX
-	MOVQ      BX, DX
 	KMOVW     DX, K1
 	VPADDQ    Z1, Z3, K1, Z3
 	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 Z3, 64(AX)
 	MOVQ      BX, DX
-	SHRQ      $0x08, DX
+	SHRQ      $0x10, DX
 	KMOVW     DX, K1
 	VPADDQ    Z1, Z4, K1, Z4
 	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x10, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z5, K1, Z5
-	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
-	VPSRLQ    $0x34, Z8, Z2
-	VPANDQ    Z0, Z8, Z8
-	VPSRLQ    $0x34, Z9, Z3
-	VPANDQ    Z0, Z9, Z9
-	VPSRLQ    $0x34, Z10, Z4
-	VPANDQ    Z0, Z10, Z10
-	VALIGNQ   $0x07, Z3, Z4, Z4
-	VALIGNQ   $0x07, Z2, Z3, Z3
-	VALIGNQ   $0x07, Z11, Z2, Z2
-	XORQ      AX, AX
-	XORQ      CX, CX
-	VPADDQ    Z2, Z8, Z8
-	VPCMPUQ   $0x06, Z0, Z8, K1
-	VPCMPUQ   $0x00, Z0, Z8, K2
-	KMOVW     K1, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	ORQ       DX, CX
-	VPADDQ    Z3, Z9, Z9
-	VPCMPUQ   $0x06, Z0, Z9, K1
-	VPCMPUQ   $0x00, Z0, Z9, K2
-	KMOVW     K1, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, CX
-	VPADDQ    Z4, Z10, Z10
-	VPCMPUQ   $0x06, Z0, Z10, K1
-	VPCMPUQ   $0x00, Z0, Z10, K2
-	KMOVW     K1, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, CX
-	MOVQ      AX, BX
-	ORQ       CX, BX
-	ADDQ      AX, BX
-	XORQ      CX, BX
-	MOVQ      zb+40(FP), AX
-	MOVQ      BX, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z8, K1, Z8
-	VPANDQ    Z0, Z8, Z8
-	VMOVDQU64 Z8, (AX)
-	MOVQ      BX, DX
-	SHRQ      $0x08, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z9, K1, Z9
-	VPANDQ    Z0, Z9, Z9
-	VMOVDQU64 Z9, 64(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x10, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z10, K1, Z10
-	VPANDQ    Z0, Z10, Z10
-	VMOVDQU64 Z10, 128(AX)
+	VMOVDQU64 Z4, 128(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
@@ -598,8 +424,290 @@ digit_1:
 	VPXOR X9, X9, X9
 	VPXOR X10, X10, X10
 	VPXOR X11, X11, X11
+	VPXOR X12, X12, X12
 	KXORW K1, K1, K1
 	KXORW K2, K2, K2
+	VZEROUPPER
+	RET
+
+// func ammDual20IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
+// Requires: AVX, AVX512F, AVX512IFMA
+TEXT ·ammDual20IFMA(SB), NOSPLIT, $0-80
+	MOVQ         xa+8(FP), AX
+	MOVQ         ya+16(FP), CX
+	MOVQ         ma+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	MOVQ         xb+48(FP), BX
+	MOVQ         yb+56(FP), SI
+	MOVQ         mb+64(FP), DI
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	MOVL         $0x00000001, R8
+	KMOVW        R8, K1
+	XORQ         R8, R8
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
+	VPBROADCASTQ (SI), Z5
+	VPMADD52LUQ  (BX), Z5, Z7
+
+	// phase: digit loop: one digit of y per iteration, the streams interleaved
+digit_1:
+	VPXORQ           Z11, Z11, Z11
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z11
+	VPBROADCASTQ     X11, Z1
+	VPXORQ           Z14, Z14, Z14
+	VPMADD52LUQ.BCST k0b+72(FP), Z7, Z14
+	VPBROADCASTQ     X14, Z6
+	VPXORQ           Z13, Z13, Z13
+	VPMADD52HUQ      (AX), Z0, Z13
+	VPBROADCASTQ     8(CX)(R8*8), Z17
+	VPMADD52LUQ      (AX), Z17, Z13
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPXORQ           Z16, Z16, Z16
+	VPMADD52HUQ      (BX), Z5, Z16
+	VPBROADCASTQ     8(SI)(R8*8), Z18
+	VPMADD52LUQ      (BX), Z18, Z16
+	VPMADD52LUQ      64(BX), Z5, Z8
+	VPMADD52LUQ      128(BX), Z5, Z9
+	VPXORQ           Z12, Z12, Z12
+	VPMADD52LUQ      (DX), Z1, Z12
+	VPMADD52HUQ      (DX), Z1, Z13
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPXORQ           Z15, Z15, Z15
+	VPMADD52LUQ      (DI), Z6, Z15
+	VPMADD52HUQ      (DI), Z6, Z16
+	VPMADD52LUQ      64(DI), Z6, Z8
+	VPMADD52LUQ      128(DI), Z6, Z9
+	VPADDQ           Z12, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z12
+	VPADDQ           Z12, Z13, K1, Z13
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z10, Z4
+	VPADDQ           Z13, Z2, Z2
+	VPADDQ           Z15, Z7, Z7
+	VPSRLQ           $0x34, Z7, Z15
+	VPADDQ           Z15, Z16, K1, Z16
+	VALIGNQ          $0x01, Z7, Z8, Z7
+	VALIGNQ          $0x01, Z8, Z9, Z8
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VPADDQ           Z16, Z7, Z7
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VMOVDQU64        Z17, Z0
+	VPMADD52HUQ      64(BX), Z5, Z8
+	VPMADD52HUQ      64(DI), Z6, Z8
+	VPMADD52HUQ      128(BX), Z5, Z9
+	VPMADD52HUQ      128(DI), Z6, Z9
+	VMOVDQU64        Z18, Z5
+	INCQ             R8
+	CMPQ             R8, $0x00000013
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z19, Z19, Z19
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z19
+	VPBROADCASTQ     X19, Z1
+	VPXORQ           Z22, Z22, Z22
+	VPMADD52LUQ.BCST k0b+72(FP), Z7, Z22
+	VPBROADCASTQ     X22, Z6
+	VPXORQ           Z21, Z21, Z21
+	VPMADD52HUQ      (AX), Z0, Z21
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPXORQ           Z24, Z24, Z24
+	VPMADD52HUQ      (BX), Z5, Z24
+	VPMADD52LUQ      64(BX), Z5, Z8
+	VPMADD52LUQ      128(BX), Z5, Z9
+	VPXORQ           Z20, Z20, Z20
+	VPMADD52LUQ      (DX), Z1, Z20
+	VPMADD52HUQ      (DX), Z1, Z21
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPXORQ           Z23, Z23, Z23
+	VPMADD52LUQ      (DI), Z6, Z23
+	VPMADD52HUQ      (DI), Z6, Z24
+	VPMADD52LUQ      64(DI), Z6, Z8
+	VPMADD52LUQ      128(DI), Z6, Z9
+	VPADDQ           Z20, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z20
+	VPADDQ           Z20, Z21, K1, Z21
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z10, Z4
+	VPADDQ           Z21, Z2, Z2
+	VPADDQ           Z23, Z7, Z7
+	VPSRLQ           $0x34, Z7, Z23
+	VPADDQ           Z23, Z24, K1, Z24
+	VALIGNQ          $0x01, Z7, Z8, Z7
+	VALIGNQ          $0x01, Z8, Z9, Z8
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VPADDQ           Z24, Z7, Z7
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      64(BX), Z5, Z8
+	VPMADD52HUQ      64(DI), Z6, Z8
+	VPMADD52HUQ      128(BX), Z5, Z9
+	VPMADD52HUQ      128(DI), Z6, Z9
+
+	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
+	VMOVDQU64 ifmaMask52<>+0(SB), Z0
+	VMOVDQU64 ifmaOnes<>+0(SB), Z1
+	VPSRLQ    $0x34, Z2, Z5
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z6
+	VPANDQ    Z0, Z3, Z3
+	VPSRLQ    $0x34, Z4, Z11
+	VPANDQ    Z0, Z4, Z4
+	VALIGNQ   $0x07, Z6, Z11, Z11
+	VALIGNQ   $0x07, Z5, Z6, Z6
+	VALIGNQ   $0x07, Z10, Z5, Z5
+	XORQ      AX, AX
+	XORQ      CX, CX
+	VPADDQ    Z5, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z6, Z3, Z3
+	VPCMPUQ   $0x06, Z0, Z3, K1
+	VPCMPUQ   $0x00, Z0, Z3, K2
+	KMOVW     K1, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, CX
+	VPADDQ    Z11, Z4, Z4
+	VPCMPUQ   $0x06, Z0, Z4, K1
+	VPCMPUQ   $0x00, Z0, Z4, K2
+	KMOVW     K1, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, CX
+	MOVQ      AX, BX
+	ORQ       CX, BX
+	ADDQ      AX, BX
+	XORQ      CX, BX
+	MOVQ      za+0(FP), AX
+	MOVQ      BX, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
+	MOVQ      BX, DX
+	SHRQ      $0x08, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z3, K1, Z3
+	VPANDQ    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x10, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z4, K1, Z4
+	VPANDQ    Z0, Z4, Z4
+	VMOVDQU64 Z4, 128(AX)
+	VPSRLQ    $0x34, Z7, Z2
+	VPANDQ    Z0, Z7, Z7
+	VPSRLQ    $0x34, Z8, Z3
+	VPANDQ    Z0, Z8, Z8
+	VPSRLQ    $0x34, Z9, Z4
+	VPANDQ    Z0, Z9, Z9
+	VALIGNQ   $0x07, Z3, Z4, Z4
+	VALIGNQ   $0x07, Z2, Z3, Z3
+	VALIGNQ   $0x07, Z10, Z2, Z2
+	XORQ      AX, AX
+	XORQ      CX, CX
+	VPADDQ    Z2, Z7, Z7
+	VPCMPUQ   $0x06, Z0, Z7, K1
+	VPCMPUQ   $0x00, Z0, Z7, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z3, Z8, Z8
+	VPCMPUQ   $0x06, Z0, Z8, K1
+	VPCMPUQ   $0x00, Z0, Z8, K2
+	KMOVW     K1, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, CX
+	VPADDQ    Z4, Z9, Z9
+	VPCMPUQ   $0x06, Z0, Z9, K1
+	VPCMPUQ   $0x00, Z0, Z9, K2
+	KMOVW     K1, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, CX
+	MOVQ      AX, BX
+	ORQ       CX, BX
+	ADDQ      AX, BX
+	XORQ      CX, BX
+	MOVQ      zb+40(FP), AX
+	MOVQ      BX, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z7, K1, Z7
+	VPANDQ    Z0, Z7, Z7
+	VMOVDQU64 Z7, (AX)
+	MOVQ      BX, DX
+	SHRQ      $0x08, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z8, K1, Z8
+	VPANDQ    Z0, Z8, Z8
+	VMOVDQU64 Z8, 64(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x10, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z9, K1, Z9
+	VPANDQ    Z0, Z9, Z9
+	VMOVDQU64 Z9, 128(AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR  X0, X0, X0
+	VPXOR  X1, X1, X1
+	VPXOR  X2, X2, X2
+	VPXOR  X3, X3, X3
+	VPXOR  X4, X4, X4
+	VPXOR  X5, X5, X5
+	VPXOR  X6, X6, X6
+	VPXOR  X7, X7, X7
+	VPXOR  X8, X8, X8
+	VPXOR  X9, X9, X9
+	VPXOR  X10, X10, X10
+	VPXOR  X11, X11, X11
+	VPXOR  X12, X12, X12
+	VPXOR  X13, X13, X13
+	VPXOR  X14, X14, X14
+	VPXOR  X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	KXORW  K1, K1, K1
+	KXORW  K2, K2, K2
 	VZEROUPPER
 	RET
 
@@ -974,96 +1082,132 @@ TEXT ·fromDigits30IFMA(SB), NOSPLIT, $0-16
 // func amm30IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 // Requires: AVX, AVX512F, AVX512IFMA
 TEXT ·amm30IFMA(SB), NOSPLIT, $0-40
-	MOVQ   x+8(FP), AX
-	MOVQ   y+16(FP), CX
-	MOVQ   m+24(FP), DX
-	MOVQ   k0+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   DI, DI
+	MOVQ         x+8(FP), AX
+	MOVQ         y+16(FP), CX
+	MOVQ         m+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	MOVL         $0x00000001, BX
+	KMOVW        BX, K1
+	XORQ         BX, BX
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
 
 	// phase: digit loop: one digit of y per iteration, the streams interleaved
 digit_1:
-	VPBROADCASTQ (CX)(DI*8), Z0
-	VPMADD52LUQ  (AX), Z0, Z3
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  192(AX), Z0, Z6
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPMADD52LUQ  192(DX), Z1, Z6
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z6, Z5
-	VALIGNQ      $0x01, Z6, Z7, Z6
-	VPADDQ       Z2, Z3, K1, Z3
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	VPMADD52HUQ  192(AX), Z0, Z6
-	VPMADD52HUQ  192(DX), Z1, Z6
-	INCQ         DI
-	CMPQ         DI, $0x0000001e
-	JNE          digit_1
+	VPXORQ           Z7, Z7, Z7
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z7
+	VPBROADCASTQ     X7, Z1
+	VPXORQ           Z9, Z9, Z9
+	VPMADD52HUQ      (AX), Z0, Z9
+	VPBROADCASTQ     8(CX)(BX*8), Z10
+	VPMADD52LUQ      (AX), Z10, Z9
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPXORQ           Z8, Z8, Z8
+	VPMADD52LUQ      (DX), Z1, Z8
+	VPMADD52HUQ      (DX), Z1, Z9
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPADDQ           Z8, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z8
+	VPADDQ           Z8, Z9, K1, Z9
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VPADDQ           Z9, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VMOVDQU64        Z10, Z0
+	INCQ             BX
+	CMPQ             BX, $0x0000001d
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z11, Z11, Z11
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z11
+	VPBROADCASTQ     X11, Z1
+	VPXORQ           Z13, Z13, Z13
+	VPMADD52HUQ      (AX), Z0, Z13
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPXORQ           Z12, Z12, Z12
+	VPMADD52LUQ      (DX), Z1, Z12
+	VPMADD52HUQ      (DX), Z1, Z13
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPADDQ           Z12, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z12
+	VPADDQ           Z12, Z13, K1, Z13
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VPADDQ           Z13, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
 
 	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
 	VMOVDQU64 ifmaMask52<>+0(SB), Z0
 	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
+	VPSRLQ    $0x34, Z2, Z7
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z8
 	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z8
+	VPSRLQ    $0x34, Z4, Z9
 	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z9
+	VPSRLQ    $0x34, Z5, Z10
 	VPANDQ    Z0, Z5, Z5
-	VPSRLQ    $0x34, Z6, Z10
-	VPANDQ    Z0, Z6, Z6
 	VALIGNQ   $0x07, Z9, Z10, Z10
 	VALIGNQ   $0x07, Z8, Z9, Z9
-	VALIGNQ   $0x07, Z2, Z8, Z8
-	VALIGNQ   $0x07, Z7, Z2, Z2
+	VALIGNQ   $0x07, Z7, Z8, Z8
+	VALIGNQ   $0x07, Z6, Z7, Z7
 	XORQ      AX, AX
 	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
+	VPADDQ    Z7, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z8, Z3, Z3
 	VPCMPUQ   $0x06, Z0, Z3, K1
 	VPCMPUQ   $0x00, Z0, Z3, K2
 	KMOVW     K1, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, CX
-	VPADDQ    Z8, Z4, Z4
+	VPADDQ    Z9, Z4, Z4
 	VPCMPUQ   $0x06, Z0, Z4, K1
 	VPCMPUQ   $0x00, Z0, Z4, K2
 	KMOVW     K1, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, CX
-	VPADDQ    Z9, Z5, Z5
+	VPADDQ    Z10, Z5, Z5
 	VPCMPUQ   $0x06, Z0, Z5, K1
 	VPCMPUQ   $0x00, Z0, Z5, K2
-	KMOVW     K1, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, CX
-	VPADDQ    Z10, Z6, Z6
-	VPCMPUQ   $0x06, Z0, Z6, K1
-	VPCMPUQ   $0x00, Z0, Z6, K2
 	KMOVW     K1, DX
 	SHLQ      $0x18, DX
 	ORQ       DX, AX
@@ -1077,282 +1221,27 @@ digit_1:
 	MOVQ      z+0(FP), AX
 	MOVQ      BX, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z3, K1, Z3
-	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
 	MOVQ      BX, DX
 	SHRQ      $0x08, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z4, K1, Z4
-	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x10, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z5, K1, Z5
-	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x18, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z6, K1, Z6
-	VPANDQ    Z0, Z6, Z6
-	VMOVDQU64 Z6, 192(AX)
-
-	// phase: wipe (stack scratch and vector registers)
-	VPXOR X0, X0, X0
-	VPXOR X1, X1, X1
-	VPXOR X2, X2, X2
-	VPXOR X3, X3, X3
-	VPXOR X4, X4, X4
-	VPXOR X5, X5, X5
-	VPXOR X6, X6, X6
-	VPXOR X7, X7, X7
-	VPXOR X8, X8, X8
-	VPXOR X9, X9, X9
-	VPXOR X10, X10, X10
-	KXORW K1, K1, K1
-	KXORW K2, K2, K2
-	VZEROUPPER
-	RET
-
-// func ammDual30IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
-// Requires: AVX, AVX512F, AVX512IFMA
-TEXT ·ammDual30IFMA(SB), NOSPLIT, $0-80
-	MOVQ   xa+8(FP), AX
-	MOVQ   ya+16(FP), CX
-	MOVQ   ma+24(FP), DX
-	MOVQ   k0a+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	MOVQ   xb+48(FP), DI
-	MOVQ   yb+56(FP), R8
-	MOVQ   mb+64(FP), R9
-	MOVQ   k0b+72(FP), R10
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   R11, R11
-
-	// phase: digit loop: one digit of y per iteration, the streams interleaved
-digit_1:
-	VPBROADCASTQ (CX)(R11*8), Z0
-	VPBROADCASTQ (R8)(R11*8), Z7
-	VPMADD52LUQ  (AX), Z0, Z3
-	VPMADD52LUQ  (DI), Z7, Z9
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VMOVQ        X9, SI
-	IMULQ        R10, SI
-	VPBROADCASTQ SI, Z8
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  192(AX), Z0, Z6
-	VPMADD52LUQ  64(DI), Z7, Z10
-	VPMADD52LUQ  128(DI), Z7, Z11
-	VPMADD52LUQ  192(DI), Z7, Z12
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPMADD52LUQ  192(DX), Z1, Z6
-	VPMADD52LUQ  (R9), Z8, Z9
-	VPMADD52LUQ  64(R9), Z8, Z10
-	VPMADD52LUQ  128(R9), Z8, Z11
-	VPMADD52LUQ  192(R9), Z8, Z12
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z6, Z5
-	VALIGNQ      $0x01, Z6, Z13, Z6
-	VPADDQ       Z2, Z3, K1, Z3
-	VPSRLQ       $0x34, Z9, Z2
-	VALIGNQ      $0x01, Z9, Z10, Z9
-	VALIGNQ      $0x01, Z10, Z11, Z10
-	VALIGNQ      $0x01, Z11, Z12, Z11
-	VALIGNQ      $0x01, Z12, Z13, Z12
-	VPADDQ       Z2, Z9, K1, Z9
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	VPMADD52HUQ  192(AX), Z0, Z6
-	VPMADD52HUQ  192(DX), Z1, Z6
-	VPMADD52HUQ  (DI), Z7, Z9
-	VPMADD52HUQ  (R9), Z8, Z9
-	VPMADD52HUQ  64(DI), Z7, Z10
-	VPMADD52HUQ  64(R9), Z8, Z10
-	VPMADD52HUQ  128(DI), Z7, Z11
-	VPMADD52HUQ  128(R9), Z8, Z11
-	VPMADD52HUQ  192(DI), Z7, Z12
-	VPMADD52HUQ  192(R9), Z8, Z12
-	INCQ         R11
-	CMPQ         R11, $0x0000001e
-	JNE          digit_1
-
-	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
-	VMOVDQU64 ifmaMask52<>+0(SB), Z0
-	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
-	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z7
-	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z8
-	VPANDQ    Z0, Z5, Z5
-	VPSRLQ    $0x34, Z6, Z14
-	VPANDQ    Z0, Z6, Z6
-	VALIGNQ   $0x07, Z8, Z14, Z14
-	VALIGNQ   $0x07, Z7, Z8, Z8
-	VALIGNQ   $0x07, Z2, Z7, Z7
-	VALIGNQ   $0x07, Z13, Z2, Z2
-	XORQ      AX, AX
-	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
-	VPCMPUQ   $0x06, Z0, Z3, K1
-	VPCMPUQ   $0x00, Z0, Z3, K2
-	KMOVW     K1, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	ORQ       DX, CX
-	VPADDQ    Z7, Z4, Z4
-	VPCMPUQ   $0x06, Z0, Z4, K1
-	VPCMPUQ   $0x00, Z0, Z4, K2
-	KMOVW     K1, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, CX
-	VPADDQ    Z8, Z5, Z5
-	VPCMPUQ   $0x06, Z0, Z5, K1
-	VPCMPUQ   $0x00, Z0, Z5, K2
-	KMOVW     K1, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, CX
-	VPADDQ    Z14, Z6, Z6
-	VPCMPUQ   $0x06, Z0, Z6, K1
-	VPCMPUQ   $0x00, Z0, Z6, K2
-	KMOVW     K1, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, CX
-	MOVQ      AX, BX
-	ORQ       CX, BX
-	ADDQ      AX, BX
-	XORQ      CX, BX
-	MOVQ      za+0(FP), AX
-	MOVQ      BX, DX
 	KMOVW     DX, K1
 	VPADDQ    Z1, Z3, K1, Z3
 	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 Z3, 64(AX)
 	MOVQ      BX, DX
-	SHRQ      $0x08, DX
+	SHRQ      $0x10, DX
 	KMOVW     DX, K1
 	VPADDQ    Z1, Z4, K1, Z4
 	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
+	VMOVDQU64 Z4, 128(AX)
 	MOVQ      BX, DX
-	SHRQ      $0x10, DX
+	SHRQ      $0x18, DX
 	KMOVW     DX, K1
 	VPADDQ    Z1, Z5, K1, Z5
 	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x18, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z6, K1, Z6
-	VPANDQ    Z0, Z6, Z6
-	VMOVDQU64 Z6, 192(AX)
-	VPSRLQ    $0x34, Z9, Z2
-	VPANDQ    Z0, Z9, Z9
-	VPSRLQ    $0x34, Z10, Z3
-	VPANDQ    Z0, Z10, Z10
-	VPSRLQ    $0x34, Z11, Z4
-	VPANDQ    Z0, Z11, Z11
-	VPSRLQ    $0x34, Z12, Z5
-	VPANDQ    Z0, Z12, Z12
-	VALIGNQ   $0x07, Z4, Z5, Z5
-	VALIGNQ   $0x07, Z3, Z4, Z4
-	VALIGNQ   $0x07, Z2, Z3, Z3
-	VALIGNQ   $0x07, Z13, Z2, Z2
-	XORQ      AX, AX
-	XORQ      CX, CX
-	VPADDQ    Z2, Z9, Z9
-	VPCMPUQ   $0x06, Z0, Z9, K1
-	VPCMPUQ   $0x00, Z0, Z9, K2
-	KMOVW     K1, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	ORQ       DX, CX
-	VPADDQ    Z3, Z10, Z10
-	VPCMPUQ   $0x06, Z0, Z10, K1
-	VPCMPUQ   $0x00, Z0, Z10, K2
-	KMOVW     K1, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x08, DX
-	ORQ       DX, CX
-	VPADDQ    Z4, Z11, Z11
-	VPCMPUQ   $0x06, Z0, Z11, K1
-	VPCMPUQ   $0x00, Z0, Z11, K2
-	KMOVW     K1, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x10, DX
-	ORQ       DX, CX
-	VPADDQ    Z5, Z12, Z12
-	VPCMPUQ   $0x06, Z0, Z12, K1
-	VPCMPUQ   $0x00, Z0, Z12, K2
-	KMOVW     K1, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, CX
-	MOVQ      AX, BX
-	ORQ       CX, BX
-	ADDQ      AX, BX
-	XORQ      CX, BX
-	MOVQ      zb+40(FP), AX
-	MOVQ      BX, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z9, K1, Z9
-	VPANDQ    Z0, Z9, Z9
-	VMOVDQU64 Z9, (AX)
-	MOVQ      BX, DX
-	SHRQ      $0x08, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z10, K1, Z10
-	VPANDQ    Z0, Z10, Z10
-	VMOVDQU64 Z10, 64(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x10, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z11, K1, Z11
-	VPANDQ    Z0, Z11, Z11
-	VMOVDQU64 Z11, 128(AX)
-	MOVQ      BX, DX
-	SHRQ      $0x18, DX
-	KMOVW     DX, K1
-	VPADDQ    Z1, Z12, K1, Z12
-	VPANDQ    Z0, Z12, Z12
-	VMOVDQU64 Z12, 192(AX)
+	VMOVDQU64 Z5, 192(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
@@ -1369,9 +1258,349 @@ digit_1:
 	VPXOR X11, X11, X11
 	VPXOR X12, X12, X12
 	VPXOR X13, X13, X13
-	VPXOR X14, X14, X14
 	KXORW K1, K1, K1
 	KXORW K2, K2, K2
+	VZEROUPPER
+	RET
+
+// func ammDual30IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
+// Requires: AVX, AVX512F, AVX512IFMA
+TEXT ·ammDual30IFMA(SB), NOSPLIT, $0-80
+	MOVQ         xa+8(FP), AX
+	MOVQ         ya+16(FP), CX
+	MOVQ         ma+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	MOVQ         xb+48(FP), BX
+	MOVQ         yb+56(FP), SI
+	MOVQ         mb+64(FP), DI
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	VPXORQ       Z12, Z12, Z12
+	MOVL         $0x00000001, R8
+	KMOVW        R8, K1
+	XORQ         R8, R8
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
+	VPBROADCASTQ (SI), Z6
+	VPMADD52LUQ  (BX), Z6, Z8
+
+	// phase: digit loop: one digit of y per iteration, the streams interleaved
+digit_1:
+	VPXORQ           Z13, Z13, Z13
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z13
+	VPBROADCASTQ     X13, Z1
+	VPXORQ           Z16, Z16, Z16
+	VPMADD52LUQ.BCST k0b+72(FP), Z8, Z16
+	VPBROADCASTQ     X16, Z7
+	VPXORQ           Z15, Z15, Z15
+	VPMADD52HUQ      (AX), Z0, Z15
+	VPBROADCASTQ     8(CX)(R8*8), Z19
+	VPMADD52LUQ      (AX), Z19, Z15
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPXORQ           Z18, Z18, Z18
+	VPMADD52HUQ      (BX), Z6, Z18
+	VPBROADCASTQ     8(SI)(R8*8), Z20
+	VPMADD52LUQ      (BX), Z20, Z18
+	VPMADD52LUQ      64(BX), Z6, Z9
+	VPMADD52LUQ      128(BX), Z6, Z10
+	VPMADD52LUQ      192(BX), Z6, Z11
+	VPXORQ           Z14, Z14, Z14
+	VPMADD52LUQ      (DX), Z1, Z14
+	VPMADD52HUQ      (DX), Z1, Z15
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPXORQ           Z17, Z17, Z17
+	VPMADD52LUQ      (DI), Z7, Z17
+	VPMADD52HUQ      (DI), Z7, Z18
+	VPMADD52LUQ      64(DI), Z7, Z9
+	VPMADD52LUQ      128(DI), Z7, Z10
+	VPMADD52LUQ      192(DI), Z7, Z11
+	VPADDQ           Z14, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z14
+	VPADDQ           Z14, Z15, K1, Z15
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z12, Z5
+	VPADDQ           Z15, Z2, Z2
+	VPADDQ           Z17, Z8, Z8
+	VPSRLQ           $0x34, Z8, Z17
+	VPADDQ           Z17, Z18, K1, Z18
+	VALIGNQ          $0x01, Z8, Z9, Z8
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VALIGNQ          $0x01, Z10, Z11, Z10
+	VALIGNQ          $0x01, Z11, Z12, Z11
+	VPADDQ           Z18, Z8, Z8
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VMOVDQU64        Z19, Z0
+	VPMADD52HUQ      64(BX), Z6, Z9
+	VPMADD52HUQ      64(DI), Z7, Z9
+	VPMADD52HUQ      128(BX), Z6, Z10
+	VPMADD52HUQ      128(DI), Z7, Z10
+	VPMADD52HUQ      192(BX), Z6, Z11
+	VPMADD52HUQ      192(DI), Z7, Z11
+	VMOVDQU64        Z20, Z6
+	INCQ             R8
+	CMPQ             R8, $0x0000001d
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z21, Z21, Z21
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z21
+	VPBROADCASTQ     X21, Z1
+	VPXORQ           Z24, Z24, Z24
+	VPMADD52LUQ.BCST k0b+72(FP), Z8, Z24
+	VPBROADCASTQ     X24, Z7
+	VPXORQ           Z23, Z23, Z23
+	VPMADD52HUQ      (AX), Z0, Z23
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPXORQ           Z26, Z26, Z26
+	VPMADD52HUQ      (BX), Z6, Z26
+	VPMADD52LUQ      64(BX), Z6, Z9
+	VPMADD52LUQ      128(BX), Z6, Z10
+	VPMADD52LUQ      192(BX), Z6, Z11
+	VPXORQ           Z22, Z22, Z22
+	VPMADD52LUQ      (DX), Z1, Z22
+	VPMADD52HUQ      (DX), Z1, Z23
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPXORQ           Z25, Z25, Z25
+	VPMADD52LUQ      (DI), Z7, Z25
+	VPMADD52HUQ      (DI), Z7, Z26
+	VPMADD52LUQ      64(DI), Z7, Z9
+	VPMADD52LUQ      128(DI), Z7, Z10
+	VPMADD52LUQ      192(DI), Z7, Z11
+	VPADDQ           Z22, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z22
+	VPADDQ           Z22, Z23, K1, Z23
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z12, Z5
+	VPADDQ           Z23, Z2, Z2
+	VPADDQ           Z25, Z8, Z8
+	VPSRLQ           $0x34, Z8, Z25
+	VPADDQ           Z25, Z26, K1, Z26
+	VALIGNQ          $0x01, Z8, Z9, Z8
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VALIGNQ          $0x01, Z10, Z11, Z10
+	VALIGNQ          $0x01, Z11, Z12, Z11
+	VPADDQ           Z26, Z8, Z8
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VPMADD52HUQ      64(BX), Z6, Z9
+	VPMADD52HUQ      64(DI), Z7, Z9
+	VPMADD52HUQ      128(BX), Z6, Z10
+	VPMADD52HUQ      128(DI), Z7, Z10
+	VPMADD52HUQ      192(BX), Z6, Z11
+	VPMADD52HUQ      192(DI), Z7, Z11
+
+	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
+	VMOVDQU64 ifmaMask52<>+0(SB), Z0
+	VMOVDQU64 ifmaOnes<>+0(SB), Z1
+	VPSRLQ    $0x34, Z2, Z6
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z7
+	VPANDQ    Z0, Z3, Z3
+	VPSRLQ    $0x34, Z4, Z13
+	VPANDQ    Z0, Z4, Z4
+	VPSRLQ    $0x34, Z5, Z14
+	VPANDQ    Z0, Z5, Z5
+	VALIGNQ   $0x07, Z13, Z14, Z14
+	VALIGNQ   $0x07, Z7, Z13, Z13
+	VALIGNQ   $0x07, Z6, Z7, Z7
+	VALIGNQ   $0x07, Z12, Z6, Z6
+	XORQ      AX, AX
+	XORQ      CX, CX
+	VPADDQ    Z6, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z7, Z3, Z3
+	VPCMPUQ   $0x06, Z0, Z3, K1
+	VPCMPUQ   $0x00, Z0, Z3, K2
+	KMOVW     K1, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, CX
+	VPADDQ    Z13, Z4, Z4
+	VPCMPUQ   $0x06, Z0, Z4, K1
+	VPCMPUQ   $0x00, Z0, Z4, K2
+	KMOVW     K1, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, CX
+	VPADDQ    Z14, Z5, Z5
+	VPCMPUQ   $0x06, Z0, Z5, K1
+	VPCMPUQ   $0x00, Z0, Z5, K2
+	KMOVW     K1, DX
+	SHLQ      $0x18, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x18, DX
+	ORQ       DX, CX
+	MOVQ      AX, BX
+	ORQ       CX, BX
+	ADDQ      AX, BX
+	XORQ      CX, BX
+	MOVQ      za+0(FP), AX
+	MOVQ      BX, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
+	MOVQ      BX, DX
+	SHRQ      $0x08, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z3, K1, Z3
+	VPANDQ    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x10, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z4, K1, Z4
+	VPANDQ    Z0, Z4, Z4
+	VMOVDQU64 Z4, 128(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x18, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z5, K1, Z5
+	VPANDQ    Z0, Z5, Z5
+	VMOVDQU64 Z5, 192(AX)
+	VPSRLQ    $0x34, Z8, Z2
+	VPANDQ    Z0, Z8, Z8
+	VPSRLQ    $0x34, Z9, Z3
+	VPANDQ    Z0, Z9, Z9
+	VPSRLQ    $0x34, Z10, Z4
+	VPANDQ    Z0, Z10, Z10
+	VPSRLQ    $0x34, Z11, Z5
+	VPANDQ    Z0, Z11, Z11
+	VALIGNQ   $0x07, Z4, Z5, Z5
+	VALIGNQ   $0x07, Z3, Z4, Z4
+	VALIGNQ   $0x07, Z2, Z3, Z3
+	VALIGNQ   $0x07, Z12, Z2, Z2
+	XORQ      AX, AX
+	XORQ      CX, CX
+	VPADDQ    Z2, Z8, Z8
+	VPCMPUQ   $0x06, Z0, Z8, K1
+	VPCMPUQ   $0x00, Z0, Z8, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z3, Z9, Z9
+	VPCMPUQ   $0x06, Z0, Z9, K1
+	VPCMPUQ   $0x00, Z0, Z9, K2
+	KMOVW     K1, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x08, DX
+	ORQ       DX, CX
+	VPADDQ    Z4, Z10, Z10
+	VPCMPUQ   $0x06, Z0, Z10, K1
+	VPCMPUQ   $0x00, Z0, Z10, K2
+	KMOVW     K1, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x10, DX
+	ORQ       DX, CX
+	VPADDQ    Z5, Z11, Z11
+	VPCMPUQ   $0x06, Z0, Z11, K1
+	VPCMPUQ   $0x00, Z0, Z11, K2
+	KMOVW     K1, DX
+	SHLQ      $0x18, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	SHLQ      $0x18, DX
+	ORQ       DX, CX
+	MOVQ      AX, BX
+	ORQ       CX, BX
+	ADDQ      AX, BX
+	XORQ      CX, BX
+	MOVQ      zb+40(FP), AX
+	MOVQ      BX, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z8, K1, Z8
+	VPANDQ    Z0, Z8, Z8
+	VMOVDQU64 Z8, (AX)
+	MOVQ      BX, DX
+	SHRQ      $0x08, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z9, K1, Z9
+	VPANDQ    Z0, Z9, Z9
+	VMOVDQU64 Z9, 64(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x10, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z10, K1, Z10
+	VPANDQ    Z0, Z10, Z10
+	VMOVDQU64 Z10, 128(AX)
+	MOVQ      BX, DX
+	SHRQ      $0x18, DX
+	KMOVW     DX, K1
+	VPADDQ    Z1, Z11, K1, Z11
+	VPANDQ    Z0, Z11, Z11
+	VMOVDQU64 Z11, 192(AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR  X0, X0, X0
+	VPXOR  X1, X1, X1
+	VPXOR  X2, X2, X2
+	VPXOR  X3, X3, X3
+	VPXOR  X4, X4, X4
+	VPXOR  X5, X5, X5
+	VPXOR  X6, X6, X6
+	VPXOR  X7, X7, X7
+	VPXOR  X8, X8, X8
+	VPXOR  X9, X9, X9
+	VPXOR  X10, X10, X10
+	VPXOR  X11, X11, X11
+	VPXOR  X12, X12, X12
+	VPXOR  X13, X13, X13
+	VPXOR  X14, X14, X14
+	VPXOR  X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	KXORW  K1, K1, K1
+	KXORW  K2, K2, K2
 	VZEROUPPER
 	RET
 
@@ -1853,114 +2082,155 @@ TEXT ·fromDigits40IFMA(SB), NOSPLIT, $0-16
 // func amm40IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 // Requires: AVX, AVX512F, AVX512IFMA
 TEXT ·amm40IFMA(SB), NOSPLIT, $0-40
-	MOVQ   x+8(FP), AX
-	MOVQ   y+16(FP), CX
-	MOVQ   m+24(FP), DX
-	MOVQ   k0+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   DI, DI
+	MOVQ         x+8(FP), AX
+	MOVQ         y+16(FP), CX
+	MOVQ         m+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	MOVL         $0x00000001, BX
+	KMOVW        BX, K1
+	XORQ         BX, BX
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
 
 	// phase: digit loop: one digit of y per iteration, the streams interleaved
 digit_1:
-	VPBROADCASTQ (CX)(DI*8), Z0
-	VPMADD52LUQ  (AX), Z0, Z3
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  192(AX), Z0, Z6
-	VPMADD52LUQ  256(AX), Z0, Z7
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPMADD52LUQ  192(DX), Z1, Z6
-	VPMADD52LUQ  256(DX), Z1, Z7
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z6, Z5
-	VALIGNQ      $0x01, Z6, Z7, Z6
-	VALIGNQ      $0x01, Z7, Z8, Z7
-	VPADDQ       Z2, Z3, K1, Z3
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	VPMADD52HUQ  192(AX), Z0, Z6
-	VPMADD52HUQ  192(DX), Z1, Z6
-	VPMADD52HUQ  256(AX), Z0, Z7
-	VPMADD52HUQ  256(DX), Z1, Z7
-	INCQ         DI
-	CMPQ         DI, $0x00000028
-	JNE          digit_1
+	VPXORQ           Z8, Z8, Z8
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z8
+	VPBROADCASTQ     X8, Z1
+	VPXORQ           Z10, Z10, Z10
+	VPMADD52HUQ      (AX), Z0, Z10
+	VPBROADCASTQ     8(CX)(BX*8), Z11
+	VPMADD52LUQ      (AX), Z11, Z10
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPMADD52LUQ      256(AX), Z0, Z6
+	VPXORQ           Z9, Z9, Z9
+	VPMADD52LUQ      (DX), Z1, Z9
+	VPMADD52HUQ      (DX), Z1, Z10
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPMADD52LUQ      256(DX), Z1, Z6
+	VPADDQ           Z9, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z9
+	VPADDQ           Z9, Z10, K1, Z10
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VALIGNQ          $0x01, Z6, Z7, Z6
+	VPADDQ           Z10, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VPMADD52HUQ      256(AX), Z0, Z6
+	VPMADD52HUQ      256(DX), Z1, Z6
+	VMOVDQU64        Z11, Z0
+	INCQ             BX
+	CMPQ             BX, $0x00000027
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z12, Z12, Z12
+	VPMADD52LUQ.BCST k0+32(FP), Z2, Z12
+	VPBROADCASTQ     X12, Z1
+	VPXORQ           Z14, Z14, Z14
+	VPMADD52HUQ      (AX), Z0, Z14
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPMADD52LUQ      256(AX), Z0, Z6
+	VPXORQ           Z13, Z13, Z13
+	VPMADD52LUQ      (DX), Z1, Z13
+	VPMADD52HUQ      (DX), Z1, Z14
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPMADD52LUQ      256(DX), Z1, Z6
+	VPADDQ           Z13, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z13
+	VPADDQ           Z13, Z14, K1, Z14
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VALIGNQ          $0x01, Z6, Z7, Z6
+	VPADDQ           Z14, Z2, Z2
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VPMADD52HUQ      256(AX), Z0, Z6
+	VPMADD52HUQ      256(DX), Z1, Z6
 
 	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
 	VMOVDQU64 ifmaMask52<>+0(SB), Z0
 	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
+	VPSRLQ    $0x34, Z2, Z8
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z9
 	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z9
+	VPSRLQ    $0x34, Z4, Z10
 	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z10
+	VPSRLQ    $0x34, Z5, Z11
 	VPANDQ    Z0, Z5, Z5
-	VPSRLQ    $0x34, Z6, Z11
+	VPSRLQ    $0x34, Z6, Z12
 	VPANDQ    Z0, Z6, Z6
-	VPSRLQ    $0x34, Z7, Z12
-	VPANDQ    Z0, Z7, Z7
 	VALIGNQ   $0x07, Z11, Z12, Z12
 	VALIGNQ   $0x07, Z10, Z11, Z11
 	VALIGNQ   $0x07, Z9, Z10, Z10
-	VALIGNQ   $0x07, Z2, Z9, Z9
-	VALIGNQ   $0x07, Z8, Z2, Z2
+	VALIGNQ   $0x07, Z8, Z9, Z9
+	VALIGNQ   $0x07, Z7, Z8, Z8
 	XORQ      AX, AX
 	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
+	VPADDQ    Z8, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z9, Z3, Z3
 	VPCMPUQ   $0x06, Z0, Z3, K1
 	VPCMPUQ   $0x00, Z0, Z3, K2
 	KMOVW     K1, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, CX
-	VPADDQ    Z9, Z4, Z4
+	VPADDQ    Z10, Z4, Z4
 	VPCMPUQ   $0x06, Z0, Z4, K1
 	VPCMPUQ   $0x00, Z0, Z4, K2
 	KMOVW     K1, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, CX
-	VPADDQ    Z10, Z5, Z5
+	VPADDQ    Z11, Z5, Z5
 	VPCMPUQ   $0x06, Z0, Z5, K1
 	VPCMPUQ   $0x00, Z0, Z5, K2
 	KMOVW     K1, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, CX
-	VPADDQ    Z11, Z6, Z6
+	VPADDQ    Z12, Z6, Z6
 	VPCMPUQ   $0x06, Z0, Z6, K1
 	VPCMPUQ   $0x00, Z0, Z6, K2
-	KMOVW     K1, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, CX
-	VPADDQ    Z12, Z7, Z7
-	VPCMPUQ   $0x06, Z0, Z7, K1
-	VPCMPUQ   $0x00, Z0, Z7, K2
 	KMOVW     K1, DX
 	SHLQ      $0x20, DX
 	ORQ       DX, AX
@@ -1974,33 +2244,33 @@ digit_1:
 	MOVQ      z+0(FP), AX
 	MOVQ      BX, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z3, K1, Z3
-	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
 	MOVQ      BX, DX
 	SHRQ      $0x08, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z4, K1, Z4
-	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
+	VPADDQ    Z1, Z3, K1, Z3
+	VPANDQ    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x10, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z5, K1, Z5
-	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
+	VPADDQ    Z1, Z4, K1, Z4
+	VPANDQ    Z0, Z4, Z4
+	VMOVDQU64 Z4, 128(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x18, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z6, K1, Z6
-	VPANDQ    Z0, Z6, Z6
-	VMOVDQU64 Z6, 192(AX)
+	VPADDQ    Z1, Z5, K1, Z5
+	VPANDQ    Z0, Z5, Z5
+	VMOVDQU64 Z5, 192(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x20, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z7, K1, Z7
-	VPANDQ    Z0, Z7, Z7
-	VMOVDQU64 Z7, 256(AX)
+	VPADDQ    Z1, Z6, K1, Z6
+	VPANDQ    Z0, Z6, Z6
+	VMOVDQU64 Z6, 256(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
@@ -2016,6 +2286,8 @@ digit_1:
 	VPXOR X10, X10, X10
 	VPXOR X11, X11, X11
 	VPXOR X12, X12, X12
+	VPXOR X13, X13, X13
+	VPXOR X14, X14, X14
 	KXORW K1, K1, K1
 	KXORW K2, K2, K2
 	VZEROUPPER
@@ -2024,154 +2296,234 @@ digit_1:
 // func ammDual40IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
 // Requires: AVX, AVX512F, AVX512IFMA
 TEXT ·ammDual40IFMA(SB), NOSPLIT, $0-80
-	MOVQ   xa+8(FP), AX
-	MOVQ   ya+16(FP), CX
-	MOVQ   ma+24(FP), DX
-	MOVQ   k0a+32(FP), BX
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	MOVQ   xb+48(FP), DI
-	MOVQ   yb+56(FP), R8
-	MOVQ   mb+64(FP), R9
-	MOVQ   k0b+72(FP), R10
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
-	MOVL   $0x00000001, SI
-	KMOVW  SI, K1
-	XORQ   R11, R11
+	MOVQ         xa+8(FP), AX
+	MOVQ         ya+16(FP), CX
+	MOVQ         ma+24(FP), DX
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	MOVQ         xb+48(FP), BX
+	MOVQ         yb+56(FP), SI
+	MOVQ         mb+64(FP), DI
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	VPXORQ       Z12, Z12, Z12
+	VPXORQ       Z13, Z13, Z13
+	VPXORQ       Z14, Z14, Z14
+	MOVL         $0x00000001, R8
+	KMOVW        R8, K1
+	XORQ         R8, R8
+	VPBROADCASTQ (CX), Z0
+	VPMADD52LUQ  (AX), Z0, Z2
+	VPBROADCASTQ (SI), Z7
+	VPMADD52LUQ  (BX), Z7, Z9
 
 	// phase: digit loop: one digit of y per iteration, the streams interleaved
 digit_1:
-	VPBROADCASTQ (CX)(R11*8), Z0
-	VPBROADCASTQ (R8)(R11*8), Z8
-	VPMADD52LUQ  (AX), Z0, Z3
-	VPMADD52LUQ  (DI), Z8, Z10
-	VMOVQ        X3, SI
-	IMULQ        BX, SI
-	VPBROADCASTQ SI, Z1
-	VMOVQ        X10, SI
-	IMULQ        R10, SI
-	VPBROADCASTQ SI, Z9
-	VPMADD52LUQ  64(AX), Z0, Z4
-	VPMADD52LUQ  128(AX), Z0, Z5
-	VPMADD52LUQ  192(AX), Z0, Z6
-	VPMADD52LUQ  256(AX), Z0, Z7
-	VPMADD52LUQ  64(DI), Z8, Z11
-	VPMADD52LUQ  128(DI), Z8, Z12
-	VPMADD52LUQ  192(DI), Z8, Z13
-	VPMADD52LUQ  256(DI), Z8, Z14
-	VPMADD52LUQ  (DX), Z1, Z3
-	VPMADD52LUQ  64(DX), Z1, Z4
-	VPMADD52LUQ  128(DX), Z1, Z5
-	VPMADD52LUQ  192(DX), Z1, Z6
-	VPMADD52LUQ  256(DX), Z1, Z7
-	VPMADD52LUQ  (R9), Z9, Z10
-	VPMADD52LUQ  64(R9), Z9, Z11
-	VPMADD52LUQ  128(R9), Z9, Z12
-	VPMADD52LUQ  192(R9), Z9, Z13
-	VPMADD52LUQ  256(R9), Z9, Z14
-	VPSRLQ       $0x34, Z3, Z2
-	VALIGNQ      $0x01, Z3, Z4, Z3
-	VALIGNQ      $0x01, Z4, Z5, Z4
-	VALIGNQ      $0x01, Z5, Z6, Z5
-	VALIGNQ      $0x01, Z6, Z7, Z6
-	VALIGNQ      $0x01, Z7, Z15, Z7
-	VPADDQ       Z2, Z3, K1, Z3
-	VPSRLQ       $0x34, Z10, Z2
-	VALIGNQ      $0x01, Z10, Z11, Z10
-	VALIGNQ      $0x01, Z11, Z12, Z11
-	VALIGNQ      $0x01, Z12, Z13, Z12
-	VALIGNQ      $0x01, Z13, Z14, Z13
-	VALIGNQ      $0x01, Z14, Z15, Z14
-	VPADDQ       Z2, Z10, K1, Z10
-	VPMADD52HUQ  (AX), Z0, Z3
-	VPMADD52HUQ  (DX), Z1, Z3
-	VPMADD52HUQ  64(AX), Z0, Z4
-	VPMADD52HUQ  64(DX), Z1, Z4
-	VPMADD52HUQ  128(AX), Z0, Z5
-	VPMADD52HUQ  128(DX), Z1, Z5
-	VPMADD52HUQ  192(AX), Z0, Z6
-	VPMADD52HUQ  192(DX), Z1, Z6
-	VPMADD52HUQ  256(AX), Z0, Z7
-	VPMADD52HUQ  256(DX), Z1, Z7
-	VPMADD52HUQ  (DI), Z8, Z10
-	VPMADD52HUQ  (R9), Z9, Z10
-	VPMADD52HUQ  64(DI), Z8, Z11
-	VPMADD52HUQ  64(R9), Z9, Z11
-	VPMADD52HUQ  128(DI), Z8, Z12
-	VPMADD52HUQ  128(R9), Z9, Z12
-	VPMADD52HUQ  192(DI), Z8, Z13
-	VPMADD52HUQ  192(R9), Z9, Z13
-	VPMADD52HUQ  256(DI), Z8, Z14
-	VPMADD52HUQ  256(R9), Z9, Z14
-	INCQ         R11
-	CMPQ         R11, $0x00000028
-	JNE          digit_1
+	VPXORQ           Z15, Z15, Z15
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z15
+	VPBROADCASTQ     X15, Z1
+	VPXORQ           Z18, Z18, Z18
+	VPMADD52LUQ.BCST k0b+72(FP), Z9, Z18
+	VPBROADCASTQ     X18, Z8
+	VPXORQ           Z17, Z17, Z17
+	VPMADD52HUQ      (AX), Z0, Z17
+	VPBROADCASTQ     8(CX)(R8*8), Z21
+	VPMADD52LUQ      (AX), Z21, Z17
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPMADD52LUQ      256(AX), Z0, Z6
+	VPXORQ           Z20, Z20, Z20
+	VPMADD52HUQ      (BX), Z7, Z20
+	VPBROADCASTQ     8(SI)(R8*8), Z22
+	VPMADD52LUQ      (BX), Z22, Z20
+	VPMADD52LUQ      64(BX), Z7, Z10
+	VPMADD52LUQ      128(BX), Z7, Z11
+	VPMADD52LUQ      192(BX), Z7, Z12
+	VPMADD52LUQ      256(BX), Z7, Z13
+	VPXORQ           Z16, Z16, Z16
+	VPMADD52LUQ      (DX), Z1, Z16
+	VPMADD52HUQ      (DX), Z1, Z17
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPMADD52LUQ      256(DX), Z1, Z6
+	VPXORQ           Z19, Z19, Z19
+	VPMADD52LUQ      (DI), Z8, Z19
+	VPMADD52HUQ      (DI), Z8, Z20
+	VPMADD52LUQ      64(DI), Z8, Z10
+	VPMADD52LUQ      128(DI), Z8, Z11
+	VPMADD52LUQ      192(DI), Z8, Z12
+	VPMADD52LUQ      256(DI), Z8, Z13
+	VPADDQ           Z16, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z16
+	VPADDQ           Z16, Z17, K1, Z17
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VALIGNQ          $0x01, Z6, Z14, Z6
+	VPADDQ           Z17, Z2, Z2
+	VPADDQ           Z19, Z9, Z9
+	VPSRLQ           $0x34, Z9, Z19
+	VPADDQ           Z19, Z20, K1, Z20
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VALIGNQ          $0x01, Z10, Z11, Z10
+	VALIGNQ          $0x01, Z11, Z12, Z11
+	VALIGNQ          $0x01, Z12, Z13, Z12
+	VALIGNQ          $0x01, Z13, Z14, Z13
+	VPADDQ           Z20, Z9, Z9
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VPMADD52HUQ      256(AX), Z0, Z6
+	VPMADD52HUQ      256(DX), Z1, Z6
+	VMOVDQU64        Z21, Z0
+	VPMADD52HUQ      64(BX), Z7, Z10
+	VPMADD52HUQ      64(DI), Z8, Z10
+	VPMADD52HUQ      128(BX), Z7, Z11
+	VPMADD52HUQ      128(DI), Z8, Z11
+	VPMADD52HUQ      192(BX), Z7, Z12
+	VPMADD52HUQ      192(DI), Z8, Z12
+	VPMADD52HUQ      256(BX), Z7, Z13
+	VPMADD52HUQ      256(DI), Z8, Z13
+	VMOVDQU64        Z22, Z7
+	INCQ             R8
+	CMPQ             R8, $0x00000027
+	JNE              digit_1
+
+	// phase: last digit
+	VPXORQ           Z23, Z23, Z23
+	VPMADD52LUQ.BCST k0a+32(FP), Z2, Z23
+	VPBROADCASTQ     X23, Z1
+	VPXORQ           Z26, Z26, Z26
+	VPMADD52LUQ.BCST k0b+72(FP), Z9, Z26
+	VPBROADCASTQ     X26, Z8
+	VPXORQ           Z25, Z25, Z25
+	VPMADD52HUQ      (AX), Z0, Z25
+	VPMADD52LUQ      64(AX), Z0, Z3
+	VPMADD52LUQ      128(AX), Z0, Z4
+	VPMADD52LUQ      192(AX), Z0, Z5
+	VPMADD52LUQ      256(AX), Z0, Z6
+	VPXORQ           Z28, Z28, Z28
+	VPMADD52HUQ      (BX), Z7, Z28
+	VPMADD52LUQ      64(BX), Z7, Z10
+	VPMADD52LUQ      128(BX), Z7, Z11
+	VPMADD52LUQ      192(BX), Z7, Z12
+	VPMADD52LUQ      256(BX), Z7, Z13
+	VPXORQ           Z24, Z24, Z24
+	VPMADD52LUQ      (DX), Z1, Z24
+	VPMADD52HUQ      (DX), Z1, Z25
+	VPMADD52LUQ      64(DX), Z1, Z3
+	VPMADD52LUQ      128(DX), Z1, Z4
+	VPMADD52LUQ      192(DX), Z1, Z5
+	VPMADD52LUQ      256(DX), Z1, Z6
+	VPXORQ           Z27, Z27, Z27
+	VPMADD52LUQ      (DI), Z8, Z27
+	VPMADD52HUQ      (DI), Z8, Z28
+	VPMADD52LUQ      64(DI), Z8, Z10
+	VPMADD52LUQ      128(DI), Z8, Z11
+	VPMADD52LUQ      192(DI), Z8, Z12
+	VPMADD52LUQ      256(DI), Z8, Z13
+	VPADDQ           Z24, Z2, Z2
+	VPSRLQ           $0x34, Z2, Z24
+	VPADDQ           Z24, Z25, K1, Z25
+	VALIGNQ          $0x01, Z2, Z3, Z2
+	VALIGNQ          $0x01, Z3, Z4, Z3
+	VALIGNQ          $0x01, Z4, Z5, Z4
+	VALIGNQ          $0x01, Z5, Z6, Z5
+	VALIGNQ          $0x01, Z6, Z14, Z6
+	VPADDQ           Z25, Z2, Z2
+	VPADDQ           Z27, Z9, Z9
+	VPSRLQ           $0x34, Z9, Z27
+	VPADDQ           Z27, Z28, K1, Z28
+	VALIGNQ          $0x01, Z9, Z10, Z9
+	VALIGNQ          $0x01, Z10, Z11, Z10
+	VALIGNQ          $0x01, Z11, Z12, Z11
+	VALIGNQ          $0x01, Z12, Z13, Z12
+	VALIGNQ          $0x01, Z13, Z14, Z13
+	VPADDQ           Z28, Z9, Z9
+	VPMADD52HUQ      64(AX), Z0, Z3
+	VPMADD52HUQ      64(DX), Z1, Z3
+	VPMADD52HUQ      128(AX), Z0, Z4
+	VPMADD52HUQ      128(DX), Z1, Z4
+	VPMADD52HUQ      192(AX), Z0, Z5
+	VPMADD52HUQ      192(DX), Z1, Z5
+	VPMADD52HUQ      256(AX), Z0, Z6
+	VPMADD52HUQ      256(DX), Z1, Z6
+	VPMADD52HUQ      64(BX), Z7, Z10
+	VPMADD52HUQ      64(DI), Z8, Z10
+	VPMADD52HUQ      128(BX), Z7, Z11
+	VPMADD52HUQ      128(DI), Z8, Z11
+	VPMADD52HUQ      192(BX), Z7, Z12
+	VPMADD52HUQ      192(DI), Z8, Z12
+	VPMADD52HUQ      256(BX), Z7, Z13
+	VPMADD52HUQ      256(DI), Z8, Z13
 
 	// phase: normalization: carries into the next lane, then the ripple through lanes of 2^52-1
 	VMOVDQU64 ifmaMask52<>+0(SB), Z0
 	VMOVDQU64 ifmaOnes<>+0(SB), Z1
-	VPSRLQ    $0x34, Z3, Z2
+	VPSRLQ    $0x34, Z2, Z7
+	VPANDQ    Z0, Z2, Z2
+	VPSRLQ    $0x34, Z3, Z8
 	VPANDQ    Z0, Z3, Z3
-	VPSRLQ    $0x34, Z4, Z8
+	VPSRLQ    $0x34, Z4, Z15
 	VPANDQ    Z0, Z4, Z4
-	VPSRLQ    $0x34, Z5, Z9
+	VPSRLQ    $0x34, Z5, Z16
 	VPANDQ    Z0, Z5, Z5
-	VPSRLQ    $0x34, Z6, Z16
+	VPSRLQ    $0x34, Z6, Z17
 	VPANDQ    Z0, Z6, Z6
-	VPSRLQ    $0x34, Z7, Z17
-	VPANDQ    Z0, Z7, Z7
 	VALIGNQ   $0x07, Z16, Z17, Z17
-	VALIGNQ   $0x07, Z9, Z16, Z16
-	VALIGNQ   $0x07, Z8, Z9, Z9
-	VALIGNQ   $0x07, Z2, Z8, Z8
-	VALIGNQ   $0x07, Z15, Z2, Z2
+	VALIGNQ   $0x07, Z15, Z16, Z16
+	VALIGNQ   $0x07, Z8, Z15, Z15
+	VALIGNQ   $0x07, Z7, Z8, Z8
+	VALIGNQ   $0x07, Z14, Z7, Z7
 	XORQ      AX, AX
 	XORQ      CX, CX
-	VPADDQ    Z2, Z3, Z3
+	VPADDQ    Z7, Z2, Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPCMPUQ   $0x00, Z0, Z2, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z8, Z3, Z3
 	VPCMPUQ   $0x06, Z0, Z3, K1
 	VPCMPUQ   $0x00, Z0, Z3, K2
 	KMOVW     K1, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, CX
-	VPADDQ    Z8, Z4, Z4
+	VPADDQ    Z15, Z4, Z4
 	VPCMPUQ   $0x06, Z0, Z4, K1
 	VPCMPUQ   $0x00, Z0, Z4, K2
 	KMOVW     K1, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, CX
-	VPADDQ    Z9, Z5, Z5
+	VPADDQ    Z16, Z5, Z5
 	VPCMPUQ   $0x06, Z0, Z5, K1
 	VPCMPUQ   $0x00, Z0, Z5, K2
 	KMOVW     K1, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, CX
-	VPADDQ    Z16, Z6, Z6
+	VPADDQ    Z17, Z6, Z6
 	VPCMPUQ   $0x06, Z0, Z6, K1
 	VPCMPUQ   $0x00, Z0, Z6, K2
-	KMOVW     K1, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, CX
-	VPADDQ    Z17, Z7, Z7
-	VPCMPUQ   $0x06, Z0, Z7, K1
-	VPCMPUQ   $0x00, Z0, Z7, K2
 	KMOVW     K1, DX
 	SHLQ      $0x20, DX
 	ORQ       DX, AX
@@ -2185,87 +2537,87 @@ digit_1:
 	MOVQ      za+0(FP), AX
 	MOVQ      BX, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z3, K1, Z3
-	VPANDQ    Z0, Z3, Z3
-	VMOVDQU64 Z3, (AX)
+	VPADDQ    Z1, Z2, K1, Z2
+	VPANDQ    Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
 	MOVQ      BX, DX
 	SHRQ      $0x08, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z4, K1, Z4
-	VPANDQ    Z0, Z4, Z4
-	VMOVDQU64 Z4, 64(AX)
+	VPADDQ    Z1, Z3, K1, Z3
+	VPANDQ    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x10, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z5, K1, Z5
-	VPANDQ    Z0, Z5, Z5
-	VMOVDQU64 Z5, 128(AX)
+	VPADDQ    Z1, Z4, K1, Z4
+	VPANDQ    Z0, Z4, Z4
+	VMOVDQU64 Z4, 128(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x18, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z6, K1, Z6
-	VPANDQ    Z0, Z6, Z6
-	VMOVDQU64 Z6, 192(AX)
+	VPADDQ    Z1, Z5, K1, Z5
+	VPANDQ    Z0, Z5, Z5
+	VMOVDQU64 Z5, 192(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x20, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z7, K1, Z7
-	VPANDQ    Z0, Z7, Z7
-	VMOVDQU64 Z7, 256(AX)
-	VPSRLQ    $0x34, Z10, Z2
+	VPADDQ    Z1, Z6, K1, Z6
+	VPANDQ    Z0, Z6, Z6
+	VMOVDQU64 Z6, 256(AX)
+	VPSRLQ    $0x34, Z9, Z2
+	VPANDQ    Z0, Z9, Z9
+	VPSRLQ    $0x34, Z10, Z3
 	VPANDQ    Z0, Z10, Z10
-	VPSRLQ    $0x34, Z11, Z3
+	VPSRLQ    $0x34, Z11, Z4
 	VPANDQ    Z0, Z11, Z11
-	VPSRLQ    $0x34, Z12, Z4
+	VPSRLQ    $0x34, Z12, Z5
 	VPANDQ    Z0, Z12, Z12
-	VPSRLQ    $0x34, Z13, Z5
+	VPSRLQ    $0x34, Z13, Z6
 	VPANDQ    Z0, Z13, Z13
-	VPSRLQ    $0x34, Z14, Z6
-	VPANDQ    Z0, Z14, Z14
 	VALIGNQ   $0x07, Z5, Z6, Z6
 	VALIGNQ   $0x07, Z4, Z5, Z5
 	VALIGNQ   $0x07, Z3, Z4, Z4
 	VALIGNQ   $0x07, Z2, Z3, Z3
-	VALIGNQ   $0x07, Z15, Z2, Z2
+	VALIGNQ   $0x07, Z14, Z2, Z2
 	XORQ      AX, AX
 	XORQ      CX, CX
-	VPADDQ    Z2, Z10, Z10
+	VPADDQ    Z2, Z9, Z9
+	VPCMPUQ   $0x06, Z0, Z9, K1
+	VPCMPUQ   $0x00, Z0, Z9, K2
+	KMOVW     K1, DX
+	ORQ       DX, AX
+	KMOVW     K2, DX
+	ORQ       DX, CX
+	VPADDQ    Z3, Z10, Z10
 	VPCMPUQ   $0x06, Z0, Z10, K1
 	VPCMPUQ   $0x00, Z0, Z10, K2
 	KMOVW     K1, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
+	SHLQ      $0x08, DX
 	ORQ       DX, CX
-	VPADDQ    Z3, Z11, Z11
+	VPADDQ    Z4, Z11, Z11
 	VPCMPUQ   $0x06, Z0, Z11, K1
 	VPCMPUQ   $0x00, Z0, Z11, K2
 	KMOVW     K1, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x08, DX
+	SHLQ      $0x10, DX
 	ORQ       DX, CX
-	VPADDQ    Z4, Z12, Z12
+	VPADDQ    Z5, Z12, Z12
 	VPCMPUQ   $0x06, Z0, Z12, K1
 	VPCMPUQ   $0x00, Z0, Z12, K2
 	KMOVW     K1, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, AX
 	KMOVW     K2, DX
-	SHLQ      $0x10, DX
+	SHLQ      $0x18, DX
 	ORQ       DX, CX
-	VPADDQ    Z5, Z13, Z13
+	VPADDQ    Z6, Z13, Z13
 	VPCMPUQ   $0x06, Z0, Z13, K1
 	VPCMPUQ   $0x00, Z0, Z13, K2
-	KMOVW     K1, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, AX
-	KMOVW     K2, DX
-	SHLQ      $0x18, DX
-	ORQ       DX, CX
-	VPADDQ    Z6, Z14, Z14
-	VPCMPUQ   $0x06, Z0, Z14, K1
-	VPCMPUQ   $0x00, Z0, Z14, K2
 	KMOVW     K1, DX
 	SHLQ      $0x20, DX
 	ORQ       DX, AX
@@ -2279,33 +2631,33 @@ digit_1:
 	MOVQ      zb+40(FP), AX
 	MOVQ      BX, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z10, K1, Z10
-	VPANDQ    Z0, Z10, Z10
-	VMOVDQU64 Z10, (AX)
+	VPADDQ    Z1, Z9, K1, Z9
+	VPANDQ    Z0, Z9, Z9
+	VMOVDQU64 Z9, (AX)
 	MOVQ      BX, DX
 	SHRQ      $0x08, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z11, K1, Z11
-	VPANDQ    Z0, Z11, Z11
-	VMOVDQU64 Z11, 64(AX)
+	VPADDQ    Z1, Z10, K1, Z10
+	VPANDQ    Z0, Z10, Z10
+	VMOVDQU64 Z10, 64(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x10, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z12, K1, Z12
-	VPANDQ    Z0, Z12, Z12
-	VMOVDQU64 Z12, 128(AX)
+	VPADDQ    Z1, Z11, K1, Z11
+	VPANDQ    Z0, Z11, Z11
+	VMOVDQU64 Z11, 128(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x18, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z13, K1, Z13
-	VPANDQ    Z0, Z13, Z13
-	VMOVDQU64 Z13, 192(AX)
+	VPADDQ    Z1, Z12, K1, Z12
+	VPANDQ    Z0, Z12, Z12
+	VMOVDQU64 Z12, 192(AX)
 	MOVQ      BX, DX
 	SHRQ      $0x20, DX
 	KMOVW     DX, K1
-	VPADDQ    Z1, Z14, K1, Z14
-	VPANDQ    Z0, Z14, Z14
-	VMOVDQU64 Z14, 256(AX)
+	VPADDQ    Z1, Z13, K1, Z13
+	VPANDQ    Z0, Z13, Z13
+	VMOVDQU64 Z13, 256(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR  X0, X0, X0
@@ -2326,6 +2678,17 @@ digit_1:
 	VPXOR  X15, X15, X15
 	VPXORQ Z16, Z16, Z16
 	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
 	KXORW  K1, K1, K1
 	KXORW  K2, K2, K2
 	VZEROUPPER

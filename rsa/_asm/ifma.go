@@ -131,10 +131,81 @@ func fromDigits(g *asmgen.Generator, n int) {
 
 // ammStream is the registers of one multiplication of amm.
 type ammStream struct {
-	xp, yp, mp, k0, t reg.GPVirtual
-	acc               []reg.VecVirtual
-	b, y, c           reg.VecVirtual
-	z                 string
+	xp, yp, mp reg.GPVirtual
+	k0m        operand.Mem // k0 in the argument frame, for a broadcast operand
+	acc        []reg.VecVirtual
+	b, y, zz   reg.VecVirtual
+	lane0      reg.OpmaskVirtual
+	z          string
+}
+
+// ammDigit emits one iteration of amm's digit loop for every stream. On
+// entry the stream's b holds the digit y[i] broadcast and acc[0] already
+// includes lo52(x[0..7] * y[i]) (from the previous iteration, or the
+// prologue): the quotient digit depends on lane 0 only, so the iteration
+// keeps what lane 0 of the next one needs off the accumulator's chain of
+// multiply-adds. The chain is q (one VPMADD52LUQ of acc[0] by k0, then a
+// broadcast of lane 0), lo52(m[0..7] * q) into a fresh register, one add,
+// the carry of lane 0, the shift (VALIGNQ) and one add of v, where v (also
+// fresh) gathers hi52(m[0..7] * q), hi52(x[0..7] * y[i]), lo52(x[0..7] *
+// y[i+1]) and the carry; the other registers take their products directly.
+// last drops the next digit (y[n] does not exist).
+func ammDigit(g *asmgen.Generator, ss []*ammStream, R int, idx reg.GPVirtual, last bool) {
+	vec := func(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: 64 * k} }
+	type tmp struct{ yv, bn, p, v reg.VecVirtual }
+	ts := make([]tmp, len(ss))
+	for i, st := range ss {
+		t := &ts[i]
+		t.yv, t.p, t.v = g.ZMM(), g.ZMM(), g.ZMM()
+		g.VPXORQ(t.yv, t.yv, t.yv)
+		g.VPMADD52LUQ_BCST(st.k0m, st.acc[0], t.yv)
+		g.VPBROADCASTQ(t.yv.AsX(), st.y)
+	}
+	for i, st := range ss {
+		t := &ts[i]
+		g.VPXORQ(t.v, t.v, t.v)
+		g.VPMADD52HUQ(vec(st.xp, 0), st.b, t.v)
+		if !last {
+			t.bn = g.ZMM()
+			g.VPBROADCASTQ(operand.Mem{Base: st.yp, Index: idx, Scale: 8, Disp: 8}, t.bn)
+			g.VPMADD52LUQ(vec(st.xp, 0), t.bn, t.v)
+		}
+		for k := 1; k < R; k++ {
+			g.VPMADD52LUQ(vec(st.xp, k), st.b, st.acc[k])
+		}
+	}
+	for i, st := range ss {
+		t := &ts[i]
+		g.VPXORQ(t.p, t.p, t.p)
+		g.VPMADD52LUQ(vec(st.mp, 0), st.y, t.p)
+		g.VPMADD52HUQ(vec(st.mp, 0), st.y, t.v)
+		for k := 1; k < R; k++ {
+			g.VPMADD52LUQ(vec(st.mp, k), st.y, st.acc[k])
+		}
+	}
+	for i, st := range ss {
+		t := &ts[i]
+		g.VPADDQ(t.p, st.acc[0], st.acc[0])
+		g.VPSRLQ(operand.U8(52), st.acc[0], t.p)
+		g.VPADDQ(t.p, t.v, st.lane0, t.v)
+		for k := range R {
+			next := st.zz
+			if k+1 < R {
+				next = st.acc[k+1]
+			}
+			g.VALIGNQ(operand.U8(1), st.acc[k], next, st.acc[k])
+		}
+		g.VPADDQ(t.v, st.acc[0], st.acc[0])
+	}
+	for i, st := range ss {
+		for k := 1; k < R; k++ {
+			g.VPMADD52HUQ(vec(st.xp, k), st.b, st.acc[k])
+			g.VPMADD52HUQ(vec(st.mp, k), st.y, st.acc[k])
+		}
+		if !last {
+			g.VMOVDQU64(ts[i].bn, st.b)
+		}
+	}
 }
 
 // amm declares amm<n>IFMA (streams 1) or ammDual<n>IFMA (streams 2, two
@@ -191,12 +262,16 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 
 	ss := make([]*ammStream, streams)
 	for i, s := range sfx {
-		st := &ammStream{xp: g.GP64(), yp: g.GP64(), mp: g.GP64(), k0: g.GP64(), t: g.GP64(), z: "z" + s}
+		st := &ammStream{xp: g.GP64(), yp: g.GP64(), mp: g.GP64(), z: "z" + s}
 		g.Load(g.Param("x"+s), st.xp)
 		g.Load(g.Param("y"+s), st.yp)
 		g.Load(g.Param("m"+s), st.mp)
-		g.Load(g.Param("k0"+s), st.k0)
-		st.b, st.y, st.c = g.ZMM(), g.ZMM(), g.ZMM()
+		k0, err := g.Param("k0" + s).Resolve()
+		if err != nil {
+			panic(err)
+		}
+		st.k0m = k0.Addr
+		st.b, st.y = g.ZMM(), g.ZMM()
 		for range R {
 			a := g.ZMM()
 			g.VPXORQ(a, a, a)
@@ -213,51 +288,24 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 	idx := g.GP64()
 	g.XORQ(idx, idx)
 	vec := func(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: 64 * k} }
+	for _, st := range ss {
+		st.zz, st.lane0 = zz, lane0
+	}
+
+	for _, st := range ss {
+		g.VPBROADCASTQ(operand.Mem{Base: st.yp}, st.b)
+		g.VPMADD52LUQ(vec(st.xp, 0), st.b, st.acc[0])
+	}
 
 	fn.Phase("digit loop: one digit of y per iteration, the streams interleaved")
 	loop := fn.Label("digit")
 	g.Label(loop)
-	for _, st := range ss {
-		g.VPBROADCASTQ(operand.Mem{Base: st.yp, Index: idx, Scale: 8}, st.b)
-	}
-	for _, st := range ss {
-		g.VPMADD52LUQ(vec(st.xp, 0), st.b, st.acc[0])
-	}
-	for _, st := range ss {
-		g.VMOVQ(st.acc[0].AsX(), st.t)
-		g.IMULQ(st.k0, st.t)
-		g.VPBROADCASTQ(st.t, st.y)
-	}
-	for _, st := range ss {
-		for k := 1; k < R; k++ {
-			g.VPMADD52LUQ(vec(st.xp, k), st.b, st.acc[k])
-		}
-	}
-	for _, st := range ss {
-		for k := range R {
-			g.VPMADD52LUQ(vec(st.mp, k), st.y, st.acc[k])
-		}
-	}
-	for _, st := range ss {
-		g.VPSRLQ(operand.U8(52), st.acc[0], st.c)
-		for k := range R {
-			next := zz
-			if k+1 < R {
-				next = st.acc[k+1]
-			}
-			g.VALIGNQ(operand.U8(1), st.acc[k], next, st.acc[k])
-		}
-		g.VPADDQ(st.c, st.acc[0], lane0, st.acc[0])
-	}
-	for _, st := range ss {
-		for k := range R {
-			g.VPMADD52HUQ(vec(st.xp, k), st.b, st.acc[k])
-			g.VPMADD52HUQ(vec(st.mp, k), st.y, st.acc[k])
-		}
-	}
+	ammDigit(g, ss, R, idx, false)
 	g.INCQ(idx)
-	g.CMPQ(idx, operand.U32(n))
+	g.CMPQ(idx, operand.U32(n-1))
 	g.JNE(operand.LabelRef(loop))
+	fn.Phase("last digit")
+	ammDigit(g, ss, R, idx, true)
 
 	fn.Phase("normalization: carries into the next lane, then the ripple through lanes of 2^52-1")
 	m52, ones := g.ZMM(), g.ZMM()

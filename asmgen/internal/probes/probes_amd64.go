@@ -699,12 +699,12 @@ func p137_CMPQ(in *byte, out *byte)
 //go:noescape
 func p138_CMPQ(in *byte, out *byte)
 
-// p139_CMPQ runs CMPQ SI, $0x14 (committed form CMPQ r, imm).
+// p139_CMPQ runs CMPQ SI, $0x13 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p139_CMPQ(in *byte, out *byte)
 
-// p140_CMPQ runs CMPQ SI, $0x1e (committed form CMPQ r, imm).
+// p140_CMPQ runs CMPQ SI, $0x1d (committed form CMPQ r, imm).
 //
 //go:noescape
 func p140_CMPQ(in *byte, out *byte)
@@ -714,7 +714,7 @@ func p140_CMPQ(in *byte, out *byte)
 //go:noescape
 func p141_CMPQ(in *byte, out *byte)
 
-// p142_CMPQ runs CMPQ SI, $0x28 (committed form CMPQ r, imm).
+// p142_CMPQ runs CMPQ SI, $0x27 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p142_CMPQ(in *byte, out *byte)
@@ -3124,5212 +3124,5242 @@ func p622_VMOVDQU64(in *byte, out *byte)
 //go:noescape
 func p623_VMOVDQU64(in *byte, out *byte)
 
-// p624_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p624_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p624_VMOVDQU8(in *byte, out *byte)
+func p624_VMOVDQU64(in *byte, out *byte)
 
-// p625_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p625_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p625_VMOVDQU8_Z(in *byte, out *byte)
+func p625_VMOVDQU64(in *byte, out *byte)
 
-// p626_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p626_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p626_VMOVDQU8_Z(in *byte, out *byte)
+func p626_VMOVDQU8(in *byte, out *byte)
 
-// p627_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p627_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
 func p627_VMOVDQU8_Z(in *byte, out *byte)
 
-// p628_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p628_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p628_VMOVQ(in *byte, out *byte)
+func p628_VMOVDQU8_Z(in *byte, out *byte)
 
-// p629_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p629_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p629_VMOVQ(in *byte, out *byte)
+func p629_VMOVDQU8_Z(in *byte, out *byte)
 
-// p630_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p630_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p630_VMOVQ(in *byte, out *byte)
 
-// p631_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p631_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p631_VMOVQ(in *byte, out *byte)
 
-// p632_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p632_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
 func p632_VMOVQ(in *byte, out *byte)
 
-// p633_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p633_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
 func p633_VMOVQ(in *byte, out *byte)
 
-// p634_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p634_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p634_VPADDD(in *byte, out *byte)
+func p634_VMOVQ(in *byte, out *byte)
 
-// p635_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p635_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p635_VPADDD(in *byte, out *byte)
+func p635_VMOVQ(in *byte, out *byte)
 
-// p636_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p636_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p636_VPADDD(in *byte, out *byte)
 
-// p637_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p637_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p637_VPADDD(in *byte, out *byte)
 
-// p638_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p638_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p638_VPADDD(in *byte, out *byte)
 
-// p639_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p639_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p639_VPADDD(in *byte, out *byte)
 
-// p640_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p640_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p640_VPADDD(in *byte, out *byte)
 
-// p641_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p641_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p641_VPADDD(in *byte, out *byte)
 
-// p642_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p642_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p642_VPADDD(in *byte, out *byte)
 
-// p643_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p643_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p643_VPADDD(in *byte, out *byte)
 
-// p644_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p644_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p644_VPADDD(in *byte, out *byte)
 
-// p645_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p645_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p645_VPADDD(in *byte, out *byte)
 
-// p646_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p646_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p646_VPADDD(in *byte, out *byte)
 
-// p647_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p647_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p647_VPADDD(in *byte, out *byte)
 
-// p648_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p648_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p648_VPADDD(in *byte, out *byte)
 
-// p649_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p649_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p649_VPADDD(in *byte, out *byte)
 
-// p650_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p650_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p650_VPADDD(in *byte, out *byte)
 
-// p651_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p651_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p651_VPADDD(in *byte, out *byte)
 
-// p652_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
+// p652_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p652_VPADDD(in *byte, out *byte)
 
-// p653_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
+// p653_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p653_VPADDD(in *byte, out *byte)
 
-// p654_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
+// p654_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p654_VPADDD_BCST(in *byte, out *byte)
+func p654_VPADDD(in *byte, out *byte)
 
-// p655_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
+// p655_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p655_VPADDD_BCST(in *byte, out *byte)
+func p655_VPADDD(in *byte, out *byte)
 
-// p656_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p656_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p656_VPADDQ(in *byte, out *byte)
+func p656_VPADDD_BCST(in *byte, out *byte)
 
-// p657_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p657_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p657_VPADDQ(in *byte, out *byte)
+func p657_VPADDD_BCST(in *byte, out *byte)
 
-// p658_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p658_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p658_VPADDQ(in *byte, out *byte)
 
-// p659_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p659_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p659_VPADDQ(in *byte, out *byte)
 
-// p660_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p660_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p660_VPADDQ(in *byte, out *byte)
 
-// p661_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p661_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p661_VPADDQ(in *byte, out *byte)
 
-// p662_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p662_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p662_VPADDQ(in *byte, out *byte)
 
-// p663_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p663_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p663_VPADDQ(in *byte, out *byte)
 
-// p664_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p664_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p664_VPADDQ(in *byte, out *byte)
 
-// p665_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p665_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p665_VPADDQ(in *byte, out *byte)
 
-// p666_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
+// p666_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p666_VPADDQ(in *byte, out *byte)
 
-// p667_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
+// p667_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p667_VPADDQ(in *byte, out *byte)
 
-// p668_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p668_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p668_VPAND(in *byte, out *byte)
+func p668_VPADDQ(in *byte, out *byte)
 
-// p669_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p669_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p669_VPAND(in *byte, out *byte)
+func p669_VPADDQ(in *byte, out *byte)
 
-// p670_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p670_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p670_VPAND(in *byte, out *byte)
 
-// p671_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p671_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p671_VPAND(in *byte, out *byte)
 
-// p672_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p672_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p672_VPANDD(in *byte, out *byte)
+func p672_VPAND(in *byte, out *byte)
 
-// p673_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p673_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p673_VPANDD(in *byte, out *byte)
+func p673_VPAND(in *byte, out *byte)
 
-// p674_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
+// p674_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p674_VPANDD(in *byte, out *byte)
 
-// p675_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
+// p675_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p675_VPANDD(in *byte, out *byte)
 
-// p676_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
+// p676_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
 func p676_VPANDD(in *byte, out *byte)
 
-// p677_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
+// p677_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
 func p677_VPANDD(in *byte, out *byte)
 
-// p678_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
+// p678_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p678_VPANDQ(in *byte, out *byte)
+func p678_VPANDD(in *byte, out *byte)
 
-// p679_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
+// p679_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p679_VPANDQ(in *byte, out *byte)
+func p679_VPANDD(in *byte, out *byte)
 
-// p680_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p680_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p680_VPBROADCASTD(in *byte, out *byte)
+func p680_VPANDQ(in *byte, out *byte)
 
-// p681_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p681_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p681_VPBROADCASTD(in *byte, out *byte)
+func p681_VPANDQ(in *byte, out *byte)
 
-// p682_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
+// p682_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
 func p682_VPBROADCASTD(in *byte, out *byte)
 
-// p683_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
+// p683_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p683_VPBROADCASTQ(in *byte, out *byte)
+func p683_VPBROADCASTD(in *byte, out *byte)
 
-// p684_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
+// p684_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p684_VPBROADCASTQ(in *byte, out *byte)
+func p684_VPBROADCASTD(in *byte, out *byte)
 
-// p685_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p685_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p685_VPCLMULQDQ(in *byte, out *byte)
+func p685_VPBROADCASTQ(in *byte, out *byte)
 
-// p686_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p686_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p686_VPCLMULQDQ(in *byte, out *byte)
+func p686_VPBROADCASTQ(in *byte, out *byte)
 
-// p687_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p687_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p687_VPCLMULQDQ(in *byte, out *byte)
+func p687_VPBROADCASTQ(in *byte, out *byte)
 
-// p688_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p688_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p688_VPCLMULQDQ(in *byte, out *byte)
+func p688_VPBROADCASTQ(in *byte, out *byte)
 
-// p689_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p689_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p689_VPCLMULQDQ(in *byte, out *byte)
 
-// p690_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p690_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p690_VPCLMULQDQ(in *byte, out *byte)
 
-// p691_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p691_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p691_VPCLMULQDQ(in *byte, out *byte)
 
-// p692_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p692_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p692_VPCLMULQDQ(in *byte, out *byte)
 
-// p693_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p693_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p693_VPCLMULQDQ(in *byte, out *byte)
 
-// p694_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p694_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p694_VPCLMULQDQ(in *byte, out *byte)
 
-// p695_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p695_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p695_VPCLMULQDQ(in *byte, out *byte)
 
-// p696_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p696_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p696_VPCLMULQDQ(in *byte, out *byte)
 
-// p697_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p697_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p697_VPCLMULQDQ(in *byte, out *byte)
 
-// p698_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p698_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p698_VPCLMULQDQ(in *byte, out *byte)
 
-// p699_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p699_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p699_VPCLMULQDQ(in *byte, out *byte)
 
-// p700_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p700_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p700_VPCLMULQDQ(in *byte, out *byte)
 
-// p701_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p701_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p701_VPCLMULQDQ(in *byte, out *byte)
 
-// p702_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p702_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p702_VPCLMULQDQ(in *byte, out *byte)
 
-// p703_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p703_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p703_VPCLMULQDQ(in *byte, out *byte)
 
-// p704_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p704_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p704_VPCLMULQDQ(in *byte, out *byte)
 
-// p705_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p705_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p705_VPCLMULQDQ(in *byte, out *byte)
 
-// p706_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p706_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p706_VPCLMULQDQ(in *byte, out *byte)
 
-// p707_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p707_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p707_VPCLMULQDQ(in *byte, out *byte)
 
-// p708_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p708_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p708_VPCLMULQDQ(in *byte, out *byte)
 
-// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p709_VPCLMULQDQ(in *byte, out *byte)
 
-// p710_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p710_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p710_VPCLMULQDQ(in *byte, out *byte)
 
-// p711_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p711_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p711_VPCLMULQDQ(in *byte, out *byte)
 
-// p712_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p712_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p712_VPCLMULQDQ(in *byte, out *byte)
 
-// p713_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p713_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p713_VPCLMULQDQ(in *byte, out *byte)
 
-// p714_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p714_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p714_VPCLMULQDQ(in *byte, out *byte)
 
-// p715_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p715_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p715_VPCLMULQDQ(in *byte, out *byte)
 
-// p716_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p716_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p716_VPCLMULQDQ(in *byte, out *byte)
 
-// p717_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p717_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p717_VPCLMULQDQ(in *byte, out *byte)
 
-// p718_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p718_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p718_VPCLMULQDQ(in *byte, out *byte)
 
-// p719_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p719_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p719_VPCLMULQDQ(in *byte, out *byte)
 
-// p720_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p720_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p720_VPCLMULQDQ(in *byte, out *byte)
 
-// p721_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p721_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p721_VPCLMULQDQ(in *byte, out *byte)
 
-// p722_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p722_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p722_VPCLMULQDQ(in *byte, out *byte)
 
-// p723_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p723_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p723_VPCLMULQDQ(in *byte, out *byte)
 
-// p724_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p724_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p724_VPCLMULQDQ(in *byte, out *byte)
 
-// p725_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p725_VPCLMULQDQ(in *byte, out *byte)
 
-// p726_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p726_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p726_VPCLMULQDQ(in *byte, out *byte)
 
-// p727_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p727_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p727_VPCLMULQDQ(in *byte, out *byte)
 
-// p728_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p728_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p728_VPCLMULQDQ(in *byte, out *byte)
 
-// p729_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p729_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p729_VPCLMULQDQ(in *byte, out *byte)
 
-// p730_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p730_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p730_VPCLMULQDQ(in *byte, out *byte)
 
-// p731_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p731_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p731_VPCLMULQDQ(in *byte, out *byte)
 
-// p732_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p732_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p732_VPCLMULQDQ(in *byte, out *byte)
 
-// p733_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p733_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p733_VPCLMULQDQ(in *byte, out *byte)
 
-// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p734_VPCLMULQDQ(in *byte, out *byte)
 
-// p735_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p735_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p735_VPCMPEQB(in *byte, out *byte)
+func p735_VPCLMULQDQ(in *byte, out *byte)
 
-// p736_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p736_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p736_VPCMPEQB(in *byte, out *byte)
+func p736_VPCLMULQDQ(in *byte, out *byte)
 
-// p737_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p737_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p737_VPCMPEQB(in *byte, out *byte)
+func p737_VPCLMULQDQ(in *byte, out *byte)
 
-// p738_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p738_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p738_VPCMPEQB(in *byte, out *byte)
+func p738_VPCLMULQDQ(in *byte, out *byte)
 
-// p739_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p739_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p739_VPCMPEQB(in *byte, out *byte)
 
-// p740_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p740_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p740_VPCMPEQB(in *byte, out *byte)
 
-// p741_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p741_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p741_VPCMPUQ(in *byte, out *byte)
+func p741_VPCMPEQB(in *byte, out *byte)
 
-// p742_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p742_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p742_VPCMPUQ(in *byte, out *byte)
+func p742_VPCMPEQB(in *byte, out *byte)
 
-// p743_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p743_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p743_VPCMPUQ(in *byte, out *byte)
+func p743_VPCMPEQB(in *byte, out *byte)
 
-// p744_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p744_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p744_VPERM2I128(in *byte, out *byte)
+func p744_VPCMPEQB(in *byte, out *byte)
 
-// p745_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p745_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p745_VPERM2I128(in *byte, out *byte)
+func p745_VPCMPUQ(in *byte, out *byte)
 
-// p746_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p746_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p746_VPERM2I128(in *byte, out *byte)
+func p746_VPCMPUQ(in *byte, out *byte)
 
-// p747_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p747_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p747_VPERM2I128(in *byte, out *byte)
+func p747_VPCMPUQ(in *byte, out *byte)
 
-// p748_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p748_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p748_VPERM2I128(in *byte, out *byte)
 
-// p749_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p749_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p749_VPERM2I128(in *byte, out *byte)
 
-// p750_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p750_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p750_VPERM2I128(in *byte, out *byte)
 
-// p751_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p751_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p751_VPERM2I128(in *byte, out *byte)
 
-// p752_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p752_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p752_VPERM2I128(in *byte, out *byte)
 
-// p753_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p753_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p753_VPERM2I128(in *byte, out *byte)
 
-// p754_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p754_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p754_VPERM2I128(in *byte, out *byte)
 
-// p755_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p755_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p755_VPERM2I128(in *byte, out *byte)
 
-// p756_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p756_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p756_VPERM2I128(in *byte, out *byte)
 
-// p757_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p757_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p757_VPERM2I128(in *byte, out *byte)
 
-// p758_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p758_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p758_VPERM2I128(in *byte, out *byte)
 
-// p759_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p759_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p759_VPERM2I128(in *byte, out *byte)
 
-// p760_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p760_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p760_VPERMQ(in *byte, out *byte)
+func p760_VPERM2I128(in *byte, out *byte)
 
-// p761_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p761_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p761_VPERMQ(in *byte, out *byte)
+func p761_VPERM2I128(in *byte, out *byte)
 
-// p762_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p762_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p762_VPEXTRQ(in *byte, out *byte)
+func p762_VPERM2I128(in *byte, out *byte)
 
-// p763_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p763_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p763_VPEXTRQ(in *byte, out *byte)
+func p763_VPERM2I128(in *byte, out *byte)
 
-// p764_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p764_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p764_VPEXTRQ(in *byte, out *byte)
+func p764_VPERMQ(in *byte, out *byte)
 
-// p765_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p765_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p765_VPEXTRQ(in *byte, out *byte)
+func p765_VPERMQ(in *byte, out *byte)
 
-// p766_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p766_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p766_VPINSRQ(in *byte, out *byte)
+func p766_VPEXTRQ(in *byte, out *byte)
 
-// p767_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p767_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p767_VPINSRQ(in *byte, out *byte)
+func p767_VPEXTRQ(in *byte, out *byte)
 
-// p768_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p768_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p768_VPINSRQ(in *byte, out *byte)
+func p768_VPEXTRQ(in *byte, out *byte)
 
-// p769_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p769_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p769_VPINSRQ(in *byte, out *byte)
+func p769_VPEXTRQ(in *byte, out *byte)
 
-// p770_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p770_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p770_VPINSRQ(in *byte, out *byte)
 
-// p771_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p771_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p771_VPINSRQ(in *byte, out *byte)
 
-// p772_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p772_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p772_VPINSRQ(in *byte, out *byte)
 
-// p773_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p773_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p773_VPINSRQ(in *byte, out *byte)
 
-// p774_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p774_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p774_VPINSRQ(in *byte, out *byte)
 
-// p775_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p775_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p775_VPINSRQ(in *byte, out *byte)
 
-// p776_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p776_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p776_VPINSRQ(in *byte, out *byte)
 
-// p777_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p777_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p777_VPINSRQ(in *byte, out *byte)
 
-// p778_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
+// p778_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p778_VPMADD52HUQ(in *byte, out *byte)
+func p778_VPINSRQ(in *byte, out *byte)
 
-// p779_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
+// p779_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p779_VPMADD52HUQ(in *byte, out *byte)
+func p779_VPINSRQ(in *byte, out *byte)
 
-// p780_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
+// p780_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p780_VPMADD52LUQ(in *byte, out *byte)
+func p780_VPINSRQ(in *byte, out *byte)
 
-// p781_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
+// p781_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p781_VPMADD52LUQ(in *byte, out *byte)
+func p781_VPINSRQ(in *byte, out *byte)
 
-// p782_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p782_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p782_VPMOVMSKB(in *byte, out *byte)
+func p782_VPMADD52HUQ(in *byte, out *byte)
 
-// p783_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p783_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p783_VPMOVMSKB(in *byte, out *byte)
+func p783_VPMADD52HUQ(in *byte, out *byte)
 
-// p784_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
+// p784_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p784_VPMULUDQ(in *byte, out *byte)
+func p784_VPMADD52LUQ(in *byte, out *byte)
 
-// p785_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
+// p785_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p785_VPMULUDQ(in *byte, out *byte)
+func p785_VPMADD52LUQ(in *byte, out *byte)
 
-// p786_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
+// p786_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p786_VPMULUDQ(in *byte, out *byte)
+func p786_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p787_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
+// p787_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p787_VPMULUDQ(in *byte, out *byte)
+func p787_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p788_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p788_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p788_VPOR(in *byte, out *byte)
+func p788_VPMOVMSKB(in *byte, out *byte)
 
-// p789_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p789_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p789_VPOR(in *byte, out *byte)
+func p789_VPMOVMSKB(in *byte, out *byte)
 
-// p790_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p790_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p790_VPOR(in *byte, out *byte)
+func p790_VPMULUDQ(in *byte, out *byte)
 
-// p791_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p791_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p791_VPOR(in *byte, out *byte)
+func p791_VPMULUDQ(in *byte, out *byte)
 
-// p792_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p792_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p792_VPOR(in *byte, out *byte)
+func p792_VPMULUDQ(in *byte, out *byte)
 
-// p793_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p793_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p793_VPOR(in *byte, out *byte)
+func p793_VPMULUDQ(in *byte, out *byte)
 
-// p794_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p794_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p794_VPOR(in *byte, out *byte)
 
-// p795_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p795_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p795_VPOR(in *byte, out *byte)
 
-// p796_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p796_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p796_VPORD(in *byte, out *byte)
+func p796_VPOR(in *byte, out *byte)
 
-// p797_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p797_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p797_VPORD(in *byte, out *byte)
+func p797_VPOR(in *byte, out *byte)
 
-// p798_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
+// p798_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p798_VPORD(in *byte, out *byte)
+func p798_VPOR(in *byte, out *byte)
 
-// p799_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
+// p799_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p799_VPORD(in *byte, out *byte)
+func p799_VPOR(in *byte, out *byte)
 
-// p800_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
+// p800_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p800_VPROLD(in *byte, out *byte)
+func p800_VPOR(in *byte, out *byte)
 
-// p801_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
+// p801_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p801_VPROLD(in *byte, out *byte)
+func p801_VPOR(in *byte, out *byte)
 
-// p802_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
+// p802_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p802_VPROLD(in *byte, out *byte)
+func p802_VPORD(in *byte, out *byte)
 
-// p803_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
+// p803_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p803_VPROLD(in *byte, out *byte)
+func p803_VPORD(in *byte, out *byte)
 
-// p804_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
+// p804_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p804_VPROLD(in *byte, out *byte)
+func p804_VPORD(in *byte, out *byte)
 
-// p805_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
+// p805_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p805_VPROLD(in *byte, out *byte)
+func p805_VPORD(in *byte, out *byte)
 
-// p806_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
+// p806_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p806_VPROLD(in *byte, out *byte)
 
-// p807_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
+// p807_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p807_VPROLD(in *byte, out *byte)
 
-// p808_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
+// p808_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p808_VPROLD(in *byte, out *byte)
 
-// p809_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
+// p809_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p809_VPROLD(in *byte, out *byte)
 
-// p810_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p810_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p810_VPSHUFB(in *byte, out *byte)
+func p810_VPROLD(in *byte, out *byte)
 
-// p811_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p811_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p811_VPSHUFB(in *byte, out *byte)
+func p811_VPROLD(in *byte, out *byte)
 
-// p812_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p812_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p812_VPSHUFB(in *byte, out *byte)
+func p812_VPROLD(in *byte, out *byte)
 
-// p813_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p813_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p813_VPSHUFB(in *byte, out *byte)
+func p813_VPROLD(in *byte, out *byte)
 
-// p814_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p814_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p814_VPSHUFB(in *byte, out *byte)
+func p814_VPROLD(in *byte, out *byte)
 
-// p815_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p815_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p815_VPSHUFB(in *byte, out *byte)
+func p815_VPROLD(in *byte, out *byte)
 
-// p816_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p816_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p816_VPSHUFB(in *byte, out *byte)
 
-// p817_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p817_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p817_VPSHUFB(in *byte, out *byte)
 
-// p818_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p818_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p818_VPSHUFB(in *byte, out *byte)
 
-// p819_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p819_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p819_VPSHUFB(in *byte, out *byte)
 
-// p820_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p820_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p820_VPSHUFB(in *byte, out *byte)
 
-// p821_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p821_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p821_VPSHUFB(in *byte, out *byte)
 
-// p822_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p822_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p822_VPSHUFB(in *byte, out *byte)
 
-// p823_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p823_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p823_VPSHUFB(in *byte, out *byte)
 
-// p824_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p824_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p824_VPSHUFD(in *byte, out *byte)
+func p824_VPSHUFB(in *byte, out *byte)
 
-// p825_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p825_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p825_VPSHUFD(in *byte, out *byte)
+func p825_VPSHUFB(in *byte, out *byte)
 
-// p826_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p826_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p826_VPSHUFD(in *byte, out *byte)
+func p826_VPSHUFB(in *byte, out *byte)
 
-// p827_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p827_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p827_VPSHUFD(in *byte, out *byte)
+func p827_VPSHUFB(in *byte, out *byte)
 
-// p828_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p828_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p828_VPSHUFD(in *byte, out *byte)
+func p828_VPSHUFB(in *byte, out *byte)
 
-// p829_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p829_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p829_VPSHUFD(in *byte, out *byte)
+func p829_VPSHUFB(in *byte, out *byte)
 
-// p830_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p830_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p830_VPSHUFD(in *byte, out *byte)
 
-// p831_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p831_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p831_VPSHUFD(in *byte, out *byte)
 
-// p832_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p832_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p832_VPSHUFD(in *byte, out *byte)
 
-// p833_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p833_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p833_VPSHUFD(in *byte, out *byte)
 
-// p834_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p834_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p834_VPSHUFD(in *byte, out *byte)
 
-// p835_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p835_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p835_VPSHUFD(in *byte, out *byte)
 
-// p836_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p836_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p836_VPSHUFD(in *byte, out *byte)
 
-// p837_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p837_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p837_VPSHUFD(in *byte, out *byte)
 
-// p838_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p838_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p838_VPSHUFD(in *byte, out *byte)
 
-// p839_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p839_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p839_VPSHUFD(in *byte, out *byte)
 
-// p840_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p840_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p840_VPSHUFD(in *byte, out *byte)
 
-// p841_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p841_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p841_VPSHUFD(in *byte, out *byte)
 
-// p842_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p842_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p842_VPSHUFD(in *byte, out *byte)
 
-// p843_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p843_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p843_VPSHUFD(in *byte, out *byte)
 
-// p844_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p844_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p844_VPSHUFD(in *byte, out *byte)
 
-// p845_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p845_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p845_VPSHUFD(in *byte, out *byte)
 
-// p846_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p846_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p846_VPSHUFD(in *byte, out *byte)
 
-// p847_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p847_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p847_VPSHUFD(in *byte, out *byte)
 
-// p848_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p848_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p848_VPSHUFD(in *byte, out *byte)
 
-// p849_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p849_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p849_VPSHUFD(in *byte, out *byte)
 
-// p850_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p850_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p850_VPSHUFD(in *byte, out *byte)
 
-// p851_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p851_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p851_VPSHUFD(in *byte, out *byte)
 
-// p852_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p852_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p852_VPSHUFD(in *byte, out *byte)
 
-// p853_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p853_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p853_VPSHUFD(in *byte, out *byte)
 
-// p854_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p854_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p854_VPSHUFD(in *byte, out *byte)
 
-// p855_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p855_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p855_VPSHUFD(in *byte, out *byte)
 
-// p856_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p856_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p856_VPSHUFD(in *byte, out *byte)
 
-// p857_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p857_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p857_VPSHUFD(in *byte, out *byte)
 
-// p858_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p858_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p858_VPSHUFD(in *byte, out *byte)
 
-// p859_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p859_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p859_VPSLLD(in *byte, out *byte)
+func p859_VPSHUFD(in *byte, out *byte)
 
-// p860_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p860_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p860_VPSLLD(in *byte, out *byte)
+func p860_VPSHUFD(in *byte, out *byte)
 
-// p861_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p861_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p861_VPSLLD(in *byte, out *byte)
+func p861_VPSHUFD(in *byte, out *byte)
 
-// p862_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p862_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p862_VPSLLD(in *byte, out *byte)
+func p862_VPSHUFD(in *byte, out *byte)
 
-// p863_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p863_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p863_VPSLLD(in *byte, out *byte)
+func p863_VPSHUFD(in *byte, out *byte)
 
-// p864_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p864_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p864_VPSLLD(in *byte, out *byte)
+func p864_VPSHUFD(in *byte, out *byte)
 
-// p865_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p865_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p865_VPSLLD(in *byte, out *byte)
 
-// p866_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p866_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p866_VPSLLD(in *byte, out *byte)
 
-// p867_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p867_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p867_VPSLLD(in *byte, out *byte)
 
-// p868_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p868_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p868_VPSLLD(in *byte, out *byte)
 
-// p869_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p869_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p869_VPSLLD(in *byte, out *byte)
 
-// p870_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p870_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p870_VPSLLD(in *byte, out *byte)
 
-// p871_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p871_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p871_VPSLLD(in *byte, out *byte)
 
-// p872_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p872_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p872_VPSLLD(in *byte, out *byte)
 
-// p873_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p873_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p873_VPSLLD(in *byte, out *byte)
 
-// p874_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p874_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p874_VPSLLD(in *byte, out *byte)
 
-// p875_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p875_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p875_VPSLLD(in *byte, out *byte)
 
-// p876_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p876_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p876_VPSLLD(in *byte, out *byte)
 
-// p877_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p877_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p877_VPSLLD(in *byte, out *byte)
 
-// p878_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p878_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p878_VPSLLD(in *byte, out *byte)
 
-// p879_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p879_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p879_VPSLLDQ(in *byte, out *byte)
+func p879_VPSLLD(in *byte, out *byte)
 
-// p880_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p880_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p880_VPSLLDQ(in *byte, out *byte)
+func p880_VPSLLD(in *byte, out *byte)
 
-// p881_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p881_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p881_VPSLLDQ(in *byte, out *byte)
+func p881_VPSLLD(in *byte, out *byte)
 
-// p882_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p882_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p882_VPSLLDQ(in *byte, out *byte)
+func p882_VPSLLD(in *byte, out *byte)
 
-// p883_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p883_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p883_VPSLLDQ(in *byte, out *byte)
+func p883_VPSLLD(in *byte, out *byte)
 
-// p884_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p884_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p884_VPSLLDQ(in *byte, out *byte)
+func p884_VPSLLD(in *byte, out *byte)
 
-// p885_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p885_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p885_VPSLLDQ(in *byte, out *byte)
 
-// p886_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p886_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p886_VPSLLDQ(in *byte, out *byte)
 
-// p887_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p887_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p887_VPSLLDQ(in *byte, out *byte)
 
-// p888_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p888_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p888_VPSLLDQ(in *byte, out *byte)
 
-// p889_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p889_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p889_VPSLLDQ(in *byte, out *byte)
 
-// p890_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p890_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p890_VPSLLDQ(in *byte, out *byte)
 
-// p891_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p891_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p891_VPSLLDQ(in *byte, out *byte)
 
-// p892_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p892_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p892_VPSLLDQ(in *byte, out *byte)
 
-// p893_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p893_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p893_VPSLLQ(in *byte, out *byte)
+func p893_VPSLLDQ(in *byte, out *byte)
 
-// p894_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p894_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p894_VPSLLQ(in *byte, out *byte)
+func p894_VPSLLDQ(in *byte, out *byte)
 
-// p895_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p895_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p895_VPSLLQ(in *byte, out *byte)
+func p895_VPSLLDQ(in *byte, out *byte)
 
-// p896_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p896_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p896_VPSLLQ(in *byte, out *byte)
+func p896_VPSLLDQ(in *byte, out *byte)
 
-// p897_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p897_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p897_VPSLLQ(in *byte, out *byte)
+func p897_VPSLLDQ(in *byte, out *byte)
 
-// p898_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p898_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p898_VPSLLQ(in *byte, out *byte)
+func p898_VPSLLDQ(in *byte, out *byte)
 
-// p899_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p899_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p899_VPSLLQ(in *byte, out *byte)
 
-// p900_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p900_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p900_VPSLLQ(in *byte, out *byte)
 
-// p901_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p901_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p901_VPSLLQ(in *byte, out *byte)
 
-// p902_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
+// p902_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p902_VPSLLQ(in *byte, out *byte)
 
-// p903_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p903_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p903_VPSRAD(in *byte, out *byte)
+func p903_VPSLLQ(in *byte, out *byte)
 
-// p904_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p904_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p904_VPSRAD(in *byte, out *byte)
+func p904_VPSLLQ(in *byte, out *byte)
 
-// p905_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p905_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p905_VPSRAD(in *byte, out *byte)
+func p905_VPSLLQ(in *byte, out *byte)
 
-// p906_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p906_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p906_VPSRAD(in *byte, out *byte)
+func p906_VPSLLQ(in *byte, out *byte)
 
-// p907_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p907_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p907_VPSRAD(in *byte, out *byte)
+func p907_VPSLLQ(in *byte, out *byte)
 
-// p908_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p908_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p908_VPSRAD(in *byte, out *byte)
+func p908_VPSLLQ(in *byte, out *byte)
 
-// p909_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p909_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p909_VPSRAD(in *byte, out *byte)
 
-// p910_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p910_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p910_VPSRAD(in *byte, out *byte)
 
-// p911_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p911_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p911_VPSRAD(in *byte, out *byte)
 
-// p912_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p912_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p912_VPSRAD(in *byte, out *byte)
 
-// p913_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p913_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p913_VPSRAD(in *byte, out *byte)
 
-// p914_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p914_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p914_VPSRAD(in *byte, out *byte)
 
-// p915_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p915_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p915_VPSRAD(in *byte, out *byte)
 
-// p916_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p916_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p916_VPSRAD(in *byte, out *byte)
 
-// p917_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p917_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p917_VPSRAD(in *byte, out *byte)
 
-// p918_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p918_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p918_VPSRAD(in *byte, out *byte)
 
-// p919_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p919_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p919_VPSRLD(in *byte, out *byte)
+func p919_VPSRAD(in *byte, out *byte)
 
-// p920_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p920_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p920_VPSRLD(in *byte, out *byte)
+func p920_VPSRAD(in *byte, out *byte)
 
-// p921_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p921_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p921_VPSRLD(in *byte, out *byte)
+func p921_VPSRAD(in *byte, out *byte)
 
-// p922_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p922_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p922_VPSRLD(in *byte, out *byte)
+func p922_VPSRAD(in *byte, out *byte)
 
-// p923_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p923_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p923_VPSRLD(in *byte, out *byte)
+func p923_VPSRAD(in *byte, out *byte)
 
-// p924_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p924_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p924_VPSRLD(in *byte, out *byte)
+func p924_VPSRAD(in *byte, out *byte)
 
-// p925_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p925_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p925_VPSRLD(in *byte, out *byte)
 
-// p926_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p926_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p926_VPSRLD(in *byte, out *byte)
 
-// p927_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p927_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p927_VPSRLD(in *byte, out *byte)
 
-// p928_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p928_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p928_VPSRLD(in *byte, out *byte)
 
-// p929_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p929_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p929_VPSRLD(in *byte, out *byte)
 
-// p930_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p930_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p930_VPSRLD(in *byte, out *byte)
 
-// p931_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p931_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p931_VPSRLD(in *byte, out *byte)
 
-// p932_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p932_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p932_VPSRLD(in *byte, out *byte)
 
-// p933_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p933_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p933_VPSRLD(in *byte, out *byte)
 
-// p934_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p934_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p934_VPSRLD(in *byte, out *byte)
 
-// p935_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p935_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p935_VPSRLD(in *byte, out *byte)
 
-// p936_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p936_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p936_VPSRLD(in *byte, out *byte)
 
-// p937_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p937_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p937_VPSRLD(in *byte, out *byte)
 
-// p938_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p938_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p938_VPSRLD(in *byte, out *byte)
 
-// p939_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p939_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p939_VPSRLDQ(in *byte, out *byte)
+func p939_VPSRLD(in *byte, out *byte)
 
-// p940_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p940_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p940_VPSRLDQ(in *byte, out *byte)
+func p940_VPSRLD(in *byte, out *byte)
 
-// p941_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p941_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p941_VPSRLDQ(in *byte, out *byte)
+func p941_VPSRLD(in *byte, out *byte)
 
-// p942_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p942_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p942_VPSRLDQ(in *byte, out *byte)
+func p942_VPSRLD(in *byte, out *byte)
 
-// p943_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p943_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p943_VPSRLDQ(in *byte, out *byte)
+func p943_VPSRLD(in *byte, out *byte)
 
-// p944_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p944_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p944_VPSRLDQ(in *byte, out *byte)
+func p944_VPSRLD(in *byte, out *byte)
 
-// p945_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p945_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p945_VPSRLDQ(in *byte, out *byte)
 
-// p946_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p946_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p946_VPSRLDQ(in *byte, out *byte)
 
-// p947_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p947_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p947_VPSRLDQ(in *byte, out *byte)
 
-// p948_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p948_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p948_VPSRLDQ(in *byte, out *byte)
 
-// p949_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p949_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p949_VPSRLDQ(in *byte, out *byte)
 
-// p950_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p950_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p950_VPSRLDQ(in *byte, out *byte)
 
-// p951_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p951_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p951_VPSRLDQ(in *byte, out *byte)
 
-// p952_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p952_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p952_VPSRLDQ(in *byte, out *byte)
 
-// p953_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p953_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p953_VPSRLQ(in *byte, out *byte)
+func p953_VPSRLDQ(in *byte, out *byte)
 
-// p954_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p954_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p954_VPSRLQ(in *byte, out *byte)
+func p954_VPSRLDQ(in *byte, out *byte)
 
-// p955_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p955_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p955_VPSRLQ(in *byte, out *byte)
+func p955_VPSRLDQ(in *byte, out *byte)
 
-// p956_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p956_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p956_VPSRLQ(in *byte, out *byte)
+func p956_VPSRLDQ(in *byte, out *byte)
 
-// p957_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p957_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p957_VPSRLQ(in *byte, out *byte)
+func p957_VPSRLDQ(in *byte, out *byte)
 
-// p958_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p958_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p958_VPSRLQ(in *byte, out *byte)
+func p958_VPSRLDQ(in *byte, out *byte)
 
-// p959_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p959_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p959_VPSRLQ(in *byte, out *byte)
 
-// p960_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p960_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p960_VPSRLQ(in *byte, out *byte)
 
-// p961_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p961_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p961_VPSRLQ(in *byte, out *byte)
 
-// p962_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p962_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p962_VPSRLQ(in *byte, out *byte)
 
-// p963_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p963_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p963_VPSRLQ(in *byte, out *byte)
 
-// p964_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
+// p964_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p964_VPSRLQ(in *byte, out *byte)
 
-// p965_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p965_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p965_VPTERNLOGD(in *byte, out *byte)
+func p965_VPSRLQ(in *byte, out *byte)
 
-// p966_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p966_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p966_VPTERNLOGD(in *byte, out *byte)
+func p966_VPSRLQ(in *byte, out *byte)
 
-// p967_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p967_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p967_VPTERNLOGD(in *byte, out *byte)
+func p967_VPSRLQ(in *byte, out *byte)
 
-// p968_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p968_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p968_VPTERNLOGD(in *byte, out *byte)
+func p968_VPSRLQ(in *byte, out *byte)
 
-// p969_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p969_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p969_VPTERNLOGD(in *byte, out *byte)
+func p969_VPSRLQ(in *byte, out *byte)
 
-// p970_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p970_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p970_VPTERNLOGD(in *byte, out *byte)
+func p970_VPSRLQ(in *byte, out *byte)
 
-// p971_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p971_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p971_VPUNPCKHDQ(in *byte, out *byte)
+func p971_VPTERNLOGD(in *byte, out *byte)
 
-// p972_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p972_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p972_VPUNPCKHDQ(in *byte, out *byte)
+func p972_VPTERNLOGD(in *byte, out *byte)
 
-// p973_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p973_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p973_VPUNPCKHDQ(in *byte, out *byte)
+func p973_VPTERNLOGD(in *byte, out *byte)
 
-// p974_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p974_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p974_VPUNPCKHDQ(in *byte, out *byte)
+func p974_VPTERNLOGD(in *byte, out *byte)
 
-// p975_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p975_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p975_VPUNPCKHDQ(in *byte, out *byte)
+func p975_VPTERNLOGD(in *byte, out *byte)
 
-// p976_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p976_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p976_VPUNPCKHDQ(in *byte, out *byte)
+func p976_VPTERNLOGD(in *byte, out *byte)
 
-// p977_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p977_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p977_VPUNPCKHQDQ(in *byte, out *byte)
+func p977_VPUNPCKHDQ(in *byte, out *byte)
 
-// p978_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p978_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p978_VPUNPCKHQDQ(in *byte, out *byte)
+func p978_VPUNPCKHDQ(in *byte, out *byte)
 
-// p979_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p979_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p979_VPUNPCKHQDQ(in *byte, out *byte)
+func p979_VPUNPCKHDQ(in *byte, out *byte)
 
-// p980_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p980_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p980_VPUNPCKHQDQ(in *byte, out *byte)
+func p980_VPUNPCKHDQ(in *byte, out *byte)
 
-// p981_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p981_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p981_VPUNPCKHQDQ(in *byte, out *byte)
+func p981_VPUNPCKHDQ(in *byte, out *byte)
 
-// p982_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p982_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p982_VPUNPCKHQDQ(in *byte, out *byte)
+func p982_VPUNPCKHDQ(in *byte, out *byte)
 
-// p983_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p983_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p983_VPUNPCKLDQ(in *byte, out *byte)
+func p983_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p984_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p984_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p984_VPUNPCKLDQ(in *byte, out *byte)
+func p984_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p985_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p985_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p985_VPUNPCKLDQ(in *byte, out *byte)
+func p985_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p986_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p986_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p986_VPUNPCKLDQ(in *byte, out *byte)
+func p986_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p987_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p987_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p987_VPUNPCKLDQ(in *byte, out *byte)
+func p987_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p988_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p988_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p988_VPUNPCKLDQ(in *byte, out *byte)
+func p988_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p989_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p989_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p989_VPUNPCKLQDQ(in *byte, out *byte)
+func p989_VPUNPCKLDQ(in *byte, out *byte)
 
-// p990_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p990_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p990_VPUNPCKLQDQ(in *byte, out *byte)
+func p990_VPUNPCKLDQ(in *byte, out *byte)
 
-// p991_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p991_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p991_VPUNPCKLQDQ(in *byte, out *byte)
+func p991_VPUNPCKLDQ(in *byte, out *byte)
 
-// p992_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p992_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p992_VPUNPCKLQDQ(in *byte, out *byte)
+func p992_VPUNPCKLDQ(in *byte, out *byte)
 
-// p993_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p993_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p993_VPUNPCKLQDQ(in *byte, out *byte)
+func p993_VPUNPCKLDQ(in *byte, out *byte)
 
-// p994_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p994_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p994_VPUNPCKLQDQ(in *byte, out *byte)
+func p994_VPUNPCKLDQ(in *byte, out *byte)
 
-// p995_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p995_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p995_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p996_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p996_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p996_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p997_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p997_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p997_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p998_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p998_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p998_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p999_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p999_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p999_VPXOR(in *byte, out *byte)
+func p999_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1000_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1000_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1000_VPXOR(in *byte, out *byte)
+func p1000_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1001_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1001_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1001_VPXOR(in *byte, out *byte)
+func p1001_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1002_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1002_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1002_VPXOR(in *byte, out *byte)
+func p1002_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1003_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1003_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1003_VPXOR(in *byte, out *byte)
+func p1003_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1004_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1004_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1004_VPXOR(in *byte, out *byte)
+func p1004_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1005_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1005_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1005_VPXOR(in *byte, out *byte)
 
-// p1006_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1006_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1006_VPXOR(in *byte, out *byte)
 
-// p1007_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1007_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1007_VPXOR(in *byte, out *byte)
 
-// p1008_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1008_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1008_VPXOR(in *byte, out *byte)
 
-// p1009_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1009_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1009_VPXOR(in *byte, out *byte)
 
-// p1010_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1010_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1010_VPXOR(in *byte, out *byte)
 
-// p1011_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1011_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1011_VPXOR(in *byte, out *byte)
 
-// p1012_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1012_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1012_VPXOR(in *byte, out *byte)
 
-// p1013_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1013_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1013_VPXOR(in *byte, out *byte)
 
-// p1014_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1014_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1014_VPXOR(in *byte, out *byte)
 
-// p1015_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p1015_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1015_VPXORD(in *byte, out *byte)
+func p1015_VPXOR(in *byte, out *byte)
 
-// p1016_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p1016_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1016_VPXORD(in *byte, out *byte)
+func p1016_VPXOR(in *byte, out *byte)
 
-// p1017_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
+// p1017_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1017_VPXORD(in *byte, out *byte)
+func p1017_VPXOR(in *byte, out *byte)
 
-// p1018_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
+// p1018_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1018_VPXORD(in *byte, out *byte)
+func p1018_VPXOR(in *byte, out *byte)
 
-// p1019_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p1019_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1019_VPXORD(in *byte, out *byte)
+func p1019_VPXOR(in *byte, out *byte)
 
-// p1020_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p1020_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1020_VPXORD(in *byte, out *byte)
+func p1020_VPXOR(in *byte, out *byte)
 
-// p1021_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p1021_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1021_VPXORD(in *byte, out *byte)
 
-// p1022_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p1022_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1022_VPXORD(in *byte, out *byte)
 
-// p1023_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p1023_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1023_VPXORD(in *byte, out *byte)
 
-// p1024_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p1024_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1024_VPXORD(in *byte, out *byte)
 
-// p1025_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p1025_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1025_VPXORD(in *byte, out *byte)
 
-// p1026_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p1026_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1026_VPXORD(in *byte, out *byte)
 
-// p1027_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p1027_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1027_VPXORQ(in *byte, out *byte)
+func p1027_VPXORD(in *byte, out *byte)
 
-// p1028_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p1028_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1028_VPXORQ(in *byte, out *byte)
+func p1028_VPXORD(in *byte, out *byte)
 
-// p1029_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1029_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1029_VSHUFI32X4(in *byte, out *byte)
+func p1029_VPXORD(in *byte, out *byte)
 
-// p1030_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1030_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1030_VSHUFI32X4(in *byte, out *byte)
+func p1030_VPXORD(in *byte, out *byte)
 
-// p1031_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1031_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1031_VSHUFI32X4(in *byte, out *byte)
+func p1031_VPXORD(in *byte, out *byte)
 
-// p1032_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1032_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1032_VSHUFI32X4(in *byte, out *byte)
+func p1032_VPXORD(in *byte, out *byte)
 
-// p1033_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1033_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1033_VSHUFI32X4(in *byte, out *byte)
+func p1033_VPXORQ(in *byte, out *byte)
 
-// p1034_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1034_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1034_VSHUFI32X4(in *byte, out *byte)
+func p1034_VPXORQ(in *byte, out *byte)
 
-// p1035_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1035_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1035_VSHUFI32X4(in *byte, out *byte)
 
-// p1036_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1036_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1036_VSHUFI32X4(in *byte, out *byte)
 
-// p1037_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1037_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1037_VZEROUPPER(in *byte, out *byte)
+func p1037_VSHUFI32X4(in *byte, out *byte)
 
-// p1038_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1038_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1038_VZEROUPPER(in *byte, out *byte)
+func p1038_VSHUFI32X4(in *byte, out *byte)
 
-// p1039_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1039_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1039_VZEROUPPER(in *byte, out *byte)
+func p1039_VSHUFI32X4(in *byte, out *byte)
 
-// p1040_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p1040_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1040_XORB(in *byte, out *byte)
+func p1040_VSHUFI32X4(in *byte, out *byte)
 
-// p1041_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p1041_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1041_XORL(in *byte, out *byte)
+func p1041_VSHUFI32X4(in *byte, out *byte)
 
-// p1042_XORL runs XORL SI, DI (committed form XORL r, r).
+// p1042_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1042_XORL(in *byte, out *byte)
+func p1042_VSHUFI32X4(in *byte, out *byte)
 
-// p1043_XORL runs XORL DI, DI (committed form XORL r, r).
+// p1043_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1043_XORL(in *byte, out *byte)
+func p1043_VZEROUPPER(in *byte, out *byte)
 
-// p1044_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p1044_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1044_XORQ(in *byte, out *byte)
+func p1044_VZEROUPPER(in *byte, out *byte)
 
-// p1045_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p1045_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1045_XORQ(in *byte, out *byte)
+func p1045_VZEROUPPER(in *byte, out *byte)
 
-// p1046_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p1046_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p1046_XORQ(in *byte, out *byte)
+func p1046_XORB(in *byte, out *byte)
 
-// p1047_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p1047_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p1047_XORW(in *byte, out *byte)
+func p1047_XORL(in *byte, out *byte)
 
-// p1048_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p1048_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1048_VAESENC(in *byte, out *byte)
+func p1048_XORL(in *byte, out *byte)
 
-// p1049_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p1049_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1049_VAESENC(in *byte, out *byte)
+func p1049_XORL(in *byte, out *byte)
 
-// p1050_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p1050_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p1050_VAESENC(in *byte, out *byte)
+func p1050_XORQ(in *byte, out *byte)
 
-// p1051_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p1051_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1051_VAESENC(in *byte, out *byte)
+func p1051_XORQ(in *byte, out *byte)
 
-// p1052_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p1052_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1052_VAESENC(in *byte, out *byte)
+func p1052_XORQ(in *byte, out *byte)
 
-// p1053_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p1053_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p1053_VAESENCLAST(in *byte, out *byte)
+func p1053_XORW(in *byte, out *byte)
 
-// p1054_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p1054_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1054_VAESENCLAST(in *byte, out *byte)
+func p1054_VAESENC(in *byte, out *byte)
 
-// p1055_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p1055_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p1055_VAESENCLAST(in *byte, out *byte)
+func p1055_VAESENC(in *byte, out *byte)
 
-// p1056_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p1056_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p1056_VAESENCLAST(in *byte, out *byte)
+func p1056_VAESENC(in *byte, out *byte)
 
-// p1057_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p1057_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p1057_VAESENCLAST(in *byte, out *byte)
+func p1057_VAESENC(in *byte, out *byte)
 
-// p1058_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1058_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1058_VPCLMULQDQ(in *byte, out *byte)
+func p1058_VAESENC(in *byte, out *byte)
 
-// p1059_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1059_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1059_VPCLMULQDQ(in *byte, out *byte)
+func p1059_VAESENCLAST(in *byte, out *byte)
 
-// p1060_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1060_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p1060_VPCLMULQDQ(in *byte, out *byte)
+func p1060_VAESENCLAST(in *byte, out *byte)
 
-// p1061_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1061_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p1061_VPCLMULQDQ(in *byte, out *byte)
+func p1061_VAESENCLAST(in *byte, out *byte)
 
-// p1062_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p1062_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p1062_VPCLMULQDQ(in *byte, out *byte)
+func p1062_VAESENCLAST(in *byte, out *byte)
 
-// p1063_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p1063_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1063_VPCLMULQDQ(in *byte, out *byte)
+func p1063_VAESENCLAST(in *byte, out *byte)
 
-// p1064_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p1064_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1064_VPCLMULQDQ(in *byte, out *byte)
 
-// p1065_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1065_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1065_VPCLMULQDQ(in *byte, out *byte)
 
-// p1066_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1066_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1066_VPTERNLOGD(in *byte, out *byte)
+func p1066_VPCLMULQDQ(in *byte, out *byte)
 
-// p1067_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1067_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1067_VPTERNLOGD(in *byte, out *byte)
+func p1067_VPCLMULQDQ(in *byte, out *byte)
 
-// p1068_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1068_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p1068_VPTERNLOGD(in *byte, out *byte)
+func p1068_VPCLMULQDQ(in *byte, out *byte)
 
-// p1069_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1069_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p1069_VPTERNLOGD(in *byte, out *byte)
+func p1069_VPCLMULQDQ(in *byte, out *byte)
 
-// p1070_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1070_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p1070_VPTERNLOGD(in *byte, out *byte)
+func p1070_VPCLMULQDQ(in *byte, out *byte)
 
-// p1071_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1071_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1071_VPTERNLOGD(in *byte, out *byte)
+func p1071_VPCLMULQDQ(in *byte, out *byte)
 
-// p1072_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1072_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1072_VPTERNLOGD(in *byte, out *byte)
 
-// p1073_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1073_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1073_VPTERNLOGD(in *byte, out *byte)
 
-// p1074_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p1074_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1074_VPTERNLOGD(in *byte, out *byte)
 
-// p1075_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p1075_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1075_VPTERNLOGD_Z(in *byte, out *byte)
+func p1075_VPTERNLOGD(in *byte, out *byte)
 
-// p1076_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p1076_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1076_VPTERNLOGD(in *byte, out *byte)
 
-// p1077_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p1077_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1077_VPTERNLOGD_BCST(in *byte, out *byte)
+func p1077_VPTERNLOGD(in *byte, out *byte)
 
-// p1078_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p1078_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1078_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p1078_VPTERNLOGD(in *byte, out *byte)
 
-// p1079_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p1079_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1079_VPTERNLOGD(in *byte, out *byte)
 
-// p1080_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p1080_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
 func p1080_VPTERNLOGD(in *byte, out *byte)
 
-// p1081_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p1081_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1081_VPTERNLOGD(in *byte, out *byte)
+func p1081_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1082_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p1082_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1082_VPTERNLOGD_Z(in *byte, out *byte)
+func p1082_VPTERNLOGD(in *byte, out *byte)
 
-// p1083_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1083_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1083_VPTERNLOGD(in *byte, out *byte)
+func p1083_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1084_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1084_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1084_VPTERNLOGQ(in *byte, out *byte)
+func p1084_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1085_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1085_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1085_VPTERNLOGQ(in *byte, out *byte)
+func p1085_VPTERNLOGD(in *byte, out *byte)
 
-// p1086_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1086_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p1086_VPTERNLOGQ(in *byte, out *byte)
+func p1086_VPTERNLOGD(in *byte, out *byte)
 
-// p1087_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1087_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1087_VPTERNLOGQ(in *byte, out *byte)
+func p1087_VPTERNLOGD(in *byte, out *byte)
 
-// p1088_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1088_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1088_VPTERNLOGQ(in *byte, out *byte)
+func p1088_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1089_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1089_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1089_VPTERNLOGQ(in *byte, out *byte)
+func p1089_VPTERNLOGD(in *byte, out *byte)
 
-// p1090_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p1090_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1090_VPTERNLOGQ(in *byte, out *byte)
 
-// p1091_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p1091_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1091_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1091_VPTERNLOGQ(in *byte, out *byte)
 
-// p1092_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p1092_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1092_VPTERNLOGQ(in *byte, out *byte)
 
-// p1093_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p1093_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1093_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p1093_VPTERNLOGQ(in *byte, out *byte)
 
-// p1094_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p1094_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1094_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p1094_VPTERNLOGQ(in *byte, out *byte)
 
-// p1095_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p1095_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1095_VPTERNLOGQ(in *byte, out *byte)
 
-// p1096_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p1096_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
 func p1096_VPTERNLOGQ(in *byte, out *byte)
 
-// p1097_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p1097_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1097_VPTERNLOGQ(in *byte, out *byte)
+func p1097_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1098_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p1098_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1098_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1098_VPTERNLOGQ(in *byte, out *byte)
 
-// p1099_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1099_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1099_VPTERNLOGQ(in *byte, out *byte)
+func p1099_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1100_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p1100_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1100_VPROLD(in *byte, out *byte)
+func p1100_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1101_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p1101_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p1101_VPROLD(in *byte, out *byte)
+func p1101_VPTERNLOGQ(in *byte, out *byte)
 
-// p1102_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p1102_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p1102_VPROLD(in *byte, out *byte)
+func p1102_VPTERNLOGQ(in *byte, out *byte)
 
-// p1103_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p1103_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1103_VPROLD(in *byte, out *byte)
+func p1103_VPTERNLOGQ(in *byte, out *byte)
 
-// p1104_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p1104_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1104_VPROLD(in *byte, out *byte)
+func p1104_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1105_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p1105_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1105_VPROLD(in *byte, out *byte)
+func p1105_VPTERNLOGQ(in *byte, out *byte)
 
-// p1106_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p1106_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1106_VPROLD(in *byte, out *byte)
 
-// p1107_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p1107_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1107_VPROLD(in *byte, out *byte)
 
-// p1108_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p1108_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1108_VPROLD(in *byte, out *byte)
 
-// p1109_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p1109_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1109_VPROLD_Z(in *byte, out *byte)
+func p1109_VPROLD(in *byte, out *byte)
 
-// p1110_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p1110_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1110_VPROLD(in *byte, out *byte)
 
-// p1111_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p1111_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1111_VPROLD_BCST(in *byte, out *byte)
+func p1111_VPROLD(in *byte, out *byte)
 
-// p1112_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p1112_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1112_VPROLD_BCST_Z(in *byte, out *byte)
+func p1112_VPROLD(in *byte, out *byte)
 
-// p1113_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p1113_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1113_VPROLD(in *byte, out *byte)
 
-// p1114_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p1114_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
 func p1114_VPROLD(in *byte, out *byte)
 
-// p1115_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p1115_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1115_VPROLD(in *byte, out *byte)
+func p1115_VPROLD_Z(in *byte, out *byte)
 
-// p1116_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p1116_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1116_VPROLD_Z(in *byte, out *byte)
+func p1116_VPROLD(in *byte, out *byte)
 
-// p1117_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p1117_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1117_VPROLD(in *byte, out *byte)
+func p1117_VPROLD_BCST(in *byte, out *byte)
 
-// p1118_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1118_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1118_VPROLQ(in *byte, out *byte)
+func p1118_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1119_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1119_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p1119_VPROLQ(in *byte, out *byte)
+func p1119_VPROLD(in *byte, out *byte)
 
-// p1120_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1120_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p1120_VPROLQ(in *byte, out *byte)
+func p1120_VPROLD(in *byte, out *byte)
 
-// p1121_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1121_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1121_VPROLQ(in *byte, out *byte)
+func p1121_VPROLD(in *byte, out *byte)
 
-// p1122_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1122_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1122_VPROLQ(in *byte, out *byte)
+func p1122_VPROLD_Z(in *byte, out *byte)
 
-// p1123_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1123_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1123_VPROLQ(in *byte, out *byte)
+func p1123_VPROLD(in *byte, out *byte)
 
-// p1124_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p1124_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1124_VPROLQ(in *byte, out *byte)
 
-// p1125_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p1125_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1125_VPROLQ_Z(in *byte, out *byte)
+func p1125_VPROLQ(in *byte, out *byte)
 
-// p1126_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p1126_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1126_VPROLQ(in *byte, out *byte)
 
-// p1127_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p1127_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1127_VPROLQ_BCST(in *byte, out *byte)
+func p1127_VPROLQ(in *byte, out *byte)
 
-// p1128_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p1128_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1128_VPROLQ_BCST_Z(in *byte, out *byte)
+func p1128_VPROLQ(in *byte, out *byte)
 
-// p1129_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p1129_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1129_VPROLQ(in *byte, out *byte)
 
-// p1130_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p1130_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
 func p1130_VPROLQ(in *byte, out *byte)
 
-// p1131_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p1131_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1131_VPROLQ(in *byte, out *byte)
+func p1131_VPROLQ_Z(in *byte, out *byte)
 
-// p1132_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p1132_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1132_VPROLQ_Z(in *byte, out *byte)
+func p1132_VPROLQ(in *byte, out *byte)
 
-// p1133_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p1133_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1133_VPROLQ(in *byte, out *byte)
+func p1133_VPROLQ_BCST(in *byte, out *byte)
 
-// p1134_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p1134_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1134_VPRORD(in *byte, out *byte)
+func p1134_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1135_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p1135_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p1135_VPRORD(in *byte, out *byte)
+func p1135_VPROLQ(in *byte, out *byte)
 
-// p1136_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p1136_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p1136_VPRORD(in *byte, out *byte)
+func p1136_VPROLQ(in *byte, out *byte)
 
-// p1137_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p1137_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1137_VPRORD(in *byte, out *byte)
+func p1137_VPROLQ(in *byte, out *byte)
 
-// p1138_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p1138_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1138_VPRORD(in *byte, out *byte)
+func p1138_VPROLQ_Z(in *byte, out *byte)
 
-// p1139_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p1139_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1139_VPRORD(in *byte, out *byte)
+func p1139_VPROLQ(in *byte, out *byte)
 
-// p1140_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p1140_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1140_VPRORD(in *byte, out *byte)
 
-// p1141_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p1141_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1141_VPRORD(in *byte, out *byte)
 
-// p1142_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p1142_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1142_VPRORD_Z(in *byte, out *byte)
+func p1142_VPRORD(in *byte, out *byte)
 
-// p1143_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p1143_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1143_VPRORD(in *byte, out *byte)
 
-// p1144_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p1144_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1144_VPRORD_BCST(in *byte, out *byte)
+func p1144_VPRORD(in *byte, out *byte)
 
-// p1145_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p1145_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1145_VPRORD_BCST_Z(in *byte, out *byte)
+func p1145_VPRORD(in *byte, out *byte)
 
-// p1146_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p1146_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1146_VPRORD(in *byte, out *byte)
 
-// p1147_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p1147_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
 func p1147_VPRORD(in *byte, out *byte)
 
-// p1148_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p1148_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1148_VPRORD(in *byte, out *byte)
+func p1148_VPRORD_Z(in *byte, out *byte)
 
-// p1149_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p1149_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1149_VPRORD_Z(in *byte, out *byte)
+func p1149_VPRORD(in *byte, out *byte)
 
-// p1150_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p1150_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1150_VPRORD(in *byte, out *byte)
+func p1150_VPRORD_BCST(in *byte, out *byte)
 
-// p1151_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1151_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1151_VPRORQ(in *byte, out *byte)
+func p1151_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1152_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1152_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p1152_VPRORQ(in *byte, out *byte)
+func p1152_VPRORD(in *byte, out *byte)
 
-// p1153_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1153_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p1153_VPRORQ(in *byte, out *byte)
+func p1153_VPRORD(in *byte, out *byte)
 
-// p1154_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1154_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1154_VPRORQ(in *byte, out *byte)
+func p1154_VPRORD(in *byte, out *byte)
 
-// p1155_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1155_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1155_VPRORQ(in *byte, out *byte)
+func p1155_VPRORD_Z(in *byte, out *byte)
 
-// p1156_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1156_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1156_VPRORQ(in *byte, out *byte)
+func p1156_VPRORD(in *byte, out *byte)
 
-// p1157_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p1157_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1157_VPRORQ(in *byte, out *byte)
 
-// p1158_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p1158_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1158_VPRORQ_Z(in *byte, out *byte)
+func p1158_VPRORQ(in *byte, out *byte)
 
-// p1159_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p1159_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1159_VPRORQ(in *byte, out *byte)
 
-// p1160_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p1160_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1160_VPRORQ_BCST(in *byte, out *byte)
+func p1160_VPRORQ(in *byte, out *byte)
 
-// p1161_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p1161_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1161_VPRORQ_BCST_Z(in *byte, out *byte)
+func p1161_VPRORQ(in *byte, out *byte)
 
-// p1162_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p1162_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1162_VPRORQ(in *byte, out *byte)
 
-// p1163_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p1163_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
 func p1163_VPRORQ(in *byte, out *byte)
 
-// p1164_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p1164_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1164_VPRORQ(in *byte, out *byte)
+func p1164_VPRORQ_Z(in *byte, out *byte)
 
-// p1165_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p1165_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1165_VPRORQ_Z(in *byte, out *byte)
+func p1165_VPRORQ(in *byte, out *byte)
 
-// p1166_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p1166_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1166_VPRORQ(in *byte, out *byte)
+func p1166_VPRORQ_BCST(in *byte, out *byte)
 
-// p1167_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p1167_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1167_VPSHUFB(in *byte, out *byte)
+func p1167_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1168_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p1168_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p1168_VPSHUFB(in *byte, out *byte)
+func p1168_VPRORQ(in *byte, out *byte)
 
-// p1169_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p1169_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p1169_VPSHUFB_Z(in *byte, out *byte)
+func p1169_VPRORQ(in *byte, out *byte)
 
-// p1170_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1170_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1170_VPSHUFB(in *byte, out *byte)
+func p1170_VPRORQ(in *byte, out *byte)
 
-// p1171_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1171_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1171_VPSHUFB(in *byte, out *byte)
+func p1171_VPRORQ_Z(in *byte, out *byte)
 
-// p1172_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1172_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1172_VPSHUFB(in *byte, out *byte)
+func p1172_VPRORQ(in *byte, out *byte)
 
-// p1173_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1173_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
 func p1173_VPSHUFB(in *byte, out *byte)
 
-// p1174_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1174_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1174_VPSHUFB_Z(in *byte, out *byte)
+func p1174_VPSHUFB(in *byte, out *byte)
 
-// p1175_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1175_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1175_VPSHUFB(in *byte, out *byte)
+func p1175_VPSHUFB_Z(in *byte, out *byte)
 
-// p1176_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1176_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p1176_VPSHUFD(in *byte, out *byte)
+func p1176_VPSHUFB(in *byte, out *byte)
 
-// p1177_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1177_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1177_VPSHUFD(in *byte, out *byte)
+func p1177_VPSHUFB(in *byte, out *byte)
 
-// p1178_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1178_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1178_VPSHUFD(in *byte, out *byte)
+func p1178_VPSHUFB(in *byte, out *byte)
 
-// p1179_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1179_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1179_VPSHUFD(in *byte, out *byte)
+func p1179_VPSHUFB(in *byte, out *byte)
 
-// p1180_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1180_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1180_VPSHUFD(in *byte, out *byte)
+func p1180_VPSHUFB_Z(in *byte, out *byte)
 
-// p1181_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1181_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1181_VPSHUFD(in *byte, out *byte)
+func p1181_VPSHUFB(in *byte, out *byte)
 
-// p1182_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1182_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1182_VPSHUFD(in *byte, out *byte)
 
-// p1183_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1183_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1183_VPSHUFD_Z(in *byte, out *byte)
+func p1183_VPSHUFD(in *byte, out *byte)
 
-// p1184_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1184_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1184_VPSHUFD(in *byte, out *byte)
 
-// p1185_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1185_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1185_VPSHUFD_BCST(in *byte, out *byte)
+func p1185_VPSHUFD(in *byte, out *byte)
 
-// p1186_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1186_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1186_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1186_VPSHUFD(in *byte, out *byte)
 
-// p1187_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1187_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1187_VPSHUFD(in *byte, out *byte)
 
-// p1188_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1188_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
 func p1188_VPSHUFD(in *byte, out *byte)
 
-// p1189_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1189_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1189_VPSHUFD(in *byte, out *byte)
+func p1189_VPSHUFD_Z(in *byte, out *byte)
 
-// p1190_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1190_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1190_VPSHUFD_Z(in *byte, out *byte)
+func p1190_VPSHUFD(in *byte, out *byte)
 
-// p1191_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1191_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1191_VPSHUFD(in *byte, out *byte)
+func p1191_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1192_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1192_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1192_VPADDD(in *byte, out *byte)
+func p1192_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1193_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1193_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1193_VPADDD(in *byte, out *byte)
+func p1193_VPSHUFD(in *byte, out *byte)
 
-// p1194_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1194_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1194_VPADDD_Z(in *byte, out *byte)
+func p1194_VPSHUFD(in *byte, out *byte)
 
-// p1195_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1195_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1195_VPADDD(in *byte, out *byte)
+func p1195_VPSHUFD(in *byte, out *byte)
 
-// p1196_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1196_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1196_VPADDD_BCST(in *byte, out *byte)
+func p1196_VPSHUFD_Z(in *byte, out *byte)
 
-// p1197_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1197_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1197_VPADDD_BCST_Z(in *byte, out *byte)
+func p1197_VPSHUFD(in *byte, out *byte)
 
-// p1198_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1198_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
 func p1198_VPADDD(in *byte, out *byte)
 
-// p1199_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1199_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
 func p1199_VPADDD(in *byte, out *byte)
 
-// p1200_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1200_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1200_VPADDD(in *byte, out *byte)
+func p1200_VPADDD_Z(in *byte, out *byte)
 
-// p1201_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1201_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1201_VPADDD_Z(in *byte, out *byte)
+func p1201_VPADDD(in *byte, out *byte)
 
-// p1202_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1202_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1202_VPADDD(in *byte, out *byte)
+func p1202_VPADDD_BCST(in *byte, out *byte)
 
-// p1203_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1203_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1203_VPADDQ(in *byte, out *byte)
+func p1203_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1204_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1204_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1204_VPADDQ(in *byte, out *byte)
+func p1204_VPADDD(in *byte, out *byte)
 
-// p1205_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1205_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1205_VPADDQ_Z(in *byte, out *byte)
+func p1205_VPADDD(in *byte, out *byte)
 
-// p1206_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1206_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1206_VPADDQ(in *byte, out *byte)
+func p1206_VPADDD(in *byte, out *byte)
 
-// p1207_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1207_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1207_VPADDQ_BCST(in *byte, out *byte)
+func p1207_VPADDD_Z(in *byte, out *byte)
 
-// p1208_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1208_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1208_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1208_VPADDD(in *byte, out *byte)
 
-// p1209_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1209_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
 func p1209_VPADDQ(in *byte, out *byte)
 
-// p1210_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1210_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p1210_VPADDQ(in *byte, out *byte)
 
-// p1211_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1211_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1211_VPADDQ(in *byte, out *byte)
+func p1211_VPADDQ_Z(in *byte, out *byte)
 
-// p1212_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1212_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1212_VPADDQ_Z(in *byte, out *byte)
+func p1212_VPADDQ(in *byte, out *byte)
 
-// p1213_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1213_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1213_VPADDQ(in *byte, out *byte)
+func p1213_VPADDQ_BCST(in *byte, out *byte)
 
-// p1214_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1214_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1214_VPSUBQ(in *byte, out *byte)
+func p1214_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1215_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1215_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1215_VPSUBQ(in *byte, out *byte)
+func p1215_VPADDQ(in *byte, out *byte)
 
-// p1216_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1216_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1216_VPSUBQ_Z(in *byte, out *byte)
+func p1216_VPADDQ(in *byte, out *byte)
 
-// p1217_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1217_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1217_VPSUBQ(in *byte, out *byte)
+func p1217_VPADDQ(in *byte, out *byte)
 
-// p1218_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1218_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1218_VPSUBQ_BCST(in *byte, out *byte)
+func p1218_VPADDQ_Z(in *byte, out *byte)
 
-// p1219_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1219_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1219_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1219_VPADDQ(in *byte, out *byte)
 
-// p1220_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1220_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
 func p1220_VPSUBQ(in *byte, out *byte)
 
-// p1221_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1221_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
 func p1221_VPSUBQ(in *byte, out *byte)
 
-// p1222_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1222_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1222_VPSUBQ(in *byte, out *byte)
+func p1222_VPSUBQ_Z(in *byte, out *byte)
 
-// p1223_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1223_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1223_VPSUBQ_Z(in *byte, out *byte)
+func p1223_VPSUBQ(in *byte, out *byte)
 
-// p1224_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1224_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1224_VPSUBQ(in *byte, out *byte)
+func p1224_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1225_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1225_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1225_VPMULUDQ(in *byte, out *byte)
+func p1225_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1226_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1226_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1226_VPMULUDQ(in *byte, out *byte)
+func p1226_VPSUBQ(in *byte, out *byte)
 
-// p1227_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1227_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1227_VPMULUDQ_Z(in *byte, out *byte)
+func p1227_VPSUBQ(in *byte, out *byte)
 
-// p1228_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1228_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1228_VPMULUDQ(in *byte, out *byte)
+func p1228_VPSUBQ(in *byte, out *byte)
 
-// p1229_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1229_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1229_VPMULUDQ_BCST(in *byte, out *byte)
+func p1229_VPSUBQ_Z(in *byte, out *byte)
 
-// p1230_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1230_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1230_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1230_VPSUBQ(in *byte, out *byte)
 
-// p1231_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1231_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
 func p1231_VPMULUDQ(in *byte, out *byte)
 
-// p1232_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1232_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
 func p1232_VPMULUDQ(in *byte, out *byte)
 
-// p1233_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1233_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1233_VPMULUDQ(in *byte, out *byte)
+func p1233_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1234_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1234_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1234_VPMULUDQ_Z(in *byte, out *byte)
+func p1234_VPMULUDQ(in *byte, out *byte)
 
-// p1235_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1235_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1235_VPMULUDQ(in *byte, out *byte)
+func p1235_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1236_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1236_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1236_VPMADD52LUQ(in *byte, out *byte)
+func p1236_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1237_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1237_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1237_VPMADD52LUQ(in *byte, out *byte)
+func p1237_VPMULUDQ(in *byte, out *byte)
 
-// p1238_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1238_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1238_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1238_VPMULUDQ(in *byte, out *byte)
 
-// p1239_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1239_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1239_VPMADD52LUQ(in *byte, out *byte)
+func p1239_VPMULUDQ(in *byte, out *byte)
 
-// p1240_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1240_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1240_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1240_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1241_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1241_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1241_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1241_VPMULUDQ(in *byte, out *byte)
 
-// p1242_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1242_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
 func p1242_VPMADD52LUQ(in *byte, out *byte)
 
-// p1243_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1243_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
 func p1243_VPMADD52LUQ(in *byte, out *byte)
 
-// p1244_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1244_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1244_VPMADD52LUQ(in *byte, out *byte)
+func p1244_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1245_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1245_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1245_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1245_VPMADD52LUQ(in *byte, out *byte)
 
-// p1246_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1246_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1246_VPMADD52LUQ(in *byte, out *byte)
+func p1246_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1247_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1247_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1247_VPMADD52HUQ(in *byte, out *byte)
+func p1247_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1248_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1248_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1248_VPMADD52HUQ(in *byte, out *byte)
+func p1248_VPMADD52LUQ(in *byte, out *byte)
 
-// p1249_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1249_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1249_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1249_VPMADD52LUQ(in *byte, out *byte)
 
-// p1250_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1250_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1250_VPMADD52HUQ(in *byte, out *byte)
+func p1250_VPMADD52LUQ(in *byte, out *byte)
 
-// p1251_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1251_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1251_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1251_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1252_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1252_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1252_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1252_VPMADD52LUQ(in *byte, out *byte)
 
-// p1253_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1253_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
 func p1253_VPMADD52HUQ(in *byte, out *byte)
 
-// p1254_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1254_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
 func p1254_VPMADD52HUQ(in *byte, out *byte)
 
-// p1255_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1255_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1255_VPMADD52HUQ(in *byte, out *byte)
+func p1255_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1256_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1256_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1256_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1256_VPMADD52HUQ(in *byte, out *byte)
 
-// p1257_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1257_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1257_VPMADD52HUQ(in *byte, out *byte)
+func p1257_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1258_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1258_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1258_VPSRLQ(in *byte, out *byte)
+func p1258_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1259_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1259_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1259_VPSRLQ(in *byte, out *byte)
+func p1259_VPMADD52HUQ(in *byte, out *byte)
 
-// p1260_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1260_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1260_VPSRLQ(in *byte, out *byte)
+func p1260_VPMADD52HUQ(in *byte, out *byte)
 
-// p1261_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1261_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1261_VPSRLQ(in *byte, out *byte)
+func p1261_VPMADD52HUQ(in *byte, out *byte)
 
-// p1262_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1262_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1262_VPSRLQ(in *byte, out *byte)
+func p1262_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1263_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1263_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1263_VPSRLQ(in *byte, out *byte)
+func p1263_VPMADD52HUQ(in *byte, out *byte)
 
-// p1264_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1264_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1264_VPSRLQ(in *byte, out *byte)
 
-// p1265_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1265_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1265_VPSRLQ(in *byte, out *byte)
 
-// p1266_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1266_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1266_VPSRLQ(in *byte, out *byte)
 
-// p1267_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1267_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1267_VPSRLQ_Z(in *byte, out *byte)
+func p1267_VPSRLQ(in *byte, out *byte)
 
-// p1268_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1268_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1268_VPSRLQ(in *byte, out *byte)
 
-// p1269_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1269_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1269_VPSRLQ_BCST(in *byte, out *byte)
+func p1269_VPSRLQ(in *byte, out *byte)
 
-// p1270_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1270_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1270_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1270_VPSRLQ(in *byte, out *byte)
 
-// p1271_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1271_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1271_VPSRLQ(in *byte, out *byte)
 
-// p1272_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1272_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
 func p1272_VPSRLQ(in *byte, out *byte)
 
-// p1273_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1273_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1273_VPSRLQ(in *byte, out *byte)
+func p1273_VPSRLQ_Z(in *byte, out *byte)
 
-// p1274_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1274_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1274_VPSRLQ_Z(in *byte, out *byte)
+func p1274_VPSRLQ(in *byte, out *byte)
 
-// p1275_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1275_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1275_VPSRLQ(in *byte, out *byte)
+func p1275_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1276_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1276_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1276_VPSLLQ(in *byte, out *byte)
+func p1276_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1277_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1277_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1277_VPSLLQ(in *byte, out *byte)
+func p1277_VPSRLQ(in *byte, out *byte)
 
-// p1278_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1278_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1278_VPSLLQ(in *byte, out *byte)
+func p1278_VPSRLQ(in *byte, out *byte)
 
-// p1279_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1279_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1279_VPSLLQ(in *byte, out *byte)
+func p1279_VPSRLQ(in *byte, out *byte)
 
-// p1280_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1280_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1280_VPSLLQ(in *byte, out *byte)
+func p1280_VPSRLQ_Z(in *byte, out *byte)
 
-// p1281_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1281_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1281_VPSLLQ(in *byte, out *byte)
+func p1281_VPSRLQ(in *byte, out *byte)
 
-// p1282_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1282_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1282_VPSLLQ(in *byte, out *byte)
 
-// p1283_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1283_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1283_VPSLLQ_Z(in *byte, out *byte)
+func p1283_VPSLLQ(in *byte, out *byte)
 
-// p1284_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1284_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1284_VPSLLQ(in *byte, out *byte)
 
-// p1285_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1285_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1285_VPSLLQ_BCST(in *byte, out *byte)
+func p1285_VPSLLQ(in *byte, out *byte)
 
-// p1286_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1286_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1286_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1286_VPSLLQ(in *byte, out *byte)
 
-// p1287_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1287_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1287_VPSLLQ(in *byte, out *byte)
 
-// p1288_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1288_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
 func p1288_VPSLLQ(in *byte, out *byte)
 
-// p1289_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1289_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1289_VPSLLQ(in *byte, out *byte)
+func p1289_VPSLLQ_Z(in *byte, out *byte)
 
-// p1290_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1290_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1290_VPSLLQ_Z(in *byte, out *byte)
+func p1290_VPSLLQ(in *byte, out *byte)
 
-// p1291_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1291_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1291_VPSLLQ(in *byte, out *byte)
+func p1291_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1292_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1292_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1292_VPSRAQ(in *byte, out *byte)
+func p1292_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1293_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1293_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1293_VPSRAQ(in *byte, out *byte)
+func p1293_VPSLLQ(in *byte, out *byte)
 
-// p1294_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1294_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1294_VPSRAQ(in *byte, out *byte)
+func p1294_VPSLLQ(in *byte, out *byte)
 
-// p1295_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1295_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1295_VPSRAQ(in *byte, out *byte)
+func p1295_VPSLLQ(in *byte, out *byte)
 
-// p1296_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1296_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1296_VPSRAQ(in *byte, out *byte)
+func p1296_VPSLLQ_Z(in *byte, out *byte)
 
-// p1297_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1297_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1297_VPSRAQ(in *byte, out *byte)
+func p1297_VPSLLQ(in *byte, out *byte)
 
-// p1298_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1298_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1298_VPSRAQ(in *byte, out *byte)
 
-// p1299_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1299_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1299_VPSRAQ_Z(in *byte, out *byte)
+func p1299_VPSRAQ(in *byte, out *byte)
 
-// p1300_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1300_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1300_VPSRAQ(in *byte, out *byte)
 
-// p1301_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1301_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1301_VPSRAQ_BCST(in *byte, out *byte)
+func p1301_VPSRAQ(in *byte, out *byte)
 
-// p1302_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1302_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1302_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1302_VPSRAQ(in *byte, out *byte)
 
-// p1303_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1303_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1303_VPSRAQ(in *byte, out *byte)
 
-// p1304_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1304_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
 func p1304_VPSRAQ(in *byte, out *byte)
 
-// p1305_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1305_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1305_VPSRAQ(in *byte, out *byte)
+func p1305_VPSRAQ_Z(in *byte, out *byte)
 
-// p1306_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1306_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1306_VPSRAQ_Z(in *byte, out *byte)
+func p1306_VPSRAQ(in *byte, out *byte)
 
-// p1307_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1307_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1307_VPSRAQ(in *byte, out *byte)
+func p1307_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1308_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1308_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1308_VPSRLVQ(in *byte, out *byte)
+func p1308_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1309_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1309_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1309_VPSRLVQ(in *byte, out *byte)
+func p1309_VPSRAQ(in *byte, out *byte)
 
-// p1310_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1310_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1310_VPSRLVQ_Z(in *byte, out *byte)
+func p1310_VPSRAQ(in *byte, out *byte)
 
-// p1311_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1311_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1311_VPSRLVQ(in *byte, out *byte)
+func p1311_VPSRAQ(in *byte, out *byte)
 
-// p1312_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1312_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1312_VPSRLVQ_BCST(in *byte, out *byte)
+func p1312_VPSRAQ_Z(in *byte, out *byte)
 
-// p1313_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1313_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1313_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1313_VPSRAQ(in *byte, out *byte)
 
-// p1314_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1314_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
 func p1314_VPSRLVQ(in *byte, out *byte)
 
-// p1315_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1315_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
 func p1315_VPSRLVQ(in *byte, out *byte)
 
-// p1316_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1316_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1316_VPSRLVQ(in *byte, out *byte)
+func p1316_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1317_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1317_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1317_VPSRLVQ_Z(in *byte, out *byte)
+func p1317_VPSRLVQ(in *byte, out *byte)
 
-// p1318_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1318_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1318_VPSRLVQ(in *byte, out *byte)
+func p1318_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1319_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1319_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1319_VPSLLVQ(in *byte, out *byte)
+func p1319_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1320_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1320_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1320_VPSLLVQ(in *byte, out *byte)
+func p1320_VPSRLVQ(in *byte, out *byte)
 
-// p1321_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1321_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1321_VPSLLVQ_Z(in *byte, out *byte)
+func p1321_VPSRLVQ(in *byte, out *byte)
 
-// p1322_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1322_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1322_VPSLLVQ(in *byte, out *byte)
+func p1322_VPSRLVQ(in *byte, out *byte)
 
-// p1323_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1323_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1323_VPSLLVQ_BCST(in *byte, out *byte)
+func p1323_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1324_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1324_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1324_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1324_VPSRLVQ(in *byte, out *byte)
 
-// p1325_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1325_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
 func p1325_VPSLLVQ(in *byte, out *byte)
 
-// p1326_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1326_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
 func p1326_VPSLLVQ(in *byte, out *byte)
 
-// p1327_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1327_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1327_VPSLLVQ(in *byte, out *byte)
+func p1327_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1328_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1328_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1328_VPSLLVQ_Z(in *byte, out *byte)
+func p1328_VPSLLVQ(in *byte, out *byte)
 
-// p1329_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1329_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1329_VPSLLVQ(in *byte, out *byte)
+func p1329_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1330_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1330_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1330_VPSRLDQ(in *byte, out *byte)
+func p1330_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1331_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1331_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1331_VPSRLDQ(in *byte, out *byte)
+func p1331_VPSLLVQ(in *byte, out *byte)
 
-// p1332_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1332_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1332_VPSRLDQ(in *byte, out *byte)
+func p1332_VPSLLVQ(in *byte, out *byte)
 
-// p1333_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1333_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1333_VPSRLDQ(in *byte, out *byte)
+func p1333_VPSLLVQ(in *byte, out *byte)
 
-// p1334_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1334_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1334_VPSRLDQ(in *byte, out *byte)
+func p1334_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1335_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1335_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1335_VPSRLDQ(in *byte, out *byte)
+func p1335_VPSLLVQ(in *byte, out *byte)
 
-// p1336_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1336_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1336_VPSRLDQ(in *byte, out *byte)
 
-// p1337_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1337_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1337_VPSRLDQ(in *byte, out *byte)
 
-// p1338_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1338_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1338_VPSRLDQ(in *byte, out *byte)
 
-// p1339_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1339_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1339_VPSRLDQ(in *byte, out *byte)
 
-// p1340_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1340_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1340_VPSRLDQ(in *byte, out *byte)
 
-// p1341_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1341_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1341_VPSLLDQ(in *byte, out *byte)
+func p1341_VPSRLDQ(in *byte, out *byte)
 
-// p1342_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1342_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1342_VPSLLDQ(in *byte, out *byte)
+func p1342_VPSRLDQ(in *byte, out *byte)
 
-// p1343_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1343_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1343_VPSLLDQ(in *byte, out *byte)
+func p1343_VPSRLDQ(in *byte, out *byte)
 
-// p1344_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1344_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1344_VPSLLDQ(in *byte, out *byte)
+func p1344_VPSRLDQ(in *byte, out *byte)
 
-// p1345_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1345_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1345_VPSLLDQ(in *byte, out *byte)
+func p1345_VPSRLDQ(in *byte, out *byte)
 
-// p1346_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1346_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1346_VPSLLDQ(in *byte, out *byte)
+func p1346_VPSRLDQ(in *byte, out *byte)
 
-// p1347_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1347_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1347_VPSLLDQ(in *byte, out *byte)
 
-// p1348_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1348_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1348_VPSLLDQ(in *byte, out *byte)
 
-// p1349_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1349_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1349_VPSLLDQ(in *byte, out *byte)
 
-// p1350_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1350_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1350_VPSLLDQ(in *byte, out *byte)
 
-// p1351_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1351_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1351_VPSLLDQ(in *byte, out *byte)
 
-// p1352_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1352_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1352_VPALIGNR(in *byte, out *byte)
+func p1352_VPSLLDQ(in *byte, out *byte)
 
-// p1353_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1353_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1353_VPALIGNR(in *byte, out *byte)
+func p1353_VPSLLDQ(in *byte, out *byte)
 
-// p1354_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1354_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1354_VPALIGNR(in *byte, out *byte)
+func p1354_VPSLLDQ(in *byte, out *byte)
 
-// p1355_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1355_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1355_VPALIGNR(in *byte, out *byte)
+func p1355_VPSLLDQ(in *byte, out *byte)
 
-// p1356_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1356_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1356_VPALIGNR(in *byte, out *byte)
+func p1356_VPSLLDQ(in *byte, out *byte)
 
-// p1357_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1357_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1357_VPALIGNR(in *byte, out *byte)
+func p1357_VPSLLDQ(in *byte, out *byte)
 
-// p1358_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1358_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1358_VPALIGNR(in *byte, out *byte)
 
-// p1359_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1359_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1359_VPALIGNR(in *byte, out *byte)
 
-// p1360_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1360_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1360_VPALIGNR(in *byte, out *byte)
 
-// p1361_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1361_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1361_VPALIGNR_Z(in *byte, out *byte)
+func p1361_VPALIGNR(in *byte, out *byte)
 
-// p1362_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1362_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1362_VPALIGNR(in *byte, out *byte)
 
-// p1363_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1363_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1363_VPALIGNR(in *byte, out *byte)
 
-// p1364_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1364_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1364_VPALIGNR(in *byte, out *byte)
 
-// p1365_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1365_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1365_VPALIGNR(in *byte, out *byte)
 
-// p1366_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1366_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1366_VPALIGNR_Z(in *byte, out *byte)
+func p1366_VPALIGNR(in *byte, out *byte)
 
-// p1367_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1367_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1367_VPALIGNR(in *byte, out *byte)
+func p1367_VPALIGNR_Z(in *byte, out *byte)
 
-// p1368_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1368_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1368_VPUNPCKLQDQ(in *byte, out *byte)
+func p1368_VPALIGNR(in *byte, out *byte)
 
-// p1369_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1369_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1369_VPUNPCKLQDQ(in *byte, out *byte)
+func p1369_VPALIGNR(in *byte, out *byte)
 
-// p1370_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1370_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1370_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1370_VPALIGNR(in *byte, out *byte)
 
-// p1371_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1371_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1371_VPUNPCKLQDQ(in *byte, out *byte)
+func p1371_VPALIGNR(in *byte, out *byte)
 
-// p1372_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1372_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1372_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1372_VPALIGNR_Z(in *byte, out *byte)
 
-// p1373_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1373_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1373_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1373_VPALIGNR(in *byte, out *byte)
 
-// p1374_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1374_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
 func p1374_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1375_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1375_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
 func p1375_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1376_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1376_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1376_VPUNPCKLQDQ(in *byte, out *byte)
+func p1376_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1377_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1377_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1377_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1377_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1378_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1378_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1378_VPUNPCKLQDQ(in *byte, out *byte)
+func p1378_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1379_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1379_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1379_VPUNPCKHQDQ(in *byte, out *byte)
+func p1379_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1380_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1380_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1380_VPUNPCKHQDQ(in *byte, out *byte)
+func p1380_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1381_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1381_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1381_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1381_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1382_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1382_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1382_VPUNPCKHQDQ(in *byte, out *byte)
+func p1382_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1383_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1383_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1383_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1383_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1384_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1384_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1384_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1384_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1385_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1385_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
 func p1385_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1386_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1386_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
 func p1386_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1387_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1387_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1387_VPUNPCKHQDQ(in *byte, out *byte)
+func p1387_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1388_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1388_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1388_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1388_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1389_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1389_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1389_VPUNPCKHQDQ(in *byte, out *byte)
+func p1389_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1390_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1390_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1390_VSHUFI64X2(in *byte, out *byte)
+func p1390_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1391_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1391_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1391_VSHUFI64X2(in *byte, out *byte)
+func p1391_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1392_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1392_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1392_VSHUFI64X2(in *byte, out *byte)
+func p1392_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1393_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1393_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1393_VSHUFI64X2(in *byte, out *byte)
+func p1393_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1394_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1394_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1394_VSHUFI64X2(in *byte, out *byte)
+func p1394_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1395_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1395_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1395_VSHUFI64X2(in *byte, out *byte)
+func p1395_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1396_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1396_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1396_VSHUFI64X2(in *byte, out *byte)
 
-// p1397_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1397_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1397_VSHUFI64X2_Z(in *byte, out *byte)
+func p1397_VSHUFI64X2(in *byte, out *byte)
 
-// p1398_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1398_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1398_VSHUFI64X2(in *byte, out *byte)
 
-// p1399_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1399_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1399_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1399_VSHUFI64X2(in *byte, out *byte)
 
-// p1400_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1400_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1400_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1400_VSHUFI64X2(in *byte, out *byte)
 
-// p1401_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1401_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1401_VSHUFI64X2(in *byte, out *byte)
 
-// p1402_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1402_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
 func p1402_VSHUFI64X2(in *byte, out *byte)
 
-// p1403_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1403_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1403_VSHUFI64X2(in *byte, out *byte)
+func p1403_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1404_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1404_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1404_VPERMQ(in *byte, out *byte)
+func p1404_VSHUFI64X2(in *byte, out *byte)
 
-// p1405_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1405_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1405_VPERMQ(in *byte, out *byte)
+func p1405_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1406_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1406_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1406_VPERMQ(in *byte, out *byte)
+func p1406_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1407_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1407_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1407_VPERMQ(in *byte, out *byte)
+func p1407_VSHUFI64X2(in *byte, out *byte)
 
-// p1408_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1408_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1408_VPERMQ(in *byte, out *byte)
+func p1408_VSHUFI64X2(in *byte, out *byte)
 
-// p1409_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1409_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1409_VPERMQ_Z(in *byte, out *byte)
+func p1409_VSHUFI64X2(in *byte, out *byte)
 
-// p1410_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1410_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1410_VPERMQ(in *byte, out *byte)
 
-// p1411_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1411_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1411_VPERMQ_BCST(in *byte, out *byte)
+func p1411_VPERMQ(in *byte, out *byte)
 
-// p1412_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1412_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1412_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1412_VPERMQ(in *byte, out *byte)
 
-// p1413_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1413_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1413_VPERMQ(in *byte, out *byte)
 
-// p1414_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1414_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
 func p1414_VPERMQ(in *byte, out *byte)
 
-// p1415_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1415_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1415_VPERMQ(in *byte, out *byte)
+func p1415_VPERMQ_Z(in *byte, out *byte)
 
-// p1416_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1416_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
 func p1416_VPERMQ(in *byte, out *byte)
 
-// p1417_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1417_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1417_VPERMQ(in *byte, out *byte)
+func p1417_VPERMQ_BCST(in *byte, out *byte)
 
-// p1418_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1418_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1418_VPERMQ_Z(in *byte, out *byte)
+func p1418_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1419_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1419_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
 func p1419_VPERMQ(in *byte, out *byte)
 
-// p1420_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1420_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1420_VPERMQ_BCST(in *byte, out *byte)
+func p1420_VPERMQ(in *byte, out *byte)
 
-// p1421_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1421_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1421_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1421_VPERMQ(in *byte, out *byte)
 
-// p1422_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1422_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
 func p1422_VPERMQ(in *byte, out *byte)
 
-// p1423_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1423_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
 func p1423_VPERMQ(in *byte, out *byte)
 
-// p1424_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1424_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1424_VPERMQ(in *byte, out *byte)
+func p1424_VPERMQ_Z(in *byte, out *byte)
 
-// p1425_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1425_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1425_VPERMD(in *byte, out *byte)
+func p1425_VPERMQ(in *byte, out *byte)
 
-// p1426_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1426_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1426_VPERMD(in *byte, out *byte)
+func p1426_VPERMQ_BCST(in *byte, out *byte)
 
-// p1427_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1427_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1427_VPERMD_Z(in *byte, out *byte)
+func p1427_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1428_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1428_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1428_VPERMD(in *byte, out *byte)
+func p1428_VPERMQ(in *byte, out *byte)
 
-// p1429_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1429_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1429_VPERMD_BCST(in *byte, out *byte)
+func p1429_VPERMQ(in *byte, out *byte)
 
-// p1430_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1430_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1430_VPERMD_BCST_Z(in *byte, out *byte)
+func p1430_VPERMQ(in *byte, out *byte)
 
-// p1431_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1431_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
 func p1431_VPERMD(in *byte, out *byte)
 
-// p1432_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1432_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
 func p1432_VPERMD(in *byte, out *byte)
 
-// p1433_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1433_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1433_VPERMD(in *byte, out *byte)
+func p1433_VPERMD_Z(in *byte, out *byte)
 
-// p1434_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1434_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1434_VPERMI2Q(in *byte, out *byte)
+func p1434_VPERMD(in *byte, out *byte)
 
-// p1435_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1435_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1435_VPERMI2Q(in *byte, out *byte)
+func p1435_VPERMD_BCST(in *byte, out *byte)
 
-// p1436_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1436_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1436_VPERMI2Q_Z(in *byte, out *byte)
+func p1436_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1437_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1437_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1437_VPERMI2Q(in *byte, out *byte)
+func p1437_VPERMD(in *byte, out *byte)
 
-// p1438_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1438_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1438_VPERMI2Q_BCST(in *byte, out *byte)
+func p1438_VPERMD(in *byte, out *byte)
 
-// p1439_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1439_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1439_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1439_VPERMD(in *byte, out *byte)
 
-// p1440_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1440_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
 func p1440_VPERMI2Q(in *byte, out *byte)
 
-// p1441_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1441_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
 func p1441_VPERMI2Q(in *byte, out *byte)
 
-// p1442_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1442_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1442_VPERMI2Q(in *byte, out *byte)
+func p1442_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1443_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1443_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1443_VPERMI2Q_Z(in *byte, out *byte)
+func p1443_VPERMI2Q(in *byte, out *byte)
 
-// p1444_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1444_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1444_VPERMI2Q(in *byte, out *byte)
+func p1444_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1445_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1445_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1445_VPERMB(in *byte, out *byte)
+func p1445_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1446_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1446_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1446_VPERMB(in *byte, out *byte)
+func p1446_VPERMI2Q(in *byte, out *byte)
 
-// p1447_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1447_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1447_VPERMB_Z(in *byte, out *byte)
+func p1447_VPERMI2Q(in *byte, out *byte)
 
-// p1448_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1448_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1448_VPERMB(in *byte, out *byte)
+func p1448_VPERMI2Q(in *byte, out *byte)
 
-// p1449_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1449_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1449_VPERMB(in *byte, out *byte)
+func p1449_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1450_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1450_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1450_VPERMB(in *byte, out *byte)
+func p1450_VPERMI2Q(in *byte, out *byte)
 
-// p1451_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1451_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
 func p1451_VPERMB(in *byte, out *byte)
 
-// p1452_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1452_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1452_VPERMB_Z(in *byte, out *byte)
+func p1452_VPERMB(in *byte, out *byte)
 
-// p1453_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1453_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1453_VPERMB(in *byte, out *byte)
+func p1453_VPERMB_Z(in *byte, out *byte)
 
-// p1454_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1454_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1454_VALIGNQ(in *byte, out *byte)
+func p1454_VPERMB(in *byte, out *byte)
 
-// p1455_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1455_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1455_VALIGNQ(in *byte, out *byte)
+func p1455_VPERMB(in *byte, out *byte)
 
-// p1456_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1456_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1456_VALIGNQ(in *byte, out *byte)
+func p1456_VPERMB(in *byte, out *byte)
 
-// p1457_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1457_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1457_VALIGNQ(in *byte, out *byte)
+func p1457_VPERMB(in *byte, out *byte)
 
-// p1458_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1458_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1458_VALIGNQ(in *byte, out *byte)
+func p1458_VPERMB_Z(in *byte, out *byte)
 
-// p1459_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1459_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1459_VALIGNQ(in *byte, out *byte)
+func p1459_VPERMB(in *byte, out *byte)
 
-// p1460_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1460_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1460_VALIGNQ_Z(in *byte, out *byte)
+func p1460_VALIGNQ(in *byte, out *byte)
 
-// p1461_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1461_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1461_VALIGNQ(in *byte, out *byte)
 
-// p1462_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1462_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1462_VALIGNQ_BCST(in *byte, out *byte)
+func p1462_VALIGNQ(in *byte, out *byte)
 
-// p1463_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1463_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1463_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1463_VALIGNQ(in *byte, out *byte)
 
-// p1464_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1464_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1464_VALIGNQ(in *byte, out *byte)
 
-// p1465_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1465_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
 func p1465_VALIGNQ(in *byte, out *byte)
 
-// p1466_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1466_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1466_VALIGNQ(in *byte, out *byte)
+func p1466_VALIGNQ_Z(in *byte, out *byte)
 
-// p1467_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1467_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1467_VALIGNQ_Z(in *byte, out *byte)
+func p1467_VALIGNQ(in *byte, out *byte)
 
-// p1468_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1468_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1468_VALIGNQ(in *byte, out *byte)
+func p1468_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1469_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1469_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1469_VPBLENDMQ(in *byte, out *byte)
+func p1469_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1470_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1470_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1470_VPBLENDMQ(in *byte, out *byte)
+func p1470_VALIGNQ(in *byte, out *byte)
 
-// p1471_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1471_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1471_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1471_VALIGNQ(in *byte, out *byte)
 
-// p1472_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1472_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1472_VPBLENDMQ(in *byte, out *byte)
+func p1472_VALIGNQ(in *byte, out *byte)
 
-// p1473_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1473_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1473_VPBLENDMQ(in *byte, out *byte)
+func p1473_VALIGNQ_Z(in *byte, out *byte)
 
-// p1474_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1474_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1474_VPBLENDMQ(in *byte, out *byte)
+func p1474_VALIGNQ(in *byte, out *byte)
 
-// p1475_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1475_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1475_VBROADCASTI32X4(in *byte, out *byte)
+func p1475_VPBLENDMQ(in *byte, out *byte)
 
-// p1476_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1476_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1476_VBROADCASTI32X4(in *byte, out *byte)
+func p1476_VPBLENDMQ(in *byte, out *byte)
 
-// p1477_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1477_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1477_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1477_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1478_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1478_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1478_VBROADCASTI32X4(in *byte, out *byte)
+func p1478_VPBLENDMQ(in *byte, out *byte)
 
-// p1479_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1479_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1479_VPBROADCASTQ(in *byte, out *byte)
+func p1479_VPBLENDMQ(in *byte, out *byte)
 
-// p1480_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1480_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1480_VPBROADCASTQ(in *byte, out *byte)
+func p1480_VPBLENDMQ(in *byte, out *byte)
 
-// p1481_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1481_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1481_VPBROADCASTQ(in *byte, out *byte)
+func p1481_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1482_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1482_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1482_VPBROADCASTQ(in *byte, out *byte)
+func p1482_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1483_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1483_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1483_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1483_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1484_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1484_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1484_VPBROADCASTQ(in *byte, out *byte)
+func p1484_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1485_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1485_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
 func p1485_VPBROADCASTQ(in *byte, out *byte)
 
-// p1486_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1486_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
 func p1486_VPBROADCASTQ(in *byte, out *byte)
 
-// p1487_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1487_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1487_VPBROADCASTD(in *byte, out *byte)
+func p1487_VPBROADCASTQ(in *byte, out *byte)
 
-// p1488_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1488_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1488_VPBROADCASTD(in *byte, out *byte)
+func p1488_VPBROADCASTQ(in *byte, out *byte)
 
-// p1489_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1489_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1489_VPBROADCASTD(in *byte, out *byte)
+func p1489_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1490_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1490_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1490_VPBROADCASTD(in *byte, out *byte)
+func p1490_VPBROADCASTQ(in *byte, out *byte)
 
-// p1491_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1491_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1491_VPBROADCASTD_Z(in *byte, out *byte)
+func p1491_VPBROADCASTQ(in *byte, out *byte)
 
-// p1492_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1492_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1492_VPBROADCASTD(in *byte, out *byte)
+func p1492_VPBROADCASTQ(in *byte, out *byte)
 
-// p1493_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1493_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
 func p1493_VPBROADCASTD(in *byte, out *byte)
 
-// p1494_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1494_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1494_VINSERTI64X4(in *byte, out *byte)
+func p1494_VPBROADCASTD(in *byte, out *byte)
 
-// p1495_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1495_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1495_VINSERTI64X4(in *byte, out *byte)
+func p1495_VPBROADCASTD(in *byte, out *byte)
 
-// p1496_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1496_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1496_VINSERTI64X4(in *byte, out *byte)
+func p1496_VPBROADCASTD(in *byte, out *byte)
 
-// p1497_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1497_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1497_VEXTRACTI32X4(in *byte, out *byte)
+func p1497_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1498_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1498_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1498_VEXTRACTI32X4(in *byte, out *byte)
+func p1498_VPBROADCASTD(in *byte, out *byte)
 
-// p1499_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1499_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1499_VEXTRACTI32X4(in *byte, out *byte)
+func p1499_VPBROADCASTD(in *byte, out *byte)
 
-// p1500_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1500_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1500_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1500_VINSERTI64X4(in *byte, out *byte)
 
-// p1501_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1501_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1501_VEXTRACTI32X4(in *byte, out *byte)
+func p1501_VINSERTI64X4(in *byte, out *byte)
 
-// p1502_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1502_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1502_VEXTRACTI32X4(in *byte, out *byte)
+func p1502_VINSERTI64X4(in *byte, out *byte)
 
-// p1503_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1503_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1503_VMOVDQU8(in *byte, out *byte)
+func p1503_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1504_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1504_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1504_VMOVDQU8_Z(in *byte, out *byte)
+func p1504_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1505_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1505_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1505_VMOVDQU8(in *byte, out *byte)
+func p1505_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1506_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1506_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1506_VMOVDQU8(in *byte, out *byte)
+func p1506_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1507_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1507_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1507_VMOVDQU8_Z(in *byte, out *byte)
+func p1507_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1508_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1508_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1508_VMOVDQU8(in *byte, out *byte)
+func p1508_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1509_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1509_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
 func p1509_VMOVDQU8(in *byte, out *byte)
 
-// p1510_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1510_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1510_VMOVDQU8(in *byte, out *byte)
+func p1510_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1511_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1511_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
 func p1511_VMOVDQU8(in *byte, out *byte)
 
-// p1512_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1512_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1512_VMOVDQU64(in *byte, out *byte)
+func p1512_VMOVDQU8(in *byte, out *byte)
 
-// p1513_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1513_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1513_VMOVDQU64_Z(in *byte, out *byte)
+func p1513_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1514_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1514_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1514_VMOVDQU64(in *byte, out *byte)
+func p1514_VMOVDQU8(in *byte, out *byte)
 
-// p1515_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1515_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1515_VMOVDQU64(in *byte, out *byte)
+func p1515_VMOVDQU8(in *byte, out *byte)
 
-// p1516_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1516_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1516_VMOVDQU64_Z(in *byte, out *byte)
+func p1516_VMOVDQU8(in *byte, out *byte)
 
-// p1517_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1517_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1517_VMOVDQU64(in *byte, out *byte)
+func p1517_VMOVDQU8(in *byte, out *byte)
 
-// p1518_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1518_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
 func p1518_VMOVDQU64(in *byte, out *byte)
 
-// p1519_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1519_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1519_VMOVDQU64(in *byte, out *byte)
+func p1519_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1520_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1520_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
 func p1520_VMOVDQU64(in *byte, out *byte)
 
-// p1521_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1521_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
 func p1521_VMOVDQU64(in *byte, out *byte)
 
-// p1522_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1522_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1522_VPCMPEQB(in *byte, out *byte)
+func p1522_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1523_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1523_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1523_VPCMPEQB(in *byte, out *byte)
+func p1523_VMOVDQU64(in *byte, out *byte)
 
-// p1524_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1524_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1524_VPCMPEQB(in *byte, out *byte)
+func p1524_VMOVDQU64(in *byte, out *byte)
 
-// p1525_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1525_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1525_VPCMPEQB(in *byte, out *byte)
+func p1525_VMOVDQU64(in *byte, out *byte)
 
-// p1526_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1526_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1526_VPCMPEQB(in *byte, out *byte)
+func p1526_VMOVDQU64(in *byte, out *byte)
 
-// p1527_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1527_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1527_KMOVQ(in *byte, out *byte)
+func p1527_VMOVDQU64(in *byte, out *byte)
 
-// p1528_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1528_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1528_KMOVQ(in *byte, out *byte)
+func p1528_VPCMPEQB(in *byte, out *byte)
 
-// p1529_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1529_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1529_KMOVQ(in *byte, out *byte)
+func p1529_VPCMPEQB(in *byte, out *byte)
 
-// p1530_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1530_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1530_KMOVQ(in *byte, out *byte)
+func p1530_VPCMPEQB(in *byte, out *byte)
 
-// p1531_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1531_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1531_KORTESTQ(in *byte, out *byte)
+func p1531_VPCMPEQB(in *byte, out *byte)
 
-// p1532_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1532_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1532_BZHIQ(in *byte, out *byte)
+func p1532_VPCMPEQB(in *byte, out *byte)
 
-// p1533_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1533_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1533_SHLXQ(in *byte, out *byte)
+func p1533_KMOVQ(in *byte, out *byte)
 
-// p1534_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1534_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1534_SHLXQ(in *byte, out *byte)
+func p1534_KMOVQ(in *byte, out *byte)
 
-// p1535_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1535_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1535_SHRXQ(in *byte, out *byte)
+func p1535_KMOVQ(in *byte, out *byte)
 
-// p1536_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1536_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1536_SHRXQ(in *byte, out *byte)
+func p1536_KMOVQ(in *byte, out *byte)
 
-// p1537_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1537_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1537_ANDNQ(in *byte, out *byte)
+func p1537_KORTESTQ(in *byte, out *byte)
 
-// p1538_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1538_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1538_ANDNQ(in *byte, out *byte)
+func p1538_BZHIQ(in *byte, out *byte)
 
-// p1539_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1539_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1539_ROLL(in *byte, out *byte)
+func p1539_SHLXQ(in *byte, out *byte)
 
-// p1540_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1540_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1540_RORL(in *byte, out *byte)
+func p1540_SHLXQ(in *byte, out *byte)
 
-// p1541_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1541_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1541_VINSERTI64X4(in *byte, out *byte)
+func p1541_SHRXQ(in *byte, out *byte)
 
-// p1542_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1542_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1542_VINSERTI64X4(in *byte, out *byte)
+func p1542_SHRXQ(in *byte, out *byte)
 
-// p1543_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1543_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1543_VEXTRACTI32X4(in *byte, out *byte)
+func p1543_ANDNQ(in *byte, out *byte)
 
-// p1544_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1544_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1544_VEXTRACTI32X4(in *byte, out *byte)
+func p1544_ANDNQ(in *byte, out *byte)
 
-// p1545_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1545_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1545_VEXTRACTI32X4(in *byte, out *byte)
+func p1545_ROLL(in *byte, out *byte)
 
-// p1546_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1546_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1546_VEXTRACTI32X4(in *byte, out *byte)
+func p1546_RORL(in *byte, out *byte)
 
-// p1547_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1547_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1547_VPBROADCASTQ(in *byte, out *byte)
+func p1547_VINSERTI64X4(in *byte, out *byte)
 
-// p1548_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1548_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1548_VMOVDQU64(in *byte, out *byte)
+func p1548_VINSERTI64X4(in *byte, out *byte)
 
-// p1549_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1549_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1549_VPCMPEQB(in *byte, out *byte)
+func p1549_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1550_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1550_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1550_KORTESTQ(in *byte, out *byte)
+func p1550_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1551_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1551_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1551_KMOVQ(in *byte, out *byte)
+func p1551_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1552_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1552_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1552_VPCMPUQ(in *byte, out *byte)
+func p1552_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1553_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1553_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1553_VPCMPUQ(in *byte, out *byte)
+func p1553_VPBROADCASTQ(in *byte, out *byte)
 
-// p1554_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1554_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1554_VPCMPUQ(in *byte, out *byte)
+func p1554_VMOVDQU64(in *byte, out *byte)
 
-// p1555_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1555_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1555_VPCMPUQ(in *byte, out *byte)
+func p1555_VPCMPEQB(in *byte, out *byte)
 
-// p1556_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1556_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1556_VPCMPUQ(in *byte, out *byte)
+func p1556_KORTESTQ(in *byte, out *byte)
 
-// p1557_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1557_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1557_VPCMPUQ(in *byte, out *byte)
+func p1557_KMOVQ(in *byte, out *byte)
 
-// p1558_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1558_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1558_VPCMPUQ(in *byte, out *byte)
 
-// p1559_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1559_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1559_VPCMPUQ(in *byte, out *byte)
 
-// p1560_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1560_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1560_VPCMPUQ(in *byte, out *byte)
 
-// p1561_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1561_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1561_VPCMPUQ(in *byte, out *byte)
 
-// p1562_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1562_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1562_VPCMPUQ_BCST(in *byte, out *byte)
+func p1562_VPCMPUQ(in *byte, out *byte)
 
-// p1563_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1563_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1563_VPCMPUQ(in *byte, out *byte)
 
-// p1564_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1564_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1564_VPCMPUQ(in *byte, out *byte)
 
-// p1565_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1565_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1565_VPCMPUQ(in *byte, out *byte)
 
-// p1566_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1566_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1566_SHLXQ(in *byte, out *byte)
+func p1566_VPCMPUQ(in *byte, out *byte)
 
-// p1567_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1567_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1567_SHRXQ(in *byte, out *byte)
+func p1567_VPCMPUQ(in *byte, out *byte)
 
-// p1568_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1568_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1568_ANDNQ(in *byte, out *byte)
+func p1568_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1569_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1569_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1569_ROLL(in *byte, out *byte)
+func p1569_VPCMPUQ(in *byte, out *byte)
 
-// p1570_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1570_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1570_RORL(in *byte, out *byte)
+func p1570_VPCMPUQ(in *byte, out *byte)
 
-// p1571_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1571_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1571_RORXQ(in *byte, out *byte)
+func p1571_VPCMPUQ(in *byte, out *byte)
 
-// p1572_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1572_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1572_RORXQ(in *byte, out *byte)
+func p1572_SHLXQ(in *byte, out *byte)
 
-// p1573_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1573_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1573_RORXQ(in *byte, out *byte)
+func p1573_SHRXQ(in *byte, out *byte)
 
-// p1574_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1574_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1574_RORXQ(in *byte, out *byte)
+func p1574_ANDNQ(in *byte, out *byte)
 
-// p1575_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1575_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1575_RORXQ(in *byte, out *byte)
+func p1575_ROLL(in *byte, out *byte)
 
-// p1576_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1576_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1576_RORXQ(in *byte, out *byte)
+func p1576_RORL(in *byte, out *byte)
 
-// p1577_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1577_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1577_RORXQ(in *byte, out *byte)
 
-// p1578_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1578_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1578_RORXQ(in *byte, out *byte)
 
-// p1579_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1579_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1579_ROLL(in *byte, out *byte)
+func p1579_RORXQ(in *byte, out *byte)
 
-// p1580_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1580_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1580_ROLL(in *byte, out *byte)
+func p1580_RORXQ(in *byte, out *byte)
 
-// p1581_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1581_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1581_ROLL(in *byte, out *byte)
+func p1581_RORXQ(in *byte, out *byte)
 
-// p1582_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1582_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1582_ROLL(in *byte, out *byte)
+func p1582_RORXQ(in *byte, out *byte)
 
-// p1583_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1583_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1583_ROLL(in *byte, out *byte)
+func p1583_RORXQ(in *byte, out *byte)
 
-// p1584_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1584_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1584_ROLL(in *byte, out *byte)
+func p1584_RORXQ(in *byte, out *byte)
 
-// p1585_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1585_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1585_RORL(in *byte, out *byte)
+func p1585_ROLL(in *byte, out *byte)
 
-// p1586_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1586_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1586_RORL(in *byte, out *byte)
+func p1586_ROLL(in *byte, out *byte)
 
-// p1587_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1587_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1587_RORL(in *byte, out *byte)
+func p1587_ROLL(in *byte, out *byte)
 
-// p1588_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1588_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1588_RORL(in *byte, out *byte)
+func p1588_ROLL(in *byte, out *byte)
 
-// p1589_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1589_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1589_RORL(in *byte, out *byte)
+func p1589_ROLL(in *byte, out *byte)
 
-// p1590_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1590_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1590_RORL(in *byte, out *byte)
+func p1590_ROLL(in *byte, out *byte)
 
-// p1591_SETCC runs SETCC BL (added form SETCC r8).
+// p1591_RORL runs RORL $0x00, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1591_SETCC(in *byte, out *byte)
+func p1591_RORL(in *byte, out *byte)
 
-// p1592_JCC runs JCC taken (added form JCC label).
+// p1592_RORL runs RORL $0x01, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1592_JCC(in *byte, out *byte)
+func p1592_RORL(in *byte, out *byte)
 
-// p1593_SETCS runs SETCS BL (added form SETCS r8).
+// p1593_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1593_SETCS(in *byte, out *byte)
+func p1593_RORL(in *byte, out *byte)
 
-// p1594_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1594_RORL runs RORL $0x10, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1594_CMOVQCS(in *byte, out *byte)
+func p1594_RORL(in *byte, out *byte)
 
-// p1595_JCS runs JCS taken (added form JCS label).
+// p1595_RORL runs RORL $0x1f, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1595_JCS(in *byte, out *byte)
+func p1595_RORL(in *byte, out *byte)
 
-// p1596_JEQ runs JEQ taken (added form JEQ label).
+// p1596_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1596_JEQ(in *byte, out *byte)
+func p1596_RORL(in *byte, out *byte)
 
-// p1597_SETNE runs SETNE BL (added form SETNE r8).
+// p1597_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1597_SETNE(in *byte, out *byte)
+func p1597_SETCC(in *byte, out *byte)
 
-// p1598_SETHI runs SETHI BL (added form SETHI r8).
+// p1598_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1598_SETHI(in *byte, out *byte)
+func p1598_JCC(in *byte, out *byte)
 
-// p1599_JHI runs JHI taken (added form JHI label).
+// p1599_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1599_JHI(in *byte, out *byte)
+func p1599_SETCS(in *byte, out *byte)
 
-// p1600_SETLS runs SETLS BL (added form SETLS r8).
+// p1600_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1600_SETLS(in *byte, out *byte)
+func p1600_CMOVQCS(in *byte, out *byte)
 
-// p1601_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1601_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1601_CMOVQLS(in *byte, out *byte)
+func p1601_JCS(in *byte, out *byte)
 
-// p1602_JLS runs JLS taken (added form JLS label).
+// p1602_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1602_JLS(in *byte, out *byte)
+func p1602_JEQ(in *byte, out *byte)
 
-// p1603_SETLT runs SETLT BL (added form SETLT r8).
+// p1603_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1603_SETLT(in *byte, out *byte)
+func p1603_SETNE(in *byte, out *byte)
 
-// p1604_JLT runs JLT taken (added form JLT label).
+// p1604_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1604_JLT(in *byte, out *byte)
+func p1604_SETHI(in *byte, out *byte)
 
-// p1605_SETGE runs SETGE BL (added form SETGE r8).
+// p1605_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1605_SETGE(in *byte, out *byte)
+func p1605_JHI(in *byte, out *byte)
 
-// p1606_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1606_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1606_CMOVQGE(in *byte, out *byte)
+func p1606_SETLS(in *byte, out *byte)
 
-// p1607_JGE runs JGE taken (added form JGE label).
+// p1607_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1607_JGE(in *byte, out *byte)
+func p1607_CMOVQLS(in *byte, out *byte)
 
-// p1608_SETGT runs SETGT BL (added form SETGT r8).
+// p1608_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1608_SETGT(in *byte, out *byte)
+func p1608_JLS(in *byte, out *byte)
 
-// p1609_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1609_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1609_CMOVQGT(in *byte, out *byte)
+func p1609_SETLT(in *byte, out *byte)
 
-// p1610_JGT runs JGT taken (added form JGT label).
+// p1610_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1610_JGT(in *byte, out *byte)
+func p1610_JLT(in *byte, out *byte)
 
-// p1611_SETLE runs SETLE BL (added form SETLE r8).
+// p1611_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1611_SETLE(in *byte, out *byte)
+func p1611_SETGE(in *byte, out *byte)
 
-// p1612_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1612_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1612_CMOVQLE(in *byte, out *byte)
+func p1612_CMOVQGE(in *byte, out *byte)
 
-// p1613_JLE runs JLE taken (added form JLE label).
+// p1613_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1613_JLE(in *byte, out *byte)
+func p1613_JGE(in *byte, out *byte)
 
-// p1614_SETMI runs SETMI BL (added form SETMI r8).
+// p1614_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1614_SETMI(in *byte, out *byte)
+func p1614_SETGT(in *byte, out *byte)
 
-// p1615_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1615_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1615_CMOVQMI(in *byte, out *byte)
+func p1615_CMOVQGT(in *byte, out *byte)
 
-// p1616_JMI runs JMI taken (added form JMI label).
+// p1616_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1616_JMI(in *byte, out *byte)
+func p1616_JGT(in *byte, out *byte)
 
-// p1617_SETPL runs SETPL BL (added form SETPL r8).
+// p1617_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1617_SETPL(in *byte, out *byte)
+func p1617_SETLE(in *byte, out *byte)
 
-// p1618_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1618_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1618_CMOVQPL(in *byte, out *byte)
+func p1618_CMOVQLE(in *byte, out *byte)
 
-// p1619_JPL runs JPL taken (added form JPL label).
+// p1619_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1619_JPL(in *byte, out *byte)
+func p1619_JLE(in *byte, out *byte)
 
-// p1620_SETOS runs SETOS BL (added form SETOS r8).
+// p1620_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1620_SETOS(in *byte, out *byte)
+func p1620_SETMI(in *byte, out *byte)
 
-// p1621_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1621_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1621_CMOVQOS(in *byte, out *byte)
+func p1621_CMOVQMI(in *byte, out *byte)
 
-// p1622_JOS runs JOS taken (added form JOS label).
+// p1622_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1622_JOS(in *byte, out *byte)
+func p1622_JMI(in *byte, out *byte)
 
-// p1623_SETOC runs SETOC BL (added form SETOC r8).
+// p1623_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1623_SETOC(in *byte, out *byte)
+func p1623_SETPL(in *byte, out *byte)
 
-// p1624_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1624_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1624_CMOVQOC(in *byte, out *byte)
+func p1624_CMOVQPL(in *byte, out *byte)
 
-// p1625_JOC runs JOC taken (added form JOC label).
+// p1625_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1625_JOC(in *byte, out *byte)
+func p1625_JPL(in *byte, out *byte)
 
-// p1626_SETPS runs SETPS BL (added form SETPS r8).
+// p1626_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1626_SETPS(in *byte, out *byte)
+func p1626_SETOS(in *byte, out *byte)
 
-// p1627_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1627_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1627_CMOVQPS(in *byte, out *byte)
+func p1627_CMOVQOS(in *byte, out *byte)
 
-// p1628_JPS runs JPS taken (added form JPS label).
+// p1628_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1628_JPS(in *byte, out *byte)
+func p1628_JOS(in *byte, out *byte)
 
-// p1629_SETPC runs SETPC BL (added form SETPC r8).
+// p1629_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1629_SETPC(in *byte, out *byte)
+func p1629_SETOC(in *byte, out *byte)
 
-// p1630_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1630_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1630_CMOVQPC(in *byte, out *byte)
+func p1630_CMOVQOC(in *byte, out *byte)
 
-// p1631_JPC runs JPC taken (added form JPC label).
+// p1631_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1631_JPC(in *byte, out *byte)
+func p1631_JOC(in *byte, out *byte)
 
-// p1632_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1632_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1632_SHLQ(in *byte, out *byte)
+func p1632_SETPS(in *byte, out *byte)
 
-// p1633_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1633_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1633_SHRQ(in *byte, out *byte)
+func p1633_CMOVQPS(in *byte, out *byte)
 
-// p1634_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1634_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1634_SARQ(in *byte, out *byte)
+func p1634_JPS(in *byte, out *byte)
 
-// p1635_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1635_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1635_SHLL(in *byte, out *byte)
+func p1635_SETPC(in *byte, out *byte)
 
-// p1636_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1636_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1636_SARL(in *byte, out *byte)
+func p1636_CMOVQPC(in *byte, out *byte)
 
-// p1637_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1637_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1637_SHRW(in *byte, out *byte)
+func p1637_JPC(in *byte, out *byte)
 
-// p1638_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1638_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1638_SHLB(in *byte, out *byte)
+func p1638_SHLQ(in *byte, out *byte)
 
-// p1639_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1639_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1639_MULQ(in *byte, out *byte)
+func p1639_SHRQ(in *byte, out *byte)
 
-// p1640_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1640_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1640_NEGQ(in *byte, out *byte)
+func p1640_SARQ(in *byte, out *byte)
 
-// p1641_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1641_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1641_NOTQ(in *byte, out *byte)
+func p1641_SHLL(in *byte, out *byte)
 
-// p1642_DECL runs DECL SI (added form DECL r).
+// p1642_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1642_DECL(in *byte, out *byte)
+func p1642_SARL(in *byte, out *byte)
 
-// p1643_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1643_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1643_ADCL(in *byte, out *byte)
+func p1643_SHRW(in *byte, out *byte)
 
-// p1644_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1644_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1644_SBBL(in *byte, out *byte)
+func p1644_SHLB(in *byte, out *byte)
 
-// p1645_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1645_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1645_MOVBLZX(in *byte, out *byte)
+func p1645_MULQ(in *byte, out *byte)
 
-// p1646_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1646_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1646_MOVWLZX(in *byte, out *byte)
+func p1646_NEGQ(in *byte, out *byte)
 
-// p1647_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1647_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1647_MOVLQZX(in *byte, out *byte)
+func p1647_NOTQ(in *byte, out *byte)
 
-// p1648_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1648_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1648_SARQ(in *byte, out *byte)
+func p1648_DECL(in *byte, out *byte)
 
-// p1649_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1649_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1649_SARQ(in *byte, out *byte)
+func p1649_ADCL(in *byte, out *byte)
 
-// p1650_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1650_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1650_SARQ(in *byte, out *byte)
+func p1650_SBBL(in *byte, out *byte)
 
-// p1651_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1651_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1651_SHLL(in *byte, out *byte)
+func p1651_MOVBLZX(in *byte, out *byte)
 
-// p1652_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1652_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1652_SHLL(in *byte, out *byte)
+func p1652_MOVWLZX(in *byte, out *byte)
 
-// p1653_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1653_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1653_SHLL(in *byte, out *byte)
+func p1653_MOVLQZX(in *byte, out *byte)
 
-// p1654_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1654_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1654_SHRB(in *byte, out *byte)
+func p1654_SARQ(in *byte, out *byte)
 
-// p1655_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1655_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1655_SHRB(in *byte, out *byte)
+func p1655_SARQ(in *byte, out *byte)
 
-// p1656_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1656_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1656_SHRB(in *byte, out *byte)
+func p1656_SARQ(in *byte, out *byte)
 
-// p1657_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1657_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1657_SHRB(in *byte, out *byte)
+func p1657_SHLL(in *byte, out *byte)
 
-// p1658_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1658_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1658_SHLQ(in *byte, out *byte)
+func p1658_SHLL(in *byte, out *byte)
 
-// p1659_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1659_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1659_VMOVDQU8(in *byte, out *byte)
+func p1659_SHLL(in *byte, out *byte)
 
-// p1660_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1660_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1660_VMOVDQU8_Z(in *byte, out *byte)
+func p1660_SHRB(in *byte, out *byte)
 
-// p1661_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1661_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1661_VMOVDQU8(in *byte, out *byte)
+func p1661_SHRB(in *byte, out *byte)
 
-// p1662_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1662_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1662_VMOVDQU8(in *byte, out *byte)
+func p1662_SHRB(in *byte, out *byte)
 
-// p1663_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1663_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1663_VMOVDQU64(in *byte, out *byte)
+func p1663_SHRB(in *byte, out *byte)
 
-// p1664_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1664_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1664_VMOVDQU64(in *byte, out *byte)
+func p1664_SHLQ(in *byte, out *byte)
 
-// p1665_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1665_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1665_VMOVDQU64_Z(in *byte, out *byte)
+func p1665_VMOVDQU8(in *byte, out *byte)
+
+// p1666_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1666_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1667_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1667_VMOVDQU8(in *byte, out *byte)
+
+// p1668_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1668_VMOVDQU8(in *byte, out *byte)
+
+// p1669_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1669_VMOVDQU64(in *byte, out *byte)
+
+// p1670_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1670_VMOVDQU64(in *byte, out *byte)
+
+// p1671_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1671_VMOVDQU64_Z(in *byte, out *byte)
