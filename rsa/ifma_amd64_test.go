@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	stdrsa "crypto/rsa"
 	"crypto/sha256"
+	"fmt"
 	"math/big"
 	mrand1 "math/rand"
 	mrand "math/rand/v2"
@@ -450,5 +451,31 @@ func ifmaStackScan(t *testing.T, bits string) {
 		r, err := stackscratch.Scan(f, patterns)
 		require.NoError(t, err, name)
 		require.True(t, r.Clean(), "%s: %v", name, r)
+	}
+}
+
+// BenchmarkIFMAKernel times one AMM and one dual AMM (two multiplications)
+// per digit count.
+func BenchmarkIFMAKernel(b *testing.B) {
+	requireIFMA(b)
+	r := mrand.New(mrand.NewPCG(18, 5))
+	for i := range ifmaKernels {
+		k := &ifmaKernels[i]
+		l := k.lanes
+		M := ifmaModuli(r, k)[1]
+		m := bigToDigits(M, l)
+		k0 := minusInverse64(m[0] | m[1]<<52)
+		x, y := bigToDigits(bigRand(r, M), l), bigToDigits(bigRand(r, M), l)
+		x2, y2 := append([]uint64(nil), x...), append([]uint64(nil), y...)
+		b.Run(fmt.Sprintf("amm%d", k.n), func(b *testing.B) {
+			for b.Loop() {
+				k.amm(&x[0], &x[0], &y[0], &m[0], k0)
+			}
+		})
+		b.Run(fmt.Sprintf("dual%d", k.n), func(b *testing.B) {
+			for b.Loop() {
+				k.dual(&x[0], &x[0], &y[0], &m[0], k0, &x2[0], &x2[0], &y2[0], &m[0], k0)
+			}
+		})
 	}
 }
