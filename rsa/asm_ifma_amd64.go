@@ -39,6 +39,13 @@ func amm20IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 //go:noescape
 func ammDual20IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
 
+// gatherDual20IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 24 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+//
+//go:noescape
+func gatherDual20IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)
+
 // toDigits30IFMA sets the 30 digits z (52 bits each, 2 zero lanes after them) to the 25-limb x (< 2^1560).
 //
 // Secret: z, x. Zeroes the vector registers it wrote before returning.
@@ -74,6 +81,13 @@ func amm30IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 //go:noescape
 func ammDual30IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
 
+// gatherDual30IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 32 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+//
+//go:noescape
+func gatherDual30IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)
+
 // toDigits40IFMA sets the 40 digits z (52 bits each, 0 zero lanes after them) to the 33-limb x (< 2^2080).
 //
 // Secret: z, x. Zeroes the vector registers it wrote before returning.
@@ -108,3 +122,10 @@ func amm40IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64)
 //
 //go:noescape
 func ammDual40IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, zb *uint64, xb *uint64, yb *uint64, mb *uint64, k0b uint64)
+
+// gatherDual40IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 40 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+//
+//go:noescape
+func gatherDual40IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)

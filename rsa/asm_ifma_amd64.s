@@ -711,6 +711,70 @@ digit_1:
 	VZEROUPPER
 	RET
 
+// func gatherDual20IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)
+// Requires: AVX, AVX512F
+TEXT ·gatherDual20IFMA(SB), NOSPLIT, $0-48
+	MOVQ         ta+8(FP), AX
+	VPBROADCASTQ ka+16(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	MOVQ         tb+32(FP), CX
+	VPBROADCASTQ kb+40(FP), Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    ifmaOnes<>+0(SB), Z9
+	MOVQ         $0x00000020, DX
+
+	// phase: gather: every entry of both tables, merged under the compare masks
+entry_1:
+	VPCMPEQQ  Z8, Z0, K1
+	VPCMPEQQ  Z8, Z4, K2
+	VMOVDQU64 (AX), Z10
+	VPORQ     Z10, Z1, K1, Z1
+	VMOVDQU64 64(AX), Z10
+	VPORQ     Z10, Z2, K1, Z2
+	VMOVDQU64 128(AX), Z10
+	VPORQ     Z10, Z3, K1, Z3
+	ADDQ      $0x000000c0, AX
+	VMOVDQU64 (CX), Z10
+	VPORQ     Z10, Z5, K2, Z5
+	VMOVDQU64 64(CX), Z10
+	VPORQ     Z10, Z6, K2, Z6
+	VMOVDQU64 128(CX), Z10
+	VPORQ     Z10, Z7, K2, Z7
+	ADDQ      $0x000000c0, CX
+	VPADDQ    Z9, Z8, Z8
+	DECQ      DX
+	JNZ       entry_1
+	MOVQ      za+0(FP), AX
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, 64(AX)
+	VMOVDQU64 Z3, 128(AX)
+	MOVQ      zb+24(FP), AX
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z6, 64(AX)
+	VMOVDQU64 Z7, 128(AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR X0, X0, X0
+	VPXOR X1, X1, X1
+	VPXOR X2, X2, X2
+	VPXOR X3, X3, X3
+	VPXOR X4, X4, X4
+	VPXOR X5, X5, X5
+	VPXOR X6, X6, X6
+	VPXOR X7, X7, X7
+	VPXOR X8, X8, X8
+	VPXOR X9, X9, X9
+	VPXOR X10, X10, X10
+	KXORW K1, K1, K1
+	KXORW K2, K2, K2
+	VZEROUPPER
+	RET
+
 // func toDigits30IFMA(z *uint64, x *uint64)
 // Requires: AVX
 TEXT ·toDigits30IFMA(SB), NOSPLIT, $0-16
@@ -1601,6 +1665,80 @@ digit_1:
 	VPXORQ Z26, Z26, Z26
 	KXORW  K1, K1, K1
 	KXORW  K2, K2, K2
+	VZEROUPPER
+	RET
+
+// func gatherDual30IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)
+// Requires: AVX, AVX512F
+TEXT ·gatherDual30IFMA(SB), NOSPLIT, $0-48
+	MOVQ         ta+8(FP), AX
+	VPBROADCASTQ ka+16(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	MOVQ         tb+32(FP), CX
+	VPBROADCASTQ kb+40(FP), Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VMOVDQU64    ifmaOnes<>+0(SB), Z11
+	MOVQ         $0x00000020, DX
+
+	// phase: gather: every entry of both tables, merged under the compare masks
+entry_1:
+	VPCMPEQQ  Z10, Z0, K1
+	VPCMPEQQ  Z10, Z5, K2
+	VMOVDQU64 (AX), Z12
+	VPORQ     Z12, Z1, K1, Z1
+	VMOVDQU64 64(AX), Z12
+	VPORQ     Z12, Z2, K1, Z2
+	VMOVDQU64 128(AX), Z12
+	VPORQ     Z12, Z3, K1, Z3
+	VMOVDQU64 192(AX), Z12
+	VPORQ     Z12, Z4, K1, Z4
+	ADDQ      $0x00000100, AX
+	VMOVDQU64 (CX), Z12
+	VPORQ     Z12, Z6, K2, Z6
+	VMOVDQU64 64(CX), Z12
+	VPORQ     Z12, Z7, K2, Z7
+	VMOVDQU64 128(CX), Z12
+	VPORQ     Z12, Z8, K2, Z8
+	VMOVDQU64 192(CX), Z12
+	VPORQ     Z12, Z9, K2, Z9
+	ADDQ      $0x00000100, CX
+	VPADDQ    Z11, Z10, Z10
+	DECQ      DX
+	JNZ       entry_1
+	MOVQ      za+0(FP), AX
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, 64(AX)
+	VMOVDQU64 Z3, 128(AX)
+	VMOVDQU64 Z4, 192(AX)
+	MOVQ      zb+24(FP), AX
+	VMOVDQU64 Z6, (AX)
+	VMOVDQU64 Z7, 64(AX)
+	VMOVDQU64 Z8, 128(AX)
+	VMOVDQU64 Z9, 192(AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR X0, X0, X0
+	VPXOR X1, X1, X1
+	VPXOR X2, X2, X2
+	VPXOR X3, X3, X3
+	VPXOR X4, X4, X4
+	VPXOR X5, X5, X5
+	VPXOR X6, X6, X6
+	VPXOR X7, X7, X7
+	VPXOR X8, X8, X8
+	VPXOR X9, X9, X9
+	VPXOR X10, X10, X10
+	VPXOR X11, X11, X11
+	VPXOR X12, X12, X12
+	KXORW K1, K1, K1
+	KXORW K2, K2, K2
 	VZEROUPPER
 	RET
 
@@ -2691,5 +2829,89 @@ digit_1:
 	VPXORQ Z28, Z28, Z28
 	KXORW  K1, K1, K1
 	KXORW  K2, K2, K2
+	VZEROUPPER
+	RET
+
+// func gatherDual40IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64)
+// Requires: AVX, AVX512F
+TEXT ·gatherDual40IFMA(SB), NOSPLIT, $0-48
+	MOVQ         ta+8(FP), AX
+	VPBROADCASTQ ka+16(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	MOVQ         tb+32(FP), CX
+	VPBROADCASTQ kb+40(FP), Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	VPXORQ       Z12, Z12, Z12
+	VMOVDQU64    ifmaOnes<>+0(SB), Z13
+	MOVQ         $0x00000020, DX
+
+	// phase: gather: every entry of both tables, merged under the compare masks
+entry_1:
+	VPCMPEQQ  Z12, Z0, K1
+	VPCMPEQQ  Z12, Z6, K2
+	VMOVDQU64 (AX), Z14
+	VPORQ     Z14, Z1, K1, Z1
+	VMOVDQU64 64(AX), Z14
+	VPORQ     Z14, Z2, K1, Z2
+	VMOVDQU64 128(AX), Z14
+	VPORQ     Z14, Z3, K1, Z3
+	VMOVDQU64 192(AX), Z14
+	VPORQ     Z14, Z4, K1, Z4
+	VMOVDQU64 256(AX), Z14
+	VPORQ     Z14, Z5, K1, Z5
+	ADDQ      $0x00000140, AX
+	VMOVDQU64 (CX), Z14
+	VPORQ     Z14, Z7, K2, Z7
+	VMOVDQU64 64(CX), Z14
+	VPORQ     Z14, Z8, K2, Z8
+	VMOVDQU64 128(CX), Z14
+	VPORQ     Z14, Z9, K2, Z9
+	VMOVDQU64 192(CX), Z14
+	VPORQ     Z14, Z10, K2, Z10
+	VMOVDQU64 256(CX), Z14
+	VPORQ     Z14, Z11, K2, Z11
+	ADDQ      $0x00000140, CX
+	VPADDQ    Z13, Z12, Z12
+	DECQ      DX
+	JNZ       entry_1
+	MOVQ      za+0(FP), AX
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, 64(AX)
+	VMOVDQU64 Z3, 128(AX)
+	VMOVDQU64 Z4, 192(AX)
+	VMOVDQU64 Z5, 256(AX)
+	MOVQ      zb+24(FP), AX
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z8, 64(AX)
+	VMOVDQU64 Z9, 128(AX)
+	VMOVDQU64 Z10, 192(AX)
+	VMOVDQU64 Z11, 256(AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR X0, X0, X0
+	VPXOR X1, X1, X1
+	VPXOR X2, X2, X2
+	VPXOR X3, X3, X3
+	VPXOR X4, X4, X4
+	VPXOR X5, X5, X5
+	VPXOR X6, X6, X6
+	VPXOR X7, X7, X7
+	VPXOR X8, X8, X8
+	VPXOR X9, X9, X9
+	VPXOR X10, X10, X10
+	VPXOR X11, X11, X11
+	VPXOR X12, X12, X12
+	VPXOR X13, X13, X13
+	VPXOR X14, X14, X14
+	KXORW K1, K1, K1
+	KXORW K2, K2, K2
 	VZEROUPPER
 	RET

@@ -111,6 +111,25 @@ func ammDual20IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(24) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
 }
 
+// gatherDual20IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 24 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+func gatherDual20IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64) {
+	vgsimArgs := struct {
+		za *uint64
+		ta *uint64
+		ka uint64
+		zb *uint64
+		tb *uint64
+		kb uint64
+	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
+	vgsimAsmIfmaCall("gatherDual20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(24) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
+		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(768) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
+		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(24) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
+		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(768) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
+}
+
 // toDigits30IFMA sets the 30 digits z (52 bits each, 2 zero lanes after them) to the 25-limb x (< 2^1560).
 //
 // Secret: z, x. Zeroes the vector registers it wrote before returning.
@@ -189,6 +208,25 @@ func ammDual30IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(32) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
 }
 
+// gatherDual30IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 32 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+func gatherDual30IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64) {
+	vgsimArgs := struct {
+		za *uint64
+		ta *uint64
+		ka uint64
+		zb *uint64
+		tb *uint64
+		kb uint64
+	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
+	vgsimAsmIfmaCall("gatherDual30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(32) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
+		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1024) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
+		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(32) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
+		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1024) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
+}
+
 // toDigits40IFMA sets the 40 digits z (52 bits each, 0 zero lanes after them) to the 33-limb x (< 2^2080).
 //
 // Secret: z, x. Zeroes the vector registers it wrote before returning.
@@ -265,4 +303,23 @@ func ammDual40IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		x86sim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(40) * unsafe.Sizeof(*xb), Kind: x86sim.Secret},
 		x86sim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(40) * unsafe.Sizeof(*yb), Kind: x86sim.Secret},
 		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(40) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
+}
+
+// gatherDual40IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 40 words), reading every entry of both tables.
+//
+// Secret: za, ta, ka, zb, tb, kb. Zeroes the vector registers it wrote before returning.
+func gatherDual40IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64, kb uint64) {
+	vgsimArgs := struct {
+		za *uint64
+		ta *uint64
+		ka uint64
+		zb *uint64
+		tb *uint64
+		kb uint64
+	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
+	vgsimAsmIfmaCall("gatherDual40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(40) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
+		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1280) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
+		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(40) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
+		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1280) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
 }

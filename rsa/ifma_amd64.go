@@ -23,14 +23,17 @@ type ifmaKernel struct {
 	from  func(z, x *uint64)
 	amm   func(z, x, y, m *uint64, k0 uint64)
 	dual  func(za, xa, ya, ma *uint64, k0a uint64, zb, xb, yb, mb *uint64, k0b uint64)
+	// gather reads entry ka of the 32-entry table ta and entry kb of tb,
+	// every entry of both.
+	gather func(za, ta *uint64, ka uint64, zb, tb *uint64, kb uint64)
 }
 
 // ifmaKernels are the generated digit counts, smallest first: primes of
 // up to 1038, 1558 and 2078 bits (2048-, 3072- and 4096-bit keys).
 var ifmaKernels = []ifmaKernel{
-	{20, 24, 17, toDigits20IFMA, fromDigits20IFMA, amm20IFMA, ammDual20IFMA},
-	{30, 32, 25, toDigits30IFMA, fromDigits30IFMA, amm30IFMA, ammDual30IFMA},
-	{40, 40, 33, toDigits40IFMA, fromDigits40IFMA, amm40IFMA, ammDual40IFMA},
+	{20, 24, 17, toDigits20IFMA, fromDigits20IFMA, amm20IFMA, ammDual20IFMA, gatherDual20IFMA},
+	{30, 32, 25, toDigits30IFMA, fromDigits30IFMA, amm30IFMA, ammDual30IFMA, gatherDual30IFMA},
+	{40, 40, 33, toDigits40IFMA, fromDigits40IFMA, amm40IFMA, ammDual40IFMA, gatherDual40IFMA},
 }
 
 // ifmaKernelFor returns the smallest kernel whose R' = 2^(52n) exceeds 4m
@@ -163,6 +166,14 @@ func (c *ifmaCRT) dual(za, xa, ya, zb, xb, yb []uint64) {
 	c.k.dual(&za[0], &xa[0], &ya[0], &c.p.m[0], c.p.k0, &zb[0], &xb[0], &yb[0], &c.q.m[0], c.q.k0)
 }
 
+// gather sets za = entry ka of ta and zb = entry kb of tb (32 entries of
+// lanes digits each), reading every entry of both.
+func (c *ifmaCRT) gather(za, ta []uint64, ka uint64, zb, tb []uint64, kb uint64) {
+	l := c.k.lanes
+	_, _, _, _ = za[l-1], zb[l-1], ta[32*l-1], tb[32*l-1]
+	c.k.gather(&za[0], &ta[0], ka, &zb[0], &tb[0], kb)
+}
+
 // ifmaHalf is one CRT half's part of the scratch.
 type ifmaHalf struct {
 	tab, acc, sel, x, one []uint64
@@ -181,9 +192,9 @@ func ifmaHalfOf(s []uint64, l int) ifmaHalf {
 
 // expCRT runs both halves' fixed 5-bit window exponentiations together:
 // the tables (entry i = x^i in Montgomery form, R' mod m for i = 0), then
-// for every window five squarings, a full-table gather per half (lookup
-// reads all 32 entries with masks) and a multiplication, every step one
-// dual call. Both halves take max(pBits, qBits) windows (the shorter
+// for every window five squarings, one gather for both halves
+// (gatherDual<n>IFMA reads all 32 entries of both tables under compare
+// masks) and a multiplication, every step one dual call. Both halves take max(pBits, qBits) windows (the shorter
 // exponent has leading zero windows), so the sequence of calls depends
 // only on the key's public sizes.
 func (c *ifmaCRT) expCRT(mp, mq, xp, xq []uint64) {
@@ -205,15 +216,13 @@ func (c *ifmaCRT) expCRT(mp, mq, xp, xq []uint64) {
 
 	nwin := max(1, (max(c.pBits, c.qBits)+ifmaWindow-1)/ifmaWindow)
 	top := uint(nwin-1) * ifmaWindow
-	lookup(a.acc, a.tab, windowAt(c.dp, top, ifmaWindow), entries)
-	lookup(b.acc, b.tab, windowAt(c.dq, top, ifmaWindow), entries)
+	c.gather(a.acc, a.tab, windowAt(c.dp, top, ifmaWindow), b.acc, b.tab, windowAt(c.dq, top, ifmaWindow))
 	for wi := nwin - 2; wi >= 0; wi-- {
 		for range ifmaWindow {
 			c.dual(a.acc, a.acc, a.acc, b.acc, b.acc, b.acc)
 		}
 		pos := uint(wi) * ifmaWindow
-		lookup(a.sel, a.tab, windowAt(c.dp, pos, ifmaWindow), entries)
-		lookup(b.sel, b.tab, windowAt(c.dq, pos, ifmaWindow), entries)
+		c.gather(a.sel, a.tab, windowAt(c.dp, pos, ifmaWindow), b.sel, b.tab, windowAt(c.dq, pos, ifmaWindow))
 		c.dual(a.acc, a.acc, a.sel, b.acc, b.acc, b.sel)
 	}
 	// Out of the Montgomery form: AMM by 1 gives a value at most m, equal

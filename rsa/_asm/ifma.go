@@ -44,6 +44,7 @@ func ifma(g *asmgen.Generator) {
 		fromDigits(g, n)
 		amm(g, t, n, 1)
 		amm(g, t, n, 2)
+		gatherDual(g, t, n)
 	}
 }
 
@@ -361,6 +362,73 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 			g.VPADDQ(ones, st.acc[k], kc, st.acc[k])
 			g.VPANDQ(m52, st.acc[k], st.acc[k])
 			g.VMOVDQU64(st.acc[k], vec(zp, k))
+		}
+	}
+	fn.Ret()
+}
+
+// gatherDual declares gatherDual<n>IFMA: entry ka of the 32-entry table ta
+// into za and entry kb of tb into zb (entries of ifmaLanes(n) digits, one
+// after the other), one pass over both tables reading every entry: per
+// entry a compare of its index (a vector counter) with each broadcast k
+// into an opmask, and a merge-masked OR of each register of the entry into
+// the stream's accumulator. No address or branch depends on ka or kb.
+func gatherDual(g *asmgen.Generator, t ifmaTables, n int) {
+	name := fmt.Sprintf("gatherDual%dIFMA", n)
+	N := ifmaLanes(n)
+	R := N / 8
+	fn := g.Func(name, "func(za, ta *uint64, ka uint64, zb, tb *uint64, kb uint64)",
+		asmgen.Doc(fmt.Sprintf("%s sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of %d words), reading every entry of both tables.", name, N)),
+		asmgen.Secret("za", "ta", "ka", "zb", "tb", "kb"), limbs(N, "za", "zb"), limbs(32*N, "ta", "tb"))
+	type stream struct {
+		tp  reg.GPVirtual
+		kv  reg.VecVirtual
+		k   reg.OpmaskVirtual
+		acc []reg.VecVirtual
+		z   string
+	}
+	var ss []*stream
+	for _, s := range []string{"a", "b"} {
+		st := &stream{tp: g.GP64(), kv: g.ZMM(), k: g.K(), z: "z" + s}
+		g.Load(g.Param("t"+s), st.tp)
+		kc, err := g.Param("k" + s).Resolve()
+		if err != nil {
+			panic(err)
+		}
+		g.VPBROADCASTQ(kc.Addr, st.kv)
+		for range R {
+			a := g.ZMM()
+			g.VPXORQ(a, a, a)
+			st.acc = append(st.acc, a)
+		}
+		ss = append(ss, st)
+	}
+	cnt, ones, e := g.ZMM(), g.ZMM(), g.ZMM()
+	g.VPXORQ(cnt, cnt, cnt)
+	g.VMOVDQU64(t.ones, ones)
+	left := g.GP64()
+	g.MOVQ(operand.U32(32), left)
+	fn.Phase("gather: every entry of both tables, merged under the compare masks")
+	loop := fn.Label("entry")
+	g.Label(loop)
+	for _, st := range ss {
+		g.VPCMPEQQ(cnt, st.kv, st.k)
+	}
+	for _, st := range ss {
+		for r := range R {
+			g.VMOVDQU64(operand.Mem{Base: st.tp, Disp: 64 * r}, e)
+			g.VPORQ(e, st.acc[r], st.k, st.acc[r])
+		}
+		g.ADDQ(operand.U32(8*N), st.tp)
+	}
+	g.VPADDQ(ones, cnt, cnt)
+	g.DECQ(left)
+	g.JNZ(operand.LabelRef(loop))
+	for _, st := range ss {
+		zp := g.GP64()
+		g.Load(g.Param(st.z), zp)
+		for r := range R {
+			g.VMOVDQU64(st.acc[r], operand.Mem{Base: zp, Disp: 64 * r})
 		}
 	}
 	fn.Ret()
