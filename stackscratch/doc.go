@@ -40,7 +40,10 @@
 // proves that); copies the runtime made elsewhere (an old stack left behind
 // by a stack move, which Scan detects and refuses; registers spilled by an
 // asynchronous preemption signal into a frame the harness then reads, which
-// can only add findings); memory deeper than Window; the heap, globals, other
+// could only add findings, and which depend on when the signal lands, so
+// Scan observes a call with findings twice more and reports only the
+// findings all three observations share); memory deeper than Window; the
+// heap, globals, other
 // goroutines and the signal stack. It only observes the paths the given call
 // took: inputs that skip a branch skip its stack writes.
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -97,6 +98,47 @@ func Scan(fn func(), patterns [][]byte) (*Result, error) {
 			return nil, fmt.Errorf("stackscratch: pattern %d is all zero", i)
 		}
 	}
+	// A function whose stack writes do not depend on its data leaves the
+	// same bytes at the same depths every time; what an asynchronous
+	// preemption signal spills depends on when it lands. So a result with
+	// findings is observed again, and only the findings every observation
+	// shares are reported.
+	var r *Result
+	for range confirmations {
+		o, err := observeOnce(fn, patterns)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			r = o
+		} else {
+			r.Findings = common(r.Findings, o.Findings)
+			r.Used = max(r.Used, o.Used)
+		}
+		if r.Clean() {
+			break
+		}
+	}
+	return r, nil
+}
+
+// confirmations is how many observations a finding must appear in.
+const confirmations = 3
+
+// common returns the findings of a that b has too.
+func common(a, b []Finding) []Finding {
+	var out []Finding
+	for _, f := range a {
+		if slices.Contains(b, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// observeOnce runs fn once on a fresh goroutine (again, up to attempts
+// times, while the stack moved) and matches patterns in what it left.
+func observeOnce(fn func(), patterns [][]byte) (*Result, error) {
 	var panicked any
 	for range attempts {
 		snap := make([]byte, Window)
