@@ -35,6 +35,7 @@
 package aesgcm
 
 import (
+	"crypto/cipher"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -99,35 +100,58 @@ func WithBackend(name string) Option { return func(c *config) { c.backend = name
 // crypto/cipher.AEAD and is safe for concurrent use, except [AEAD.Wipe].
 //
 // The zero value is not a key: every method of an AEAD not returned by
-// [New] panics, so that no message is ever sealed or opened without a key.
+// [Prepare] panics, so that no message is ever sealed or opened without a
+// key. A copy of an AEAD shares its key with the original, wiped state
+// included: after [AEAD.Wipe], every copy panics too.
 type AEAD struct {
+	k *keyState
+}
+
+// keyState is a prepared key. AEAD holds it behind a pointer so that every
+// copy of an AEAD sees Wipe's mark, not only the value it was called on.
+type keyState struct {
 	b         backend
 	name      string
 	nonceSize int
 	tagSize   int
-	made      bool // set by New only
 	wiped     bool
 }
 
-// errZero is the panic of every method of an AEAD that New did not make.
-const errZero = "aesgcm: use of an AEAD not made by New (a zero value has no key)"
+// errZero is the panic of every method of an AEAD that New or Prepare did
+// not make.
+const errZero = "aesgcm: use of an AEAD not made by New or Prepare (a zero value has no key)"
 
-// mustBeMade panics on a zero value.
-func (a *AEAD) mustBeMade() {
-	if !a.made {
+// errWiped is the panic of every use of a wiped key.
+const errWiped = "aesgcm: use of a wiped key"
+
+// made returns a's key, and panics on a zero value.
+func (a *AEAD) made() *keyState {
+	if a.k == nil {
 		panic(errZero)
 	}
+	return a.k
 }
 
-// New prepares key (16, 24 or 32 bytes: AES-128, AES-192, AES-256) for
-// AES-GCM. Everything that depends only on the key (round keys, GHASH key
-// powers) is computed here, once. New fails on a wrong key, nonce or tag
-// size, on an unknown or unavailable backend, and when VG_CPU_FEATURES is
-// invalid (see cpufeat.Err).
-func New(key []byte, opts ...Option) (*AEAD, error) {
-	if err := cpufeat.Err(); err != nil {
+// New returns AES-GCM with key (16, 24 or 32 bytes: AES-128, AES-192,
+// AES-256), 12-byte nonces and 16-byte tags, on the best backend here: what
+// cipher.NewGCM(aes.NewCipher(key)) returns in the standard library, with
+// the shape func([]byte) (cipher.AEAD, error) that code choosing an AEAD
+// passes around. The AEAD it returns is a *[AEAD]: a type assertion reaches
+// the methods beyond crypto/cipher.AEAD, and [Prepare] takes options.
+func New(key []byte) (cipher.AEAD, error) {
+	a, err := Prepare(key)
+	if err != nil {
 		return nil, err
 	}
+	return a, nil
+}
+
+// Prepare prepares key (16, 24 or 32 bytes: AES-128, AES-192, AES-256) for
+// AES-GCM with the given options. Everything that depends only on the key
+// (round keys, GHASH key powers) is computed here, once. Prepare fails on a
+// wrong key, nonce or tag size and on an unknown or unavailable backend; an
+// invalid VG_CPU_FEATURES is not an error (see package cpufeat).
+func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	c := config{nonceSize: NonceSize, tagSize: TagSize}
 	for _, o := range opts {
 		o(&c)
@@ -147,7 +171,7 @@ func New(key []byte, opts ...Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AEAD{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize, made: true}, nil
+	return &AEAD{&keyState{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}}, nil
 }
 
 // newKeyFunc prepares a key for one backend.
@@ -171,55 +195,44 @@ type Backend = cpufeat.BackendInfo
 func Backends() []Backend { return registry.Backends() }
 
 // Backend returns the name of the backend this key was prepared for.
-func (a *AEAD) Backend() string {
-	a.mustBeMade()
-	return a.name
-}
+func (a *AEAD) Backend() string { return a.made().name }
 
 // NonceSize returns the nonce size in bytes.
-func (a *AEAD) NonceSize() int {
-	a.mustBeMade()
-	return a.nonceSize
-}
+func (a *AEAD) NonceSize() int { return a.made().nonceSize }
 
 // Overhead returns the tag size in bytes, the difference between the
 // lengths of a ciphertext and its plaintext.
-func (a *AEAD) Overhead() int {
-	a.mustBeMade()
-	return a.tagSize
-}
+func (a *AEAD) Overhead() int { return a.made().tagSize }
 
 // Wipe zeroes the key schedule and the GHASH key powers held by a. Call it
-// when the key is no longer needed; any later use of a panics. Wipe must not
-// run concurrently with other methods of a.
+// when the key is no longer needed; any later use of a, or of any copy of
+// a, panics. Wipe must not run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
-	a.mustBeMade()
-	if a.b != nil {
-		a.b.wipe()
-	}
-	a.wiped = true
+	k := a.made()
+	k.b.wipe()
+	k.wiped = true
 }
 
-// check panics on a zero value, a wiped key or a nonce of the wrong length.
-func (a *AEAD) check(nonce []byte) {
-	if !a.made {
-		panic(errZero)
+// check returns a's key, and panics on a zero value, a wiped key or a nonce
+// of the wrong length.
+func (a *AEAD) check(nonce []byte) *keyState {
+	k := a.made()
+	if k.wiped {
+		panic(errWiped)
 	}
-	if a.wiped {
-		panic("aesgcm: use of a wiped key")
-	}
-	if len(nonce) != a.nonceSize {
+	if len(nonce) != k.nonceSize {
 		panic("aesgcm: incorrect nonce length given to GCM")
 	}
+	return k
 }
 
 // counterBlock returns the pre-counter block J0 for nonce (SP 800-38D,
 // section 7.1, step 2).
-func (a *AEAD) counterBlock(nonce []byte) counter {
+func (k *keyState) counterBlock(nonce []byte) counter {
 	if len(nonce) == NonceSize {
 		return counter{binary.LittleEndian.Uint64(nonce), uint64(binary.LittleEndian.Uint32(nonce[8:])) | 1<<56}
 	}
-	return a.b.ghashNonce(nonce)
+	return k.b.ghashNonce(nonce)
 }
 
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
@@ -229,18 +242,18 @@ func (a *AEAD) counterBlock(nonce []byte) counter {
 // when nonce is not NonceSize() bytes long or plaintext is longer than
 // MaxPlaintextSize. Never use a nonce twice with one key.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	a.check(nonce)
+	k := a.check(nonce)
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	ret, out := sliceForAppend(dst, len(plaintext)+k.tagSize)
 	if inexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
 	if anyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
-	a.b.seal(out[:len(plaintext)], plaintext, additionalData, a.counterBlock(nonce), out[len(plaintext):])
+	k.b.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
 	return ret
 }
 
@@ -252,14 +265,14 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 // (even when it worked in place), so no unauthenticated plaintext is left.
 // Open panics when nonce is not NonceSize() bytes long.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	a.check(nonce)
-	if len(ciphertext) < a.tagSize {
+	k := a.check(nonce)
+	if len(ciphertext) < k.tagSize {
 		return nil, errOpen
 	}
-	if uint64(len(ciphertext)) > MaxPlaintextSize+uint64(a.tagSize) {
+	if uint64(len(ciphertext)) > MaxPlaintextSize+uint64(k.tagSize) {
 		return nil, errTooLarge
 	}
-	n := len(ciphertext) - a.tagSize
+	n := len(ciphertext) - k.tagSize
 	tag := ciphertext[n:]
 	ciphertext = ciphertext[:n]
 	ret, out := sliceForAppend(dst, n)
@@ -269,7 +282,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if anyOverlap(out, additionalData) || anyOverlap(out, tag) {
 		panic("aesgcm: invalid buffer overlap of output and additional data or tag")
 	}
-	ok := a.b.open(out, ciphertext, additionalData, a.counterBlock(nonce), tag)
+	ok := k.b.open(out, ciphertext, additionalData, k.counterBlock(nonce), tag)
 	declassify(&ok) // the verdict is public
 	if !ok {
 		clear(out)
@@ -285,7 +298,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // in place); any other overlap between the pieces and the output panics, as
 // does an overlap of the output with additionalData.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
-	a.check(nonce)
+	k := a.check(nonce)
 	var total uint64
 	var touches bool
 	if len(plaintext) == 2 {
@@ -300,14 +313,14 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 		panic("aesgcm: message too large for GCM")
 	}
 	n := int(total)
-	ret, out := sliceForAppend(dst, n+a.tagSize)
+	ret, out := sliceForAppend(dst, n+k.tagSize)
 	if touches {
-		checkGatherOverlap(out[:n], plaintext)
+		checkGatherOverlap(out, plaintext)
 	}
 	if anyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
-	a.b.sealGather(out[:n], plaintext, additionalData, a.counterBlock(nonce), out[n:])
+	k.b.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
 	return ret
 }
 

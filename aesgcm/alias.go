@@ -22,8 +22,9 @@ func inexactOverlap(x, y []byte) bool {
 
 // checkGatherOverlap panics unless every piece either is exactly its own
 // part of out or does not overlap out at all, comparing addresses once per
-// piece. SealGather runs it only when a piece lies in dst's spare capacity
-// (gatherLength).
+// piece. out is the whole output, text and tag: the pieces fill its text
+// part in order, so a piece that reaches into the tag overlaps it. SealGather
+// runs it only when a piece lies in dst's spare capacity (gatherLength).
 func checkGatherOverlap(out []byte, pieces [][]byte) {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
 	hi := lo + uintptr(len(out))

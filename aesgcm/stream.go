@@ -9,7 +9,7 @@ import "errors"
 // value is not usable: every method of an Encryptor not returned by
 // [AEAD.NewEncryptor] panics.
 type Encryptor struct {
-	a        *AEAD
+	k        *keyState
 	s        streamState
 	finished bool
 }
@@ -19,9 +19,9 @@ type Encryptor struct {
 // like Seal when nonce has the wrong length. Never use a nonce twice with
 // one key.
 func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
-	a.check(nonce)
-	e := &Encryptor{a: a}
-	a.b.streamStart(&e.s, additionalData, a.counterBlock(nonce))
+	k := a.check(nonce)
+	e := &Encryptor{k: k}
+	k.b.streamStart(&e.s, additionalData, k.counterBlock(nonce))
 	return e
 }
 
@@ -34,8 +34,8 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if e.finished {
 		panic("aesgcm: Encrypt after Finish")
 	}
-	if e.a.wiped {
-		panic("aesgcm: use of a wiped key")
+	if e.k.wiped {
+		panic(errWiped)
 	}
 	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
@@ -44,7 +44,7 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if inexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	e.a.b.streamEncrypt(&e.s, out, plaintext)
+	e.k.b.streamEncrypt(&e.s, out, plaintext)
 	return ret
 }
 
@@ -55,12 +55,12 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 	if e.finished {
 		panic("aesgcm: Finish called twice")
 	}
-	if e.a.wiped {
-		panic("aesgcm: use of a wiped key")
+	if e.k.wiped {
+		panic(errWiped)
 	}
 	e.finished = true
-	tag := e.a.b.streamFinish(&e.s)
-	return append(dst, tag[:e.a.tagSize]...)
+	tag := e.k.b.streamFinish(&e.s)
+	return append(dst, tag[:e.k.tagSize]...)
 }
 
 // Decryptor opens a sealed message (ciphertext followed by its tag, as Seal
@@ -72,7 +72,7 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // The zero value is not usable: every method of a Decryptor not returned by
 // [AEAD.NewDecryptor] panics.
 type Decryptor struct {
-	a      *AEAD
+	a      AEAD
 	nonce  []byte
 	aad    []byte
 	sealed []byte
@@ -85,7 +85,7 @@ type Decryptor struct {
 func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
 	a.check(nonce)
 	return &Decryptor{
-		a:     a,
+		a:     *a,
 		nonce: append([]byte(nil), nonce...),
 		aad:   append([]byte(nil), additionalData...),
 	}
@@ -100,13 +100,13 @@ const (
 )
 
 func (e *Encryptor) mustBeMade() {
-	if e.a == nil {
+	if e.k == nil {
 		panic(errZeroEncryptor)
 	}
 }
 
 func (d *Decryptor) mustBeMade() {
-	if d.a == nil {
+	if d.a.k == nil {
 		panic(errZeroDecryptor)
 	}
 }
@@ -121,7 +121,7 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 	if d.opened {
 		return 0, errDecryptorUsed
 	}
-	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+uint64(d.a.tagSize) {
+	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+uint64(d.a.k.tagSize) {
 		return 0, errTooLarge
 	}
 	d.sealed = append(d.sealed, chunk...)
@@ -140,7 +140,7 @@ func (d *Decryptor) Open(dst []byte) ([]byte, error) {
 	d.opened = true
 	sealed := d.sealed
 	d.sealed = nil
-	if len(sealed) < d.a.tagSize {
+	if len(sealed) < d.a.k.tagSize {
 		return nil, errOpen
 	}
 	// Decrypt in place in the Decryptor's own buffer: Open releases it

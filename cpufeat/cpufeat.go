@@ -26,13 +26,15 @@
 //     [Detected]. Spaces around names are ignored.
 //
 // A name cpufeat does not know makes the override invalid. The variable is read
-// once, when the package is initialised. An invalid override does not crash
-// the program and does not silently widen anything: [Enabled] then reports the
-// baseline only, [Err] returns an error naming the bad word and the valid names,
-// and every vg constructor (aesgcm.New, chacha20poly1305.New, rsa.NewPrivateKey,
-// ...) returns that error. So a mistyped override is seen on the first key a
-// program prepares, and every test that prepares a key fails on it rather than
-// skipping.
+// once, when the package is initialised. An invalid override never breaks a
+// program and never widens anything: [Enabled] then reports what the valid
+// names in it allow (the baseline when there are none), [Err] returns an error
+// naming the bad word and the valid names, and the first vg constructor that
+// chooses a backend (aesgcm.New, chacha20poly1305.New, rsa.NewPrivateKey, ...)
+// says so once on standard error and goes on with [Enabled]. Constructors
+// given a valid key do not fail because of the variable: programs that ignore
+// a constructor's error when the key length is right keep working. Tests and
+// tools that must not run under a mistyped override check [Err].
 //
 // # Backends and configurations
 //
@@ -188,9 +190,9 @@ const EnvVar = "VG_CPU_FEATURES"
 
 // ApplyOverride returns the features enabled when the override variable holds
 // value on a machine with the detected features, following the rules in the
-// package documentation. On an invalid value it returns baseline ∩ detected
-// and an error naming every unknown word. The result is always a subset of
-// detected.
+// package documentation. On an invalid value it returns what the valid words
+// allow (with the baseline, ∩ detected) and an error naming every unknown
+// word. The result is always a subset of detected.
 func ApplyOverride(value string, detected Set) (Set, error) {
 	value = strings.TrimSpace(value)
 	switch value {
@@ -211,7 +213,7 @@ func ApplyOverride(value string, detected Set) (Set, error) {
 		want |= Of(f)
 	}
 	if len(bad) > 0 {
-		return baseline & detected, fmt.Errorf("cpufeat: %s=%q: unknown feature name %s (valid: all, none, %s)",
+		return (want | baseline) & detected, fmt.Errorf("cpufeat: %s=%q: unknown feature name %s (valid: all, none, %s)",
 			EnvVar, value, strings.Join(bad, ", "), strings.Join(featureNames[:], ", "))
 	}
 	return (want | baseline) & detected, nil
@@ -257,8 +259,8 @@ func Detected() Set { return detected }
 func Simulated() bool { return simulated }
 
 // Enabled returns the features vg may use: [Detected] restricted by the
-// override. When the override is invalid it is the baseline only, and [Err]
-// says why.
+// override. When the override is invalid it is what its valid names allow
+// (the baseline when there are none), and [Err] says why.
 func Enabled() Set { return enabled }
 
 // Err returns the error of an invalid VG_CPU_FEATURES value, or nil.

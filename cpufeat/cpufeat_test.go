@@ -33,7 +33,11 @@ func TestOverrideUnknownName(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"bogus"`)
 	assert.Contains(t, err.Error(), "avx512ifma", "the message lists the valid names")
-	assert.Equal(t, baseline, s, "an invalid override enables only the baseline")
+	assert.Equal(t, Of(AVX2)|baseline, s, "an invalid override enables what its valid names allow")
+
+	s, err = ApplyOverride("bogus", Of(SSE2, AVX2))
+	require.Error(t, err)
+	assert.Equal(t, baseline, s, "with no valid name, the baseline")
 
 	_, err = ApplyOverride("aes,,pclmulqdq", all)
 	require.Error(t, err, "an empty word is not a feature")

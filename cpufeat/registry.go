@@ -3,7 +3,9 @@ package cpufeat
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 )
 
 // Impl is one backend an algorithm module compiled into this build: the
@@ -106,12 +108,20 @@ func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 // in r whose features are enabled (the generic backend when no other is),
 // passing over the ZMM backends where [PreferYMM] is true;
 // otherwise the one called name. It fails, with errors prefixed by the
-// algorithm's package name, when VG_CPU_FEATURES is invalid (with [Err]),
-// when name is not declared for the algorithm, when it is declared but not
-// in r, and when the features it requires are not all enabled.
+// algorithm's package name, when name is not declared for the algorithm,
+// when it is declared but not in r, and when the features it requires are
+// not all enabled. An invalid VG_CPU_FEATURES is not an error here: the first
+// Choose in the process prints [Err] once on standard error, and every choice
+// follows [Enabled], which holds what the valid part of the value allows.
 func (r *Registry[T]) Choose(name string) (Impl[T], error) {
-	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet, preferYMM: preferYMM})
+	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet, preferYMM: preferYMM, warn: warnInvalidOnce})
 }
+
+// warnInvalidOnce reports an invalid VG_CPU_FEATURES on standard error, the
+// first time a constructor chooses a backend.
+var warnInvalidOnce = sync.OnceFunc(func() {
+	fmt.Fprintf(os.Stderr, "vg: %v; ignoring the unknown names, enabled features: %s\n", enabledErr, enabled)
+})
 
 // env is what a choice depends on besides the registry: the package's
 // state at initialisation, or a test's.
@@ -120,12 +130,13 @@ type env struct {
 	err         error
 	override    string
 	overrideSet bool
-	preferYMM   bool // skip ZMM backends in the default choice
+	preferYMM   bool   // skip ZMM backends in the default choice
+	warn        func() // called when err is not nil
 }
 
 func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
-	if e.err != nil {
-		return Impl[T]{}, e.err
+	if e.err != nil && e.warn != nil {
+		e.warn()
 	}
 	if name == "" {
 		for i, d := range r.decls {

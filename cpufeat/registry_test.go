@@ -2,6 +2,9 @@ package cpufeat
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,13 +111,20 @@ func TestRegistryErrors(t *testing.T) {
 	_, err = r.choose("ssse3", e)
 	assert.EqualError(t, err, `chacha20poly1305: backend "ssse3" needs CPU features ssse3; enabled here: none (VG_CPU_FEATURES="")`)
 
-	// An invalid override fails every choice with its own error, named
-	// backends and the default alike.
+	// An invalid override fails no choice: each one warns and follows what
+	// is enabled (the valid part of the value).
 	bad := errors.New("cpufeat: bad override")
-	for _, name := range []string{"", GenericBackend, "avx2", "nonesuch"} {
-		_, err = r.choose(name, env{enabled: Of(SSE2), err: bad, override: "x", overrideSet: true})
-		assert.Same(t, bad, err, "name %q", name)
-	}
+	warned := 0
+	e = env{enabled: Of(SSE2, SSSE3), err: bad, override: "ssse3,x", overrideSet: true, warn: func() { warned++ }}
+	im, err := r.choose("", e)
+	require.NoError(t, err)
+	assert.Equal(t, "ssse3", im.Name)
+	im, err = r.choose(GenericBackend, e)
+	require.NoError(t, err)
+	assert.Equal(t, GenericBackend, im.Name)
+	_, err = r.choose("avx2", e)
+	assert.ErrorContains(t, err, `needs CPU features avx,avx2; enabled here: sse2,ssse3 (VG_CPU_FEATURES="ssse3,x")`)
+	assert.Equal(t, 3, warned, "every choice under an invalid override calls warn (Choose's prints once)")
 }
 
 // TestRegistryChooseHere checks Choose against the package's own state: the
@@ -123,11 +133,7 @@ func TestRegistryErrors(t *testing.T) {
 func TestRegistryChooseHere(t *testing.T) {
 	r := testRegistry()
 	im, err := r.Choose("")
-	if Err() != nil {
-		require.Equal(t, Err(), err)
-		return
-	}
-	require.NoError(t, err)
+	require.NoError(t, err, "an invalid override does not fail a choice")
 	assert.Equal(t, Select(ChaCha20Poly1305, r.Names(), Enabled()).Name, im.Name)
 	for _, b := range r.Backends() {
 		_, err := r.Choose(b.Name)
@@ -189,4 +195,29 @@ func TestSlowZMMModels(t *testing.T) {
 	if Simulated() {
 		assert.False(t, PreferYMM(), "the model has no clock")
 	}
+}
+
+// TestInvalidOverrideWarnsOnce runs this test binary again under an invalid
+// VG_CPU_FEATURES: every Choose succeeds, following the valid names, and the
+// process says so once on standard error.
+func TestInvalidOverrideWarnsOnce(t *testing.T) {
+	if os.Getenv("VG_CPUFEAT_WARN_CHILD") == "1" {
+		require.Error(t, Err())
+		assert.Equal(t, (Of(SSSE3)|baseline)&Detected(), Enabled())
+		r := testRegistry()
+		for range 3 {
+			_, err := r.Choose("")
+			require.NoError(t, err)
+		}
+		_, err := r.Choose(GenericBackend)
+		require.NoError(t, err)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInvalidOverrideWarnsOnce$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "VG_CPUFEAT_WARN_CHILD=1", EnvVar+"=ssse3,bogus")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "child:\n%s\n%s", out, stderr.String())
+	assert.Equal(t, 1, strings.Count(stderr.String(), "vg: cpufeat: "+EnvVar+`="ssse3,bogus": unknown feature name "bogus"`), "stderr:\n%s", stderr.String())
 }
