@@ -1,13 +1,20 @@
 // Package aesgcm implements AES-GCM (NIST SP 800-38D) with one constant-time
 // backend per CPU feature set, chosen once when a key is prepared.
 //
-// [New] prepares a key: it expands the AES key schedule and computes the
+// [New] is the drop-in: New(key) returns what
+// cipher.NewGCM(aes.NewCipher(key)) returns in the standard library, as a
+// cipher.AEAD, with the shape func([]byte) (cipher.AEAD, error) that code
+// choosing an AEAD passes around. [NewWithRandomNonce] is
+// cipher.NewGCMWithRandomNonce's equivalent. [Prepare] takes options and
+// returns the [*AEAD] itself (as does a type assertion on New's result).
+//
+// Each prepares a key: it expands the AES key schedule and computes the
 // GHASH key powers once, for the backend it picks (the best one this build
 // implements among those the CPU and VG_CPU_FEATURES allow, or the one named
-// with [WithBackend]). The returned [*AEAD] implements [crypto/cipher.AEAD]
-// with the standard library's contract: Seal and Open append to dst, work in
-// place when dst[:0] is the input, panic on an inexact overlap or a nonce of
-// the wrong length, and Open releases no plaintext when the tag is wrong. No
+// with [WithBackend]). An [*AEAD] implements [crypto/cipher.AEAD] with the
+// standard library's contract: Seal and Open append to dst, work in place
+// when dst[:0] is the input, panic on an inexact overlap or a nonce of the
+// wrong length, and Open releases no plaintext when the tag is wrong. No
 // call allocates when dst has room for the result, and an AEAD is safe for
 // concurrent use.
 //
@@ -22,7 +29,8 @@
 //     plaintext only after the whole tag has been checked;
 //   - [Backends] lists the backends of this build and [AEAD.Backend] names the
 //     one a key uses;
-//   - [AEAD.Wipe] zeroes the key schedule and GHASH key powers.
+//   - [AEAD.Wipe] zeroes the key schedule and GHASH key powers; every copy
+//     of the AEAD refuses to work afterwards.
 //
 // # Backends
 //
@@ -44,7 +52,8 @@ import (
 )
 
 const (
-	// KeySize128, KeySize192 and KeySize256 are the AES key sizes New accepts.
+	// KeySize128, KeySize192 and KeySize256 are the AES key sizes New and
+	// Prepare accept.
 	KeySize128 = 16
 	KeySize192 = 24
 	KeySize256 = 32
@@ -70,14 +79,14 @@ var (
 	errTooLarge = errors.New("aesgcm: ciphertext too large for GCM")
 )
 
-// config collects the options of New.
+// config collects the options of Prepare.
 type config struct {
 	nonceSize int
 	tagSize   int
 	backend   string
 }
 
-// Option configures New.
+// Option configures Prepare (and NewWithRandomNonce).
 type Option func(*config)
 
 // WithNonceSize sets the nonce size in bytes. Any n >= 1 is accepted, as in
@@ -90,10 +99,10 @@ func WithNonceSize(n int) Option { return func(c *config) { c.nonceSize = n } }
 // crypto/cipher.NewGCMWithTagSize.
 func WithTagSize(n int) Option { return func(c *config) { c.tagSize = n } }
 
-// WithBackend makes New use the named backend (see [Backends]) instead of
-// the best available one. A name cpufeat does not declare, a backend this
+// WithBackend makes Prepare use the named backend (see [Backends]) instead
+// of the best available one. A name cpufeat does not declare, a backend this
 // build does not implement, or one whose CPU features are not enabled makes
-// New fail, each with its own error.
+// Prepare fail, each with its own error.
 func WithBackend(name string) Option { return func(c *config) { c.backend = name } }
 
 // AEAD is an AES-GCM key prepared for one backend. It implements

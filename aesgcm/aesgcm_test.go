@@ -100,7 +100,7 @@ func TestSpecVectors(t *testing.T) {
 	}
 	forEachBackend(t, func(t *testing.T, backend string) {
 		for i, v := range vectors {
-			g, err := aesgcm.New(unhex(v.key), aesgcm.WithBackend(backend), aesgcm.WithNonceSize(len(v.iv)/2))
+			g, err := aesgcm.Prepare(unhex(v.key), aesgcm.WithBackend(backend), aesgcm.WithNonceSize(len(v.iv)/2))
 			require.NoError(t, err)
 			sealed := g.Seal(nil, unhex(v.iv), unhex(v.pt), unhex(v.aad))
 			require.Equal(t, v.ct+v.tag, hex.EncodeToString(sealed), "vector %d", i)
@@ -144,7 +144,7 @@ func TestAgainstStdlib(t *testing.T) {
 			if i%50 == 3 {
 				aadLen = 1024
 			}
-			g, err := aesgcm.New(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
+			g, err := aesgcm.Prepare(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
 			require.NoError(t, err)
 			ref := stdGCM(t, key, nonceSize, tagSize)
 			nonce, pt, aad := r.bytes(nonceSize), r.bytes(n), r.bytes(aadLen)
@@ -217,7 +217,7 @@ func TestSealGatherAndEncryptor(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
 		r := newRnd(2)
 		for _, n := range lengths {
-			g, err := aesgcm.New(r.bytes(16+8*(n%3)), aesgcm.WithBackend(backend))
+			g, err := aesgcm.Prepare(r.bytes(16+8*(n%3)), aesgcm.WithBackend(backend))
 			require.NoError(t, err)
 			nonce, pt, aad := r.bytes(12), r.bytes(n), r.bytes(n%29)
 			want := g.Seal(nil, nonce, pt, aad)
@@ -258,7 +258,7 @@ func TestSealGatherAndEncryptor(t *testing.T) {
 			}
 		}
 		// The TLS record shape.
-		g, err := aesgcm.New(r.bytes(32), aesgcm.WithBackend(backend))
+		g, err := aesgcm.Prepare(r.bytes(32), aesgcm.WithBackend(backend))
 		require.NoError(t, err)
 		nonce, payload, aad := r.bytes(12), r.bytes(1350), r.bytes(13)
 		ct := []byte{23}
@@ -271,7 +271,7 @@ func TestOpenRejects(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
 		r := newRnd(3)
 		for _, n := range []int{0, 1, 16, 17, 100, 1000} {
-			g, err := aesgcm.New(r.bytes(16), aesgcm.WithBackend(backend))
+			g, err := aesgcm.Prepare(r.bytes(16), aesgcm.WithBackend(backend))
 			require.NoError(t, err)
 			nonce, pt, aad := r.bytes(12), r.bytes(n), r.bytes(5)
 			sealed := g.Seal(nil, nonce, pt, aad)
@@ -315,25 +315,25 @@ func TestOpenRejects(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	for _, n := range []int{0, 1, 15, 17, 20, 31, 33, 64} {
-		_, err := aesgcm.New(make([]byte, n))
+		_, err := aesgcm.Prepare(make([]byte, n))
 		require.Error(t, err)
 		require.Contains(t, err.Error(), fmt.Sprint(n))
 	}
 	key := make([]byte, 16)
 	for _, n := range []int{-1, 0, 11, 17, 32} {
-		_, err := aesgcm.New(key, aesgcm.WithTagSize(n))
+		_, err := aesgcm.Prepare(key, aesgcm.WithTagSize(n))
 		require.Error(t, err)
 		require.Contains(t, err.Error(), fmt.Sprint(n))
 	}
 	for _, n := range []int{-5, 0} {
-		_, err := aesgcm.New(key, aesgcm.WithNonceSize(n))
+		_, err := aesgcm.Prepare(key, aesgcm.WithNonceSize(n))
 		require.Error(t, err)
 		require.Contains(t, err.Error(), fmt.Sprint(n))
 	}
-	_, err := aesgcm.New(key, aesgcm.WithBackend("nonesuch"))
+	_, err := aesgcm.Prepare(key, aesgcm.WithBackend("nonesuch"))
 	require.EqualError(t, err, `aesgcm: unknown backend "nonesuch" (valid: vaes-avx512, vaes-avx2, aesni-avx, aesni, generic)`)
 	for _, b := range cpufeat.Backends(cpufeat.AESGCM) {
-		g, err := aesgcm.New(key, aesgcm.WithBackend(b.Name))
+		g, err := aesgcm.Prepare(key, aesgcm.WithBackend(b.Name))
 		switch {
 		case !implemented(b.Name):
 			require.ErrorContains(t, err, `aesgcm: backend "`+b.Name+`" is not built in this build (built: `)
@@ -350,7 +350,7 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 	for _, n := range []int{16, 24, 32} {
-		g, err := aesgcm.New(make([]byte, n))
+		g, err := aesgcm.Prepare(make([]byte, n))
 		require.NoError(t, err)
 		require.Equal(t, 12, g.NonceSize())
 		require.Equal(t, 16, g.Overhead())
@@ -376,7 +376,7 @@ func TestBackends(t *testing.T) {
 		require.Equal(t, d.Requires, b.Requires)
 		require.Equal(t, cpufeat.Enabled().HasAll(b.Requires), b.Available)
 	}
-	g, err := aesgcm.New(make([]byte, 16))
+	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	want := cpufeat.Select(cpufeat.AESGCM, available(t), cpufeat.Enabled()).Name
 	require.Equal(t, want, g.Backend(), "New picks the best available backend")
@@ -384,7 +384,7 @@ func TestBackends(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
-		g, err := aesgcm.New(make([]byte, 16), aesgcm.WithBackend(backend))
+		g, err := aesgcm.Prepare(make([]byte, 16), aesgcm.WithBackend(backend))
 		require.NoError(t, err)
 		nonce := make([]byte, 12)
 		buf := make([]byte, 200)
@@ -410,7 +410,7 @@ func TestPanics(t *testing.T) {
 }
 
 func TestTooLargeGather(t *testing.T) {
-	g, err := aesgcm.New(make([]byte, 16))
+	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	piece := make([]byte, 1<<20)
 	ps := make([][]byte, 1<<16) // 2^36 bytes > 2^36-32
@@ -421,7 +421,7 @@ func TestTooLargeGather(t *testing.T) {
 }
 
 func TestWipe(t *testing.T) {
-	g, err := aesgcm.New(make([]byte, 16))
+	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	g.Wipe()
 	assert.PanicsWithValue(t, "aesgcm: use of a wiped key", func() { g.Seal(nil, make([]byte, 12), nil, nil) })
@@ -437,7 +437,7 @@ func TestAllocs(t *testing.T) {
 			t.Skip("vgsim: the model's trampolines allocate on every call; the model's own stack, register and taint checks replace this test there")
 		}
 		for _, nonceSize := range []int{12, 16} {
-			g, err := aesgcm.New(make([]byte, 32), aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize))
+			g, err := aesgcm.Prepare(make([]byte, 32), aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize))
 			require.NoError(t, err)
 			nonce, pt, aad := make([]byte, nonceSize), make([]byte, 1350), make([]byte, 13)
 			dst := make([]byte, 0, 2048)
@@ -461,7 +461,7 @@ func TestConcurrent(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
 		r := newRnd(4)
 		key := r.bytes(16)
-		g, err := aesgcm.New(key, aesgcm.WithBackend(backend))
+		g, err := aesgcm.Prepare(key, aesgcm.WithBackend(backend))
 		require.NoError(t, err)
 		ref := stdGCM(t, key, 12, 16)
 		var wg sync.WaitGroup

@@ -33,7 +33,7 @@ func TestAnnotationsAgainstNamedSecrets(t *testing.T) {
 	forEachAsm(t, func(t *testing.T, name string) {
 		for _, size := range []int{16, 24, 32} {
 			for _, nonceSize := range []int{12, 16} {
-				g, err := New(rb(size), WithBackend(name), WithNonceSize(nonceSize))
+				g, err := Prepare(rb(size), WithBackend(name), WithNonceSize(nonceSize))
 				require.NoError(t, err)
 				table, _ := asmKeyTable(t, g)
 				forgetKey := x86sim.NameSecretBytes("the key table", table)

@@ -69,11 +69,11 @@ var asmBatch = map[string]int{"aesni": 128, "aesni-avx": 128, "vaes-avx2": 128, 
 // 240 the GHASH key powers and their halves.
 func asmKeyTable(t *testing.T, g *AEAD) ([]byte, int) {
 	t.Helper()
-	if k, ok := g.b.(interface{ key() *asmKey }); ok {
+	if k, ok := g.k.b.(interface{ key() *asmKey }); ok {
 		require.Contains(t, asmPowers, g.Backend(), "no table layout known for the backend")
 		return k.key().t[:15*16+32*asmPowers[g.Backend()]], k.key().rounds
 	}
-	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.b)
+	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.k.b)
 	return nil, 0
 }
 
@@ -110,7 +110,7 @@ func (c *asmCase) rb(n int) []byte {
 func newAsmCase(t *testing.T, r *rand.Rand, name string, keySize int) *asmCase {
 	c := &asmCase{r: r, keySize: keySize}
 	key := c.rb(keySize)
-	g, err := New(key, WithBackend(name))
+	g, err := Prepare(key, WithBackend(name))
 	require.NoError(t, err)
 	require.Equal(t, name, g.Backend())
 	blk, err := aes.NewCipher(key)
@@ -404,7 +404,7 @@ func TestAsmStack(t *testing.T) {
 			for i := range key {
 				key[i] = byte(0x41 + 3*i)
 			}
-			g, err := New(key, WithBackend(name), WithNonceSize(c.nonceSize))
+			g, err := Prepare(key, WithBackend(name), WithNonceSize(c.nonceSize))
 			require.NoError(t, err)
 			table, rounds := asmKeyTable(t, g)
 			nonce := []byte("nonce-16byte-gcm")[:c.nonceSize]
@@ -429,7 +429,7 @@ func TestAsmStack(t *testing.T) {
 					copy(j0[:], nonce)
 					j0[15] = 1
 				} else {
-					c := g.b.ghashNonce(nonce)
+					c := g.k.b.ghashNonce(nonce)
 					binary.LittleEndian.PutUint64(j0[:8], c.lo)
 					binary.LittleEndian.PutUint64(j0[8:], c.hi)
 				}
@@ -521,9 +521,9 @@ func TestAsmKeyTable(t *testing.T) {
 		require.Contains(t, npow, name, "no table layout known for the backend")
 		for _, size := range []int{16, 24, 32} {
 			key := bytes.Repeat([]byte{byte(size)}, size)
-			g, err := New(key, WithBackend(name))
+			g, err := Prepare(key, WithBackend(name))
 			require.NoError(t, err)
-			k := g.b.(interface{ key() *asmKey }).key()
+			k := g.k.b.(interface{ key() *asmKey }).key()
 			require.Zero(t, uintptr(unsafe.Pointer(k.t))&15, "table not 16-byte aligned")
 			checkKeyTableH(t, key, k.t[:], k.rounds, 15*16+(npow[name]-1)*16)
 			g.Wipe()

@@ -33,7 +33,7 @@ func benchAEADs(b *testing.B, keySize int) []benchAEAD {
 	}
 	var as []benchAEAD
 	for _, name := range available(b) {
-		g, err := aesgcm.New(key, aesgcm.WithBackend(name))
+		g, err := aesgcm.Prepare(key, aesgcm.WithBackend(name))
 		if err != nil {
 			b.Fatal(err)
 		}

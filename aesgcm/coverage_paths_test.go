@@ -24,7 +24,7 @@ func TestTruncatedTagPaths(t *testing.T) {
 		for _, ks := range coverageKeySizes {
 			for tagSize := 12; tagSize <= 15; tagSize++ {
 				key := r.bytes(ks)
-				g, err := aesgcm.New(key, aesgcm.WithTagSize(tagSize), aesgcm.WithBackend(backend))
+				g, err := aesgcm.Prepare(key, aesgcm.WithTagSize(tagSize), aesgcm.WithBackend(backend))
 				require.NoError(t, err)
 				std := stdGCM(t, key, 12, tagSize)
 				for _, n := range lengths {
@@ -53,7 +53,7 @@ func TestNonceLengthPaths(t *testing.T) {
 		for _, ks := range coverageKeySizes {
 			for _, ns := range nonceSizes {
 				key := r.bytes(ks)
-				g, err := aesgcm.New(key, aesgcm.WithNonceSize(ns), aesgcm.WithBackend(backend))
+				g, err := aesgcm.Prepare(key, aesgcm.WithNonceSize(ns), aesgcm.WithBackend(backend))
 				require.NoError(t, err)
 				std := stdGCM(t, key, ns, 16)
 				nonce, pt, aad := r.bytes(ns), r.bytes(ns%40), r.bytes(ns%7)
@@ -79,7 +79,7 @@ func TestShortGatherPaths(t *testing.T) {
 		for i, n := range lengths {
 			ks := coverageKeySizes[i%len(coverageKeySizes)]
 			key := r.bytes(ks)
-			g, err := aesgcm.New(key, aesgcm.WithBackend(backend))
+			g, err := aesgcm.Prepare(key, aesgcm.WithBackend(backend))
 			require.NoError(t, err)
 			std := stdGCM(t, key, 12, 16)
 			nonce, pt, aad := r.bytes(12), r.bytes(n), r.bytes(n%17)

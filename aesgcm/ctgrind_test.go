@@ -52,7 +52,7 @@ func TestCTGrindSealOpen(t *testing.T) {
 					require.NoError(t, err)
 					secretKey := append([]byte(nil), key...)
 					ctgrind.UndefinedBytes(secretKey)
-					g, err := New(secretKey, WithBackend(b.Name), WithNonceSize(nonceSize))
+					g, err := Prepare(secretKey, WithBackend(b.Name), WithNonceSize(nonceSize))
 					require.NoError(t, err)
 					nonce := rb(nonceSize)
 					for i, n := range lengths {

@@ -2,6 +2,7 @@ package aesgcm_test
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -13,16 +14,33 @@ import (
 var exampleKey, _ = hex.DecodeString("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
 
 func ExampleNew() {
+	// New has x/crypto's and crypto/cipher's constructor shape, so it fits
+	// wherever code picks an AEAD by a function value.
+	var newAEAD func(key []byte) (cipher.AEAD, error) = aesgcm.New
+	aead, err := newAEAD(exampleKey)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(aead.NonceSize(), aead.Overhead())
+
+	// The extended API is one type assertion away.
+	fmt.Println(aead.(*aesgcm.AEAD).Backend() != "")
+	// Output:
+	// 12 16
+	// true
+}
+
+func ExamplePrepare() {
 	// Prepare the key once; every Seal and Open reuses its round keys and
 	// GHASH key powers.
-	g, err := aesgcm.New(exampleKey)
+	g, err := aesgcm.Prepare(exampleKey)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(g.NonceSize(), g.Overhead())
 
 	// A named backend, with a shorter tag.
-	g, err = aesgcm.New(exampleKey, aesgcm.WithBackend("generic"), aesgcm.WithTagSize(12))
+	g, err = aesgcm.Prepare(exampleKey, aesgcm.WithBackend("generic"), aesgcm.WithTagSize(12))
 	if err != nil {
 		panic(err)
 	}
@@ -32,8 +50,27 @@ func ExampleNew() {
 	// generic 12
 }
 
+func ExampleNewWithRandomNonce() {
+	// Each Seal draws its nonce from crypto/rand and puts it in front of
+	// the ciphertext, as crypto/cipher.NewGCMWithRandomNonce does.
+	aead, err := aesgcm.NewWithRandomNonce(exampleKey)
+	if err != nil {
+		panic(err)
+	}
+	sealed := aead.Seal(nil, nil, []byte("token"), nil)
+	fmt.Println(aead.NonceSize(), len(sealed)-len("token"))
+	plaintext, err := aead.Open(nil, nil, sealed, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s\n", plaintext)
+	// Output:
+	// 0 28
+	// token
+}
+
 func ExampleAEAD_Seal() {
-	g, err := aesgcm.New(exampleKey)
+	g, err := aesgcm.Prepare(exampleKey)
 	if err != nil {
 		panic(err)
 	}
@@ -58,7 +95,7 @@ func ExampleAEAD_Seal() {
 }
 
 func ExampleAEAD_SealGather() {
-	g, err := aesgcm.New(exampleKey)
+	g, err := aesgcm.Prepare(exampleKey)
 	if err != nil {
 		panic(err)
 	}
@@ -76,7 +113,7 @@ func ExampleAEAD_SealGather() {
 }
 
 func ExampleAEAD_NewEncryptor() {
-	g, err := aesgcm.New(exampleKey)
+	g, err := aesgcm.Prepare(exampleKey)
 	if err != nil {
 		panic(err)
 	}
@@ -102,7 +139,7 @@ func ExampleAEAD_NewEncryptor() {
 }
 
 func ExampleAEAD_NewDecryptor() {
-	g, err := aesgcm.New(exampleKey)
+	g, err := aesgcm.Prepare(exampleKey)
 	if err != nil {
 		panic(err)
 	}

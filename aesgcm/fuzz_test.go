@@ -58,7 +58,7 @@ func FuzzAgreement(f *testing.F) {
 		shape := fuzzShape(cuts, len(pt))
 		bit := int(flip) % (8 * len(want))
 		for _, name := range backends {
-			g, err := aesgcm.New(key, aesgcm.WithBackend(name))
+			g, err := aesgcm.Prepare(key, aesgcm.WithBackend(name))
 			require.NoError(t, err)
 			equalBytes(t, want, g.Seal(nil, nonce, pt, aad), "%s Seal", name)
 			equalBytes(t, want, g.SealGather(nil, nonce, pieces(pt, shape), aad), "%s SealGather %v", name, shape)

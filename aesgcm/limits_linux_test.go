@@ -21,7 +21,7 @@ func TestTooLarge(t *testing.T) {
 	}
 	defer syscall.Munmap(mem)
 	huge := unsafe.Slice(unsafe.SliceData(mem), size)
-	g, err := aesgcm.New(make([]byte, 16))
+	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	nonce := make([]byte, 12)
 	assert.PanicsWithValue(t, "aesgcm: message too large for GCM", func() { g.Seal(nil, nonce, huge[:aesgcm.MaxPlaintextSize+1], nil) })

@@ -21,7 +21,7 @@ func TestModelInstructionCounts(t *testing.T) {
 	dst := make([]byte, 0, len(pt)+TagSize)
 	nonce := make([]byte, NonceSize)
 	for _, name := range []string{"aesni", "aesni-avx", "vaes-avx2", "vaes-avx512"} {
-		g, err := New(make([]byte, 16), WithBackend(name))
+		g, err := Prepare(make([]byte, 16), WithBackend(name))
 		require.NoError(t, err)
 		before := x86sim.Stats.Instructions()
 		g.Seal(dst, nonce, pt, aad)

@@ -11,9 +11,9 @@ func TestWipeZeroesKeyMaterial(t *testing.T) {
 	for i := range key {
 		key[i] = byte(i + 1)
 	}
-	g, err := New(key, WithBackend("generic"))
+	g, err := Prepare(key, WithBackend("generic"))
 	require.NoError(t, err)
-	k := g.b.(*genericKey)
+	k := g.k.b.(*genericKey)
 	require.NotZero(t, k.aes.rk[0])
 	require.NotZero(t, k.gh.pow[3])
 	g.Wipe()
@@ -23,7 +23,7 @@ func TestWipeZeroesKeyMaterial(t *testing.T) {
 // The Encryptor refuses to pass GCM's limit; the state is set near it
 // rather than fed 64 GiB.
 func TestEncryptorLimit(t *testing.T) {
-	g, err := New(make([]byte, 16))
+	g, err := Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	e := g.NewEncryptor(make([]byte, 12), nil)
 	e.s.textLen = MaxPlaintextSize - 10

@@ -11,7 +11,7 @@ import (
 // A zero AEAD has no key: every method panics rather than seal or open
 // without one.
 func TestZeroValuePanics(t *testing.T) {
-	const msg = "aesgcm: use of an AEAD not made by New (a zero value has no key)"
+	const msg = "aesgcm: use of an AEAD not made by New or Prepare (a zero value has no key)"
 	nonce := make([]byte, aesgcm.NonceSize)
 	sealed := make([]byte, 32)
 	for name, call := range map[string]func(a *aesgcm.AEAD){
@@ -29,7 +29,7 @@ func TestZeroValuePanics(t *testing.T) {
 			var zero aesgcm.AEAD
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
 			// An AEAD from New does not panic.
-			a, err := aesgcm.New(make([]byte, aesgcm.KeySize128))
+			a, err := aesgcm.Prepare(make([]byte, aesgcm.KeySize128))
 			require.NoError(t, err)
 			assert.NotPanics(t, func() { call(a) })
 		})
@@ -46,7 +46,7 @@ func TestZeroEncryptorPanics(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var zero aesgcm.Encryptor
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
-			a, err := aesgcm.New(make([]byte, aesgcm.KeySize128))
+			a, err := aesgcm.Prepare(make([]byte, aesgcm.KeySize128))
 			require.NoError(t, err)
 			e := a.NewEncryptor(make([]byte, aesgcm.NonceSize), nil)
 			assert.NotPanics(t, func() { call(e) })
@@ -64,7 +64,7 @@ func TestZeroDecryptorPanics(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var zero aesgcm.Decryptor
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
-			a, err := aesgcm.New(make([]byte, aesgcm.KeySize128))
+			a, err := aesgcm.Prepare(make([]byte, aesgcm.KeySize128))
 			require.NoError(t, err)
 			d := a.NewDecryptor(make([]byte, aesgcm.NonceSize), nil)
 			assert.NotPanics(t, func() { call(d) })

@@ -24,7 +24,7 @@ import (
 // invalid.
 func aesgcmBackends(t testing.TB) []string {
 	t.Helper()
-	_, err := aesgcm.New(make([]byte, 16))
+	_, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
 	var names []string
 	for _, b := range aesgcm.Backends() {
@@ -42,7 +42,7 @@ func aesgcmBackends(t testing.TB) []string {
 // CT‖Tag and open back to Msg; an invalid one must be refused, by New (a
 // nonce or key size GCM does not allow) or by Open.
 func aesgcmWycheproof(backend string, tagSize int, tc *wycheproof.AEADTest) error {
-	a, err := aesgcm.New(tc.Key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(len(tc.IV)), aesgcm.WithTagSize(tagSize))
+	a, err := aesgcm.Prepare(tc.Key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(len(tc.IV)), aesgcm.WithTagSize(tagSize))
 	if err != nil {
 		if tc.Result.Valid() {
 			return fmt.Errorf("New: %w", err)
@@ -131,7 +131,7 @@ func TestAESGCMContract(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				key := bytes.Repeat([]byte{0x3c}, v.keySize)
 				mk := func() (cipher.AEAD, error) {
-					return aesgcm.New(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(v.nonceSize), aesgcm.WithTagSize(v.tagSize))
+					return aesgcm.Prepare(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(v.nonceSize), aesgcm.WithTagSize(v.tagSize))
 				}
 				aeadtest.TestAEAD(t, mk)
 				a, err := mk()
@@ -201,7 +201,7 @@ func TestAESGCMAgreement(t *testing.T) {
 			require.Equal(t, want, aesgcmspec.Seal(key, nonce, pt, ad, tagSize), "spec vs crypto/cipher, len %d", n)
 		}
 		for _, backend := range backends {
-			a, err := aesgcm.New(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
+			a, err := aesgcm.Prepare(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
 			require.NoError(t, err)
 			aesgcmCheckAgreement(t, rng, backend, a, nonce, pt, ad, want)
 		}
@@ -362,7 +362,7 @@ func aesgcmImpls(t testing.TB, spec bool) []agree.Impl {
 		impls = append(impls, agree.Impl{
 			Name: backend,
 			New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
-				return aesgcm.New(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize))
+				return aesgcm.Prepare(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(nonceSize))
 			},
 			NewEncryptor: func(a cipher.AEAD, nonce, ad []byte) (agree.Encryptor, error) {
 				return &aesgcmStream{e: a.(*aesgcm.AEAD).NewEncryptor(nonce, ad)}, nil

@@ -29,7 +29,7 @@ func (s *aesgcmStream) Write(p []byte) (int, error) {
 func (s *aesgcmStream) Finish(dst []byte) []byte { return s.e.Finish(append(dst, s.out...)) }
 
 func aesgcmBackends() ([]aeadBackend, error) {
-	if _, err := aesgcm.New(make([]byte, 16)); err != nil {
+	if _, err := aesgcm.Prepare(make([]byte, 16)); err != nil {
 		return nil, err // an invalid VG_CPU_FEATURES
 	}
 	var bs []aeadBackend
@@ -42,7 +42,7 @@ func aesgcmBackends() ([]aeadBackend, error) {
 			impl: agree.Impl{
 				Name: name,
 				New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
-					return aesgcm.New(key, aesgcm.WithBackend(name), aesgcm.WithNonceSize(nonceSize))
+					return aesgcm.Prepare(key, aesgcm.WithBackend(name), aesgcm.WithNonceSize(nonceSize))
 				},
 				NewEncryptor: func(a cipher.AEAD, nonce, ad []byte) (agree.Encryptor, error) {
 					g, ok := a.(*aesgcm.AEAD)
@@ -53,7 +53,7 @@ func aesgcmBackends() ([]aeadBackend, error) {
 				},
 			},
 			vectors: func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) {
-				return aesgcm.New(key, aesgcm.WithBackend(name), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
+				return aesgcm.Prepare(key, aesgcm.WithBackend(name), aesgcm.WithNonceSize(nonceSize), aesgcm.WithTagSize(tagSize))
 			},
 		})
 	}
