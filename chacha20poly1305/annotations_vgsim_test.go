@@ -28,7 +28,7 @@ func TestAnnotationsAgainstNamedSecrets(t *testing.T) {
 		for _, x := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/x=%v", b, x), func(t *testing.T) {
 				a := mustNew(t, randBytes(rng, KeySize), x, b.String())
-				defer x86sim.NameSecretBytes("the key", a.key[:])()
+				defer x86sim.NameSecretBytes("the key", a.k.key[:])()
 				nonce := randBytes(rng, a.NonceSize())
 				for i, n := range lengths {
 					ad := randBytes(rng, []int{0, 13, 16, 300}[i%4])

@@ -37,7 +37,7 @@ const (
 )
 
 // backend is the seam between the API and the implementations: one value
-// per backend, of an empty struct type, chosen once in New and stored in
+// per backend, of an empty struct type, chosen once in Prepare and stored in
 // the AEAD. Each backend's methods live with its glue: the generic one's in
 // kernels.go, the assembly ones' in asm_amd64.go. A backend with assembly
 // runs either whole-message functions, or the Go drivers of kernels.go over
@@ -84,7 +84,7 @@ type backend interface {
 
 // registry holds the backends of this build (the list implementations, in
 // chacha20poly1305_amd64.go or chacha20poly1305_noasm.go) and chooses one at
-// New and NewX.
+// Prepare and PrepareX.
 var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, implementations)
 
 // genericDoc describes the generic backend (the Doc of its registration).
@@ -107,14 +107,14 @@ type options struct {
 	backend string
 }
 
-// Option configures [New] and [NewX].
+// Option configures [Prepare] and [PrepareX].
 type Option func(*options)
 
-// WithBackend makes New use the backend called name instead of the best one
-// available. New fails when cpufeat does not declare that name, when this
-// build does not implement it, or when the CPU features it requires are not
-// enabled, each with its own error. It is meant for tests,
-// benchmarks and comparisons; [Backends] lists the names.
+// WithBackend makes Prepare use the backend called name instead of the best
+// one available. Prepare fails when cpufeat does not declare that name, when
+// this build does not implement it, or when the CPU features it requires are
+// not enabled, each with its own error. It is meant for tests, benchmarks
+// and comparisons; [Backends] lists the names.
 func WithBackend(name string) Option {
 	return func(o *options) { o.backend = name }
 }
@@ -124,52 +124,82 @@ func WithBackend(name string) Option {
 // and SealGather do not allocate when dst has enough capacity.
 //
 // The zero value is not a key: every method of an AEAD not returned by
-// [New] or [NewX] panics, so that no message is ever sealed or opened under
-// an all-zero key.
+// one of the constructors panics, so that no message is ever sealed or
+// opened under an all-zero key. A copy of an AEAD shares its key with the
+// original, wiped state included: after [AEAD.Wipe], every copy panics too.
 type AEAD struct {
+	k *keyState
+}
+
+// keyState is a prepared key. AEAD holds it behind a pointer so that every
+// copy of an AEAD sees Wipe's mark, not only the value it was called on.
+type keyState struct {
 	key    [KeySize]byte
 	xNonce bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
-	made   bool // set by New and NewX only
 	wiped  bool
 	b      backend
 	name   string // b's name
 }
 
-// errZero is the panic of every method of an AEAD that New or NewX did not
-// make.
-const errZero = "chacha20poly1305: use of an AEAD not made by New or NewX (a zero value has no key)"
+// errZero is the panic of every method of an AEAD that no constructor
+// made.
+const errZero = "chacha20poly1305: use of an AEAD not made by New, NewX, Prepare or PrepareX (a zero value has no key)"
 
-// mustBeMade panics on a zero value.
-func (a *AEAD) mustBeMade() {
-	if !a.made {
+// errWiped is the panic of every use of a wiped key.
+const errWiped = "chacha20poly1305: use of a wiped key"
+
+// made returns a's key, and panics on a zero value.
+func (a *AEAD) made() *keyState {
+	if a.k == nil {
 		panic(errZero)
 	}
+	return a.k
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)
 
 // New returns ChaCha20-Poly1305 (RFC 8439) with a 32-byte key and 12-byte
-// nonces, using the best backend the enabled CPU features allow unless an
-// option says otherwise. It returns an error when the key is not 32 bytes,
-// when VG_CPU_FEATURES is invalid, or when a requested backend cannot be
-// used.
-func New(key []byte, opts ...Option) (*AEAD, error) {
-	return newAEAD(key, false, opts)
+// nonces on the best backend the enabled CPU features allow. It has the
+// shape of golang.org/x/crypto/chacha20poly1305.New, so it fits wherever
+// code passes that constructor around; its AEAD is a *[AEAD], which a type
+// assertion reaches for the methods beyond crypto/cipher.AEAD. It returns an
+// error only when the key is not 32 bytes; [Prepare] takes options.
+func New(key []byte) (cipher.AEAD, error) {
+	a, err := Prepare(key)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // NewX returns XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03) with a
-// 32-byte key and 24-byte nonces, which may be chosen at random. Each
-// message is sealed with ChaCha20-Poly1305 under the subkey
-// HChaCha20(key, nonce[:16]) and the nonce 0⁴‖nonce[16:]. Errors are as for
-// [New].
-func NewX(key []byte, opts ...Option) (*AEAD, error) {
+// 32-byte key and 24-byte nonces, which may be chosen at random, in the
+// shape of golang.org/x/crypto/chacha20poly1305.NewX. Each message is sealed
+// with ChaCha20-Poly1305 under the subkey HChaCha20(key, nonce[:16]) and the
+// nonce 0⁴‖nonce[16:]. As for [New], its AEAD is a *[AEAD], and
+// [PrepareX] takes options.
+func NewX(key []byte) (cipher.AEAD, error) {
+	a, err := PrepareX(key)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Prepare is [New] with options, returning the *AEAD itself. It fails when
+// the key is not 32 bytes or when a requested backend cannot be used (an
+// invalid VG_CPU_FEATURES is not an error: see package cpufeat).
+func Prepare(key []byte, opts ...Option) (*AEAD, error) {
+	return newAEAD(key, false, opts)
+}
+
+// PrepareX is [NewX] with options, returning the *AEAD itself. Errors are as
+// for [Prepare].
+func PrepareX(key []byte, opts ...Option) (*AEAD, error) {
 	return newAEAD(key, true, opts)
 }
 
 func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
-	if err := cpufeat.Err(); err != nil {
-		return nil, err
-	}
 	if len(key) != KeySize {
 		return nil, fmt.Errorf("chacha20poly1305: bad key length %d bytes (want %d)", len(key), KeySize)
 	}
@@ -181,22 +211,20 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &AEAD{xNonce: xNonce, b: impl.Value, name: impl.Name, made: true}
-	copy(a.key[:], key)
-	return a, nil
+	k := &keyState{xNonce: xNonce, b: impl.Value, name: impl.Name}
+	copy(k.key[:], key)
+	return &AEAD{k}, nil
 }
 
 // Backend returns the name of the backend a uses.
-func (a *AEAD) Backend() string {
-	a.mustBeMade()
-	return a.name
-}
+func (a *AEAD) Backend() string { return a.made().name }
 
 // NonceSize returns the nonce size: [NonceSize], or [NonceSizeX] for a key
 // from [NewX].
-func (a *AEAD) NonceSize() int {
-	a.mustBeMade()
-	if a.xNonce {
+func (a *AEAD) NonceSize() int { return a.made().nonceSize() }
+
+func (k *keyState) nonceSize() int {
+	if k.xNonce {
 		return NonceSizeX
 	}
 	return NonceSize
@@ -204,17 +232,18 @@ func (a *AEAD) NonceSize() int {
 
 // Overhead returns the tag size, [Overhead].
 func (a *AEAD) Overhead() int {
-	a.mustBeMade()
+	a.made()
 	return Overhead
 }
 
 // Wipe zeroes the key held by a. Call it when the key is no longer needed;
-// any later Seal, Open or SealGather with a panics rather than use a zero
-// key. Wipe must not run concurrently with other methods of a.
+// any later Seal, Open or SealGather with a, or with any copy of a, panics
+// rather than use a zero key. Wipe must not run concurrently with other
+// methods of a.
 func (a *AEAD) Wipe() {
-	a.mustBeMade()
-	stackscratch.Wipe(a.key[:])
-	a.wiped = true
+	k := a.made()
+	stackscratch.Wipe(k.key[:])
+	k.wiped = true
 }
 
 // errOpen is the one error Open returns: it says nothing about why.
@@ -230,7 +259,7 @@ var errOpen = errors.New("chacha20poly1305: message authentication failed")
 // Seal panics, as crypto/cipher's AEADs do, on a wrong nonce length, on a
 // plaintext longer than [MaxPlaintextSize] and on an invalid overlap.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	a.checkNonce(nonce, "Seal")
+	k := a.checkNonce(nonce, "Seal")
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
@@ -241,7 +270,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	a.b.seal(out, &a.key, nonce, plaintext, additionalData)
+	k.b.seal(out, &k.key, nonce, plaintext, additionalData)
 	return ret
 }
 
@@ -258,7 +287,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 // It panics, as crypto/cipher's AEADs do, on a wrong nonce length and on an
 // invalid overlap.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	a.checkNonce(nonce, "Open")
+	k := a.checkNonce(nonce, "Open")
 	if len(ciphertext) < TagSize || uint64(len(ciphertext)) > MaxPlaintextSize+TagSize {
 		return nil, errOpen
 	}
@@ -274,7 +303,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	ok := a.b.open(out, &a.key, nonce, ciphertext, tag, additionalData)
+	ok := k.b.open(out, &k.key, nonce, ciphertext, tag, additionalData)
 	declassify(&ok) // the verdict is public
 	if !ok {
 		clear(out)
@@ -292,7 +321,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // the output with additionalData. It panics like Seal otherwise, the length
 // limit applying to the total.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
-	a.checkNonce(nonce, "SealGather")
+	k := a.checkNonce(nonce, "SealGather")
 	var total uint64
 	for _, p := range plaintext {
 		total += uint64(len(p))
@@ -311,22 +340,21 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	if anyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	a.b.sealGather(out, &a.key, nonce, plaintext, additionalData)
+	k.b.sealGather(out, &k.key, nonce, plaintext, additionalData)
 	return ret
 }
 
-// checkNonce panics on a zero value, a wiped key or a nonce of the wrong
-// length; op names the method in the message.
-func (a *AEAD) checkNonce(nonce []byte, op string) {
-	if !a.made {
-		panic(errZero)
+// checkNonce returns a's key, and panics on a zero value, a wiped key or a
+// nonce of the wrong length; op names the method in the message.
+func (a *AEAD) checkNonce(nonce []byte, op string) *keyState {
+	k := a.made()
+	if k.wiped {
+		panic(errWiped)
 	}
-	if a.wiped {
-		panic("chacha20poly1305: use of a wiped key")
-	}
-	if len(nonce) != a.NonceSize() {
+	if len(nonce) != k.nonceSize() {
 		panic("chacha20poly1305: bad nonce length passed to " + op)
 	}
+	return k
 }
 
 // messageKey returns the ChaCha20 key and 12-byte nonce of one message

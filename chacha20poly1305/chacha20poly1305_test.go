@@ -60,9 +60,9 @@ func mustNew(t testing.TB, key []byte, x bool, name string) *AEAD {
 	var a *AEAD
 	var err error
 	if x {
-		a, err = NewX(key, WithBackend(name))
+		a, err = PrepareX(key, WithBackend(name))
 	} else {
-		a, err = New(key, WithBackend(name))
+		a, err = Prepare(key, WithBackend(name))
 	}
 	require.NoError(t, err)
 	require.Equal(t, name, a.Backend())
@@ -340,9 +340,9 @@ func TestOpenFailure(t *testing.T) {
 // TestPanics checks the crypto/cipher contract's panics and the length
 // limits.
 func TestPanics(t *testing.T) {
-	a, err := New(make([]byte, KeySize))
+	a, err := Prepare(make([]byte, KeySize))
 	require.NoError(t, err)
-	ax, err := NewX(make([]byte, KeySize))
+	ax, err := PrepareX(make([]byte, KeySize))
 	require.NoError(t, err)
 	n12, n24 := make([]byte, 12), make([]byte, 24)
 
@@ -376,9 +376,9 @@ func TestLengthLimits(t *testing.T) {
 	if stackscratch.Instrumented {
 		t.Skip("checkptr, enabled by -race, rejects the oversized slices this test fakes")
 	}
-	a, err := New(make([]byte, KeySize))
+	a, err := Prepare(make([]byte, KeySize))
 	require.NoError(t, err)
-	ax, err := NewX(make([]byte, KeySize))
+	ax, err := PrepareX(make([]byte, KeySize))
 	require.NoError(t, err)
 	n12, n24 := make([]byte, 12), make([]byte, 24)
 	var b byte
@@ -397,20 +397,20 @@ func TestLengthLimits(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	for _, n := range []int{0, 16, 31, 33} {
 		want := fmt.Sprintf("chacha20poly1305: bad key length %d bytes (want 32)", n)
-		_, err := New(make([]byte, n))
+		_, err := Prepare(make([]byte, n))
 		assert.EqualError(t, err, want)
-		_, err = NewX(make([]byte, n))
+		_, err = PrepareX(make([]byte, n))
 		assert.EqualError(t, err, want)
 	}
-	_, err := New(make([]byte, KeySize), WithBackend("no-such-backend"))
+	_, err := Prepare(make([]byte, KeySize), WithBackend("no-such-backend"))
 	assert.EqualError(t, err, `chacha20poly1305: unknown backend "no-such-backend" (valid: avx512, avx2, ssse3, generic)`)
 
 	// A declared backend that this build does not implement, or that the
 	// CPU features do not allow, is an error too, for New and NewX alike.
 	built := strings.Join(registry.Names(), ", ")
 	for _, d := range cpufeat.Backends(cpufeat.ChaCha20Poly1305) {
-		_, err := New(make([]byte, KeySize), WithBackend(d.Name))
-		_, errX := NewX(make([]byte, KeySize), WithBackend(d.Name))
+		_, err := Prepare(make([]byte, KeySize), WithBackend(d.Name))
+		_, errX := PrepareX(make([]byte, KeySize), WithBackend(d.Name))
 		switch {
 		case !slices.Contains(registry.Names(), d.Name):
 			assert.EqualError(t, err, fmt.Sprintf("chacha20poly1305: backend %q is not built in this build (built: %s)", d.Name, built))
@@ -440,7 +440,7 @@ func TestBackends(t *testing.T) {
 		assert.Equal(t, d.Requires, b.Requires)
 		assert.Equal(t, d.Available(cpufeat.Enabled()), b.Available)
 	}
-	a, err := New(make([]byte, KeySize))
+	a, err := Prepare(make([]byte, KeySize))
 	require.NoError(t, err)
 	assert.Equal(t, cpufeat.Select(cpufeat.ChaCha20Poly1305, registry.Names(), cpufeat.Enabled()).Name, a.Backend())
 	t.Logf("backends: %+v; selected %s (enabled: %s)", bs, a.Backend(), cpufeat.Enabled())
@@ -448,13 +448,72 @@ func TestBackends(t *testing.T) {
 
 func TestWipe(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, KeySize)
-	a, err := New(key)
+	a, err := Prepare(key)
 	require.NoError(t, err)
 	a.Wipe()
-	assert.Equal(t, make([]byte, KeySize), a.key[:])
+	assert.Equal(t, make([]byte, KeySize), a.k.key[:])
 	assert.Panics(t, func() { a.Seal(nil, make([]byte, NonceSize), nil, nil) })
 	assert.Panics(t, func() { _, _ = a.Open(nil, make([]byte, NonceSize), make([]byte, 16), nil) })
 	assert.Panics(t, func() { a.SealGather(nil, make([]byte, NonceSize), nil, nil) })
+}
+
+// A copy of an AEAD shares its key: after Wipe, the copy, and the
+// Encryptor and Decryptor started before the Wipe, panic like the original.
+func TestWipeCopies(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		for _, prepare := range []func([]byte, ...Option) (*AEAD, error){Prepare, PrepareX} {
+			a, err := prepare(bytes.Repeat([]byte{7}, KeySize), WithBackend(backend))
+			require.NoError(t, err)
+			nonce := make([]byte, a.NonceSize())
+			sealed := a.Seal(nil, nonce, []byte("text"), nil)
+			cp := *a
+			enc := a.NewEncryptor(nonce, nil)
+			dec := a.NewDecryptor(nonce, nil)
+			_, err = dec.Write(sealed)
+			require.NoError(t, err)
+			a.Wipe()
+			for name, call := range map[string]func(){
+				"Seal":         func() { cp.Seal(nil, nonce, []byte("text"), nil) },
+				"Open":         func() { _, _ = cp.Open(nil, nonce, sealed, nil) },
+				"SealGather":   func() { cp.SealGather(nil, nonce, [][]byte{[]byte("text")}, nil) },
+				"NewEncryptor": func() { cp.NewEncryptor(nonce, nil) },
+				"NewDecryptor": func() { cp.NewDecryptor(nonce, nil) },
+				"Encrypt":      func() { enc.Encrypt(nil, []byte("text")) },
+				"Finish":       func() { enc.Finish(nil) },
+				"Decryptor":    func() { _, _ = dec.Open(nil) },
+			} {
+				assert.PanicsWithValue(t, errWiped, call, name)
+			}
+		}
+	})
+}
+
+// New and NewX have x/crypto's shapes, so they fit wherever code passes
+// those constructors around (filippo.io/hpke picks its AEAD that way), seal
+// as x/crypto does, and return a nil interface, not a typed nil, on error.
+func TestNewDropIn(t *testing.T) {
+	for _, c := range []struct {
+		vg, x  func([]byte) (cipher.AEAD, error)
+		nonces int
+	}{
+		{New, xchacha.New, NonceSize},
+		{NewX, xchacha.NewX, NonceSizeX},
+	} {
+		key := bytes.Repeat([]byte{9}, KeySize)
+		a, err := c.vg(key)
+		require.NoError(t, err)
+		want, err := c.x(key)
+		require.NoError(t, err)
+		nonce := make([]byte, c.nonces)
+		assert.Equal(t, want.Seal(nil, nonce, []byte("hello"), []byte("ad")), a.Seal(nil, nonce, []byte("hello"), []byte("ad")))
+		assert.Equal(t, want.NonceSize(), a.NonceSize())
+		assert.Equal(t, want.Overhead(), a.Overhead())
+		_, ok := a.(*AEAD)
+		assert.True(t, ok, "the extended API is a type assertion away")
+		a, err = c.vg(key[:31])
+		require.Error(t, err)
+		assert.True(t, a == nil, "a nil cipher.AEAD, not a typed nil: %#v", a)
+	}
 }
 
 // TestAllocs checks that Seal, Open and SealGather do not allocate when dst

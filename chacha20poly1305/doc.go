@@ -5,8 +5,13 @@
 //
 // # Use
 //
-// [New] and [NewX] return an [*AEAD], which implements
-// [crypto/cipher.AEAD] exactly: Seal and Open append to dst, work in place
+// [New] and [NewX] have the shapes of golang.org/x/crypto/chacha20poly1305's
+// constructors, func([]byte) (cipher.AEAD, error), so vg drops in wherever
+// code calls them or passes them around; the error is only ever a wrong key
+// length. Their AEAD is an [*AEAD], reached with a type assertion, and
+// [Prepare] and [PrepareX] return it directly and take options
+// ([WithBackend]). An [*AEAD] implements [crypto/cipher.AEAD] exactly: Seal
+// and Open append to dst, work in place
 // when dst is the input's [:0], panic on a wrong nonce length or an
 // inexact buffer overlap as crypto/cipher does, release no plaintext when
 // authentication fails, do not allocate when dst has room, and may be called
@@ -37,10 +42,18 @@
 // "generic", is ChaCha20 with its state in local variables, XORing 8 bytes
 // at a time, and Poly1305 with 64-bit limbs (math/bits.Mul64) and a final
 // reduction by masks; nothing branches on or indexes by the key or the text.
-// On amd64 two assembly backends, generated with avo from ./_asm and
+// On amd64 three assembly backends, generated with avo from ./_asm and
 // checked at generation time (instruction sets, constant-time taint, wipe
 // of stack scratch and vector registers on every return):
 //
+//   - "avx512" (AVX, AVX2, AVX-512 F/BW/VL, BMI2): whole message in one
+//     call, every rotation one VPROLD; up to 64 bytes a ymm row set, up to
+//     512 bytes the row layout at 4 blocks per zmm with scalar Poly1305;
+//     above, 16-block lane-layout passes with the state in registers, two
+//     interleaved (32 blocks) while 2 KiB remain, and Poly1305 on zmm (8
+//     lanes of 26-bit limbs) from 384 bytes in a pass of its own. It is not
+//     the default on the Intel models that lower their clock for zmm
+//     (cpufeat.PreferYMM), where avx2 is.
 //   - "ssse3" (SSSE3): ChaCha20 in the row layout for texts up to 128
 //     bytes, whole message in one assembly call; above, the Go drivers of
 //     kernels.go over block kernels with 4-block lane-layout passes and
@@ -54,8 +67,9 @@
 // [AEAD.SealGather] runs the same code as [AEAD.Seal].
 //
 // The features used follow VG_CPU_FEATURES (see package
-// github.com/vgcrypto/vg/cpufeat); when that variable is invalid, New and
-// NewX return its error. The purego build tag removes all assembly.
+// github.com/vgcrypto/vg/cpufeat); when that variable is invalid, the
+// constructors follow its valid names and say so once on standard error,
+// never failing because of it. The purego build tag removes all assembly.
 //
 // # Limits
 //

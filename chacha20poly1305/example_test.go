@@ -2,6 +2,7 @@ package chacha20poly1305_test
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	"fmt"
 
@@ -10,11 +11,15 @@ import (
 
 func ExampleNew() {
 	key := make([]byte, chacha20poly1305.KeySize) // a real key comes from crypto/rand or a KDF
-	aead, err := chacha20poly1305.New(key)
+	// New has golang.org/x/crypto/chacha20poly1305.New's shape, so it fits
+	// wherever code picks an AEAD by a function value.
+	var newAEAD func([]byte) (cipher.AEAD, error) = chacha20poly1305.New
+	aead, err := newAEAD(key)
 	if err != nil {
 		panic(err)
 	}
-	defer aead.Wipe()
+	// The extended API is one type assertion away.
+	defer aead.(*chacha20poly1305.AEAD).Wipe()
 
 	// The 12-byte nonce must be unique per message under the key: a
 	// counter, as TLS does.
@@ -51,9 +56,22 @@ func ExampleNewX() {
 	// Output: attack at dawn
 }
 
+func ExamplePrepare() {
+	key := bytes.Repeat([]byte{0x42}, chacha20poly1305.KeySize)
+	// Prepare returns the *AEAD and takes options: here, the portable
+	// backend by name.
+	aead, err := chacha20poly1305.Prepare(key, chacha20poly1305.WithBackend("generic"))
+	if err != nil {
+		panic(err)
+	}
+	defer aead.Wipe()
+	fmt.Println(aead.Backend(), aead.NonceSize())
+	// Output: generic 12
+}
+
 func ExampleAEAD_Open() {
 	key := bytes.Repeat([]byte{0x42}, chacha20poly1305.KeySize)
-	aead, err := chacha20poly1305.New(key)
+	aead, err := chacha20poly1305.Prepare(key)
 	if err != nil {
 		panic(err)
 	}
@@ -83,7 +101,7 @@ func ExampleAEAD_Open() {
 
 func ExampleAEAD_SealGather() {
 	key := bytes.Repeat([]byte{0x42}, chacha20poly1305.KeySize)
-	aead, err := chacha20poly1305.New(key)
+	aead, err := chacha20poly1305.Prepare(key)
 	if err != nil {
 		panic(err)
 	}
@@ -103,7 +121,7 @@ func ExampleAEAD_SealGather() {
 
 func ExampleAEAD_NewEncryptor() {
 	key := bytes.Repeat([]byte{0x42}, chacha20poly1305.KeySize)
-	aead, err := chacha20poly1305.New(key)
+	aead, err := chacha20poly1305.Prepare(key)
 	if err != nil {
 		panic(err)
 	}

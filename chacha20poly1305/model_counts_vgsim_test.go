@@ -21,7 +21,7 @@ func TestModelInstructionCounts(t *testing.T) {
 		pt := make([]byte, n)
 		dst := make([]byte, 0, n+TagSize)
 		for _, name := range []string{"ssse3", "avx2", "avx512"} {
-			a, err := New(make([]byte, KeySize), WithBackend(name))
+			a, err := Prepare(make([]byte, KeySize), WithBackend(name))
 			require.NoError(t, err)
 			before := x86sim.Stats.Instructions()
 			a.Seal(dst, nonce, pt, ad)

@@ -19,7 +19,7 @@ import (
 // the next. Finish wipes them; an Encryptor dropped before Finish keeps
 // them in memory until the garbage collector reclaims it.
 type Encryptor struct {
-	a        *AEAD
+	k        *keyState
 	s        streamState
 	finished bool
 }
@@ -29,9 +29,9 @@ type Encryptor struct {
 // like Seal when nonce has the wrong length. Never use a nonce twice with
 // one key.
 func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
-	a.checkNonce(nonce, "NewEncryptor")
-	e := &Encryptor{a: a}
-	e.s.start(a.b.kernels(), &a.key, nonce, additionalData)
+	k := a.checkNonce(nonce, "NewEncryptor")
+	e := &Encryptor{k: k}
+	e.s.start(k.b.kernels(), &k.key, nonce, additionalData)
 	return e
 }
 
@@ -44,8 +44,8 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if e.finished {
 		panic("chacha20poly1305: Encrypt after Finish")
 	}
-	if e.a.wiped {
-		panic("chacha20poly1305: use of a wiped key")
+	if e.k.wiped {
+		panic(errWiped)
 	}
 	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
@@ -65,8 +65,8 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 	if e.finished {
 		panic("chacha20poly1305: Finish called twice")
 	}
-	if e.a.wiped {
-		panic("chacha20poly1305: use of a wiped key")
+	if e.k.wiped {
+		panic(errWiped)
 	}
 	e.finished = true
 	ret, out := sliceForAppend(dst, TagSize)
@@ -83,7 +83,7 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // The zero value is not usable: every method of a Decryptor not returned by
 // [AEAD.NewDecryptor] panics.
 type Decryptor struct {
-	a      *AEAD
+	a      AEAD
 	nonce  []byte
 	aad    []byte
 	sealed []byte
@@ -96,7 +96,7 @@ type Decryptor struct {
 func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
 	a.checkNonce(nonce, "NewDecryptor")
 	return &Decryptor{
-		a:     a,
+		a:     *a,
 		nonce: append([]byte(nil), nonce...),
 		aad:   append([]byte(nil), additionalData...),
 	}
@@ -111,13 +111,13 @@ const (
 )
 
 func (e *Encryptor) mustBeMade() {
-	if e.a == nil {
+	if e.k == nil {
 		panic(errZeroEncryptor)
 	}
 }
 
 func (d *Decryptor) mustBeMade() {
-	if d.a == nil {
+	if d.a.k == nil {
 		panic(errZeroDecryptor)
 	}
 }

@@ -239,7 +239,7 @@ func TestStreamLengthLimits(t *testing.T) {
 	if stackscratch.Instrumented {
 		t.Skip("checkptr, enabled by -race, rejects the oversized slices this test fakes")
 	}
-	a, err := New(make([]byte, KeySize))
+	a, err := Prepare(make([]byte, KeySize))
 	require.NoError(t, err)
 	n12 := make([]byte, NonceSize)
 	var b byte

@@ -11,7 +11,7 @@ import (
 // A zero AEAD has no key: every method panics rather than seal or open under
 // an all-zero key.
 func TestZeroValuePanics(t *testing.T) {
-	const msg = "chacha20poly1305: use of an AEAD not made by New or NewX (a zero value has no key)"
+	const msg = "chacha20poly1305: use of an AEAD not made by New, NewX, Prepare or PrepareX (a zero value has no key)"
 	nonce := make([]byte, chacha20poly1305.NonceSize)
 	sealed := make([]byte, 32)
 	for name, call := range map[string]func(a *chacha20poly1305.AEAD){
@@ -29,7 +29,7 @@ func TestZeroValuePanics(t *testing.T) {
 			var zero chacha20poly1305.AEAD
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
 			// An AEAD from New does not panic.
-			a, err := chacha20poly1305.New(make([]byte, chacha20poly1305.KeySize))
+			a, err := chacha20poly1305.Prepare(make([]byte, chacha20poly1305.KeySize))
 			require.NoError(t, err)
 			assert.NotPanics(t, func() { call(a) })
 		})
@@ -47,7 +47,7 @@ func TestZeroEncryptorPanics(t *testing.T) {
 			var zero chacha20poly1305.Encryptor
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
 			// An Encryptor from NewEncryptor does not panic.
-			a, err := chacha20poly1305.NewX(make([]byte, chacha20poly1305.KeySize))
+			a, err := chacha20poly1305.PrepareX(make([]byte, chacha20poly1305.KeySize))
 			require.NoError(t, err)
 			e := a.NewEncryptor(make([]byte, chacha20poly1305.NonceSizeX), nil)
 			assert.NotPanics(t, func() { call(e) })
@@ -66,7 +66,7 @@ func TestZeroDecryptorPanics(t *testing.T) {
 			var zero chacha20poly1305.Decryptor
 			assert.PanicsWithValue(t, msg, func() { call(&zero) })
 			// A Decryptor from NewDecryptor does not panic.
-			a, err := chacha20poly1305.New(make([]byte, chacha20poly1305.KeySize))
+			a, err := chacha20poly1305.Prepare(make([]byte, chacha20poly1305.KeySize))
 			require.NoError(t, err)
 			d := a.NewDecryptor(make([]byte, chacha20poly1305.NonceSize), nil)
 			assert.NotPanics(t, func() { call(d) })

@@ -24,7 +24,7 @@ import (
 // VG_CPU_FEATURES is invalid.
 func chachaBackends(t testing.TB) []string {
 	t.Helper()
-	_, err := chacha20poly1305.New(make([]byte, chacha20poly1305.KeySize))
+	_, err := chacha20poly1305.Prepare(make([]byte, chacha20poly1305.KeySize))
 	require.NoError(t, err)
 	var names []string
 	for _, b := range chacha20poly1305.Backends() {
@@ -41,9 +41,9 @@ func chachaBackends(t testing.TB) []string {
 func chachaNew(backend string, x bool) func(key []byte) (cipher.AEAD, error) {
 	return func(key []byte) (cipher.AEAD, error) {
 		if x {
-			return chacha20poly1305.NewX(key, chacha20poly1305.WithBackend(backend))
+			return chacha20poly1305.PrepareX(key, chacha20poly1305.WithBackend(backend))
 		}
-		return chacha20poly1305.New(key, chacha20poly1305.WithBackend(backend))
+		return chacha20poly1305.Prepare(key, chacha20poly1305.WithBackend(backend))
 	}
 }
 

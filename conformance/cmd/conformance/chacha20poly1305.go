@@ -7,6 +7,7 @@ import (
 
 	"github.com/vgcrypto/vg/chacha20poly1305"
 	"github.com/vgcrypto/vg/conformance/agree"
+	"github.com/vgcrypto/vg/cpufeat"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -45,12 +46,13 @@ var errParams = errors.New("parameters not supported by the construction")
 // XChaCha20 one): each available backend, then x/crypto as the independent
 // oracle of the agreement.
 func chachaBackends(x bool) ([]aeadBackend, error) {
-	newFunc := chacha20poly1305.New
-	if x {
-		newFunc = chacha20poly1305.NewX
+	// See aesgcmBackends.
+	if err := cpufeat.Err(); err != nil {
+		return nil, err
 	}
-	if _, err := newFunc(make([]byte, chacha20poly1305.KeySize)); err != nil {
-		return nil, err // an invalid VG_CPU_FEATURES
+	newFunc := chacha20poly1305.Prepare
+	if x {
+		newFunc = chacha20poly1305.PrepareX
 	}
 	var bs []aeadBackend
 	for _, b := range chacha20poly1305.Backends() {

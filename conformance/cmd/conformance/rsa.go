@@ -19,8 +19,7 @@ import (
 func init() { setRun("rsa", rsaRun) }
 
 func rsaBackends() ([]string, error) {
-	// An invalid VG_CPU_FEATURES fails the section (rsa.NewPrivateKey
-	// would return the same error).
+	// See aesgcmBackends.
 	if err := cpufeat.Err(); err != nil {
 		return nil, err
 	}
