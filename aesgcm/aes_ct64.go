@@ -283,14 +283,23 @@ type aesCT struct {
 	rounds int
 }
 
-// subWord applies the S-box to each byte of w.
+// subWord applies the S-box to each byte of w. The circuit works on bit
+// planes, q[j] holding bit j of every byte; for four bytes the planes are
+// made with shifts and masks (bit j of byte i at bit 8i of q[j]) instead of
+// the two 8x8 transposes of a whole state, which took half of a key
+// expansion's time.
 func subWord(w uint32) uint32 {
+	const lsb = 0x01010101
 	var q [8]uint64
-	q[0] = spreadBytes(uint64(w))
-	ortho(&q)
+	for j := range q {
+		q[j] = uint64(w>>j) & lsb
+	}
 	subBytes(&q)
-	ortho(&q)
-	return uint32(gatherBytes(q[0]))
+	var r uint32
+	for j := range q {
+		r |= uint32(q[j]&lsb) << j
+	}
+	return r
 }
 
 // expandKey sets c to the bitsliced key schedule of key (16, 24 or 32 bytes;

@@ -119,6 +119,9 @@ type AEAD struct {
 // keyState is a prepared key. AEAD holds it behind a pointer so that every
 // copy of an AEAD sees Wipe's mark, not only the value it was called on.
 type keyState struct {
+	// handle is the AEAD Prepare returns a pointer to, with handle.k
+	// pointing back here: one allocation for both.
+	handle    AEAD
 	b         backend
 	name      string
 	nonceSize int
@@ -162,8 +165,8 @@ func New(key []byte) (cipher.AEAD, error) {
 // invalid VG_CPU_FEATURES is not an error (see package cpufeat).
 func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	c := config{nonceSize: NonceSize, tagSize: TagSize}
-	for _, o := range opts {
-		o(&c)
+	if len(opts) > 0 {
+		c = c.with(opts)
 	}
 	switch len(key) {
 	case KeySize128, KeySize192, KeySize256:
@@ -180,7 +183,19 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AEAD{&keyState{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}}, nil
+	k := &keyState{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}
+	k.handle.k = k
+	return &k.handle, nil
+}
+
+// with returns c with opts applied. It is apart from Prepare so that only a
+// call with options pays for the copy the options write to, which escapes.
+func (c config) with(opts []Option) config {
+	p := &c
+	for _, o := range opts {
+		o(p)
+	}
+	return *p
 }
 
 // newKeyFunc prepares a key for one backend.

@@ -71,7 +71,7 @@ func asmKeyTable(t *testing.T, g *AEAD) ([]byte, int) {
 	t.Helper()
 	if k, ok := g.k.b.(interface{ key() *asmKey }); ok {
 		require.Contains(t, asmPowers, g.Backend(), "no table layout known for the backend")
-		return k.key().t[:15*16+32*asmPowers[g.Backend()]], k.key().rounds
+		return k.key().table()[:15*16+32*asmPowers[g.Backend()]], k.key().rounds
 	}
 	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.k.b)
 	return nil, 0
@@ -524,10 +524,10 @@ func TestAsmKeyTable(t *testing.T) {
 			g, err := Prepare(key, WithBackend(name))
 			require.NoError(t, err)
 			k := g.k.b.(interface{ key() *asmKey }).key()
-			require.Zero(t, uintptr(unsafe.Pointer(k.t))&15, "table not 16-byte aligned")
-			checkKeyTableH(t, key, k.t[:], k.rounds, 15*16+(npow[name]-1)*16)
+			require.Zero(t, uintptr(unsafe.Pointer(k.table()))&15, "table not 16-byte aligned")
+			checkKeyTableH(t, key, k.table()[:], k.rounds, 15*16+(npow[name]-1)*16)
 			g.Wipe()
-			require.Equal(t, make([]byte, asmTableSize), k.t[:], "Wipe left key material")
+			require.Equal(t, make([]byte, asmTableSize), k.table()[:], "Wipe left key material")
 		}
 	})
 }

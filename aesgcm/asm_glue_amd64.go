@@ -14,47 +14,47 @@ type keyVAESAVX512 struct{ asmKey }
 func newkeyVAESAVX512(key []byte) backend {
 	k := new(keyVAESAVX512)
 	k.expand(key)
-	gcmInitVAESAVX512(k.t, k.rounds)
+	gcmInitVAESAVX512(k.table(), k.rounds)
 	return k
 }
 
 func (k *keyVAESAVX512) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonceVAESAVX512(k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonceVAESAVX512(k.table(), ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
 func (k *keyVAESAVX512) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealVAESAVX512(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	gcmSealVAESAVX512(k.table(), k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly.
 func (k *keyVAESAVX512) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpenVAESAVX512(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpenVAESAVX512(k.table(), k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *keyVAESAVX512) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealGatherVAESAVX512(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealGatherVAESAVX512(k.table(), k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 func (k *keyVAESAVX512) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartVAESAVX512(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStartVAESAVX512(k.table(), k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *keyVAESAVX512) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncryptVAESAVX512(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncryptVAESAVX512(k.table(), k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *keyVAESAVX512) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinishVAESAVX512(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinishVAESAVX512(k.table(), &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }
@@ -67,47 +67,47 @@ type keyVAESAVX2 struct{ asmKey }
 func newkeyVAESAVX2(key []byte) backend {
 	k := new(keyVAESAVX2)
 	k.expand(key)
-	gcmInitVAESAVX2(k.t, k.rounds)
+	gcmInitVAESAVX2(k.table(), k.rounds)
 	return k
 }
 
 func (k *keyVAESAVX2) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonceVAESAVX2(k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonceVAESAVX2(k.table(), ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
 func (k *keyVAESAVX2) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealVAESAVX2(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	gcmSealVAESAVX2(k.table(), k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly.
 func (k *keyVAESAVX2) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpenVAESAVX2(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpenVAESAVX2(k.table(), k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *keyVAESAVX2) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealGatherVAESAVX2(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealGatherVAESAVX2(k.table(), k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 func (k *keyVAESAVX2) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartVAESAVX2(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStartVAESAVX2(k.table(), k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *keyVAESAVX2) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncryptVAESAVX2(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncryptVAESAVX2(k.table(), k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *keyVAESAVX2) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinishVAESAVX2(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinishVAESAVX2(k.table(), &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }
@@ -120,47 +120,47 @@ type keyAESNIAVX struct{ asmKey }
 func newkeyAESNIAVX(key []byte) backend {
 	k := new(keyAESNIAVX)
 	k.expand(key)
-	gcmInitAESNIAVX(k.t, k.rounds)
+	gcmInitAESNIAVX(k.table(), k.rounds)
 	return k
 }
 
 func (k *keyAESNIAVX) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonceAESNIAVX(k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonceAESNIAVX(k.table(), ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
 func (k *keyAESNIAVX) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealAESNIAVX(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	gcmSealAESNIAVX(k.table(), k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly.
 func (k *keyAESNIAVX) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpenAESNIAVX(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpenAESNIAVX(k.table(), k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *keyAESNIAVX) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealGatherAESNIAVX(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealGatherAESNIAVX(k.table(), k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 func (k *keyAESNIAVX) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartAESNIAVX(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStartAESNIAVX(k.table(), k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *keyAESNIAVX) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncryptAESNIAVX(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncryptAESNIAVX(k.table(), k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *keyAESNIAVX) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinishAESNIAVX(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinishAESNIAVX(k.table(), &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }
@@ -173,47 +173,47 @@ type keyAESNI struct{ asmKey }
 func newkeyAESNI(key []byte) backend {
 	k := new(keyAESNI)
 	k.expand(key)
-	gcmInitAESNI(k.t, k.rounds)
+	gcmInitAESNI(k.table(), k.rounds)
 	return k
 }
 
 func (k *keyAESNI) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonceAESNI(k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonceAESNI(k.table(), ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
 func (k *keyAESNI) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealAESNI(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	gcmSealAESNI(k.table(), k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly.
 func (k *keyAESNI) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpenAESNI(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpenAESNI(k.table(), k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *keyAESNI) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealGatherAESNI(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealGatherAESNI(k.table(), k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 func (k *keyAESNI) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStartAESNI(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStartAESNI(k.table(), k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *keyAESNI) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncryptAESNI(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncryptAESNI(k.table(), k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *keyAESNI) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinishAESNI(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinishAESNI(k.table(), &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }

@@ -183,3 +183,42 @@ func BenchmarkEncryptorShapes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNew is key setup: Prepare per backend (round keys and GHASH key
+// powers) beside crypto/cipher's aes.NewCipher + cipher.NewGCM ("stdlib"),
+// and New (the drop-in, best backend) as "vg-new".
+func BenchmarkNew(b *testing.B) {
+	for _, keySize := range []int{16, 32} {
+		key := make([]byte, keySize)
+		for _, name := range available(b) {
+			b.Run(fmt.Sprintf("AES-%d/%s", keySize*8, name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := aesgcm.Prepare(key, aesgcm.WithBackend(name)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.Run(fmt.Sprintf("AES-%d/vg-new", keySize*8), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := aesgcm.New(key); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("AES-%d/stdlib", keySize*8), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				blk, err := aes.NewCipher(key)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cipher.NewGCM(blk); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"crypto/cipher"
 	"strconv"
 	"testing"
+
+	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
 // The benchmark sizes of DESIGN.md, and the 13-byte additional data of a
@@ -110,4 +112,36 @@ func BenchmarkSealGather(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkNew is key setup per backend (Prepare), New (the drop-in, best
+// backend) as "vg-new", beside x/crypto's New.
+func BenchmarkNew(b *testing.B) {
+	key := make([]byte, KeySize)
+	for _, name := range available(b) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Prepare(key, WithBackend(name)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("vg-new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := New(key); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("xcrypto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := xchacha.New(key); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

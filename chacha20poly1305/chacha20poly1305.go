@@ -134,6 +134,9 @@ type AEAD struct {
 // keyState is a prepared key. AEAD holds it behind a pointer so that every
 // copy of an AEAD sees Wipe's mark, not only the value it was called on.
 type keyState struct {
+	// handle is the AEAD the constructors return a pointer to, with
+	// handle.k pointing back here: one allocation for both.
+	handle AEAD
 	key    [KeySize]byte
 	xNonce bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
 	wiped  bool
@@ -204,8 +207,8 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 		return nil, fmt.Errorf("chacha20poly1305: bad key length %d bytes (want %d)", len(key), KeySize)
 	}
 	var o options
-	for _, opt := range opts {
-		opt(&o)
+	if len(opts) > 0 {
+		o = o.with(opts)
 	}
 	impl, err := registry.Choose(o.backend)
 	if err != nil {
@@ -213,7 +216,18 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	}
 	k := &keyState{xNonce: xNonce, b: impl.Value, name: impl.Name}
 	copy(k.key[:], key)
-	return &AEAD{k}, nil
+	k.handle.k = k
+	return &k.handle, nil
+}
+
+// with returns o with opts applied. It is apart from newAEAD so that only a
+// call with options pays for the copy the options write to, which escapes.
+func (o options) with(opts []Option) options {
+	p := &o
+	for _, opt := range opts {
+		opt(p)
+	}
+	return *p
 }
 
 // Backend returns the name of the backend a uses.

@@ -46,6 +46,7 @@ type Registry[T any] struct {
 	alg   Algorithm
 	impls []Impl[T] // in declared order
 	decls []Backend // decls[i] declares impls[i]
+	best  Impl[T]   // the default choice under the package's state
 }
 
 // NewRegistry returns the registry of alg's backends in impls, the module's
@@ -76,7 +77,17 @@ func NewRegistry[T any](alg Algorithm, impls []Impl[T]) *Registry[T] {
 			}
 		}
 	}
+	// The default choice depends only on the state fixed at
+	// initialisation, which precedes every registry's: make it once, so
+	// that a constructor (per connection, per key update) does not walk
+	// the list.
+	r.best, _ = r.choose("", r.here(nil))
 	return r
+}
+
+// here is the package's state at initialisation, as an env.
+func (r *Registry[T]) here(warn func()) env {
+	return env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet, preferYMM: preferYMM, warn: warn}
 }
 
 // Names returns the names of the backends in r, best first.
@@ -114,7 +125,13 @@ func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 // Choose in the process prints [Err] once on standard error, and every choice
 // follows [Enabled], which holds what the valid part of the value allows.
 func (r *Registry[T]) Choose(name string) (Impl[T], error) {
-	return r.choose(name, env{enabled: Enabled(), err: Err(), override: override, overrideSet: overrideSet, preferYMM: preferYMM, warn: warnInvalidOnce})
+	if name == "" {
+		if enabledErr != nil {
+			warnInvalidOnce()
+		}
+		return r.best, nil
+	}
+	return r.choose(name, r.here(warnInvalidOnce))
 }
 
 // warnInvalidOnce reports an invalid VG_CPU_FEATURES on standard error, the

@@ -29,47 +29,47 @@ type {{.Type}} struct{ asmKey }
 func new{{.Type}}(key []byte) backend {
 	k := new({{.Type}})
 	k.expand(key)
-	gcmInit{{.Suffix}}(k.t, k.rounds)
+	gcmInit{{.Suffix}}(k.table(), k.rounds)
 	return k
 }
 
 func (k *{{.Type}}) ghashNonce(nonce []byte) (j0 counter) {
-	gcmNonce{{.Suffix}}(k.t, ptr(nonce), len(nonce), j0.ptr())
+	gcmNonce{{.Suffix}}(k.table(), ptr(nonce), len(nonce), j0.ptr())
 	return
 }
 
 func (k *{{.Type}}) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSeal{{.Suffix}}(k.t, k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
+	gcmSeal{{.Suffix}}(k.table(), k.rounds, ptr(out), ptr(text), len(text), ptr(aad), len(aad), j0.ptr(), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 // open compares the tag in the assembly.
 func (k *{{.Type}}) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
-	return gcmOpen{{.Suffix}}(k.t, k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
+	return gcmOpen{{.Suffix}}(k.table(), k.rounds, ptr(out), ptr(ciphertext), len(ciphertext), ptr(aad), len(aad), j0.ptr(), ptr(tag), len(tag)) == 1
 }
 
 // sealGather reads the pieces where they are: the assembly walks their
 // headers, finishing a block split across pieces in registers.
 func (k *{{.Type}}) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	var buf [16]byte
-	gcmSealGather{{.Suffix}}(k.t, k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
+	gcmSealGather{{.Suffix}}(k.table(), k.rounds, ptr(out), unsafe.SliceData(pieces), len(pieces), ptr(aad), len(aad), j0.ptr(), len(out), tagDst(tag, &buf))
 	finishTag(tag, &buf)
 }
 
 func (k *{{.Type}}) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{aadLen: uint64(len(aad))}
-	gcmStreamStart{{.Suffix}}(k.t, k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
+	gcmStreamStart{{.Suffix}}(k.table(), k.rounds, &s.asm.st, ptr(aad), len(aad), j0.ptr())
 }
 
 func (k *{{.Type}}) streamEncrypt(s *streamState, out, in []byte) {
 	nopen := int(s.textLen % 16)
 	s.textLen += uint64(len(in))
-	gcmStreamEncrypt{{.Suffix}}(k.t, k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
+	gcmStreamEncrypt{{.Suffix}}(k.table(), k.rounds, &s.asm.st, ptr(out), ptr(in), len(in), nopen)
 }
 
 func (k *{{.Type}}) streamFinish(s *streamState) (tag [16]byte) {
-	gcmStreamFinish{{.Suffix}}(k.t, &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
+	gcmStreamFinish{{.Suffix}}(k.table(), &s.asm.st, int(s.textLen%16), int(s.aadLen), int(s.textLen), &tag)
 	*s = streamState{}
 	return
 }
