@@ -91,7 +91,9 @@ type Options struct {
 
 // Binary is the harness built against one peer.
 type Binary struct {
-	Name string // BoringSSL, AWSLC or OpenSSL
+	// Name is the peer: BoringSSL, AWSLC or OpenSSL.
+	Name string
+	// Path is the harness binary built against it.
 	Path string
 	// Provenance is the peer's version or commit and the code path it
 	// dispatches to on this CPU, as the binary prints it (without the
@@ -263,7 +265,10 @@ func (b *Binary) output(ctx context.Context, stdin []byte, args ...string) ([]by
 // whose benchmark it sits beside) and its full name, "Benchmark" prefix and
 // peer element included, without a GOMAXPROCS suffix.
 type Benchmark struct {
-	Pkg, Name string
+	// Pkg is the import path of the vg package ("github.com/vgcrypto/vg/aesgcm").
+	Pkg string
+	// Name is the full name ("BenchmarkSeal/AES-128/16/boringssl").
+	Name string
 }
 
 // List returns every benchmark of the binary.

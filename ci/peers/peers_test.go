@@ -323,8 +323,8 @@ func TestMatcher(t *testing.T) {
 		{"Seal/(16|64)$", "BenchmarkSeal/16/openssl", true},
 		{"Seal/(16|64)$", "BenchmarkSeal/160/openssl", false},
 		{"Seal/AES-128/16/x/y", "BenchmarkSeal/AES-128/16/x", false}, // deeper than the name
-		{"New/[a-z/]+", "BenchmarkNew/boringssl", true},                // the slash in the class does not split
-		{`Sign/PSS\/x`, "BenchmarkSign/PSS/x", false},                  // an escaped slash does not split
+		{"New/[a-z/]+", "BenchmarkNew/boringssl", true},              // the slash in the class does not split
+		{`Sign/PSS\/x`, "BenchmarkSign/PSS/x", false},                // an escaped slash does not split
 		{"Sign/(PSS|PKCS1v15)-SHA256/2048/", "BenchmarkSign/PKCS1v15-SHA256/2048/awslc", true},
 		{"Verify//8192", "BenchmarkVerify/PKCS1v15-SHA256/8192/awslc", true},
 	} {
