@@ -49,6 +49,7 @@ import (
 	"fmt"
 
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aead"
 )
 
 const (
@@ -270,11 +271,11 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+k.tagSize)
-	if inexactOverlap(out, plaintext) {
+	ret, out := aead.SliceForAppend(dst, len(plaintext)+k.tagSize)
+	if aead.InexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	k.b.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
@@ -299,11 +300,11 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	n := len(ciphertext) - k.tagSize
 	tag := ciphertext[n:]
 	ciphertext = ciphertext[:n]
-	ret, out := sliceForAppend(dst, n)
-	if inexactOverlap(out, ciphertext) {
+	ret, out := aead.SliceForAppend(dst, n)
+	if aead.InexactOverlap(out, ciphertext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) || anyOverlap(out, tag) {
+	if aead.AnyOverlap(out, additionalData) || aead.AnyOverlap(out, tag) {
 		panic("aesgcm: invalid buffer overlap of output and additional data or tag")
 	}
 	ok := k.b.open(out, ciphertext, additionalData, k.counterBlock(nonce), tag)
@@ -326,37 +327,21 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	var total uint64
 	var touches bool
 	if len(plaintext) == 2 {
-		// The TLS record shape, straight-line (see gatherLength).
-		lo, hi := spare(dst)
-		p, q := plaintext[0], plaintext[1]
-		total, touches = uint64(len(p))+uint64(len(q)), within(p, lo, hi) || within(q, lo, hi)
+		total, touches = aead.GatherPair(dst, plaintext[0], plaintext[1])
 	} else {
-		total, touches = gatherLength(dst, plaintext)
+		total, touches = aead.GatherLength(dst, plaintext)
 	}
 	if total > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
 	n := int(total)
-	ret, out := sliceForAppend(dst, n+k.tagSize)
-	if touches {
-		checkGatherOverlap(out, plaintext)
+	ret, out := aead.SliceForAppend(dst, n+k.tagSize)
+	if touches && !aead.GatherOverlapOK(out, plaintext) {
+		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	k.b.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
 	return ret
-}
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the new part.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }

@@ -14,6 +14,7 @@ require (
 
 require (
 	github.com/stretchr/testify v1.12.1
+	github.com/vgcrypto/vg/internal v0.0.0
 	github.com/vgcrypto/vg/stackscratch v0.0.0
 )
 
@@ -22,3 +23,5 @@ replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
+
+replace github.com/vgcrypto/vg/internal => ../internal

@@ -4,6 +4,8 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"errors"
+
+	"github.com/vgcrypto/vg/internal/aead"
 )
 
 // RandomNonceOverhead is the Overhead of an AEAD from [NewWithRandomNonce]:
@@ -75,15 +77,15 @@ func (r randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []by
 		panic("aesgcm: message too large for GCM")
 	}
 	n := len(plaintext)
-	ret, out := sliceForAppend(dst, NonceSize+n+TagSize)
-	if inexactOverlap(out, plaintext) {
+	ret, out := aead.SliceForAppend(dst, NonceSize+n+TagSize)
+	if aead.InexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	text := out[NonceSize : NonceSize+n]
-	if anyOverlap(out, plaintext) {
+	if aead.AnyOverlap(out, plaintext) {
 		// In place: move the text up past where the nonce goes, then
 		// encrypt it where it is.
 		copy(text, plaintext)
@@ -107,17 +109,17 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 		return nil, errTooLarge
 	}
 	n := len(ciphertext) - RandomNonceOverhead
-	ret, out := sliceForAppend(dst, n)
-	if inexactOverlap(out, ciphertext) {
+	ret, out := aead.SliceForAppend(dst, n)
+	if aead.InexactOverlap(out, ciphertext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
 	j0 := k.counterBlock(ciphertext[:NonceSize])
 	tag := ciphertext[NonceSize+n:] // out never reaches it, even in place
 	text := ciphertext[NonceSize : NonceSize+n]
-	if anyOverlap(out, ciphertext) {
+	if aead.AnyOverlap(out, ciphertext) {
 		// In place (out starts where ciphertext does): move the text down
 		// over the nonce, then decrypt it where it is.
 		copy(out, text)

@@ -1,6 +1,6 @@
 package aesgcm
 
-import "errors"
+import "github.com/vgcrypto/vg/internal/aead"
 
 // Encryptor seals a message that arrives in chunks of any size. The
 // ciphertext it produces, followed by the tag from Finish, is exactly what
@@ -40,8 +40,8 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext))
-	if inexactOverlap(out, plaintext) {
+	ret, out := aead.SliceForAppend(dst, len(plaintext))
+	if aead.InexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
 	e.k.b.streamEncrypt(&e.s, out, plaintext)
@@ -72,28 +72,19 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // The zero value is not usable: every method of a Decryptor not returned by
 // [AEAD.NewDecryptor] panics.
 type Decryptor struct {
-	a      AEAD
-	nonce  []byte
-	aad    []byte
-	sealed []byte
-	opened bool // Open was called: the Decryptor is done
+	d aead.Decryptor
 }
 
 // NewDecryptor starts opening a message sealed under nonce with
 // additionalData (both are copied). It panics like Open when nonce has the
 // wrong length.
 func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
-	a.check(nonce)
-	return &Decryptor{
-		a:     *a,
-		nonce: append([]byte(nil), nonce...),
-		aad:   append([]byte(nil), additionalData...),
-	}
+	k := a.check(nonce)
+	return &Decryptor{aead.NewDecryptor(&AEAD{k}, "aesgcm", MaxPlaintextSize+uint64(k.tagSize), nonce, additionalData)}
 }
 
 // The panics of the methods of an Encryptor or a Decryptor that
-// AEAD.NewEncryptor or AEAD.NewDecryptor did not make (a zero value, whose
-// AEAD is nil).
+// AEAD.NewEncryptor or AEAD.NewDecryptor did not make (a zero value).
 const (
 	errZeroEncryptor = "aesgcm: use of an Encryptor not made by AEAD.NewEncryptor (a zero value has no key)"
 	errZeroDecryptor = "aesgcm: use of a Decryptor not made by AEAD.NewDecryptor (a zero value has no key)"
@@ -105,27 +96,14 @@ func (e *Encryptor) mustBeMade() {
 	}
 }
 
-func (d *Decryptor) mustBeMade() {
-	if d.a.k == nil {
-		panic(errZeroDecryptor)
-	}
-}
-
-var errDecryptorUsed = errors.New("aesgcm: Decryptor used after Open")
-
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message exceeds GCM's
 // limit.
 func (d *Decryptor) Write(chunk []byte) (int, error) {
-	d.mustBeMade()
-	if d.opened {
-		return 0, errDecryptorUsed
+	if !d.d.Made() {
+		panic(errZeroDecryptor)
 	}
-	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+uint64(d.a.k.tagSize) {
-		return 0, errTooLarge
-	}
-	d.sealed = append(d.sealed, chunk...)
-	return len(chunk), nil
+	return d.d.Write(chunk)
 }
 
 // Open verifies the tag of the message written so far and, if it is
@@ -133,23 +111,8 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 // On a wrong tag it returns an error and appends nothing. A Decryptor is
 // done after Open.
 func (d *Decryptor) Open(dst []byte) ([]byte, error) {
-	d.mustBeMade()
-	if d.opened {
-		return nil, errDecryptorUsed
+	if !d.d.Made() {
+		panic(errZeroDecryptor)
 	}
-	d.opened = true
-	sealed := d.sealed
-	d.sealed = nil
-	if len(sealed) < d.a.k.tagSize {
-		return nil, errOpen
-	}
-	// Decrypt in place in the Decryptor's own buffer: Open releases it
-	// only once the tag is verified, and zeroes it otherwise.
-	pt, err := d.a.Open(sealed[:0], d.nonce, sealed, d.aad)
-	if err != nil {
-		return nil, err
-	}
-	dst = append(dst, pt...)
-	clear(pt)
-	return dst, nil
+	return d.d.Open(dst)
 }

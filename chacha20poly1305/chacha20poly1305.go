@@ -4,9 +4,9 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aead"
 	"github.com/vgcrypto/vg/stackscratch"
 )
 
@@ -277,11 +277,11 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
-	if inexactOverlap(out, plaintext) {
+	ret, out := aead.SliceForAppend(dst, len(plaintext)+TagSize)
+	if aead.InexactOverlap(out, plaintext) {
 		panic("chacha20poly1305: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 	k.b.seal(out, &k.key, nonce, plaintext, additionalData)
@@ -310,11 +310,11 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	// place) and never covers it.
 	tag := (*[TagSize]byte)(ciphertext[n:])
 	ciphertext = ciphertext[:n]
-	ret, out := sliceForAppend(dst, n)
-	if inexactOverlap(out, ciphertext) {
+	ret, out := aead.SliceForAppend(dst, n)
+	if aead.InexactOverlap(out, ciphertext) {
 		panic("chacha20poly1305: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 	ok := k.b.open(out, &k.key, nonce, ciphertext, tag, additionalData)
@@ -337,21 +337,20 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
 	k := a.checkNonce(nonce, "SealGather")
 	var total uint64
-	for _, p := range plaintext {
-		total += uint64(len(p))
+	var touches bool
+	if len(plaintext) == 2 {
+		total, touches = aead.GatherPair(dst, plaintext[0], plaintext[1])
+	} else {
+		total, touches = aead.GatherLength(dst, plaintext)
 	}
 	if total > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	ret, out := sliceForAppend(dst, int(total)+TagSize)
-	off := 0
-	for _, p := range plaintext {
-		if anyOverlap(out, p) && !sameSlice(out[off:off+len(p)], p) {
-			panic("chacha20poly1305: invalid buffer overlap of output and input")
-		}
-		off += len(p)
+	ret, out := aead.SliceForAppend(dst, int(total)+TagSize)
+	if touches && !aead.GatherOverlapOK(out, plaintext) {
+		panic("chacha20poly1305: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if aead.AnyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 	k.b.sealGather(out, &k.key, nonce, plaintext, additionalData)
@@ -403,40 +402,4 @@ func wipeSubkey(subkey *[KeySize]byte, nonce []byte) {
 	if len(nonce) != NonceSize {
 		stackscratch.Wipe(subkey[:])
 	}
-}
-
-// sliceForAppend extends in by n bytes, reusing its capacity when it can, and
-// returns the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return head, tail
-}
-
-// anyOverlap reports whether x and y share memory at any index (the memory
-// beyond their lengths is ignored).
-func anyOverlap(x, y []byte) bool {
-	return len(x) > 0 && len(y) > 0 &&
-		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
-		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
-}
-
-// sameSlice reports whether x and y are the same memory: same start, same
-// length.
-func sameSlice(x, y []byte) bool {
-	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
-}
-
-// inexactOverlap reports whether x and y share memory at some index other
-// than the same offset in both, which crypto/cipher forbids.
-func inexactOverlap(x, y []byte) bool {
-	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
-		return false
-	}
-	return anyOverlap(x, y)
 }

@@ -1,8 +1,7 @@
 package chacha20poly1305
 
 import (
-	"errors"
-
+	"github.com/vgcrypto/vg/internal/aead"
 	"github.com/vgcrypto/vg/stackscratch"
 )
 
@@ -50,8 +49,8 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext))
-	if inexactOverlap(out, plaintext) {
+	ret, out := aead.SliceForAppend(dst, len(plaintext))
+	if aead.InexactOverlap(out, plaintext) {
 		panic("chacha20poly1305: invalid buffer overlap of output and input")
 	}
 	e.s.encrypt(out, plaintext)
@@ -69,7 +68,7 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 		panic(errWiped)
 	}
 	e.finished = true
-	ret, out := sliceForAppend(dst, TagSize)
+	ret, out := aead.SliceForAppend(dst, TagSize)
 	e.s.finish((*[TagSize]byte)(out))
 	return ret
 }
@@ -83,28 +82,19 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 // The zero value is not usable: every method of a Decryptor not returned by
 // [AEAD.NewDecryptor] panics.
 type Decryptor struct {
-	a      AEAD
-	nonce  []byte
-	aad    []byte
-	sealed []byte
-	opened bool // Open was called: the Decryptor is done
+	d aead.Decryptor
 }
 
 // NewDecryptor starts opening a message sealed under nonce with
 // additionalData (both are copied). It panics like Open when nonce has the
 // wrong length.
 func (a *AEAD) NewDecryptor(nonce, additionalData []byte) *Decryptor {
-	a.checkNonce(nonce, "NewDecryptor")
-	return &Decryptor{
-		a:     *a,
-		nonce: append([]byte(nil), nonce...),
-		aad:   append([]byte(nil), additionalData...),
-	}
+	k := a.checkNonce(nonce, "NewDecryptor")
+	return &Decryptor{aead.NewDecryptor(&AEAD{k}, "chacha20poly1305", MaxPlaintextSize+TagSize, nonce, additionalData)}
 }
 
 // The panics of the methods of an Encryptor or a Decryptor that
-// AEAD.NewEncryptor or AEAD.NewDecryptor did not make (a zero value, whose
-// AEAD is nil).
+// AEAD.NewEncryptor or AEAD.NewDecryptor did not make (a zero value).
 const (
 	errZeroEncryptor = "chacha20poly1305: use of an Encryptor not made by AEAD.NewEncryptor (a zero value has no key)"
 	errZeroDecryptor = "chacha20poly1305: use of a Decryptor not made by AEAD.NewDecryptor (a zero value has no key)"
@@ -116,30 +106,14 @@ func (e *Encryptor) mustBeMade() {
 	}
 }
 
-func (d *Decryptor) mustBeMade() {
-	if d.a.k == nil {
-		panic(errZeroDecryptor)
-	}
-}
-
-var (
-	errDecryptorUsed = errors.New("chacha20poly1305: Decryptor used after Open")
-	errTooLarge      = errors.New("chacha20poly1305: sealed message too large (more than MaxPlaintextSize bytes of ciphertext and the tag)")
-)
-
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message grows beyond
 // [MaxPlaintextSize] plus the tag.
 func (d *Decryptor) Write(chunk []byte) (int, error) {
-	d.mustBeMade()
-	if d.opened {
-		return 0, errDecryptorUsed
+	if !d.d.Made() {
+		panic(errZeroDecryptor)
 	}
-	if uint64(len(d.sealed))+uint64(len(chunk)) > MaxPlaintextSize+TagSize {
-		return 0, errTooLarge
-	}
-	d.sealed = append(d.sealed, chunk...)
-	return len(chunk), nil
+	return d.d.Write(chunk)
 }
 
 // Open verifies the tag of the message written so far and, if it is
@@ -147,25 +121,10 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 // On a wrong tag it returns an error and appends nothing. A Decryptor is
 // done after Open.
 func (d *Decryptor) Open(dst []byte) ([]byte, error) {
-	d.mustBeMade()
-	if d.opened {
-		return nil, errDecryptorUsed
+	if !d.d.Made() {
+		panic(errZeroDecryptor)
 	}
-	d.opened = true
-	sealed := d.sealed
-	d.sealed = nil
-	if len(sealed) < TagSize {
-		return nil, errOpen
-	}
-	// Decrypt in place in the Decryptor's own buffer: Open releases it
-	// only once the tag is verified, and zeroes it otherwise.
-	pt, err := d.a.Open(sealed[:0], d.nonce, sealed, d.aad)
-	if err != nil {
-		return nil, err
-	}
-	dst = append(dst, pt...)
-	stackscratch.Wipe(pt)
-	return dst, nil
+	return d.d.Open(dst)
 }
 
 // streamState is a ChaCha20-Poly1305 seal in progress over the block

@@ -1,0 +1,104 @@
+package aead
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestOverlap(t *testing.T) {
+	buf := make([]byte, 32)
+	assert.True(t, AnyOverlap(buf[0:10], buf[9:12]))
+	assert.False(t, AnyOverlap(buf[0:10], buf[10:12]))
+	assert.False(t, AnyOverlap(buf[0:10], buf[5:5]), "empty slices never overlap")
+	assert.False(t, InexactOverlap(buf[0:10], buf[0:4]), "in place")
+	assert.True(t, InexactOverlap(buf[0:10], buf[1:4]))
+	assert.False(t, InexactOverlap(buf[0:10], buf[20:24]))
+}
+
+func TestSliceForAppend(t *testing.T) {
+	dst := make([]byte, 3, 8)
+	head, tail := SliceForAppend(dst, 5)
+	assert.Len(t, head, 8)
+	assert.Len(t, tail, 5)
+	assert.Same(t, &dst[0], &head[0], "reuses the capacity")
+	head, tail = SliceForAppend(dst, 6)
+	assert.Len(t, head, 9)
+	assert.NotSame(t, &dst[0], &head[0], "grows")
+	assert.Same(t, &head[3], &tail[0])
+}
+
+// The gather rules: a piece is its own part of the output (text and tag)
+// or disjoint from all of it.
+func TestGather(t *testing.T) {
+	buf := make([]byte, 64)
+	out := buf[:10+10+16]
+	for _, c := range []struct {
+		pieces [][]byte
+		ok     bool
+	}{
+		{[][]byte{buf[0:10], buf[10:20]}, true},
+		{[][]byte{buf[0:10], buf[40:50]}, true},
+		{[][]byte{buf[0:10], buf[20:30]}, false}, // in the tag
+		{[][]byte{buf[1:11], buf[11:21]}, false},
+		{[][]byte{buf[0:10], nil, buf[10:20]}, true},
+	} {
+		assert.Equal(t, c.ok, GatherOverlapOK(out, c.pieces), "%v", c.pieces)
+	}
+	total, touches := GatherLength(buf[:0], [][]byte{buf[0:10], buf[10:20], buf[30:31]})
+	assert.Equal(t, uint64(21), total)
+	assert.True(t, touches)
+	total, touches = GatherPair(buf[:0:0], buf[0:10], buf[10:20])
+	assert.Equal(t, uint64(20), total)
+	assert.False(t, touches, "dst has no spare capacity: the output is fresh memory")
+	_, touches = GatherPair(buf[:4], make([]byte, 3), buf[2:3])
+	assert.False(t, touches, "below dst's length is not spare capacity")
+}
+
+// opener is an AEAD for the Decryptor's tests: a 4-byte tag that must be
+// "good".
+type opener struct{ calls int }
+
+func (o *opener) Overhead() int { return 4 }
+
+func (o *opener) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	o.calls++
+	if len(ciphertext) < 4 || string(ciphertext[len(ciphertext)-4:]) != "good" {
+		return nil, errors.New("bad tag")
+	}
+	return append(dst, ciphertext[:len(ciphertext)-4]...), nil
+}
+
+func TestDecryptor(t *testing.T) {
+	o := &opener{}
+	var zero Decryptor
+	assert.False(t, zero.Made())
+	d := NewDecryptor(o, "pkg", 10, []byte("nonce"), []byte("ad"))
+	require.True(t, d.Made())
+	_, err := d.Write([]byte("hello"))
+	require.NoError(t, err)
+	_, err = d.Write([]byte("good!"))
+	require.NoError(t, err)
+	_, err = d.Write([]byte("x"))
+	require.EqualError(t, err, "pkg: sealed message too large (more than MaxPlaintextSize bytes of ciphertext and the tag)")
+	_, err = d.Open(nil)
+	require.Error(t, err, "the tag is the last four bytes: ood!")
+
+	d = NewDecryptor(o, "pkg", 100, nil, nil)
+	_, _ = d.Write([]byte("text"))
+	_, _ = d.Write([]byte("good"))
+	pt, err := d.Open([]byte("> "))
+	require.NoError(t, err)
+	assert.Equal(t, "> text", string(pt))
+	_, err = d.Open(nil)
+	require.EqualError(t, err, "pkg: Decryptor used after Open")
+	_, err = d.Write(nil)
+	require.EqualError(t, err, "pkg: Decryptor used after Open")
+
+	d = NewDecryptor(o, "pkg", 100, nil, nil)
+	_, _ = d.Write([]byte("go"))
+	_, err = d.Open(nil)
+	require.Error(t, err, "shorter than the tag: the AEAD's own error")
+}
