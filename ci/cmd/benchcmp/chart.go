@@ -9,12 +9,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vgcrypto/vg/ci/peers"
 )
 
 // A throughput chart of one benchmark group of a results file, as -svg
 // writes it: message size across (log scale, base 2), throughput up (log
 // scale, decimal MB/s and GB/s as go test reports them), one line per last
-// name element (each backend, and each reference implementation, dashed),
+// name element (each backend; each reference implementation, dashed; each
+// peer of the peer harness, dotted in its own colour),
 // through the median B/s of each size over the rounds.
 //
 // The group is the benchmark name without its last two elements: in
@@ -106,7 +109,16 @@ const (
 
 // chartColors are the line colours of the backends, in order; references are
 // black.
-var chartColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
+var chartColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#bcbd22", "#7f7f7f", "#393b79"}
+
+// peerColors are the colours of the peers' lines (ci/peers), drawn dotted,
+// the same in every chart; none is a backend's.
+var peerColors = map[string]string{
+	peers.BoringSSL: "#8c564b",
+	peers.AWSLC:     "#e377c2",
+	peers.OpenSSL:   "#17becf",
+	peers.BestPeer:  "#000000",
+}
 
 // niceSteps returns the 1-2-5 values (1, 2, 5, 10, 20, ...) from the
 // largest one at or below lo to the smallest one at or above hi (0 < lo <= hi).
@@ -209,7 +221,9 @@ func (c *chart) writeSVG(w io.Writer) error {
 	color := 0
 	for i, l := range c.lines {
 		stroke, dash := "#000000", ` stroke-dasharray="6 4"`
-		if !l.ref {
+		if c, ok := peerColors[l.name]; ok && !l.ref {
+			stroke, dash = c, ` stroke-dasharray="2 3"`
+		} else if !l.ref {
 			stroke, dash = chartColors[color%len(chartColors)], ""
 			color++
 		}

@@ -80,6 +80,31 @@
 //	Seal/1350/generic  906.9n ± 1%   2813.6n ± 1%   +210.26% (p=0.002 n=6)     0.32x  0.32x (0.32–0.33)
 //	geomean            416.2n         946.3n        +127.36%                   0.44x              0.44x
 //
+// # Peers: BoringSSL, AWS-LC and OpenSSL in the same rounds
+//
+// With -peers (pair mode only) benchcmp also builds the peer harness
+// (ci/peers: one C program, built against BoringSSL and AWS-LC from
+// ../shared/peers and against the system's OpenSSL 3; a peer that is absent
+// is skipped with a note) and runs it in every round right after the test
+// binary of each package, pinned the same way, for the peer benchmarks that
+// -bench selects (go test's matching rules). The harness times each
+// workload as vg's Go benchmarks time vg and names its results as vg's,
+// with the peer as the last element (Seal/AES-128/1350/boringssl, awslc,
+// openssl), so that each peer is a sibling of vg's backends for -pair.
+// The -o file gets the peers' results in the same rounds and a provenance
+// line per peer (its version or commit and the code path it dispatches to
+// on this CPU).
+//
+// A pair spec that names best-peer (as REF or as CAND) adds a synthetic
+// sibling "best-peer" wherever peers were measured: in each round, the best
+// of the peers' values in that round, so that its per-round ratio compares
+// vg with whichever peer was fastest at that moment. Patterns never select
+// the peers as candidates ('*=stdlib' compares vg's backends); name them:
+//
+//	go run ./ci/cmd/benchcmp -peers -pair 'vaes-avx512=best-peer,vaes-avx512=boringssl' -bench '^Benchmark(Seal|Open)$/AES-128/' ./aesgcm
+//	go run ./ci/cmd/benchcmp -peers -pair '*=best-peer' -count 10 -bench Sign -o /tmp/rsa.txt ./rsa
+//	go run ./ci/cmd/benchcmp -load /tmp/rsa.txt -pair 'ifma=best-peer,ifma=awslc'
+//
 // # Saved results
 //
 // -o FILE also writes every run's raw output, each block after a "side: base"
@@ -108,8 +133,13 @@
 // after a caption line with the provenance. -svg FILE draws the throughput
 // (B/s, from b.SetBytes) of one benchmark group against the message size,
 // both axes logarithmic, one line per last name element, the -pair
-// references dashed. The README's speed tables and charts are these outputs,
-// regenerated and checked by ci/cmd/readme:
+// references dashed, the peers dotted. When every pair has the same
+// candidate, named literally, and several references (-pair
+// 'vaes-avx512=stdlib,vaes-avx512=best-peer'), -md writes one table turned
+// around: the candidate's median time, then its per-round speed-up over each
+// reference ("vs stdlib", "vs best-peer"). Tables with peers name each peer's
+// version and code path. The README's speed tables and charts are these
+// outputs, regenerated and checked by ci/cmd/readme:
 //
 //	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -md -
 //	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -svg /tmp/seal.svg
@@ -140,6 +170,9 @@
 //	-md FILE        with -load and -pair: markdown speed tables (- for stdout)
 //	-svg FILE       with -load: SVG chart of throughput by message size
 //	-md-row NAME    header of the -md tables' row column (default "bytes")
+//	-peers          with -pair: run the peer harness too (see above)
+//	-peers-dir DIR  the prebuilt BoringSSL and AWS-LC (default $VG_PEERS_DIR,
+//	                else ../shared/peers from the repository root)
 //
 // GOWORK is removed from the environment of the builds and runs, so each
 // side uses the go.work of its own tree. Progress goes to standard error,
@@ -162,6 +195,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vgcrypto/vg/ci/peers"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -221,6 +255,8 @@ type config struct {
 	md       string // -md: markdown speed tables of -load's pairs
 	svg      string // -svg: throughput chart of -load's results
 	mdRow    string // -md-row: header of the tables' row column
+	peers    bool   // -peers: run the peer harness too
+	peersDir string // -peers-dir: the prebuilt peers ("" for the default)
 }
 
 // defaultTaskset returns the CPU to pin runs to by default: "1" when the
@@ -267,6 +303,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.md, "md", "", "with -load and -pair: write markdown speed tables to `file` (- for stdout) instead of the report")
 	fs.StringVar(&cfg.svg, "svg", "", "with -load: write an SVG chart of throughput by message size to `file` instead of the report")
 	fs.StringVar(&cfg.mdRow, "md-row", "bytes", "header of the row column of -md tables (the next-to-last name element)")
+	fs.BoolVar(&cfg.peers, "peers", false, "with -pair: also run the peer harness (BoringSSL, AWS-LC, OpenSSL 3; ci/peers) in each round")
+	fs.StringVar(&cfg.peersDir, "peers-dir", "", "with -peers: the prebuilt BoringSSL and AWS-LC (default $"+peers.DirEnv+", else ../shared/peers from the repository root)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -324,6 +362,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if len(cfg.pairs) > 0 && cfg.baseSet {
 		return nil, errors.New("-pair compares sub-benchmarks within one build of the working tree; it cannot be combined with -base")
 	}
+	if cfg.peers && (len(cfg.pairs) == 0 || cfg.load != "") {
+		return nil, errors.New("-peers runs the peer harness beside the working tree's benchmarks: use it with -pair (e.g. -pair 'vaes-avx512=best-peer') and without -load")
+	}
+	if cfg.peersDir != "" && !cfg.peers {
+		return nil, errors.New("-peers-dir needs -peers")
+	}
 	if cfg.run.taskset != "" && cfg.load == "" {
 		if _, err := exec.LookPath("taskset"); err != nil {
 			return nil, fmt.Errorf("-taskset %s: taskset not found in PATH (use -taskset none)", cfg.run.taskset)
@@ -366,6 +410,10 @@ func runLoad(cfg *config, stdout, stderr io.Writer) error {
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "benchcmp: warning: %s\n", w)
+	}
+	if wantsBestPeer(cfg.pairs) {
+		addBestPeer(head, meta)
+		addBestPeer(base, meta)
 	}
 	if cfg.benchSet {
 		re, err := regexp.Compile(cfg.run.bench)
@@ -423,6 +471,9 @@ func runHeader(cfg *config) string {
 	}
 	for _, kv := range cfg.env {
 		s += " " + kv
+	}
+	if cfg.peers {
+		s += ", peers (ci/peers) after vg in each round"
 	}
 	if cfg.run.taskset != "" {
 		s += ", pinned with taskset -c " + cfg.run.taskset
@@ -592,6 +643,12 @@ func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Wri
 		}
 		targets = append(targets, &target{tree: head, pkg: p, bin: bin, set: set})
 	}
+	var peerBins []*peers.Binary
+	if cfg.peers {
+		if targets, peerBins, err = peerTargets(ctx, cfg, head.root, tmp, targets, stderr); err != nil {
+			return err
+		}
+	}
 	raw, err := openRaw(cfg)
 	if err != nil {
 		return err
@@ -602,6 +659,7 @@ func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Wri
 		rawW = raw
 		fmt.Fprintf(raw, "# benchcmp head: %s\n", head.desc)
 		writeProvenance(raw, cfg, time.Now())
+		writePeerProvenance(raw, peerBins)
 	}
 	meta := make(benchfmt.UnitMetadataMap)
 	if err := runRounds(ctx, cfg.run, targets, rawW, stderr, meta); err != nil {
@@ -611,6 +669,9 @@ func runPair(ctx context.Context, cfg *config, dir string, stdout, stderr io.Wri
 		if err := raw.Close(); err != nil {
 			return err
 		}
+	}
+	if wantsBestPeer(cfg.pairs) {
+		addBestPeer(set, meta)
 	}
 	groups, err := pairReport(set, cfg.pairs, meta)
 	if err != nil {

@@ -23,10 +23,21 @@ import (
 //	| --- | --- | --- | --- | --- |
 //	| Seal AES-128 | 16 | 75.3 ns | 2.70x (2.61–2.77) | 1.80x (1.74–1.83) |
 //	| | 64 | 104 ns | 2.48x (2.41–2.55) | 1.79x (1.77–1.82) |
+//
+// When every pair has the same candidate, named literally, and there are
+// several references (-pair 'vaes-avx512=stdlib,vaes-avx512=best-peer'),
+// one table holds them all, turned around: the candidate's median time,
+// then per reference the candidate's median per-round speed-up over it:
+//
+//	| | bytes | vaes-avx512 | vs stdlib | vs best-peer |
+//	| --- | --- | --- | --- | --- |
+//	| Seal AES-128 | 16 | 20.1 ns | 3.70x (3.51–3.82) | 1.52x (1.40–1.61) |
 type mdTable struct {
-	ref   string
-	cands []string // candidate names, in order of first appearance
-	rows  []*mdRow
+	ref    string   // the reference, or in a byCand table the candidate
+	cands  []string // candidate names (in a byCand table the references), in order of first appearance
+	byCand bool
+	pkgs   []string // packages of the rows
+	rows   []*mdRow
 }
 
 // mdRow is one row of an mdTable.
@@ -77,6 +88,7 @@ func speedTables(set *resultSet, specs []pairSpec) ([]*mdTable, error) {
 		return nil, fmt.Errorf("no benchmark pairs match -pair (last elements seen: %s)", strings.Join(lastElems(set.benches), ", "))
 	}
 	const unit = "sec/op"
+	byCand := oneCandidate(specs)
 	var tables []*mdTable
 	byRef := make(map[string]*mdTable)
 	rowsByKey := make(map[[2]string]*mdRow) // ref, parent
@@ -86,27 +98,46 @@ func speedTables(set *resultSet, specs []pairSpec) ([]*mdTable, error) {
 		if xs == nil {
 			return nil, fmt.Errorf("%s and %s: no per-round speed-ups (%d and %d %s values)", p.Ref.Name, p.Cand.Name, len(ref), len(cand), unit)
 		}
-		t := byRef[p.RefName]
+		parts := splitName(p.Cand.Name)
+		// The table's key and its column: the reference and the
+		// candidate, or in a byCand table the other way round.
+		tkey, col, timed := p.RefName, parts.Elem, ref
+		if byCand {
+			tkey, col, timed = parts.Elem, p.RefName, cand
+		}
+		t := byRef[tkey]
 		if t == nil {
-			t = &mdTable{ref: p.RefName}
-			byRef[p.RefName] = t
+			t = &mdTable{ref: tkey, byCand: byCand}
+			byRef[tkey] = t
 			tables = append(tables, t)
 		}
-		parts := splitName(p.Cand.Name)
-		elem := parts.Elem
-		t.cands = orderedUnion(t.cands, []string{elem})
-		key := [2]string{p.RefName, parts.Parent + parts.Procs}
+		t.cands = orderedUnion(t.cands, []string{col})
+		t.pkgs = orderedUnion(t.pkgs, []string{p.Cand.Pkg})
+		key := [2]string{tkey, parts.Parent + parts.Procs}
 		r := rowsByKey[key]
 		if r == nil {
 			label, row := rowOf(parts.Parent)
-			r = &mdRow{label: label, row: row, refTime: summarize(ref).summary.Center,
+			r = &mdRow{label: label, row: row, refTime: summarize(timed).summary.Center,
 				cells: map[string]float64{}, q1: map[string]float64{}, q3: map[string]float64{}}
 			t.rows = append(t.rows, r)
 			rowsByKey[key] = r
 		}
-		r.q1[elem], r.cells[elem], r.q3[elem] = quartiles(xs)
+		r.q1[col], r.cells[col], r.q3[col] = quartiles(xs)
 	}
 	return tables, nil
+}
+
+// oneCandidate reports whether specs compare one candidate, named literally,
+// with several references: the -md tables are then turned around.
+func oneCandidate(specs []pairSpec) bool {
+	refs := make(map[string]bool)
+	for _, s := range specs {
+		if s.Cand != specs[0].Cand || strings.ContainsAny(s.Cand, "*?[\\") {
+			return false
+		}
+		refs[s.Ref] = true
+	}
+	return len(refs) > 1
 }
 
 // formatTime formats seconds with three significant digits in the unit that
@@ -141,10 +172,22 @@ func writeMarkdown(w io.Writer, tables []*mdTable, rowHeader, file string, prov 
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: median time of `%s`; for each backend the median over the rounds of its speed-up over `%s` in that round (%s time / backend time), quartiles in brackets. %s\n\n",
-			strings.Join(tableLabels(t), ", "), t.ref, t.ref, t.ref, provenanceSentence(file, prov, rounds))
+		if t.byCand {
+			fmt.Fprintf(&b, "%s: median time of `%s`; against each reference the median over the rounds of its speed-up over the reference in that round (reference time / %s time: above 1, %s is faster), quartiles in brackets. %s",
+				strings.Join(tableLabels(t), ", "), t.ref, t.ref, t.ref, provenanceSentence(file, prov, rounds))
+		} else {
+			fmt.Fprintf(&b, "%s: median time of `%s`; for each backend the median over the rounds of its speed-up over `%s` in that round (%s time / backend time), quartiles in brackets. %s",
+				strings.Join(tableLabels(t), ", "), t.ref, t.ref, t.ref, provenanceSentence(file, prov, rounds))
+		}
+		if pc := peerCaption(prov, t.pkgs, append([]string{t.ref}, t.cands...)); pc != "" {
+			b.WriteString(" " + pc)
+		}
+		b.WriteString("\n\n")
 		b.WriteString("| | " + rowHeader + " | " + t.ref)
 		for _, c := range t.cands {
+			if t.byCand {
+				c = "vs " + c
+			}
 			b.WriteString(" | " + c)
 		}
 		b.WriteString(" |\n|" + strings.Repeat(" --- |", 3+len(t.cands)) + "\n")

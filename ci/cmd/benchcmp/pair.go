@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/vgcrypto/vg/ci/peers"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -102,7 +103,9 @@ type pair struct {
 // pairBenchmarks returns the pairs that specs select among benches, in the
 // order the candidates appear in benches (and, for one candidate matched by
 // several specs, in spec order). A pair needs both names in the same package
-// with the same parent and GOMAXPROCS suffix.
+// with the same parent and GOMAXPROCS suffix. A pattern matches a peer of
+// the peer harness (boringssl, awslc, openssl, best-peer) only when it is
+// the peer's name itself.
 func pairBenchmarks(benches []benchID, specs []pairSpec) []pair {
 	type sibling struct {
 		pkg, parent, procs, elem string
@@ -124,6 +127,11 @@ func pairBenchmarks(benches []benchID, specs []pairSpec) []pair {
 				continue
 			}
 			if ok, _ := path.Match(s.Cand, p.Elem); !ok {
+				continue
+			}
+			if peers.IsPeer(p.Elem) && s.Cand != p.Elem {
+				// A peer (or best-peer) is a candidate only by its
+				// name: '*=stdlib' means vg's backends.
 				continue
 			}
 			ref, ok := index[sibling{id.Pkg, p.Parent, p.Procs, s.Ref}]

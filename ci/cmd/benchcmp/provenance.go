@@ -18,6 +18,9 @@ const (
 	provCPU  = "cpu"  // CPU model name with its family and model numbers
 	provGo   = "go"   // Go version of the benchcmp that ran the binaries
 	provRuns = "runs" // rounds, -bench, -benchtime, tags, env, pinning
+	// provPeer starts the key of a peer's line ("# benchcmp peer boringssl:
+	// ..."): its version and code paths, as the peer harness prints them.
+	provPeer = "peer"
 )
 
 // writeProvenance writes the provenance lines of a raw results file.
@@ -96,6 +99,8 @@ type provenance struct {
 	Date, CPU, Go, Runs string
 	// Head is what the head build was ("working tree at 67989f3, clean").
 	Head string
+	// Peers holds the provenance line of each peer measured, by name.
+	Peers map[string]string
 }
 
 // readProvenance returns the provenance lines of a results file.
@@ -122,6 +127,13 @@ func readProvenance(r io.Reader) provenance {
 			p.Runs = v
 		case "head":
 			p.Head = v
+		default:
+			if name, ok := strings.CutPrefix(k, provPeer+" "); ok {
+				if p.Peers == nil {
+					p.Peers = make(map[string]string)
+				}
+				p.Peers[name] = v
+			}
 		}
 	}
 	return p

@@ -49,12 +49,36 @@ func (o runOptions) command(bin string) []string {
 	return cmd
 }
 
-// target is one test binary of one side.
+// target is one test binary of one side, or the peer harness built against
+// one peer (peer and args set), run beside the test binary of pkg.
 type target struct {
 	tree tree
 	pkg  testPkg
 	bin  string
 	set  *resultSet // where its results go
+	peer string     // the peer's name, for the peer harness
+	args []string   // the peer harness's arguments
+}
+
+// label names the target in progress lines: its side, or its peer.
+func (t *target) label() string {
+	if t.peer != "" {
+		return t.peer
+	}
+	return t.tree.side
+}
+
+// argv returns the command line of one run of t, pinned with taskset when
+// o.taskset is set.
+func (t *target) argv(o runOptions) []string {
+	if t.peer == "" {
+		return o.command(t.bin)
+	}
+	cmd := append([]string{t.bin}, t.args...)
+	if o.taskset != "" {
+		cmd = append([]string{"taskset", "-c", o.taskset}, cmd...)
+	}
+	return cmd
 }
 
 // errNoMatch reports that -bench matched no benchmark at all.
@@ -64,7 +88,7 @@ var errNoMatch = errors.New("no benchmarks matched")
 // output to raw (if not nil) after a "side:" line. It returns the number of
 // results and the lines of the output that did not parse.
 func runTarget(ctx context.Context, o runOptions, t *target, round int, raw io.Writer, meta benchfmt.UnitMetadataMap) (int, []string, error) {
-	argv := o.command(t.bin)
+	argv := t.argv(o)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = t.pkg.Dir // tests find their testdata
 	cmd.Env = o.env
@@ -76,15 +100,23 @@ func runTarget(ctx context.Context, o runOptions, t *target, round int, raw io.W
 		return 0, nil, ctx.Err()
 	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: benchmarks of %s failed in round %d: %v\ncommand: %s\n%s", t.tree.name(), t.pkg.ImportPath, round, err, strings.Join(argv, " "), tail(stdout.String()+stderr.String(), 60))
+		what := t.tree.name()
+		if t.peer != "" {
+			what = "peer " + t.peer
+		}
+		return 0, nil, fmt.Errorf("%s: benchmarks of %s failed in round %d: %v\ncommand: %s\n%s", what, t.pkg.ImportPath, round, err, strings.Join(argv, " "), tail(stdout.String()+stderr.String(), 60))
 	}
 	if raw != nil {
-		if _, err := fmt.Fprintf(raw, "%s: %s\n# round %d/%d ./%s\n%s", sideConfigKey, t.tree.side, round, o.count, t.pkg.Rel, stdout.Bytes()); err != nil {
+		peer := ""
+		if t.peer != "" {
+			peer = " peer " + t.peer
+		}
+		if _, err := fmt.Fprintf(raw, "%s: %s\n# round %d/%d ./%s%s\n%s", sideConfigKey, t.tree.side, round, o.count, t.pkg.Rel, peer, stdout.Bytes()); err != nil {
 			return 0, nil, fmt.Errorf("writing raw output: %w", err)
 		}
 	}
 	n := 0
-	name := fmt.Sprintf("%s round %d %s", t.tree.side, round, t.pkg.ImportPath)
+	name := fmt.Sprintf("%s round %d %s", t.label(), round, t.pkg.ImportPath)
 	warnings, err := parseResults(&stdout, name, meta, func(*benchfmt.Result) *resultSet {
 		n++
 		return t.set
@@ -120,7 +152,7 @@ func runRounds(ctx context.Context, o runOptions, targets []*target, raw io.Writ
 				fmt.Fprintf(progress, "benchcmp: warning: %s\n", w)
 			}
 			perPkg[t.pkg.ImportPath] += n
-			fmt.Fprintf(progress, "benchcmp: round %d/%d %-4s %s: %d results, %.1fs\n", round, o.count, t.tree.side, t.pkg.ImportPath, n, time.Since(start).Seconds())
+			fmt.Fprintf(progress, "benchcmp: round %d/%d %-4s %s: %d results, %.1fs\n", round, o.count, t.label(), t.pkg.ImportPath, n, time.Since(start).Seconds())
 		}
 		if round > 1 {
 			continue

@@ -352,7 +352,7 @@ static void derive_paths(void) {
    * VAES code): the stitched AES-NI+AVX code takes encryptions of 288
    * bytes and more, decryptions of 96 and more. */
   if (F_AESNI && F_PCLMUL && F_AVX && F_MOVBE)
-    snprintf(path_aes, sizeof(path_aes), "AES-NI+AVX (aesni_gcm_encrypt from 288 B, aesni_gcm_decrypt from 96 B; AVX GHASH below)");
+    snprintf(path_aes, sizeof(path_aes), "AES-NI+AVX (aesni_gcm_encrypt from 288 B and aesni_gcm_decrypt from 96 B, AVX GHASH below that)");
   else if (F_AESNI && F_PCLMUL)
     snprintf(path_aes, sizeof(path_aes), "AES-NI CTR + CLMUL GHASH");
   else
@@ -375,8 +375,8 @@ static void derive_paths(void) {
   if (!v30) {
     /* The conditions above are OpenSSL 3.0's; later versions added
      * VAES AES-GCM and IFMA for larger keys. */
-    strncat(path_aes, " [3.0's dispatch; this is another version]", sizeof(path_aes) - strlen(path_aes) - 1);
-    strncat(path_rsa, " [3.0's dispatch; this is another version]", sizeof(path_rsa) - strlen(path_rsa) - 1);
+    strncat(path_aes, " [3.0's dispatch, and this is another version]", sizeof(path_aes) - strlen(path_aes) - 1);
+    strncat(path_rsa, " [3.0's dispatch, and this is another version]", sizeof(path_rsa) - strlen(path_rsa) - 1);
   }
 #endif
 }
