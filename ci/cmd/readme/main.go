@@ -5,8 +5,9 @@
 //	go run ./ci/cmd/readme        # check: exit status 1 naming each stale part
 //	go run ./ci/cmd/readme -w     # rewrite them
 //
-// Each generated part sits between two marker lines that say what produces
-// it:
+// It handles README.md and every module's README.md (one folder down) that
+// has generated parts (-readme FILE: that one only). Each generated part
+// sits between two marker lines that say what produces it:
 //
 //	<!-- BEGIN GENERATED: backends -->
 //	...
@@ -24,7 +25,9 @@
 // (benchcmp -load ci/results/....txt -pair '*=stdlib' -md -). When ARGS has
 // -svg FILE, FILE is generated too (and checked byte for byte), and the part
 // is the markdown image of it, its alt text the chart's title. ARGS are split
-// on spaces; single quotes group words as in the shell.
+// on spaces; single quotes group words as in the shell; file names in them
+// are relative to the repository root, whichever README they are in (the
+// image link is made relative to the README's folder).
 package main
 
 import (
@@ -48,9 +51,17 @@ import (
 func main() {
 	write := flag.Bool("w", false, "rewrite the generated parts (default: check them)")
 	dir := flag.String("C", ".", "the repository `root`")
-	file := flag.String("readme", "README.md", "the README, relative to the root")
+	file := flag.String("readme", "", "one README, relative to the root (default: README.md and every module's README.md with generated parts)")
 	flag.Parse()
-	if err := run(*dir, *file, *write, os.Stdout); err != nil {
+	files := []string{*file}
+	if *file == "" {
+		var err error
+		if files, err = readmes(*dir); err != nil {
+			fmt.Fprintf(os.Stderr, "readme: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	if err := run(*dir, files, *write, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "readme: %v\n", err)
 		os.Exit(1)
 	}
@@ -59,25 +70,56 @@ func main() {
 // errStale reports that the check found stale parts.
 var errStale = errors.New("generated parts are stale: run go run ./ci/cmd/readme -w")
 
-func run(root, file string, write bool, out io.Writer) error {
-	path := filepath.Join(root, file)
-	old, err := os.ReadFile(path)
+// readmes returns the root's README.md and each README.md one folder down
+// (the modules') that has a generated part.
+func readmes(root string) ([]string, error) {
+	files := []string{"README.md"}
+	more, err := filepath.Glob(filepath.Join(root, "*", "README.md"))
 	if err != nil {
-		return err
+		return nil, err
 	}
+	for _, m := range more {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(string(data), beginPrefix) {
+			rel, err := filepath.Rel(root, m)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	return files, nil
+}
+
+func run(root string, files []string, write bool, out io.Writer) error {
 	g := &generator{root: root, write: write}
 	defer g.cleanup()
-	updated, stale, err := regenerate(string(old), g.generate)
-	if err != nil {
-		return err
-	}
-	stale = append(stale, g.staleFiles...)
-	if write {
-		if updated != string(old) {
+	var stale []string
+	for _, file := range files {
+		path := filepath.Join(root, file)
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		g.dir = filepath.Dir(filepath.FromSlash(file))
+		updated, parts, err := regenerate(string(old), g.generate)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		for _, p := range parts {
+			stale = append(stale, file+" part "+p)
+		}
+		if write && updated != string(old) {
 			if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
 				return err
 			}
 		}
+	}
+	stale = append(stale, g.staleFiles...)
+	if write {
 		for _, s := range stale {
 			fmt.Fprintf(out, "readme: rewrote %s\n", s)
 		}
@@ -89,7 +131,7 @@ func run(root, file string, write bool, out io.Writer) error {
 		}
 		return errStale
 	}
-	fmt.Fprintf(out, "readme: %s: every generated part is current\n", file)
+	fmt.Fprintf(out, "readme: %s: every generated part is current\n", strings.Join(files, ", "))
 	return nil
 }
 
@@ -138,7 +180,7 @@ func regenerate(text string, gen func(spec string) (string, error)) (string, []s
 			body += "\n"
 		}
 		if body != strings.Join(lines[i+1:j], "") {
-			stale = append(stale, "README part "+spec)
+			stale = append(stale, spec)
 		}
 		b.WriteString(body)
 		b.WriteString(lines[j])
@@ -150,6 +192,7 @@ func regenerate(text string, gen func(spec string) (string, error)) (string, []s
 // generator makes the body of each part.
 type generator struct {
 	root       string
+	dir        string // the folder of the README being generated, relative to root
 	write      bool
 	tmp        string   // temporary folder: the benchcmp binary, checked charts
 	benchcmp   string   // the built benchcmp, once built
@@ -264,7 +307,21 @@ func (g *generator) runBenchcmp(args []string) (string, error) {
 	if m := regexp.MustCompile(`<title>([^<]*)</title>`).FindSubmatch(chart); m != nil {
 		title = string(m[1])
 	}
-	return stdout.String() + "![" + unescapeXML(title) + "](" + filepath.ToSlash(svg) + ")\n", nil
+	link, err := imageLink(g.dir, svg)
+	if err != nil {
+		return "", err
+	}
+	return stdout.String() + "![" + unescapeXML(title) + "](" + link + ")\n", nil
+}
+
+// imageLink returns the link to svg (relative to the root, as every
+// benchcmp argument is) from a README in dir (relative to the root too).
+func imageLink(dir, svg string) (string, error) {
+	link, err := filepath.Rel(filepath.FromSlash(dir), filepath.FromSlash(svg))
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(link), nil
 }
 
 // unescapeXML undoes the escapes of a chart's title text.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,7 +24,7 @@ func TestRegenerate(t *testing.T) {
 	out, stale, err := regenerate(text, gen)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "benchcmp -x 'y z'"}, specs)
-	assert.Equal(t, []string{"README part benchcmp -x 'y z'"}, stale)
+	assert.Equal(t, []string{"benchcmp -x 'y z'"}, stale)
 	assert.Equal(t, strings.Replace(text, "-->\n<!-- END", "-->\nnew b\n<!-- END", 1), out)
 
 	again, stale, err := regenerate(out, gen)
@@ -85,4 +87,30 @@ func TestDeclaredBackends(t *testing.T) {
 		}
 	}
 	assert.Len(t, rows, i)
+}
+
+func TestReadmes(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"README.md":        "# root\n",
+		"mod/README.md":    "x\n<!-- BEGIN GENERATED: backends -->\n<!-- END GENERATED -->\n",
+		"other/README.md":  "no parts\n",
+		"deep/a/README.md": "<!-- BEGIN GENERATED: backends -->\n<!-- END GENERATED -->\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	files, err := readmes(root)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"README.md", "mod/README.md"}, files)
+
+	for _, tc := range []struct{ dir, svg, want string }{
+		{".", "ci/results/x/a.svg", "ci/results/x/a.svg"},
+		{"aesgcm", "ci/results/x/a.svg", "../ci/results/x/a.svg"},
+	} {
+		got, err := imageLink(tc.dir, tc.svg)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
 }
