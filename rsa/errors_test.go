@@ -47,6 +47,8 @@ func TestErrorTexts(t *testing.T) {
 		_, err := rsa.ParsePEMPrivateKey(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: []byte{0}}))
 		return err
 	}
+	fermatP, qs := fermatPrimes(big.NewInt(2))
+	closePrimes := handKey(fermatP, qs[0], 65537)
 	small := &stdrsa.PublicKey{N: new(big.Int).Rsh(std.N, 1536), E: 65537}
 	small.N.SetBit(small.N, 0, 1)
 
@@ -113,6 +115,16 @@ func TestErrorTexts(t *testing.T) {
 		{mutated(func(k *stdrsa.PrivateKey) { k.D.Neg(k.D) }), "rsa: private key's private exponent D is not positive"},
 		{mutated(func(k *stdrsa.PrivateKey) { k.Primes[0] = big.NewInt(65537) }),
 			"rsa: primes of 17 and 1024 bits are too small (minimum 256)"},
+		{second(rsa.NewPublicKey(&stdrsa.PublicKey{N: std.N, E: 1<<31 + 1})),
+			"rsa: public exponent 2147483649 is too large (at most 2^31-1, as in crypto/rsa)"},
+		{mutated(func(k *stdrsa.PrivateKey) { k.D.Set(k.N) }),
+			"rsa: invalid private key: d is not below the modulus n"},
+		{mutated(func(k *stdrsa.PrivateKey) { k.D.Lsh(k.N, 1) }),
+			"rsa: invalid private key: d is not below the modulus n"},
+		{second(rsa.NewPrivateKey(closePrimes)),
+			"rsa: invalid private key: |p - q| < 2^412 (nlen/2 - 100): p and q are so close that Fermat's method factors n"},
+		{second(rsa.NewPrivateKey(handKey(fermatP, fermatP, 65537))),
+			"rsa: invalid private key: p == q (n is a square)"},
 		{pemKey("EC PRIVATE KEY"),
 			`rsa: unsupported PEM block type "EC PRIVATE KEY" (want "RSA PRIVATE KEY" or "PRIVATE KEY")`},
 		{second(rsa.ParsePEMPrivateKey([]byte("not PEM"))), "rsa: no PEM block found"},

@@ -243,6 +243,14 @@ type modulus struct {
 // width returns the limb count w.
 func (m *modulus) width() int { return len(m.m) }
 
+// wipe zeroes every value of m (all secret for a prime).
+func (m *modulus) wipe() {
+	wipe(m.m)
+	wipe(m.rr)
+	wipe(m.one)
+	m.m0inv = 0
+}
+
 // minusInverse64 returns -x^-1 mod 2^64 for odd x (Newton's iteration: each
 // step doubles the number of correct low bits, starting from 3).
 func minusInverse64(x uint64) uint64 {
@@ -433,3 +441,21 @@ func wipe(x []uint64) { stackscratch.WipeWords(x) }
 
 // wipeBytes zeroes b in a way the compiler keeps.
 func wipeBytes(b []byte) { stackscratch.Wipe(b) }
+
+// natAtLeastPow2 returns yes when x >= 2^t, that is when a bit of x at
+// index t or above is set (crypto/rsa's BitLen(x) > t). Which bits of
+// which limbs are read depends on t, which is public, only.
+func natAtLeastPow2(x []uint64, t int) choice {
+	var acc uint64
+	for i := range x {
+		var m uint64
+		switch lo := 64 * i; {
+		case lo >= t:
+			m = ^uint64(0)
+		case lo+64 > t:
+			m = ^uint64(0) << uint(t-lo)
+		}
+		acc |= x[i] & m
+	}
+	return not(ctIsZero(acc))
+}

@@ -90,8 +90,8 @@ func (priv *PrivateKey) mustBeMade() {
 }
 
 // NewPublicKey validates pub and prepares it. The modulus must have between
-// MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd
-// and at least 3.
+// MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd,
+// at least 3 and at most 2^31-1 (crypto/rsa's limit).
 func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
 	b, err := registry.Choose(newConfig(opts).backend)
 	if err != nil {
@@ -111,8 +111,13 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, erro
 	if pub.N.Bit(0) == 0 {
 		return nil, errors.New("rsa: modulus is even")
 	}
-	if pub.E < 3 || pub.E&1 == 0 || uint64(pub.E) >= 1<<63 {
+	if pub.E < 3 || pub.E&1 == 0 {
 		return nil, fmt.Errorf("rsa: public exponent %d is out of range (must be odd and at least 3)", pub.E)
+	}
+	// crypto/rsa's limit, so that int is the same size everywhere: it
+	// neither verifies nor encrypts with a larger exponent.
+	if pub.E > 1<<31-1 {
+		return nil, fmt.Errorf("rsa: public exponent %d is too large (at most 2^31-1, as in crypto/rsa)", pub.E)
 	}
 	if big.NewInt(int64(pub.E)).Cmp(pub.N) >= 0 {
 		return nil, fmt.Errorf("rsa: public exponent %d is not below the modulus", pub.E)
@@ -170,19 +175,60 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 // one named with WithBackend. Everything that
 // depends only on the key is computed here, never per operation.
 //
-// Validation rejects, each with its own error: keys with more than two
+// Validation rejects every key crypto/rsa's Validate rejects (Go 1.26's
+// rules), each with its own error, and a few more: keys with more than two
 // primes, a modulus outside MinModulusBits..MaxModulusBits or even, a public
-// exponent that is even, below 3 or not below n, primes below 256 bits,
-// p*q != n, d inconsistent with e modulo p-1 or q-1, and precomputed CRT
-// values (if k has them) that differ from the ones derived from d, p and q.
-// The checks run on the package's own constant-time arithmetic (no
-// math/big), and end with one private-key operation whose result is checked
+// exponent that is even, below 3, above 2^31-1 or not below n, primes below
+// 256 bits, p*q != n, p == q or |p - q| < 2^(nlen/2-100) (Fermat's method
+// factors such an n at once), d >= n or d < 2^(nlen/2), d inconsistent with
+// e modulo p-1 or q-1, precomputed CRT values (if k has any, it must have
+// all three) that differ from the ones derived from d, p and q, and a q^-1
+// mod p that is not one. The checks run on the package's own constant-time
+// arithmetic (no math/big; only the verdicts and the values' lengths are
+// public), and end with one private-key operation whose result is checked
 // against the public key.
 func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 	b, err := registry.Choose(newConfig(opts).backend)
 	if err != nil {
 		return nil, err
 	}
+	pub, err := checkKeyShape(k, b)
+	if err != nil {
+		return nil, err
+	}
+	v := loadKeyLimbs(k, pub)
+	defer v.wipe()
+	if err := v.validate(uint64(pub.pub.E)); err != nil {
+		return nil, err
+	}
+	pm := newPrimeModulus(v.p, pub.n, v.n.width())
+	qm := newPrimeModulus(v.q, pub.n, v.n.width())
+	qinv, err := v.crtCoefficient(k.Precomputed, pm)
+	if err != nil {
+		pm.wipe()
+		qm.wipe()
+		return nil, err
+	}
+	priv := &PrivateKey{
+		pub:  pub,
+		key:  pub.Key(),
+		p:    pm,
+		q:    qm,
+		qinv: qinv,
+		crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
+		w:    len(v.p),
+	}
+	if err := priv.probe(); err != nil {
+		priv.wipeSecrets()
+		return nil, err
+	}
+	return priv, nil
+}
+
+// checkKeyShape checks what k's fields are, without their values: nil
+// fields, the number of primes, signs and lengths; and prepares the public
+// key (newPublicKey checks n and e).
+func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Impl[backend]) (*PublicKey, error) {
 	if k == nil {
 		return nil, errors.New("rsa: missing private key")
 	}
@@ -211,123 +257,186 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 			return nil, fmt.Errorf("rsa: private key's %s is not positive", v.name)
 		}
 	}
-	// The primes' bit lengths are public, like the modulus size.
+	// The lengths of the primes and of d are public, like the modulus
+	// size (crypto/rsa's checks leak them too).
 	pBits, qBits := P.BitLen(), Q.BitLen()
 	if pBits < 256 || qBits < 256 {
 		return nil, fmt.Errorf("rsa: primes of %d and %d bits are too small (minimum 256)", pBits, qBits)
 	}
-	wn := pub.n.width()
-	w := (max(pBits, qBits) + 63) / 64
-	if pBits+qBits > 64*wn+1 || k.D.BitLen() > 64*wn {
+	nBits := pub.pub.N.BitLen()
+	if pBits+qBits > nBits+1 {
 		return nil, errors.New("rsa: invalid private key: p*q != n")
 	}
+	if k.D.BitLen() > nBits {
+		return nil, errDNotBelowN
+	}
+	return pub, nil
+}
 
-	pv := limbsFromBytes(P.Bytes(), w)
-	qv := limbsFromBytes(Q.Bytes(), w)
-	dv := limbsFromBytes(k.D.Bytes(), wn)
-	defer wipe(pv)
-	defer wipe(qv)
-	defer wipe(dv)
+var errDNotBelowN = errors.New("rsa: invalid private key: d is not below the modulus n")
+
+// keyLimbs holds a key's secret numbers as fixed-width limbs while it is
+// validated and prepared; wipe zeroes them.
+type keyLimbs struct {
+	n            *modulus // the public modulus, wn limbs
+	nBits        int
+	p, q         []uint64 // w limbs each, w from the longer prime
+	d            []uint64 // wn limbs
+	dp, dq       []uint64 // d mod (p-1) and d mod (q-1), w limbs; set by validate
+	pBits, qBits int
+}
+
+// loadKeyLimbs converts k's primes and d (whose lengths checkKeyShape
+// checked) to limbs.
+func loadKeyLimbs(k *rsa.PrivateKey, pub *PublicKey) *keyLimbs {
+	P, Q := k.Primes[0], k.Primes[1]
+	pBits, qBits := P.BitLen(), Q.BitLen()
+	w := (max(pBits, qBits) + 63) / 64
+	return &keyLimbs{
+		n:     pub.n,
+		nBits: pub.pub.N.BitLen(),
+		p:     limbsFromBytes(P.Bytes(), w),
+		q:     limbsFromBytes(Q.Bytes(), w),
+		d:     limbsFromBytes(k.D.Bytes(), pub.n.width()),
+		pBits: pBits,
+		qBits: qBits,
+	}
+}
+
+func (v *keyLimbs) wipe() {
+	for _, x := range [][]uint64{v.p, v.q, v.d, v.dp, v.dq} {
+		wipe(x)
+	}
+}
+
+// validate checks the values of the key, each check in constant time with
+// a public verdict, in crypto/rsa's terms (checkPrivateKey in
+// crypto/internal/fips140/rsa): p*q = n with both primes odd; |p - q| >=
+// 2^(nlen/2 - 100); d < n; d >= 2^(nlen/2); and e*dp = 1 mod p-1, e*dq = 1
+// mod q-1, where it sets dp = d mod (p-1) and dq = d mod (q-1).
+func (v *keyLimbs) validate(e uint64) error {
+	w, wn := len(v.p), v.n.width()
 
 	// p*q == n (n padded to 2w limbs).
 	prod := make([]uint64, 2*w)
 	defer wipe(prod)
-	mulFull(prod, pv, qv)
+	mulFull(prod, v.p, v.q)
 	nPad := make([]uint64, max(2*w, wn))
-	copy(nPad, pub.n.m)
-	ok := natEqual(prod, nPad[:2*w]) & natIsZero(nPad[2*w:])
-	if ok == no {
-		return nil, errors.New("rsa: invalid private key: p*q != n")
+	copy(nPad, v.n.m)
+	if natEqual(prod, nPad[:2*w])&natIsZero(nPad[2*w:]) == no {
+		return errors.New("rsa: invalid private key: p*q != n")
 	}
-	if pv[0]&qv[0]&1 == 0 {
-		return nil, errors.New("rsa: invalid private key: a prime is even")
+	if choice(v.p[0]&v.q[0]&1) == no {
+		return errors.New("rsa: invalid private key: a prime is even")
 	}
 
-	// dp = d mod (p-1), dq = d mod (q-1) and e*dp == 1 mod (p-1), e*dq == 1
-	// mod (q-1).
-	dp, okp := crtExponent(dv, pv, uint64(pub.pub.E))
-	dq, okq := crtExponent(dv, qv, uint64(pub.pub.E))
-	defer wipe(dp)
-	defer wipe(dq)
+	// |p - q|, both orders computed, one kept with a mask.
+	diff := make([]uint64, 2*w)
+	defer wipe(diff)
+	pq, qp := diff[:w], diff[w:]
+	borrow := subVV(pq, v.p, v.q)
+	subVV(qp, v.q, v.p)
+	assign(pq, qp, choice(borrow))
+	if natIsZero(pq) == yes {
+		return errors.New("rsa: invalid private key: p == q (n is a square)")
+	}
+	if bound := v.nBits/2 - 100; natAtLeastPow2(pq, bound) == no {
+		return fmt.Errorf("rsa: invalid private key: |p - q| < 2^%d (nlen/2 - 100): p and q are so close that Fermat's method factors n", bound)
+	}
+
+	if lessThan(v.d, v.n.m) == no {
+		return errDNotBelowN
+	}
+	if natAtLeastPow2(v.d, v.nBits/2) == no {
+		return fmt.Errorf("rsa: invalid private key: d < 2^%d (nlen/2) is too small (attacks on small private exponents recover it)", v.nBits/2)
+	}
+
+	var okp, okq choice
+	v.dp, okp = crtExponent(v.d, v.p, e)
+	v.dq, okq = crtExponent(v.d, v.q, e)
 	if okp&okq == no {
-		return nil, errors.New("rsa: invalid private key: d is inconsistent with e (e*d != 1 mod p-1 or q-1)")
+		return errors.New("rsa: invalid private key: d is inconsistent with e (e*d != 1 mod p-1 or q-1)")
 	}
+	return nil
+}
 
-	pm := newPrimeModulus(pv, pub.n, wn)
-	qm := newPrimeModulus(qv, pub.n, wn)
-
-	// qinv = q^-1 mod p. A key that carries Qinv is checked with one
-	// multiplication (qinv < p and qinv*q == 1 mod p); otherwise it is
-	// computed as q^(p-2) mod p (p is prime). Dp and Dq, when present, must
-	// equal the values derived from d above.
+// crtCoefficient returns qinv = q^-1 mod p: the key's Qinv when it carries
+// precomputed values (whose Dp and Dq must then equal the dp and dq that
+// validate derived from d), else q^(p-2) mod p. Either way qinv is checked,
+// as crypto/rsa checks it: qinv < p and qinv*q = 1 mod p (for a computed
+// one, that fails when p is not prime).
+func (v *keyLimbs) crtCoefficient(pc rsa.PrecomputedValues, pm *modulus) ([]uint64, error) {
+	w := len(v.p)
 	qinv := make([]uint64, w)
-	qmod := make([]uint64, w) // q mod p
-	{
-		t := make([]uint64, 2*w)
-		copy(t, qv)
-		pm.redc(qmod, t)             // q/R mod p
-		pm.mul(qmod, qmod, pm.rr, t) // q mod p
-		wipe(t)
-	}
-	defer wipe(qmod)
-	pc := k.Precomputed
-	if pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil {
+	s := make([]uint64, 4*w)
+	defer wipe(s)
+	qmod, t, u := s[:w], s[w:3*w], s[3*w:] // q mod p, a product, a number
+	copy(t, v.q)
+	pm.redc(qmod, t)             // q/R mod p
+	pm.mul(qmod, qmod, pm.rr, t) // q mod p
+
+	errPrecomputed := errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
+	hasPC := pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil
+	if hasPC {
 		good := yes
 		for _, c := range []struct {
 			v    *big.Int
+			into []uint64
 			want []uint64
-		}{{pc.Dp, dp}, {pc.Dq, dq}, {pc.Qinv, nil}} {
+		}{{pc.Dp, u, v.dp}, {pc.Dq, u, v.dq}, {pc.Qinv, qinv, nil}} {
 			if c.v == nil || c.v.Sign() < 0 || c.v.BitLen() > 64*w {
 				good = no
 				continue
 			}
-			got := limbsFromBytes(c.v.Bytes(), w)
-			if c.want == nil { // Qinv
-				copy(qinv, got)
-				good &= lessThan(qinv, pv)
-				t := make([]uint64, 2*w)
-				r := make([]uint64, w)
-				pm.mul(r, qinv, qmod, t) // qinv*q/R
-				pm.mul(r, r, pm.rr, t)   // qinv*q mod p
-				good &= natIsOne(r)
-				wipe(t)
-				wipe(r)
-			} else {
-				good &= natEqual(got, c.want)
+			setBytes(c.into, c.v.Bytes())
+			if c.want != nil {
+				good &= natEqual(c.into, c.want)
 			}
-			wipe(got)
 		}
 		if good == no {
-			return nil, errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
+			wipe(qinv)
+			return nil, errPrecomputed
 		}
 	} else {
-		pm2 := make([]uint64, w)
 		two := make([]uint64, w)
 		two[0] = 2
-		subVV(pm2, pv, two)
-		scratch := make([]uint64, expScratchLimbs(w))
-		expWindowed(qinv, qmod, pm2, pBits, pm, scratch)
-		wipe(pm2)
+		subVV(u, v.p, two) // p-2
+		expWindowed(qinv, qmod, u, v.pBits, pm, make([]uint64, expScratchLimbs(w)))
 	}
 
-	priv := &PrivateKey{
-		pub:  pub,
-		key:  pub.Key(),
-		p:    pm,
-		q:    qm,
-		qinv: qinv,
-		crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: dp, dq: dq, pBits: pBits, qBits: qBits}),
-		w:    w,
+	pm.mul(u, qinv, qmod, t) // qinv*q/R
+	pm.mul(u, u, pm.rr, t)   // qinv*q mod p
+	if lessThan(qinv, v.p)&natIsOne(u) == no {
+		wipe(qinv)
+		if hasPC {
+			return nil, errPrecomputed
+		}
+		return nil, errors.New("rsa: invalid private key: q^(p-2) mod p is not the inverse of q modulo p, so p is not prime")
 	}
-	// A last consistency check through the real path: with composite
-	// "primes" the Fermat inverse is wrong and this fails.
-	probe := make([]byte, pub.k)
-	out := make([]byte, pub.k)
-	probe[len(probe)-1] = 2
-	if err := priv.privateOp(out, probe); err != nil {
-		return nil, errors.New("rsa: invalid private key: the private-key operation does not invert the public one")
+	return qinv, nil
+}
+
+// probe runs one private-key operation through the backend (2^d mod n) and
+// privateOp's s^e == m check: the last consistency check, of everything
+// validation does not see.
+func (priv *PrivateKey) probe() error {
+	k := priv.pub.k
+	in := make([]byte, k)
+	out := make([]byte, k)
+	defer wipeBytes(out)
+	in[k-1] = 2
+	if err := priv.privateOp(out, in); err != nil {
+		return errors.New("rsa: invalid private key: the private-key operation does not invert the public one")
 	}
-	return priv, nil
+	return nil
+}
+
+// wipeSecrets zeroes the secret values of priv and of its backend.
+func (priv *PrivateKey) wipeSecrets() {
+	priv.p.wipe()
+	priv.q.wipe()
+	wipe(priv.qinv)
+	priv.crt.wipe()
 }
 
 // crtExponent returns d mod (p-1) and whether e * that == 1 mod (p-1), in

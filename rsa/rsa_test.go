@@ -325,38 +325,61 @@ func cloneKey(k *stdrsa.PrivateKey, keep bool) *stdrsa.PrivateKey {
 func TestKeyValidation(t *testing.T) {
 	std := testKey(t, 2048)
 	one := big.NewInt(1)
+	// The three keys of issue 25 that crypto/rsa rejects and vg used to
+	// accept, built by hand (validate_test.go has their boundaries).
+	p, qs := fermatPrimes(big.NewInt(2))
+	closePrimes := handKey(p, qs[0], 65537)
+	largeE := handKey(std.Primes[0], std.Primes[1], int(nextPrime(big.NewInt(1<<31+1), false).Int64()))
+	largeD := cloneKey(std, true)
+	{
+		p1, q1 := new(big.Int).Sub(largeD.Primes[0], one), new(big.Int).Sub(largeD.Primes[1], one)
+		lambda := new(big.Int).Mul(p1, q1)
+		lambda.Div(lambda, new(big.Int).GCD(nil, nil, p1, q1))
+		for largeD.D.Cmp(largeD.N) < 0 { // the same exponent modulo lambda
+			largeD.D.Add(largeD.D, lambda)
+		}
+		setCRT(largeD)
+	}
 	cases := []struct {
 		name   string
 		mutate func(k *stdrsa.PrivateKey)
 		substr string
+		// stdRejects: crypto/rsa's Validate rejects the key too (checked).
+		stdRejects bool
 	}{
-		{"p*q!=n", func(k *stdrsa.PrivateKey) { k.N.Add(k.N, big.NewInt(2)) }, "p*q != n"},
-		{"d inconsistent", func(k *stdrsa.PrivateKey) { k.D.Add(k.D, big.NewInt(2)) }, "d is inconsistent"},
-		{"even modulus", func(k *stdrsa.PrivateKey) { k.N.Add(k.N, one) }, "even"},
-		{"e even", func(k *stdrsa.PrivateKey) { k.E = 65536 }, "exponent"},
-		{"e too small", func(k *stdrsa.PrivateKey) { k.E = 1 }, "exponent"},
-		{"small modulus", func(k *stdrsa.PrivateKey) { k.N.Rsh(k.N, 1200) }, "outside the supported"},
+		{name: "|p-q| < 2^(nlen/2-100)", mutate: func(k *stdrsa.PrivateKey) { *k = *closePrimes }, substr: "|p - q| < 2^412", stdRejects: true},
+		{name: "e > 2^31-1", mutate: func(k *stdrsa.PrivateKey) { *k = *largeE }, substr: "public exponent 2147483659 is too large", stdRejects: true},
+		{name: "d >= n", mutate: func(k *stdrsa.PrivateKey) { *k = *largeD }, substr: "d is not below the modulus n", stdRejects: true},
+		{"p*q!=n", func(k *stdrsa.PrivateKey) { k.N.Add(k.N, big.NewInt(2)) }, "p*q != n", true},
+		{"d inconsistent", func(k *stdrsa.PrivateKey) { k.D.Add(k.D, big.NewInt(2)) }, "d is inconsistent", true},
+		{"even modulus", func(k *stdrsa.PrivateKey) { k.N.Add(k.N, one) }, "even", true},
+		{"e even", func(k *stdrsa.PrivateKey) { k.E = 65536 }, "exponent", true},
+		{"e too small", func(k *stdrsa.PrivateKey) { k.E = 1 }, "exponent", true},
+		{"small modulus", func(k *stdrsa.PrivateKey) { k.N.Rsh(k.N, 1200) }, "outside the supported", true},
 		{"small primes", func(k *stdrsa.PrivateKey) {
 			k.Primes[0] = big.NewInt(65537)
-		}, "too small"},
+		}, "too small", true},
 		{"three primes", func(k *stdrsa.PrivateKey) {
 			k.Primes = append(k.Primes, big.NewInt(7))
-		}, "more than two primes"},
+		}, "more than two primes", false},
 		{"swapped precomputed", func(k *stdrsa.PrivateKey) {
 			k.Precomputed.Dp, k.Precomputed.Dq = k.Precomputed.Dq, k.Precomputed.Dp
-		}, "precomputed"},
+		}, "precomputed", true},
 		{"wrong qinv", func(k *stdrsa.PrivateKey) {
 			k.Precomputed.Qinv.Add(k.Precomputed.Qinv, one)
-		}, "precomputed"},
+		}, "precomputed", true},
 		{"qinv not reduced", func(k *stdrsa.PrivateKey) {
 			k.Precomputed.Qinv.Add(k.Precomputed.Qinv, k.Primes[0])
-		}, "precomputed"},
-		{"no D", func(k *stdrsa.PrivateKey) { k.D = nil }, "D"},
+		}, "precomputed", true},
+		{"no D", func(k *stdrsa.PrivateKey) { k.D = nil }, "D", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			k := cloneKey(std, true)
 			c.mutate(k)
+			if c.stdRejects {
+				require.Error(t, k.Validate(), "crypto/rsa accepts the key")
+			}
 			_, err := rsa.NewPrivateKey(k)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.substr)
