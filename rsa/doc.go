@@ -16,6 +16,14 @@
 // [NewPublicKey] prepares a public key for verification and encryption.
 // Moduli of 1024 to 8192 bits are supported.
 //
+// The paddings behave as crypto/rsa's (Go 1.26): the same PKCS #1 v1.5
+// hashes (MD5, SHA-1, SHA-2, SHA-3, RIPEMD-160, MD5+SHA1), the same PSS
+// salt-length conventions (opts.Hash honoured by SignPSS and ignored by
+// VerifyPSS), and errors that match crypto/rsa's sentinel errors with
+// errors.Is wherever crypto/rsa returns one, with vg's own explanation in
+// the text. Where crypto/rsa panics on bad input (a hash no linked package
+// implements), vg returns an error.
+//
 // Everything that depends only on the key is computed once, when it is
 // prepared: the Montgomery constants and R^2 of n, p and q (for each prime
 // with one Montgomery multiplication modulo n when the lengths allow, the

@@ -84,6 +84,8 @@ func TestErrorTexts(t *testing.T) {
 			"rsa: PKCS #1 v1.5 signatures with hash function MD4 are not supported"},
 		{second(priv.Sign(nil, d[:], crypto.Hash(99))),
 			"rsa: PKCS #1 v1.5 signatures with hash function 99 (unknown) are not supported"},
+		{pub.VerifyPKCS1v15(crypto.MD4, d[:16], sig), // and errors.Is(err, ErrVerification)
+			"rsa: PKCS #1 v1.5 signatures with hash function MD4 are not supported"},
 
 		// Options.
 		{second(priv.Sign(nil, d[:], nil)),
@@ -91,7 +93,9 @@ func TestErrorTexts(t *testing.T) {
 		{second(priv.Decrypt(nil, sig, otherOpts{})),
 			"rsa: Decrypt options of type rsa_test.otherOpts are not supported (want nil, *rsa.PKCS1v15DecryptOptions or *rsa.OAEPOptions)"},
 		{second(priv.Sign(nil, d[:], &stdrsa.PSSOptions{Hash: crypto.SHA256, SaltLength: -5})),
-			"rsa: invalid PSS salt length -5 (want a length in bytes, PSSSaltLengthAuto (0), PSSSaltLengthEqualsHash (-1) or PSSSaltLengthZero (-2))"},
+			"rsa: invalid PSS salt length -5 (want a length in bytes, PSSSaltLengthAuto (0) or PSSSaltLengthEqualsHash (-1))"},
+		{pub.VerifyPSS(crypto.SHA256, d[:], sig, &stdrsa.PSSOptions{SaltLength: rsa.PSSSaltLengthZero}),
+			"rsa: invalid PSS salt length -2 (want a length in bytes, PSSSaltLengthAuto (0) or PSSSaltLengthEqualsHash (-1))"},
 		{pub.VerifyPSSParams(d[:], sig, rsa.PSSParams{Hash: crypto.SHA256, SaltLength: -3}),
 			"rsa: invalid PSS salt length -3 (want a length in bytes, PSSSaltLengthAuto (0), PSSSaltLengthEqualsHash (-1) or PSSSaltLengthZero (-2))"},
 		{second(priv.Sign(nil, d[:], &stdrsa.PSSOptions{Hash: crypto.SHA256, SaltLength: 256})),

@@ -181,7 +181,7 @@ func TestFaultInjection(t *testing.T) {
 		require.ErrorIs(t, err, ErrFault, half)
 		require.Nil(t, sig)
 		out := make([]byte, priv.Size())
-		em, _ := pkcs1v15SignEncode(priv.Size(), crypto.SHA256, d[:])
+		em, _ := pkcs1v15SignEncode(priv.Size(), digestInfoPrefixes[crypto.SHA256], d[:])
 		require.ErrorIs(t, priv.privateOp(out, em), ErrFault)
 		require.Equal(t, make([]byte, priv.Size()), out, "the faulty value must not be released")
 		ct, err := priv.PublicKey().EncryptOAEP(nil, crypto.SHA256, 0, []byte("m"), nil)

@@ -3,86 +3,71 @@ package rsa
 import (
 	"crypto"
 	"crypto/subtle"
-	"crypto/x509/pkix"
-	"encoding/asn1"
 	"fmt"
 	"io"
 
-	// The hashes Sign and Verify accept are linked in, so crypto.Hash
-	// values for them are available.
+	// The hashes of PSS and OAEP (which need their implementations, unlike
+	// PKCS #1 v1.5 signatures) are linked in, so crypto.Hash values for
+	// them are available.
 	_ "crypto/sha1"
 	_ "crypto/sha256"
 	_ "crypto/sha3"
 	_ "crypto/sha512"
 )
 
-// digestInfoOIDs are the hash algorithm identifiers of RFC 8017 (A.2.4) and
-// NIST's hash OID arc, for the DigestInfo of PKCS #1 v1.5 signatures.
-var digestInfoOIDs = map[crypto.Hash]asn1.ObjectIdentifier{
-	crypto.SHA1:       {1, 3, 14, 3, 2, 26},
-	crypto.SHA224:     {2, 16, 840, 1, 101, 3, 4, 2, 4},
-	crypto.SHA256:     {2, 16, 840, 1, 101, 3, 4, 2, 1},
-	crypto.SHA384:     {2, 16, 840, 1, 101, 3, 4, 2, 2},
-	crypto.SHA512:     {2, 16, 840, 1, 101, 3, 4, 2, 3},
-	crypto.SHA512_224: {2, 16, 840, 1, 101, 3, 4, 2, 5},
-	crypto.SHA512_256: {2, 16, 840, 1, 101, 3, 4, 2, 6},
-	crypto.SHA3_224:   {2, 16, 840, 1, 101, 3, 4, 2, 7},
-	crypto.SHA3_256:   {2, 16, 840, 1, 101, 3, 4, 2, 8},
-	crypto.SHA3_384:   {2, 16, 840, 1, 101, 3, 4, 2, 9},
-	crypto.SHA3_512:   {2, 16, 840, 1, 101, 3, 4, 2, 10},
+// digestInfoPrefixes holds, per hash, the DER bytes of a PKCS #1 v1.5
+// DigestInfo up to the digest itself: SEQUENCE { AlgorithmIdentifier,
+// OCTET STRING (hLen bytes) } without its last hLen bytes. The table is
+// crypto/rsa's (hashPrefixes in crypto/internal/fips140/rsa/pkcs1v15.go, Go
+// 1.26), byte for byte, so that the same hashes are supported with the same
+// encodings: the RFC 8017 ones (MD5, SHA-1, SHA-2), SHA-3, RIPEMD-160 (ISO
+// 10118-3's OID, no parameters), and MD5+SHA1 without a prefix (the
+// 36-byte digest of TLS 1.0 and 1.1). Only the digest's length and this
+// prefix are used: the hash's package need not be linked into the program.
+var digestInfoPrefixes = map[crypto.Hash][]byte{
+	crypto.MD5:        {0x30, 0x20, 0x30, 0x0c, 0x06, 0x08, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05, 0x05, 0x00, 0x04, 0x10},
+	crypto.SHA1:       {0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14},
+	crypto.SHA224:     {0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00, 0x04, 0x1c},
+	crypto.SHA256:     {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20},
+	crypto.SHA384:     {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30},
+	crypto.SHA512:     {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40},
+	crypto.SHA512_224: {0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x05, 0x05, 0x00, 0x04, 0x1c},
+	crypto.SHA512_256: {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x06, 0x05, 0x00, 0x04, 0x20},
+	crypto.SHA3_224:   {0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x07, 0x05, 0x00, 0x04, 0x1c},
+	crypto.SHA3_256:   {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x08, 0x05, 0x00, 0x04, 0x20},
+	crypto.SHA3_384:   {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x09, 0x05, 0x00, 0x04, 0x30},
+	crypto.SHA3_512:   {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0a, 0x05, 0x00, 0x04, 0x40},
+	crypto.MD5SHA1:    {},
+	crypto.RIPEMD160:  {0x30, 0x20, 0x30, 0x08, 0x06, 0x06, 0x28, 0xcf, 0x06, 0x03, 0x00, 0x31, 0x04, 0x14},
 }
 
-// digestInfoPrefixes holds, per hash, the DER bytes of a DigestInfo up to
-// the digest itself: SEQUENCE { AlgorithmIdentifier { oid, NULL },
-// OCTET STRING (hLen bytes) } without its last hLen bytes.
-var digestInfoPrefixes = func() map[crypto.Hash][]byte {
-	m := make(map[crypto.Hash][]byte)
-	for h, oid := range digestInfoOIDs {
-		der, err := asn1.Marshal(struct {
-			Algorithm pkix.AlgorithmIdentifier
-			Digest    []byte
-		}{pkix.AlgorithmIdentifier{Algorithm: oid, Parameters: asn1.NullRawValue}, make([]byte, h.Size())})
-		if err != nil {
-			panic(err)
-		}
-		m[h] = der[:len(der)-h.Size()]
-	}
-	return m
-}()
-
 // pkcs1v15Prefix returns the DigestInfo prefix for hash and checks the
-// digest length; hash 0 means the input is already formatted (no prefix).
-// crypto.MD5SHA1, the 36-byte digest of TLS 1.0 and 1.1, has no DigestInfo
-// either, as in crypto/rsa.
+// digest length, in crypto/rsa's order (the length first); hash 0 means the
+// input is already formatted (no prefix). A hash crypto.Hash has no name
+// for is refused here, where crypto/rsa panics (in crypto.Hash.Size).
 func pkcs1v15Prefix(hash crypto.Hash, hashed []byte) ([]byte, error) {
 	if hash == 0 {
 		return nil, nil
 	}
-	if hash == crypto.MD5SHA1 {
-		if len(hashed) != hash.Size() {
-			return nil, errDigestLength(hash, len(hashed))
-		}
-		return nil, nil
-	}
-	prefix, ok := digestInfoPrefixes[hash]
-	if !ok {
-		return nil, fmt.Errorf("rsa: PKCS #1 v1.5 signatures with hash function %s are not supported", hashName(hash))
-	}
-	if err := checkHash(hash); err != nil {
-		return nil, err
+	if !knownHash(hash) {
+		return nil, errUnsupportedPKCS1v15(hash)
 	}
 	if len(hashed) != hash.Size() {
 		return nil, errDigestLength(hash, len(hashed))
 	}
+	prefix, ok := digestInfoPrefixes[hash]
+	if !ok {
+		return nil, errUnsupportedPKCS1v15(hash)
+	}
 	return prefix, nil
 }
 
+func errUnsupportedPKCS1v15(hash crypto.Hash) error {
+	return fmt.Errorf("rsa: PKCS #1 v1.5 signatures with hash function %s are not supported", hashName(hash))
+}
+
 // pkcs1v15SignEncode returns EM = 0x00 0x01 0xff.. 0x00 || prefix || hashed.
-func pkcs1v15SignEncode(k int, hash crypto.Hash, hashed []byte) ([]byte, error) {
-	prefix, err := pkcs1v15Prefix(hash, hashed)
-	if err != nil {
-		return nil, err
-	}
+func pkcs1v15SignEncode(k int, prefix, hashed []byte) ([]byte, error) {
 	tLen := len(prefix) + len(hashed)
 	if k < tLen+11 {
 		return nil, ErrMessageTooLong
@@ -99,11 +84,17 @@ func pkcs1v15SignEncode(k int, hash crypto.Hash, hashed []byte) ([]byte, error) 
 
 // SignPKCS1v15 signs hashed (the digest of the message with hash, or, with
 // hash 0, an already formatted input) with RSASSA-PKCS1-v1_5. It is
-// deterministic. With crypto.MD5SHA1 (TLS 1.0 and 1.1) hashed is the 36-byte
-// MD5 || SHA-1 digest, signed without a DigestInfo, as in crypto/rsa.
+// deterministic. The hashes are crypto/rsa's: MD5, SHA-1, SHA-2, SHA-3,
+// RIPEMD-160, and crypto.MD5SHA1 (TLS 1.0 and 1.1), whose hashed is the
+// 36-byte MD5 || SHA-1 digest, signed without a DigestInfo. An input too
+// long for the key is ErrMessageTooLong.
 func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, error) {
 	priv.mustBeMade()
-	em, err := pkcs1v15SignEncode(priv.pub.k, hash, hashed)
+	prefix, err := pkcs1v15Prefix(hash, hashed)
+	if err != nil {
+		return nil, err
+	}
+	em, err := pkcs1v15SignEncode(priv.pub.k, prefix, hashed)
 	if err != nil {
 		return nil, err
 	}
@@ -115,13 +106,23 @@ func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, e
 }
 
 // VerifyPKCS1v15 checks an RSASSA-PKCS1-v1_5 signature over hashed (hash 0:
-// an already formatted input). It returns nil or an error, ErrVerification
-// for a signature that does not verify.
+// an already formatted input), with the hashes of SignPKCS1v15. As in
+// crypto/rsa, a digest whose length is not the hash's is an error, and
+// everything else that fails is ErrVerification (errors.Is): a signature
+// that does not verify, an input too long for the key, and a hash without
+// a DigestInfo (whose error also says so).
 func (pub *PublicKey) VerifyPKCS1v15(hash crypto.Hash, hashed, sig []byte) error {
 	pub.mustBeMade()
-	want, err := pkcs1v15SignEncode(pub.k, hash, hashed)
+	if hash != 0 && knownHash(hash) && len(hashed) != hash.Size() {
+		return errDigestLength(hash, len(hashed))
+	}
+	prefix, err := pkcs1v15Prefix(hash, hashed)
 	if err != nil {
-		return err
+		return &sentinelError{err.Error(), ErrVerification}
+	}
+	want, err := pkcs1v15SignEncode(pub.k, prefix, hashed)
+	if err != nil {
+		return ErrVerification
 	}
 	if len(sig) != pub.k {
 		return ErrVerification

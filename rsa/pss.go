@@ -18,7 +18,9 @@ const (
 	// PSSSaltLengthEqualsHash: a salt as long as the hash.
 	PSSSaltLengthEqualsHash = rsa.PSSSaltLengthEqualsHash
 	// PSSSaltLengthZero: an empty salt, which crypto/rsa's convention (0
-	// means auto) cannot express. Only PSSParams accepts it.
+	// means auto) cannot express. Only PSSParams accepts it: in a
+	// *crypto/rsa.PSSOptions, -2 is an invalid salt length, as in
+	// crypto/rsa.
 	PSSSaltLengthZero = -2
 )
 
@@ -40,6 +42,31 @@ type PSSParams struct {
 func errSaltLength(n int) error {
 	return fmt.Errorf("rsa: invalid PSS salt length %d (want a length in bytes, PSSSaltLengthAuto (0), PSSSaltLengthEqualsHash (-1) or PSSSaltLengthZero (-2))", n)
 }
+
+// pssOptionsSaltLength returns the salt length of crypto/rsa's PSS options
+// (nil: PSSSaltLengthAuto) for PSSParams, or an error for a negative one
+// other than PSSSaltLengthEqualsHash: crypto/rsa's conventions, in which
+// PSSSaltLengthZero does not exist.
+func pssOptionsSaltLength(opts *rsa.PSSOptions) (int, error) {
+	if opts == nil {
+		return PSSSaltLengthAuto, nil
+	}
+	if n := opts.SaltLength; n < PSSSaltLengthEqualsHash {
+		return 0, fmt.Errorf("rsa: invalid PSS salt length %d (want a length in bytes, PSSSaltLengthAuto (0) or PSSSaltLengthEqualsHash (-1))", n)
+	}
+	return opts.SaltLength, nil
+}
+
+// sentinelError is one of crypto/rsa's sentinel errors with a message that
+// says more: errors.Is(err, sentinel) holds, as it does for crypto/rsa's
+// error in the same case.
+type sentinelError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+func (e *sentinelError) Unwrap() error { return e.sentinel }
 
 func randOrDefault(r io.Reader) io.Reader {
 	if r == nil {
@@ -86,32 +113,34 @@ func (p PSSParams) hashes() (h, mgf crypto.Hash, err error) {
 }
 
 // SignPSS signs digest (the output of hash) with RSASSA-PSS, MGF1 with the
-// same hash, and a salt read from random (crypto/rand when nil). The salt
-// length rules are crypto/rsa's: opts nil or PSSSaltLengthAuto gives the
-// longest salt that fits, PSSSaltLengthEqualsHash the hash length; a
-// non-zero opts.Hash overrides hash.
+// same hash, and a salt read from random (crypto/rand when nil). The rules
+// are crypto/rsa's: opts nil or PSSSaltLengthAuto gives the longest salt
+// that fits, PSSSaltLengthEqualsHash the hash length, another negative
+// length is an error; a non-zero opts.Hash overrides hash. A salt too long
+// for the key is an error that matches ErrMessageTooLong (errors.Is).
 func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byte, opts *rsa.PSSOptions) ([]byte, error) {
 	priv.mustBeMade()
-	saltLength := PSSSaltLengthAuto
-	if opts != nil {
-		if opts.Hash != 0 {
-			hash = opts.Hash
-		}
-		saltLength = opts.SaltLength
+	if opts != nil && opts.Hash != 0 {
+		hash = opts.Hash
+	}
+	saltLength, err := pssOptionsSaltLength(opts)
+	if err != nil {
+		return nil, err
 	}
 	return priv.SignPSSParams(random, digest, PSSParams{Hash: hash, SaltLength: saltLength})
 }
 
-// SignPSSParams signs digest with RSASSA-PSS and the full parameters p.
+// SignPSSParams signs digest with RSASSA-PSS and the full parameters p. A
+// salt too long for the key is an error that matches ErrMessageTooLong
+// (errors.Is).
 func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSParams) ([]byte, error) {
 	priv.mustBeMade()
 	h, mgf, err := p.hashes()
 	if err != nil {
 		return nil, err
 	}
-	if len(digest) != h.Size() {
-		return nil, errDigestLength(h, len(digest))
-	}
+	// crypto/rsa's order: the salt length, then the digest, then whether
+	// they fit.
 	k := priv.pub.k
 	emBits := priv.pub.pub.N.BitLen() - 1
 	emLen := (emBits + 7) / 8
@@ -131,8 +160,11 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 			return nil, errSaltLength(sLen)
 		}
 	}
+	if len(digest) != h.Size() {
+		return nil, errDigestLength(h, len(digest))
+	}
 	if emLen < h.Size()+sLen+2 {
-		return nil, fmt.Errorf("rsa: a PSS salt of %d bytes is too long for a %d-bit modulus with hash function %s (at most %d bytes fit)", sLen, priv.pub.pub.N.BitLen(), h, max(emLen-h.Size()-2, 0))
+		return nil, &sentinelError{fmt.Sprintf("rsa: a PSS salt of %d bytes is too long for a %d-bit modulus with hash function %s (at most %d bytes fit)", sLen, priv.pub.pub.N.BitLen(), h, max(emLen-h.Size()-2, 0)), ErrMessageTooLong}
 	}
 	salt := make([]byte, sLen)
 	if _, err := io.ReadFull(randOrDefault(random), salt); err != nil {
@@ -166,17 +198,17 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 	return sig, nil
 }
 
-// VerifyPSS checks an RSASSA-PSS signature over digest with MGF1 of the same
-// hash. opts.SaltLength PSSSaltLengthAuto (or nil opts) detects the salt
-// length; a non-zero opts.Hash overrides hash.
+// VerifyPSS checks an RSASSA-PSS signature over digest, the output of hash,
+// with MGF1 of the same hash, as crypto/rsa's VerifyPSS does:
+// opts.SaltLength PSSSaltLengthAuto (or nil opts) detects the salt length,
+// PSSSaltLengthEqualsHash expects the hash's length, another negative one
+// is an error, and opts.Hash is ignored. It returns ErrVerification for a
+// signature that does not verify.
 func (pub *PublicKey) VerifyPSS(hash crypto.Hash, digest, sig []byte, opts *rsa.PSSOptions) error {
 	pub.mustBeMade()
-	saltLength := PSSSaltLengthAuto
-	if opts != nil {
-		if opts.Hash != 0 {
-			hash = opts.Hash
-		}
-		saltLength = opts.SaltLength
+	saltLength, err := pssOptionsSaltLength(opts)
+	if err != nil {
+		return err
 	}
 	return pub.VerifyPSSParams(digest, sig, PSSParams{Hash: hash, SaltLength: saltLength})
 }
