@@ -75,6 +75,9 @@ const (
 	MaxPlaintextSize = (1<<32 - 2) * BlockSize
 )
 
+// panics holds the messages of the overlap panics.
+var panics = aead.NewPanics("aesgcm")
+
 var (
 	errOpen     = errors.New("aesgcm: message authentication failed")
 	errTooLarge = errors.New("aesgcm: ciphertext too large for GCM")
@@ -271,13 +274,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}
-	ret, out := aead.SliceForAppend(dst, len(plaintext)+k.tagSize)
-	if aead.InexactOverlap(out, plaintext) {
-		panic("aesgcm: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("aesgcm: invalid buffer overlap of output and additional data")
-	}
+	ret, out := panics.SealBuffers(dst, plaintext, additionalData, k.tagSize)
 	k.b.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
 	return ret
 }
@@ -297,17 +294,8 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if uint64(len(ciphertext)) > MaxPlaintextSize+uint64(k.tagSize) {
 		return nil, errTooLarge
 	}
-	n := len(ciphertext) - k.tagSize
-	tag := ciphertext[n:]
-	ciphertext = ciphertext[:n]
-	ret, out := aead.SliceForAppend(dst, n)
-	if aead.InexactOverlap(out, ciphertext) {
-		panic("aesgcm: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) || aead.AnyOverlap(out, tag) {
-		panic("aesgcm: invalid buffer overlap of output and additional data or tag")
-	}
-	ok := k.b.open(out, ciphertext, additionalData, k.counterBlock(nonce), tag)
+	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, k.tagSize)
+	ok := k.b.open(out, text, additionalData, k.counterBlock(nonce), tag)
 	declassify(&ok) // the verdict is public
 	if !ok {
 		clear(out)
@@ -335,13 +323,7 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 		panic("aesgcm: message too large for GCM")
 	}
 	n := int(total)
-	ret, out := aead.SliceForAppend(dst, n+k.tagSize)
-	if touches && !aead.GatherOverlapOK(out, plaintext) {
-		panic("aesgcm: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("aesgcm: invalid buffer overlap of output and additional data")
-	}
+	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, k.tagSize)
 	k.b.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
 	return ret
 }

@@ -260,6 +260,9 @@ func (a *AEAD) Wipe() {
 	k.wiped = true
 }
 
+// panics holds the messages of the overlap panics.
+var panics = aead.NewPanics("chacha20poly1305")
+
 // errOpen is the one error Open returns: it says nothing about why.
 var errOpen = errors.New("chacha20poly1305: message authentication failed")
 
@@ -277,13 +280,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if uint64(len(plaintext)) > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	ret, out := aead.SliceForAppend(dst, len(plaintext)+TagSize)
-	if aead.InexactOverlap(out, plaintext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
-	}
+	ret, out := panics.SealBuffers(dst, plaintext, additionalData, TagSize)
 	k.b.seal(out, &k.key, nonce, plaintext, additionalData)
 	return ret
 }
@@ -305,19 +302,10 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	if len(ciphertext) < TagSize || uint64(len(ciphertext)) > MaxPlaintextSize+TagSize {
 		return nil, errOpen
 	}
-	n := len(ciphertext) - TagSize
-	// The tag stays where it is: out may be ciphertext[:n] exactly (in
-	// place) and never covers it.
-	tag := (*[TagSize]byte)(ciphertext[n:])
-	ciphertext = ciphertext[:n]
-	ret, out := aead.SliceForAppend(dst, n)
-	if aead.InexactOverlap(out, ciphertext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
-	}
-	ok := k.b.open(out, &k.key, nonce, ciphertext, tag, additionalData)
+	// The tag stays where it is: out may be the text exactly (in place)
+	// and never covers it.
+	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, TagSize)
+	ok := k.b.open(out, &k.key, nonce, text, (*[TagSize]byte)(tag), additionalData)
 	declassify(&ok) // the verdict is public
 	if !ok {
 		clear(out)
@@ -346,13 +334,7 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	if total > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	ret, out := aead.SliceForAppend(dst, int(total)+TagSize)
-	if touches && !aead.GatherOverlapOK(out, plaintext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
-	}
+	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, TagSize)
 	k.b.sealGather(out, &k.key, nonce, plaintext, additionalData)
 	return ret
 }
