@@ -8,11 +8,12 @@ require (
 	github.com/vgcrypto/vg/chacha20poly1305 v0.0.0
 	github.com/vgcrypto/vg/cpufeat v0.0.0
 	github.com/vgcrypto/vg/rsa v0.0.0
+	github.com/vgcrypto/vg/stackscratch v0.0.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 )
 
 require (
-	github.com/vgcrypto/vg/stackscratch v0.0.0 // indirect
+	github.com/vgcrypto/vg/internal v0.0.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
 
@@ -28,6 +29,7 @@ replace (
 	github.com/vgcrypto/vg/aesgcm => ../aesgcm
 	github.com/vgcrypto/vg/chacha20poly1305 => ../chacha20poly1305
 	github.com/vgcrypto/vg/cpufeat => ../cpufeat
+	github.com/vgcrypto/vg/internal => ../internal
 	github.com/vgcrypto/vg/rsa => ../rsa
 	github.com/vgcrypto/vg/stackscratch => ../stackscratch
 )
