@@ -7,7 +7,10 @@ require (
 	golang.org/x/crypto v0.59.0
 )
 
-require golang.org/x/sys v0.50.0 // indirect
+require (
+	github.com/vgcrypto/vg/internal v0.0.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
 
 require (
 	github.com/vgcrypto/vg/aesgcm v0.0.0
@@ -30,3 +33,5 @@ replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
 
 replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
+
+replace github.com/vgcrypto/vg/internal => ../internal

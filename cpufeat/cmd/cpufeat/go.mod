@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0 // indirect
+	github.com/vgcrypto/vg/internal v0.0.0 // indirect
 	github.com/vgcrypto/vg/stackscratch v0.0.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.50.0 // indirect
@@ -22,6 +23,7 @@ replace (
 	github.com/vgcrypto/vg/asmgen/x86sim => ../../../asmgen/x86sim
 	github.com/vgcrypto/vg/chacha20poly1305 => ../../../chacha20poly1305
 	github.com/vgcrypto/vg/cpufeat => ../..
+	github.com/vgcrypto/vg/internal => ../../../internal
 	github.com/vgcrypto/vg/rsa => ../../../rsa
 	github.com/vgcrypto/vg/stackscratch => ../../../stackscratch
 )
