@@ -154,13 +154,7 @@ func (a *AEAD) made() *keyState {
 // the shape func([]byte) (cipher.AEAD, error) that code choosing an AEAD
 // passes around. The AEAD it returns is a *[AEAD]: a type assertion reaches
 // the methods beyond crypto/cipher.AEAD, and [Prepare] takes options.
-func New(key []byte) (cipher.AEAD, error) {
-	a, err := Prepare(key)
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
-}
+func New(key []byte) (cipher.AEAD, error) { return aead.AsAEAD(Prepare(key)) }
 
 // Prepare prepares key (16, 24 or 32 bytes: AES-128, AES-192, AES-256) for
 // AES-GCM with the given options. Everything that depends only on the key
@@ -297,11 +291,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, k.tagSize)
 	ok := k.b.open(out, text, additionalData, k.counterBlock(nonce), tag)
 	declassify(&ok) // the verdict is public
-	if !ok {
-		clear(out)
-		return nil, errOpen
-	}
-	return ret, nil
+	return aead.Release(ok, ret, out, errOpen)
 }
 
 // SealGather is Seal of the concatenation of the slices in plaintext: it

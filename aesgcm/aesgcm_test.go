@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 // available returns the names of the backends New can use here.
@@ -203,15 +204,6 @@ func shapes(n int) [][]int {
 	return out
 }
 
-func pieces(text []byte, shape []int) [][]byte {
-	var ps [][]byte
-	for _, s := range shape {
-		ps = append(ps, text[:s])
-		text = text[s:]
-	}
-	return ps
-}
-
 func TestSealGatherAndEncryptor(t *testing.T) {
 	lengths := []int{0, 1, 15, 16, 17, 31, 33, 47, 48, 49, 63, 64, 65, 100, 255, 256, 511, 768, 1023, 1024, 1360, 2048, 4096 + 7}
 	forEachBackend(t, func(t *testing.T, backend string) {
@@ -222,7 +214,7 @@ func TestSealGatherAndEncryptor(t *testing.T) {
 			nonce, pt, aad := r.bytes(12), r.bytes(n), r.bytes(n%29)
 			want := g.Seal(nil, nonce, pt, aad)
 			for _, shape := range shapes(n) {
-				ps := pieces(pt, shape)
+				ps := aeadtest.Pieces(pt, shape)
 				got := g.SealGather([]byte("prefix"), nonce, ps, aad)
 				equalBytes(t, want, got[6:], "SealGather n=%d shape=%v", n, shape)
 
@@ -237,18 +229,18 @@ func TestSealGatherAndEncryptor(t *testing.T) {
 				// In place: each piece is its own part of the output.
 				buf := make([]byte, n, n+16)
 				copy(buf, pt)
-				got = g.SealGather(buf[:0], nonce, pieces(buf, shape), aad)
+				got = g.SealGather(buf[:0], nonce, aeadtest.Pieces(buf, shape), aad)
 				equalBytes(t, want, got, "SealGather in place n=%d shape=%v", n, shape)
 				copy(buf, pt)
 				e = g.NewEncryptor(nonce, aad)
 				o := buf[:0]
-				for _, p := range pieces(buf, shape) {
+				for _, p := range aeadtest.Pieces(buf, shape) {
 					o = e.Encrypt(o, p)
 				}
 				equalBytes(t, want, e.Finish(o), "Encryptor in place n=%d shape=%v", n, shape)
 
 				d := g.NewDecryptor(nonce, aad)
-				for _, p := range pieces(want, append(shape[:len(shape):len(shape)], 16)) {
+				for _, p := range aeadtest.Pieces(want, append(shape[:len(shape):len(shape)], 16)) {
 					_, err := d.Write(p)
 					require.NoError(t, err)
 				}

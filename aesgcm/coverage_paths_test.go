@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 // The paths below are ones the other tests do not take, found by the
@@ -90,17 +91,17 @@ func TestShortGatherPaths(t *testing.T) {
 			}
 			shapes = append(shapes, []int{n, 0, 0}, []int{0, n, 0}, []int{0, 0, n}, []int{1, n - 2, 1}, []int{n - 3, 2, 1})
 			for _, shape := range shapes {
-				got := g.SealGather([]byte("prefix"), nonce, pieces(pt, shape), aad)
+				got := g.SealGather([]byte("prefix"), nonce, aeadtest.Pieces(pt, shape), aad)
 				equalBytes(t, want, got[6:], "SealGather key=%d n=%d shape=%v", ks, n, shape)
 
 				buf := make([]byte, n, n+16)
 				copy(buf, pt)
-				got = g.SealGather(buf[:0], nonce, pieces(buf, shape), aad)
+				got = g.SealGather(buf[:0], nonce, aeadtest.Pieces(buf, shape), aad)
 				equalBytes(t, want, got, "SealGather in place key=%d n=%d shape=%v", ks, n, shape)
 
 				e := g.NewEncryptor(nonce, aad)
 				out := []byte(nil)
-				for _, p := range pieces(pt, shape) {
+				for _, p := range aeadtest.Pieces(pt, shape) {
 					out = e.Encrypt(out, p)
 				}
 				equalBytes(t, want, e.Finish(out), "Encryptor key=%d n=%d shape=%v", ks, n, shape)

@@ -3,15 +3,13 @@ package aesgcm_test
 import (
 	"crypto/aes"
 	"crypto/cipher"
-	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 // An invalid VG_CPU_FEATURES does not make New fail: real clients ignore
@@ -20,30 +18,23 @@ import (
 // value was wrong. The variable is read at start-up, so the check runs in a
 // child process.
 func TestNewInvalidOverride(t *testing.T) {
-	if os.Getenv("VG_AESGCM_CHILD") == "1" {
-		require.Error(t, cpufeat.Err())
-		key := make([]byte, 16)
-		a, err := aesgcm.New(key)
-		require.NoError(t, err)
-		a2, err := aesgcm.Prepare(key)
-		require.NoError(t, err)
-		b, err := aes.NewCipher(key)
-		require.NoError(t, err)
-		std, err := cipher.NewGCM(b)
-		require.NoError(t, err)
-		nonce := make([]byte, aesgcm.NonceSize)
-		want := std.Seal(nil, nonce, []byte("text"), nil)
-		assert.Equal(t, want, a.Seal(nil, nonce, []byte("text"), nil))
-		if cpufeat.Enabled().Has(cpufeat.AES) && cpufeat.Enabled().Has(cpufeat.PCLMULQDQ) && cpufeat.Enabled().Has(cpufeat.SSSE3) {
-			assert.Equal(t, "aesni", a2.Backend(), "the valid names pick the backend")
-		}
+	if !aeadtest.InChild(t, "TestNewInvalidOverride", "VG_AESGCM_CHILD", cpufeat.EnvVar,
+		"aes,pclmulqdq,ssse3,notafeature", `unknown feature name "notafeature"`) {
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNewInvalidOverride$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "VG_AESGCM_CHILD=1", cpufeat.EnvVar+"=aes,pclmulqdq,ssse3,notafeature")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "%s\n%s", out, stderr.String())
-	assert.Equal(t, 1, strings.Count(stderr.String(), `unknown feature name "notafeature"`), "warned once:\n%s", stderr.String())
+	require.Error(t, cpufeat.Err())
+	key := make([]byte, 16)
+	a, err := aesgcm.New(key)
+	require.NoError(t, err)
+	a2, err := aesgcm.Prepare(key)
+	require.NoError(t, err)
+	b, err := aes.NewCipher(key)
+	require.NoError(t, err)
+	std, err := cipher.NewGCM(b)
+	require.NoError(t, err)
+	nonce := make([]byte, aesgcm.NonceSize)
+	assert.Equal(t, std.Seal(nil, nonce, []byte("text"), nil), a.Seal(nil, nonce, []byte("text"), nil))
+	if cpufeat.Enabled().HasAll(cpufeat.Of(cpufeat.AES, cpufeat.PCLMULQDQ, cpufeat.SSSE3)) {
+		assert.Equal(t, "aesni", a2.Backend(), "the valid names pick the backend")
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 const errWiped = "aesgcm: use of a wiped key"
@@ -18,29 +19,10 @@ const errWiped = "aesgcm: use of a wiped key"
 // Encryptor and Decryptor started before the Wipe.
 func TestWipeCopies(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
-		nonce := make([]byte, aesgcm.NonceSize)
 		a, err := aesgcm.Prepare(make([]byte, 16), aesgcm.WithBackend(backend))
 		require.NoError(t, err)
-		sealed := a.Seal(nil, nonce, []byte("text"), nil)
 		cp := *a
-		enc := a.NewEncryptor(nonce, nil)
-		dec := a.NewDecryptor(nonce, nil)
-		_, err = dec.Write(sealed)
-		require.NoError(t, err)
-		a.Wipe()
-		for name, call := range map[string]func(){
-			"Seal":         func() { cp.Seal(nil, nonce, []byte("text"), nil) },
-			"Open":         func() { _, _ = cp.Open(nil, nonce, sealed, nil) },
-			"SealGather":   func() { cp.SealGather(nil, nonce, [][]byte{[]byte("text")}, nil) },
-			"NewEncryptor": func() { cp.NewEncryptor(nonce, nil) },
-			"NewDecryptor": func() { cp.NewDecryptor(nonce, nil) },
-			"Encrypt":      func() { enc.Encrypt(nil, []byte("text")) },
-			"Finish":       func() { enc.Finish(nil) },
-			"Decryptor":    func() { _, _ = dec.Open(nil) },
-			"original":     func() { a.Seal(nil, nonce, []byte("text"), nil) },
-		} {
-			assert.PanicsWithValue(t, errWiped, call, name)
-		}
+		aeadtest.CheckWipeCopies(t, keyOf(a), keyOf(&cp), errWiped)
 	})
 }
 

@@ -127,9 +127,5 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 	}
 	ok := k.b.open(out, text, additionalData, j0, tag)
 	declassify(&ok) // the verdict is public
-	if !ok {
-		clear(out)
-		return nil, errOpen
-	}
-	return ret, nil
+	return aead.Release(ok, ret, out, errOpen)
 }

@@ -99,20 +99,10 @@ func (e *Encryptor) mustBeMade() {
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message exceeds GCM's
 // limit.
-func (d *Decryptor) Write(chunk []byte) (int, error) {
-	if !d.d.Made() {
-		panic(errZeroDecryptor)
-	}
-	return d.d.Write(chunk)
-}
+func (d *Decryptor) Write(chunk []byte) (int, error) { return d.d.Write(errZeroDecryptor, chunk) }
 
 // Open verifies the tag of the message written so far and, if it is
 // authentic, appends the plaintext to dst and returns the updated slice.
 // On a wrong tag it returns an error and appends nothing. A Decryptor is
 // done after Open.
-func (d *Decryptor) Open(dst []byte) ([]byte, error) {
-	if !d.d.Made() {
-		panic(errZeroDecryptor)
-	}
-	return d.d.Open(dst)
-}
+func (d *Decryptor) Open(dst []byte) ([]byte, error) { return d.d.Open(errZeroDecryptor, dst) }

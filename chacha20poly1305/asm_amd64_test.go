@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 	mathrand "math/rand/v2"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestAsmBoundaries(t *testing.T) {
 					require.Equal(t, want, got, "seal n=%d ad=%d", n, adLen)
 
 					shape := []int{n / 3, 0, n - n/3 - n/7, n / 7}
-					got = a.SealGather(nil, nonce, split(pt, shape), ad)
+					got = a.SealGather(nil, nonce, aeadtest.Pieces(pt, shape), ad)
 					require.Equal(t, want, got, "gather n=%d ad=%d", n, adLen)
 
 					buf := append([]byte(nil), want...)
@@ -249,7 +250,7 @@ func TestAsmLongPassEdges(t *testing.T) {
 					}
 					// Each slice a copy of its own, so that reading past one
 					// does not find the next.
-					parts := split(pt, shape)
+					parts := aeadtest.Pieces(pt, shape)
 					for i, p := range parts {
 						parts[i] = append(make([]byte, 0, len(p)), p...)
 					}

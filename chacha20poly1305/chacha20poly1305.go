@@ -167,13 +167,7 @@ var _ cipher.AEAD = (*AEAD)(nil)
 // code passes that constructor around; its AEAD is a *[AEAD], which a type
 // assertion reaches for the methods beyond crypto/cipher.AEAD. It returns an
 // error only when the key is not 32 bytes; [Prepare] takes options.
-func New(key []byte) (cipher.AEAD, error) {
-	a, err := Prepare(key)
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
-}
+func New(key []byte) (cipher.AEAD, error) { return aead.AsAEAD(Prepare(key)) }
 
 // NewX returns XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03) with a
 // 32-byte key and 24-byte nonces, which may be chosen at random, in the
@@ -181,13 +175,7 @@ func New(key []byte) (cipher.AEAD, error) {
 // with ChaCha20-Poly1305 under the subkey HChaCha20(key, nonce[:16]) and the
 // nonce 0⁴‖nonce[16:]. As for [New], its AEAD is a *[AEAD], and
 // [PrepareX] takes options.
-func NewX(key []byte) (cipher.AEAD, error) {
-	a, err := PrepareX(key)
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
-}
+func NewX(key []byte) (cipher.AEAD, error) { return aead.AsAEAD(PrepareX(key)) }
 
 // Prepare is [New] with options, returning the *AEAD itself. It fails when
 // the key is not 32 bytes or when a requested backend cannot be used (an
@@ -307,11 +295,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, TagSize)
 	ok := k.b.open(out, &k.key, nonce, text, (*[TagSize]byte)(tag), additionalData)
 	declassify(&ok) // the verdict is public
-	if !ok {
-		clear(out)
-		return nil, errOpen
-	}
-	return ret, nil
+	return aead.Release(ok, ret, out, errOpen)
 }
 
 // SealGather is [AEAD.Seal] of the concatenation of the slices of plaintext,

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 	"github.com/vgcrypto/vg/stackscratch"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
@@ -199,13 +200,13 @@ func TestSealGatherShapes(t *testing.T) {
 			nonce := randBytes(rng, NonceSize)
 			want := a.Seal(nil, nonce, pt, ad)
 			for _, shape := range gatherShapes(n, rng) {
-				got := a.SealGather(nil, nonce, split(pt, shape), ad)
+				got := a.SealGather(nil, nonce, aeadtest.Pieces(pt, shape), ad)
 				require.Equal(t, want, got, "n=%d shape=%v", n, shape)
 
 				// In place: each slice is its own part of the output.
 				buf := make([]byte, n, n+TagSize+7)
 				copy(buf, pt)
-				got = a.SealGather(buf[:0], nonce, split(buf, shape), ad)
+				got = a.SealGather(buf[:0], nonce, aeadtest.Pieces(buf, shape), ad)
 				require.Equal(t, want, got, "in place n=%d shape=%v", n, shape)
 			}
 		}
@@ -242,14 +243,8 @@ func gatherShapes(n int, rng *mathrand.Rand) [][]int {
 	return shapes
 }
 
-func split(b []byte, shape []int) [][]byte {
-	var out [][]byte
-	for _, k := range shape {
-		out = append(out, b[:k])
-		b = b[k:]
-	}
-	return out
-}
+// keyOf adapts a to the shared AEAD tests.
+func keyOf(a *AEAD) aeadtest.Key { return aeadtest.KeyOf[*Encryptor, *Decryptor](a) }
 
 // TestInPlaceAndAppend checks append to a non-empty dst, exact in-place
 // operation, and that the inputs are left unchanged.
@@ -461,29 +456,10 @@ func TestWipe(t *testing.T) {
 // Encryptor and Decryptor started before the Wipe, panic like the original.
 func TestWipeCopies(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
-		for _, prepare := range []func([]byte, ...Option) (*AEAD, error){Prepare, PrepareX} {
-			a, err := prepare(bytes.Repeat([]byte{7}, KeySize), WithBackend(backend))
-			require.NoError(t, err)
-			nonce := make([]byte, a.NonceSize())
-			sealed := a.Seal(nil, nonce, []byte("text"), nil)
+		for _, x := range []bool{false, true} {
+			a := mustNew(t, bytes.Repeat([]byte{7}, KeySize), x, backend)
 			cp := *a
-			enc := a.NewEncryptor(nonce, nil)
-			dec := a.NewDecryptor(nonce, nil)
-			_, err = dec.Write(sealed)
-			require.NoError(t, err)
-			a.Wipe()
-			for name, call := range map[string]func(){
-				"Seal":         func() { cp.Seal(nil, nonce, []byte("text"), nil) },
-				"Open":         func() { _, _ = cp.Open(nil, nonce, sealed, nil) },
-				"SealGather":   func() { cp.SealGather(nil, nonce, [][]byte{[]byte("text")}, nil) },
-				"NewEncryptor": func() { cp.NewEncryptor(nonce, nil) },
-				"NewDecryptor": func() { cp.NewDecryptor(nonce, nil) },
-				"Encrypt":      func() { enc.Encrypt(nil, []byte("text")) },
-				"Finish":       func() { enc.Finish(nil) },
-				"Decryptor":    func() { _, _ = dec.Open(nil) },
-			} {
-				assert.PanicsWithValue(t, errWiped, call, name)
-			}
+			aeadtest.CheckWipeCopies(t, keyOf(a), keyOf(&cp), errWiped)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package chacha20poly1305
 
 import (
+	"github.com/vgcrypto/vg/internal/aeadtest"
 	mathrand "math/rand/v2"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestLongPassGatherCuts(t *testing.T) {
 			require.Equal(t, pt, got, "Open n=%d", n)
 			for _, c := range cuts {
 				for _, shape := range [][]int{{c, n - c}, {c, 1, n - c - 1}, {c, 17, 40, n - c - 57}} {
-					require.Equal(t, want, a.SealGather(nil, nonce, split(pt, shape), ad), "SealGather n=%d shape=%v", n, shape)
+					require.Equal(t, want, a.SealGather(nil, nonce, aeadtest.Pieces(pt, shape), ad), "SealGather n=%d shape=%v", n, shape)
 				}
 			}
 		}

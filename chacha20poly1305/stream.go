@@ -109,23 +109,13 @@ func (e *Encryptor) mustBeMade() {
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message grows beyond
 // [MaxPlaintextSize] plus the tag.
-func (d *Decryptor) Write(chunk []byte) (int, error) {
-	if !d.d.Made() {
-		panic(errZeroDecryptor)
-	}
-	return d.d.Write(chunk)
-}
+func (d *Decryptor) Write(chunk []byte) (int, error) { return d.d.Write(errZeroDecryptor, chunk) }
 
 // Open verifies the tag of the message written so far and, if it is
 // authentic, appends the plaintext to dst and returns the updated slice.
 // On a wrong tag it returns an error and appends nothing. A Decryptor is
 // done after Open.
-func (d *Decryptor) Open(dst []byte) ([]byte, error) {
-	if !d.d.Made() {
-		panic(errZeroDecryptor)
-	}
-	return d.d.Open(dst)
-}
+func (d *Decryptor) Open(dst []byte) ([]byte, error) { return d.d.Open(errZeroDecryptor, dst) }
 
 // streamState is a ChaCha20-Poly1305 seal in progress over the block
 // kernels k, fed in chunks of any length. Every field but the lengths and

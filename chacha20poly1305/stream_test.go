@@ -3,6 +3,7 @@ package chacha20poly1305
 import (
 	"bytes"
 	"fmt"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 	mathrand "math/rand/v2"
 	"testing"
 	"unsafe"
@@ -59,7 +60,7 @@ func streamShapes(n int, rng *mathrand.Rand) [][]int {
 // appending to dst, and returns the result with the tag.
 func streamEncrypt(a *AEAD, dst, nonce, ad, pt []byte, shape []int) []byte {
 	e := a.NewEncryptor(nonce, ad)
-	for _, c := range split(pt, shape) {
+	for _, c := range aeadtest.Pieces(pt, shape) {
 		dst = e.Encrypt(dst, c)
 	}
 	return e.Finish(dst)
@@ -93,7 +94,7 @@ func TestEncryptorAgreesWithSeal(t *testing.T) {
 					copy(buf, pt)
 					e := a.NewEncryptor(nonce, ad)
 					o := buf[:0]
-					for _, c := range split(buf, shape) {
+					for _, c := range aeadtest.Pieces(buf, shape) {
 						o = e.Encrypt(o, c)
 					}
 					got = e.Finish(o)
@@ -105,7 +106,7 @@ func TestEncryptorAgreesWithSeal(t *testing.T) {
 
 					d := a.NewDecryptor(nonce, ad)
 					tagCut := TagSize / 2 * (n % 2) // the tag whole, or in two chunks
-					for _, c := range split(want, append(shape[:len(shape):len(shape)], tagCut, TagSize-tagCut)) {
+					for _, c := range aeadtest.Pieces(want, append(shape[:len(shape):len(shape)], tagCut, TagSize-tagCut)) {
 						k, err := d.Write(c)
 						require.NoError(t, err, what)
 						require.Equal(t, len(c), k, what)
@@ -158,7 +159,7 @@ func TestDecryptorVerifiesFirst(t *testing.T) {
 				check := func(what string, nonce, ad, sealed []byte) {
 					t.Helper()
 					d := a.NewDecryptor(nonce, ad)
-					for _, c := range split(sealed, []int{len(sealed) / 3, 0, len(sealed) - len(sealed)/3}) {
+					for _, c := range aeadtest.Pieces(sealed, []int{len(sealed) / 3, 0, len(sealed) - len(sealed)/3}) {
 						_, err := d.Write(c)
 						require.NoError(t, err, what)
 					}

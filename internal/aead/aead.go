@@ -8,7 +8,10 @@
 // own package name in the message, as crypto/cipher's contract asks.
 package aead
 
-import "unsafe"
+import (
+	"crypto/cipher"
+	"unsafe"
+)
 
 // SliceForAppend extends in by n bytes, reusing its capacity when it can,
 // and returns the whole slice and the n new bytes.
@@ -95,4 +98,14 @@ func spare(dst []byte) (lo, hi uintptr) {
 func within(p []byte, lo, hi uintptr) bool {
 	s, n := uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p))
 	return n != 0 && s < hi && lo < s+n
+}
+
+// AsAEAD returns a and err as a constructor in x/crypto's shape returns
+// them: a cipher.AEAD, and on an error a nil interface (never an interface
+// holding a nil pointer), so that New(key) can be Prepare(key)'s result.
+func AsAEAD[A cipher.AEAD](a A, err error) (cipher.AEAD, error) {
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }

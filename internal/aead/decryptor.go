@@ -43,12 +43,13 @@ func NewDecryptor(a Opener, pkg string, maxSealed uint64, nonce, additionalData 
 	}
 }
 
-// Made reports whether d came from NewDecryptor (a zero value did not).
-func (d *Decryptor) Made() bool { return d.a != nil }
-
 // Write adds the next chunk of the sealed message. It returns an error
-// after Open and when the message would grow beyond the AEAD's limit.
-func (d *Decryptor) Write(chunk []byte) (int, error) {
+// after Open and when the message would grow beyond the AEAD's limit. On a
+// zero value (not from NewDecryptor) it panics with zero.
+func (d *Decryptor) Write(zero string, chunk []byte) (int, error) {
+	if d.a == nil {
+		panic(zero)
+	}
 	if d.opened {
 		return 0, d.errUsed()
 	}
@@ -62,8 +63,11 @@ func (d *Decryptor) Write(chunk []byte) (int, error) {
 // Open verifies the tag of the message written so far and, if it is
 // authentic, appends the plaintext to dst. It decrypts in the Decryptor's
 // own buffer, which the AEAD's Open zeroes on a wrong tag, and wipes it
-// after copying the plaintext out.
-func (d *Decryptor) Open(dst []byte) ([]byte, error) {
+// after copying the plaintext out. On a zero value it panics with zero.
+func (d *Decryptor) Open(zero string, dst []byte) ([]byte, error) {
+	if d.a == nil {
+		panic(zero)
+	}
 	if d.opened {
 		return nil, d.errUsed()
 	}
@@ -81,6 +85,17 @@ func (d *Decryptor) Open(dst []byte) ([]byte, error) {
 	dst = append(dst, pt...)
 	stackscratch.Wipe(pt)
 	return dst, nil
+}
+
+// Release is the end of an Open: the result ret when the tag was right
+// (ok, which the caller has declassified), else errOpen, with out (the
+// plaintext written) zeroed so that nothing unauthenticated is left.
+func Release(ok bool, ret, out []byte, errOpen error) ([]byte, error) {
+	if !ok {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
 }
 
 func (d *Decryptor) errUsed() error { return errors.New(d.pkg + ": Decryptor used after Open") }

@@ -1,0 +1,260 @@
+// Package aeadtest holds the tests both of vg's AEAD modules run against
+// their keys, written once: a message checked end to end against a
+// reference (for the fuzz targets), the panics of a wiped key and of its
+// copies, the panics of zero values, and the child process that runs under
+// an invalid VG_CPU_FEATURES. Each module adapts its *AEAD to [Key].
+package aeadtest
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Encryptor is a module's streaming encryptor.
+type Encryptor interface {
+	// Encrypt appends the ciphertext of the next chunk to dst.
+	Encrypt(dst, plaintext []byte) []byte
+	// Finish appends the tag to dst.
+	Finish(dst []byte) []byte
+}
+
+// Decryptor is a module's verify-first decryptor.
+type Decryptor interface {
+	// Write adds the next chunk of the sealed message.
+	Write(chunk []byte) (int, error)
+	// Open checks the whole message and appends its plaintext to dst.
+	Open(dst []byte) ([]byte, error)
+}
+
+// Key is a module's prepared key as the tests see it: crypto/cipher.AEAD
+// and the module's extensions.
+type Key struct {
+	cipher.AEAD
+	// SealGather is the key's SealGather.
+	SealGather func(dst, nonce []byte, pieces [][]byte, additionalData []byte) []byte
+	// NewEncryptor is the key's NewEncryptor.
+	NewEncryptor func(nonce, additionalData []byte) Encryptor
+	// NewDecryptor is the key's NewDecryptor.
+	NewDecryptor func(nonce, additionalData []byte) Decryptor
+	// Wipe is the key's Wipe.
+	Wipe func()
+	// Backend is the key's Backend.
+	Backend func() string
+}
+
+// Extended is the API a module's *AEAD has beyond crypto/cipher.AEAD, with
+// E and D its Encryptor and Decryptor types.
+type Extended[E Encryptor, D Decryptor] interface {
+	cipher.AEAD
+	// SealGather seals the concatenation of pieces.
+	SealGather(dst, nonce []byte, pieces [][]byte, additionalData []byte) []byte
+	// NewEncryptor starts a streaming seal.
+	NewEncryptor(nonce, additionalData []byte) E
+	// NewDecryptor starts a verify-first open.
+	NewDecryptor(nonce, additionalData []byte) D
+	// Wipe zeroes the key.
+	Wipe()
+	// Backend names the key's backend.
+	Backend() string
+}
+
+// KeyOf adapts a module's *AEAD to Key: KeyOf[*E, *D](a).
+func KeyOf[E Encryptor, D Decryptor](a Extended[E, D]) Key {
+	return Key{
+		AEAD:         a,
+		SealGather:   a.SealGather,
+		NewEncryptor: func(nonce, ad []byte) Encryptor { return a.NewEncryptor(nonce, ad) },
+		NewDecryptor: func(nonce, ad []byte) Decryptor { return a.NewDecryptor(nonce, ad) },
+		Wipe:         a.Wipe,
+		Backend:      a.Backend,
+	}
+}
+
+// Expand derives n bytes from seed (SHA-256 in counter mode), so that a
+// fuzzer's inputs of any length give keys and nonces of the right size.
+func Expand(seed []byte, n int) []byte {
+	var out []byte
+	for i := byte(0); len(out) < n; i++ {
+		h := sha256.Sum256(append([]byte{i}, seed...))
+		out = append(out, h[:]...)
+	}
+	return out[:n]
+}
+
+// Shape cuts n bytes into pieces whose lengths are the cut bytes (each at
+// most what is left), the rest in a last piece.
+func Shape(cuts []byte, n int) []int {
+	var shape []int
+	for _, c := range cuts {
+		p := min(int(c), n)
+		shape = append(shape, p)
+		n -= p
+	}
+	return append(shape, n)
+}
+
+// Pieces cuts text into consecutive pieces of the lengths in shape.
+func Pieces(text []byte, shape []int) [][]byte {
+	var ps [][]byte
+	for _, s := range shape {
+		ps = append(ps, text[:s])
+		text = text[s:]
+	}
+	return ps
+}
+
+// CheckMessage checks k on one message against want, the reference's
+// sealed bytes of pt under nonce and aad: Seal, SealGather (out of place and
+// in place) and the Encryptor with the text cut by cuts, Open (out of place
+// and in place) and the Decryptor, then the message with bit flip (modulo
+// its length) flipped, which Open and the Decryptor must reject without
+// releasing plaintext. name labels the failures.
+func CheckMessage(t *testing.T, name string, k Key, want, nonce, pt, aad, cuts []byte, flip uint16) {
+	t.Helper()
+	shape := Shape(cuts, len(pt))
+	equal := func(want, got []byte, what string) {
+		t.Helper()
+		require.True(t, bytes.Equal(want, got), "%s %s (shape %v): want %x, got %x", name, what, shape, want, got)
+	}
+	equal(want, k.Seal(nil, nonce, pt, aad), "Seal")
+	equal(want, k.SealGather(nil, nonce, Pieces(pt, shape), aad), "SealGather")
+	buf := make([]byte, len(pt), len(want))
+	copy(buf, pt)
+	equal(want, k.SealGather(buf[:0], nonce, Pieces(buf, shape), aad), "SealGather in place")
+	e := k.NewEncryptor(nonce, aad)
+	var out []byte
+	for _, p := range Pieces(pt, shape) {
+		out = e.Encrypt(out, p)
+	}
+	equal(want, e.Finish(out), "Encryptor")
+
+	got, err := k.Open(nil, nonce, want, aad)
+	require.NoError(t, err, name)
+	equal(pt, got, "Open")
+	inPlace := bytes.Clone(want)
+	got, err = k.Open(inPlace[:0], nonce, inPlace, aad)
+	require.NoError(t, err, name)
+	equal(pt, got, "Open in place")
+	d := k.NewDecryptor(nonce, aad)
+	for _, p := range Pieces(want, Shape(cuts, len(want))) {
+		_, err := d.Write(p)
+		require.NoError(t, err, name)
+	}
+	got, err = d.Open(nil)
+	require.NoError(t, err, name)
+	equal(pt, got, "Decryptor")
+
+	bit := int(flip) % (8 * len(want))
+	bad := bytes.Clone(want)
+	bad[bit/8] ^= 1 << (bit % 8)
+	dst := make([]byte, 0, len(bad))
+	got, err = k.Open(dst, nonce, bad, aad)
+	require.Error(t, err, "%s Open accepted bit %d flipped", name, bit)
+	require.Nil(t, got, name)
+	equal(make([]byte, len(pt)), dst[:len(pt)], "Open released plaintext")
+	d = k.NewDecryptor(nonce, aad)
+	_, err = d.Write(bad)
+	require.NoError(t, err, name)
+	got, err = d.Open(nil)
+	require.Error(t, err, "%s Decryptor accepted bit %d flipped", name, bit)
+	require.Nil(t, got, name)
+}
+
+// CheckWipeCopies checks that wiping k stops cp, a copy of k made before
+// (cp := *a), and the Encryptor and Decryptor started before the wipe:
+// every use panics with errWiped rather than seal or open under a zeroed
+// key.
+func CheckWipeCopies(t *testing.T, k, cp Key, errWiped string) {
+	t.Helper()
+	nonce := make([]byte, k.NonceSize())
+	sealed := k.Seal(nil, nonce, []byte("text"), nil)
+	enc := k.NewEncryptor(nonce, nil)
+	dec := k.NewDecryptor(nonce, nil)
+	_, err := dec.Write(sealed)
+	require.NoError(t, err)
+	k.Wipe()
+	for name, call := range map[string]func(){
+		"Seal":         func() { cp.Seal(nil, nonce, []byte("text"), nil) },
+		"Open":         func() { _, _ = cp.Open(nil, nonce, sealed, nil) },
+		"SealGather":   func() { cp.SealGather(nil, nonce, [][]byte{[]byte("text")}, nil) },
+		"NewEncryptor": func() { cp.NewEncryptor(nonce, nil) },
+		"NewDecryptor": func() { cp.NewDecryptor(nonce, nil) },
+		"Encrypt":      func() { enc.Encrypt(nil, []byte("text")) },
+		"Finish":       func() { enc.Finish(nil) },
+		"Decryptor":    func() { _, _ = dec.Open(nil) },
+		"original":     func() { k.Seal(nil, nonce, []byte("text"), nil) },
+	} {
+		assert.PanicsWithValue(t, errWiped, call, name)
+	}
+}
+
+// CheckZeroKey checks that every method of zero (a Key over a zero AEAD
+// value) panics with msg, and that the same methods of made do not.
+func CheckZeroKey(t *testing.T, zero, made Key, msg string) {
+	t.Helper()
+	calls := func(k Key) map[string]func() {
+		nonce := make([]byte, 12)
+		if k.AEAD == made.AEAD {
+			nonce = make([]byte, made.NonceSize())
+		}
+		sealed := make([]byte, 32)
+		return map[string]func(){
+			"Seal":         func() { k.Seal(nil, nonce, []byte("text"), nil) },
+			"Open":         func() { _, _ = k.Open(nil, nonce, sealed, nil) },
+			"SealGather":   func() { k.SealGather(nil, nonce, [][]byte{[]byte("text")}, nil) },
+			"NewEncryptor": func() { k.NewEncryptor(nonce, nil) },
+			"NewDecryptor": func() { k.NewDecryptor(nonce, nil) },
+			"NonceSize":    func() { k.NonceSize() },
+			"Overhead":     func() { k.Overhead() },
+			"Backend":      func() { k.Backend() },
+			"Wipe":         func() { k.Wipe() },
+		}
+	}
+	for name, call := range calls(zero) {
+		assert.PanicsWithValue(t, msg, call, name)
+	}
+	for name, call := range calls(made) {
+		if name != "Wipe" {
+			assert.NotPanics(t, call, name)
+		}
+	}
+}
+
+// CheckZeroStream checks that the methods of a zero Encryptor and a zero
+// Decryptor panic with their messages.
+func CheckZeroStream(t *testing.T, e Encryptor, encMsg string, d Decryptor, decMsg string) {
+	t.Helper()
+	assert.PanicsWithValue(t, encMsg, func() { e.Encrypt(nil, []byte("text")) })
+	assert.PanicsWithValue(t, encMsg, func() { e.Finish(nil) })
+	assert.PanicsWithValue(t, decMsg, func() { _, _ = d.Write([]byte("text")) })
+	assert.PanicsWithValue(t, decMsg, func() { _, _ = d.Open(nil) })
+}
+
+// InChild runs test (the name of the calling test) again in a child
+// process of the test binary with the environment variable env set to
+// value besides marker=1, and reports whether this is the child (then the
+// caller does its checks and returns). In the parent it checks that the
+// child passed and that warning stands exactly once in its standard error.
+func InChild(t *testing.T, test, marker, env, value, warning string) bool {
+	t.Helper()
+	if os.Getenv(marker) == "1" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), marker+"=1", env+"="+value)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "child:\n%s\n%s", out, stderr.String())
+	assert.Contains(t, string(out), "PASS")
+	assert.Equal(t, 1, strings.Count(stderr.String(), warning), "warned once:\n%s", stderr.String())
+	return false
+}
